@@ -1,0 +1,103 @@
+/** One subgroup-matrix shape and component types the adapter offers (tensor cores). */
+export interface SubgroupMatrixConfig {
+  readonly componentType: string;
+  readonly resultComponentType: string;
+  readonly M: number;
+  readonly N: number;
+  readonly K: number;
+}
+
+/** What the device can do, as the kernels need to know it. */
+export interface ScanCaps {
+  /** Optional WebGPU features the device was created with (and that this context may use). */
+  readonly features: {
+    readonly subgroups: boolean;
+    readonly shaderF16: boolean;
+    readonly timestampQuery: boolean;
+    readonly subgroupMatrix: boolean;
+  };
+  /** Smallest and largest subgroup size the adapter reports (undefined when it does not say). */
+  readonly subgroupMinSize: number | undefined;
+  readonly subgroupMaxSize: number | undefined;
+  /** The device limits that decide sizes and dispatch shapes. */
+  readonly limits: {
+    readonly maxStorageBufferBindingSize: number;
+    readonly maxBufferSize: number;
+    readonly maxComputeWorkgroupsPerDimension: number;
+    readonly maxComputeInvocationsPerWorkgroup: number;
+    readonly maxComputeWorkgroupSizeX: number;
+    readonly maxComputeWorkgroupStorageSize: number;
+    readonly minStorageBufferOffsetAlignment: number;
+    readonly minUniformBufferOffsetAlignment: number;
+  };
+  /** Subgroup-matrix configurations (empty without `chromium-experimental-subgroup-matrix`). */
+  readonly subgroupMatrixConfigs: readonly SubgroupMatrixConfig[];
+  /** Adapter vendor/architecture/description, for reports. */
+  readonly adapter: { readonly vendor: string; readonly architecture: string; readonly description: string };
+}
+
+/** The feature name of subgroup matrices in Chromium's Dawn. */
+export const SUBGROUP_MATRIX_FEATURE = 'chromium-experimental-subgroup-matrix';
+
+interface AdapterInfoLike {
+  vendor?: string;
+  architecture?: string;
+  description?: string;
+  subgroupMinSize?: number;
+  subgroupMaxSize?: number;
+  subgroupMatrixConfigurations?: Iterable<Record<string, unknown>>;
+}
+
+/**
+ * Reads a device's capabilities. `adapterInfo` defaults to `device.adapterInfo` where the
+ * implementation has it; `disable` masks features (tests force the portable paths this way).
+ *
+ * @example
+ * ```ts
+ * const caps = readCaps(device);
+ * if (caps.features.subgroups) console.log('subgroup size', caps.subgroupMinSize);
+ * ```
+ */
+export function readCaps(
+  device: GPUDevice,
+  adapterInfo?: AdapterInfoLike,
+  disable: { subgroups?: boolean; subgroupMatrix?: boolean; shaderF16?: boolean } = {},
+): ScanCaps {
+  const info: AdapterInfoLike = adapterInfo ?? (device as unknown as { adapterInfo?: AdapterInfoLike }).adapterInfo ?? {};
+  const has = (name: string) => device.features.has(name);
+  const limits = device.limits;
+  const matrixConfigs: SubgroupMatrixConfig[] = [];
+  if (has(SUBGROUP_MATRIX_FEATURE) && !disable.subgroupMatrix && info.subgroupMatrixConfigurations) {
+    for (const c of info.subgroupMatrixConfigurations) {
+      matrixConfigs.push({
+        componentType: String(c.componentType),
+        resultComponentType: String(c.resultComponentType),
+        M: Number(c.M),
+        N: Number(c.N),
+        K: Number(c.K),
+      });
+    }
+  }
+  return {
+    features: {
+      subgroups: has('subgroups') && !disable.subgroups,
+      shaderF16: has('shader-f16') && !disable.shaderF16,
+      timestampQuery: has('timestamp-query'),
+      subgroupMatrix: has(SUBGROUP_MATRIX_FEATURE) && !disable.subgroupMatrix,
+    },
+    subgroupMinSize: info.subgroupMinSize,
+    subgroupMaxSize: info.subgroupMaxSize,
+    limits: {
+      maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
+      maxBufferSize: limits.maxBufferSize,
+      maxComputeWorkgroupsPerDimension: limits.maxComputeWorkgroupsPerDimension,
+      maxComputeInvocationsPerWorkgroup: limits.maxComputeInvocationsPerWorkgroup,
+      maxComputeWorkgroupSizeX: limits.maxComputeWorkgroupSizeX,
+      maxComputeWorkgroupStorageSize: limits.maxComputeWorkgroupStorageSize,
+      minStorageBufferOffsetAlignment: limits.minStorageBufferOffsetAlignment,
+      minUniformBufferOffsetAlignment: limits.minUniformBufferOffsetAlignment,
+    },
+    subgroupMatrixConfigs: matrixConfigs,
+    adapter: { vendor: info.vendor ?? '', architecture: info.architecture ?? '', description: info.description ?? '' },
+  };
+}

@@ -1,0 +1,125 @@
+import type { ElementType } from '../element-types.js';
+
+/**
+ * The "slot" view every scan-family kernel uses to read and write an array of any length with vec4
+ * accesses. An array of `count` elements is `slots = ceil(count / 4)` vec4 slots in *logical* order
+ * (the order of the scan). The whole vec4s live in the bound buffers; the last partial vec4 (the
+ * `count % 4` trailing elements) is copied by the plan into `aux[0..3]` before the dispatch and out
+ * of `aux[4..7]` after it, because a vec4 store would run past the caller's data and WebGPU cannot
+ * bind a partial vec4. A backward scan reads slots from the end and reverses each vec4, which is the
+ * paper's "reverse the input when it is read from memory". Padding lanes read as the identity.
+ *
+ * `aux` layout (u32 words): [0..3] tail in, [4..7] tail out, [8..9] carry slots between chunks,
+ * [10..] free for the algorithm.
+ */
+export const AUX_TAIL_IN = 0;
+export const AUX_TAIL_OUT = 4;
+export const AUX_CARRY = 8;
+/** First aux word an algorithm may use for its own purposes. */
+export const AUX_FREE = 10;
+/** `Params.carry_in`/`carry_out` value meaning "no carry". */
+export const NO_CARRY = 0xffffffff;
+
+/** Byte size of the `Params` uniform (padded for dynamic offsets). */
+export const PARAMS_BYTES = 32;
+
+export interface SlotSpec {
+  readonly type: ElementType;
+  /** WGSL expression of the identity (padding value). */
+  readonly identity: string;
+  readonly backward: boolean;
+  /** `'not'` maps each input x to 1 - x while reading (0/1 flags → their negation, for split). */
+  readonly mapInput?: 'none' | 'not';
+  /** Whether the kernel writes output slots (declares `dst` and `store_slot`). */
+  readonly writes: boolean;
+  /** Binding numbers; defaults 0 src, 1 dst, 2 aux, 3 params. */
+  readonly bindings?: { src: number; dst: number; aux: number; params: number };
+}
+
+/**
+ * WGSL declarations (bindings, `Params`) and the slot functions `load_slot(s)`, `store_slot(s, v)`,
+ * `load_carry_in()` and `store_carry_out(v)` for `spec`.
+ *
+ * @example
+ * ```ts
+ * const code = slotWgsl({ type: 'u32', identity: '0u', backward: false, writes: true });
+ * ```
+ */
+export function slotWgsl(spec: SlotSpec): string {
+  const T = spec.type;
+  const b = spec.bindings ?? { src: 0, dst: 1, aux: 2, params: 3 };
+  const map = spec.mapInput === 'not' ? (x: string) => `(${vecOf(T, '1')} - ${x})` : (x: string) => x;
+  const mapScalar =
+    spec.mapInput === 'not' ? (x: string) => `(1${T === 'f32' ? '.0f' : T === 'u32' ? 'u' : 'i'} - ${x})` : (x: string) => x;
+  const physical = spec.backward ? 'params.slots - 1u - s' : 's';
+  const orient = (x: string) => (spec.backward ? `${x}.wzyx` : x);
+  return `
+struct Params {
+  count: u32,      // elements in this chunk
+  slots: u32,      // ceil(count / 4)
+  full_vecs: u32,  // floor(count / 4): vec4s that live in src/dst
+  tiles: u32,      // tiles of this dispatch (meaning depends on the algorithm)
+  dispatch_x: u32, // workgroups per row of a 2-D dispatch
+  carry_in: u32,   // aux index of the value carried in from the previous chunk, or 0xffffffff
+  carry_out: u32,  // aux index the chunk's total is written to, or 0xffffffff
+  extra: u32,      // algorithm-specific
+}
+
+@group(0) @binding(${b.src}) var<storage, read> src: array<vec4<${T}>>;
+${spec.writes ? `@group(0) @binding(${b.dst}) var<storage, read_write> dst: array<vec4<${T}>>;` : ''}
+@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
+@group(0) @binding(${b.params}) var<uniform> params: Params;
+
+// Logical slot s (scan order) as a vec4; slots at or past params.slots read as the identity.
+fn load_slot(s: u32) -> vec4<${T}> {
+  if (s >= params.slots) { return ${vecOf(T, spec.identity)}; }
+  let v = ${physical};
+  var x: vec4<${T}>;
+  if (v < params.full_vecs) {
+    x = ${map('src[v]')};
+  } else {
+    // The partial last vec4, staged in aux by the plan; lanes past the end are the identity.
+    let r = params.count - 4u * params.full_vecs;
+    x = ${vecOf(T, spec.identity)};
+    for (var i = 0u; i < r; i++) { x[i] = ${mapScalar(`bitcast<${T}>(aux[${AUX_TAIL_IN}u + i])`)}; }
+  }
+  return ${orient('x')};
+}
+${
+  spec.writes
+    ? `
+// Writes logical slot s; lanes past the end of the data are dropped.
+fn store_slot(s: u32, value: vec4<${T}>) {
+  if (s >= params.slots) { return; }
+  let v = ${physical};
+  let x = ${orient('value')};
+  if (v < params.full_vecs) {
+    dst[v] = x;
+  } else {
+    let r = params.count - 4u * params.full_vecs;
+    for (var i = 0u; i < r; i++) { aux[${AUX_TAIL_OUT}u + i] = bitcast<u32>(x[i]); }
+  }
+}`
+    : ''
+}
+
+// The running total carried in from the previous chunk (identity for the first chunk).
+fn load_carry_in() -> ${T} {
+  if (params.carry_in == 0xffffffffu) { return ${spec.identity}; }
+  return bitcast<${T}>(aux[params.carry_in]);
+}
+
+// Publishes this chunk's inclusive total for the next chunk.
+fn store_carry_out(total: ${T}) {
+  if (params.carry_out != 0xffffffffu) { aux[params.carry_out] = bitcast<u32>(total); }
+}
+`;
+}
+
+/** `vec4<T>(x)` splat. */
+export function vecOf(type: ElementType, scalar: string): string {
+  return `vec4<${type}>(${scalar})`;
+}
+
+/** Linear workgroup index of a possibly 2-D dispatch (see `dispatchShape`). */
+export const LINEAR_WORKGROUP_WGSL = `fn linear_workgroup(wid: vec3<u32>) -> u32 { return wid.x + wid.y * params.dispatch_x; }`;

@@ -1,0 +1,92 @@
+import type { ElementType, ScanOp } from '../element-types.js';
+
+/**
+ * WGSL snippets for an operator on an element type. Every kernel of the scan family composes its
+ * arithmetic from these, so adding an operator touches only this file.
+ */
+export interface WgslOp {
+  /** The WGSL scalar type (`u32`, `i32`, `f32`). */
+  readonly type: ElementType;
+  readonly op: ScanOp;
+  /** The identity as a WGSL expression of the scalar type. */
+  readonly identity: string;
+  /** `combine(a, b)` as a WGSL expression; works on scalars and vectors alike. */
+  combine(a: string, b: string): string;
+  /** The subgroup reduction built-in (`subgroupAdd`, `subgroupMin`, …) for this operator. */
+  readonly subgroupReduce: string;
+  /** The inclusive subgroup scan built-in when WGSL has one (add and mul only). */
+  readonly subgroupInclusive: string | undefined;
+  /** Whether every order of combination gives the same bits (false for f32 add and mul). */
+  readonly exact: boolean;
+}
+
+/**
+ * The WGSL snippets of `op` on `type`.
+ *
+ * @example
+ * ```ts
+ * wgslOp('min', 'i32').combine('a', 'b'); // 'min(a, b)'
+ * ```
+ */
+export function wgslOp(op: ScanOp, type: ElementType): WgslOp {
+  const combine = (a: string, b: string): string => {
+    switch (op) {
+      case 'add':
+        return `(${a} + ${b})`;
+      case 'mul':
+        return `(${a} * ${b})`;
+      case 'min':
+        return `min(${a}, ${b})`;
+      case 'max':
+        return `max(${a}, ${b})`;
+      case 'and':
+        return `(${a} & ${b})`;
+      case 'or':
+        return `(${a} | ${b})`;
+      case 'xor':
+        return `(${a} ^ ${b})`;
+    }
+  };
+  const cap = op.charAt(0).toUpperCase() + op.slice(1);
+  return {
+    type,
+    op,
+    identity: wgslIdentity(op, type),
+    combine,
+    subgroupReduce: `subgroup${cap}`,
+    subgroupInclusive: op === 'add' || op === 'mul' ? `subgroupInclusive${cap}` : undefined,
+    exact: type !== 'f32' || op === 'min' || op === 'max',
+  };
+}
+
+/**
+ * The identity of `op` on `type` as a WGSL expression. Infinities and the most negative i32 have no
+ * WGSL literal, so they are spelled as bit casts.
+ *
+ * @example
+ * ```ts
+ * wgslIdentity('min', 'f32'); // 'bitcast<f32>(0x7f800000u)'
+ * ```
+ */
+export function wgslIdentity(op: ScanOp, type: ElementType): string {
+  const suffix = type === 'u32' ? 'u' : type === 'i32' ? 'i' : 'f';
+  switch (op) {
+    case 'add':
+    case 'or':
+    case 'xor':
+      return type === 'f32' ? '0.0f' : `0${suffix}`;
+    case 'mul':
+      return type === 'f32' ? '1.0f' : `1${suffix}`;
+    case 'and':
+      return type === 'u32' ? '0xffffffffu' : '-1i';
+    case 'min':
+      return type === 'u32' ? '0xffffffffu' : type === 'i32' ? '2147483647i' : 'bitcast<f32>(0x7f800000u)';
+    case 'max':
+      return type === 'u32' ? '0u' : type === 'i32' ? 'bitcast<i32>(0x80000000u)' : 'bitcast<f32>(0xff800000u)';
+  }
+}
+
+/** The short code of a type/op pair used in kernel cache keys, e.g. `u32.add`. */
+export function opKey(op: ScanOp, type: ElementType): string {
+  return `${type}.${op}`;
+}

@@ -1,0 +1,22 @@
+import { chromiumWebGpu } from '@scan/gpu-testing/vitest-browser';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'browser',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.node.test.ts'],
+          browser: chromiumWebGpu(),
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: { name: 'node', include: ['test/**/*.node.test.ts'], environment: 'node', testTimeout: 120_000, pool: 'forks' },
+      },
+    ],
+  },
+});

@@ -1,0 +1,38 @@
+import { playwright } from '@vitest/browser-playwright';
+
+/**
+ * The Vitest `browser` settings every package's GPU tests use: headless Debian Chromium with
+ * WebGPU enabled (SwiftShader's Vulkan when the machine has no GPU). Chromium must be at
+ * `/usr/bin/chromium` (`apt-get install chromium`) or at `SCAN_CHROMIUM`.
+ *
+ * @example
+ * ```ts
+ * // vitest.config.ts
+ * export default defineConfig({ test: { projects: [{ test: { name: 'browser', browser: chromiumWebGpu() } }] } });
+ * ```
+ */
+// Plain JavaScript (checked through JSDoc) because Vitest loads config dependencies from node_modules without a TypeScript loader.
+/** @returns {import('vitest/node').BrowserConfigOptions} */
+export function chromiumWebGpu() {
+  const env = globalThis.process?.env ?? {};
+  return {
+    enabled: true,
+    headless: true,
+    screenshotFailures: false,
+    instances: [{ browser: 'chromium' }],
+    provider: playwright({
+      launchOptions: {
+        executablePath: env.SCAN_CHROMIUM ?? '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--enable-unsafe-webgpu',
+          '--enable-features=Vulkan',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      },
+    }),
+  };
+}
