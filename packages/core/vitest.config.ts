@@ -1,7 +1,8 @@
-import { chromiumWebGpu } from '@scan/gpu-testing/vitest-browser';
+import { chromiumWebGpu, workspaceAliases } from '@scan/gpu-testing/vitest-browser';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: { alias: workspaceAliases() },
   test: {
     projects: [
       {

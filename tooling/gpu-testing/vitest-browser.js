@@ -36,3 +36,20 @@ export function chromiumWebGpu() {
     }),
   };
 }
+
+/**
+ * Vitest `resolve.alias` entries that point `@scan/<package>` and `@scan/<package>/<subpath>` at the
+ * workspace sources, so tests run against the code in the tree without a build step.
+ *
+ * @example
+ * ```ts
+ * export default defineConfig({ resolve: { alias: workspaceAliases() }, test: { ... } });
+ * ```
+ */
+export function workspaceAliases() {
+  const packages = new URL('../../packages/', import.meta.url).pathname;
+  return [
+    { find: /^@scan\/([a-z-]+)$/, replacement: `${packages}$1/src/index.ts` },
+    { find: /^@scan\/([a-z-]+)\/(cpu|node)$/, replacement: `${packages}$1/src/$2/index.ts` },
+  ];
+}

@@ -1,4 +1,5 @@
 import type { ElementType } from '../element-types.js';
+import { WGSL_PRELUDE } from './wgsl-ops.js';
 
 /**
  * The "slot" view every scan-family kernel uses to read and write an array of any length with vec4
@@ -32,6 +33,8 @@ export interface SlotSpec {
   readonly mapInput?: 'none' | 'not';
   /** Whether the kernel writes output slots (declares `dst` and `store_slot`). */
   readonly writes: boolean;
+  /** Whether the kernel reads input slots (declares `src` and `load_slot`; default true). */
+  readonly reads?: boolean;
   /** Binding numbers; defaults 0 src, 1 dst, 2 aux, 3 params. */
   readonly bindings?: { src: number; dst: number; aux: number; params: number };
 }
@@ -53,7 +56,8 @@ export function slotWgsl(spec: SlotSpec): string {
     spec.mapInput === 'not' ? (x: string) => `(1${T === 'f32' ? '.0f' : T === 'u32' ? 'u' : 'i'} - ${x})` : (x: string) => x;
   const physical = spec.backward ? 'params.slots - 1u - s' : 's';
   const orient = (x: string) => (spec.backward ? `${x}.wzyx` : x);
-  return `
+  const reads = spec.reads ?? true;
+  return `${WGSL_PRELUDE}
 struct Params {
   count: u32,      // elements in this chunk
   slots: u32,      // ceil(count / 4)
@@ -65,11 +69,13 @@ struct Params {
   extra: u32,      // algorithm-specific
 }
 
-@group(0) @binding(${b.src}) var<storage, read> src: array<vec4<${T}>>;
+${reads ? `@group(0) @binding(${b.src}) var<storage, read> src: array<vec4<${T}>>;` : ''}
 ${spec.writes ? `@group(0) @binding(${b.dst}) var<storage, read_write> dst: array<vec4<${T}>>;` : ''}
 @group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
 @group(0) @binding(${b.params}) var<uniform> params: Params;
-
+${
+  reads
+    ? `
 // Logical slot s (scan order) as a vec4; slots at or past params.slots read as the identity.
 fn load_slot(s: u32) -> vec4<${T}> {
   if (s >= params.slots) { return ${vecOf(T, spec.identity)}; }
@@ -84,6 +90,8 @@ fn load_slot(s: u32) -> vec4<${T}> {
     for (var i = 0u; i < r; i++) { x[i] = ${mapScalar(`bitcast<${T}>(aux[${AUX_TAIL_IN}u + i])`)}; }
   }
   return ${orient('x')};
+}`
+    : ''
 }
 ${
   spec.writes

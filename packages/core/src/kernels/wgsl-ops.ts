@@ -60,12 +60,13 @@ export function wgslOp(op: ScanOp, type: ElementType): WgslOp {
 }
 
 /**
- * The identity of `op` on `type` as a WGSL expression. Infinities and the most negative i32 have no
- * WGSL literal, so they are spelled as bit casts.
+ * The identity of `op` on `type` as a WGSL expression. The most negative i32 has no literal, so it
+ * is a bit cast; f32 infinities call the functions of {@link WGSL_PRELUDE}, which every kernel
+ * module must contain (`slotWgsl` emits it).
  *
  * @example
  * ```ts
- * wgslIdentity('min', 'f32'); // 'bitcast<f32>(0x7f800000u)'
+ * wgslIdentity('min', 'f32'); // 'f32_pos_inf()'
  * ```
  */
 export function wgslIdentity(op: ScanOp, type: ElementType): string {
@@ -80,9 +81,9 @@ export function wgslIdentity(op: ScanOp, type: ElementType): string {
     case 'and':
       return type === 'u32' ? '0xffffffffu' : '-1i';
     case 'min':
-      return type === 'u32' ? '0xffffffffu' : type === 'i32' ? '2147483647i' : 'bitcast<f32>(0x7f800000u)';
+      return type === 'u32' ? '0xffffffffu' : type === 'i32' ? '2147483647i' : 'f32_pos_inf()';
     case 'max':
-      return type === 'u32' ? '0u' : type === 'i32' ? 'bitcast<i32>(0x80000000u)' : 'bitcast<f32>(0xff800000u)';
+      return type === 'u32' ? '0u' : type === 'i32' ? 'bitcast<i32>(0x80000000u)' : 'f32_neg_inf()';
   }
 }
 
@@ -90,3 +91,13 @@ export function wgslIdentity(op: ScanOp, type: ElementType): string {
 export function opKey(op: ScanOp, type: ElementType): string {
   return `${type}.${op}`;
 }
+
+/**
+ * Helper functions every kernel module includes. WGSL's constant evaluation rejects infinities —
+ * `bitcast<f32>(0x7f800000u)` of a constant is an error — so the bits are loaded from a `var`,
+ * which makes the cast a run-time one.
+ */
+export const WGSL_PRELUDE = `
+fn f32_pos_inf() -> f32 { var bits = 0x7f800000u; return bitcast<f32>(bits); }
+fn f32_neg_inf() -> f32 { var bits = 0xff800000u; return bitcast<f32>(bits); }
+`;

@@ -1,0 +1,48 @@
+/**
+ * `@scan/core`: the WebGPU context, kernel cache, buffers, errors and timing the scan family is
+ * built on, and the scan primitives of Sengupta et al. 2007 — scan, reduce, enumerate, distribute,
+ * split and pack — at the array level (typed arrays in, typed arrays out) and the buffer level
+ * (plans that record into your command encoder).
+ *
+ * @packageDocumentation
+ */
+export { BufferUsage, createStorageBuffer, encodeReadback, STORAGE_USAGE, uploadArray } from './buffers.js';
+export type { ScanCaps, SubgroupMatrixConfig } from './caps.js';
+export { SUBGROUP_MATRIX_FEATURE } from './caps.js';
+export { type ContextOptions, createContext, type ScanContext } from './context.js';
+export { dispatchShape, roundUp } from './dispatch.js';
+export {
+  ELEMENT_TYPES,
+  type ElementType,
+  elementTypeOf,
+  identityOf,
+  opFitsType,
+  SCAN_OPS,
+  type ScanOp,
+  type ScanTypedArray,
+} from './element-types.js';
+export { ScanError, type ScanErrorCode } from './errors.js';
+export { runGuarded } from './gpu-errors.js';
+export { type WgslOp, wgslIdentity, wgslOp } from './kernels/wgsl-ops.js';
+export { distribute, enumerate, pack, reduce, split } from './ops/primitives.js';
+export { type ScanOptions, scan } from './ops/scan.js';
+export { cachedPipelineCount, getPipeline, type KernelSpec } from './pipeline-cache.js';
+export { createReducePlan, type ReduceEncodeArgs, type ReducePlan, type ReducePlanOptions } from './plans/reduce-plan.js';
+export { createScanPlan, type ScanPlan } from './plans/scan-plan.js';
+export {
+  createPackPlan,
+  createSplitPlan,
+  type PackEncodeArgs,
+  type ScatterPlanOptions,
+  type SplitEncodeArgs,
+} from './plans/scatter-plans.js';
+export {
+  createDistributePlan,
+  createEnumeratePlan,
+  type DistributeEncodeArgs,
+  type DistributePlanOptions,
+  type EnumerateEncodeArgs,
+  type EnumeratePlanOptions,
+} from './plans/simple-plans.js';
+export { type Plan, SCAN_ALGORITHMS, type ScanAlgorithm, type ScanEncodeArgs, type ScanPlanOptions } from './plans/types.js';
+export { createGpuTimer, type GpuTimer } from './timing.js';

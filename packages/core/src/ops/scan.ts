@@ -1,0 +1,50 @@
+import type { ScanContext } from '../context.js';
+import { assertUsable } from '../context.js';
+import { type ScanTypedArray, typedArrayFor } from '../element-types.js';
+import { createScanPlan } from '../plans/scan-plan.js';
+import type { ScanAlgorithm } from '../plans/types.js';
+import { checkData, normalizeScanOptions } from '../validate.js';
+import { withSession } from './session.js';
+
+/** Options of {@link scan}. */
+export interface ScanOptions {
+  /** Operator (default `'add'`); `and`/`or`/`xor` need integer data. */
+  op?: 'add' | 'min' | 'max' | 'mul' | 'and' | 'or' | 'xor';
+  /** Include each element in its own result (default false: exclusive, starting at the identity). */
+  inclusive?: boolean;
+  /** Scan from the last element to the first. */
+  backward?: boolean;
+  /** Algorithm (default `'auto'`, which is `'decoupled-fallback'`). */
+  algorithm?: ScanAlgorithm;
+}
+
+/**
+ * Prefix scan on the GPU: resolves to a new array of the same type. Exclusive by default
+ * (`out[0]` is the identity, `out[i] = data[0] ⊕ … ⊕ data[i-1]`); integer arithmetic wraps.
+ * `data` is not modified.
+ *
+ * @example
+ * ```ts
+ * await scan(ctx, new Uint32Array([3, 1, 7, 0, 4]));                      // [0, 3, 4, 11, 11]
+ * await scan(ctx, new Int32Array([3, 1, 7]), { op: 'max', inclusive: true }); // [3, 3, 7]
+ * await scan(ctx, new Float32Array([1, 2, 3]), { backward: true });        // [5, 3, 0]
+ * ```
+ */
+export async function scan<A extends ScanTypedArray>(ctx: ScanContext, data: A, options?: ScanOptions): Promise<A> {
+  assertUsable(ctx);
+  const type = checkData(data, 'data');
+  const opts = normalizeScanOptions(options, type);
+  const n = data.length;
+  if (n === 0) return typedArrayFor(type, 0) as A;
+  return withSession(ctx, 'scan', async (s) => {
+    const plan = s.own(createScanPlan(ctx, { type, ...opts }));
+    const input = s.upload(data, 'scan input');
+    const output = s.buffer(4 * n, 'scan output');
+    plan.encode(s.encoder, { input, output, count: n });
+    const read = s.readback(output, 4 * n);
+    s.submit();
+    const bytes = await read();
+    const result = typedArrayFor(type, 0).constructor as new (b: ArrayBuffer) => A;
+    return new result(bytes);
+  });
+}

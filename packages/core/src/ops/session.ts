@@ -1,0 +1,72 @@
+import { checkBufferSize, createStorageBuffer, encodeReadback, uploadArray } from '../buffers.js';
+import type { ScanContext } from '../context.js';
+import { runGuarded } from '../gpu-errors.js';
+import type { Plan } from '../plans/types.js';
+
+/**
+ * The GPU side of one array-level call: buffers and plans it creates are freed when it ends,
+ * whatever happens; errors come back as `ScanError`s (see `runGuarded`).
+ */
+export class GpuSession {
+  readonly encoder: GPUCommandEncoder;
+  private readonly owned: { destroy(): void }[] = [];
+
+  constructor(readonly ctx: ScanContext) {
+    this.encoder = ctx.device.createCommandEncoder();
+  }
+
+  /** Uploads `data` into a new storage buffer owned by the session. */
+  upload(data: ArrayBufferView, label: string): GPUBuffer {
+    return this.own(uploadArray(this.ctx, data, label));
+  }
+
+  /** A new storage buffer of `bytes` bytes owned by the session. */
+  buffer(bytes: number, label: string): GPUBuffer {
+    checkBufferSize(this.ctx, bytes, label);
+    return this.own(createStorageBuffer(this.ctx, bytes, label));
+  }
+
+  /** Takes ownership of a plan (or anything with `destroy`). */
+  own<T extends { destroy(): void }>(thing: T): T {
+    this.owned.push(thing);
+    return thing;
+  }
+
+  /** Records a read-back of `bytes` bytes; call the result after `submit`. */
+  readback(buffer: GPUBuffer, bytes: number, byteOffset = 0): () => Promise<ArrayBuffer> {
+    return encodeReadback(this.ctx, this.encoder, buffer, byteOffset, bytes);
+  }
+
+  submit(): void {
+    this.ctx.device.queue.submit([this.encoder.finish()]);
+  }
+
+  destroy(): void {
+    for (const thing of this.owned.splice(0)) thing.destroy();
+  }
+}
+
+/**
+ * Runs `body` with a fresh {@link GpuSession}, guarded by error scopes and device loss.
+ *
+ * @example
+ * ```ts
+ * const out = await withSession(ctx, 'scan', async (s) => {
+ *   const input = s.upload(data, 'input');
+ *   ...
+ * });
+ * ```
+ */
+export async function withSession<R>(ctx: ScanContext, what: string, body: (session: GpuSession) => Promise<R>): Promise<R> {
+  return runGuarded(ctx, what, async () => {
+    const session = new GpuSession(ctx);
+    try {
+      return await body(session);
+    } finally {
+      session.destroy();
+    }
+  });
+}
+
+/** Anything with `destroy`, e.g. a {@link Plan}. */
+export type Owned = Pick<Plan<unknown>, 'destroy'>;

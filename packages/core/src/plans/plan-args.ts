@@ -1,0 +1,51 @@
+import { ScanError } from '../errors.js';
+import { checkCount } from '../validate.js';
+
+/** Whether `value` looks like a GPUBuffer (duck-typed: implementations differ in class names). */
+function isBuffer(value: unknown): value is GPUBuffer {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as GPUBuffer).destroy === 'function' &&
+    typeof (value as GPUBuffer).size === 'number'
+  );
+}
+
+/**
+ * Validates the buffers and count of a plan's `encode`: each named buffer must be a GPUBuffer of
+ * at least `bytesPerElement × count` bytes (or its fixed size), and no two may be the same buffer
+ * (WebGPU forbids a writable binding aliasing another binding of the same dispatch).
+ *
+ * @example
+ * ```ts
+ * const count = checkEncodeArgs('scan plan', args, { input: 4, output: 4 });
+ * ```
+ */
+export function checkEncodeArgs(what: string, args: unknown, buffers: Readonly<Record<string, number | { bytes: number }>>): number {
+  if (typeof args !== 'object' || args === null) {
+    throw new ScanError('INVALID_ARGUMENT', `${what}: args = ${String(args)}: expected { ${Object.keys(buffers).join(', ')}, count }`, {
+      argument: 'args',
+    });
+  }
+  const a = args as Record<string, unknown>;
+  const count = checkCount(a.count, 'args.count');
+  const seen = new Map<GPUBuffer, string>();
+  for (const [name, need] of Object.entries(buffers)) {
+    const b = a[name];
+    if (!isBuffer(b))
+      throw new ScanError('INVALID_ARGUMENT', `${what}: args.${name} = ${String(b)}: expected a GPUBuffer`, { argument: `args.${name}` });
+    const bytes = typeof need === 'number' ? need * count : need.bytes;
+    if (b.size < bytes) {
+      throw new ScanError('INVALID_ARGUMENT', `${what}: args.${name} has ${b.size} bytes, needs ${bytes} for count = ${count}`, {
+        argument: `args.${name}`,
+      });
+    }
+    const other = seen.get(b);
+    if (other)
+      throw new ScanError('INVALID_ARGUMENT', `${what}: args.${name} is the same buffer as args.${other}; use distinct buffers`, {
+        argument: `args.${name}`,
+      });
+    seen.set(b, name);
+  }
+  return count;
+}

@@ -1,0 +1,82 @@
+import type { KernelSpec } from '../pipeline-cache.js';
+
+/**
+ * A buffer a step binds, named symbolically so one recipe serves every call with the same count:
+ * the caller's buffers by role, or one of the plan's scratch buffers by name. A zero-sized range
+ * binds a small placeholder instead (WebGPU cannot bind zero bytes).
+ */
+export type BufferRef =
+  | { readonly role: string; readonly offset: number; readonly size: number }
+  | { readonly scratch: string; readonly offset?: number; readonly size?: number }
+  | { readonly params: number };
+
+/** Clears a range (zeroes), e.g. the look-back status words before a single-pass scan. */
+export interface ClearStep {
+  readonly kind: 'clear';
+  readonly target: BufferRef;
+}
+
+/** Copies `size` bytes between two refs (both offsets and size multiples of 4). */
+export interface CopyStep {
+  readonly kind: 'copy';
+  readonly from: BufferRef;
+  readonly to: BufferRef;
+  readonly size: number;
+}
+
+/** One dispatch of `workgroups` workgroups (the executor makes it 2-D when it must). */
+export interface DispatchStep {
+  readonly kind: 'dispatch';
+  readonly kernel: KernelSpec;
+  /** Bindings of group 0, by binding number; `undefined` for numbers the kernel does not declare. */
+  readonly bindings: readonly (BufferRef | undefined)[];
+  readonly workgroups: number;
+}
+
+export type Step = ClearStep | CopyStep | DispatchStep;
+
+/** Everything one `encode` for one count records, and what it needs. */
+export interface Recipe {
+  readonly steps: readonly Step[];
+  /** Bytes of each named scratch buffer the steps use. */
+  readonly scratch: Readonly<Record<string, number>>;
+  /** Uniform parameter blocks (8 u32 words each), referenced by index from `{ params: i }`. */
+  readonly params: readonly (readonly number[])[];
+}
+
+/** Builds recipes: collects parameter blocks and scratch needs while an algorithm lays out its steps. */
+export class RecipeBuilder {
+  readonly steps: Step[] = [];
+  readonly params: number[][] = [];
+  readonly scratch: Record<string, number> = {};
+
+  /** Registers a parameter block and returns a ref to bind it. */
+  paramBlock(words: readonly number[]): BufferRef {
+    const block = [...words];
+    while (block.length < 8) block.push(0);
+    this.params.push(block);
+    return { params: this.params.length - 1 };
+  }
+
+  /** Declares that scratch buffer `name` needs at least `bytes`, and returns a ref to all of it. */
+  needScratch(name: string, bytes: number): BufferRef {
+    this.scratch[name] = Math.max(this.scratch[name] ?? 0, Math.max(16, Math.ceil(bytes / 16) * 16));
+    return { scratch: name };
+  }
+
+  clear(target: BufferRef): void {
+    this.steps.push({ kind: 'clear', target });
+  }
+
+  copy(from: BufferRef, to: BufferRef, size: number): void {
+    if (size > 0) this.steps.push({ kind: 'copy', from, to, size });
+  }
+
+  dispatch(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], workgroups: number): void {
+    if (workgroups > 0) this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups });
+  }
+
+  build(): Recipe {
+    return { steps: this.steps, scratch: this.scratch, params: this.params };
+  }
+}

@@ -1,0 +1,6 @@
+import type { BrowserConfigOptions } from 'vitest/node';
+
+/** Vitest browser settings: headless Debian Chromium with WebGPU (see vitest-browser.js). */
+export function chromiumWebGpu(): BrowserConfigOptions;
+/** Aliases from `@scan/<package>` to the workspace sources (see vitest-browser.js). */
+export function workspaceAliases(): { find: RegExp; replacement: string }[];
