@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'browser',
           include: ['test/**/*.test.ts'],
@@ -16,6 +17,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: { name: 'node', include: ['test/**/*.node.test.ts'], environment: 'node', testTimeout: 120_000, pool: 'forks' },
       },
     ],

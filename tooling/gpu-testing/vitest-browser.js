@@ -48,8 +48,11 @@ export function chromiumWebGpu() {
  */
 export function workspaceAliases() {
   const packages = new URL('../../packages/', import.meta.url).pathname;
+  const tooling = new URL('./src/', import.meta.url).pathname;
   return [
-    { find: /^@scan\/([a-z-]+)$/, replacement: `${packages}$1/src/index.ts` },
+    { find: /^@scan\/gpu-testing$/, replacement: `${tooling}index.ts` },
+    { find: /^@scan\/gpu-testing\/node$/, replacement: `${tooling}node.ts` },
+    { find: /^@scan\/((?!gpu-testing)[a-z-]+)$/, replacement: `${packages}$1/src/index.ts` },
     { find: /^@scan\/([a-z-]+)\/(cpu|node)$/, replacement: `${packages}$1/src/$2/index.ts` },
   ];
 }

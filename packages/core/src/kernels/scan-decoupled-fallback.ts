@@ -2,7 +2,7 @@ import type { ElementType, ScanOp } from '../element-types.js';
 import type { KernelSpec } from '../pipeline-cache.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
 import { slotWgsl } from './slots.js';
-import { wgslOp } from './wgsl-ops.js';
+import { type WgslOp, wgslOp } from './wgsl-ops.js';
 
 /** What a decoupled look-back + fallback scan kernel is specialized on. */
 export interface DecoupledFallbackSpec {
@@ -115,8 +115,8 @@ fn publish(t: u32, flag: u32, value: ${T}) {
   atomicStore(&status[2u + 2u * t], (flag << 16u) | (bits >> 16u));
 }
 
-// Reduces tile t's input with the whole workgroup; the result is valid in invocation 0.
-fn tile_reduce(t: u32, lid: u32, group: u32, lane: u32, gsize: u32, groups: u32) -> ${T} {
+// Reduces tile t's input with the whole workgroup; the result is valid in the leader.
+fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> ${T} {
   let base = t * TILE_SLOTS + group * gsize * K;
   var acc = ${o.identity};
   for (var k = 0u; k < K; k++) {
@@ -127,7 +127,7 @@ fn tile_reduce(t: u32, lid: u32, group: u32, lane: u32, gsize: u32, groups: u32)
   if (lane == 0u) { wg_group_total[group] = r; }
   workgroupBarrier();
   var total = ${o.identity};
-  if (lid == 0u) {
+  if (leader) {
     for (var g = 0u; g < groups; g++) { total = ${c('total', 'wg_group_total[g]')}; }
   }
   workgroupBarrier();
@@ -143,28 +143,30 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   let tile = workgroupUniformLoad(&wg_tile);
   if (tile >= params.tiles) { return; }
   ${id.body}
+  // One invocation, lane 0 of group 0, does all single-invocation bookkeeping: the windowed
+  // look-back runs on group 0, and invocation 0 need not belong to it.
+  let leader = group == 0u && lane == 0u;
 
   // 1. Local scan: this group's run of gsize × K slots, kept in registers.
   let base = tile * TILE_SLOTS + group * gsize * K;
-  var vals: array<${V}, ${K}>;    // inclusive within the group's run
-  var before: array<${T}, ${K}>;  // exclusive value of each invocation's first element
-  var running = ${o.identity};
-  for (var k = 0u; k < K; k++) {
-    var x = load_slot(base + k * gsize + lane);
-    x.y = ${c('x.x', 'x.y')};
-    x.z = ${c('x.y', 'x.z')};
-    x.w = ${c('x.z', 'x.w')};
-    let s = group_scan(x.w, lane, gsize);
-    let prefix = ${c('running', 's.exclusive')};
-    vals[k] = ${c(`${V}(prefix)`, 'x')};
-    before[k] = prefix;
-    running = ${c('running', 's.total')};
+  // The group's run in registers; after the scan, each element's ${spec.inclusive ? 'inclusive' : 'exclusive'} result within the run.
+  var vals: array<${V}, ${K}>;
+  // Issue all K loads before any group operation, so K vec4s per invocation are in flight.
+  let whole = slots_whole(base + lane, base + (K - 1u) * gsize + lane);
+  // Loops over K are unrolled here, with constant indices, so vals stays in registers.
+  if (whole) {
+${unroll(K, (k) => `    vals[${k}] = load_slot_whole(base + ${k}u * gsize + lane);`)}
+  } else {
+${unroll(K, (k) => `    vals[${k}] = load_slot(base + ${k}u * gsize + lane);`)}
   }
-
-  // 2. Tile reduce: group totals → group prefixes and the tile aggregate; publish it.
-  if (lane == 0u) { wg_group_total[group] = running; }
+  // 2. Tile reduce, first: each invocation's K vec4s, then the group, then the groups. Publishing
+  // the aggregate before the local scan lets successors look past this tile sooner.
+  var mine = ${o.identity};
+${unroll(K, (k) => `  mine = ${c('mine', c(c(`vals[${k}].x`, `vals[${k}].y`), c(`vals[${k}].z`, `vals[${k}].w`)))};`)}
+  let group_total = group_reduce(mine, lane, gsize);
+  if (lane == 0u) { wg_group_total[group] = group_total; }
   workgroupBarrier();
-  if (lid == 0u) {
+  if (leader) {
     var acc = ${o.identity};
     for (var g = 0u; g < groups; g++) {
       wg_group_prefix[g] = acc;
@@ -181,12 +183,78 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
       lb_prefix = ${o.identity};
     }
   }
+  // The leader's lb_tile / lb_prefix / wg_aggregate must be visible to the look-back group.
+  workgroupBarrier();
 
-  // 3–4. Look-back with fallback. Invocation 0 walks back; when it stalls, everyone reduces the
-  // stalled predecessor's input and the walk resumes past it.
+  // 3. Look-back, first attempt. ${spec.subgroups ? 'Group 0 walks back while the other groups go on to their local scans, so the wait overlaps with work.' : "The leader walks back; the others wait at the local scan's first barrier."}
+  if (tile > 0u) {
+    ${spec.subgroups ? windowedLookBack(o) : serialLookBack(o)}
+  }
+
+  // 1'. Local scan of this group's run, in registers: results relative to the run's start.
+  var running = ${o.identity};
+${unroll(
+  K,
+  (k) => `  {
+    var x = vals[${k}];
+    x.y = ${c('x.x', 'x.y')};
+    x.z = ${c('x.y', 'x.z')};
+    x.w = ${c('x.z', 'x.w')};
+    let s = group_scan(x.w, lane, gsize);
+    let prefix = ${c('running', 's.exclusive')};
+    ${spec.inclusive ? `vals[${k}] = ${c(`${V}(prefix)`, 'x')};` : `vals[${k}] = ${c(`${V}(prefix)`, `${V}(${o.identity}, x.x, x.y, x.z)`)};`}
+    running = ${c('running', 's.total')};
+  }`,
+)}
+
+  // 4. Fallback: while the look-back is stuck on a predecessor that is not ready, the whole
+  // workgroup reduces that predecessor's input itself and the walk resumes past it.
   if (tile > 0u) {
     loop {
-      if (lid == 0u) {
+      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
+      let stalled = workgroupUniformLoad(&lb_tile);
+      let agg = tile_reduce(stalled, leader, group, lane, gsize, groups);
+      if (leader) {
+        lb_prefix = ${c('agg', 'lb_prefix')};
+        ${
+          o.exact
+            ? `// Exact operators give the same bits in any order, so our reduction may stand in for the
+        // predecessor's own; atomicMax never lowers a flag.
+        let bits = bitcast<u32>(agg);
+        atomicMax(&status[1u + 2u * stalled], (FLAG_AGGREGATE << 16u) | (bits & 0xffffu));
+        atomicMax(&status[2u + 2u * stalled], (FLAG_AGGREGATE << 16u) | (bits >> 16u));`
+            : '// Float add/mul: another order gives other bits, so the result is kept private.'
+        }
+        lb_tile = select(stalled - 1u, NONE, stalled == 0u);
+      }
+      workgroupBarrier();
+      ${spec.subgroups ? windowedLookBack(o) : serialLookBack(o)}
+    }
+  }
+  workgroupBarrier();
+
+  // 5. Propagate: tile prefix ⊕ group prefix ⊕ in-run values.
+  let p = ${c('wg_exclusive', 'wg_group_prefix[group]')};
+  if (whole) {
+${unroll(K, (k) => `    store_slot_whole(base + ${k}u * gsize + lane, ${c(`${V}(p)`, `vals[${k}]`)});`)}
+  } else {
+${unroll(K, (k) => `    store_slot(base + ${k}u * gsize + lane, ${c(`${V}(p)`, `vals[${k}]`)});`)}
+  }
+  if (tile == params.tiles - 1u && leader) {
+    store_carry_out(${c('wg_exclusive', 'wg_aggregate')});
+  }
+}
+`;
+}
+
+/**
+ * Look-back by invocation 0 alone, one predecessor per step (the workgroup-memory form).
+ * Sets lb_state 0 (resolved: wg_exclusive set, INCLUSIVE published) or 1 (fall back on lb_tile).
+ */
+function serialLookBack(o: WgslOp): string {
+  const c = o.combine;
+  const T = o.type;
+  return `if (leader) {
         var spins = 0u;
         lb_state = 1u;
         loop {
@@ -213,37 +281,62 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
         if (lb_state == 0u) {
           publish(tile, FLAG_INCLUSIVE, ${c('wg_exclusive', 'wg_aggregate')});
         }
-      }
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-      let stalled = workgroupUniformLoad(&lb_tile);
-      let agg = tile_reduce(stalled, lid, group, lane, gsize, groups);
-      if (lid == 0u) {
-        lb_prefix = ${c('agg', 'lb_prefix')};
-        ${
-          o.exact
-            ? `// Exact operators give the same bits in any order, so our reduction may stand in for the
-        // predecessor's own; atomicMax never lowers a flag.
-        let bits = bitcast<u32>(agg);
-        atomicMax(&status[1u + 2u * stalled], (FLAG_AGGREGATE << 16u) | (bits & 0xffffu));
-        atomicMax(&status[2u + 2u * stalled], (FLAG_AGGREGATE << 16u) | (bits >> 16u));`
-            : '// Float add/mul: another order gives other bits, so the result is kept private.'
-        }
-        lb_tile = select(stalled - 1u, NONE, stalled == 0u);
-      }
-    }
-  }
-  workgroupBarrier();
-
-  // 5. Propagate: tile prefix ⊕ group prefix ⊕ in-run values.
-  let p = ${c('wg_exclusive', 'wg_group_prefix[group]')};
-  for (var k = 0u; k < K; k++) {
-    let v = ${c(`${V}(p)`, 'vals[k]')};
-    ${spec.inclusive ? 'let result = v;' : `let result = ${V}(${c('p', 'before[k]')}, v.x, v.y, v.z);`}
-    store_slot(base + k * gsize + lane, result);
-  }
-  if (tile == params.tiles - 1u && lid == 0u) {
-    store_carry_out(${c('wg_exclusive', 'wg_aggregate')});
-  }
+      }`;
 }
-`;
+
+/**
+ * Look-back by the whole first subgroup over a window of `subgroup_size` predecessors per step:
+ * lane i inspects tile (cursor − i). The nearest INCLUSIVE ends the walk if no NOT_READY precedes
+ * it; otherwise the AGGREGATEs before the first NOT_READY are consumed and the window moves on.
+ * Lanes past tile 0 stand for the carry-in, as an INCLUSIVE.
+ */
+function windowedLookBack(o: WgslOp): string {
+  const c = o.combine;
+  const T = o.type;
+  return `if (group == 0u) {
+        var spins = 0u;
+        var cursor = lb_tile;
+        var prefix = lb_prefix;
+        var resolved = false;
+        loop {
+          var st = Status(FLAG_INCLUSIVE, bitcast<u32>(load_carry_in()));
+          if (cursor != NONE && lane <= cursor) { st = read_status(cursor - lane); }
+          let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
+          let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
+          let value = bitcast<${T}>(st.bits);
+          if (first_inclusive < first_not_ready) {
+            let part = ${o.subgroupReduce}(select(${o.identity}, value, lane <= first_inclusive));
+            prefix = ${c('part', 'prefix')};
+            resolved = true;
+            break;
+          }
+          if (first_not_ready > 0u) {
+            let part = ${o.subgroupReduce}(select(${o.identity}, value, lane < first_not_ready));
+            prefix = ${c('part', 'prefix')};
+            // A window of AGGREGATEs only (first_not_ready == NONE) advances by the window size.
+            let consumed = min(first_not_ready, gsize);
+            cursor = select(cursor - consumed, NONE, cursor < consumed);
+            spins = 0u;
+            continue;
+          }
+          spins++;
+          if (spins >= MAX_SPIN) { break; }
+        }
+        if (lane == 0u) {
+          lb_tile = cursor;
+          lb_prefix = prefix;
+          if (resolved) {
+            wg_exclusive = prefix;
+            publish(tile, FLAG_INCLUSIVE, ${c('prefix', 'wg_aggregate')});
+            lb_state = 0u;
+          } else {
+            lb_state = 1u;
+          }
+        }
+      }`;
+}
+
+/** `count` copies of `body(k)`, one per line: loop unrolling done by the generator. */
+export function unroll(count: number, body: (k: number) => string): string {
+  return Array.from({ length: count }, (_, k) => body(k)).join('\n');
 }

@@ -54,7 +54,8 @@ export function slotWgsl(spec: SlotSpec): string {
   const map = spec.mapInput === 'not' ? (x: string) => `(${vecOf(T, '1')} - ${x})` : (x: string) => x;
   const mapScalar =
     spec.mapInput === 'not' ? (x: string) => `(1${T === 'f32' ? '.0f' : T === 'u32' ? 'u' : 'i'} - ${x})` : (x: string) => x;
-  const physical = spec.backward ? 'params.slots - 1u - s' : 's';
+  const physicalOf = (slot: string) => (spec.backward ? `params.slots - 1u - ${slot}` : slot);
+  const physical = physicalOf('s');
   const orient = (x: string) => (spec.backward ? `${x}.wzyx` : x);
   const reads = spec.reads ?? true;
   return `${WGSL_PRELUDE}
@@ -90,6 +91,20 @@ fn load_slot(s: u32) -> vec4<${T}> {
     for (var i = 0u; i < r; i++) { x[i] = ${mapScalar(`bitcast<${T}>(aux[${AUX_TAIL_IN}u + i])`)}; }
   }
   return ${orient('x')};
+}
+
+// Whether logical slots [first, last] all lie in whole vec4s of src/dst (no tail, no padding), so
+// the unchecked accessors below may be used — the common case, kept free of branches.
+fn slots_whole(first: u32, last: u32) -> bool {
+  if (last >= params.slots) { return false; }
+  let a = ${physicalOf('first')};
+  let b = ${physicalOf('last')};
+  return max(a, b) < params.full_vecs;
+}
+
+fn load_slot_whole(s: u32) -> vec4<${T}> {
+  let x = ${map(`src[${physical}]`)};
+  return ${orient('x')};
 }`
     : ''
 }
@@ -107,6 +122,10 @@ fn store_slot(s: u32, value: vec4<${T}>) {
     let r = params.count - 4u * params.full_vecs;
     for (var i = 0u; i < r; i++) { aux[${AUX_TAIL_OUT}u + i] = bitcast<u32>(x[i]); }
   }
+}
+
+fn store_slot_whole(s: u32, value: vec4<${T}>) {
+  dst[${physical}] = ${orient('value')};
 }`
     : ''
 }

@@ -49,3 +49,34 @@ export function checkEncodeArgs(what: string, args: unknown, buffers: Readonly<R
   }
   return count;
 }
+
+/**
+ * Checks the usages that copies inside a plan need: `copySrc` buffers are copied from (an input's
+ * partial last vec4 when the count is not a multiple of 4), `copyDst` buffers are copied into.
+ *
+ * @example
+ * ```ts
+ * checkCopyUsage('scan plan', count % 4 ? { input } : {}, count % 4 ? { output } : {});
+ * ```
+ */
+export function checkCopyUsage(
+  what: string,
+  copySrc: Readonly<Record<string, GPUBuffer>>,
+  copyDst: Readonly<Record<string, GPUBuffer>>,
+): void {
+  const check = (buffers: Readonly<Record<string, GPUBuffer>>, flag: number, flagName: string) => {
+    for (const [name, b] of Object.entries(buffers)) {
+      if (typeof b.usage === 'number' && (b.usage & flag) === 0) {
+        throw new ScanError(
+          'INVALID_ARGUMENT',
+          `${what}: args.${name} needs GPUBufferUsage.${flagName} (and STORAGE): the plan copies the partial last vec4 through a staging area`,
+          {
+            argument: `args.${name}`,
+          },
+        );
+      }
+    }
+  };
+  check(copySrc, 0x0004, 'COPY_SRC');
+  check(copyDst, 0x0008, 'COPY_DST');
+}

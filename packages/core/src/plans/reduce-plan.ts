@@ -5,7 +5,7 @@ import { type ReduceSpec, reduceCombineKernel, reducePartialsKernel } from '../k
 import { checkOptions } from '../validate.js';
 import { AUX_WORDS, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
-import { checkEncodeArgs } from './plan-args.js';
+import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import type { Plan } from './types.js';
 
@@ -80,6 +80,7 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
   return {
     encode(encoder, args) {
       const count = checkEncodeArgs('reduce plan', args, { input: 4, output: { bytes: 4 } });
+      checkCopyUsage('reduce plan', count % 4 !== 0 ? { input: args.input } : {}, { output: args.output });
       exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
     },
     destroy: () => exec.destroy(),

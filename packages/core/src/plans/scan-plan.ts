@@ -6,7 +6,7 @@ import { type DecoupledFallbackSpec, decoupledFallbackKernel } from '../kernels/
 import { checkBoolean, checkOneOf, checkOptions, normalizeScanOptions } from '../validate.js';
 import { AUX_WORDS, type Chunk, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
-import { checkEncodeArgs } from './plan-args.js';
+import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import { blellochChunk, reduceThenScanChunk } from './scan-multipass.js';
 import { type Plan, SCAN_ALGORITHMS, type ScanAlgorithm, type ScanEncodeArgs, type ScanPlanOptions } from './types.js';
@@ -34,6 +34,10 @@ export interface InternalScanOptions extends ScanPlanOptions {
   forceFallback?: boolean;
   /** Tuning: vec4 slots per invocation for decoupled-fallback. */
   slotsPerThread?: number;
+  /** Tuning: invocations per workgroup (default min(256, device limit)). */
+  workgroupSize?: number;
+  /** Tuning: look-back reads of a not-ready predecessor before falling back. */
+  maxSpin?: number;
 }
 
 const PLAN_OPTIONS = ['type', 'op', 'inclusive', 'backward', 'algorithm', 'maxCount', 'maxChunkElements'];
@@ -56,7 +60,11 @@ const PLAN_OPTIONS = ['type', 'op', 'inclusive', 'backward', 'algorithm', 'maxCo
 export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}): ScanPlan {
   assertUsable(ctx);
   const internal = options as InternalScanOptions;
-  const raw = checkOptions(options, [...PLAN_OPTIONS, 'mapInput', 'forceFallback', 'slotsPerThread'], 'options');
+  const raw = checkOptions(
+    options,
+    [...PLAN_OPTIONS, 'mapInput', 'forceFallback', 'slotsPerThread', 'workgroupSize', 'maxSpin'],
+    'options',
+  );
   const type = raw.type === undefined ? 'u32' : checkElementType(raw.type, 'options.type');
   const normalized = normalizeScanOptions({ op: raw.op, inclusive: raw.inclusive, backward: raw.backward, algorithm: raw.algorithm }, type);
   const shape: ScanShape = {
@@ -67,11 +75,15 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
     algorithm: normalized.algorithm === 'auto' ? 'decoupled-fallback' : normalized.algorithm,
     mapInput: checkOneOf(internal.mapInput, ['none', 'not'] as const, 'options.mapInput', 'none'),
     subgroups: ctx.caps.features.subgroups,
-    workgroupSize: Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup),
+    workgroupSize:
+      internal.workgroupSize ?? defaultWorkgroupSize(ctx, normalized.algorithm === 'auto' || normalized.algorithm === 'decoupled-fallback'),
   };
   const forceFallback = checkBoolean(internal.forceFallback, 'options.forceFallback', false);
   const chunkElements = maxChunkElements(ctx, options.maxChunkElements);
-  const slotsPerThread = internal.slotsPerThread ?? 4;
+  // Measured on the H100 (BENCHMARKS.md): 1024 invocations × 8 vec4s per tile was fastest; smaller
+  // devices (SwiftShader allows 256 invocations) get 256 × 4.
+  const slotsPerThread = internal.slotsPerThread ?? (shape.workgroupSize >= 1024 ? 8 : 4);
+  const maxSpin = internal.maxSpin ?? 64;
   const exec = new RecipeExecutor(ctx, `scan ${shape.algorithm}`);
 
   const build = (count: number): Recipe => {
@@ -79,7 +91,8 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
     const aux = b.needScratch('aux', AUX_WORDS * 4);
     for (const chunk of splitIntoChunks(count, chunkElements, shape.backward)) {
       stageTailIn(b, 'input', chunk, aux);
-      if (shape.algorithm === 'decoupled-fallback') decoupledFallbackChunk(ctx, b, shape, chunk, { slotsPerThread, forceFallback });
+      if (shape.algorithm === 'decoupled-fallback')
+        decoupledFallbackChunk(ctx, b, shape, chunk, { slotsPerThread, forceFallback, maxSpin });
       else if (shape.algorithm === 'reduce-then-scan') reduceThenScanChunk(ctx, b, shape, chunk);
       else blellochChunk(ctx, b, shape, chunk);
       stageTailOut(b, 'output', chunk, aux);
@@ -92,6 +105,7 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
     encode(encoder, args) {
       const count = checkEncodeArgs('scan plan', args, { input: 4, output: 4 });
       if (count === 0) return;
+      if (count % 4 !== 0) checkCopyUsage('scan plan', { input: args.input }, { output: args.output });
       exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
     },
     destroy: () => exec.destroy(),
@@ -104,12 +118,18 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   };
 }
 
+/** Workgroup size: decoupled-fallback takes 1024 where the device allows it; otherwise at most 256. */
+function defaultWorkgroupSize(ctx: ScanContext, singlePass: boolean): number {
+  const limit = Math.min(ctx.caps.limits.maxComputeInvocationsPerWorkgroup, ctx.caps.limits.maxComputeWorkgroupSizeX);
+  return singlePass && limit >= 1024 ? 1024 : Math.min(256, limit);
+}
+
 function decoupledFallbackChunk(
   ctx: ScanContext,
   b: RecipeBuilder,
   shape: ScanShape,
   chunk: Chunk,
-  tuning: { slotsPerThread: number; forceFallback: boolean },
+  tuning: { slotsPerThread: number; forceFallback: boolean; maxSpin: number },
 ): void {
   const spec: DecoupledFallbackSpec = {
     type: shape.type,
@@ -120,7 +140,7 @@ function decoupledFallbackChunk(
     subgroups: shape.subgroups,
     workgroupSize: shape.workgroupSize,
     slotsPerThread: tuning.slotsPerThread,
-    maxSpin: 64,
+    maxSpin: tuning.maxSpin,
     forceFallback: tuning.forceFallback,
   };
   const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));

@@ -5,7 +5,7 @@ import { ScanError } from '../errors.js';
 import { scatterKernel } from '../kernels/scatter.js';
 import { checkOptions } from '../validate.js';
 import { RecipeExecutor } from './executor.js';
-import { checkEncodeArgs } from './plan-args.js';
+import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import { createScanPlan } from './scan-plan.js';
 import type { Plan, ScanAlgorithm } from './types.js';
@@ -80,7 +80,9 @@ function createScatterPlan(ctx: ScanContext, mode: 'split' | 'pack', options: Sc
           },
         );
       }
+      if (count % 4 !== 0) checkCopyUsage(`${mode} plan`, { flags: args.flags }, {});
       if (count === 0) {
+        checkCopyUsage(`${mode} plan`, {}, { [countName]: countBuffer });
         encoder.clearBuffer(countBuffer, 0, 4);
         return;
       }

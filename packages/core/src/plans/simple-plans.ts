@@ -5,7 +5,7 @@ import { distributeKernel } from '../kernels/distribute.js';
 import { checkBoolean, checkOptions } from '../validate.js';
 import { AUX_WORDS, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
-import { checkEncodeArgs } from './plan-args.js';
+import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import { createScanPlan } from './scan-plan.js';
 import type { Plan, ScanAlgorithm } from './types.js';
@@ -109,6 +109,7 @@ export function createDistributePlan(ctx: ScanContext, options: DistributePlanOp
     encode(encoder, args) {
       const count = checkEncodeArgs('distribute plan', args, { input: 4, output: 4 });
       if (count === 0) return;
+      if (count % 4 !== 0) checkCopyUsage('distribute plan', { input: args.input }, { output: args.output });
       exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
     },
     destroy: () => exec.destroy(),

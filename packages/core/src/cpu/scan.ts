@@ -1,0 +1,43 @@
+import { identityOf, type ScanTypedArray, typedArrayFor } from '../element-types.js';
+import { checkData, normalizeScanOptions, type ScanOptions } from '../validate.js';
+import { combine } from './ops.js';
+
+/**
+ * CPU reference of `scan`: the prefix combination of `data` under `op`, one element at a time, in
+ * the element type's own arithmetic (see {@link combine}).
+ *
+ * - exclusive forward: `out[0] = identity`, `out[i] = op(out[i-1], data[i-1])`
+ * - inclusive forward: `out[i] = op(out[i-1], data[i])`
+ * - backward: the same from the end, e.g. exclusive `out[n-1] = identity`, `out[i] = op(data[i+1], out[i+1])`
+ *
+ * `options.algorithm` is accepted (so one options object serves GPU and CPU) and ignored.
+ *
+ * @example
+ * ```ts
+ * scan(new Uint32Array([3, 1, 7, 0, 4])); // Uint32Array [0, 3, 4, 11, 11]
+ * scan(new Int32Array([3, 1, 7]), { op: 'max', inclusive: true }); // Int32Array [3, 3, 7]
+ * scan(new Uint32Array([1, 2, 3]), { backward: true }); // Uint32Array [5, 3, 0]
+ * ```
+ */
+export function scan<T extends ScanTypedArray>(data: T, options?: ScanOptions): T {
+  const type = checkData(data);
+  const { op, inclusive, backward } = normalizeScanOptions(options, type);
+  const f = combine(op, type);
+  const n = data.length;
+  const out = typedArrayFor(type, n) as T;
+  let acc = identityOf(op, type);
+  if (!backward) {
+    for (let i = 0; i < n; i++) {
+      if (inclusive) acc = f(acc, data[i]!);
+      out[i] = acc;
+      if (!inclusive) acc = f(acc, data[i]!);
+    }
+  } else {
+    for (let i = n - 1; i >= 0; i--) {
+      if (inclusive) acc = f(data[i]!, acc);
+      out[i] = acc;
+      if (!inclusive) acc = f(data[i]!, acc);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+/**
+ * `@scan/gpu-testing`: what the scan family's GPU tests share — a WebGPU device in headless
+ * Chromium, seeded data generators, oracle comparisons, output poisoning and edge sizes.
+ * Node device acquisition is in `@scan/gpu-testing/node`, apart, so browser tests never load it.
+ *
+ * @example
+ * ```ts
+ * import { edgeSizes, expectEqualArrays, getTestContext, randomData } from '@scan/gpu-testing';
+ * const ctx = await getTestContext();
+ * for (const n of edgeSizes(1024)) {
+ *   const data = randomData('u32', n, n);
+ *   expectEqualArrays(await scan(ctx, data), cpu.scan(data), `scan n=${n}`);
+ * }
+ * ```
+ * @module
+ */
+export {
+  type CloseOptions,
+  expectCloseArrays,
+  expectEqualArrays,
+  expectScanClose,
+  type NumericArray,
+  type ScanCloseOptions,
+} from './compare.js';
+export { freshTestContext, freshTestDevice, getTestContext, type TestContextOptions } from './device.js';
+export { isPoison, POISON_U32, poisonBuffer } from './poison.js';
+export {
+  createRng,
+  DATA_KINDS,
+  type DataKind,
+  dataKindsFor,
+  type Rng,
+  randomData,
+  randomFlags,
+  type TestElementType,
+  type TestTypedArrayOf,
+} from './random.js';
+export { type EdgeSizeOptions, edgeSizes, largeSizesRequested } from './sizes.js';

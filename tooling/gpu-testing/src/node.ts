@@ -1,0 +1,32 @@
+import type { ScanContext } from '@scan/core';
+import { createNodeContext } from '@scan/core/node';
+
+/** Options of {@link getNodeTestContext}: those of `createNodeContext`. */
+export type NodeTestContextOptions = Parameters<typeof createNodeContext>[0];
+
+// Dawn in Node is expensive to start and unstable when restarted repeatedly, so tests without
+// options share one context per process.
+let shared: Promise<ScanContext> | undefined;
+
+/**
+ * A `ScanContext` for Node tests through `createNodeContext` (Dawn via the `webgpu` package,
+ * SwiftShader when there is no GPU). Without options, one context is shared per test process;
+ * with options, a new one is created (destroy it when done).
+ *
+ * @example
+ * ```ts
+ * const ctx = await getNodeTestContext();
+ * const toggled = await getNodeTestContext({ toggles: ['disable_timestamp_quantization'] });
+ * ```
+ */
+export async function getNodeTestContext(options?: NodeTestContextOptions): Promise<ScanContext> {
+  if (options !== undefined) return createNodeContext(options);
+  if (!shared) {
+    const pending = createNodeContext();
+    shared = pending;
+    pending.catch(() => {
+      if (shared === pending) shared = undefined;
+    });
+  }
+  return shared;
+}
