@@ -25,10 +25,14 @@ export async function runGuarded<T>(ctx: ScanContext, what: string, work: () => 
   } catch (e) {
     failed = true;
     thrown = e;
+    await settleLoss(ctx);
+    if (ctx.lostReason !== undefined) throw new ScanError('DEVICE_LOST', `${what}: ${ctx.lostReason}`, { cause: e });
   }
   const scopes =
     ctx.lostReason === undefined ? await Promise.all([device.popErrorScope(), device.popErrorScope(), device.popErrorScope()]) : [];
   const [validation, oom, internal] = scopes;
+  if (validation || internal) await settleLoss(ctx);
+  if (ctx.lostReason !== undefined) throw new ScanError('DEVICE_LOST', `${what}: ${ctx.lostReason}`, { cause: thrown ?? validation ?? internal });
   if (oom) throw new ScanError('TOO_LARGE', `${what}: the device ran out of memory: ${oom.message}`, { cause: oom });
   if (validation) throw new ScanError('GPU_ERROR', `${what}: WebGPU validation error: ${validation.message}`, { cause: validation });
   if (internal) throw new ScanError('GPU_ERROR', `${what}: WebGPU internal error: ${internal.message}`, { cause: internal });
@@ -37,4 +41,14 @@ export async function runGuarded<T>(ctx: ScanContext, what: string, work: () => 
     throw new ScanError('GPU_ERROR', `${what}: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown });
   }
   return result as T;
+}
+
+/**
+ * A destroyed or lost device aborts pending maps and fails commands before its `lost` promise
+ * settles. After a failure, give that promise a moment, so the caller is told the cause
+ * (DEVICE_LOST) rather than the symptom.
+ */
+async function settleLoss(ctx: ScanContext): Promise<void> {
+  if (ctx.lostReason !== undefined) return;
+  await Promise.race([ctx.lost.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 100))]);
 }

@@ -1,0 +1,135 @@
+// The public contract around the kernels: validation, errors, plan reuse, caching, device loss.
+import { freshTestContext, getTestContext, randomData } from '@scan/gpu-testing';
+import { describe, expect, it } from 'vitest';
+import * as cpu from '../src/cpu/index.js';
+import { ScanError } from '../src/errors.js';
+import { distribute, enumerate, pack, reduce, split } from '../src/ops/primitives.js';
+import { scan } from '../src/ops/scan.js';
+import { cachedPipelineCount } from '../src/pipeline-cache.js';
+import { createReducePlan } from '../src/plans/reduce-plan.js';
+import { createScanPlan } from '../src/plans/scan-plan.js';
+import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
+
+async function rejectsWith(promise: Promise<unknown>, code: string, text: RegExp) {
+  const e = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e, `expected a ScanError ${code}`).toBeInstanceOf(ScanError);
+  expect((e as ScanError).code).toBe(code);
+  expect((e as ScanError).message).toMatch(text);
+}
+
+describe('bad input', () => {
+  it('array-level functions name the argument and value', async () => {
+    const ctx = await getTestContext();
+    await rejectsWith(scan(ctx, [1, 2, 3] as unknown as Uint32Array), 'INVALID_ARGUMENT', /data = Array\(3\)/);
+    await rejectsWith(scan(ctx, new Float32Array(4), { op: 'xor' }), 'INVALID_ARGUMENT', /options\.op = "xor".*f32/);
+    await rejectsWith(scan(ctx, new Uint32Array(4), { op: 'sum' as 'add' }), 'INVALID_ARGUMENT', /options\.op = "sum"/);
+    await rejectsWith(scan(ctx, new Uint32Array(4), { inclusve: true } as never), 'INVALID_ARGUMENT', /inclusve/);
+    await rejectsWith(scan(ctx, new Uint32Array(4), { algorithm: 'fast' as 'auto' }), 'INVALID_ARGUMENT', /algorithm/);
+    await rejectsWith(enumerate(ctx, new Uint32Array([0, 1, 2])), 'INVALID_ARGUMENT', /flags\[2\] = 2/);
+    await rejectsWith(split(ctx, new Uint32Array(3), new Uint32Array(2)), 'INVALID_ARGUMENT', /flags.*length 2.*3/);
+    await rejectsWith(pack(ctx, new Int32Array(3), new Float32Array(3) as unknown as Uint32Array), 'INVALID_ARGUMENT', /flags/);
+    await rejectsWith(reduce(ctx, new Uint32Array(2), { op: 'and', backward: true } as never), 'INVALID_ARGUMENT', /backward/);
+    await rejectsWith(distribute(ctx, new Uint32Array(2), { backward: 'yes' } as never), 'INVALID_ARGUMENT', /options\.backward = "yes"/);
+    await rejectsWith(scan({} as never, new Uint32Array(2)), 'INVALID_ARGUMENT', /ctx/);
+  });
+
+  it('empty inputs give empty results of the same type', async () => {
+    const ctx = await getTestContext();
+    const out = await scan(ctx, new Int32Array(0), { op: 'min' });
+    expect(out).toBeInstanceOf(Int32Array);
+    expect(out.length).toBe(0);
+    expect((await enumerate(ctx, new Uint32Array(0))).length).toBe(0);
+    expect(await split(ctx, new Float32Array(0), new Uint8Array(0))).toEqual({ output: new Float32Array(0), falseCount: 0 });
+  });
+
+  it('plans reject wrong buffers, aliasing and missing usages', async () => {
+    const ctx = await getTestContext();
+    const plan = createScanPlan(ctx, { type: 'i32' });
+    const small = ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const big = ctx.device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const noCopy = ctx.device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE });
+    const encoder = ctx.device.createCommandEncoder();
+    expect(() => plan.encode(encoder, { input: big, output: small, count: 10 })).toThrow(/args\.output has 16 bytes, needs 40/);
+    expect(() => plan.encode(encoder, { input: big, output: big, count: 4 })).toThrow(/same buffer/);
+    expect(() => plan.encode(encoder, { input: big, output: noCopy, count: 5 })).toThrow(/COPY_DST/);
+    expect(() => plan.encode(encoder, { input: big, output: small, count: -1 })).toThrow(/args\.count = -1/);
+    expect(() => plan.encode(encoder, { input: big, output: {} as GPUBuffer, count: 1 })).toThrow(/args\.output/);
+    expect(() => createScanPlan(ctx, { type: 'f64' as 'f32' })).toThrow(/options\.type = "f64"/);
+    plan.destroy();
+    expect(() => plan.encode(encoder, { input: big, output: small, count: 1 })).toThrow(/destroyed/);
+    for (const b of [small, big, noCopy]) b.destroy();
+  });
+
+  it('a size past the device limits is TOO_LARGE, not a GPU crash', async () => {
+    const ctx = await getTestContext();
+    const plan = createReducePlan(ctx);
+    const huge = { size: ctx.caps.limits.maxBufferSize * 2, destroy() {}, usage: 0xffff } as unknown as GPUBuffer;
+    const out = ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    // The plan checks the count against the bytes a binding can hold per chunk; a buffer this size
+    // would be chunked, so the scratch request is what fails first: partial sums, aux — both small.
+    expect(() => plan.encode(ctx.device.createCommandEncoder(), { input: huge, output: out, count: 2 ** 40 })).toThrow(ScanError);
+    plan.destroy();
+    out.destroy();
+  });
+});
+
+describe('plans', () => {
+  it('reuse scratch across many encodes and counts, and give the same results', async () => {
+    const ctx = await getTestContext();
+    const plan = createScanPlan(ctx, { type: 'u32', maxCount: 50_000 });
+    const allocations = plan.allocations;
+    const bytes = plan.scratchBytes;
+    expect(allocations).toBeGreaterThan(0);
+    const inputs = Array.from({ length: 40 }, (_, i) => randomData('u32', 1000 * (i + 1) + (i % 4), i, 'random'));
+    const results = await runBatch(
+      ctx,
+      inputs.map((data) => ({
+        record(encoder) {
+          const input = bufferOf(ctx, data);
+          const output = poisoned(ctx, 4 * data.length);
+          plan.encode(encoder, { input, output, count: data.length });
+          return [{ buffer: output, bytes: 4 * data.length }];
+        },
+      })),
+    );
+    inputs.forEach((data, i) => expect(asTyped(data, results[i]![0]!)).toEqual(cpu.scan(data)));
+    expect(plan.allocations).toBe(allocations);
+    expect(plan.scratchBytes).toBe(bytes);
+    plan.destroy();
+  });
+
+  it('compile each pipeline once per device', async () => {
+    const ctx = await getTestContext();
+    await scan(ctx, new Float32Array([1, 2, 3]), { op: 'max', backward: true });
+    const before = cachedPipelineCount(ctx.device);
+    await scan(ctx, new Float32Array([4, 5, 6, 7]), { op: 'max', backward: true });
+    expect(cachedPipelineCount(ctx.device)).toBe(before);
+  });
+});
+
+describe('device loss', () => {
+  it('a destroyed device rejects calls with DEVICE_LOST', async () => {
+    const ctx = await freshTestContext();
+    expect([...(await scan(ctx, new Uint32Array([1, 2, 3])))]).toEqual([0, 1, 3]);
+    ctx.device.destroy();
+    await ctx.device.lost;
+    await rejectsWith(scan(ctx, new Uint32Array([1, 2, 3])), 'DEVICE_LOST', /destroyed/);
+    await rejectsWith(reduce(ctx, new Uint32Array([1])), 'DEVICE_LOST', /destroyed/);
+    expect(() => createScanPlan(ctx)).toThrow(/destroyed/);
+  });
+
+  it('a call pending when the device is lost rejects instead of hanging', async () => {
+    const ctx = await freshTestContext();
+    const pending = scan(ctx, randomData('u32', 1 << 20, 1, 'random'));
+    ctx.device.destroy();
+    const outcome = await pending.then(
+      (v) => ({ ok: true, v }),
+      (e: unknown) => ({ ok: false, e }),
+    );
+    // Either it finished before the loss, or it was rejected with DEVICE_LOST; never pending.
+    if (!outcome.ok) expect((outcome as { e: ScanError }).e.code).toBe('DEVICE_LOST');
+  });
+});
