@@ -46,6 +46,8 @@ interface AdapterInfoLike {
   subgroupMinSize?: number;
   subgroupMaxSize?: number;
   subgroupMatrixConfigurations?: Iterable<Record<string, unknown>>;
+  /** The same list under the name `webgpu@0.6.2` (Dawn in Node) uses. */
+  subgroupMatrixConfigs?: Iterable<Record<string, unknown>>;
 }
 
 /**
@@ -67,8 +69,9 @@ export function readCaps(
   const has = (name: string) => device.features.has(name);
   const limits = device.limits;
   const matrixConfigs: SubgroupMatrixConfig[] = [];
-  if (has(SUBGROUP_MATRIX_FEATURE) && !disable.subgroupMatrix && info.subgroupMatrixConfigurations) {
-    for (const c of info.subgroupMatrixConfigurations) {
+  const listed = info.subgroupMatrixConfigurations ?? info.subgroupMatrixConfigs;
+  if (has(SUBGROUP_MATRIX_FEATURE) && !disable.subgroupMatrix && listed) {
+    for (const c of listed) {
       matrixConfigs.push({
         componentType: String(c.componentType),
         resultComponentType: String(c.resultComponentType),

@@ -35,7 +35,10 @@ export async function runBatch(ctx: ScanContext, jobs: Job[], owned: { destroy()
   const staging: { buffer: GPUBuffer; bytes: number }[][] = [];
   for (const job of jobs) {
     const reads = job.record(encoder).map(({ buffer, bytes }) => {
-      const s = device.createBuffer({ size: Math.max(4, Math.ceil(bytes / 4) * 4), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const s = device.createBuffer({
+        size: Math.max(4, Math.ceil(bytes / 4) * 4),
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      });
       if (bytes > 0) encoder.copyBufferToBuffer(buffer, 0, s, 0, Math.ceil(bytes / 4) * 4);
       owned.push(buffer);
       return { buffer: s, bytes };

@@ -63,7 +63,11 @@ for (const subgroups of [true, false]) {
         );
         en.destroy();
         flagSets.forEach((flags, i) =>
-          expectEqualArrays(new Uint32Array(enumerated[i]![0]!), cpu.enumerate(flags, { backward }), `enumerate n=${flags.length} bwd=${backward}`),
+          expectEqualArrays(
+            new Uint32Array(enumerated[i]![0]!),
+            cpu.enumerate(flags, { backward }),
+            `enumerate n=${flags.length} bwd=${backward}`,
+          ),
         );
         for (const type of ELEMENT_TYPES) {
           for (const maxChunkElements of [undefined, 4096]) {
@@ -82,7 +86,11 @@ for (const subgroups of [true, false]) {
             );
             dist.destroy();
             inputs.forEach((data, i) =>
-              expectEqualArrays(asTyped(data, results[i]![0]!), cpu.distribute(data, { backward }), `distribute ${type} n=${data.length} bwd=${backward}`),
+              expectEqualArrays(
+                asTyped(data, results[i]![0]!),
+                cpu.distribute(data, { backward }),
+                `distribute ${type} n=${data.length} bwd=${backward}`,
+              ),
             );
           }
         }
@@ -94,7 +102,9 @@ for (const subgroups of [true, false]) {
       for (const type of ELEMENT_TYPES) {
         const sp = createSplitPlan(ctx, { type });
         const pk = createPackPlan(ctx, { type });
-        const cases = SIZES.flatMap((n) => [0, 0.01, 0.5, 1].map((density) => ({ data: randomData(type, n, n + 3, 'random'), flags: randomFlags(n, n + 5, density) })));
+        const cases = SIZES.flatMap((n) =>
+          [0, 0.01, 0.5, 1].map((density) => ({ data: randomData(type, n, n + 3, 'random'), flags: randomFlags(n, n + 5, density) })),
+        );
         const results = await runBatch(
           ctx,
           cases.map(({ data, flags }) => ({
@@ -129,7 +139,10 @@ for (const subgroups of [true, false]) {
           const got = asTyped(data, o2!);
           expectEqualArrays(got.subarray(0, packed.length), packed, `pack ${label}`);
           // Past the kept elements the output is untouched.
-          expect(new Uint32Array(o2!).subarray(packed.length).every((w) => w === POISON_U32), `pack tail ${label}`).toBe(true);
+          expect(
+            new Uint32Array(o2!).subarray(packed.length).every((w) => w === POISON_U32),
+            `pack tail ${label}`,
+          ).toBe(true);
         });
       }
     });
@@ -142,7 +155,10 @@ describe('array-level primitives', () => {
     expect([...(await enumerate(ctx, new Uint8Array([1, 0, 0, 1, 0, 1, 1])))]).toEqual([0, 1, 1, 1, 2, 2, 3]);
     expect([...(await distribute(ctx, new Int32Array([5, 1, 2])))]).toEqual([5, 5, 5]);
     expect([...(await distribute(ctx, new Int32Array([5, 1, 2, 8, 9]), { backward: true }))]).toEqual([9, 9, 9, 9, 9]);
-    expect(await split(ctx, new Uint32Array([10, 11, 12, 13]), new Uint32Array([1, 0, 1, 0]))).toEqual({ output: new Uint32Array([11, 13, 10, 12]), falseCount: 2 });
+    expect(await split(ctx, new Uint32Array([10, 11, 12, 13]), new Uint32Array([1, 0, 1, 0]))).toEqual({
+      output: new Uint32Array([11, 13, 10, 12]),
+      falseCount: 2,
+    });
     expect([...(await pack(ctx, new Float32Array([1.5, 2.5, 3.5]), new Uint8Array([1, 0, 1])))]).toEqual([1.5, 3.5]);
     expect(await reduce(ctx, new Float32Array([3, -1, 7]), { op: 'min' })).toBe(-1);
     expect(await reduce(ctx, new Int32Array(0), { op: 'max' })).toBe(-2147483648);

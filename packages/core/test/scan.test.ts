@@ -36,7 +36,10 @@ for (const subgroups of [true, false]) {
                       const input = bufferOf(ctx, data);
                       const output = poisoned(ctx, 4 * data.length);
                       plan.encode(encoder, { input, output, count: data.length });
-                      return [{ buffer: input, bytes: 0 }, { buffer: output, bytes: 4 * data.length }];
+                      return [
+                        { buffer: input, bytes: 0 },
+                        { buffer: output, bytes: 4 * data.length },
+                      ];
                     },
                   })),
                 );
@@ -44,7 +47,11 @@ for (const subgroups of [true, false]) {
                 inputs.forEach((data, i) => {
                   const got = asTyped(data, results[i]![1]!);
                   const want = cpu.scan(data, { op, backward, inclusive });
-                  expectEqualArrays(got, want, `${algorithm} ${type} ${op} ${backward ? 'bwd' : 'fwd'} ${inclusive ? 'inc' : 'exc'} n=${data.length}`);
+                  expectEqualArrays(
+                    got,
+                    want,
+                    `${algorithm} ${type} ${op} ${backward ? 'bwd' : 'fwd'} ${inclusive ? 'inc' : 'exc'} n=${data.length}`,
+                  );
                 });
               }
             }
@@ -72,7 +79,10 @@ describe('scan contents and sizes', () => {
                     const input = bufferOf(ctx, data);
                     const output = poisoned(ctx, 4 * n);
                     plan.encode(encoder, { input, output, count: n });
-                    return [{ buffer: input, bytes: 0 }, { buffer: output, bytes: 4 * n }];
+                    return [
+                      { buffer: input, bytes: 0 },
+                      { buffer: output, bytes: 4 * n },
+                    ];
                   },
                 },
               ])) as [[ArrayBuffer, ArrayBuffer]];
@@ -87,7 +97,10 @@ describe('scan contents and sizes', () => {
                 const first = data.findIndex((v) => Number.isNaN(v));
                 expect(Number.isNaN(got[first + 1]!), label).toBe(true);
                 expect(Number.isNaN(got[n - 1]!), label).toBe(true);
-                expect(got.slice(0, first + 1).every((v, i) => Math.abs(v - want[i]!) <= 1e-5 * Math.abs(want[i]!) + 1e-6), label).toBe(true);
+                expect(
+                  got.slice(0, first + 1).every((v, i) => Math.abs(v - want[i]!) <= 1e-5 * Math.abs(want[i]!) + 1e-6),
+                  label,
+                ).toBe(true);
               } else if (type === 'f32' && op === 'add' && kind === 'equal') {
                 expectScanClose(asTyped(data, out), data, want, op, label, { rtol: 1e-5 });
               } else {

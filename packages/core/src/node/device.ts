@@ -1,0 +1,112 @@
+import { ScanError } from '../errors.js';
+
+/**
+ * Optional features the scan family's kernels can use; each is requested when the adapter has it.
+ *
+ * @example
+ * ```ts
+ * const wanted = SCAN_FEATURES.filter((f) => adapter.features.has(f));
+ * ```
+ */
+export const SCAN_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'timestamp-query', 'chromium-experimental-subgroup-matrix'];
+
+/**
+ * Limits raised to the adapter's maximum, so sizes and workgroups are bounded by the hardware, not the defaults.
+ *
+ * @example
+ * ```ts
+ * for (const name of SCAN_LIMITS) console.log(name, ctx.device.limits[name]);
+ * ```
+ */
+export const SCAN_LIMITS = [
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupsPerDimension',
+] as const satisfies readonly (keyof GPUSupportedLimits)[];
+
+/**
+ * The device descriptor for the scan family on `adapter`: every {@link SCAN_FEATURES} entry the
+ * adapter offers, and the adapter's own value for every {@link SCAN_LIMITS} entry.
+ *
+ * @example
+ * ```ts
+ * const device = await adapter.requestDevice(scanDeviceDescriptor(adapter));
+ * ```
+ */
+export function scanDeviceDescriptor(adapter: Pick<GPUAdapter, 'features' | 'limits'>): GPUDeviceDescriptor {
+  const requiredFeatures = SCAN_FEATURES.filter((name) => adapter.features.has(name)) as GPUFeatureName[];
+  const requiredLimits: Record<string, number> = {};
+  for (const name of SCAN_LIMITS) requiredLimits[name] = adapter.limits[name];
+  return { label: '@scan/core node device', requiredFeatures, requiredLimits };
+}
+
+/**
+ * Requests the scan family's device from `adapter` (see {@link scanDeviceDescriptor}); a refusal
+ * becomes an `UNSUPPORTED` {@link ScanError}.
+ *
+ * @example
+ * ```ts
+ * const device = await requestScanDevice(adapter);
+ * ```
+ */
+export async function requestScanDevice(adapter: GPUAdapter): Promise<GPUDevice> {
+  const descriptor = scanDeviceDescriptor(adapter);
+  try {
+    return await adapter.requestDevice(descriptor);
+  } catch (error) {
+    throw new ScanError(
+      'UNSUPPORTED',
+      `requestDevice failed for features [${[...(descriptor.requiredFeatures ?? [])].join(', ')}]: ${(error as Error)?.message ?? error}`,
+      { cause: error },
+    );
+  }
+}
+
+/** Adapter info as `createContext` reads it (a type alias, so it is a `Record<string, unknown>`). */
+export type NodeAdapterInfo = {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  subgroupMinSize: number | undefined;
+  subgroupMaxSize: number | undefined;
+  subgroupMatrixConfigurations: Record<string, unknown>[];
+};
+
+/**
+ * Copies Dawn's adapter info into a plain object. Dawn in Node names the tensor-core shapes
+ * `subgroupMatrixConfigs` where Chrome says `subgroupMatrixConfigurations` (the name `readCaps`
+ * reads); its fields are getters on prototypes, so a spread would copy nothing.
+ *
+ * @example
+ * ```ts
+ * normalizeAdapterInfo(adapter.info).subgroupMinSize; // 4 on SwiftShader
+ * ```
+ */
+export function normalizeAdapterInfo(info: GPUAdapterInfo): NodeAdapterInfo {
+  const raw = info as GPUAdapterInfo & {
+    subgroupMinSize?: number;
+    subgroupMaxSize?: number;
+    subgroupMatrixConfigs?: Iterable<Record<string, unknown>>;
+    subgroupMatrixConfigurations?: Iterable<Record<string, unknown>>;
+  };
+  const configs = raw.subgroupMatrixConfigurations ?? raw.subgroupMatrixConfigs ?? [];
+  return {
+    vendor: raw.vendor ?? '',
+    architecture: raw.architecture ?? '',
+    device: raw.device ?? '',
+    description: raw.description ?? '',
+    subgroupMinSize: raw.subgroupMinSize,
+    subgroupMaxSize: raw.subgroupMaxSize,
+    subgroupMatrixConfigurations: [...configs].map((c) => ({
+      componentType: c['componentType'],
+      resultComponentType: c['resultComponentType'],
+      M: c['M'],
+      N: c['N'],
+      K: c['K'],
+    })),
+  };
+}

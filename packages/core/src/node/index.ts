@@ -1,0 +1,117 @@
+/**
+ * `@scan/core/node`: a {@link ScanContext} in Node through Dawn (the optional `webgpu` package),
+ * on the machine's GPU or, with none, on SwiftShader's Vulkan.
+ *
+ * @example
+ * ```ts
+ * import { scan } from '@scan/core';
+ * import { createNodeContext } from '@scan/core/node';
+ * const ctx = await createNodeContext();
+ * console.log(await scan(ctx, new Uint32Array([1, 2, 3]))); // Uint32Array [0, 1, 3]
+ * ctx.destroy();
+ * ```
+ * @module
+ */
+import { createContext, type ScanContext } from '../context.js';
+import { acquireAdapter } from './acquire.js';
+import { normalizeAdapterInfo, requestScanDevice } from './device.js';
+import { loadWebGpu } from './load-webgpu.js';
+import { defaultMachine } from './machine.js';
+import { resolveDawnToggles } from './toggles.js';
+
+export { SCAN_FEATURES, SCAN_LIMITS, scanDeviceDescriptor } from './device.js';
+export { DAWN_TOGGLES_ENV, parseDawnToggles } from './toggles.js';
+export { CHROMIUM_SWIFTSHADER_ICD, SWIFTSHADER_ICD_ENV } from './vulkan-icd.js';
+
+/** Options of {@link createNodeContext}. */
+export interface NodeContextOptions {
+  /**
+   * Dawn options for `create()` of the `webgpu` package, each `key=value`, e.g.
+   * `['enable-dawn-features=allow_unsafe_apis,vulkan_enable_f16_on_nvidia', 'disable-dawn-features=timestamp_quantization']`
+   * (f16 and subgroup matrices on NVIDIA, exact timestamps). Default: the space-separated
+   * `SCAN_DAWN_TOGGLES` environment variable; pass `[]` to ignore it.
+   */
+  toggles?: readonly string[];
+  /** Passed to `requestAdapter` (matters on machines with two GPUs). */
+  powerPreference?: GPUPowerPreference;
+  /**
+   * Use a software adapter even where a GPU exists: SwiftShader's Vulkan on Linux (`SCAN_VK_ICD`
+   * or Debian chromium's `/usr/lib/chromium/vk_swiftshader_icd.json`), Dawn's fallback adapter
+   * elsewhere. Without it SwiftShader is used only when there is no GPU.
+   */
+  software?: boolean;
+  /** `false` makes kernels take their portable paths even where the device has `subgroups`. */
+  subgroups?: boolean;
+  /** `false` keeps tensor-core (subgroup-matrix) kernels off. */
+  subgroupMatrix?: boolean;
+  /** `false` keeps f16 kernels off. */
+  shaderF16?: boolean;
+  /**
+   * Define Dawn's `GPUBufferUsage`, `GPUMapMode`, `GPUShaderStage`, … on `globalThis` where they are
+   * missing, as WebGPU code written for the browser expects (default `true`; existing ones are kept).
+   */
+  globals?: boolean;
+}
+
+/** Defines the WebGPU globals Node lacks, never replacing one that exists. */
+function defineMissingGlobals(globals: object): void {
+  const target = globalThis as Record<string, unknown>;
+  for (const [name, value] of Object.entries(globals)) {
+    if (!(name in target)) target[name] = value;
+  }
+}
+
+/**
+ * Creates a {@link ScanContext} in Node on a device from Dawn (the `webgpu` package, an optional
+ * peer dependency: `npm install webgpu`).
+ *
+ * - **Adapter.** The GPU when the machine has a Vulkan (Linux), Metal or D3D12 driver; on Linux
+ *   without one, SwiftShader's Vulkan from Debian's `chromium` package (or `SCAN_VK_ICD`), selected
+ *   by setting `VK_ICD_FILENAMES` and `VK_DRIVER_FILES` in `process.env` while Dawn looks for
+ *   adapters (they are put back afterwards). When the system has no Vulkan loader
+ *   (`libvulkan.so.1`, package `libvulkan1`), chromium's copy is loaded into the process instead.
+ * - **Device.** Every optional feature the adapter has among `subgroups`, `shader-f16`,
+ *   `timestamp-query` and `chromium-experimental-subgroup-matrix`, and the adapter's own maxima of
+ *   the limits in {@link SCAN_LIMITS}; `ctx.caps` reports them with the subgroup sizes.
+ * - **Errors.** `UNSUPPORTED` `ScanError` when `webgpu` is missing or will not load, or when no
+ *   adapter can be had (the message lists what was tried and what to install); `INVALID_ARGUMENT`
+ *   for a malformed toggle.
+ * - **Lifetime.** `ctx.destroy()` destroys the device and drops the Dawn instance. Node then exits
+ *   by itself: `webgpu@0.6.2` holds no handle on the event loop once nothing references its GPU
+ *   object, and this function keeps that object only inside the context (never on `globalThis`,
+ *   which is what keeps Node alive in the package's own README example).
+ * - **Size.** Dawn inside Node crashes with megabytes of host uploads and read-backs; keep them
+ *   ≤ 2^18 elements per call and generate or check large data on the GPU.
+ *
+ * @example
+ * ```ts
+ * import { createNodeContext } from '@scan/core/node';
+ * const ctx = await createNodeContext({ toggles: ['disable-dawn-features=timestamp_quantization'] });
+ * console.log(ctx.caps.adapter.description, ctx.caps.subgroupMinSize); // "SwiftShader driver 5.0.0" 4 without a GPU
+ * ctx.destroy(); // Node exits normally afterwards
+ * ```
+ */
+export async function createNodeContext(options: NodeContextOptions = {}): Promise<ScanContext> {
+  const toggles = resolveDawnToggles(options.toggles, process.env);
+  const webgpu = await loadWebGpu();
+  if (options.globals !== false) defineMissingGlobals(webgpu.globals);
+  const acquired = await acquireAdapter(
+    webgpu,
+    { toggles, powerPreference: options.powerPreference, software: options.software },
+    defaultMachine(),
+  );
+  const device = await requestScanDevice(acquired.adapter);
+  // The Dawn instance stays referenced for the device's life, and is let go on destroy so that
+  // nothing of Dawn's is left reachable.
+  const held: { gpu: GPU | undefined } = { gpu: acquired.gpu };
+  return createContext(device, {
+    adapterInfo: normalizeAdapterInfo(acquired.adapter.info),
+    ...(options.subgroups === undefined ? {} : { subgroups: options.subgroups }),
+    ...(options.subgroupMatrix === undefined ? {} : { subgroupMatrix: options.subgroupMatrix }),
+    ...(options.shaderF16 === undefined ? {} : { shaderF16: options.shaderF16 }),
+    onDestroy: () => {
+      device.destroy();
+      held.gpu = undefined;
+    },
+  });
+}

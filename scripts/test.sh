@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every check of the repository after scripts/setup.sh (idempotent): build, lint, typecheck
+# and the tests (GPU tests in headless Chromium, the Node project on Dawn; SwiftShader when there
+# is no GPU). Every step runs even when an earlier one failed, so one run shows everything; the exit
+# status is non-zero when any step failed. The last line sums vitest's counts: "N passed, N failed".
+#
+# The build runs first although turbo would build dependencies for typecheck and test on its own
+# (their "^build"): it also checks the packages nothing depends on, and fails in one visible place.
+# Usage: bash scripts/test.sh
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+bash scripts/setup.sh
+
+test_log=$(mktemp)
+trap 'rm -f "$test_log"' EXIT
+failed_steps=()
+
+# step NAME LOG COMMAND...: runs COMMAND, copying its output to LOG, and records a failure.
+step() {
+  local name=$1 log=$2
+  shift 2
+  echo "== $name: $*"
+  local start=$SECONDS
+  if "$@" 2>&1 | tee -a "$log"; then
+    echo "== $name: ok ($((SECONDS - start)) s)"
+  else
+    echo "== $name: FAILED ($((SECONDS - start)) s)"
+    failed_steps+=("$name")
+  fi
+}
+
+# --continue: turbo goes on with the other packages after one fails, so all failures show at once.
+step build /dev/null pnpm build --continue
+step lint /dev/null pnpm lint
+step typecheck /dev/null pnpm typecheck --continue
+step test "$test_log" pnpm test --continue
+
+# Sum the "Tests  3 failed | 40 passed (43)" lines of every vitest run (turbo prefixes them with
+# the package and task; colours are stripped first).
+counts=$(sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "$test_log" | awk '
+  /Tests[ \t]+[0-9]/ && !/Test Files/ {
+    if (match($0, /[0-9]+ passed/)) p += substr($0, RSTART, RLENGTH - 7)
+    if (match($0, /[0-9]+ failed/)) f += substr($0, RSTART, RLENGTH - 7)
+  }
+  END { printf "%d passed, %d failed\n", p, f }')
+
+if [ ${#failed_steps[@]} -gt 0 ]; then
+  echo "failed steps: ${failed_steps[*]}"
+  echo "$counts"
+  exit 1
+fi
+echo "$counts"
