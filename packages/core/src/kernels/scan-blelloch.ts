@@ -1,0 +1,355 @@
+import type { ElementType, ScanOp } from '../element-types.js';
+import { ScanError } from '../errors.js';
+import type { KernelSpec } from '../pipeline-cache.js';
+import { AUX_TAIL_OUT, LINEAR_WORKGROUP_WGSL, slotWgsl } from './slots.js';
+import { WGSL_PRELUDE, wgslOp } from './wgsl-ops.js';
+
+/**
+ * Which array a multi-pass kernel scans: `'chunk'` is the caller's data seen through the slot view
+ * of `slotWgsl` (any length, either direction, tail staged in aux); `'sums'` is a plain scratch
+ * array of block sums in scan order (forward, no mapping), which the recursion scans in place.
+ */
+export type ScanLevel = 'chunk' | 'sums';
+
+/** What the Blelloch kernels are specialized on. */
+export interface BlellochSpec {
+  readonly type: ElementType;
+  readonly op: ScanOp;
+  /** Ignored (always exclusive) at the `'sums'` level. */
+  readonly inclusive: boolean;
+  /** Ignored (always forward) at the `'sums'` level. */
+  readonly backward: boolean;
+  /** Ignored (always `'none'`) at the `'sums'` level. */
+  readonly mapInput: 'none' | 'not';
+  /** Invocations per workgroup; a power of two. A block is `2 × workgroupSize` vec4 slots. */
+  readonly workgroupSize: number;
+  readonly level: ScanLevel;
+}
+
+/** vec4 slots of one Blelloch block: each invocation holds two (the paper's "two elements"). */
+export function blellochBlockSlots(workgroupSize: number): number {
+  return 2 * workgroupSize;
+}
+
+/** log2 of the shared-memory banks the padding is laid out for (32 banks of 4 bytes, as in the paper). */
+const LOG_NUM_BANKS = 5;
+
+/**
+ * The same `Params` layout as `slotWgsl` declares (`chunkParams` and the recursion fill both), for
+ * kernels over plain scratch arrays. At the `'sums'` level `full_vecs` is unused.
+ */
+const PARAMS_STRUCT = `struct Params {
+  count: u32,      // elements of the array
+  slots: u32,      // ceil(count / 4)
+  full_vecs: u32,  // unused for scratch arrays
+  tiles: u32,      // workgroups (blocks or tiles) of this dispatch
+  dispatch_x: u32, // workgroups per row of a 2-D dispatch
+  carry_in: u32,   // aux index of the carry from the previous chunk, or 0xffffffff
+  carry_out: u32,  // aux index the chunk total goes to, or 0xffffffff
+  extra: u32,
+}`;
+
+/** Bindings of {@link scratchSlotWgsl}. `aux` is omitted by kernels that never touch the carry. */
+export interface ScratchSlotBindings {
+  readonly data: number;
+  readonly params: number;
+  readonly aux?: number;
+}
+
+/**
+ * The slot view (`load_slot`, `store_slot`, and with `aux` the carry functions) over a plain scratch
+ * array `data: array<T>` of `params.count` elements in scan order, so a kernel body written against
+ * `slotWgsl` also scans the block sums of a recursion level. Slot `s` is elements `4s .. 4s+3`;
+ * elements past the end read as the identity and are not written. `data` is `read_write` when
+ * `writes` (the recursion scans in place: a workgroup reads its whole block before writing it).
+ *
+ * @example
+ * ```ts
+ * const code = scratchSlotWgsl({ type: 'u32', identity: '0u', writes: true, bindings: { data: 0, aux: 2, params: 3 } });
+ * ```
+ */
+export function scratchSlotWgsl(spec: {
+  readonly type: ElementType;
+  readonly identity: string;
+  readonly writes: boolean;
+  readonly bindings: ScratchSlotBindings;
+}): string {
+  const T = spec.type;
+  const b = spec.bindings;
+  const carry =
+    b.aux === undefined
+      ? ''
+      : `
+@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
+
+fn load_carry_in() -> ${T} {
+  if (params.carry_in == 0xffffffffu) { return ${spec.identity}; }
+  return bitcast<${T}>(aux[params.carry_in]);
+}
+
+fn store_carry_out(total: ${T}) {
+  if (params.carry_out != 0xffffffffu) { aux[params.carry_out] = bitcast<u32>(total); }
+}
+`;
+  const store = spec.writes
+    ? `
+fn store_slot(s: u32, value: vec4<${T}>) {
+  for (var i = 0u; i < 4u; i++) {
+    let e = 4u * s + i;
+    if (e < params.count) { data[e] = value[i]; }
+  }
+}
+`
+    : '';
+  return `${WGSL_PRELUDE}
+${PARAMS_STRUCT}
+
+@group(0) @binding(${b.data}) var<storage, ${spec.writes ? 'read_write' : 'read'}> data: array<${T}>;
+@group(0) @binding(${b.params}) var<uniform> params: Params;
+${carry}
+fn load_slot(s: u32) -> vec4<${T}> {
+  var x = vec4<${T}>(${spec.identity});
+  for (var i = 0u; i < 4u; i++) {
+    let e = 4u * s + i;
+    if (e < params.count) { x[i] = data[e]; }
+  }
+  return x;
+}
+${store}`;
+}
+
+function checkWorkgroupSize(workgroupSize: number): void {
+  if (!Number.isInteger(workgroupSize) || workgroupSize < 1 || (workgroupSize & (workgroupSize - 1)) !== 0) {
+    throw new ScanError('INVALID_ARGUMENT', `blelloch: workgroupSize = ${workgroupSize}: the scan tree needs a power of two`);
+  }
+}
+
+/**
+ * The paper's per-block work-efficient scan (Sengupta et al. 2007, §2.1, Algorithms 1 and 2):
+ * **reduce (up-sweep)** then **down-sweep** over one block in workgroup memory.
+ *
+ * Each invocation holds two vec4 slots of the block (slot `lid` and slot `lid + workgroupSize`),
+ * scans each vec4 serially in registers, and puts the two vec4 totals at the leaves of a
+ * `2 × workgroupSize`-leaf tree in workgroup memory. Tree indices are padded by one word every 32
+ * (`conflict_free(i) = i + (i >> 5)`), the paper's bank-conflict avoidance: without it the strided
+ * accesses of the deep tree levels all land in the same bank.
+ *
+ * Where Algorithm 2 line 1 clears the root, the root gets the block's seed: the carry from the
+ * previous chunk when the array is one block (`params.tiles == 1`, the last recursion level, which
+ * also publishes the carry-out), else the identity, the block total going to `block_sums` for the
+ * next level and the carry coming in later through {@link blellochUniformAddKernel}.
+ *
+ * Bindings, `'chunk'`: 0 src, 1 dst, 2 aux, 3 params (`slotWgsl`), 4 block_sums.
+ * `'sums'`: 0 data (scanned in place), 1 block_sums, 2 aux, 3 params.
+ *
+ * @example
+ * ```ts
+ * const k = blellochScanKernel({ type: 'u32', op: 'add', inclusive: false, backward: false, mapInput: 'none', workgroupSize: 256, level: 'chunk' });
+ * ```
+ */
+export function blellochScanKernel(spec: BlellochSpec): KernelSpec {
+  checkWorkgroupSize(spec.workgroupSize);
+  const chunk = spec.level === 'chunk';
+  const key = [
+    'scan/blelloch/scan',
+    spec.level,
+    `${spec.type}.${spec.op}`,
+    chunk && spec.inclusive ? 'inc' : 'exc',
+    chunk && spec.backward ? 'bwd' : 'fwd',
+    chunk ? spec.mapInput : 'none',
+    `${spec.workgroupSize}`,
+  ].join('/');
+  return { key, wgsl: () => blellochScanWgsl(spec) };
+}
+
+function blellochScanWgsl(spec: BlellochSpec): string {
+  const o = wgslOp(spec.op, spec.type);
+  const T = spec.type;
+  const V = `vec4<${T}>`;
+  const WG = spec.workgroupSize;
+  const B = blellochBlockSlots(WG);
+  const c = o.combine;
+  const chunk = spec.level === 'chunk';
+  const inclusive = chunk && spec.inclusive;
+  const access = chunk
+    ? `${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true })}
+@group(0) @binding(4) var<storage, read_write> block_sums: array<${T}>;`
+    : `${scratchSlotWgsl({ type: T, identity: o.identity, writes: true, bindings: { data: 0, aux: 2, params: 3 } })}
+@group(0) @binding(1) var<storage, read_write> block_sums: array<${T}>;`;
+  return `${access}
+
+${LINEAR_WORKGROUP_WGSL}
+
+const WG: u32 = ${WG}u;
+const BLOCK_SLOTS: u32 = ${B}u;
+const LOG_NUM_BANKS: u32 = ${LOG_NUM_BANKS}u;
+
+// The tree over the block's vec4 totals, one pad word per 32 (see conflict_free).
+var<workgroup> tree: array<${T}, ${B + (B >> LOG_NUM_BANKS)}>;
+
+// The paper's bank-conflict avoidance: index i moves up by one word per 32, so the 2^d-strided
+// accesses of the up- and down-sweep spread over the banks instead of hitting one.
+fn conflict_free(i: u32) -> u32 { return i + (i >> LOG_NUM_BANKS); }
+
+// Serial inclusive scan inside one vec4.
+fn scan4(v: ${V}) -> ${V} {
+  var x = v;
+  x.y = ${c('x.x', 'x.y')};
+  x.z = ${c('x.y', 'x.z')};
+  x.w = ${c('x.z', 'x.w')};
+  return x;
+}
+
+// The output of a slot from its exclusive prefix p and its in-vec4 inclusive scan x.
+fn finish(p: ${T}, x: ${V}) -> ${V} {
+  ${inclusive ? `return ${c(`${V}(p)`, 'x')};` : `return ${V}(p, ${c('p', 'x.x')}, ${c('p', 'x.y')}, ${c('p', 'x.z')});`}
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let block = linear_workgroup(wid);
+  if (block >= params.tiles) { return; }
+  let base = block * BLOCK_SLOTS;
+
+  // Two slots per invocation, one in each half of the block: consecutive invocations read
+  // consecutive vec4s, and the leaves they write are conflict-free.
+  let ai = lid;
+  let bi = lid + WG;
+  let a = scan4(load_slot(base + ai));
+  let b = scan4(load_slot(base + bi));
+  tree[conflict_free(ai)] = a.w;
+  tree[conflict_free(bi)] = b.w;
+
+  // Reduce (up-sweep), Algorithm 1: level d combines pairs 2^d apart; the root ends with the total.
+  var offset = 1u;
+  for (var d = BLOCK_SLOTS >> 1u; d > 0u; d = d >> 1u) {
+    workgroupBarrier();
+    if (lid < d) {
+      let i = conflict_free(offset * (2u * lid + 1u) - 1u);
+      let j = conflict_free(offset * (2u * lid + 2u) - 1u);
+      tree[j] = ${c('tree[i]', 'tree[j]')};
+    }
+    offset = offset << 1u;
+  }
+  workgroupBarrier();
+
+  // Algorithm 2 line 1, with the seed in place of 0.
+  if (lid == 0u) {
+    let root = conflict_free(BLOCK_SLOTS - 1u);
+    let total = tree[root];
+    var seed = ${o.identity};
+    if (params.tiles == 1u) {
+      seed = load_carry_in();
+      store_carry_out(${c('seed', 'total')});
+    } else {
+      block_sums[block] = total;
+    }
+    tree[root] = seed;
+  }
+
+  // Down-sweep, Algorithm 2: each node passes its prefix to its left child and prefix ⊕ left
+  // subtree to its right child; the leaves end with their exclusive prefixes.
+  for (var d = 1u; d < BLOCK_SLOTS; d = d << 1u) {
+    offset = offset >> 1u;
+    workgroupBarrier();
+    if (lid < d) {
+      let i = conflict_free(offset * (2u * lid + 1u) - 1u);
+      let j = conflict_free(offset * (2u * lid + 2u) - 1u);
+      let left = tree[i];
+      tree[i] = tree[j];
+      tree[j] = ${c('tree[j]', 'left')};
+    }
+  }
+  workgroupBarrier();
+
+  store_slot(base + ai, finish(tree[conflict_free(ai)], a));
+  store_slot(base + bi, finish(tree[conflict_free(bi)], b));
+}
+`;
+}
+
+/**
+ * The paper's **uniform add**: combines every element of block `j` with `block_prefix[j]`, the
+ * exclusive scan of the block sums (which already starts from the chunk's carry-in). One workgroup
+ * per block, two slots per invocation like {@link blellochScanKernel}; the same value goes into
+ * every lane, so the pass needs no element order, only which block a vec4 belongs to.
+ *
+ * Bindings, `'chunk'`: 0 block_prefix, 1 dst, 2 aux (the staged tail), 3 params (`slotWgsl` without
+ * `src`, so binding 0 is free for the block prefixes).
+ * `'sums'`: 0 block_prefix, 1 data, 2 params.
+ *
+ * @example
+ * ```ts
+ * const k = blellochUniformAddKernel({ type: 'f32', op: 'max', backward: true, workgroupSize: 256, level: 'chunk' });
+ * ```
+ */
+export function blellochUniformAddKernel(spec: Pick<BlellochSpec, 'type' | 'op' | 'backward' | 'workgroupSize' | 'level'>): KernelSpec {
+  checkWorkgroupSize(spec.workgroupSize);
+  const chunk = spec.level === 'chunk';
+  const key = [
+    'scan/blelloch/uniform-add',
+    spec.level,
+    `${spec.type}.${spec.op}`,
+    chunk && spec.backward ? 'bwd' : 'fwd',
+    `${spec.workgroupSize}`,
+  ].join('/');
+  return { key, wgsl: () => blellochUniformAddWgsl(spec) };
+}
+
+function blellochUniformAddWgsl(spec: Pick<BlellochSpec, 'type' | 'op' | 'backward' | 'workgroupSize' | 'level'>): string {
+  const o = wgslOp(spec.op, spec.type);
+  const T = spec.type;
+  const V = `vec4<${T}>`;
+  const WG = spec.workgroupSize;
+  const B = blellochBlockSlots(WG);
+  const c = o.combine;
+  if (spec.level === 'sums') {
+    return `${scratchSlotWgsl({ type: T, identity: o.identity, writes: true, bindings: { data: 1, params: 2 } })}
+@group(0) @binding(0) var<storage, read> block_prefix: array<${T}>;
+
+${LINEAR_WORKGROUP_WGSL}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let block = linear_workgroup(wid);
+  if (block >= params.tiles) { return; }
+  let p = block_prefix[block];
+  let base = block * ${4 * B}u;
+  for (var k = 0u; k < ${(4 * B) / WG}u; k++) {
+    let e = base + k * ${WG}u + lid;
+    if (e < params.count) { data[e] = ${c('p', 'data[e]')}; }
+  }
+}
+`;
+  }
+  const physical = spec.backward ? 'params.slots - 1u - s' : 's';
+  return `${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, reads: false, writes: true })}
+@group(0) @binding(0) var<storage, read> block_prefix: array<${T}>;
+
+${LINEAR_WORKGROUP_WGSL}
+
+// Combines p into logical output slot s, wherever store_slot put it (dst, or the tail in aux).
+fn add_to_slot(s: u32, p: ${T}) {
+  if (s >= params.slots) { return; }
+  let v = ${physical};
+  if (v < params.full_vecs) {
+    dst[v] = ${c(`${V}(p)`, 'dst[v]')};
+  } else {
+    let r = params.count - 4u * params.full_vecs;
+    for (var i = 0u; i < r; i++) {
+      aux[${AUX_TAIL_OUT}u + i] = bitcast<u32>(${c('p', `bitcast<${T}>(aux[${AUX_TAIL_OUT}u + i])`)});
+    }
+  }
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let block = linear_workgroup(wid);
+  if (block >= params.tiles) { return; }
+  let p = block_prefix[block];
+  let base = block * ${B}u;
+  add_to_slot(base + lid, p);
+  add_to_slot(base + lid + ${WG}u, p);
+}
+`;
+}
