@@ -1,7 +1,7 @@
 import type { ElementType, ScanOp } from '../element-types.js';
 import { ScanError } from '../errors.js';
 import type { KernelSpec } from '../pipeline-cache.js';
-import { AUX_TAIL_OUT, LINEAR_WORKGROUP_WGSL, slotWgsl } from './slots.js';
+import { AUX_TAIL_OUT, LINEAR_WORKGROUP_WGSL, scratchSlotWgsl, slotWgsl } from './slots.js';
 import { WGSL_PRELUDE, wgslOp } from './wgsl-ops.js';
 
 /**
@@ -38,86 +38,6 @@ const LOG_NUM_BANKS = 5;
  * The same `Params` layout as `slotWgsl` declares (`chunkParams` and the recursion fill both), for
  * kernels over plain scratch arrays. At the `'sums'` level `full_vecs` is unused.
  */
-const PARAMS_STRUCT = `struct Params {
-  count: u32,      // elements of the array
-  slots: u32,      // ceil(count / 4)
-  full_vecs: u32,  // unused for scratch arrays
-  tiles: u32,      // workgroups (blocks or tiles) of this dispatch
-  dispatch_x: u32, // workgroups per row of a 2-D dispatch
-  carry_in: u32,   // aux index of the carry from the previous chunk, or 0xffffffff
-  carry_out: u32,  // aux index the chunk total goes to, or 0xffffffff
-  extra: u32,
-}`;
-
-/** Bindings of {@link scratchSlotWgsl}. `aux` is omitted by kernels that never touch the carry. */
-export interface ScratchSlotBindings {
-  readonly data: number;
-  readonly params: number;
-  readonly aux?: number;
-}
-
-/**
- * The slot view (`load_slot`, `store_slot`, and with `aux` the carry functions) over a plain scratch
- * array `data: array<T>` of `params.count` elements in scan order, so a kernel body written against
- * `slotWgsl` also scans the block sums of a recursion level. Slot `s` is elements `4s .. 4s+3`;
- * elements past the end read as the identity and are not written. `data` is `read_write` when
- * `writes` (the recursion scans in place: a workgroup reads its whole block before writing it).
- *
- * @example
- * ```ts
- * const code = scratchSlotWgsl({ type: 'u32', identity: '0u', writes: true, bindings: { data: 0, aux: 2, params: 3 } });
- * ```
- */
-export function scratchSlotWgsl(spec: {
-  readonly type: ElementType;
-  readonly identity: string;
-  readonly writes: boolean;
-  readonly bindings: ScratchSlotBindings;
-}): string {
-  const T = spec.type;
-  const b = spec.bindings;
-  const carry =
-    b.aux === undefined
-      ? ''
-      : `
-@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
-
-fn load_carry_in() -> ${T} {
-  if (params.carry_in == 0xffffffffu) { return ${spec.identity}; }
-  return bitcast<${T}>(aux[params.carry_in]);
-}
-
-fn store_carry_out(total: ${T}) {
-  if (params.carry_out != 0xffffffffu) { aux[params.carry_out] = bitcast<u32>(total); }
-}
-`;
-  const store = spec.writes
-    ? `
-fn store_slot(s: u32, value: vec4<${T}>) {
-  for (var i = 0u; i < 4u; i++) {
-    let e = 4u * s + i;
-    if (e < params.count) { data[e] = value[i]; }
-  }
-}
-`
-    : '';
-  return `${WGSL_PRELUDE}
-${PARAMS_STRUCT}
-
-@group(0) @binding(${b.data}) var<storage, ${spec.writes ? 'read_write' : 'read'}> data: array<${T}>;
-@group(0) @binding(${b.params}) var<uniform> params: Params;
-${carry}
-fn load_slot(s: u32) -> vec4<${T}> {
-  var x = vec4<${T}>(${spec.identity});
-  for (var i = 0u; i < 4u; i++) {
-    let e = 4u * s + i;
-    if (e < params.count) { x[i] = data[e]; }
-  }
-  return x;
-}
-${store}`;
-}
-
 function checkWorkgroupSize(workgroupSize: number): void {
   if (!Number.isInteger(workgroupSize) || workgroupSize < 1 || (workgroupSize & (workgroupSize - 1)) !== 0) {
     throw new ScanError('INVALID_ARGUMENT', `blelloch: workgroupSize = ${workgroupSize}: the scan tree needs a power of two`);

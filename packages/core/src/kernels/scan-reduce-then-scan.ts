@@ -1,8 +1,8 @@
 import type { ElementType, ScanOp } from '../element-types.js';
 import type { KernelSpec } from '../pipeline-cache.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
-import { type ScanLevel, scratchSlotWgsl } from './scan-blelloch.js';
-import { LINEAR_WORKGROUP_WGSL, slotWgsl } from './slots.js';
+import type { ScanLevel } from './scan-blelloch.js';
+import { LINEAR_WORKGROUP_WGSL, scratchSlotWgsl, slotWgsl } from './slots.js';
 import { wgslOp } from './wgsl-ops.js';
 
 /** What the reduce-then-scan kernels are specialized on. */

@@ -59,16 +59,7 @@ export function slotWgsl(spec: SlotSpec): string {
   const orient = (x: string) => (spec.backward ? `${x}.wzyx` : x);
   const reads = spec.reads ?? true;
   return `${WGSL_PRELUDE}
-struct Params {
-  count: u32,      // elements in this chunk
-  slots: u32,      // ceil(count / 4)
-  full_vecs: u32,  // floor(count / 4): vec4s that live in src/dst
-  tiles: u32,      // tiles of this dispatch (meaning depends on the algorithm)
-  dispatch_x: u32, // workgroups per row of a 2-D dispatch
-  carry_in: u32,   // aux index of the value carried in from the previous chunk, or 0xffffffff
-  carry_out: u32,  // aux index the chunk's total is written to, or 0xffffffff
-  extra: u32,      // algorithm-specific
-}
+${PARAMS_WGSL}
 
 ${reads ? `@group(0) @binding(${b.src}) var<storage, read> src: array<vec4<${T}>>;` : ''}
 ${spec.writes ? `@group(0) @binding(${b.dst}) var<storage, read_write> dst: array<vec4<${T}>>;` : ''}
@@ -150,3 +141,84 @@ export function vecOf(type: ElementType, scalar: string): string {
 
 /** Linear workgroup index of a possibly 2-D dispatch (see `dispatchShape`). */
 export const LINEAR_WORKGROUP_WGSL = `fn linear_workgroup(wid: vec3<u32>) -> u32 { return wid.x + wid.y * params.dispatch_x; }`;
+
+/** The `Params` uniform every slot-based kernel reads (8 u32 words; see `chunkParams`). */
+export const PARAMS_WGSL = `struct Params {
+  count: u32,      // elements in this chunk (or scratch array)
+  slots: u32,      // ceil(count / 4)
+  full_vecs: u32,  // floor(count / 4): vec4s that live in src/dst (unused for scratch arrays)
+  tiles: u32,      // workgroups (blocks or tiles) of this dispatch
+  dispatch_x: u32, // workgroups per row of a 2-D dispatch
+  carry_in: u32,   // aux index of the carry from the previous chunk, or 0xffffffff
+  carry_out: u32,  // aux index the chunk total goes to, or 0xffffffff
+  extra: u32,
+}`;
+
+/** Bindings of {@link scratchSlotWgsl}. `aux` is omitted by kernels that never touch the carry. */
+export interface ScratchSlotBindings {
+  readonly data: number;
+  readonly params: number;
+  readonly aux?: number;
+}
+
+/**
+ * The slot view (`load_slot`, `store_slot`, and with `aux` the carry functions) over a plain scratch
+ * array `data: array<T>` of `params.count` elements in scan order, so a kernel body written against
+ * `slotWgsl` also scans the block sums of a recursion level. Slot `s` is elements `4s .. 4s+3`;
+ * elements past the end read as the identity and are not written. `data` is `read_write` when
+ * `writes` (the recursion scans in place: a workgroup reads its whole block before writing it).
+ *
+ * @example
+ * ```ts
+ * const code = scratchSlotWgsl({ type: 'u32', identity: '0u', writes: true, bindings: { data: 0, aux: 2, params: 3 } });
+ * ```
+ */
+export function scratchSlotWgsl(spec: {
+  readonly type: ElementType;
+  readonly identity: string;
+  readonly writes: boolean;
+  readonly bindings: ScratchSlotBindings;
+}): string {
+  const T = spec.type;
+  const b = spec.bindings;
+  const carry =
+    b.aux === undefined
+      ? ''
+      : `
+@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
+
+fn load_carry_in() -> ${T} {
+  if (params.carry_in == 0xffffffffu) { return ${spec.identity}; }
+  return bitcast<${T}>(aux[params.carry_in]);
+}
+
+fn store_carry_out(total: ${T}) {
+  if (params.carry_out != 0xffffffffu) { aux[params.carry_out] = bitcast<u32>(total); }
+}
+`;
+  const store = spec.writes
+    ? `
+fn store_slot(s: u32, value: vec4<${T}>) {
+  for (var i = 0u; i < 4u; i++) {
+    let e = 4u * s + i;
+    if (e < params.count) { data[e] = value[i]; }
+  }
+}
+`
+    : '';
+  return `${WGSL_PRELUDE}
+${PARAMS_WGSL}
+
+@group(0) @binding(${b.data}) var<storage, ${spec.writes ? 'read_write' : 'read'}> data: array<${T}>;
+@group(0) @binding(${b.params}) var<uniform> params: Params;
+${carry}
+fn load_slot(s: u32) -> vec4<${T}> {
+  var x = vec4<${T}>(${spec.identity});
+  for (var i = 0u; i < 4u; i++) {
+    let e = 4u * s + i;
+    if (e < params.count) { x[i] = data[e]; }
+  }
+  return x;
+}
+${store}`;
+}

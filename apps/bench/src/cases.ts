@@ -1,0 +1,179 @@
+import type { ElementType, ScanOp } from '@scan/core';
+
+/** What a case measures: a primitive of `@scan/core` or one of the two bandwidth baselines. */
+export type Primitive = 'scan' | 'reduce' | 'enumerate' | 'distribute' | 'split' | 'pack' | 'copy' | 'read-only';
+
+/** The primitives of `@scan/core`, in report order. */
+export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
+
+/** Kernels written in the bench itself that bound what a primitive can reach. */
+export const BASELINES: readonly Primitive[] = ['copy', 'read-only'];
+
+/** Every primitive name `--only` accepts. */
+export const PRIMITIVES: readonly Primitive[] = [...CORE_PRIMITIVES, ...BASELINES];
+
+/** Scan algorithms `--algorithms` accepts (the names of `createScanPlan`). */
+export const SCAN_ALGORITHM_NAMES = ['auto', 'blelloch', 'reduce-then-scan', 'decoupled-fallback'] as const;
+export type ScanAlgorithmName = (typeof SCAN_ALGORITHM_NAMES)[number];
+
+/** The algorithms run when `--algorithms` is not given ('auto' is one of them by another name). */
+export const DEFAULT_SCAN_ALGORITHMS: readonly ScanAlgorithmName[] = ['blelloch', 'reduce-then-scan', 'decoupled-fallback'];
+
+/** Element types `--types` accepts. */
+export const ELEMENT_TYPE_NAMES: readonly ElementType[] = ['u32', 'i32', 'f32'];
+
+/** One measurement: a primitive in one configuration at one size. Sent to the child as JSON. */
+export interface BenchCase {
+  /** Unique within a run: `series@n`. */
+  readonly id: string;
+  /** The configuration without the size; the dashboard draws one line per series. */
+  readonly series: string;
+  readonly primitive: Primitive;
+  /** Scan algorithm; only scan cases have one. */
+  readonly algorithm?: ScanAlgorithmName;
+  readonly type: ElementType;
+  /** Operator of scan and reduce. */
+  readonly op?: ScanOp;
+  /** Scan only. */
+  readonly inclusive?: boolean;
+  /** Scan, enumerate and distribute. */
+  readonly backward?: boolean;
+  /** Fraction of 1-flags for enumerate, split and pack. */
+  readonly density?: number;
+  readonly n: number;
+  readonly seed: number;
+  readonly runs: number;
+  readonly warmup: number;
+}
+
+/** A case without size and run settings. */
+export type CaseShape = Pick<BenchCase, 'primitive' | 'algorithm' | 'type' | 'op' | 'inclusive' | 'backward'>;
+
+/** What {@link enumerateCases} needs from the command line. */
+export interface CaseSelection {
+  readonly sizes: readonly number[];
+  /** Primitive filter; undefined means all core primitives and both baselines. */
+  readonly only?: readonly Primitive[];
+  /** Element-type filter (baselines always stay: they move bits, not values). */
+  readonly types?: readonly ElementType[];
+  /** Scan algorithms; when given, each named algorithm gets the full set of scan variants. */
+  readonly algorithms?: readonly ScanAlgorithmName[];
+  readonly runs: number;
+  readonly warmup: number;
+  readonly seed: number;
+  readonly density: number;
+}
+
+/**
+ * Short description of a case's configuration, e.g. `u32 add excl fwd`.
+ *
+ * @example
+ * ```ts
+ * describeVariant({ primitive: 'scan', type: 'i32', op: 'max', inclusive: false, backward: false }); // 'i32 max excl fwd'
+ * ```
+ */
+export function describeVariant(c: CaseShape): string {
+  const parts: string[] = [c.type];
+  if (c.op) parts.push(c.op);
+  if (c.inclusive !== undefined) parts.push(c.inclusive ? 'incl' : 'excl');
+  if (c.backward !== undefined) parts.push(c.backward ? 'bwd' : 'fwd');
+  return parts.join(' ');
+}
+
+/**
+ * The series name of a case: primitive, algorithm (if any) and variant.
+ *
+ * @example
+ * ```ts
+ * seriesName({ primitive: 'reduce', type: 'f32', op: 'add' }); // 'reduce f32 add'
+ * ```
+ */
+export function seriesName(c: CaseShape): string {
+  return [c.primitive, c.algorithm, describeVariant(c)].filter(Boolean).join(' ');
+}
+
+/** The scan configurations run for one algorithm; `withVariants` adds inclusive, backward, i32 max and f32 add. */
+function scanShapes(algorithm: ScanAlgorithmName, withVariants: boolean): CaseShape[] {
+  const base = { primitive: 'scan', algorithm, type: 'u32', op: 'add', inclusive: false, backward: false } as const;
+  const shapes: CaseShape[] = [base];
+  if (withVariants) {
+    shapes.push({ ...base, inclusive: true }, { ...base, backward: true }, { ...base, type: 'i32', op: 'max' }, { ...base, type: 'f32' });
+  }
+  return shapes;
+}
+
+/** Every configuration of the default list (before filters), in report order. */
+export function defaultShapes(algorithms?: readonly ScanAlgorithmName[]): CaseShape[] {
+  // Without --algorithms the variants run on the fastest portable algorithm only; naming
+  // algorithms asks for a side-by-side comparison, so each gets every variant.
+  const scans = algorithms
+    ? algorithms.flatMap((a) => scanShapes(a, true))
+    : DEFAULT_SCAN_ALGORITHMS.flatMap((a) => scanShapes(a, a === 'decoupled-fallback'));
+  return [
+    ...scans,
+    { primitive: 'reduce', type: 'u32', op: 'add' },
+    { primitive: 'reduce', type: 'f32', op: 'add' },
+    { primitive: 'reduce', type: 'u32', op: 'max' },
+    { primitive: 'enumerate', type: 'u32', backward: false },
+    { primitive: 'distribute', type: 'u32', backward: false },
+    { primitive: 'split', type: 'u32' },
+    { primitive: 'pack', type: 'u32' },
+    { primitive: 'copy', type: 'u32' },
+    { primitive: 'read-only', type: 'u32' },
+  ];
+}
+
+/**
+ * The cases of a run: each selected configuration at each size (series-major, sizes ascending).
+ *
+ * @example
+ * ```ts
+ * const cases = enumerateCases({ sizes: [4096], only: ['copy'], runs: 20, warmup: 5, seed: 1, density: 0.5 });
+ * cases[0].id; // 'copy u32@4096'
+ * ```
+ */
+export function enumerateCases(selection: CaseSelection): BenchCase[] {
+  const shapes = defaultShapes(selection.algorithms).filter(
+    (s) =>
+      (!selection.only || selection.only.includes(s.primitive)) &&
+      (!selection.types || BASELINES.includes(s.primitive) || selection.types.includes(s.type)),
+  );
+  const cases: BenchCase[] = [];
+  for (const shape of shapes) {
+    const series = seriesName(shape);
+    const flags = shape.primitive === 'enumerate' || shape.primitive === 'split' || shape.primitive === 'pack';
+    for (const n of selection.sizes) {
+      cases.push({
+        ...shape,
+        ...(flags ? { density: selection.density } : {}),
+        id: `${series}@${n}`,
+        series,
+        n,
+        seed: selection.seed,
+        runs: selection.runs,
+        warmup: selection.warmup,
+      });
+    }
+  }
+  return cases;
+}
+
+/**
+ * Parses a comma-separated list of names against the allowed ones, naming the first unknown.
+ *
+ * @example
+ * ```ts
+ * parseNameList('scan,copy', PRIMITIVES, '--only'); // ['scan', 'copy']
+ * ```
+ */
+export function parseNameList<T extends string>(text: string, allowed: readonly T[], option: string): T[] {
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0) throw new Error(`${option}: expected a comma-separated list of ${allowed.join(', ')}`);
+  for (const name of names) {
+    if (!(allowed as readonly string[]).includes(name)) throw new Error(`${option}: unknown "${name}"; expected ${allowed.join(', ')}`);
+  }
+  return [...new Set(names)] as T[];
+}

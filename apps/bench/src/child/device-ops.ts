@@ -1,0 +1,108 @@
+import type { ElementType, ScanContext, ScanOp } from '@scan/core';
+import { type BufferPool, encodeKernel, readWords } from './gpu.js';
+import { type FillMode, fillWgsl } from './kernels/fill.js';
+import { checkScalarWgsl, reduceTreeWgsl, TREE_SPAN } from './kernels/reduce-tree.js';
+
+/** Result of a GPU check: how many elements were wrong, and the first (scan-order) index. */
+export interface CheckOutcome {
+  readonly mismatches: number;
+  readonly first?: number;
+}
+
+/**
+ * Records a fill of `n` words of `buffer` (see {@link FillMode}).
+ *
+ * @example
+ * ```ts
+ * encodeFill(ctx, pool, encoder, input, n, 'random', seed);
+ * ```
+ */
+export function encodeFill(
+  ctx: ScanContext,
+  pool: BufferPool,
+  encoder: GPUCommandEncoder,
+  buffer: GPUBuffer,
+  n: number,
+  mode: FillMode,
+  seed: number,
+  arg = 0,
+): void {
+  encodeKernel(ctx, encoder, { key: `bench/fill/${mode}`, wgsl: () => fillWgsl(mode) }, [buffer, pool.params(n, seed, arg)], {
+    invocations: n,
+  });
+}
+
+/**
+ * Records the bench's own reduction of `n` elements of `src` and returns the buffer whose element 0
+ * will hold the result (multi-pass until one value is left).
+ *
+ * @example
+ * ```ts
+ * const total = encodeReduceTree(ctx, pool, encoder, flags, n, 'u32', 'add');
+ * ```
+ */
+export function encodeReduceTree(
+  ctx: ScanContext,
+  pool: BufferPool,
+  encoder: GPUCommandEncoder,
+  src: GPUBuffer,
+  n: number,
+  type: ElementType,
+  op: ScanOp,
+): GPUBuffer {
+  const kernel = { key: `bench/reduce-tree/${type}/${op}`, wgsl: () => reduceTreeWgsl(type, op) };
+  let current = src;
+  let count = n;
+  do {
+    const groups = Math.ceil(count / TREE_SPAN);
+    const partials = pool.storage(4 * groups, 'reduce-tree partials');
+    encodeKernel(ctx, encoder, kernel, [current, partials, pool.params(count, groups)], { groups });
+    current = partials;
+    count = groups;
+  } while (count > 1);
+  return current;
+}
+
+/**
+ * Runs GPU checks: creates the two-word error counter (`[0, 0xffffffff]`), lets `record` encode
+ * kernels that use it, submits, and reads back the 8 bytes.
+ *
+ * @example
+ * ```ts
+ * const outcome = await runCheck(ctx, pool, (encoder, err) => encodeKernel(ctx, encoder, k, [inp, out, err, params], { invocations: n }));
+ * ```
+ */
+export async function runCheck(
+  ctx: ScanContext,
+  pool: BufferPool,
+  record: (encoder: GPUCommandEncoder, errors: GPUBuffer) => void,
+): Promise<CheckOutcome> {
+  const errors = pool.storage(8, 'check errors');
+  const encoder = ctx.device.createCommandEncoder();
+  // Word 1 (first index) starts at 0xffffffff for atomicMin: fill both words with it, then zero word 0.
+  encodeFill(ctx, pool, encoder, errors, 2, 'constant', 0, 0xffffffff);
+  encoder.clearBuffer(errors, 0, 4);
+  record(encoder, errors);
+  ctx.device.queue.submit([encoder.finish()]);
+  const [mismatches, first] = await readWords(ctx, errors, 2);
+  return mismatches ? { mismatches: mismatches!, first: first! } : { mismatches: 0 };
+}
+
+/**
+ * Records a comparison of element 0 of `a` and `b` (of `type`) into the error counter.
+ *
+ * @example
+ * ```ts
+ * encodeCheckScalar(ctx, encoder, 'f32', planOutput, benchTotal, errors);
+ * ```
+ */
+export function encodeCheckScalar(
+  ctx: ScanContext,
+  encoder: GPUCommandEncoder,
+  type: ElementType,
+  a: GPUBuffer,
+  b: GPUBuffer,
+  errors: GPUBuffer,
+): void {
+  encodeKernel(ctx, encoder, { key: `bench/check-scalar/${type}`, wgsl: () => checkScalarWgsl(type) }, [a, b, errors], { groups: 1 });
+}

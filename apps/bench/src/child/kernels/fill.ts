@@ -1,0 +1,71 @@
+import { COMMON_WGSL, ENTRY_ARGS, INDEX_CODEC_WGSL } from './common.js';
+
+/**
+ * What a fill kernel writes at element i (as 32-bit words):
+ * - `random`: a hashed u32 (i32 inputs are the same bits);
+ * - `small-f32`: an integer in [-8, 8] as f32, so every sum the bench checks stays exact;
+ * - `flags`: 1 with probability `density` (`Params.b` = density · 2^32), else 0;
+ * - `iota-u32`, `iota-i32`, `iota-f32`: a value that encodes i (split and pack inputs);
+ * - `constant`: `Params.b` everywhere (poisons outputs before a run, so unwritten elements fail).
+ */
+export type FillMode = 'random' | 'small-f32' | 'flags' | 'iota-u32' | 'iota-i32' | 'iota-f32' | 'constant';
+
+/** PCG-style hash (as in shared/gpu/gpu-resident-stress.mjs); `rand(i, seed)` is a bijection of i per seed. */
+export const HASH_WGSL = `
+fn pcg(x: u32) -> u32 {
+  var v = x * 747796405u + 2891336453u;
+  v = ((v >> ((v >> 28u) + 4u)) ^ v) * 277803737u;
+  return (v >> 22u) ^ v;
+}
+fn rand(i: u32, seed: u32) -> u32 { return pcg(i ^ pcg(seed)); }
+`;
+
+function valueExpression(mode: FillMode): string {
+  switch (mode) {
+    case 'random':
+      return 'rand(i, p.a)';
+    case 'small-f32':
+      return 'bitcast<u32>(f32(i32(rand(i, p.a) % 17u) - 8))';
+    case 'flags':
+      return 'select(0u, 1u, rand(i, p.a) < p.b)';
+    case 'iota-u32':
+    case 'iota-i32':
+      return 'i';
+    case 'iota-f32':
+      return 'encode_index_f32(i)';
+    case 'constant':
+      return 'p.b';
+  }
+}
+
+/**
+ * WGSL of the fill kernel for `mode`. Bindings: 0 `out: array<u32>`, 1 `p: Params` with
+ * `p.n` elements, `p.a` seed, `p.b` mode argument.
+ *
+ * @example
+ * ```ts
+ * getPipeline(ctx, { key: 'bench/fill/flags', wgsl: () => fillWgsl('flags') });
+ * ```
+ */
+export function fillWgsl(mode: FillMode): string {
+  return `${COMMON_WGSL}${HASH_WGSL}${INDEX_CODEC_WGSL}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<uniform> p: Params;
+@compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
+  let i = global_index(wid, nwg, lid);
+  if (i < p.n) { out[i] = ${valueExpression(mode)}; }
+}
+`;
+}
+
+/**
+ * The `Params.b` word of a flags fill: the 32-bit threshold a hash must stay below.
+ *
+ * @example
+ * ```ts
+ * densityThreshold(0.5); // 2147483648
+ * ```
+ */
+export function densityThreshold(density: number): number {
+  return Math.min(0xffffffff, Math.round(density * 2 ** 32));
+}

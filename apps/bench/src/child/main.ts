@@ -1,0 +1,54 @@
+import type { ScanContext } from '@scan/core';
+import { createNodeContext } from '@scan/core/node';
+import type { BenchCase } from '../cases.js';
+import { parseCaseJson, resultLine } from '../protocol.js';
+import type { CaseResult, DeviceInfo } from '../report.js';
+import { runCase } from './run.js';
+
+function deviceInfo(ctx: ScanContext): DeviceInfo {
+  const caps = ctx.caps;
+  // caps.adapter has no device name; Dawn's adapterInfo does (its description is often the driver).
+  const name = (ctx.device as { adapterInfo?: { device?: string } }).adapterInfo?.device;
+  return {
+    adapter: { ...caps.adapter, ...(name ? { device: name } : {}) },
+    features: { ...caps.features },
+    ...(caps.subgroupMinSize !== undefined ? { subgroupMinSize: caps.subgroupMinSize } : {}),
+    ...(caps.subgroupMaxSize !== undefined ? { subgroupMaxSize: caps.subgroupMaxSize } : {}),
+    limits: { ...caps.limits },
+  };
+}
+
+function errorText(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const code = (e as { code?: unknown }).code;
+  return `${code ? `${String(code)}: ` : ''}${e.message}`;
+}
+
+/**
+ * The child side of a case: creates the device (`createNodeContext`, which reads
+ * `SCAN_DAWN_TOGGLES`), runs the case, and prints exactly one `@@RESULT` line — also when the case
+ * throws. The caller exits right after; a crash in Dawn's teardown then no longer matters.
+ *
+ * @example
+ * ```ts
+ * await childMain(caseJson);
+ * process.exit(0);
+ * ```
+ */
+export async function childMain(caseJson: string): Promise<void> {
+  const c: BenchCase = parseCaseJson(caseJson);
+  let ctx: ScanContext | undefined;
+  let result: CaseResult;
+  let device: DeviceInfo | null = null;
+  try {
+    ctx = await createNodeContext();
+    device = deviceInfo(ctx);
+    ctx.device.onuncapturederror = (event) => process.stderr.write(`uncaptured GPU error: ${event.error.message}\n`);
+    result = await runCase(ctx, c);
+  } catch (e) {
+    result = { case: c, status: 'error', message: errorText(e) };
+    if (e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+  }
+  process.stdout.write(resultLine({ result, device }));
+  ctx?.destroy();
+}

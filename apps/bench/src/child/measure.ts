@@ -1,0 +1,42 @@
+import type { createGpuTimer, ScanContext } from '@scan/core';
+import { throughput } from '../metrics.js';
+import type { Measurement } from '../report.js';
+import { summarize } from '../stats.js';
+import { submitAndWait } from './gpu.js';
+import type { Workload } from './workload.js';
+
+/** The timer of `createGpuTimer`. */
+export type GpuTimer = ReturnType<typeof createGpuTimer>;
+
+/** Runs of a measurement. */
+export interface RunCounts {
+  readonly warmup: number;
+  readonly runs: number;
+}
+
+/**
+ * Times `workload`: `warmup` untimed runs, then `runs` runs, each in its own encoder between the
+ * timer's begin and end marks (timestamp queries when the device has them), summarized by median.
+ *
+ * @example
+ * ```ts
+ * const m = await measure(ctx, timer, workload, n, { warmup: 5, runs: 20 });
+ * ```
+ */
+export async function measure(ctx: ScanContext, timer: GpuTimer, workload: Workload, n: number, counts: RunCounts): Promise<Measurement> {
+  for (let i = 0; i < counts.warmup; i++) {
+    const encoder = ctx.device.createCommandEncoder();
+    workload.encode(encoder);
+    await submitAndWait(ctx, encoder);
+  }
+  const samplesMs: number[] = [];
+  for (let i = 0; i < counts.runs; i++) {
+    const encoder = ctx.device.createCommandEncoder();
+    timer.begin(encoder);
+    workload.encode(encoder);
+    timer.end(encoder);
+    samplesMs.push(await timer.submitAndMeasure([encoder.finish()]));
+  }
+  const stats = summarize(samplesMs);
+  return { ...stats, samplesMs, bytes: workload.bytes, ...throughput(workload.bytes, n, stats.medianMs) };
+}

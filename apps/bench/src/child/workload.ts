@@ -1,0 +1,77 @@
+import type { ElementType, ScanContext } from '@scan/core';
+import type { BenchCase } from '../cases.js';
+import type { CheckOutcome } from './device-ops.js';
+import { readWords } from './gpu.js';
+
+/** Largest size whose output is also read back and compared with `@scan/core/cpu`. */
+export const CPU_COMPARE_MAX = 2 ** 16;
+
+/**
+ * One measured operation with its data already on the GPU. `encode` must be repeatable: every
+ * timed run recomputes the same output from the same (unchanged) inputs.
+ */
+export interface Workload {
+  /** Bytes the operation must move (see `bytesMoved`). */
+  readonly bytes: number;
+  /** The buffer the checks read (the primitive's output; the partial sums of read-only). */
+  readonly output: GPUBuffer;
+  /** 1-flags in the generated flags (enumerate, split, pack). */
+  readonly ones?: number;
+  /** Records one run. */
+  encode(encoder: GPUCommandEncoder): void;
+  /** Checks the output of the last run on the GPU with an independent kernel. */
+  verify(): Promise<CheckOutcome>;
+  /** Reads inputs and output back and counts elements that differ from the CPU reference. */
+  compareWithCpu?(): Promise<number>;
+  /** Frees every buffer and plan. */
+  destroy(): void;
+}
+
+/** Builds the workload of a case: allocates, generates the inputs on the GPU, creates the plan. */
+export type WorkloadFactory = (ctx: ScanContext, c: BenchCase) => Promise<Workload>;
+
+/** A host typed array of `type` (small read-backs only). */
+export type HostArray = Uint32Array | Int32Array | Float32Array;
+
+/**
+ * Reads `n` elements of `buffer` as a typed array of `type` (for CPU comparison at small sizes).
+ *
+ * @example
+ * ```ts
+ * const input = await readArray(ctx, buffer, n, 'f32'); // Float32Array(n)
+ * ```
+ */
+export async function readArray(ctx: ScanContext, buffer: GPUBuffer, n: number, type: ElementType): Promise<HostArray> {
+  const words = await readWords(ctx, buffer, n);
+  if (type === 'i32') return new Int32Array(words.buffer, 0, n);
+  if (type === 'f32') return new Float32Array(words.buffer, 0, n);
+  return words;
+}
+
+/**
+ * Elements where `actual` differs from `expected` (NaN equals NaN; +0 equals -0), counting a length
+ * difference as that many mismatches.
+ *
+ * @example
+ * ```ts
+ * countDifferences(new Uint32Array([1, 2]), new Uint32Array([1, 3])); // 1
+ * ```
+ */
+export function countDifferences(expected: ArrayLike<number>, actual: ArrayLike<number>): number {
+  let wrong = Math.abs(expected.length - actual.length);
+  const n = Math.min(expected.length, actual.length);
+  for (let i = 0; i < n; i++) {
+    const e = expected[i]!;
+    const a = actual[i]!;
+    if (e !== a && !(Number.isNaN(e) && Number.isNaN(a))) wrong++;
+  }
+  return wrong;
+}
+
+/** The type-appropriate generator of random inputs (f32 gets small integers so sums stay exact). */
+export function randomFillMode(type: ElementType): 'random' | 'small-f32' {
+  return type === 'f32' ? 'small-f32' : 'random';
+}
+
+/** The poison written into outputs before the first run, so unwritten elements fail the check. */
+export const POISON = 0xdeadbeef;

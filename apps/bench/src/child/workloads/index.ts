@@ -1,0 +1,29 @@
+import type { Primitive } from '../../cases.js';
+import type { WorkloadFactory } from '../workload.js';
+import { copyWorkload } from './copy.js';
+import { distributeWorkload } from './distribute.js';
+import { enumerateWorkload } from './enumerate.js';
+import { packWorkload } from './pack.js';
+import { readOnlyWorkload } from './read-only.js';
+import { reduceWorkload } from './reduce.js';
+import { scanWorkload } from './scan.js';
+import { splitWorkload } from './split.js';
+
+/**
+ * The workload factory of every primitive.
+ *
+ * @example
+ * ```ts
+ * const w = await WORKLOADS[c.primitive](ctx, c);
+ * ```
+ */
+export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
+  scan: scanWorkload,
+  reduce: reduceWorkload,
+  enumerate: enumerateWorkload,
+  distribute: distributeWorkload,
+  split: splitWorkload,
+  pack: packWorkload,
+  copy: copyWorkload,
+  'read-only': readOnlyWorkload,
+};

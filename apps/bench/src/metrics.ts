@@ -1,0 +1,65 @@
+import type { Primitive } from './cases.js';
+
+/** Bytes per element of every type the bench measures (u32, i32, f32, and u32 flags). */
+const WORD = 4;
+
+/**
+ * The bytes a primitive must move at least — what GB/s is computed over:
+ *
+ * | primitive  | bytes                 | why                                                 |
+ * | ---------- | --------------------- | --------------------------------------------------- |
+ * | scan       | 2·n·4                 | read the input once, write the output once          |
+ * | reduce     | n·4                   | read the input once (the 4-byte result is noise)    |
+ * | enumerate  | 2·n·4                 | read the u32 flags, write the u32 counts            |
+ * | distribute | n·4 + 4               | write the output, read one element                  |
+ * | split      | 3·n·4                 | read data and flags, write the data                 |
+ * | pack       | 2·n·4 + kept·4        | read data and flags, write the kept elements        |
+ * | copy       | 2·n·4                 | read and write every element                        |
+ * | read-only  | n·4                   | read every element                                  |
+ *
+ * `kept` is the number of 1-flags (pack only).
+ *
+ * @example
+ * ```ts
+ * bytesMoved('scan', 1 << 20); // 8388608
+ * bytesMoved('pack', 1000, 500); // 10000
+ * ```
+ */
+export function bytesMoved(primitive: Primitive, n: number, kept = 0): number {
+  switch (primitive) {
+    case 'scan':
+    case 'enumerate':
+    case 'copy':
+      return 2 * n * WORD;
+    case 'reduce':
+    case 'read-only':
+      return n * WORD;
+    case 'distribute':
+      return n * WORD + WORD;
+    case 'split':
+      return 3 * n * WORD;
+    case 'pack':
+      return 2 * n * WORD + kept * WORD;
+  }
+}
+
+/** Throughput of one timing. */
+export interface Throughput {
+  /** Gigabytes (1e9 bytes) per second over {@link bytesMoved}. */
+  readonly gbps: number;
+  /** Billions of input elements per second. */
+  readonly gelemsPerS: number;
+}
+
+/**
+ * GB/s and G elements/s of moving `bytes` and handling `n` elements in `ms` milliseconds.
+ *
+ * @example
+ * ```ts
+ * throughput(8e6, 1e6, 1); // { gbps: 8, gelemsPerS: 1 }
+ * ```
+ */
+export function throughput(bytes: number, n: number, ms: number): Throughput {
+  if (!(ms > 0)) return { gbps: Number.NaN, gelemsPerS: Number.NaN };
+  return { gbps: bytes / ms / 1e6, gelemsPerS: n / ms / 1e6 };
+}

@@ -1,0 +1,128 @@
+import { parseArgs } from 'node:util';
+import type { ElementType } from '@scan/core';
+import {
+  type CaseSelection,
+  ELEMENT_TYPE_NAMES,
+  PRIMITIVES,
+  type Primitive,
+  parseNameList,
+  SCAN_ALGORITHM_NAMES,
+  type ScanAlgorithmName,
+} from './cases.js';
+import { DEFAULT_SIZES, LARGE_SIZES, parseSizeList } from './sizes.js';
+
+/** Fewest timed runs a median is reported over. */
+export const MIN_RUNS = 10;
+
+/** Settings of a benchmark run (the parent side). */
+export interface BenchOptions extends CaseSelection {
+  /** Seconds one case (one child process) may take before it is killed. */
+  readonly timeoutS: number;
+  /** Report path; undefined means `bench-results/report-<date>.json` at the repository root. */
+  readonly out?: string;
+  /** Print the JSON report instead of the table. */
+  readonly json: boolean;
+  /** Commit to record when `git` is not available (the lent GPU machine). */
+  readonly commit?: string;
+}
+
+/** What the command line asks for. */
+export type Invocation =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'child'; readonly caseJson: string }
+  | { readonly kind: 'run'; readonly options: BenchOptions };
+
+/** `--help` text. */
+export const HELP_TEXT = `scan-bench: times every @scan/core primitive on the GPU, one case per child process.
+
+Usage: node apps/bench/dist/cli.js [options]
+
+  --sizes LIST         element counts, comma-separated; 2^k allowed (default 2^16,2^20: fine on SwiftShader)
+  --large              add the GPU sizes 2^20,2^24,2^26,2^28
+  --only LIST          primitives: ${PRIMITIVES.join(', ')}
+  --algorithms LIST    scan algorithms, each with every scan variant: ${SCAN_ALGORITHM_NAMES.join(', ')}
+  --types LIST         keep cases of these element types: ${ELEMENT_TYPE_NAMES.join(', ')}
+  --runs N             timed runs per case, median reported (default 20, at least ${MIN_RUNS})
+  --warmup N           untimed runs first (default 3)
+  --timeout S          seconds per case before its process is killed (default 120)
+  --seed N             seed of the GPU data generator (default 1)
+  --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
+  --out PATH           report file (default bench-results/report-<date>.json at the repository root)
+  --commit SHA         commit to record when git is not available
+  --json               print the JSON report instead of the table (progress goes to stderr)
+  --help               this text
+
+Environment: SCAN_DAWN_TOGGLES (Dawn toggles, read by createNodeContext), VK_ICD_FILENAMES.`;
+
+function integer(text: string | undefined, option: string, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text.trim())) throw new Error(`${option} "${text}": expected a whole number`);
+  const value = Number(text);
+  if (value < min) throw new Error(`${option} ${value}: must be at least ${min}`);
+  return value;
+}
+
+function fraction(text: string | undefined, option: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!(value >= 0 && value <= 1)) throw new Error(`${option} "${text}": expected a number from 0 to 1`);
+  return value;
+}
+
+/**
+ * Parses the command line (without `node` and the script). Throws an `Error` whose message names
+ * the option at fault.
+ *
+ * @example
+ * ```ts
+ * const inv = parseCli(['--sizes', '2^16', '--only', 'scan']);
+ * if (inv.kind === 'run') inv.options.sizes; // [65536]
+ * ```
+ */
+export function parseCli(argv: readonly string[]): Invocation {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      sizes: { type: 'string' },
+      large: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      algorithms: { type: 'string' },
+      types: { type: 'string' },
+      runs: { type: 'string' },
+      warmup: { type: 'string' },
+      timeout: { type: 'string' },
+      seed: { type: 'string' },
+      density: { type: 'string' },
+      out: { type: 'string' },
+      commit: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      case: { type: 'string' },
+    },
+  });
+  if (values.help) return { kind: 'help' };
+  if (values.case !== undefined) return { kind: 'child', caseJson: values.case };
+
+  // --large adds to --sizes rather than replacing it, so `--sizes 2^12 --large` also checks a tiny size.
+  const explicit = values.sizes !== undefined ? parseSizeList(values.sizes) : [];
+  const sizes = values.large ? [...explicit, ...LARGE_SIZES] : explicit.length > 0 ? explicit : [...DEFAULT_SIZES];
+  const options: BenchOptions = {
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    ...(values.only !== undefined ? { only: parseNameList<Primitive>(values.only, PRIMITIVES, '--only') } : {}),
+    ...(values.types !== undefined ? { types: parseNameList<ElementType>(values.types, ELEMENT_TYPE_NAMES, '--types') } : {}),
+    ...(values.algorithms !== undefined
+      ? { algorithms: parseNameList<ScanAlgorithmName>(values.algorithms, SCAN_ALGORITHM_NAMES, '--algorithms') }
+      : {}),
+    runs: integer(values.runs, '--runs', 20, MIN_RUNS),
+    warmup: integer(values.warmup, '--warmup', 3, 0),
+    timeoutS: integer(values.timeout, '--timeout', 120, 1),
+    seed: integer(values.seed, '--seed', 1, 0),
+    density: fraction(values.density, '--density', 0.5),
+    json: values.json,
+    ...(values.out !== undefined ? { out: values.out } : {}),
+    ...(values.commit !== undefined ? { commit: values.commit } : {}),
+  };
+  return { kind: 'run', options };
+}

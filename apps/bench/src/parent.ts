@@ -1,0 +1,83 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { enumerateCases } from './cases.js';
+import { defaultReportPath, gitInfo, repoRoot } from './env.js';
+import type { BenchOptions } from './options.js';
+import { type BenchReport, type CaseResult, type DeviceInfo, REPORT_SCHEMA, type ReportOptions } from './report.js';
+import { runCaseInChild } from './run-case.js';
+import { formatSize } from './sizes.js';
+import { formatNumber, formatTable } from './table.js';
+
+/** Where a run's report went and what it holds. */
+export interface RunOutcome {
+  readonly report: BenchReport;
+  readonly path: string;
+}
+
+function reportOptions(o: BenchOptions, dawnToggles: string | undefined): ReportOptions {
+  return {
+    sizes: o.sizes,
+    runs: o.runs,
+    warmup: o.warmup,
+    seed: o.seed,
+    density: o.density,
+    timeoutS: o.timeoutS,
+    ...(o.only ? { only: o.only } : {}),
+    ...(o.types ? { types: o.types } : {}),
+    ...(o.algorithms ? { algorithms: o.algorithms } : {}),
+    ...(dawnToggles ? { dawnToggles } : {}),
+  };
+}
+
+function progressLine(i: number, total: number, r: CaseResult): string {
+  const m = r.measurement;
+  const timing = m ? ` ${formatNumber(m.medianMs)} ms ${formatNumber(m.gbps)} GB/s ×copy ${formatNumber(r.ratioCopy)}` : '';
+  const why = r.status === 'ok' ? '' : ` ${(r.message ?? '').split('\n')[0]}`;
+  return `[${i + 1}/${total}] ${r.case.series} n=${formatSize(r.case.n)}: ${r.status}${timing}${why}`;
+}
+
+/**
+ * Runs every selected case, each in its own child process of `script` (this CLI's bundle), one at
+ * a time so cases never share the GPU; writes the JSON report and prints the table (or the JSON).
+ * The parent never creates a GPU device: a Dawn crash can only take one child with it.
+ *
+ * @example
+ * ```ts
+ * await runBench(options, fileURLToPath(import.meta.url));
+ * ```
+ */
+export async function runBench(options: BenchOptions, script: string): Promise<RunOutcome> {
+  const started = new Date();
+  const root = repoRoot(process.cwd());
+  const git = options.commit ? { commit: options.commit, dirty: undefined } : gitInfo(root);
+  const cases = enumerateCases(options);
+  // Children inherit the environment: SCAN_DAWN_TOGGLES, VK_ICD_FILENAMES, SCAN_VK_ICD.
+  const env = process.env;
+  const results: CaseResult[] = [];
+  let device: DeviceInfo | null = null;
+  for (const [i, c] of cases.entries()) {
+    const message = await runCaseInChild(c, { script, env, timeoutS: options.timeoutS });
+    device ??= message.device;
+    results.push(message.result);
+    process.stderr.write(`${progressLine(i, cases.length, message.result)}\n`);
+  }
+  const report: BenchReport = {
+    schema: REPORT_SCHEMA,
+    date: started.toISOString(),
+    commit: git.commit,
+    ...(git.dirty !== undefined ? { dirty: git.dirty } : {}),
+    host: { node: process.version, platform: process.platform, arch: process.arch },
+    options: reportOptions(options, env.SCAN_DAWN_TOGGLES),
+    device,
+    results,
+  };
+  const path = resolve(options.out ?? defaultReportPath(root, started));
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${formatTable(report)}\n\nreport: ${path}\n`);
+  }
+  return { report, path };
+}

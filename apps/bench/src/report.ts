@@ -1,0 +1,151 @@
+import type { BenchCase } from './cases.js';
+import type { TimingStats } from './stats.js';
+
+/** Identifies the report format; bump when a field changes meaning. */
+export const REPORT_SCHEMA = 'scan-bench/1';
+
+/**
+ * How a case ended. `failed`: the result was wrong (never timed). `error`: the child threw (plan
+ * rejected the input, GPU validation error, missing export). `crashed`: the child died without a
+ * result (Dawn in Node, see DESIGN.md). `timeout`: killed after `--timeout`. `skipped`: too large
+ * for the device's limits.
+ */
+export type CaseStatus = 'ok' | 'failed' | 'error' | 'crashed' | 'timeout' | 'skipped';
+
+/** Timing of one kernel sequence, with throughput over the bytes it must move. */
+export interface Measurement extends TimingStats {
+  readonly samplesMs: readonly number[];
+  readonly bytes: number;
+  readonly gbps: number;
+  readonly gelemsPerS: number;
+}
+
+/** What the GPU (and, at small sizes, the CPU reference) said about the result. */
+export interface Verification {
+  /** Elements the independent GPU check kernel found wrong (0 = verified). */
+  readonly gpuMismatches: number;
+  /** First wrong index in scan order, when there was one. */
+  readonly firstMismatch?: number;
+  /** Whether the output was also read back and compared with `@scan/core/cpu` (sizes ≤ 2^16). */
+  readonly cpuCompared: boolean;
+  readonly cpuMismatches?: number;
+  /** Mismatches found by the GPU check after the timed runs (catches races that come and go). */
+  readonly gpuMismatchesAfterTiming?: number;
+}
+
+/** One row of the report. */
+export interface CaseResult {
+  readonly case: BenchCase;
+  readonly status: CaseStatus;
+  /** Why the status is not `ok`. */
+  readonly message?: string;
+  readonly timer?: 'timestamp' | 'wall-clock';
+  /** The primitive's own timing. */
+  readonly measurement?: Measurement;
+  /** The vec4 copy kernel at the same size in the same process. */
+  readonly copy?: Measurement;
+  /** The vec4 read-only kernel at the same size (reduce cases). */
+  readonly readOnly?: Measurement;
+  /**
+   * Primitive GB/s ÷ copy GB/s (equals copy time ÷ primitive time when both move 2·n·4 bytes).
+   * Absent when either time is below the timer's resolution (0 ms).
+   */
+  readonly ratioCopy?: number;
+  /** Primitive GB/s ÷ read-only GB/s (reduce). */
+  readonly ratioReadOnly?: number;
+  /** 1-flags of the generated flags (enumerate, split, pack). */
+  readonly ones?: number;
+  readonly verification?: Verification;
+  /** Last lines of the child's stderr when it did not end cleanly. */
+  readonly stderrTail?: string;
+  readonly exit?: { readonly code: number | null; readonly signal: string | null };
+  /** Wall-clock time of the whole child process (compiling, generating, verifying, timing). */
+  readonly wallMs?: number;
+}
+
+/** The device as the child saw it (`ctx.caps`), copied into the report. */
+export interface DeviceInfo {
+  readonly adapter: {
+    readonly vendor: string;
+    readonly architecture: string;
+    readonly description: string;
+    /** The device name from Dawn's adapter info, when it has one. */
+    readonly device?: string;
+  };
+  readonly features: Readonly<Record<string, boolean>>;
+  readonly subgroupMinSize?: number;
+  readonly subgroupMaxSize?: number;
+  readonly limits: Readonly<Record<string, number>>;
+}
+
+/** The settings a run used, so a report can be reproduced. */
+export interface ReportOptions {
+  readonly sizes: readonly number[];
+  readonly runs: number;
+  readonly warmup: number;
+  readonly seed: number;
+  readonly density: number;
+  readonly timeoutS: number;
+  readonly only?: readonly string[];
+  readonly types?: readonly string[];
+  readonly algorithms?: readonly string[];
+  /** `SCAN_DAWN_TOGGLES` as the children saw it. */
+  readonly dawnToggles?: string;
+}
+
+/** The JSON file `--out` writes and the dashboard reads. */
+export interface BenchReport {
+  readonly schema: typeof REPORT_SCHEMA;
+  /** ISO 8601 time the run started. */
+  readonly date: string;
+  /** `git rev-parse HEAD` of the parent, or `--commit`; null when neither is available. */
+  readonly commit: string | null;
+  /** Whether the working tree had uncommitted changes (undefined when unknown). */
+  readonly dirty?: boolean;
+  readonly host: { readonly node: string; readonly platform: string; readonly arch: string };
+  readonly options: ReportOptions;
+  /** From the first child that created a device; null if none did. */
+  readonly device: DeviceInfo | null;
+  readonly results: readonly CaseResult[];
+}
+
+const STATUSES: readonly CaseStatus[] = ['ok', 'failed', 'error', 'crashed', 'timeout', 'skipped'];
+
+/**
+ * Checks that `value` has the shape of a {@link BenchReport}; returns the problems found (empty when
+ * it is valid). The dashboard uses it to reject a wrong file with a useful message.
+ *
+ * @example
+ * ```ts
+ * const problems = validateReport(JSON.parse(text));
+ * if (problems.length) throw new Error(problems.join('\n'));
+ * ```
+ */
+export function validateReport(value: unknown): string[] {
+  const problems: string[] = [];
+  if (typeof value !== 'object' || value === null) return ['report: not an object'];
+  const r = value as Record<string, unknown>;
+  if (r.schema !== REPORT_SCHEMA) problems.push(`schema: expected "${REPORT_SCHEMA}", got ${JSON.stringify(r.schema)}`);
+  if (typeof r.date !== 'string' || Number.isNaN(Date.parse(r.date))) problems.push('date: expected an ISO date string');
+  if (r.commit !== null && typeof r.commit !== 'string') problems.push('commit: expected a string or null');
+  if (typeof r.options !== 'object' || r.options === null) problems.push('options: missing');
+  if (!Array.isArray(r.results)) return [...problems, 'results: expected an array'];
+  for (const [i, row] of (r.results as unknown[]).entries()) {
+    const x = row as Partial<CaseResult> | null;
+    if (typeof x !== 'object' || x === null) {
+      problems.push(`results[${i}]: not an object`);
+      continue;
+    }
+    if (!x.case || typeof x.case.id !== 'string' || typeof x.case.n !== 'number') problems.push(`results[${i}].case: missing id or n`);
+    if (!STATUSES.includes(x.status as CaseStatus)) problems.push(`results[${i}].status: ${JSON.stringify(x.status)} is not a status`);
+    if (x.status === 'ok') {
+      const m = x.measurement;
+      // gbps may be null: a kernel faster than the timer's resolution measures 0 ms at tiny sizes.
+      if (!m || typeof m.medianMs !== 'number' || !Array.isArray(m.samplesMs) || m.samplesMs.length === 0) {
+        problems.push(`results[${i}].measurement: an ok case needs medianMs and samplesMs`);
+      }
+      if (x.verification?.gpuMismatches !== 0) problems.push(`results[${i}].verification: an ok case must be verified`);
+    }
+  }
+  return problems;
+}

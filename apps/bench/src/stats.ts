@@ -1,0 +1,44 @@
+/** Summary of the timed runs of one case, in milliseconds. */
+export interface TimingStats {
+  readonly runs: number;
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  readonly meanMs: number;
+}
+
+/**
+ * The median of `values` (mean of the two middle values for an even count).
+ * Throws on an empty list, because a median of nothing would silently become NaN in a report.
+ *
+ * @example
+ * ```ts
+ * median([3, 1, 2]); // 2
+ * median([4, 1, 3, 2]); // 2.5
+ * ```
+ */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of an empty list');
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Median, min, max and mean of the samples. The median is what the report ranks by: one
+ * preempted run moves the mean, not the median.
+ *
+ * @example
+ * ```ts
+ * summarize([1, 2, 10]); // { runs: 3, medianMs: 2, minMs: 1, maxMs: 10, meanMs: 4.33… }
+ * ```
+ */
+export function summarize(samples: readonly number[]): TimingStats {
+  return {
+    runs: samples.length,
+    medianMs: median(samples),
+    minMs: Math.min(...samples),
+    maxMs: Math.max(...samples),
+    meanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
+  };
+}

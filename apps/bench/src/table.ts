@@ -1,0 +1,122 @@
+import { describeVariant } from './cases.js';
+import type { BenchReport, CaseResult } from './report.js';
+import { formatSize } from './sizes.js';
+
+/**
+ * A number with about three significant digits and no exponent, or `-` when there is none.
+ *
+ * @example
+ * ```ts
+ * formatNumber(1234.5); // '1235'
+ * formatNumber(0.012345); // '0.0123'
+ * ```
+ */
+export function formatNumber(x: number | undefined): string {
+  if (x === undefined || !Number.isFinite(x)) return '-';
+  const a = Math.abs(x);
+  if (a >= 100) return x.toFixed(0);
+  if (a >= 10) return x.toFixed(1);
+  if (a >= 1) return x.toFixed(2);
+  if (a === 0) return '0';
+  return x.toPrecision(3);
+}
+
+/** The status cell: `ok`, or the status in capitals with the start of the reason. */
+function statusCell(r: CaseResult): string {
+  if (r.status === 'ok') return 'ok';
+  const why = (r.message ?? '').split('\n')[0]!.trim();
+  const short = why.length > 70 ? `${why.slice(0, 69)}…` : why;
+  return short ? `${r.status.toUpperCase()}: ${short}` : r.status.toUpperCase();
+}
+
+const HEADERS = ['primitive', 'algorithm', 'variant', 'n', 'ms', 'min ms', 'GB/s', 'Gelem/s', '×copy', '×read', 'status'];
+/** Columns aligned right (numbers). */
+const RIGHT = new Set(['n', 'ms', 'min ms', 'GB/s', 'Gelem/s', '×copy', '×read']);
+
+/**
+ * The cells of one result row, in {@link HEADERS} order.
+ *
+ * @example
+ * ```ts
+ * rowCells(result); // ['scan', 'decoupled-fallback', 'u32 add excl fwd', '2^20', '0.0412', …, 'ok']
+ * ```
+ */
+export function rowCells(r: CaseResult): string[] {
+  const c = r.case;
+  const m = r.measurement;
+  return [
+    c.primitive,
+    c.algorithm ?? '',
+    describeVariant(c),
+    formatSize(c.n),
+    formatNumber(m?.medianMs),
+    formatNumber(m?.minMs),
+    formatNumber(m?.gbps),
+    formatNumber(m?.gelemsPerS),
+    formatNumber(r.ratioCopy),
+    formatNumber(r.ratioReadOnly),
+    statusCell(r),
+  ];
+}
+
+/**
+ * Lays out a plain-text table: a header, a rule, the rows; columns padded to their widest cell.
+ *
+ * @example
+ * ```ts
+ * formatGrid(['a', 'n'], [['x', '1']], new Set(['n']));
+ * ```
+ */
+export function formatGrid(headers: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<string>): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (right.has(headers[i]!) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/**
+ * The report header: device, date, commit and how time was measured.
+ *
+ * @example
+ * ```ts
+ * formatHeader(report); // 'device: NVIDIA H100 …\ndate: 2026-11-22T…\n…'
+ * ```
+ */
+export function formatHeader(report: BenchReport): string {
+  const d = report.device;
+  const adapter = d
+    ? [d.adapter.device, d.adapter.description, d.adapter.vendor, d.adapter.architecture].filter(Boolean).join(' / ')
+    : 'none (no child created a device)';
+  const timers = [...new Set(report.results.map((r) => r.timer).filter(Boolean))].join(', ') || '-';
+  const subgroups = d?.features.subgroups ? `subgroups ${d.subgroupMinSize ?? '?'}–${d.subgroupMaxSize ?? '?'}` : 'no subgroups';
+  return [
+    `device: ${adapter}${d ? ` (${subgroups})` : ''}`,
+    `date:   ${report.date}`,
+    `commit: ${report.commit ?? 'unknown'}${report.dirty ? ' (dirty)' : ''}`,
+    `timing: ${timers}, median of ${report.options.runs} runs after ${report.options.warmup} warm-up`,
+  ].join('\n');
+}
+
+/**
+ * The whole text report: header, table, and a count of cases by status.
+ *
+ * @example
+ * ```ts
+ * console.log(formatTable(report));
+ * ```
+ */
+export function formatTable(report: BenchReport): string {
+  const counts = new Map<string, number>();
+  for (const r of report.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  const summary = [...counts].map(([s, k]) => `${k} ${s}`).join(', ');
+  return [
+    formatHeader(report),
+    '',
+    formatGrid(HEADERS, report.results.map(rowCells), RIGHT),
+    '',
+    `${report.results.length} cases: ${summary || 'none'}`,
+  ].join('\n');
+}

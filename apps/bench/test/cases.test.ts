@@ -1,0 +1,76 @@
+import { describe, expect, test } from 'vitest';
+import { type CaseSelection, describeVariant, enumerateCases, PRIMITIVES, parseNameList, seriesName } from '../src/cases.js';
+
+const base: CaseSelection = { sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, seed: 1, density: 0.5 };
+
+describe('enumerateCases', () => {
+  test('the default list: every primitive, every scan algorithm and the scan variants, both baselines', () => {
+    const cases = enumerateCases(base);
+    const series = [...new Set(cases.map((c) => c.series))];
+    expect(series).toEqual([
+      'scan blelloch u32 add excl fwd',
+      'scan reduce-then-scan u32 add excl fwd',
+      'scan decoupled-fallback u32 add excl fwd',
+      'scan decoupled-fallback u32 add incl fwd',
+      'scan decoupled-fallback u32 add excl bwd',
+      'scan decoupled-fallback i32 max excl fwd',
+      'scan decoupled-fallback f32 add excl fwd',
+      'reduce u32 add',
+      'reduce f32 add',
+      'reduce u32 max',
+      'enumerate u32 fwd',
+      'distribute u32 fwd',
+      'split u32',
+      'pack u32',
+      'copy u32',
+      'read-only u32',
+    ]);
+    expect(cases).toHaveLength(series.length * 2);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    expect(new Set(cases.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES));
+  });
+
+  test('each case carries its size and run settings; flag primitives get the density', () => {
+    const cases = enumerateCases({ ...base, sizes: [4096], density: 0.25 });
+    for (const c of cases) {
+      expect(c).toMatchObject({ n: 4096, runs: 20, warmup: 3, seed: 1, id: `${c.series}@4096` });
+      expect(c.density !== undefined).toBe(['enumerate', 'split', 'pack'].includes(c.primitive));
+    }
+    expect(cases.find((c) => c.primitive === 'pack')?.density).toBe(0.25);
+  });
+
+  test('--only filters primitives', () => {
+    const cases = enumerateCases({ ...base, only: ['copy'] });
+    expect(cases.map((c) => c.id)).toEqual(['copy u32@65536', 'copy u32@1048576']);
+  });
+
+  test('--types filters element types but keeps the baselines', () => {
+    const cases = enumerateCases({ ...base, sizes: [4096], types: ['f32'] });
+    expect(cases.map((c) => c.series)).toEqual(['scan decoupled-fallback f32 add excl fwd', 'reduce f32 add', 'copy u32', 'read-only u32']);
+  });
+
+  test('--algorithms gives each named algorithm every scan variant', () => {
+    const cases = enumerateCases({ ...base, sizes: [4096], only: ['scan'], algorithms: ['blelloch', 'auto'] });
+    expect(cases).toHaveLength(10);
+    expect(cases.filter((c) => c.algorithm === 'blelloch').map((c) => describeVariant(c))).toEqual([
+      'u32 add excl fwd',
+      'u32 add incl fwd',
+      'u32 add excl bwd',
+      'i32 max excl fwd',
+      'f32 add excl fwd',
+    ]);
+  });
+});
+
+test('series names', () => {
+  expect(seriesName({ primitive: 'scan', algorithm: 'blelloch', type: 'u32', op: 'add', inclusive: true, backward: true })).toBe(
+    'scan blelloch u32 add incl bwd',
+  );
+  expect(seriesName({ primitive: 'split', type: 'f32' })).toBe('split f32');
+});
+
+test('parseNameList names the unknown entry and the allowed ones', () => {
+  expect(parseNameList('scan, copy,scan', PRIMITIVES, '--only')).toEqual(['scan', 'copy']);
+  expect(() => parseNameList('scan,sort', PRIMITIVES, '--only')).toThrow(/--only: unknown "sort"; expected scan, reduce/);
+  expect(() => parseNameList('', PRIMITIVES, '--only')).toThrow(/--only/);
+});

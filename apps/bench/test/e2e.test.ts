@@ -1,0 +1,47 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, expect, test } from 'vitest';
+import { type BenchReport, validateReport } from '../src/report.js';
+
+const app = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(app, 'dist', 'cli.js');
+
+beforeAll(() => {
+  // Test the bundle that ships (the GPU machine runs exactly this file), built from the current sources.
+  execFileSync(process.execPath, [join(app, 'node_modules', 'tsup', 'dist', 'cli-default.js')], { cwd: app, stdio: 'pipe' });
+});
+
+test('the built CLI runs a copy case on the local adapter (SwiftShader here) and writes a valid report', () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'scan-bench-e2e-')), 'report.json');
+  const run = spawnSync(
+    process.execPath,
+    [cli, '--sizes', '4096', '--only', 'copy', '--runs', '10', '--warmup', '1', '--json', '--out', out],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  const hint = 'needs a WebGPU adapter: a GPU, or SwiftShader from Debian chromium (/usr/lib/chromium/vk_swiftshader_icd.json)';
+  expect(run.status, `exit ${run.status}; ${hint}\n${run.stderr}`).toBe(0);
+  const printed = JSON.parse(run.stdout) as BenchReport;
+  const written = JSON.parse(readFileSync(out, 'utf8')) as BenchReport;
+  expect(printed).toEqual(written);
+  expect(validateReport(written)).toEqual([]);
+  expect(written.device?.adapter.description, hint).toBeTruthy();
+  expect(written.results).toHaveLength(1);
+  const [copy] = written.results;
+  expect(copy).toMatchObject({ status: 'ok', case: { primitive: 'copy', n: 4096 }, ratioCopy: 1 });
+  expect(copy!.verification).toMatchObject({ gpuMismatches: 0, gpuMismatchesAfterTiming: 0 });
+  expect(copy!.measurement!.samplesMs).toHaveLength(10);
+  expect(copy!.measurement!.bytes).toBe(2 * 4 * 4096);
+  expect(run.stderr).toMatch(/\[1\/1\] copy u32 n=2\^12: ok/);
+});
+
+test('bad options exit with code 2 and the help text', () => {
+  const run = spawnSync(process.execPath, [cli, '--runs', '3'], { encoding: 'utf8' });
+  expect(run.status).toBe(2);
+  expect(run.stderr).toMatch(/--runs 3: must be at least 10[\s\S]*Usage/);
+});

@@ -1,0 +1,71 @@
+import { expect, test } from 'vitest';
+import { type BenchOptions, parseCli } from '../src/options.js';
+
+function run(argv: string[]): BenchOptions {
+  const inv = parseCli(argv);
+  if (inv.kind !== 'run') throw new Error(`expected a run, got ${inv.kind}`);
+  return inv.options;
+}
+
+test('defaults suit SwiftShader', () => {
+  expect(run([])).toEqual({ sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, timeoutS: 120, seed: 1, density: 0.5, json: false });
+});
+
+test('--sizes with 2^k, --large adds the GPU sizes', () => {
+  expect(run(['--sizes', '2^12,1000']).sizes).toEqual([1000, 4096]);
+  expect(run(['--large']).sizes).toEqual([2 ** 20, 2 ** 24, 2 ** 26, 2 ** 28]);
+  expect(run(['--large', '--sizes', '2^12,2^20']).sizes).toEqual([2 ** 12, 2 ** 20, 2 ** 24, 2 ** 26, 2 ** 28]);
+});
+
+test('filters, counts, paths', () => {
+  const o = run([
+    '--only=scan,copy',
+    '--types',
+    'u32',
+    '--algorithms',
+    'blelloch',
+    '--runs',
+    '12',
+    '--warmup',
+    '0',
+    '--timeout',
+    '30',
+    '--out',
+    'x.json',
+    '--json',
+    '--commit',
+    'abc',
+    '--seed',
+    '7',
+    '--density',
+    '0.1',
+  ]);
+  expect(o).toMatchObject({
+    only: ['scan', 'copy'],
+    types: ['u32'],
+    algorithms: ['blelloch'],
+    runs: 12,
+    warmup: 0,
+    timeoutS: 30,
+    out: 'x.json',
+    json: true,
+    commit: 'abc',
+    seed: 7,
+    density: 0.1,
+  });
+});
+
+test('bad values are refused with the option named', () => {
+  expect(() => parseCli(['--runs', '5'])).toThrow(/--runs 5: must be at least 10/);
+  expect(() => parseCli(['--runs', 'many'])).toThrow(/--runs/);
+  expect(() => parseCli(['--only', 'sort'])).toThrow(/--only: unknown "sort"/);
+  expect(() => parseCli(['--types', 'f16'])).toThrow(/--types/);
+  expect(() => parseCli(['--density', '2'])).toThrow(/--density/);
+  expect(() => parseCli(['--sizes', '2^x'])).toThrow(/size "2\^x"/);
+  expect(() => parseCli(['--frobnicate'])).toThrow();
+});
+
+test('--help and the child mode', () => {
+  expect(parseCli(['--help'])).toEqual({ kind: 'help' });
+  expect(parseCli(['--case', '{"n":1}'])).toEqual({ kind: 'child', caseJson: '{"n":1}' });
+});

@@ -1,0 +1,39 @@
+import { expect, test } from 'vitest';
+import { bytesMoved, throughput } from '../src/metrics.js';
+import { median, summarize } from '../src/stats.js';
+
+test('median of odd and even counts, unsorted input untouched', () => {
+  const values = [5, 1, 4, 2, 3];
+  expect(median(values)).toBe(3);
+  expect(values).toEqual([5, 1, 4, 2, 3]);
+  expect(median([4, 1, 3, 2])).toBe(2.5);
+  expect(median([7])).toBe(7);
+});
+
+test('median of nothing throws instead of reporting NaN', () => {
+  expect(() => median([])).toThrow(/empty/);
+});
+
+test('summarize is robust to one slow run', () => {
+  const s = summarize([1, 1.1, 0.9, 1, 50]);
+  expect(s).toMatchObject({ runs: 5, medianMs: 1, minMs: 0.9, maxMs: 50 });
+  expect(s.meanMs).toBeCloseTo(10.8);
+});
+
+test('bytes moved per primitive', () => {
+  const n = 1000;
+  expect(bytesMoved('scan', n)).toBe(8000);
+  expect(bytesMoved('copy', n)).toBe(8000);
+  expect(bytesMoved('enumerate', n)).toBe(8000);
+  expect(bytesMoved('reduce', n)).toBe(4000);
+  expect(bytesMoved('read-only', n)).toBe(4000);
+  expect(bytesMoved('distribute', n)).toBe(4004);
+  expect(bytesMoved('split', n)).toBe(12000);
+  expect(bytesMoved('pack', n, 250)).toBe(9000);
+});
+
+test('throughput in GB/s and G elements/s', () => {
+  expect(throughput(8e6, 1e6, 1)).toEqual({ gbps: 8, gelemsPerS: 1 });
+  expect(throughput(8e9, 1e9, 2)).toEqual({ gbps: 4000, gelemsPerS: 500 });
+  expect(Number.isNaN(throughput(8, 1, 0).gbps)).toBe(true);
+});

@@ -1,0 +1,53 @@
+import type { ScanContext } from '@scan/core';
+import { createNodeContext } from '@scan/core/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { enumerateCases } from '../src/cases.js';
+import { readWords } from '../src/child/gpu.js';
+import type { Workload } from '../src/child/workload.js';
+import { WORKLOADS } from '../src/child/workloads/index.js';
+
+// The checks are what makes a timing trustworthy: each must pass the library's correct output and
+// catch a single corrupted word. Sizes stay tiny (DESIGN.md: megabytes through Dawn in Node crash);
+// 1001 is not a multiple of 4, so the vec4 tail paths of plans and baselines are covered.
+const N = 1001;
+let ctx: ScanContext;
+
+beforeAll(async () => {
+  ctx = await createNodeContext().catch((e: Error) => {
+    throw new Error(`no WebGPU adapter: install Debian chromium for SwiftShader, or run on a GPU (${e.message})`);
+  });
+});
+afterAll(() => ctx?.destroy());
+
+const cases = enumerateCases({ sizes: [N], runs: 10, warmup: 0, seed: 3, density: 0.5, algorithms: ['decoupled-fallback', 'blelloch'] });
+
+async function corrupt(w: Workload, index: number): Promise<void> {
+  const [word] = await readWords(ctx, w.output, 1, 4 * index);
+  ctx.device.queue.writeBuffer(w.output, 4 * index, new Uint32Array([(word! ^ 0x40000001) >>> 0]));
+}
+
+async function runOnce(w: Workload): Promise<void> {
+  const encoder = ctx.device.createCommandEncoder();
+  w.encode(encoder);
+  ctx.device.queue.submit([encoder.finish()]);
+  await ctx.device.queue.onSubmittedWorkDone();
+}
+
+describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
+  test('the check passes the library output and catches one corrupted word', async () => {
+    const w = await WORKLOADS[c.primitive](ctx, c);
+    try {
+      await runOnce(w);
+      expect(await w.verify()).toEqual({ mismatches: 0 });
+      if (w.compareWithCpu) expect(await w.compareWithCpu()).toBe(0);
+      // Reduce and read-only have one (or a few) output words; the others a word early enough to lie inside pack's output.
+      const index = c.primitive === 'reduce' || c.primitive === 'read-only' ? 0 : 100;
+      await corrupt(w, index);
+      const after = await w.verify();
+      expect(after.mismatches).toBeGreaterThan(0);
+      if (w.compareWithCpu) expect(await w.compareWithCpu()).toBeGreaterThan(0);
+    } finally {
+      w.destroy();
+    }
+  });
+});
