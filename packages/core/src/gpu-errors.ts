@@ -32,7 +32,8 @@ export async function runGuarded<T>(ctx: ScanContext, what: string, work: () => 
     ctx.lostReason === undefined ? await Promise.all([device.popErrorScope(), device.popErrorScope(), device.popErrorScope()]) : [];
   const [validation, oom, internal] = scopes;
   if (validation || internal) await settleLoss(ctx);
-  if (ctx.lostReason !== undefined) throw new ScanError('DEVICE_LOST', `${what}: ${ctx.lostReason}`, { cause: thrown ?? validation ?? internal });
+  if (ctx.lostReason !== undefined)
+    throw new ScanError('DEVICE_LOST', `${what}: ${ctx.lostReason}`, { cause: thrown ?? validation ?? internal });
   if (oom) throw new ScanError('TOO_LARGE', `${what}: the device ran out of memory: ${oom.message}`, { cause: oom });
   if (validation) throw new ScanError('GPU_ERROR', `${what}: WebGPU validation error: ${validation.message}`, { cause: validation });
   if (internal) throw new ScanError('GPU_ERROR', `${what}: WebGPU internal error: ${internal.message}`, { cause: internal });
