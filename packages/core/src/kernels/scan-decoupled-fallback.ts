@@ -22,6 +22,19 @@ export interface DecoupledFallbackSpec {
   readonly forceFallback?: boolean;
 }
 
+/**
+ * u32 words of the status buffer per tile: each tile's two status words sit alone on a 128-byte
+ * line (the ticket counter has line 0). Every tile in flight reads its predecessors' statuses;
+ * packed two words apart, a few lines take all those reads and the look-back crawls — measured on
+ * the H100, 2^28 u32: 0.75× copy packed, 0.91× with a line per tile (BENCHMARKS.md).
+ */
+export const STATUS_WORDS_PER_TILE = 32;
+
+/** Bytes of the status buffer for `tiles` tiles. */
+export function decoupledFallbackStatusBytes(tiles: number): number {
+  return (tiles + 1) * STATUS_WORDS_PER_TILE * 4;
+}
+
 /** Elements per tile of a spec. */
 export function decoupledFallbackTile(spec: Pick<DecoupledFallbackSpec, 'workgroupSize' | 'slotsPerThread'>): number {
   return spec.workgroupSize * spec.slotsPerThread * 4;
@@ -47,7 +60,8 @@ export function decoupledFallbackTile(spec: Pick<DecoupledFallbackSpec, 'workgro
  * words, (flag << 16 | low half) and (flag << 16 | high half). A reader accepts a pair only when both
  * flags agree; flags only grow, so a torn read is just retried.
  *
- * Bindings: 0 src, 1 dst, 2 aux, 3 params (see `slotWgsl`), 4 status (`[0]` ticket, then 2 per tile).
+ * Bindings: 0 src, 1 dst, 2 aux, 3 params (see `slotWgsl`), 4 status (`[0]` ticket; tile t's two words
+ * at `STATUS_WORDS_PER_TILE · (t + 1)`).
  */
 export function decoupledFallbackKernel(spec: DecoupledFallbackSpec): KernelSpec {
   const key = [
@@ -87,6 +101,7 @@ const FLAG_AGGREGATE: u32 = 1u;
 const FLAG_INCLUSIVE: u32 = 2u;
 const MAX_SPIN: u32 = ${spec.maxSpin}u;
 const NONE: u32 = 0xffffffffu;
+const STATUS_LINE: u32 = ${STATUS_WORDS_PER_TILE}u; // words per tile status: one 128-byte line each
 
 ${groupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
@@ -102,8 +117,8 @@ var<workgroup> lb_prefix: ${T};    // combined aggregates of the predecessors co
 struct Status { flag: u32, bits: u32 }
 
 fn read_status(t: u32) -> Status {
-  let lo = atomicLoad(&status[1u + 2u * t]);
-  let hi = atomicLoad(&status[2u + 2u * t]);
+  let lo = atomicLoad(&status[STATUS_LINE * (t + 1u)]);
+  let hi = atomicLoad(&status[STATUS_LINE * (t + 1u) + 1u]);
   let flag = lo >> 16u;
   if (flag != (hi >> 16u) || !${statusAccepted}) { return Status(FLAG_NOT_READY, 0u); }
   return Status(flag, (lo & 0xffffu) | (hi << 16u));
@@ -111,8 +126,8 @@ fn read_status(t: u32) -> Status {
 
 fn publish(t: u32, flag: u32, value: ${T}) {
   let bits = bitcast<u32>(value);
-  atomicStore(&status[1u + 2u * t], (flag << 16u) | (bits & 0xffffu));
-  atomicStore(&status[2u + 2u * t], (flag << 16u) | (bits >> 16u));
+  atomicStore(&status[STATUS_LINE * (t + 1u)], (flag << 16u) | (bits & 0xffffu));
+  atomicStore(&status[STATUS_LINE * (t + 1u) + 1u], (flag << 16u) | (bits >> 16u));
 }
 
 // Reduces tile t's input with the whole workgroup; the result is valid in the leader.
@@ -221,8 +236,8 @@ ${unroll(
             ? `// Exact operators give the same bits in any order, so our reduction may stand in for the
         // predecessor's own; atomicMax never lowers a flag.
         let bits = bitcast<u32>(agg);
-        atomicMax(&status[1u + 2u * stalled], (FLAG_AGGREGATE << 16u) | (bits & 0xffffu));
-        atomicMax(&status[2u + 2u * stalled], (FLAG_AGGREGATE << 16u) | (bits >> 16u));`
+        atomicMax(&status[STATUS_LINE * (stalled + 1u)], (FLAG_AGGREGATE << 16u) | (bits & 0xffffu));
+        atomicMax(&status[STATUS_LINE * (stalled + 1u) + 1u], (FLAG_AGGREGATE << 16u) | (bits >> 16u));`
             : '// Float add/mul: another order gives other bits, so the result is kept private.'
         }
         lb_tile = select(stalled - 1u, NONE, stalled == 0u);

@@ -2,7 +2,7 @@ import type { ScanContext } from '../context.js';
 import { assertUsable } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import { checkElementType, type ElementType, type ScanOp } from '../element-types.js';
-import { type DecoupledFallbackSpec, decoupledFallbackKernel } from '../kernels/scan-decoupled-fallback.js';
+import { type DecoupledFallbackSpec, decoupledFallbackKernel, decoupledFallbackStatusBytes } from '../kernels/scan-decoupled-fallback.js';
 import { checkBoolean, checkOneOf, checkOptions, normalizeScanOptions } from '../validate.js';
 import { AUX_WORDS, type Chunk, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
@@ -80,9 +80,9 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   };
   const forceFallback = checkBoolean(internal.forceFallback, 'options.forceFallback', false);
   const chunkElements = maxChunkElements(ctx, options.maxChunkElements);
-  // Measured on the H100 (BENCHMARKS.md): 1024 invocations × 8 vec4s per tile was fastest; smaller
-  // devices (SwiftShader allows 256 invocations) get 256 × 4.
-  const slotsPerThread = internal.slotsPerThread ?? (shape.workgroupSize >= 1024 ? 8 : 4);
+  // Measured on the H100 (BENCHMARKS.md): 1024 invocations × 4 vec4s per tile was fastest; devices
+  // with fewer invocations (SwiftShader allows 256) get 256 × 4.
+  const slotsPerThread = internal.slotsPerThread ?? 4;
   const maxSpin = internal.maxSpin ?? 64;
   const exec = new RecipeExecutor(ctx, `scan ${shape.algorithm}`);
 
@@ -144,7 +144,7 @@ function decoupledFallbackChunk(
     forceFallback: tuning.forceFallback,
   };
   const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));
-  const statusBytes = (1 + 2 * tiles) * 4;
+  const statusBytes = decoupledFallbackStatusBytes(tiles);
   b.needScratch('status', statusBytes);
   b.clear({ scratch: 'status', offset: 0, size: statusBytes });
   const params = b.paramBlock(chunkParams(chunk, tiles, dispatchShape(tiles, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x));
