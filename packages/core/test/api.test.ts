@@ -6,7 +6,6 @@ import { ScanError } from '../src/errors.js';
 import { distribute, enumerate, pack, reduce, split } from '../src/ops/primitives.js';
 import { scan } from '../src/ops/scan.js';
 import { cachedPipelineCount } from '../src/pipeline-cache.js';
-import { createReducePlan } from '../src/plans/reduce-plan.js';
 import { createScanPlan } from '../src/plans/scan-plan.js';
 import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
 
@@ -64,15 +63,21 @@ describe('bad input', () => {
   });
 
   it('a size past the device limits is TOO_LARGE, not a GPU crash', async () => {
-    const ctx = await getTestContext();
-    const plan = createReducePlan(ctx);
-    const huge = { size: ctx.caps.limits.maxBufferSize * 2, destroy() {}, usage: 0xffff } as unknown as GPUBuffer;
-    const out = ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    // The plan checks the count against the bytes a binding can hold per chunk; a buffer this size
-    // would be chunked, so the scratch request is what fails first: partial sums, aux — both small.
-    expect(() => plan.encode(ctx.device.createCommandEncoder(), { input: huge, output: out, count: 2 ** 40 })).toThrow(ScanError);
-    plan.destroy();
-    out.destroy();
+    const real = await getTestContext();
+    // The same device, seen through limits of 1 KiB, so the checks trip without a 1 GiB array.
+    const limits = { ...real.caps.limits, maxBufferSize: 1024, maxStorageBufferBindingSize: 1024 };
+    const ctx = { ...real, lostReason: undefined, caps: { ...real.caps, limits } } as typeof real;
+    await rejectsWith(scan(ctx, new Uint32Array(1000)), 'TOO_LARGE', /maxBufferSize/);
+    await rejectsWith(reduce(ctx, new Float32Array(300)), 'TOO_LARGE', /maxBufferSize/);
+    await rejectsWith(split(ctx, new Int32Array(300), new Uint32Array(300)), 'TOO_LARGE', /maxBufferSize/);
+    // Within maxBufferSize but past one binding: scans are chunked, split cannot be.
+    const roomy = {
+      ...ctx,
+      caps: { ...ctx.caps, limits: { ...limits, maxBufferSize: 1 << 20, maxStorageBufferBindingSize: 1024 } },
+    } as typeof real;
+    const data = randomData('u32', 1000, 3, 'random');
+    expect(await scan(roomy, data)).toEqual(cpu.scan(data));
+    await rejectsWith(split(roomy, data, new Uint32Array(1000)), 'TOO_LARGE', /storage binding/);
   });
 });
 
