@@ -24,6 +24,7 @@ export {
 export { ScanError, type ScanErrorCode } from './errors.js';
 export { runGuarded } from './gpu-errors.js';
 export { type WgslOp, wgslIdentity, wgslOp } from './kernels/wgsl-ops.js';
+export * from './kit.js';
 export { distribute, enumerate, pack, reduce, split } from './ops/primitives.js';
 export { type ScanOptions, scan } from './ops/scan.js';
 export { cachedPipelineCount, getPipeline, type KernelSpec } from './pipeline-cache.js';

@@ -1,8 +1,13 @@
 import type { ElementType, ScanOp } from '../element-types.js';
 import type { KernelSpec } from '../pipeline-cache.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
+
+export { decoupledFallbackStatusBytes, STATUS_WORDS_PER_TILE } from './look-back.js';
+
+import { lookBackDeclsWgsl, lookBackStepWgsl } from './look-back.js';
 import { slotWgsl } from './slots.js';
-import { type WgslOp, wgslOp } from './wgsl-ops.js';
+import { unroll } from './unroll.js';
+import { wgslOp } from './wgsl-ops.js';
 
 /** What a decoupled look-back + fallback scan kernel is specialized on. */
 export interface DecoupledFallbackSpec {
@@ -20,19 +25,6 @@ export interface DecoupledFallbackSpec {
   readonly maxSpin: number;
   /** Test hook: treat every predecessor as not ready, so the fallback path does all the work. */
   readonly forceFallback?: boolean;
-}
-
-/**
- * u32 words of the status buffer per tile: each tile's two status words sit alone on a 128-byte
- * line (the ticket counter has line 0). Every tile in flight reads its predecessors' statuses;
- * packed two words apart, a few lines take all those reads and the look-back crawls — measured on
- * the H100, 2^28 u32: 0.75× copy packed, 0.91× with a line per tile (BENCHMARKS.md).
- */
-export const STATUS_WORDS_PER_TILE = 32;
-
-/** Bytes of the status buffer for `tiles` tiles. */
-export function decoupledFallbackStatusBytes(tiles: number): number {
-  return (tiles + 1) * STATUS_WORDS_PER_TILE * 4;
 }
 
 /** Elements per tile of a spec. */
@@ -87,49 +79,18 @@ function decoupledFallbackWgsl(spec: DecoupledFallbackSpec): string {
   const maxGroups = spec.subgroups ? WG / 4 : 1;
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const c = o.combine;
-  const statusAccepted = spec.forceFallback ? 'false' : 'true';
   return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
 ${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true })}
 
-@group(0) @binding(4) var<storage, read_write> status: array<atomic<u32>>;
 
 const WG: u32 = ${WG}u;
 const K: u32 = ${K}u;                // vec4 slots per invocation
 const TILE_SLOTS: u32 = ${WG * K}u;
-const FLAG_NOT_READY: u32 = 0u;
-const FLAG_AGGREGATE: u32 = 1u;
-const FLAG_INCLUSIVE: u32 = 2u;
-const MAX_SPIN: u32 = ${spec.maxSpin}u;
-const NONE: u32 = 0xffffffffu;
-const STATUS_LINE: u32 = ${STATUS_WORDS_PER_TILE}u; // words per tile status: one 128-byte line each
-
 ${groupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
-var<workgroup> wg_tile: u32;
 var<workgroup> wg_group_total: array<${T}, ${maxGroups}>;
 var<workgroup> wg_group_prefix: array<${T}, ${maxGroups}>;
-var<workgroup> wg_aggregate: ${T};
-var<workgroup> wg_exclusive: ${T};
-var<workgroup> lb_state: u32;      // 0: resolved, 1: fall back on lb_tile
-var<workgroup> lb_tile: u32;       // predecessor being examined, NONE once all are consumed
-var<workgroup> lb_prefix: ${T};    // combined aggregates of the predecessors consumed so far
-
-struct Status { flag: u32, bits: u32 }
-
-fn read_status(t: u32) -> Status {
-  let lo = atomicLoad(&status[STATUS_LINE * (t + 1u)]);
-  let hi = atomicLoad(&status[STATUS_LINE * (t + 1u) + 1u]);
-  let flag = lo >> 16u;
-  if (flag != (hi >> 16u) || !${statusAccepted}) { return Status(FLAG_NOT_READY, 0u); }
-  return Status(flag, (lo & 0xffffu) | (hi << 16u));
-}
-
-fn publish(t: u32, flag: u32, value: ${T}) {
-  let bits = bitcast<u32>(value);
-  atomicStore(&status[STATUS_LINE * (t + 1u)], (flag << 16u) | (bits & 0xffffu));
-  atomicStore(&status[STATUS_LINE * (t + 1u) + 1u], (flag << 16u) | (bits >> 16u));
-}
-
+${lookBackDeclsWgsl(o, spec)}
 // Reduces tile t's input with the whole workgroup; the result is valid in the leader.
 fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> ${T} {
   let base = t * TILE_SLOTS + group * gsize * K;
@@ -203,7 +164,7 @@ ${unroll(K, (k) => `  mine = ${c('mine', c(c(`vals[${k}].x`, `vals[${k}].y`), c(
 
   // 3. Look-back, first attempt. ${spec.subgroups ? 'Group 0 walks back while the other groups go on to their local scans, so the wait overlaps with work.' : "The leader walks back; the others wait at the local scan's first barrier."}
   if (tile > 0u) {
-    ${spec.subgroups ? windowedLookBack(o) : serialLookBack(o)}
+    ${lookBackStepWgsl(o, spec.subgroups)}
   }
 
   // 1'. Local scan of this group's run, in registers: results relative to the run's start.
@@ -243,7 +204,7 @@ ${unroll(
         lb_tile = select(stalled - 1u, NONE, stalled == 0u);
       }
       workgroupBarrier();
-      ${spec.subgroups ? windowedLookBack(o) : serialLookBack(o)}
+      ${lookBackStepWgsl(o, spec.subgroups)}
     }
   }
   workgroupBarrier();
@@ -260,98 +221,4 @@ ${unroll(K, (k) => `    store_slot(base + ${k}u * gsize + lane, ${c(`${V}(p)`, `
   }
 }
 `;
-}
-
-/**
- * Look-back by invocation 0 alone, one predecessor per step (the workgroup-memory form).
- * Sets lb_state 0 (resolved: wg_exclusive set, INCLUSIVE published) or 1 (fall back on lb_tile).
- */
-function serialLookBack(o: WgslOp): string {
-  const c = o.combine;
-  const T = o.type;
-  return `if (leader) {
-        var spins = 0u;
-        lb_state = 1u;
-        loop {
-          if (lb_tile == NONE) {
-            wg_exclusive = ${c('load_carry_in()', 'lb_prefix')};
-            lb_state = 0u;
-            break;
-          }
-          let st = read_status(lb_tile);
-          if (st.flag == FLAG_INCLUSIVE) {
-            wg_exclusive = ${c(`bitcast<${T}>(st.bits)`, 'lb_prefix')};
-            lb_state = 0u;
-            break;
-          }
-          if (st.flag == FLAG_AGGREGATE) {
-            lb_prefix = ${c(`bitcast<${T}>(st.bits)`, 'lb_prefix')};
-            lb_tile = select(lb_tile - 1u, NONE, lb_tile == 0u);
-            spins = 0u;
-            continue;
-          }
-          spins++;
-          if (spins >= MAX_SPIN) { break; }
-        }
-        if (lb_state == 0u) {
-          publish(tile, FLAG_INCLUSIVE, ${c('wg_exclusive', 'wg_aggregate')});
-        }
-      }`;
-}
-
-/**
- * Look-back by the whole first subgroup over a window of `subgroup_size` predecessors per step:
- * lane i inspects tile (cursor − i). The nearest INCLUSIVE ends the walk if no NOT_READY precedes
- * it; otherwise the AGGREGATEs before the first NOT_READY are consumed and the window moves on.
- * Lanes past tile 0 stand for the carry-in, as an INCLUSIVE.
- */
-function windowedLookBack(o: WgslOp): string {
-  const c = o.combine;
-  const T = o.type;
-  return `if (group == 0u) {
-        var spins = 0u;
-        var cursor = lb_tile;
-        var prefix = lb_prefix;
-        var resolved = false;
-        loop {
-          var st = Status(FLAG_INCLUSIVE, bitcast<u32>(load_carry_in()));
-          if (cursor != NONE && lane <= cursor) { st = read_status(cursor - lane); }
-          let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
-          let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
-          let value = bitcast<${T}>(st.bits);
-          if (first_inclusive < first_not_ready) {
-            let part = ${o.subgroupReduce}(select(${o.identity}, value, lane <= first_inclusive));
-            prefix = ${c('part', 'prefix')};
-            resolved = true;
-            break;
-          }
-          if (first_not_ready > 0u) {
-            let part = ${o.subgroupReduce}(select(${o.identity}, value, lane < first_not_ready));
-            prefix = ${c('part', 'prefix')};
-            // A window of AGGREGATEs only (first_not_ready == NONE) advances by the window size.
-            let consumed = min(first_not_ready, gsize);
-            cursor = select(cursor - consumed, NONE, cursor < consumed);
-            spins = 0u;
-            continue;
-          }
-          spins++;
-          if (spins >= MAX_SPIN) { break; }
-        }
-        if (lane == 0u) {
-          lb_tile = cursor;
-          lb_prefix = prefix;
-          if (resolved) {
-            wg_exclusive = prefix;
-            publish(tile, FLAG_INCLUSIVE, ${c('prefix', 'wg_aggregate')});
-            lb_state = 0u;
-          } else {
-            lb_state = 1u;
-          }
-        }
-      }`;
-}
-
-/** `count` copies of `body(k)`, one per line: loop unrolling done by the generator. */
-export function unroll(count: number, body: (k: number) => string): string {
-  return Array.from({ length: count }, (_, k) => body(k)).join('\n');
 }

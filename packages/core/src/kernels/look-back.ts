@@ -1,0 +1,185 @@
+import type { WgslOp } from './wgsl-ops.js';
+
+/**
+ * u32 words of the status buffer per tile: each tile's two status words sit alone on a 128-byte
+ * line (the ticket counter has line 0). Every tile in flight reads its predecessors' statuses;
+ * packed two words apart, a few lines take all those reads and the look-back crawls — measured on
+ * the H100, 2^28 u32: 0.75× copy packed, 0.91× with a line per tile (BENCHMARKS.md).
+ */
+export const STATUS_WORDS_PER_TILE = 32;
+
+/** Bytes of the status buffer for `tiles` tiles. */
+export function decoupledFallbackStatusBytes(tiles: number): number {
+  return (tiles + 1) * STATUS_WORDS_PER_TILE * 4;
+}
+
+/** What the look-back declarations depend on. */
+export interface LookBackSpec {
+  /** Reads of a not-ready predecessor before the workgroup falls back to reducing its input. */
+  readonly maxSpin: number;
+  /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
+  readonly forceFallback?: boolean;
+  /** Binding number of the status buffer (default 4). */
+  readonly statusBinding?: number;
+}
+
+/**
+ * WGSL shared by every single-pass scan with decoupled look-back and fallback (Smith, Levien &
+ * Owens, SPAA 2025): the status buffer binding (`[0]` the tile ticket, then one 128-byte line per
+ * tile), the flags, `read_status`/`publish`, and the workgroup variables of the look-back:
+ * `wg_tile`, `wg_aggregate`, `wg_exclusive`, `lb_state`, `lb_tile`, `lb_prefix`.
+ *
+ * A status is 32 bits of value and a 2-bit flag, which do not fit one atomic word: each tile has two
+ * words, (flag << 16 | low half) and (flag << 16 | high half). A reader accepts a pair only when both
+ * flags agree; flags only grow, so a torn read is just retried.
+ *
+ * @example
+ * ```ts
+ * const wgsl = lookBackDeclsWgsl(wgslOp('add', 'u32'), { maxSpin: 64 });
+ * ```
+ */
+export function lookBackDeclsWgsl(o: WgslOp, spec: LookBackSpec): string {
+  const T = o.type;
+  const statusAccepted = spec.forceFallback ? 'false' : 'true';
+  return `@group(0) @binding(${spec.statusBinding ?? 4}) var<storage, read_write> status: array<atomic<u32>>;
+
+const FLAG_NOT_READY: u32 = 0u;
+const FLAG_AGGREGATE: u32 = 1u;
+const FLAG_INCLUSIVE: u32 = 2u;
+const MAX_SPIN: u32 = ${spec.maxSpin}u;
+const NONE: u32 = 0xffffffffu;
+const STATUS_LINE: u32 = ${STATUS_WORDS_PER_TILE}u; // words per tile status: one 128-byte line each
+
+var<workgroup> wg_tile: u32;
+var<workgroup> wg_aggregate: ${T};
+var<workgroup> wg_exclusive: ${T};
+var<workgroup> lb_state: u32;      // 0: resolved, 1: fall back on lb_tile
+var<workgroup> lb_tile: u32;       // predecessor being examined, NONE once all are consumed
+var<workgroup> lb_prefix: ${T};    // combined aggregates of the predecessors consumed so far
+
+
+struct Status { flag: u32, bits: u32 }
+
+fn read_status(t: u32) -> Status {
+  let lo = atomicLoad(&status[STATUS_LINE * (t + 1u)]);
+  let hi = atomicLoad(&status[STATUS_LINE * (t + 1u) + 1u]);
+  let flag = lo >> 16u;
+  if (flag != (hi >> 16u) || !${statusAccepted}) { return Status(FLAG_NOT_READY, 0u); }
+  return Status(flag, (lo & 0xffffu) | (hi << 16u));
+}
+
+fn publish(t: u32, flag: u32, value: ${T}) {
+  let bits = bitcast<u32>(value);
+  atomicStore(&status[STATUS_LINE * (t + 1u)], (flag << 16u) | (bits & 0xffffu));
+  atomicStore(&status[STATUS_LINE * (t + 1u) + 1u], (flag << 16u) | (bits >> 16u));
+}
+
+`;
+}
+
+/**
+ * One look-back attempt as a WGSL block: walks back from `lb_tile`, combining AGGREGATEs into
+ * `lb_prefix` until an INCLUSIVE (or the carry-in, past tile 0) resolves it — then sets
+ * `wg_exclusive`, publishes this tile's INCLUSIVE (`wg_exclusive ⊕ wg_aggregate`) and sets
+ * `lb_state` 0 — or gives up after `MAX_SPIN` reads of a not-ready predecessor with `lb_state` 1,
+ * leaving `lb_tile` at the stalled tile for the caller's fallback. With subgroups the first group
+ * walks over a window of `subgroup_size` predecessors per step; without, the leader walks alone.
+ * Expects `tile`, `leader`, `group`, `lane`, `gsize` in scope.
+ *
+ * @example
+ * ```ts
+ * const code = `if (tile > 0u) { ${'$'}{lookBackStepWgsl(o, true)} }`;
+ * ```
+ */
+export function lookBackStepWgsl(o: WgslOp, subgroups: boolean): string {
+  return subgroups ? windowedLookBack(o) : serialLookBack(o);
+}
+
+/**
+ * Look-back by invocation 0 alone, one predecessor per step (the workgroup-memory form).
+ * Sets lb_state 0 (resolved: wg_exclusive set, INCLUSIVE published) or 1 (fall back on lb_tile).
+ */
+function serialLookBack(o: WgslOp): string {
+  const c = o.combine;
+  const T = o.type;
+  return `if (leader) {
+        var spins = 0u;
+        lb_state = 1u;
+        loop {
+          if (lb_tile == NONE) {
+            wg_exclusive = ${c('load_carry_in()', 'lb_prefix')};
+            lb_state = 0u;
+            break;
+          }
+          let st = read_status(lb_tile);
+          if (st.flag == FLAG_INCLUSIVE) {
+            wg_exclusive = ${c(`bitcast<${T}>(st.bits)`, 'lb_prefix')};
+            lb_state = 0u;
+            break;
+          }
+          if (st.flag == FLAG_AGGREGATE) {
+            lb_prefix = ${c(`bitcast<${T}>(st.bits)`, 'lb_prefix')};
+            lb_tile = select(lb_tile - 1u, NONE, lb_tile == 0u);
+            spins = 0u;
+            continue;
+          }
+          spins++;
+          if (spins >= MAX_SPIN) { break; }
+        }
+        if (lb_state == 0u) {
+          publish(tile, FLAG_INCLUSIVE, ${c('wg_exclusive', 'wg_aggregate')});
+        }
+      }`;
+}
+
+/**
+ * Look-back by the whole first subgroup over a window of `subgroup_size` predecessors per step:
+ * lane i inspects tile (cursor − i). The nearest INCLUSIVE ends the walk if no NOT_READY precedes
+ * it; otherwise the AGGREGATEs before the first NOT_READY are consumed and the window moves on.
+ * Lanes past tile 0 stand for the carry-in, as an INCLUSIVE.
+ */
+function windowedLookBack(o: WgslOp): string {
+  const c = o.combine;
+  const T = o.type;
+  return `if (group == 0u) {
+        var spins = 0u;
+        var cursor = lb_tile;
+        var prefix = lb_prefix;
+        var resolved = false;
+        loop {
+          var st = Status(FLAG_INCLUSIVE, bitcast<u32>(load_carry_in()));
+          if (cursor != NONE && lane <= cursor) { st = read_status(cursor - lane); }
+          let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
+          let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
+          let value = bitcast<${T}>(st.bits);
+          if (first_inclusive < first_not_ready) {
+            let part = ${o.subgroupReduce}(select(${o.identity}, value, lane <= first_inclusive));
+            prefix = ${c('part', 'prefix')};
+            resolved = true;
+            break;
+          }
+          if (first_not_ready > 0u) {
+            let part = ${o.subgroupReduce}(select(${o.identity}, value, lane < first_not_ready));
+            prefix = ${c('part', 'prefix')};
+            // A window of AGGREGATEs only (first_not_ready == NONE) advances by the window size.
+            let consumed = min(first_not_ready, gsize);
+            cursor = select(cursor - consumed, NONE, cursor < consumed);
+            spins = 0u;
+            continue;
+          }
+          spins++;
+          if (spins >= MAX_SPIN) { break; }
+        }
+        if (lane == 0u) {
+          lb_tile = cursor;
+          lb_prefix = prefix;
+          if (resolved) {
+            wg_exclusive = prefix;
+            publish(tile, FLAG_INCLUSIVE, ${c('prefix', 'wg_aggregate')});
+            lb_state = 0u;
+          } else {
+            lb_state = 1u;
+          }
+        }
+      }`;
+}
