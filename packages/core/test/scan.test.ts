@@ -11,6 +11,18 @@ import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
 const TILE = 4096; // decoupled-fallback's tile with 256 invocations × 4 vec4s
 const SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 255, 1023, 1024, 1025, TILE - 1, TILE, TILE + 1, 2 * TILE + 3, 5 * TILE + 3];
 
+/** Exclusive add scan in f64 (the exact-enough oracle for f32 sums in another order). */
+function f64Scan(data: Float32Array, backward: boolean): Float64Array {
+  const out = new Float64Array(data.length);
+  let acc = 0;
+  for (let j = 0; j < data.length; j++) {
+    const i = backward ? data.length - 1 - j : j;
+    out[i] = acc;
+    acc += data[i] as number;
+  }
+  return out;
+}
+
 function kindFor(op: ScanOp) {
   if (op === 'add') return 'small' as const; // exact in f32 for these sizes
   if (op === 'mul') return 'mul-safe' as const;
@@ -63,15 +75,16 @@ for (const subgroups of [true, false]) {
 }
 
 describe('scan contents and sizes', () => {
-  it('every data kind of every type (add, max) at a size past 2^20, both paths, every algorithm', async () => {
+  it('every data kind of every type (add, max) at a size past 2^20, both paths; the default algorithm on all kinds, the others on random data', async () => {
     for (const subgroups of [true, false]) {
       const ctx = await getTestContext({ subgroups });
       for (const algorithm of SCAN_ALGORITHMS) {
         for (const type of ELEMENT_TYPES) {
-          for (const kind of dataKindsFor(type)) {
+          for (const kind of algorithm === 'decoupled-fallback' ? dataKindsFor(type) : (['random'] as const)) {
             const n = (1 << 20) + 3;
             const data = randomData(type, n, 77, kind);
-            for (const op of ['add', 'max'] as const) {
+            // WGSL leaves min/max of NaN to the device (README), so NaN data is checked with add only.
+            for (const op of kind === 'nan' ? (['add'] as const) : (['add', 'max'] as const)) {
               const plan = createScanPlan(ctx, { type, op, algorithm, backward: kind === 'reversed' });
               const [[, out]] = (await runBatch(ctx, [
                 {
@@ -89,8 +102,13 @@ describe('scan contents and sizes', () => {
               plan.destroy();
               const want = cpu.scan(data, { op, backward: kind === 'reversed' });
               const label = `${algorithm} ${type} ${kind} ${op} sg=${subgroups}`;
-              if (type === 'f32' && op === 'add' && kind !== 'small' && kind !== 'nan' && kind !== 'equal') {
-                expectScanClose(asTyped(data, out), data, want, op, label, { rtol: 1e-5 });
+              if (type === 'f32' && op === 'add' && kind !== 'small' && kind !== 'nan') {
+                // A sequential f32 sum is no oracle for a reordered one: compare with the f64 scan.
+                // The bound: ~1e-4 of the running sum of |x| covers the tile-to-tile chain of roundings.
+                expectScanClose(asTyped(data, out), data, f64Scan(data as Float32Array, kind === 'reversed'), op, label, {
+                  rtol: 1e-4,
+                  backward: kind === 'reversed',
+                });
               } else if (type === 'f32' && op === 'add' && kind === 'nan') {
                 // NaN propagates: every element after the first NaN is NaN.
                 const got = asTyped(data, out);
@@ -101,8 +119,6 @@ describe('scan contents and sizes', () => {
                   got.slice(0, first + 1).every((v, i) => Math.abs(v - want[i]!) <= 1e-5 * Math.abs(want[i]!) + 1e-6),
                   label,
                 ).toBe(true);
-              } else if (type === 'f32' && op === 'add' && kind === 'equal') {
-                expectScanClose(asTyped(data, out), data, want, op, label, { rtol: 1e-5 });
               } else {
                 expectEqualArrays(asTyped(data, out), want, label);
               }
@@ -111,7 +127,7 @@ describe('scan contents and sizes', () => {
         }
       }
     }
-  });
+  }, 600_000);
 
   it('edge sizes from the shared list, u32 add, each algorithm', async () => {
     const ctx = await getTestContext();

@@ -84,22 +84,25 @@ fn publish(t: u32, flag: u32, value: ${T}) {
  * `lb_state` 0 — or gives up after `MAX_SPIN` reads of a not-ready predecessor with `lb_state` 1,
  * leaving `lb_tile` at the stalled tile for the caller's fallback. With subgroups the first group
  * walks over a window of `subgroup_size` predecessors per step; without, the leader walks alone.
- * Expects `tile`, `leader`, `group`, `lane`, `gsize` in scope.
+ * Expects `tile`, `leader`, `group`, `lane`, `gsize` in scope. `inclusiveOf(exclusive)` gives the
+ * tile's INCLUSIVE value (default `exclusive ⊕ wg_aggregate`).
  *
  * @example
  * ```ts
  * const code = `if (tile > 0u) { ${'$'}{lookBackStepWgsl(o, true)} }`;
  * ```
  */
-export function lookBackStepWgsl(o: WgslOp, subgroups: boolean): string {
-  return subgroups ? windowedLookBack(o) : serialLookBack(o);
+export function lookBackStepWgsl(o: WgslOp, subgroups: boolean, inclusiveOf?: (exclusive: string) => string): string {
+  // A segmented scan overrides this: a tile that holds a segment head does not depend on its past.
+  const inclusive = inclusiveOf ?? ((exclusive: string) => o.combine(exclusive, 'wg_aggregate'));
+  return subgroups ? windowedLookBack(o, inclusive) : serialLookBack(o, inclusive);
 }
 
 /**
  * Look-back by invocation 0 alone, one predecessor per step (the workgroup-memory form).
  * Sets lb_state 0 (resolved: wg_exclusive set, INCLUSIVE published) or 1 (fall back on lb_tile).
  */
-function serialLookBack(o: WgslOp): string {
+function serialLookBack(o: WgslOp, inclusive: (exclusive: string) => string): string {
   const c = o.combine;
   const T = o.type;
   return `if (leader) {
@@ -127,7 +130,7 @@ function serialLookBack(o: WgslOp): string {
           if (spins >= MAX_SPIN) { break; }
         }
         if (lb_state == 0u) {
-          publish(tile, FLAG_INCLUSIVE, ${c('wg_exclusive', 'wg_aggregate')});
+          publish(tile, FLAG_INCLUSIVE, ${inclusive('wg_exclusive')});
         }
       }`;
 }
@@ -138,7 +141,7 @@ function serialLookBack(o: WgslOp): string {
  * it; otherwise the AGGREGATEs before the first NOT_READY are consumed and the window moves on.
  * Lanes past tile 0 stand for the carry-in, as an INCLUSIVE.
  */
-function windowedLookBack(o: WgslOp): string {
+function windowedLookBack(o: WgslOp, inclusive: (exclusive: string) => string): string {
   const c = o.combine;
   const T = o.type;
   return `if (group == 0u) {
@@ -175,7 +178,7 @@ function windowedLookBack(o: WgslOp): string {
           lb_prefix = prefix;
           if (resolved) {
             wg_exclusive = prefix;
-            publish(tile, FLAG_INCLUSIVE, ${c('prefix', 'wg_aggregate')});
+            publish(tile, FLAG_INCLUSIVE, ${inclusive('prefix')});
             lb_state = 0u;
           } else {
             lb_state = 1u;

@@ -8,7 +8,9 @@ import { WGSL_PRELUDE } from './wgsl-ops.js';
  * `count % 4` trailing elements) is copied by the plan into `aux[0..3]` before the dispatch and out
  * of `aux[4..7]` after it, because a vec4 store would run past the caller's data and WebGPU cannot
  * bind a partial vec4. A backward scan reads slots from the end and reverses each vec4, which is the
- * paper's "reverse the input when it is read from memory". Padding lanes read as the identity.
+ * paper's "reverse the input when it is read from memory". Padding lanes read as the identity; note
+ * that in a backward view the padding of the partial vec4 comes *first* in logical order (logical
+ * element j is physical 4·slots − 1 − j), so per-element side data (flags) must be indexed likewise.
  *
  * `aux` layout (u32 words): [0..3] tail in, [4..7] tail out, [8..9] carry slots between chunks,
  * [10..] free for the algorithm.

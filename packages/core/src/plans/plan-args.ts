@@ -13,7 +13,7 @@ function isBuffer(value: unknown): value is GPUBuffer {
 
 /**
  * Validates the buffers and count of a plan's `encode`: each named buffer must be a GPUBuffer of
- * at least `bytesPerElement × count` bytes (or its fixed size), and no two may be the same buffer
+ * at least `bytesPerElement × count` bytes (or `{ bytes }`: a fixed size or a function of the count), and no two may be the same buffer
  * (WebGPU forbids a writable binding aliasing another binding of the same dispatch).
  *
  * @example
@@ -21,7 +21,11 @@ function isBuffer(value: unknown): value is GPUBuffer {
  * const count = checkEncodeArgs('scan plan', args, { input: 4, output: 4 });
  * ```
  */
-export function checkEncodeArgs(what: string, args: unknown, buffers: Readonly<Record<string, number | { bytes: number }>>): number {
+export function checkEncodeArgs(
+  what: string,
+  args: unknown,
+  buffers: Readonly<Record<string, number | { bytes: number | ((count: number) => number) }>>,
+): number {
   if (typeof args !== 'object' || args === null) {
     throw new ScanError('INVALID_ARGUMENT', `${what}: args = ${String(args)}: expected { ${Object.keys(buffers).join(', ')}, count }`, {
       argument: 'args',
@@ -34,7 +38,7 @@ export function checkEncodeArgs(what: string, args: unknown, buffers: Readonly<R
     const b = a[name];
     if (!isBuffer(b))
       throw new ScanError('INVALID_ARGUMENT', `${what}: args.${name} = ${String(b)}: expected a GPUBuffer`, { argument: `args.${name}` });
-    const bytes = typeof need === 'number' ? need * count : need.bytes;
+    const bytes = typeof need === 'number' ? need * count : typeof need.bytes === 'function' ? need.bytes(count) : need.bytes;
     if (b.size < bytes) {
       throw new ScanError('INVALID_ARGUMENT', `${what}: args.${name} has ${b.size} bytes, needs ${bytes} for count = ${count}`, {
         argument: `args.${name}`,
