@@ -188,8 +188,9 @@ export class RecipeExecutor {
     if ('role' in ref) {
       const buffer = roles[ref.role];
       if (!buffer) throw new ScanError('INVALID_ARGUMENT', `${this.label}: missing buffer "${ref.role}"`, { argument: ref.role });
-      if (ref.size === 0) return { buffer: this.placeholder(ref.role), offset: 0, size: 16 };
-      return { buffer, offset: ref.offset, size: ref.size };
+      const size = ref.size ?? buffer.size - ref.offset;
+      if (size === 0) return { buffer: this.placeholder(ref.role), offset: 0, size: 16 };
+      return { buffer, offset: ref.offset, size };
     }
     const buffer = this.scratch.get(ref.scratch) as GPUBuffer;
     const offset = ref.offset ?? 0;

@@ -6,7 +6,7 @@ import type { KernelSpec } from '../pipeline-cache.js';
  * binds a small placeholder instead (WebGPU cannot bind zero bytes).
  */
 export type BufferRef =
-  | { readonly role: string; readonly offset: number; readonly size: number }
+  | { readonly role: string; readonly offset: number; readonly size?: number }
   | { readonly scratch: string; readonly offset?: number; readonly size?: number }
   | { readonly params: number };
 

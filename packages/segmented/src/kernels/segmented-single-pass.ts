@@ -1,0 +1,381 @@
+import {
+  type ElementType,
+  groupIdentityWgsl,
+  type KernelSpec,
+  lookBackDeclsWgsl,
+  lookBackStepWgsl,
+  type ScanOp,
+  slotWgsl,
+  unroll,
+  type WgslOp,
+  wgslOp,
+} from '@scan/core';
+
+/** What a single-pass segmented scan kernel is specialized on. */
+export interface SegmentedSinglePassSpec {
+  readonly type: ElementType;
+  readonly op: ScanOp;
+  readonly inclusive: boolean;
+  readonly backward: boolean;
+  readonly subgroups: boolean;
+  readonly workgroupSize: number;
+  /** vec4 slots per invocation: a tile is workgroupSize × slotsPerThread × 4 elements. */
+  readonly slotsPerThread: number;
+  readonly maxSpin: number;
+  /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
+  readonly forceFallback?: boolean;
+  /**
+   * `'scan'` (default) writes every element; `'segment-ends'` (segmented reduce; forward, inclusive)
+   * writes only each segment's last value, at the segment's index, into binding 1 (`seg_out`, u32
+   * words), using binding 6 (`block_heads`: per 256-element block, the heads before it; the last
+   * entry is the total element count).
+   */
+  readonly emit?: 'scan' | 'segment-ends';
+}
+
+/**
+ * Single-pass segmented scan: the decoupled look-back + fallback scan of `@scan/core` over pairs
+ * (head, value) with the segmented operator (h₁, v₁) ⊕ (h₂, v₂) = (h₁ | h₂, h₂ ? v₂ : v₁ ⊕ v₂).
+ *
+ * The "segment started here" bit travels with every partial result: through the in-vector scan, the
+ * group scans, the tile aggregate, and the look-back. A tile that holds a head publishes INCLUSIVE
+ * at once — its last segment does not depend on its predecessors — so successors stop there; tiles
+ * without heads publish plain AGGREGATEs, which is why the look-back itself is core's unchanged.
+ * Head flags are read bit-packed (bit i % 32 of word ⌊i/32⌋); a backward scan reads each element's
+ * *next* bit, the paper's "flags shifted by one when reversed".
+ *
+ * Bindings: 0 src, 1 dst, 2 aux, 3 params (core's slot view; `params.extra` is the chunk's first
+ * element), 4 status (look-back), 5 head bits of the whole array.
+ *
+ * @example
+ * ```ts
+ * const kernel = segmentedSinglePassKernel({ type: 'u32', op: 'add', inclusive: false, backward: false,
+ *   subgroups: true, workgroupSize: 256, slotsPerThread: 4, maxSpin: 64 });
+ * ```
+ */
+export function segmentedSinglePassKernel(spec: SegmentedSinglePassSpec): KernelSpec {
+  const key = [
+    'segmented/single-pass',
+    `${spec.type}.${spec.op}`,
+    spec.inclusive ? 'inc' : 'exc',
+    spec.backward ? 'bwd' : 'fwd',
+    spec.subgroups ? 'sg' : 'wg',
+    `${spec.workgroupSize}x${spec.slotsPerThread}`,
+    `spin${spec.maxSpin}`,
+    spec.forceFallback ? 'forced' : '',
+    spec.emit === 'segment-ends' ? 'ends' : '',
+  ].join('/');
+  return { key, wgsl: () => segmentedSinglePassWgsl(spec) };
+}
+
+/** Elements per tile of a spec. */
+export function segmentedSinglePassTile(spec: Pick<SegmentedSinglePassSpec, 'workgroupSize' | 'slotsPerThread'>): number {
+  return spec.workgroupSize * spec.slotsPerThread * 4;
+}
+
+function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
+  const o = wgslOp(spec.op, spec.type);
+  const T = spec.type;
+  const WG = spec.workgroupSize;
+  const K = spec.slotsPerThread;
+  const V = `vec4<${T}>`;
+  const maxGroups = spec.subgroups ? WG / 4 : 1;
+  const id = groupIdentityWgsl(spec.subgroups, WG);
+  const c = o.combine;
+  // The segmented operator on (head, value) pairs held in separate variables.
+  const segValue = (hb: string, vb: string, va: string) => `select(${c(va, vb)}, ${vb}, ${hb})`;
+  const ends = spec.emit === 'segment-ends';
+  return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
+${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, writes: !ends })}
+@group(0) @binding(5) var<storage, read> head_bits: array<u32>;
+${ends ? segmentEndsWgsl(T) : ''}
+const WG: u32 = ${WG}u;
+const K: u32 = ${K}u;
+const TILE_SLOTS: u32 = ${WG * K}u;
+${lookBackDeclsWgsl(o, spec)}
+${segGroupScanWgsl(o, spec.subgroups, WG)}
+${id.decls}
+var<workgroup> wg_group_total: array<${T}, ${maxGroups}>;
+var<workgroup> wg_group_head: array<u32, ${maxGroups}>;
+var<workgroup> wg_group_prefix: array<${T}, ${maxGroups}>;
+var<workgroup> wg_group_prefix_head: array<u32, ${maxGroups}>;
+var<workgroup> wg_aggregate_head: u32;   // 1 when the tile holds a segment head
+
+// 4 bits of the head flags from global bit i (they may straddle two words).
+fn bits_at(i: u32) -> u32 {
+  let w = i >> 5u;
+  let sh = i & 31u;
+  let n = arrayLength(&head_bits);
+  var x = 0u;
+  if (w < n) { x = head_bits[w] >> sh; }
+  if (sh > 28u && w + 1u < n) { x = x | (head_bits[w + 1u] << (32u - sh)); }
+  return x & 0xfu;
+}
+
+// Heads of logical slot s, bit l for logical lane l, in the scan's direction. Element 0 of the array
+// always starts a segment (forward), and its last element always ends one (backward).
+fn slot_heads(s: u32) -> u32 {
+  if (s >= params.slots) { return 0u; }
+  let first_chunk = params.carry_in == 0xffffffffu;
+  let v = ${spec.backward ? 'params.slots - 1u - s' : 's'};
+  let valid = min(params.count - 4u * v, 4u);
+  let live = (1u << valid) - 1u;
+${
+  spec.backward
+    ? `  // Backward: element p is a head in scan order when it is the last of its segment, i.e. when
+  // element p + 1 starts one — the paper's flags shifted by one.
+  var h = bits_at(params.extra + 4u * v + 1u) & live;
+  if (first_chunk && 4u * v + valid == params.count) { h = h | (1u << (valid - 1u)); }
+  return ((h & 1u) << 3u) | ((h & 2u) << 1u) | ((h & 4u) >> 1u) | ((h & 8u) >> 3u);`
+    : `  var h = bits_at(params.extra + 4u * v) & live;
+  if (first_chunk && v == 0u) { h = h | 1u; }
+  return h;`
+}
+}
+
+// Segmented reduction of tile t, in order, for the fallback; valid in the leader.
+fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> Pair {
+  let base = t * TILE_SLOTS + group * gsize * K;
+  var run = Pair(0u, ${o.identity});
+  for (var k = 0u; k < K; k++) {
+    let x = load_slot(base + k * gsize + lane);
+    let lanePair = vec_total(x, slot_heads(base + k * gsize + lane));
+    let s = seg_group_scan(lanePair, lane, gsize);
+    run = seg(run, s.total);
+  }
+  if (lane == 0u) { wg_group_total[group] = run.value; wg_group_head[group] = run.head; }
+  workgroupBarrier();
+  var acc = Pair(0u, ${o.identity});
+  if (leader) {
+    for (var g = 0u; g < groups; g++) { acc = seg(acc, Pair(wg_group_head[g], wg_group_total[g])); }
+  }
+  workgroupBarrier();
+  return acc;
+}
+
+// The (head, value) total of one vec4 with head bits h, in logical order.
+fn vec_total(x: ${V}, h: u32) -> Pair {
+  var v = x.x;
+  v = ${segValue('(h & 2u) != 0u', 'x.y', 'v')};
+  v = ${segValue('(h & 4u) != 0u', 'x.z', 'v')};
+  v = ${segValue('(h & 8u) != 0u', 'x.w', 'v')};
+  return Pair(select(0u, 1u, h != 0u), v);
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
+  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
+  let tile = workgroupUniformLoad(&wg_tile);
+  if (tile >= params.tiles) { return; }
+  ${id.body}
+  let leader = group == 0u && lane == 0u;
+
+  // 1. Load the group's run of gsize × K slots and their head bits.
+  let base = tile * TILE_SLOTS + group * gsize * K;
+  var vals: array<${V}, ${K}>;
+  var heads: array<u32, ${K}>;
+  let whole = slots_whole(base + lane, base + (K - 1u) * gsize + lane);
+  if (whole) {
+${unroll(K, (k) => `    vals[${k}] = load_slot_whole(base + ${k}u * gsize + lane);`)}
+  } else {
+${unroll(K, (k) => `    vals[${k}] = load_slot(base + ${k}u * gsize + lane);`)}
+  }
+${unroll(K, (k) => `  heads[${k}] = slot_heads(base + ${k}u * gsize + lane);`)}
+
+  // 2. Local scan over (head, value) pairs. open: bit 4k + j is set when element j of slot k has
+  // no head at or before it in the group's run, so it still needs the prefix from before the run.
+  var run = Pair(0u, ${o.identity});
+  var open = 0u;
+${unroll(
+  K,
+  (k) => `  {
+    let x = vals[${k}];
+    let h = heads[${k}];
+    let c = h | (h << 1u) | (h << 2u) | (h << 3u);   // cumulative heads within the vec4
+    var inc = x;
+    inc.y = ${segValue('(h & 2u) != 0u', 'x.y', 'inc.x')};
+    inc.z = ${segValue('(h & 4u) != 0u', 'x.z', 'inc.y')};
+    inc.w = ${segValue('(h & 8u) != 0u', 'x.w', 'inc.z')};
+    let s = seg_group_scan(Pair(select(0u, 1u, h != 0u), inc.w), lane, gsize);
+    let lp = seg(run, s.exclusive);   // everything in the run before this vec4
+    // Elements with no head at or before them within the vec4 take the prefix lp.
+    let closed = vec4<bool>((c & 1u) != 0u, (c & 2u) != 0u, (c & 4u) != 0u, (c & 8u) != 0u);
+    let full = select(${c(`${V}(lp.value)`, 'inc')}, inc, closed);
+    ${
+      spec.inclusive
+        ? `vals[${k}] = full;`
+        : `let heads4 = vec4<bool>((h & 1u) != 0u, (h & 2u) != 0u, (h & 4u) != 0u, (h & 8u) != 0u);
+    vals[${k}] = select(${V}(lp.value, full.x, full.y, full.z), ${V}(${o.identity}), heads4);`
+    }
+    if (lp.head == 0u) { open = open | ((~c & 0xfu) << ${4 * k}u); }
+    run = seg(run, s.total);
+  }`,
+)}
+
+  // 3. Tile reduce: group totals → group prefixes and the tile aggregate. A tile holding a head
+  // publishes INCLUSIVE at once; its successors need not look past it.
+  if (lane == 0u) { wg_group_total[group] = run.value; wg_group_head[group] = run.head; }
+  workgroupBarrier();
+  if (leader) {
+    var acc = Pair(0u, ${o.identity});
+    for (var g = 0u; g < groups; g++) {
+      wg_group_prefix[g] = acc.value;
+      wg_group_prefix_head[g] = acc.head;
+      acc = seg(acc, Pair(wg_group_head[g], wg_group_total[g]));
+    }
+    wg_aggregate = acc.value;
+    wg_aggregate_head = acc.head;
+    if (tile == 0u) {
+      let carry = load_carry_in();
+      wg_exclusive = carry;
+      publish(0u, FLAG_INCLUSIVE, ${segValue('acc.head != 0u', 'acc.value', 'carry')});
+    } else {
+      publish(tile, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, acc.head != 0u), acc.value);
+      lb_tile = tile - 1u;
+      lb_prefix = ${o.identity};
+    }
+  }
+
+  // 4. Look-back with fallback (core's look-back: only head-free tiles publish AGGREGATE).
+  if (tile > 0u) {
+    workgroupBarrier();
+    loop {
+      ${lookBackStepWgsl(o, spec.subgroups, (e) => segValue('wg_aggregate_head != 0u', 'wg_aggregate', e))}
+      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
+      let stalled = workgroupUniformLoad(&lb_tile);
+      let agg = tile_reduce(stalled, leader, group, lane, gsize, groups);
+      if (leader) {
+        if (agg.head != 0u) {
+          // The stalled tile holds a head: its aggregate is its inclusive value; the walk ends.
+          wg_exclusive = ${c('agg.value', 'lb_prefix')};
+          publish(tile, FLAG_INCLUSIVE, ${segValue('wg_aggregate_head != 0u', 'wg_aggregate', 'wg_exclusive')});
+          lb_state = 0u;
+          lb_tile = NONE;
+        } else {
+          lb_prefix = ${c('agg.value', 'lb_prefix')};
+          lb_tile = select(stalled - 1u, NONE, stalled == 0u);
+        }
+      }
+      workgroupBarrier();
+      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
+    }
+  }
+  workgroupBarrier();
+
+  // 5. Propagate: open elements take tile prefix ⊕ group prefix.
+  let gp = Pair(wg_group_prefix_head[group], wg_group_prefix[group]);
+  let p = ${segValue('gp.head != 0u', 'gp.value', 'wg_exclusive')};
+${unroll(
+  K,
+  (k) => `  {
+    let m = open >> ${4 * k}u;
+    let take = vec4<bool>((m & 1u) != 0u, (m & 2u) != 0u, (m & 4u) != 0u, (m & 8u) != 0u);
+    let result = select(vals[${k}], ${c(`${V}(p)`, `vals[${k}]`)}, take);
+    ${ends ? `emit_segment_ends(base + ${k}u * gsize + lane, result);` : `if (whole) { store_slot_whole(base + ${k}u * gsize + lane, result); } else { store_slot(base + ${k}u * gsize + lane, result); }`}
+  }`,
+)}
+  if (tile == params.tiles - 1u && leader) {
+    // The carry: the value of the segment that continues into the next chunk.
+    store_carry_out(${segValue('wg_aggregate_head != 0u', 'wg_aggregate', 'wg_exclusive')});
+  }
+}
+`;
+}
+
+/**
+ * `Pair`, the segmented operator `seg(a, b)`, and `seg_group_scan(x, lane, size)` → inclusive,
+ * exclusive and total pairs over a subgroup (shuffles) or the workgroup (workgroup memory).
+ */
+function segGroupScanWgsl(o: WgslOp, subgroups: boolean, workgroupSize: number): string {
+  const T = o.type;
+  const header = `struct Pair { head: u32, value: ${T} }
+struct SegScan { inclusive: Pair, exclusive: Pair, total: Pair }
+
+fn seg(a: Pair, b: Pair) -> Pair {
+  return Pair(a.head | b.head, select(${o.combine('a.value', 'b.value')}, b.value, b.head != 0u));
+}
+`;
+  if (subgroups) {
+    return `${header}
+fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {
+  var inc = x;
+  for (var d = 1u; d < size; d = d << 1u) {
+    let up = Pair(subgroupShuffleUp(inc.head, d), subgroupShuffleUp(inc.value, d));
+    if (lane >= d) { inc = seg(up, inc); }
+  }
+  let prev = Pair(subgroupShuffleUp(inc.head, 1u), subgroupShuffleUp(inc.value, 1u));
+  let exc = Pair(select(0u, prev.head, lane > 0u), select(${o.identity}, prev.value, lane > 0u));
+  let total = Pair(subgroupShuffle(inc.head, size - 1u), subgroupShuffle(inc.value, size - 1u));
+  return SegScan(inc, exc, total);
+}
+`;
+  }
+  return `${header}
+var<workgroup> seg_heads: array<u32, ${workgroupSize}>;
+var<workgroup> seg_values: array<${T}, ${workgroupSize}>;
+
+fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {
+  var inc = x;
+  for (var d = 1u; d < ${workgroupSize}u; d = d << 1u) {
+    seg_heads[lane] = inc.head;
+    seg_values[lane] = inc.value;
+    workgroupBarrier();
+    if (lane >= d) { inc = seg(Pair(seg_heads[lane - d], seg_values[lane - d]), inc); }
+    workgroupBarrier();
+  }
+  seg_heads[lane] = inc.head;
+  seg_values[lane] = inc.value;
+  workgroupBarrier();
+  let j = max(lane, 1u) - 1u;
+  let exc = Pair(select(0u, seg_heads[j], lane > 0u), select(${o.identity}, seg_values[j], lane > 0u));
+  let total = Pair(seg_heads[${workgroupSize - 1}u], seg_values[${workgroupSize - 1}u]);
+  workgroupBarrier();
+  return SegScan(inc, exc, total);
+}
+`;
+}
+
+/**
+ * Segmented reduce's output stage: element p of the chunk ends a segment when p + 1 starts one or p
+ * is the array's last element; its inclusive value goes to `seg_out[segment index]`, the index being
+ * the number of heads up to p (counted per 256-element block beforehand, then with popcounts) − 1,
+ * plus one when element 0's bit is clear (it is a head all the same).
+ */
+function segmentEndsWgsl(T: string): string {
+  return `@group(0) @binding(1) var<storage, read_write> seg_out: array<u32>;
+@group(0) @binding(6) var<storage, read> block_heads: array<u32>;
+
+// Heads at global positions ≤ i (raw bits; element 0 adjusted below).
+fn heads_through(i: u32) -> u32 {
+  let block = i >> 8u;
+  let w = i >> 5u;
+  var c = block_heads[block];
+  for (var x = block * 8u; x < w; x++) { c = c + countOneBits(head_bits[x]); }
+  return c + countOneBits(head_bits[w] & (0xffffffffu >> (31u - (i & 31u))));
+}
+
+// Writes the values of slot s's elements that end a segment (forward slots: element p = 4s + j).
+fn emit_segment_ends(s: u32, value: vec4<${T}>) {
+  if (s >= params.slots) { return; }
+  let p0 = 4u * s;
+  let g0 = params.extra + p0;
+  let valid = min(params.count - p0, 4u);
+  let live = (1u << valid) - 1u;
+  let total = block_heads[arrayLength(&block_heads) - 1u];
+  var ends = bits_at(g0 + 1u) & live;
+  if (g0 + valid == total) { ends = ends | (1u << (valid - 1u)); }
+  if (ends == 0u) { return; }
+  // Element 0 is a head even when its bit is clear: then every index moves up by one.
+  let adjust = 1u - (head_bits[0] & 1u);
+  var before = adjust;
+  if (g0 > 0u) { before = before + heads_through(g0 - 1u); }
+  let own = bits_at(g0) & live;
+  for (var j = 0u; j < valid; j++) {
+    if ((ends & (1u << j)) != 0u) {
+      let index = before + countOneBits(own & ((2u << j) - 1u)) - 1u;
+      seg_out[index] = bitcast<u32>(value[j]);
+    }
+  }
+}
+`;
+}

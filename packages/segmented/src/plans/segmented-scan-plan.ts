@@ -1,0 +1,146 @@
+import {
+  AUX_WORDS,
+  assertUsable,
+  checkBoolean,
+  checkCopyUsage,
+  checkElementType,
+  checkEncodeArgs,
+  checkOneOf,
+  checkOp,
+  checkOptions,
+  chunkParams,
+  decoupledFallbackStatusBytes,
+  dispatchShape,
+  type ElementType,
+  maxChunkElements,
+  type Plan,
+  type Recipe,
+  RecipeBuilder,
+  RecipeExecutor,
+  type ScanContext,
+  type ScanOp,
+  splitIntoChunks,
+  stageTailIn,
+  stageTailOut,
+  vecRange,
+} from '@scan/core';
+import { segmentedSinglePassKernel } from '../kernels/segmented-single-pass.js';
+import { packedFlagWords, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm } from '../types.js';
+import { treeSegmentedScanRecipe } from './tree.js';
+
+/** Options of {@link createSegmentedScanPlan}. */
+export interface SegmentedScanPlanOptions {
+  /** Element type of input and output (default `'u32'`). */
+  type?: ElementType;
+  /** Operator (default `'add'`). */
+  op?: ScanOp;
+  inclusive?: boolean;
+  /** Scan each segment from its end (the paper's backward segmented scan). */
+  backward?: boolean;
+  /** Default `'auto'` (= `'single-pass'`). `'tree'` needs the array in one storage binding. */
+  algorithm?: SegmentedScanAlgorithm;
+  /** Largest count expected: scratch for it is allocated up front. */
+  maxCount?: number;
+  /** Largest number of elements one dispatch handles (single-pass; tests lower it). */
+  maxChunkElements?: number;
+}
+
+/** Buffers of one segmented scan: `headBits` holds ⌈count/32⌉ words of bit-packed head flags. */
+export interface SegmentedScanEncodeArgs {
+  input: GPUBuffer;
+  headBits: GPUBuffer;
+  output: GPUBuffer;
+  count: number;
+}
+
+/** A segmented scan recorded into the caller's encoder. */
+export type SegmentedScanPlan = Plan<SegmentedScanEncodeArgs>;
+
+/** Internal options: test hooks and tuning. */
+interface InternalOptions extends SegmentedScanPlanOptions {
+  forceFallback?: boolean;
+  workgroupSize?: number;
+  slotsPerThread?: number;
+}
+
+/**
+ * Creates a reusable segmented scan (buffer level). Head flags come bit-packed (see
+ * `createPackHeadFlagsPlan`); element 0 always starts a segment.
+ *
+ * @example
+ * ```ts
+ * const plan = createSegmentedScanPlan(ctx, { type: 'f32', op: 'add', inclusive: true });
+ * plan.encode(encoder, { input, headBits, output, count });
+ * ```
+ */
+export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScanPlanOptions = {}): SegmentedScanPlan {
+  assertUsable(ctx);
+  const raw = checkOptions(options, [
+    'type',
+    'op',
+    'inclusive',
+    'backward',
+    'algorithm',
+    'maxCount',
+    'maxChunkElements',
+    'forceFallback',
+    'workgroupSize',
+    'slotsPerThread',
+  ]) as InternalOptions;
+  const type = raw.type === undefined ? 'u32' : checkElementType(raw.type, 'options.type');
+  const op = checkOp(raw.op, type);
+  const inclusive = checkBoolean(raw.inclusive, 'options.inclusive', false);
+  const backward = checkBoolean(raw.backward, 'options.backward', false);
+  const algorithm = checkOneOf(raw.algorithm, ['auto', ...SEGMENTED_SCAN_ALGORITHMS], 'options.algorithm', 'auto');
+  const limit = Math.min(ctx.caps.limits.maxComputeInvocationsPerWorkgroup, ctx.caps.limits.maxComputeWorkgroupSizeX);
+  const workgroupSize = raw.workgroupSize ?? (algorithm === 'tree' ? Math.min(256, limit) : limit >= 1024 ? 1024 : Math.min(256, limit));
+  const shape = { type, op, inclusive, backward, subgroups: ctx.caps.features.subgroups, workgroupSize };
+  const chunkElements = maxChunkElements(ctx, raw.maxChunkElements);
+  const exec = new RecipeExecutor(ctx, `segmented scan ${algorithm}`);
+  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+
+  const singlePass = (count: number): Recipe => {
+    const b = new RecipeBuilder();
+    const aux = b.needScratch('aux', AUX_WORDS * 4);
+    const spec = { ...shape, slotsPerThread: raw.slotsPerThread ?? 4, maxSpin: 64, forceFallback: raw.forceFallback === true };
+    const headBits = { role: 'headBits', offset: 0, size: 4 * packedFlagWords(count) };
+    for (const chunk of splitIntoChunks(count, chunkElements, backward)) {
+      stageTailIn(b, 'input', chunk, aux);
+      const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));
+      const statusBytes = decoupledFallbackStatusBytes(tiles);
+      b.needScratch('status', statusBytes);
+      b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+      // params.extra = the chunk's first element, where its head bits start.
+      const params = b.paramBlock(chunkParams(chunk, tiles, dispatchShape(tiles, maxDim).x, chunk.start));
+      b.dispatch(
+        segmentedSinglePassKernel(spec),
+        [vecRange('input', chunk), vecRange('output', chunk), aux, params, { scratch: 'status' }, headBits],
+        tiles,
+      );
+      stageTailOut(b, 'output', chunk, aux);
+    }
+    return b.build();
+  };
+  const build = (count: number): Recipe => (algorithm === 'tree' ? treeSegmentedScanRecipe(ctx, shape, count) : singlePass(count));
+  if (raw.maxCount !== undefined && raw.maxCount > 0) exec.reserve(build(raw.maxCount));
+
+  return {
+    encode(encoder, args) {
+      const count = checkEncodeArgs('segmented scan plan', args, {
+        input: 4,
+        output: 4,
+        headBits: { bytes: (n) => 4 * packedFlagWords(n) },
+      });
+      if (count === 0) return;
+      if (count % 4 !== 0) checkCopyUsage('segmented scan plan', { input: args.input }, { output: args.output });
+      exec.encode(encoder, `${count}`, () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
+    },
+    destroy: () => exec.destroy(),
+    get scratchBytes() {
+      return exec.scratchBytes;
+    },
+    get allocations() {
+      return exec.allocations;
+    },
+  };
+}

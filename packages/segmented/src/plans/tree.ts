@@ -1,0 +1,161 @@
+import {
+  AUX_WORDS,
+  type BufferRef,
+  type Chunk,
+  chunkParams,
+  dispatchShape,
+  opFitsType,
+  type Recipe,
+  RecipeBuilder,
+  type ScanContext,
+  ScanError,
+  type ScanOp,
+  splitIntoChunks,
+  stageTailIn,
+  stageTailOut,
+  vecRange,
+} from '@scan/core';
+import {
+  type SegmentedTreeSpec,
+  segmentedTreeBlockSlots,
+  segmentedTreeKernel,
+  segmentedTreeOrWords,
+  segmentedTreeWorkgroupBytes,
+} from '../kernels/segmented-tree.js';
+
+/** Everything a segmented scan recipe is specialized on. */
+export interface SegmentedShape {
+  type: 'u32' | 'i32' | 'f32';
+  op: ScanOp;
+  inclusive: boolean;
+  backward: boolean;
+  /** Whether the device's `subgroups` may be used (the tree algorithm works in workgroup memory only, as the paper's, and ignores it). */
+  subgroups: boolean;
+  /** Invocations per workgroup; the tree uses the largest power of two ≤ this that fits the device. */
+  workgroupSize: number;
+}
+
+/** Prefix of the scratch buffers of the tree algorithm. */
+const SCRATCH = 'segmented-tree';
+
+/** The largest power of two ≤ `requested` whose trees fit the device's workgroup memory and size limits. */
+function treeWorkgroupSize(ctx: ScanContext, requested: number): number {
+  const { limits } = ctx.caps;
+  if (!Number.isInteger(requested) || requested < 1) {
+    throw new ScanError('INVALID_ARGUMENT', `segmented tree: shape.workgroupSize = ${requested}: expected a positive integer`, {
+      argument: 'shape.workgroupSize',
+    });
+  }
+  let wg = 2 ** Math.floor(Math.log2(Math.min(requested, limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX)));
+  while (wg > 1 && segmentedTreeWorkgroupBytes(wg) > limits.maxComputeWorkgroupStorageSize) wg >>= 1;
+  return wg;
+}
+
+/** Params of a recursion level over a scratch array of `n` block values (see `scratchSlotWgsl`). */
+function levelParams(n: number, blocks: number, dispatchX: number): number[] {
+  return [n, Math.ceil(n / 4), 0, blocks, dispatchX, 0xffffffff, 0xffffffff, 0];
+}
+
+/**
+ * The recipe of the paper's segmented scan (Sengupta, Harris, Zhang & Owens, "Scan Primitives for
+ * GPU Computing", 2007, §2.2) over `count` elements: the segmented **reduce** (up-sweep with the
+ * partial-OR tree, Algorithm 3) and **down-sweep** (Algorithm 4) per block, and for more than one
+ * block the **multi-block** scheme of Algorithm 5:
+ *
+ * 1. `reduce` on every block; the partial-sum and partial-OR trees are saved to scratch;
+ * 2. a second-level segmented scan of three values per block — the partial-sum root, the
+ *    partial-OR root and the original flag of the block's first element — recursively, as many
+ *    levels as needed (the last is a single block);
+ * 3. `down-sweep` on every block: the trees are reloaded, the root takes the block's second-level
+ *    result, and the down-sweep writes the output.
+ *
+ * Roles: `'input'` (`count` elements, read through the vec4 slot view, its partial last vec4 staged
+ * in `aux`), `'headBits'` (`⌈count / 32⌉` words of bit-packed head flags, element 0 always a head)
+ * and `'output'` (`count` elements). `backward` scans each segment from its last element to its
+ * first (the flags shift by one, as in the paper). The whole array is one binding, so
+ * `4 · count` must not exceed `maxStorageBufferBindingSize` (else `TOO_LARGE`). Scratch:
+ * `aux`, and per level `segmented-tree.{sums,flags}.<level>` (second-level inputs, scanned in
+ * place) and `segmented-tree.{x,f}.<level>` (saved trees: one value per vec4, one bit per vec4).
+ *
+ * @example
+ * ```ts
+ * const shape: SegmentedShape = { type: 'u32', op: 'add', inclusive: false, backward: false, subgroups: false, workgroupSize: 256 };
+ * const exec = new RecipeExecutor(ctx, 'segmented tree');
+ * exec.encode(encoder, `${count}`, () => treeSegmentedScanRecipe(ctx, shape, count), { input, headBits, output });
+ * ```
+ */
+export function treeSegmentedScanRecipe(ctx: ScanContext, shape: SegmentedShape, count: number): Recipe {
+  if (!Number.isSafeInteger(count) || count < 0) {
+    throw new ScanError('INVALID_ARGUMENT', `segmented tree: count = ${count}: expected a non-negative integer`, { argument: 'count' });
+  }
+  if (!opFitsType(shape.op, shape.type)) {
+    throw new ScanError('INVALID_ARGUMENT', `segmented tree: op = "${shape.op}" does not apply to ${shape.type} data`, {
+      argument: 'op',
+    });
+  }
+  const maxBinding = ctx.caps.limits.maxStorageBufferBindingSize;
+  if (count * 4 > maxBinding) {
+    throw new ScanError(
+      'TOO_LARGE',
+      `segmented tree: count = ${count} needs ${count * 4} bytes in one binding, past maxStorageBufferBindingSize ${maxBinding} (at most ${Math.floor(maxBinding / 4)} elements)`,
+      { argument: 'count' },
+    );
+  }
+  const b = new RecipeBuilder();
+  if (count === 0) return b.build();
+
+  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const wg = treeWorkgroupSize(ctx, shape.workgroupSize);
+  const blockSlots = segmentedTreeBlockSlots(wg);
+  const orWords = segmentedTreeOrWords(wg);
+  const aux = b.needScratch('aux', AUX_WORDS * 4);
+  const chunk = splitIntoChunks(count, count, shape.backward)[0] as Chunk;
+  const spec = (level: SegmentedTreeSpec['level'], mode: SegmentedTreeSpec['mode']): SegmentedTreeSpec => ({
+    type: shape.type,
+    op: shape.op,
+    inclusive: shape.inclusive,
+    backward: shape.backward,
+    workgroupSize: wg,
+    level,
+    mode,
+  });
+  const trees = (level: number, blocks: number): { x: BufferRef; f: BufferRef; sums: BufferRef; flags: BufferRef } => ({
+    x: b.needScratch(`${SCRATCH}.x.${level}`, blocks * blockSlots * 4),
+    f: b.needScratch(`${SCRATCH}.f.${level}`, blocks * orWords * 4),
+    sums: b.needScratch(`${SCRATCH}.sums.${level + 1}`, blocks * 4),
+    flags: b.needScratch(`${SCRATCH}.flags.${level + 1}`, blocks * 4),
+  });
+
+  // A recursion level: the second-level segmented scan of `n` block values, in place.
+  const scanLevel = (level: number, n: number): void => {
+    const blocks = Math.ceil(Math.ceil(n / 4) / blockSlots);
+    const data: BufferRef = { scratch: `${SCRATCH}.sums.${level}` };
+    const flags: BufferRef = { scratch: `${SCRATCH}.flags.${level}` };
+    const params = b.paramBlock(levelParams(n, blocks, dispatchShape(blocks, maxDim).x));
+    if (blocks === 1) {
+      b.dispatch(segmentedTreeKernel(spec('sums', 'block')), [data, undefined, undefined, params, flags], 1);
+      return;
+    }
+    const t = trees(level, blocks);
+    b.dispatch(segmentedTreeKernel(spec('sums', 'reduce')), [data, undefined, undefined, params, flags, t.x, t.f, t.sums, t.flags], blocks);
+    scanLevel(level + 1, blocks);
+    b.dispatch(segmentedTreeKernel(spec('sums', 'down-sweep')), [data, undefined, undefined, params, flags, t.x, t.f, t.sums], blocks);
+  };
+
+  stageTailIn(b, 'input', chunk, aux);
+  const blocks = Math.ceil(chunk.slots / blockSlots);
+  const params = b.paramBlock(chunkParams(chunk, blocks, dispatchShape(blocks, maxDim).x));
+  const input = vecRange('input', chunk);
+  const output = vecRange('output', chunk);
+  const headBits: BufferRef = { role: 'headBits', offset: 0, size: 4 * Math.ceil(count / 32) };
+  if (blocks === 1) {
+    b.dispatch(segmentedTreeKernel(spec('chunk', 'block')), [input, output, aux, params, headBits], 1);
+  } else {
+    const t = trees(0, blocks);
+    b.dispatch(segmentedTreeKernel(spec('chunk', 'reduce')), [input, undefined, aux, params, headBits, t.x, t.f, t.sums, t.flags], blocks);
+    scanLevel(1, blocks);
+    b.dispatch(segmentedTreeKernel(spec('chunk', 'down-sweep')), [input, output, aux, params, headBits, t.x, t.f, t.sums], blocks);
+  }
+  stageTailOut(b, 'output', chunk, aux);
+  return b.build();
+}

@@ -1,0 +1,94 @@
+// Segmented reduce (one pass, segment ends written at their index) against the CPU reference.
+import { ELEMENT_TYPES, opFitsType, SCAN_OPS, type ScanOp, type ScanTypedArray } from '@scan/core';
+import { createRng, expectEqualArrays, getTestContext, poisonBuffer, randomData } from '@scan/gpu-testing';
+import { describe, expect, it } from 'vitest';
+import * as cpu from '../src/cpu/index.js';
+import { segmentedReduce } from '../src/ops/segmented-reduce.js';
+import { createSegmentedReducePlan } from '../src/plans/segmented-reduce-plan.js';
+
+function segmentFlags(n: number, mean: number, seed: number): Uint8Array {
+  const rng = createRng(seed);
+  const flags = new Uint8Array(n);
+  for (let i = 0; i < n; i++) flags[i] = mean <= 1 || rng.float() < 1 / mean ? 1 : 0;
+  return flags;
+}
+
+const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const kindFor = (op: ScanOp) => (op === 'add' ? ('small' as const) : op === 'mul' ? ('mul-safe' as const) : ('random' as const));
+
+for (const subgroups of [true, false]) {
+  describe(`segmented reduce (${subgroups ? 'subgroups' : 'workgroup memory'})`, () => {
+    it('every op × type, sizes and segment lengths, chunked and not; outputs poisoned, nothing written past the segments', async () => {
+      const ctx = await getTestContext({ subgroups });
+      const device = ctx.device;
+      for (const type of ELEMENT_TYPES) {
+        for (const op of SCAN_OPS.filter((o) => opFitsType(o, type))) {
+          for (const maxChunkElements of [undefined, 4096]) {
+            const plan = createSegmentedReducePlan(ctx, { type, op, maxChunkElements });
+            const sizes = [1, 2, 3, 5, 33, 255, 256, 257, 1025, 4097, 20_003];
+            const means = [1, 3, 30, 3000, 1e9];
+            const cases = sizes.map((n, i) => {
+              const flags = segmentFlags(n, means[i % means.length]!, n + i);
+              if (i % 3 === 0) flags[0] = 0; // a zero first flag still starts a segment
+              return { data: randomData(type, n, n + 11 * i, kindFor(op)) as ScanTypedArray, flags };
+            });
+            device.pushErrorScope('validation');
+            const encoder = device.createCommandEncoder();
+            const reads = cases.map(({ data, flags }) => {
+              const n = data.length;
+              const want = cpu.segmentedReduce(data, flags, { op });
+              const input = device.createBuffer({ size: Math.ceil((4 * n) / 16) * 16, usage: USAGE });
+              device.queue.writeBuffer(input, 0, data.buffer, data.byteOffset, data.byteLength);
+              const bits = cpu.packHeadFlags(flags);
+              const headBits = device.createBuffer({ size: Math.max(16, 4 * bits.length), usage: USAGE });
+              device.queue.writeBuffer(headBits, 0, bits.buffer, bits.byteOffset, bits.byteLength);
+              const output = device.createBuffer({ size: 4 * (want.length + 4), usage: USAGE });
+              poisonBuffer(ctx, output, output.size);
+              plan.encode(encoder, { input, headBits, output, count: n, segments: want.length });
+              const staging = device.createBuffer({ size: output.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+              encoder.copyBufferToBuffer(output, 0, staging, 0, output.size);
+              return { staging, want, data };
+            });
+            device.queue.submit([encoder.finish()]);
+            const error = await device.popErrorScope();
+            expect(error?.message).toBeUndefined();
+            for (const [i, { staging, want, data }] of reads.entries()) {
+              await staging.mapAsync(GPUMapMode.READ);
+              const words = new Uint32Array(staging.getMappedRange().slice(0));
+              staging.destroy();
+              const got = new (data.constructor as new (b: ArrayBuffer) => ScanTypedArray)(words.buffer.slice(0, 4 * want.length));
+              expectEqualArrays(got, want, `${type} ${op} chunk=${maxChunkElements} case ${i} n=${data.length}`);
+              expect(
+                [...words.subarray(want.length)].every((w) => w === 0xdeadbeef),
+                `nothing past the segments, case ${i}`,
+              ).toBe(true);
+            }
+            plan.destroy();
+          }
+        }
+      }
+    });
+
+    it('a size past 2^20 with segment lengths ~16 and ~4096 (array level)', async () => {
+      const ctx = await getTestContext({ subgroups });
+      const n = (1 << 20) + 3;
+      for (const mean of [16, 4096]) {
+        const data = randomData('u32', n, mean, 'random');
+        const flags = segmentFlags(n, mean, mean + 1);
+        expectEqualArrays(await segmentedReduce(ctx, data, flags), cpu.segmentedReduce(data, flags), `2^20+3 mean ${mean}`);
+      }
+    });
+  });
+}
+
+describe('segmentedReduce (array level)', () => {
+  it('head flags and offsets with empty segments', async () => {
+    const ctx = await getTestContext();
+    expect([...(await segmentedReduce(ctx, new Uint32Array([1, 2, 3, 4, 5]), new Uint8Array([1, 0, 0, 1, 0])))]).toEqual([6, 9]);
+    const offsets = { offsets: new Uint32Array([0, 2, 2, 3, 3]) };
+    expect([...(await segmentedReduce(ctx, new Int32Array([1, 2, 3]), offsets, { op: 'max' }))]).toEqual([2, -2147483648, 3, -2147483648]);
+    expect([...(await segmentedReduce(ctx, new Float32Array(0), { offsets: new Uint32Array([0, 0]) }))]).toEqual([0]);
+    await expect(segmentedReduce(ctx, new Uint32Array(3), { offsets: new Uint32Array([0, 2, 1, 3]) })).rejects.toThrow(/offsets\[2\]/);
+    await expect(segmentedReduce(ctx, new Float32Array(3), new Uint8Array(3), { op: 'xor' })).rejects.toThrow(/xor/);
+  });
+});
