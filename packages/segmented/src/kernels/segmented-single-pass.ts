@@ -295,6 +295,41 @@ fn seg(a: Pair, b: Pair) -> Pair {
   return Pair(a.head | b.head, select(${o.combine('a.value', 'b.value')}, b.value, b.head != 0u));
 }
 `;
+  if (subgroups && o.op === 'add' && T !== 'f32') {
+    // Integer add is invertible and exact (wrapping), so a segment's sum over lanes [h, i] is
+    // inc(i) − exc(h): one hardware inclusive add, a ballot of the head lanes, and two shuffles
+    // replace the pair-wise Kogge–Stone. (Not for f32: the difference would cancel badly.)
+    return `${header}
+// Highest lane ≤ lane whose bit is set in a subgroup ballot, or NONE.
+fn last_set_lane(mask: vec4<u32>, lane: u32) -> u32 {
+  let w = lane >> 5u;
+  let keep = 0xffffffffu >> (31u - (lane & 31u));
+  var r = NONE;
+  for (var k = 0u; k < 4u; k++) {
+    var m = mask[k];
+    if (k == w) { m = m & keep; }
+    if (k <= w && m != 0u) { r = 32u * k + firstLeadingBit(m); }
+  }
+  return r;
+}
+
+fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {
+  let inc = subgroupInclusiveAdd(x.value);
+  let exc = inc - x.value;
+  let heads = subgroupBallot(x.head != 0u);
+  let h = last_set_lane(heads, lane);
+  let base = subgroupShuffle(exc, select(h, 0u, h == NONE));
+  let seg_inc = inc - select(base, ${o.identity}, h == NONE);
+  let any_head = select(0u, 1u, h != NONE);
+  let prev_value = subgroupShuffleUp(seg_inc, 1u);
+  let prev_head = subgroupShuffleUp(any_head, 1u);
+  let exclusive = Pair(select(0u, prev_head, lane > 0u), select(${o.identity}, prev_value, lane > 0u));
+  let last = size - 1u;
+  let total = Pair(select(0u, 1u, any(heads != vec4<u32>(0u))), subgroupShuffle(seg_inc, last));
+  return SegScan(Pair(any_head, seg_inc), exclusive, total);
+}
+`;
+  }
   if (subgroups) {
     return `${header}
 fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {

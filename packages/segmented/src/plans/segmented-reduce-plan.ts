@@ -70,7 +70,8 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
   const type = options.type === undefined ? 'u32' : checkElementType(options.type, 'options.type');
   const op = checkOp(options.op, type);
   const limit = Math.min(ctx.caps.limits.maxComputeInvocationsPerWorkgroup, ctx.caps.limits.maxComputeWorkgroupSizeX);
-  const workgroupSize = limit >= 1024 ? 1024 : Math.min(256, limit);
+  // As for the segmented scan: 256 invocations × 4 vec4s measured fastest on the H100.
+  const workgroupSize = Math.min(256, limit);
   const spec = {
     type,
     op,

@@ -93,7 +93,9 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
   const backward = checkBoolean(raw.backward, 'options.backward', false);
   const algorithm = checkOneOf(raw.algorithm, ['auto', ...SEGMENTED_SCAN_ALGORITHMS], 'options.algorithm', 'auto');
   const limit = Math.min(ctx.caps.limits.maxComputeInvocationsPerWorkgroup, ctx.caps.limits.maxComputeWorkgroupSizeX);
-  const workgroupSize = raw.workgroupSize ?? (algorithm === 'tree' ? Math.min(256, limit) : limit >= 1024 ? 1024 : Math.min(256, limit));
+  // Measured on the H100 (BENCHMARKS.md): the segmented kernel holds more registers than the plain
+  // one, and 256 invocations × 4 vec4s (several workgroups per SM) beat 1024 × 4 by 1.4×.
+  const workgroupSize = raw.workgroupSize ?? Math.min(256, limit);
   const shape = { type, op, inclusive, backward, subgroups: ctx.caps.features.subgroups, workgroupSize };
   const chunkElements = maxChunkElements(ctx, raw.maxChunkElements);
   const exec = new RecipeExecutor(ctx, `segmented scan ${algorithm}`);
