@@ -7,7 +7,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'browser', include: ['test/**/*.test.ts'], browser: chromiumWebGpu(), testTimeout: 180_000, hookTimeout: 120_000 },
+        test: { name: 'browser', include: ['test/**/*.test.ts'], browser: chromiumWebGpu(), testTimeout: 600_000, hookTimeout: 120_000 },
       },
     ],
   },

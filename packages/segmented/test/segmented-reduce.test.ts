@@ -23,8 +23,9 @@ for (const subgroups of [true, false]) {
       const device = ctx.device;
       for (const type of ELEMENT_TYPES) {
         for (const op of SCAN_OPS.filter((o) => opFitsType(o, type))) {
-          for (const maxChunkElements of [undefined, 4096]) {
-            const plan = createSegmentedReducePlan(ctx, { type, op, maxChunkElements });
+          for (const tuning of [{}, { maxChunkElements: 4096 }, { forceFallback: true }, { elementsPerThread: 32 }]) {
+            const maxChunkElements = JSON.stringify(tuning);
+            const plan = createSegmentedReducePlan(ctx, { type, op, ...tuning } as never);
             const sizes = [1, 2, 3, 5, 33, 255, 256, 257, 1025, 4097, 20_003];
             const means = [1, 3, 30, 3000, 1e9];
             const cases = sizes.map((n, i) => {

@@ -24,13 +24,6 @@ export interface SegmentedSinglePassSpec {
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
   readonly forceFallback?: boolean;
-  /**
-   * `'scan'` (default) writes every element; `'segment-ends'` (segmented reduce; forward, inclusive)
-   * writes only each segment's last value, at the segment's index, into binding 1 (`seg_out`, u32
-   * words), using binding 6 (`block_heads`: per 256-element block, the heads before it; the last
-   * entry is the total element count).
-   */
-  readonly emit?: 'scan' | 'segment-ends';
 }
 
 /**
@@ -63,7 +56,6 @@ export function segmentedSinglePassKernel(spec: SegmentedSinglePassSpec): Kernel
     `${spec.workgroupSize}x${spec.slotsPerThread}`,
     `spin${spec.maxSpin}`,
     spec.forceFallback ? 'forced' : '',
-    spec.emit === 'segment-ends' ? 'ends' : '',
   ].join('/');
   return { key, wgsl: () => segmentedSinglePassWgsl(spec) };
 }
@@ -84,11 +76,10 @@ function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
   const c = o.combine;
   // The segmented operator on (head, value) pairs held in separate variables.
   const segValue = (hb: string, vb: string, va: string) => `select(${c(va, vb)}, ${vb}, ${hb})`;
-  const ends = spec.emit === 'segment-ends';
   return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, writes: !ends })}
+${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, writes: true })}
 @group(0) @binding(5) var<storage, read> head_bits: array<u32>;
-${ends ? segmentEndsWgsl(T) : ''}
+
 const WG: u32 = ${WG}u;
 const K: u32 = ${K}u;
 const TILE_SLOTS: u32 = ${WG * K}u;
@@ -271,11 +262,10 @@ ${unroll(
     let m = open >> ${4 * k}u;
     let take = vec4<bool>((m & 1u) != 0u, (m & 2u) != 0u, (m & 4u) != 0u, (m & 8u) != 0u);
     let result = select(vals[${k}], ${c(`${V}(p)`, `vals[${k}]`)}, take);
-    ${ends ? `emit_segment_ends(base + ${k}u * gsize + lane, result);` : `if (whole) { store_slot_whole(base + ${k}u * gsize + lane, result); } else { store_slot(base + ${k}u * gsize + lane, result); }`}
+    if (whole) { store_slot_whole(base + ${k}u * gsize + lane, result); } else { store_slot(base + ${k}u * gsize + lane, result); }
   }`,
 )}
   if (tile == params.tiles - 1u && leader) {
-    // The carry: the value of the segment that continues into the next chunk.
     store_carry_out(${segValue('wg_aggregate_head != 0u', 'wg_aggregate', 'wg_exclusive')});
   }
 }
@@ -286,7 +276,7 @@ ${unroll(
  * `Pair`, the segmented operator `seg(a, b)`, and `seg_group_scan(x, lane, size)` → inclusive,
  * exclusive and total pairs over a subgroup (shuffles) or the workgroup (workgroup memory).
  */
-function segGroupScanWgsl(o: WgslOp, subgroups: boolean, workgroupSize: number): string {
+export function segGroupScanWgsl(o: WgslOp, subgroups: boolean, workgroupSize: number): string {
   const T = o.type;
   const header = `struct Pair { head: u32, value: ${T} }
 struct SegScan { inclusive: Pair, exclusive: Pair, total: Pair }
@@ -366,51 +356,6 @@ fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {
   let total = Pair(seg_heads[${workgroupSize - 1}u], seg_values[${workgroupSize - 1}u]);
   workgroupBarrier();
   return SegScan(inc, exc, total);
-}
-`;
-}
-
-/**
- * Segmented reduce's output stage: element p of the chunk ends a segment when p + 1 starts one or p
- * is the array's last element; its inclusive value goes to `seg_out[segment index]`, the index being
- * the number of heads up to p (counted per 256-element block beforehand, then with popcounts) − 1,
- * plus one when element 0's bit is clear (it is a head all the same).
- */
-function segmentEndsWgsl(T: string): string {
-  return `@group(0) @binding(1) var<storage, read_write> seg_out: array<u32>;
-@group(0) @binding(6) var<storage, read> block_heads: array<u32>;
-
-// Heads at global positions ≤ i (raw bits; element 0 adjusted below).
-fn heads_through(i: u32) -> u32 {
-  let block = i >> 8u;
-  let w = i >> 5u;
-  var c = block_heads[block];
-  for (var x = block * 8u; x < w; x++) { c = c + countOneBits(head_bits[x]); }
-  return c + countOneBits(head_bits[w] & (0xffffffffu >> (31u - (i & 31u))));
-}
-
-// Writes the values of slot s's elements that end a segment (forward slots: element p = 4s + j).
-fn emit_segment_ends(s: u32, value: vec4<${T}>) {
-  if (s >= params.slots) { return; }
-  let p0 = 4u * s;
-  let g0 = params.extra + p0;
-  let valid = min(params.count - p0, 4u);
-  let live = (1u << valid) - 1u;
-  let total = block_heads[arrayLength(&block_heads) - 1u];
-  var ends = bits_at(g0 + 1u) & live;
-  if (g0 + valid == total) { ends = ends | (1u << (valid - 1u)); }
-  if (ends == 0u) { return; }
-  // Element 0 is a head even when its bit is clear: then every index moves up by one.
-  let adjust = 1u - (head_bits[0] & 1u);
-  var before = adjust;
-  if (g0 > 0u) { before = before + heads_through(g0 - 1u); }
-  let own = bits_at(g0) & live;
-  for (var j = 0u; j < valid; j++) {
-    if ((ends & (1u << j)) != 0u) {
-      let index = before + countOneBits(own & ((2u << j) - 1u)) - 1u;
-      seg_out[index] = bitcast<u32>(value[j]);
-    }
-  }
 }
 `;
 }

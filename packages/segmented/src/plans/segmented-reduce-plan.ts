@@ -24,7 +24,7 @@ import {
   vecRange,
 } from '@scan/core';
 import { blockHeadCountKernel, HEAD_COUNT_BLOCK } from '../kernels/block-heads.js';
-import { segmentedSinglePassKernel } from '../kernels/segmented-single-pass.js';
+import { segmentedReduceKernel, segmentedReduceTile } from '../kernels/segmented-reduce.js';
 import { packedFlagWords } from '../types.js';
 
 /** Options of {@link createSegmentedReducePlan}. */
@@ -54,9 +54,9 @@ export interface SegmentedReduceEncodeArgs {
 
 /**
  * Creates a reusable segmented reduction (buffer level): `output[k]` = the reduction of segment k.
- * One pass over the data: the single-pass segmented scan, writing only each segment's last
- * (inclusive) value, at its segment's index — found from per-block head counts computed first from
- * the head bits alone (1/32 of the data).
+ * One pass over the data (reduce-by-key, see `segmentedReduceKernel`), after a pre-pass over the
+ * head bits alone (1/32 of the data) that counts heads per block of 256 elements, from which each
+ * segment's output index follows.
  *
  * @example
  * ```ts
@@ -66,24 +66,27 @@ export interface SegmentedReduceEncodeArgs {
  */
 export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedReducePlanOptions = {}): Plan<SegmentedReduceEncodeArgs> {
   assertUsable(ctx);
-  checkOptions(options, ['type', 'op', 'maxCount', 'maxChunkElements']);
+  // Internal: forceFallback (test hook: every look-back falls back to reducing the predecessor's
+  // input), workgroupSize and elementsPerThread (tuning).
+  const raw = checkOptions(options, ['type', 'op', 'maxCount', 'maxChunkElements', 'forceFallback', 'workgroupSize', 'elementsPerThread']);
   const type = options.type === undefined ? 'u32' : checkElementType(options.type, 'options.type');
   const op = checkOp(options.op, type);
   const limit = Math.min(ctx.caps.limits.maxComputeInvocationsPerWorkgroup, ctx.caps.limits.maxComputeWorkgroupSizeX);
-  // As for the segmented scan: 256 invocations × 4 vec4s measured fastest on the H100.
-  const workgroupSize = Math.min(256, limit);
+  // Measured on the H100 (BENCHMARKS.md): 512 invocations × 32 elements was fastest; devices with
+  // fewer invocations (SwiftShader allows 256) get 256 × 16.
+  const workgroupSize = limit >= 512 ? 512 : Math.min(256, limit);
   const spec = {
     type,
     op,
-    inclusive: true,
-    backward: false,
     subgroups: ctx.caps.features.subgroups,
-    workgroupSize,
-    slotsPerThread: 4,
+    workgroupSize: (raw.workgroupSize as number | undefined) ?? workgroupSize,
+    elementsPerThread: (raw.elementsPerThread as number | undefined) ?? (workgroupSize >= 512 ? 32 : 16),
     maxSpin: 64,
-    emit: 'segment-ends' as const,
+    forceFallback: raw.forceFallback === true,
   };
-  const chunkElements = maxChunkElements(ctx, options.maxChunkElements);
+  const tileElements = segmentedReduceTile(spec);
+  // Chunks start on tile boundaries, which are head-count block boundaries too.
+  const chunkElements = Math.max(tileElements, Math.floor(maxChunkElements(ctx, options.maxChunkElements) / tileElements) * tileElements);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const exec = new RecipeExecutor(ctx, 'segmented reduce');
   // The exclusive scan of the per-block head counts.
@@ -108,13 +111,13 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
     const blockHeads = { role: 'blockHeads', offset: 0, size: 4 * (blocksOf(count) + 1) };
     for (const chunk of splitIntoChunks(count, chunkElements, false)) {
       stageTailIn(b, 'input', chunk, aux);
-      const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));
+      const tiles = Math.ceil(chunk.count / tileElements);
       const statusBytes = decoupledFallbackStatusBytes(tiles);
       b.needScratch('status', statusBytes);
       b.clear({ scratch: 'status', offset: 0, size: statusBytes });
       const params = b.paramBlock(chunkParams(chunk, tiles, dispatchShape(tiles, maxDim).x, chunk.start));
       b.dispatch(
-        segmentedSinglePassKernel(spec),
+        segmentedReduceKernel(spec),
         [vecRange('input', chunk), { role: 'output', offset: 0 }, aux, params, { scratch: 'status' }, headBits, blockHeads],
         tiles,
       );
