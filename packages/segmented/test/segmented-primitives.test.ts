@@ -3,7 +3,7 @@
 // payloads and -0 bit-exact), flag densities 0 / 0.5 / 1, both directions, with and without
 // subgroups, chunked, poisoned outputs; the paper's examples; argument validation.
 import { ELEMENT_TYPES, type ElementType, type Plan, type ScanContext, ScanError, type ScanTypedArray } from '@scan/core';
-import { createRng, expectEqualArrays, getTestContext, poisonBuffer, randomData, randomFlags } from '@scan/gpu-testing';
+import { expectEqualArrays, getTestContext, poisonBuffer, randomData, randomFlags, randomSegmentFlags } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { segmentedDistribute, segmentedEnumerate, splitAndSegment } from '../src/ops/segmented-primitives.js';
@@ -20,14 +20,6 @@ const BIG = (1 << 20) + 3;
 /** Mean segment lengths: 1 = every element a head, 1e9 = one segment. */
 const MEANS = [1, 3, 30, 3000, 1e9];
 const DENSITIES = [0, 0.5, 1];
-
-/** Head flags with segments of random length, mean `mean` (1 = every element a head). */
-function segmentFlags(n: number, mean: number, seed: number): Uint8Array {
-  const rng = createRng(seed);
-  const flags = new Uint8Array(n);
-  for (let i = 0; i < n; i++) flags[i] = mean <= 1 || rng.float() < 1 / mean ? 1 : 0;
-  return flags;
-}
 
 /** The 32-bit words of a typed array, for bit-exact comparison (NaN payloads, -0). */
 const wordsOf = (a: ScanTypedArray): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
@@ -108,7 +100,7 @@ async function runBatch<Args>(ctx: ScanContext, plan: Plan<Args>, cases: Case[])
 function segmentCases(withBig: boolean): { n: number; mean: number; heads: Uint8Array; seed: number }[] {
   const cases = SIZES.flatMap((n, i) => MEANS.map((mean, j) => ({ n, mean, seed: 100 * i + j })));
   if (withBig) cases.push({ n: BIG, mean: 30, seed: 9999 });
-  return cases.map((c) => ({ ...c, heads: segmentFlags(c.n, c.mean, c.seed) }));
+  return cases.map((c) => ({ ...c, heads: randomSegmentFlags(c.n, c.mean, c.seed) }));
 }
 
 const label = (what: string, c: { n: number; mean: number }) => `${what} n=${c.n} mean=${c.mean}`;
@@ -196,7 +188,7 @@ describe('segmented primitives: chunks, tree scans, plan reuse', () => {
     for (const extra of [{ maxChunkElements: 4096 }, { algorithm: 'tree' as const }]) {
       for (const backward of [false, true]) {
         const cases = sizes.flatMap((n) =>
-          [3, 3000, 1e9].map((mean) => ({ n, mean, heads: segmentFlags(n, mean, n + mean), data: dataOf('f32', n, n) })),
+          [3, 3000, 1e9].map((mean) => ({ n, mean, heads: randomSegmentFlags(n, mean, n + mean), data: dataOf('f32', n, n) })),
         );
         const dist = await runBatch(
           ctx,
@@ -226,7 +218,7 @@ describe('segmented primitives: chunks, tree scans, plan reuse', () => {
     }
     // Split over the tree scans, and head bits with junk past the end and element 0's bit clear.
     const n = 1000;
-    const heads = segmentFlags(n, 30, 5);
+    const heads = randomSegmentFlags(n, 30, 5);
     const bits = cpu.packHeadFlags(heads);
     bits[0]! &= ~1;
     bits[bits.length - 1]! |= 0xff000000;
@@ -278,7 +270,7 @@ describe('segmented primitives (array level)', () => {
   it('matches the references on random data, Uint8 and Uint32 flags, and empty arrays', async () => {
     const ctx = await getTestContext();
     const n = 5000;
-    const heads = segmentFlags(n, 10, 1);
+    const heads = randomSegmentFlags(n, 10, 1);
     const heads32 = Uint32Array.from(heads);
     const flags = Uint8Array.from(randomFlags(n, 2, 0.3));
     const data = dataOf('f32', n, 3) as Float32Array;

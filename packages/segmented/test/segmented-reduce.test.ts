@@ -1,17 +1,10 @@
 // Segmented reduce (one pass, segment ends written at their index) against the CPU reference.
 import { ELEMENT_TYPES, opFitsType, SCAN_OPS, type ScanOp, type ScanTypedArray } from '@scan/core';
-import { createRng, expectEqualArrays, getTestContext, poisonBuffer, randomData } from '@scan/gpu-testing';
+import { expectEqualArrays, getTestContext, poisonBuffer, randomData, randomSegmentFlags } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { segmentedReduce } from '../src/ops/segmented-reduce.js';
 import { createSegmentedReducePlan } from '../src/plans/segmented-reduce-plan.js';
-
-function segmentFlags(n: number, mean: number, seed: number): Uint8Array {
-  const rng = createRng(seed);
-  const flags = new Uint8Array(n);
-  for (let i = 0; i < n; i++) flags[i] = mean <= 1 || rng.float() < 1 / mean ? 1 : 0;
-  return flags;
-}
 
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 const kindFor = (op: ScanOp) => (op === 'add' ? ('small' as const) : op === 'mul' ? ('mul-safe' as const) : ('random' as const));
@@ -29,7 +22,7 @@ for (const subgroups of [true, false]) {
             const sizes = [1, 2, 3, 5, 33, 255, 256, 257, 1025, 4097, 20_003];
             const means = [1, 3, 30, 3000, 1e9];
             const cases = sizes.map((n, i) => {
-              const flags = segmentFlags(n, means[i % means.length]!, n + i);
+              const flags = randomSegmentFlags(n, means[i % means.length]!, n + i);
               if (i % 3 === 0) flags[0] = 0; // a zero first flag still starts a segment
               return { data: randomData(type, n, n + 11 * i, kindFor(op)) as ScanTypedArray, flags };
             });
@@ -75,7 +68,7 @@ for (const subgroups of [true, false]) {
       const n = (1 << 20) + 3;
       for (const mean of [16, 4096]) {
         const data = randomData('u32', n, mean, 'random');
-        const flags = segmentFlags(n, mean, mean + 1);
+        const flags = randomSegmentFlags(n, mean, mean + 1);
         expectEqualArrays(await segmentedReduce(ctx, data, flags), cpu.segmentedReduce(data, flags), `2^20+3 mean ${mean}`);
       }
     });

@@ -2,19 +2,11 @@
 // inclusive, both paths, segment-length distributions, chunking, forced fallback; outputs poisoned.
 
 import { ELEMENT_TYPES, opFitsType, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray } from '@scan/core';
-import { createRng, expectEqualArrays, getTestContext, POISON_U32, poisonBuffer, randomData } from '@scan/gpu-testing';
+import { expectEqualArrays, getTestContext, POISON_U32, poisonBuffer, randomData, randomSegmentFlags } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { segmentedScan } from '../src/ops/segmented-scan.js';
 import { createSegmentedScanPlan, type SegmentedScanPlanOptions } from '../src/plans/segmented-scan-plan.js';
-
-/** Head flags with segments of random length, mean `mean` (1 = every element a head). */
-export function segmentFlags(n: number, mean: number, seed: number): Uint8Array {
-  const rng = createRng(seed);
-  const flags = new Uint8Array(n);
-  for (let i = 0; i < n; i++) flags[i] = mean <= 1 || rng.float() < 1 / mean ? 1 : 0;
-  return flags;
-}
 
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
@@ -76,7 +68,7 @@ for (const subgroups of [true, false]) {
             for (const inclusive of [false, true]) {
               const cases = SIZES.map((n, i) => ({
                 data: randomData(type, n, i + n, kindFor(op)),
-                flags: segmentFlags(n, MEANS[i % MEANS.length]!, 7 * n + i),
+                flags: randomSegmentFlags(n, MEANS[i % MEANS.length]!, 7 * n + i),
               }));
               const got = await runPlan(ctx, { type, op, backward, inclusive, algorithm: 'single-pass' }, cases);
               cases.forEach(({ data, flags }, i) =>
@@ -97,7 +89,7 @@ for (const subgroups of [true, false]) {
       for (const backward of [false, true]) {
         for (const extra of [{ maxChunkElements: 4096 }, { forceFallback: true }] as const) {
           const cases = [20_003, 8192, 4097].flatMap((n) =>
-            MEANS.map((m) => ({ data: randomData('u32', n, n + m, 'random'), flags: segmentFlags(n, m, n * 3 + m) })),
+            MEANS.map((m) => ({ data: randomData('u32', n, n + m, 'random'), flags: randomSegmentFlags(n, m, n * 3 + m) })),
           );
           cases[0]!.flags[0] = 0; // treated as a head
           const got = await runPlan(ctx, { type: 'u32', backward, ...extra } as SegmentedScanPlanOptions, cases);
@@ -109,7 +101,7 @@ for (const subgroups of [true, false]) {
       const n = (1 << 20) + 3;
       for (const mean of [16, 4096]) {
         const data = randomData('f32', n, mean, 'small');
-        const flags = segmentFlags(n, mean, mean);
+        const flags = randomSegmentFlags(n, mean, mean);
         for (const backward of [false, true]) {
           const [got] = await runPlan(ctx, { type: 'f32', backward, inclusive: true }, [{ data, flags }]);
           expectEqualArrays(got!, cpu.segmentedScan(data, flags, { backward, inclusive: true }), `2^20+3 mean ${mean} bwd=${backward}`);

@@ -32,6 +32,7 @@ export {
   type Rng,
   randomData,
   randomFlags,
+  randomSegmentFlags,
   type TestElementType,
   type TestTypedArrayOf,
 } from './random.js';

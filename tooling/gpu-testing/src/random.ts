@@ -194,3 +194,20 @@ export function randomFlags(n: number, seed: number, density = 0.5): Uint32Array
   for (let i = 0; i < n; i++) out[i] = rng.float() < density ? 1 : 0;
   return out;
 }
+
+/**
+ * Head flags of segments with random lengths of mean `mean` (each element starts a segment with
+ * probability 1/mean; `mean` ≤ 1 makes every element a head). Element 0 may come out 0: the
+ * segmented functions treat it as a head all the same.
+ *
+ * @example
+ * ```ts
+ * const flags = randomSegmentFlags(1000, 16, 7); // ~62 segments
+ * ```
+ */
+export function randomSegmentFlags(n: number, mean: number, seed: number): Uint8Array {
+  const rng = createRng(seed);
+  const flags = new Uint8Array(n);
+  for (let i = 0; i < n; i++) flags[i] = mean <= 1 || rng.float() < 1 / mean ? 1 : 0;
+  return flags;
+}

@@ -2,7 +2,7 @@ import type { ElementType, ScanOp } from '../element-types.js';
 import { ScanError } from '../errors.js';
 import type { KernelSpec } from '../pipeline-cache.js';
 import { AUX_TAIL_OUT, LINEAR_WORKGROUP_WGSL, scratchSlotWgsl, slotWgsl } from './slots.js';
-import { WGSL_PRELUDE, wgslOp } from './wgsl-ops.js';
+import { wgslOp } from './wgsl-ops.js';
 
 /**
  * Which array a multi-pass kernel scans: `'chunk'` is the caller's data seen through the slot view
