@@ -55,5 +55,6 @@ export {
   checkOneOf,
   checkOptions,
   lengthOf,
+  type NormalizedScanOptions,
   normalizeScanOptions,
 } from './validate.js';
