@@ -1,16 +1,30 @@
 import type { ElementType, ScanOp } from '@scan/core';
+import { DEFAULT_SEGMENT_MEANS, type SegmentedAlgorithmName, segmentedShapes } from './segmented-cases.js';
 
-/** What a case measures: a primitive of `@scan/core` or one of the two bandwidth baselines. */
-export type Primitive = 'scan' | 'reduce' | 'enumerate' | 'distribute' | 'split' | 'pack' | 'copy' | 'read-only';
+/** What a case measures: a primitive of `@scan/core` or `@scan/segmented`, or one of the two bandwidth baselines. */
+export type Primitive =
+  | 'scan'
+  | 'reduce'
+  | 'enumerate'
+  | 'distribute'
+  | 'split'
+  | 'pack'
+  | 'segmented-scan'
+  | 'segmented-reduce'
+  | 'copy'
+  | 'read-only';
 
 /** The primitives of `@scan/core`, in report order. */
 export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
+
+/** The primitives of `@scan/segmented`, in report order. */
+export const SEGMENTED_PRIMITIVES: readonly Primitive[] = ['segmented-scan', 'segmented-reduce'];
 
 /** Kernels written in the bench itself that bound what a primitive can reach. */
 export const BASELINES: readonly Primitive[] = ['copy', 'read-only'];
 
 /** Every primitive name `--only` accepts. */
-export const PRIMITIVES: readonly Primitive[] = [...CORE_PRIMITIVES, ...BASELINES];
+export const PRIMITIVES: readonly Primitive[] = [...CORE_PRIMITIVES, ...SEGMENTED_PRIMITIVES, ...BASELINES];
 
 /** Scan algorithms `--algorithms` accepts (the names of `createScanPlan`). */
 export const SCAN_ALGORITHM_NAMES = ['auto', 'blelloch', 'reduce-then-scan', 'decoupled-fallback'] as const;
@@ -29,8 +43,8 @@ export interface BenchCase {
   /** The configuration without the size; the dashboard draws one line per series. */
   readonly series: string;
   readonly primitive: Primitive;
-  /** Scan algorithm; only scan cases have one. */
-  readonly algorithm?: ScanAlgorithmName;
+  /** Scan algorithm (scan) or segmented scan algorithm (segmented-scan); no other case has one. */
+  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName;
   readonly type: ElementType;
   /** Operator of scan and reduce. */
   readonly op?: ScanOp;
@@ -40,6 +54,8 @@ export interface BenchCase {
   readonly backward?: boolean;
   /** Fraction of 1-flags for enumerate, split and pack. */
   readonly density?: number;
+  /** Mean segment length of segmented cases: each element is a head with probability 1/mean. */
+  readonly segmentMean?: number;
   readonly n: number;
   readonly seed: number;
   readonly runs: number;
@@ -47,17 +63,19 @@ export interface BenchCase {
 }
 
 /** A case without size and run settings. */
-export type CaseShape = Pick<BenchCase, 'primitive' | 'algorithm' | 'type' | 'op' | 'inclusive' | 'backward'>;
+export type CaseShape = Pick<BenchCase, 'primitive' | 'algorithm' | 'type' | 'op' | 'inclusive' | 'backward' | 'segmentMean'>;
 
 /** What {@link enumerateCases} needs from the command line. */
 export interface CaseSelection {
   readonly sizes: readonly number[];
-  /** Primitive filter; undefined means all core primitives and both baselines. */
+  /** Primitive filter; undefined means every primitive (core, segmented) and both baselines. */
   readonly only?: readonly Primitive[];
   /** Element-type filter (baselines always stay: they move bits, not values). */
   readonly types?: readonly ElementType[];
   /** Scan algorithms; when given, each named algorithm gets the full set of scan variants. */
   readonly algorithms?: readonly ScanAlgorithmName[];
+  /** Mean segment lengths of the segmented cases (default {@link DEFAULT_SEGMENT_MEANS}). */
+  readonly segmentMeans?: readonly number[];
   readonly runs: number;
   readonly warmup: number;
   readonly seed: number;
@@ -65,11 +83,13 @@ export interface CaseSelection {
 }
 
 /**
- * Short description of a case's configuration, e.g. `u32 add excl fwd`.
+ * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
+ * segmented cases.
  *
  * @example
  * ```ts
  * describeVariant({ primitive: 'scan', type: 'i32', op: 'max', inclusive: false, backward: false }); // 'i32 max excl fwd'
+ * describeVariant({ primitive: 'segmented-reduce', type: 'u32', op: 'add', segmentMean: 16 }); // 'u32 add mean 16'
  * ```
  */
 export function describeVariant(c: CaseShape): string {
@@ -77,6 +97,7 @@ export function describeVariant(c: CaseShape): string {
   if (c.op) parts.push(c.op);
   if (c.inclusive !== undefined) parts.push(c.inclusive ? 'incl' : 'excl');
   if (c.backward !== undefined) parts.push(c.backward ? 'bwd' : 'fwd');
+  if (c.segmentMean !== undefined) parts.push(`mean ${c.segmentMean}`);
   return parts.join(' ');
 }
 
@@ -103,7 +124,7 @@ function scanShapes(algorithm: ScanAlgorithmName, withVariants: boolean): CaseSh
 }
 
 /** Every configuration of the default list (before filters), in report order. */
-export function defaultShapes(algorithms?: readonly ScanAlgorithmName[]): CaseShape[] {
+export function defaultShapes(algorithms?: readonly ScanAlgorithmName[], segmentMeans = DEFAULT_SEGMENT_MEANS): CaseShape[] {
   // Without --algorithms the variants run on the fastest portable algorithm only; naming
   // algorithms asks for a side-by-side comparison, so each gets every variant.
   const scans = algorithms
@@ -118,6 +139,7 @@ export function defaultShapes(algorithms?: readonly ScanAlgorithmName[]): CaseSh
     { primitive: 'distribute', type: 'u32', backward: false },
     { primitive: 'split', type: 'u32' },
     { primitive: 'pack', type: 'u32' },
+    ...segmentedShapes(segmentMeans),
     { primitive: 'copy', type: 'u32' },
     { primitive: 'read-only', type: 'u32' },
   ];
@@ -133,7 +155,7 @@ export function defaultShapes(algorithms?: readonly ScanAlgorithmName[]): CaseSh
  * ```
  */
 export function enumerateCases(selection: CaseSelection): BenchCase[] {
-  const shapes = defaultShapes(selection.algorithms).filter(
+  const shapes = defaultShapes(selection.algorithms, selection.segmentMeans).filter(
     (s) =>
       (!selection.only || selection.only.includes(s.primitive)) &&
       (!selection.types || BASELINES.includes(s.primitive) || selection.types.includes(s.type)),

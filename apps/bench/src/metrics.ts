@@ -3,29 +3,38 @@ import type { Primitive } from './cases.js';
 /** Bytes per element of every type the bench measures (u32, i32, f32, and u32 flags). */
 const WORD = 4;
 
+/** Bytes of n bit-packed head flags: ⌈n/32⌉ words, n/8 when n is a multiple of 32. */
+function headBitBytes(n: number): number {
+  return WORD * Math.ceil(n / 32);
+}
+
 /**
  * The bytes a primitive must move at least — what GB/s is computed over:
  *
- * | primitive  | bytes                 | why                                                 |
- * | ---------- | --------------------- | --------------------------------------------------- |
- * | scan       | 2·n·4                 | read the input once, write the output once          |
- * | reduce     | n·4                   | read the input once (the 4-byte result is noise)    |
- * | enumerate  | 2·n·4                 | read the u32 flags, write the u32 counts            |
- * | distribute | n·4 + 4               | write the output, read one element                  |
- * | split      | 3·n·4                 | read data and flags, write the data                 |
- * | pack       | 2·n·4 + kept·4        | read data and flags, write the kept elements        |
- * | copy       | 2·n·4                 | read and write every element                        |
- * | read-only  | n·4                   | read every element                                  |
+ * | primitive        | bytes                  | why                                                  |
+ * | ---------------- | ---------------------- | ---------------------------------------------------- |
+ * | scan             | 2·n·4                  | read the input once, write the output once           |
+ * | reduce           | n·4                    | read the input once (the 4-byte result is noise)     |
+ * | enumerate        | 2·n·4                  | read the u32 flags, write the u32 counts             |
+ * | distribute       | n·4 + 4                | write the output, read one element                   |
+ * | split            | 3·n·4                  | read data and flags, write the data                  |
+ * | pack             | 2·n·4 + kept·4         | read data and flags, write the kept elements         |
+ * | segmented-scan   | 2·n·4 + n/8            | read data and bit-packed head flags, write output    |
+ * | segmented-reduce | n·4 + n/8 + segments·4 | read data and head bits, write one value per segment |
+ * | copy             | 2·n·4                  | read and write every element                         |
+ * | read-only        | n·4                    | read every element                                   |
  *
- * `kept` is the number of 1-flags (pack only).
+ * `extra` is the number of 1-flags for pack and the number of segments for segmented-reduce; n/8
+ * stands for the ⌈n/32⌉ words of head bits.
  *
  * @example
  * ```ts
  * bytesMoved('scan', 1 << 20); // 8388608
  * bytesMoved('pack', 1000, 500); // 10000
+ * bytesMoved('segmented-reduce', 1024, 64); // 4096 + 128 + 256 = 4480
  * ```
  */
-export function bytesMoved(primitive: Primitive, n: number, kept = 0): number {
+export function bytesMoved(primitive: Primitive, n: number, extra = 0): number {
   switch (primitive) {
     case 'scan':
     case 'enumerate':
@@ -39,7 +48,11 @@ export function bytesMoved(primitive: Primitive, n: number, kept = 0): number {
     case 'split':
       return 3 * n * WORD;
     case 'pack':
-      return 2 * n * WORD + kept * WORD;
+      return 2 * n * WORD + extra * WORD;
+    case 'segmented-scan':
+      return 2 * n * WORD + headBitBytes(n);
+    case 'segmented-reduce':
+      return n * WORD + headBitBytes(n) + extra * WORD;
   }
 }
 

@@ -9,6 +9,7 @@ import {
   SCAN_ALGORITHM_NAMES,
   type ScanAlgorithmName,
 } from './cases.js';
+import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './segmented-cases.js';
 import { DEFAULT_SIZES, LARGE_SIZES, parseSizeList } from './sizes.js';
 
 /** Fewest timed runs a median is reported over. */
@@ -16,6 +17,8 @@ export const MIN_RUNS = 10;
 
 /** Settings of a benchmark run (the parent side). */
 export interface BenchOptions extends CaseSelection {
+  /** Always set on the parent side, so the report records the means the segmented cases used. */
+  readonly segmentMeans: readonly number[];
   /** Seconds one case (one child process) may take before it is killed. */
   readonly timeoutS: number;
   /** Report path; undefined means `bench-results/report-<date>.json` at the repository root. */
@@ -44,9 +47,10 @@ Usage: node apps/bench/dist/cli.js [options]
   --types LIST         keep cases of these element types: ${ELEMENT_TYPE_NAMES.join(', ')}
   --runs N             timed runs per case, median reported (default 20, at least ${MIN_RUNS})
   --warmup N           untimed runs first (default 3)
-  --timeout S          seconds per case before its process is killed (default 120)
+  --timeout S          seconds per case before its process is killed (default 300: SwiftShader is slow)
   --seed N             seed of the GPU data generator (default 1)
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
+  --segment-means LIST mean segment lengths of the segmented cases, 2^k allowed (default ${DEFAULT_SEGMENT_MEANS.join(',')})
   --out PATH           report file (default bench-results/report-<date>.json at the repository root)
   --commit SHA         commit to record when git is not available
   --json               print the JSON report instead of the table (progress goes to stderr)
@@ -95,6 +99,7 @@ export function parseCli(argv: readonly string[]): Invocation {
       timeout: { type: 'string' },
       seed: { type: 'string' },
       density: { type: 'string' },
+      'segment-means': { type: 'string' },
       out: { type: 'string' },
       commit: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -117,9 +122,10 @@ export function parseCli(argv: readonly string[]): Invocation {
       : {}),
     runs: integer(values.runs, '--runs', 20, MIN_RUNS),
     warmup: integer(values.warmup, '--warmup', 3, 0),
-    timeoutS: integer(values.timeout, '--timeout', 120, 1),
+    timeoutS: integer(values.timeout, '--timeout', 300, 1),
     seed: integer(values.seed, '--seed', 1, 0),
     density: fraction(values.density, '--density', 0.5),
+    segmentMeans: values['segment-means'] !== undefined ? parseSegmentMeans(values['segment-means']) : [...DEFAULT_SEGMENT_MEANS],
     json: values.json,
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(values.commit !== undefined ? { commit: values.commit } : {}),

@@ -21,6 +21,7 @@ function reportOptions(o: BenchOptions, dawnToggles: string | undefined): Report
     warmup: o.warmup,
     seed: o.seed,
     density: o.density,
+    segmentMeans: o.segmentMeans,
     timeoutS: o.timeoutS,
     ...(o.only ? { only: o.only } : {}),
     ...(o.types ? { types: o.types } : {}),
@@ -31,7 +32,8 @@ function reportOptions(o: BenchOptions, dawnToggles: string | undefined): Report
 
 function progressLine(i: number, total: number, r: CaseResult): string {
   const m = r.measurement;
-  const timing = m ? ` ${formatNumber(m.medianMs)} ms ${formatNumber(m.gbps)} GB/s ×copy ${formatNumber(r.ratioCopy)}` : '';
+  const vsScan = r.ratioScanTime !== undefined ? ` ×scan ${formatNumber(r.ratioScanTime)}` : '';
+  const timing = m ? ` ${formatNumber(m.medianMs)} ms ${formatNumber(m.gbps)} GB/s ×copy ${formatNumber(r.ratioCopy)}${vsScan}` : '';
   const why = r.status === 'ok' ? '' : ` ${(r.message ?? '').split('\n')[0]}`;
   return `[${i + 1}/${total}] ${r.case.series} n=${formatSize(r.case.n)}: ${r.status}${timing}${why}`;
 }

@@ -51,10 +51,19 @@ export interface CaseResult {
    * Absent when either time is below the timer's resolution (0 ms).
    */
   readonly ratioCopy?: number;
-  /** Primitive GB/s ÷ read-only GB/s (reduce). */
+  /** Primitive GB/s ÷ read-only GB/s (reduce, segmented-reduce). */
   readonly ratioReadOnly?: number;
+  /**
+   * segmented-scan: the unsegmented `decoupled-fallback` u32 add exclusive scan at the same size,
+   * timed in the same process.
+   */
+  readonly scan?: Measurement;
+  /** segmented-scan: median time ÷ the unsegmented scan's median time (lower is better). */
+  readonly ratioScanTime?: number;
   /** 1-flags of the generated flags (enumerate, split, pack). */
   readonly ones?: number;
+  /** Segments in the generated head flags, counted on the GPU (segmented cases). */
+  readonly segments?: number;
   readonly verification?: Verification;
   /** Last lines of the child's stderr when it did not end cleanly. */
   readonly stderrTail?: string;
@@ -89,6 +98,8 @@ export interface ReportOptions {
   readonly only?: readonly string[];
   readonly types?: readonly string[];
   readonly algorithms?: readonly string[];
+  /** Mean segment lengths of the segmented cases (absent in reports from before they existed). */
+  readonly segmentMeans?: readonly number[];
   /** `SCAN_DAWN_TOGGLES` as the children saw it. */
   readonly dawnToggles?: string;
 }

@@ -22,6 +22,16 @@ describe('enumerateCases', () => {
       'distribute u32 fwd',
       'split u32',
       'pack u32',
+      'segmented-scan single-pass u32 add excl fwd mean 16',
+      'segmented-scan single-pass u32 add excl bwd mean 16',
+      'segmented-scan tree u32 add excl fwd mean 16',
+      'segmented-scan tree u32 add excl bwd mean 16',
+      'segmented-scan single-pass u32 add excl fwd mean 4096',
+      'segmented-scan single-pass u32 add excl bwd mean 4096',
+      'segmented-scan tree u32 add excl fwd mean 4096',
+      'segmented-scan tree u32 add excl bwd mean 4096',
+      'segmented-reduce u32 add mean 16',
+      'segmented-reduce u32 add mean 4096',
       'copy u32',
       'read-only u32',
     ]);
@@ -42,6 +52,30 @@ describe('enumerateCases', () => {
   test('--only filters primitives', () => {
     const cases = enumerateCases({ ...base, only: ['copy'] });
     expect(cases.map((c) => c.id)).toEqual(['copy u32@65536', 'copy u32@1048576']);
+  });
+
+  test('--segment-means sets the segmented cases, which carry their mean', () => {
+    const cases = enumerateCases({ ...base, sizes: [4096], only: ['segmented-scan', 'segmented-reduce'], segmentMeans: [4] });
+    expect(cases.map((c) => c.id)).toEqual([
+      'segmented-scan single-pass u32 add excl fwd mean 4@4096',
+      'segmented-scan single-pass u32 add excl bwd mean 4@4096',
+      'segmented-scan tree u32 add excl fwd mean 4@4096',
+      'segmented-scan tree u32 add excl bwd mean 4@4096',
+      'segmented-reduce u32 add mean 4@4096',
+    ]);
+    expect(cases.every((c) => c.segmentMean === 4 && c.density === undefined)).toBe(true);
+    expect(cases.find((c) => c.primitive === 'segmented-reduce')).toMatchObject({ type: 'u32', op: 'add' });
+    expect(cases.find((c) => c.primitive === 'segmented-reduce')?.algorithm).toBeUndefined();
+  });
+
+  test('--algorithms names scan algorithms only: the segmented cases keep both of theirs', () => {
+    const cases = enumerateCases({ ...base, sizes: [4096], algorithms: ['blelloch'], segmentMeans: [16] });
+    expect(cases.filter((c) => c.primitive === 'segmented-scan').map((c) => c.algorithm)).toEqual([
+      'single-pass',
+      'single-pass',
+      'tree',
+      'tree',
+    ]);
   });
 
   test('--types filters element types but keeps the baselines', () => {
@@ -67,6 +101,17 @@ test('series names', () => {
     'scan blelloch u32 add incl bwd',
   );
   expect(seriesName({ primitive: 'split', type: 'f32' })).toBe('split f32');
+  expect(
+    seriesName({
+      primitive: 'segmented-scan',
+      algorithm: 'tree',
+      type: 'u32',
+      op: 'add',
+      inclusive: false,
+      backward: true,
+      segmentMean: 16,
+    }),
+  ).toBe('segmented-scan tree u32 add excl bwd mean 16');
 });
 
 test('parseNameList names the unknown entry and the allowed ones', () => {

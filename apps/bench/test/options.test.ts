@@ -8,7 +8,16 @@ function run(argv: string[]): BenchOptions {
 }
 
 test('defaults suit SwiftShader', () => {
-  expect(run([])).toEqual({ sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, timeoutS: 120, seed: 1, density: 0.5, json: false });
+  expect(run([])).toEqual({
+    sizes: [1 << 16, 1 << 20],
+    runs: 20,
+    warmup: 3,
+    timeoutS: 300,
+    seed: 1,
+    density: 0.5,
+    segmentMeans: [16, 4096],
+    json: false,
+  });
 });
 
 test('--sizes with 2^k, --large adds the GPU sizes', () => {
@@ -39,6 +48,8 @@ test('filters, counts, paths', () => {
     '7',
     '--density',
     '0.1',
+    '--segment-means',
+    '2^6,8',
   ]);
   expect(o).toMatchObject({
     only: ['scan', 'copy'],
@@ -52,6 +63,7 @@ test('filters, counts, paths', () => {
     commit: 'abc',
     seed: 7,
     density: 0.1,
+    segmentMeans: [8, 64],
   });
 });
 
@@ -61,6 +73,7 @@ test('bad values are refused with the option named', () => {
   expect(() => parseCli(['--only', 'sort'])).toThrow(/--only: unknown "sort"/);
   expect(() => parseCli(['--types', 'f16'])).toThrow(/--types/);
   expect(() => parseCli(['--density', '2'])).toThrow(/--density/);
+  expect(() => parseCli(['--segment-means', '0'])).toThrow(/--segment-means "0"/);
   expect(() => parseCli(['--sizes', '2^x'])).toThrow(/size "2\^x"/);
   expect(() => parseCli(['--frobnicate'])).toThrow();
 });

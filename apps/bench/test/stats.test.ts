@@ -30,6 +30,10 @@ test('bytes moved per primitive', () => {
   expect(bytesMoved('distribute', n)).toBe(4004);
   expect(bytesMoved('split', n)).toBe(12000);
   expect(bytesMoved('pack', n, 250)).toBe(9000);
+  // Head bits: ⌈n/32⌉ words = 32 words for 1000 elements, n/8 for multiples of 32.
+  expect(bytesMoved('segmented-scan', n)).toBe(8000 + 128);
+  expect(bytesMoved('segmented-scan', 1 << 20)).toBe(8 * 2 ** 20 + 2 ** 17);
+  expect(bytesMoved('segmented-reduce', n, 60)).toBe(4000 + 128 + 240);
 });
 
 test('throughput in GB/s and G elements/s', () => {

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
-import { formatGrid, formatNumber, formatTable } from '../src/table.js';
-import { sampleReport } from './fixtures.js';
+import { enumerateCases } from '../src/cases.js';
+import { formatGrid, formatNumber, formatTable, rowCells } from '../src/table.js';
+import { measurement, sampleReport } from './fixtures.js';
 
 test('numbers keep about three significant digits without exponents', () => {
   expect(formatNumber(2970.4)).toBe('2970');
@@ -32,13 +33,22 @@ test('the table shows device, date, commit, every row, and the non-ok statuses i
   expect(lines[1]).toBe('date:   2026-11-22T08:00:00.000Z');
   expect(lines[2]).toBe('commit: abcdef0123456789');
   const header = lines.find((l) => l.startsWith('primitive'))!;
-  for (const column of ['algorithm', 'variant', 'n', 'ms', 'GB/s', 'Gelem/s', '×copy', 'status']) expect(header).toContain(column);
+  for (const column of ['algorithm', 'variant', 'n', 'ms', 'GB/s', 'Gelem/s', '×copy', '×scan', 'status']) expect(header).toContain(column);
   const scan = lines.find((l) => l.startsWith('scan'))!;
-  expect(scan).toMatch(/blelloch\s+u32 add excl fwd\s+2\^20\s+0\.0200\s+0\.0180\s+419\s+52\.4\s+0\.500\s+-\s+ok$/);
+  expect(scan).toMatch(/blelloch\s+u32 add excl fwd\s+2\^20\s+0\.0200\s+0\.0180\s+419\s+52\.4\s+0\.500\s+-\s+-\s+ok$/);
   expect(lines.find((l) => l.startsWith('split'))).toMatch(/FAILED: GPU check: 3 mismatches \(first at index 17\)$/);
   expect(lines.find((l) => l.startsWith('pack'))).toMatch(/CRASHED: no result: the process was ended by SIGSEGV$/);
   expect(lines.at(-1)).toBe('4 cases: 2 ok, 1 failed, 1 crashed');
   // Every row has the header's width for the aligned columns: the status column starts at the same place.
   const statusAt = header.indexOf('status');
   for (const l of lines.filter((l) => /^(scan|copy|split|pack) /.test(l))) expect(l.slice(statusAt - 2, statusAt)).toBe('  ');
+});
+
+test('a segmented-scan row shows its mean and its time ratio to the unsegmented scan', () => {
+  const c = enumerateCases({ sizes: [1 << 20], only: ['segmented-scan'], runs: 10, warmup: 3, seed: 1, density: 0.5 })[0]!;
+  const n = 1 << 20;
+  const m = measurement(0.023, 8 * n + n / 8, n);
+  const cells = rowCells({ case: c, status: 'ok', measurement: m, copy: m, ratioCopy: 0.8, ratioScanTime: 1.234, scan: m });
+  expect(cells.slice(0, 4)).toEqual(['segmented-scan', 'single-pass', 'u32 add excl fwd mean 16', '2^20']);
+  expect(cells.slice(-4)).toEqual(['0.800', '-', '1.23', 'ok']);
 });

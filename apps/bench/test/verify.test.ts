@@ -19,7 +19,18 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.destroy());
 
-const cases = enumerateCases({ sizes: [N], runs: 10, warmup: 0, seed: 3, density: 0.5, algorithms: ['decoupled-fallback', 'blelloch'] });
+// Segment means 4 (many segments, a few of length 1) and 4096 (one or two segments at N = 1001).
+const cases = enumerateCases({
+  sizes: [N],
+  runs: 10,
+  warmup: 0,
+  seed: 3,
+  density: 0.5,
+  algorithms: ['decoupled-fallback', 'blelloch'],
+  segmentMeans: [4, 4096],
+});
+/** Primitives whose output has too few words for index 100: corrupt their word 0. */
+const FEW_OUTPUTS = new Set(['reduce', 'read-only', 'segmented-reduce']);
 
 async function corrupt(w: Workload, index: number): Promise<void> {
   const [word] = await readWords(ctx, w.output, 1, 4 * index);
@@ -40,8 +51,8 @@ describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
       await runOnce(w);
       expect(await w.verify()).toEqual({ mismatches: 0 });
       if (w.compareWithCpu) expect(await w.compareWithCpu()).toBe(0);
-      // Reduce and read-only have one (or a few) output words; the others a word early enough to lie inside pack's output.
-      const index = c.primitive === 'reduce' || c.primitive === 'read-only' ? 0 : 100;
+      // Reductions have one (or a few) output words; the others a word early enough to lie inside pack's output.
+      const index = FEW_OUTPUTS.has(c.primitive) ? 0 : 100;
       await corrupt(w, index);
       const after = await w.verify();
       expect(after.mismatches).toBeGreaterThan(0);
@@ -50,4 +61,23 @@ describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
       w.destroy();
     }
   });
+});
+
+test('the segmented-reduce check locates a wrong middle segment and a wrong last segment', async () => {
+  const c = cases.find((x) => x.primitive === 'segmented-reduce' && x.segmentMean === 4)!;
+  const w = await WORKLOADS[c.primitive](ctx, c);
+  try {
+    await runOnce(w);
+    const segments = w.segments!;
+    expect(segments).toBeGreaterThan(100);
+    const middle = segments >> 1;
+    await corrupt(w, middle);
+    // A wrong result shifts every later prefix R[k]: all later segments fail, the first is the culprit.
+    expect(await w.verify()).toEqual({ mismatches: segments - middle, first: middle });
+    await runOnce(w);
+    await corrupt(w, segments - 1);
+    expect(await w.verify()).toEqual({ mismatches: 1, first: segments - 1 });
+  } finally {
+    w.destroy();
+  }
 });

@@ -1,6 +1,7 @@
 import { createGpuTimer, type ScanContext } from '@scan/core';
 import type { BenchCase, Primitive } from '../cases.js';
 import type { CaseResult, Measurement, Verification } from '../report.js';
+import { unsegmentedScanCase } from '../segmented-cases.js';
 import { guarded } from './guard.js';
 import { type GpuTimer, measure } from './measure.js';
 import { CPU_COMPARE_MAX } from './workload.js';
@@ -41,17 +42,20 @@ async function verifyOnce(w: Awaited<ReturnType<(typeof WORKLOADS)[Primitive]>>,
   return problems.length ? { verification, problem: problems.join('; ') } : { verification };
 }
 
+/** What one verified-then-timed workload gives: its check, its timing when correct, its counts. */
+interface Measured {
+  readonly checked: Checked;
+  readonly measurement?: Measurement;
+  readonly counts: { ones?: number; segments?: number };
+}
+
 /**
- * Verifies, then times, one primitive: one run, GPU check (plus CPU reference at small sizes); if
- * correct, warm-up and timed runs, then the GPU check again on the last output.
+ * Verifies, then times, the primitive of `c`: one run, GPU check (plus CPU reference at small
+ * sizes); if correct, warm-up and timed runs, then the GPU check again on the last output.
  */
-async function verifyAndMeasure(
-  ctx: ScanContext,
-  timer: GpuTimer,
-  c: BenchCase,
-  primitive: Primitive,
-): Promise<{ checked: Checked; measurement?: Measurement; ones?: number }> {
-  const workload = await guarded(ctx, `${primitive} setup`, () => WORKLOADS[primitive](ctx, { ...c, primitive }));
+async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: BenchCase): Promise<Measured> {
+  const primitive = c.primitive;
+  const workload = await guarded(ctx, `${primitive} setup`, () => WORKLOADS[primitive](ctx, c));
   try {
     const checked = await guarded(ctx, `${primitive} first run`, async () => {
       const encoder = ctx.device.createCommandEncoder();
@@ -59,26 +63,33 @@ async function verifyAndMeasure(
       ctx.device.queue.submit([encoder.finish()]);
       return verifyOnce(workload, c.n);
     });
-    const ones = workload.ones !== undefined ? { ones: workload.ones } : {};
-    if (checked.problem) return { checked, ...ones };
+    const counts = {
+      ...(workload.ones !== undefined ? { ones: workload.ones } : {}),
+      ...(workload.segments !== undefined ? { segments: workload.segments } : {}),
+    };
+    if (checked.problem) return { checked, counts };
     const measurement = await guarded(ctx, `${primitive} timing`, () => measure(ctx, timer, workload, c.n, c));
     const after = await guarded(ctx, `${primitive} re-check`, () => workload.verify());
     const verification = { ...checked.verification, gpuMismatchesAfterTiming: after.mismatches };
     if (after.mismatches) {
       return {
         checked: { verification, problem: `GPU check after the timed runs: ${after.mismatches} mismatches (first at ${after.first})` },
-        ...ones,
+        counts,
       };
     }
-    return { checked: { verification }, measurement, ...ones };
+    return { checked: { verification }, measurement, counts };
   } finally {
     workload.destroy();
   }
 }
 
+/** Primitives whose bound is reading the input once: they get the read-only baseline too. */
+const READ_BOUND: readonly Primitive[] = ['reduce', 'segmented-reduce'];
+
 /**
  * Runs one case in this (child) process: the primitive, then the copy baseline at the same size
- * (and the read-only baseline for reduce), each verified before it is timed.
+ * (and the read-only baseline for reductions; the unsegmented decoupled-fallback scan for
+ * segmented scans), each verified before it is timed.
  *
  * @example
  * ```ts
@@ -90,18 +101,22 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
   if (skip) return { case: c, status: 'skipped', message: skip };
   const timer = createGpuTimer(ctx);
   try {
-    const main = await verifyAndMeasure(ctx, timer, c, c.primitive);
-    const base = {
-      case: c,
-      timer: timer.method,
-      verification: main.checked.verification,
-      ...(main.ones !== undefined ? { ones: main.ones } : {}),
-    };
+    const main = await verifyAndMeasure(ctx, timer, c);
+    const base = { case: c, timer: timer.method, verification: main.checked.verification, ...main.counts };
     if (!main.measurement) return { ...base, status: 'failed', message: main.checked.problem ?? 'not verified' };
     const m = main.measurement;
     // The baselines share this process and size, so the ratio compares like with like.
-    const copy = c.primitive === 'copy' ? m : await baseline(ctx, timer, c, 'copy');
-    const readOnly = c.primitive === 'read-only' ? m : c.primitive === 'reduce' ? await baseline(ctx, timer, c, 'read-only') : undefined;
+    const copy = c.primitive === 'copy' ? m : await baseline(ctx, timer, { ...c, primitive: 'copy' });
+    const readOnly =
+      c.primitive === 'read-only'
+        ? m
+        : READ_BOUND.includes(c.primitive)
+          ? await baseline(ctx, timer, { ...c, primitive: 'read-only' })
+          : undefined;
+    const scan = c.primitive === 'segmented-scan' ? await baseline(ctx, timer, unsegmentedScanCase(c)) : undefined;
+    // A time ratio, not finiteRatio's GB/s ratio: the targets are stated in time, and the two
+    // count different bytes (the segmented scan also reads the head bits).
+    const ratioScanTime = scan ? m.medianMs / scan.medianMs : undefined;
     return {
       ...base,
       status: 'ok',
@@ -109,6 +124,7 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
       copy,
       ...finiteRatio('ratioCopy', m, copy),
       ...(readOnly ? { readOnly, ...finiteRatio('ratioReadOnly', m, readOnly) } : {}),
+      ...(scan ? { scan, ...(Number.isFinite(ratioScanTime) ? { ratioScanTime } : {}) } : {}),
     };
   } finally {
     timer.destroy();
@@ -121,8 +137,9 @@ function finiteRatio<K extends string>(key: K, m: Measurement, base: Measurement
   return (Number.isFinite(ratio) ? { [key]: ratio } : {}) as { [P in K]?: number };
 }
 
-async function baseline(ctx: ScanContext, timer: GpuTimer, c: BenchCase, primitive: 'copy' | 'read-only'): Promise<Measurement> {
-  const { checked, measurement } = await verifyAndMeasure(ctx, timer, c, primitive);
-  if (!measurement) throw new Error(`${primitive} baseline failed its check: ${checked.problem}`);
+/** Verifies and times a baseline case; a baseline that fails its check makes the case an error. */
+async function baseline(ctx: ScanContext, timer: GpuTimer, c: BenchCase): Promise<Measurement> {
+  const { checked, measurement } = await verifyAndMeasure(ctx, timer, c);
+  if (!measurement) throw new Error(`${c.primitive} baseline failed its check: ${checked.problem}`);
   return measurement;
 }

@@ -17,6 +17,8 @@ export interface Workload {
   readonly output: GPUBuffer;
   /** 1-flags in the generated flags (enumerate, split, pack). */
   readonly ones?: number;
+  /** Segments in the generated head flags (segmented cases). */
+  readonly segments?: number;
   /** Records one run. */
   encode(encoder: GPUCommandEncoder): void;
   /** Checks the output of the last run on the GPU with an independent kernel. */

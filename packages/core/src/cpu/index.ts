@@ -22,3 +22,4 @@ export { pack } from './pack.js';
 export { reduce } from './reduce.js';
 export { scan } from './scan.js';
 export { type SplitResult, split } from './split.js';
+export { newLike, wordsOf } from './words.js';

@@ -1,7 +1,7 @@
 import { checkData, type ScanTypedArray } from '@scan/core';
+import { newLike, wordsOf } from '@scan/core/cpu';
 import type { HeadFlags } from '../types.js';
 import { checkBackward, checkHeadFlags } from '../validate.js';
-import { newLike, wordsOf } from './words.js';
 
 /** Options of `segmentedDistribute` and `segmentedEnumerate`. */
 export interface SegmentedDirectionOptions {

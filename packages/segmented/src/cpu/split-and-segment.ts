@@ -1,7 +1,7 @@
 import { checkData, checkFlags, type ScanTypedArray } from '@scan/core';
+import { newLike, wordsOf } from '@scan/core/cpu';
 import type { HeadFlags } from '../types.js';
 import { checkHeadFlags } from '../validate.js';
-import { newLike, wordsOf } from './words.js';
 
 /** Result of `splitAndSegment`. */
 export interface SplitAndSegmentResult<T extends ScanTypedArray, F extends HeadFlags = HeadFlags> {

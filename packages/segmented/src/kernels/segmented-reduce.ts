@@ -11,7 +11,7 @@ import {
   wgslOp,
 } from '@scan/core';
 import { HEAD_COUNT_BLOCK } from './block-heads.js';
-import { segGroupScanWgsl } from './segmented-single-pass.js';
+import { segGroupScanWgsl, segmentedLookBackWgsl } from './segmented-single-pass.js';
 
 /** What the segmented reduce kernel is specialized on. */
 export interface SegmentedReduceSpec {
@@ -210,29 +210,8 @@ ${unroll(
     }
   }
 
-  // Look-back with fallback for the tile's exclusive prefix (core's).
-  if (tile > 0u) {
-    workgroupBarrier();
-    loop {
-      ${lookBackStepWgsl(o, spec.subgroups, (e) => `select(${c(e, 'wg_aggregate')}, wg_aggregate, wg_aggregate_head != 0u)`)}
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-      let stalled = workgroupUniformLoad(&lb_tile);
-      let agg = tile_reduce(stalled, leader, group, lane, gsize, groups);
-      if (leader) {
-        if (agg.head != 0u) {
-          wg_exclusive = ${c('agg.value', 'lb_prefix')};
-          publish(tile, FLAG_INCLUSIVE, select(${c('wg_exclusive', 'wg_aggregate')}, wg_aggregate, wg_aggregate_head != 0u));
-          lb_state = 0u;
-          lb_tile = NONE;
-        } else {
-          lb_prefix = ${c('agg.value', 'lb_prefix')};
-          lb_tile = select(stalled - 1u, NONE, stalled == 0u);
-        }
-      }
-      workgroupBarrier();
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-    }
-  }
+  // Look-back with fallback for the tile's exclusive prefix.
+  ${segmentedLookBackWgsl(o, spec.subgroups)}
   workgroupBarrier();
 
   // 4. Write the segments that end in this range. Heads before the range: the tile's (from the

@@ -228,29 +228,7 @@ ${unroll(
   }
 
   // 4. Look-back with fallback (core's look-back: only head-free tiles publish AGGREGATE).
-  if (tile > 0u) {
-    workgroupBarrier();
-    loop {
-      ${lookBackStepWgsl(o, spec.subgroups, (e) => segValue('wg_aggregate_head != 0u', 'wg_aggregate', e))}
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-      let stalled = workgroupUniformLoad(&lb_tile);
-      let agg = tile_reduce(stalled, leader, group, lane, gsize, groups);
-      if (leader) {
-        if (agg.head != 0u) {
-          // The stalled tile holds a head: its aggregate is its inclusive value; the walk ends.
-          wg_exclusive = ${c('agg.value', 'lb_prefix')};
-          publish(tile, FLAG_INCLUSIVE, ${segValue('wg_aggregate_head != 0u', 'wg_aggregate', 'wg_exclusive')});
-          lb_state = 0u;
-          lb_tile = NONE;
-        } else {
-          lb_prefix = ${c('agg.value', 'lb_prefix')};
-          lb_tile = select(stalled - 1u, NONE, stalled == 0u);
-        }
-      }
-      workgroupBarrier();
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-    }
-  }
+  ${segmentedLookBackWgsl(o, spec.subgroups)}
   workgroupBarrier();
 
   // 5. Propagate: open elements take tile prefix ⊕ group prefix.
@@ -358,4 +336,44 @@ fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {
   return SegScan(inc, exc, total);
 }
 `;
+}
+
+/**
+ * Look-back with fallback for a segmented tile, as a WGSL block: core's look-back (head-free tiles
+ * publish AGGREGATEs, so it is unchanged) with the segmented INCLUSIVE (a tile holding a head
+ * ignores its past), and a fallback over `tile_reduce(...) -> Pair` that ends the walk at a
+ * predecessor holding a head. Expects `tile`, `leader`, `group`, `lane`, `gsize`, `groups`,
+ * `wg_aggregate_head` and `tile_reduce` in scope; leaves `wg_exclusive` set.
+ *
+ * @example
+ * ```ts
+ * const code = segmentedLookBackWgsl(wgslOp('add', 'u32'), true);
+ * ```
+ */
+export function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
+  const c = o.combine;
+  const inclusive = (exclusive: string) => `select(${c(exclusive, 'wg_aggregate')}, wg_aggregate, wg_aggregate_head != 0u)`;
+  return `if (tile > 0u) {
+    workgroupBarrier();
+    loop {
+      ${lookBackStepWgsl(o, subgroups, inclusive)}
+      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
+      let stalled = workgroupUniformLoad(&lb_tile);
+      let agg = tile_reduce(stalled, leader, group, lane, gsize, groups);
+      if (leader) {
+        if (agg.head != 0u) {
+          // The stalled tile holds a head: its aggregate is its inclusive value; the walk ends.
+          wg_exclusive = ${c('agg.value', 'lb_prefix')};
+          publish(tile, FLAG_INCLUSIVE, ${inclusive('wg_exclusive')});
+          lb_state = 0u;
+          lb_tile = NONE;
+        } else {
+          lb_prefix = ${c('agg.value', 'lb_prefix')};
+          lb_tile = select(stalled - 1u, NONE, stalled == 0u);
+        }
+      }
+      workgroupBarrier();
+      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
+    }
+  }`;
 }

@@ -7,6 +7,8 @@ import { packWorkload } from './pack.js';
 import { readOnlyWorkload } from './read-only.js';
 import { reduceWorkload } from './reduce.js';
 import { scanWorkload } from './scan.js';
+import { segmentedReduceWorkload } from './segmented-reduce.js';
+import { segmentedScanWorkload } from './segmented-scan.js';
 import { splitWorkload } from './split.js';
 
 /**
@@ -24,6 +26,8 @@ export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
   distribute: distributeWorkload,
   split: splitWorkload,
   pack: packWorkload,
+  'segmented-scan': segmentedScanWorkload,
+  'segmented-reduce': segmentedReduceWorkload,
   copy: copyWorkload,
   'read-only': readOnlyWorkload,
 };

@@ -1,10 +1,17 @@
 import { createScanPlan } from '@scan/core';
 import { scan as cpuScan } from '@scan/core/cpu';
+import { SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from '../../cases.js';
 import { bytesMoved } from '../../metrics.js';
 import { encodeFill, runCheck } from '../device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from '../gpu.js';
 import { checkScanKey, checkScanWgsl, type ScanCheckSpec } from '../kernels/check-scan.js';
 import { countDifferences, POISON, randomFillMode, readArray, type WorkloadFactory } from '../workload.js';
+
+function scanAlgorithm(name: string | undefined): ScanAlgorithmName {
+  if (name === undefined) return 'auto';
+  if ((SCAN_ALGORITHM_NAMES as readonly string[]).includes(name)) return name as ScanAlgorithmName;
+  throw new Error(`scan: algorithm ${name} is not one of ${SCAN_ALGORITHM_NAMES.join(', ')}`);
+}
 
 /**
  * Scan of random data (f32: small integers) with the case's type, operator, direction and
@@ -25,7 +32,7 @@ export const scanWorkload: WorkloadFactory = async (ctx, c) => {
   encodeFill(ctx, pool, setup, input, n, randomFillMode(c.type), c.seed);
   encodeFill(ctx, pool, setup, output, n, 'constant', 0, POISON);
   await submitAndWait(ctx, setup);
-  const plan = createScanPlan(ctx, { ...spec, algorithm: c.algorithm ?? 'auto', maxCount: n });
+  const plan = createScanPlan(ctx, { ...spec, algorithm: scanAlgorithm(c.algorithm), maxCount: n });
   return {
     bytes: bytesMoved('scan', n),
     output,

@@ -1,0 +1,118 @@
+import { COMMON_WGSL, ENTRY_ARGS, WG } from './common.js';
+import { HASH_WGSL } from './fill.js';
+
+/**
+ * Reading bit-packed head flags (bit i%32 of word ⌊i/32⌋), written here rather than taken from
+ * `@scan/segmented` so the checks share no code with the plans. Needs `bits: array<u32>` and
+ * `p: Params` (`p.n` elements). `is_head(i)`: element i starts a segment (element 0 always does);
+ * `is_last(i)`: element i ends one (the next element is a head, or i is the last element).
+ */
+export const HEAD_FNS_WGSL = `
+fn is_head(i: u32) -> bool { return i == 0u || ((bits[i >> 5u] >> (i & 31u)) & 1u) != 0u; }
+fn is_last(i: u32) -> bool { return i == p.n - 1u || is_head(i + 1u); }
+fn head_words() -> u32 { return (p.n >> 5u) + select(0u, 1u, (p.n & 31u) != 0u); }
+// Word w of the head bits with the bits past the last element cleared.
+fn word_in_range(w: u32) -> u32 {
+  let rest = p.n - (w << 5u);
+  return select(bits[w], bits[w] & ((1u << rest) - 1u), rest < 32u);
+}
+`;
+
+/**
+ * The head-flag generator: one invocation per word of ⌈n/32⌉; element i is a head when its hash
+ * is at most `p.b` (= 2^32 / mean − 1, so the segment lengths are geometric with that mean),
+ * element 0 always; bits past n are 0 (the layout `packHeadFlags` produces). Bindings: 0 bits, 1 params
+ * (`p.n` elements, `p.a` seed, `p.b` threshold).
+ *
+ * @example
+ * ```ts
+ * getPipeline(ctx, { key: 'bench/head-bits', wgsl: headBitsWgsl });
+ * ```
+ */
+export function headBitsWgsl(): string {
+  return `${COMMON_WGSL}${HASH_WGSL}
+@group(0) @binding(0) var<storage, read_write> bits: array<u32>;
+@group(0) @binding(1) var<uniform> p: Params;
+@compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
+  let w = global_index(wid, nwg, lid);
+  if (w >= (p.n >> 5u) + select(0u, 1u, (p.n & 31u) != 0u)) { return; }
+  var x = 0u;
+  for (var b = 0u; b < 32u; b++) {
+    let i = (w << 5u) + b;
+    if (i < p.n && (i == 0u || rand(i, p.a) <= p.b)) { x |= 1u << b; }
+  }
+  bits[w] = x;
+}
+`;
+}
+
+/**
+ * Counts the heads (= segments): each invocation pop-counts one word, a workgroup atomic sums the
+ * workgroup's words, and one global `atomicAdd` per workgroup adds them into `total[0]` (cleared
+ * first) — one global atomic per 8192 elements instead of one per word. Bindings: 0 bits,
+ * 1 total, 2 params (`p.n` elements).
+ *
+ * @example
+ * ```ts
+ * getPipeline(ctx, { key: 'bench/head-count', wgsl: headCountWgsl });
+ * ```
+ */
+export function headCountWgsl(): string {
+  return `${COMMON_WGSL}
+@group(0) @binding(0) var<storage, read> bits: array<u32>;
+@group(0) @binding(1) var<storage, read_write> total: array<atomic<u32>>;
+@group(0) @binding(2) var<uniform> p: Params;
+${HEAD_FNS_WGSL}
+var<workgroup> wg_count: atomic<u32>;
+@compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
+  let w = global_index(wid, nwg, lid);
+  // Workgroup memory starts zeroed; no early return, so every invocation reaches the barrier.
+  if (w < head_words()) {
+    let c = countOneBits(word_in_range(w));
+    if (c != 0u) { atomicAdd(&wg_count, c); }
+  }
+  workgroupBarrier();
+  if (lid.x == 0u) {
+    let t = atomicLoad(&wg_count);
+    if (t != 0u) { atomicAdd(&total[0], t); }
+  }
+}
+`;
+}
+
+/**
+ * Heads per word of head bits (`counts[w]`, bits past n excluded): the input of the bench's own
+ * prefix sum that gives each segment end its segment index. Bindings: 0 bits, 1 counts, 2 params
+ * (`p.n` elements).
+ *
+ * @example
+ * ```ts
+ * getPipeline(ctx, { key: 'bench/head-word-counts', wgsl: headWordCountsWgsl });
+ * ```
+ */
+export function headWordCountsWgsl(): string {
+  return `${COMMON_WGSL}
+@group(0) @binding(0) var<storage, read> bits: array<u32>;
+@group(0) @binding(1) var<storage, read_write> counts: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+${HEAD_FNS_WGSL}
+@compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
+  let w = global_index(wid, nwg, lid);
+  if (w < head_words()) { counts[w] = countOneBits(word_in_range(w)); }
+}
+`;
+}
+
+/**
+ * The `Params.b` threshold of {@link headBitsWgsl} for a mean segment length: a hash ≤ 2^32/mean − 1
+ * has probability 1/mean (inclusive, so that mean 1 makes every element a head).
+ *
+ * @example
+ * ```ts
+ * headThreshold(16); // 268435455
+ * headThreshold(1); // 4294967295
+ * ```
+ */
+export function headThreshold(mean: number): number {
+  return Math.max(0, Math.min(2 ** 32, Math.round(2 ** 32 / mean)) - 1);
+}
