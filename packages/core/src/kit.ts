@@ -46,6 +46,7 @@ export {
 } from './plans/chunks.js';
 export { RecipeExecutor } from './plans/executor.js';
 export { checkCopyUsage, checkEncodeArgs } from './plans/plan-args.js';
+export { type PlanPart, planOf } from './plans/plan-of.js';
 export { type BufferRef, type ClearStep, type CopyStep, type DispatchStep, type Recipe, RecipeBuilder, type Step } from './plans/recipe.js';
 export {
   checkBoolean,

@@ -6,6 +6,7 @@ import { checkOptions } from '../validate.js';
 import { AUX_WORDS, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
+import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import type { Plan } from './types.js';
 
@@ -77,18 +78,11 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
   };
   if (options.maxCount !== undefined && options.maxCount > 0) exec.reserve(build(options.maxCount));
 
-  return {
+  return planOf([exec], {
     encode(encoder, args) {
       const count = checkEncodeArgs('reduce plan', args, { input: 4, output: { bytes: 4 } });
       checkCopyUsage('reduce plan', count % 4 !== 0 ? { input: args.input } : {}, { output: args.output });
       exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
     },
-    destroy: () => exec.destroy(),
-    get scratchBytes() {
-      return exec.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations;
-    },
-  };
+  });
 }

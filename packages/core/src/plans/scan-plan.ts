@@ -7,6 +7,7 @@ import { checkBoolean, checkOneOf, checkOptions, normalizeScanOptions } from '..
 import { AUX_WORDS, type Chunk, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
+import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import { blellochChunk, reduceThenScanChunk } from './scan-multipass.js';
 import { type Plan, SCAN_ALGORITHMS, type ScanAlgorithm, type ScanEncodeArgs, type ScanPlanOptions } from './types.js';
@@ -101,21 +102,14 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   };
   if (options.maxCount !== undefined && options.maxCount > 0) exec.reserve(build(options.maxCount));
 
-  return {
+  return planOf([exec], {
     encode(encoder, args) {
       const count = checkEncodeArgs('scan plan', args, { input: 4, output: 4 });
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('scan plan', { input: args.input }, { output: args.output });
       exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
     },
-    destroy: () => exec.destroy(),
-    get scratchBytes() {
-      return exec.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations;
-    },
-  };
+  });
 }
 
 /** Workgroup size: decoupled-fallback takes 1024 where the device allows it; otherwise at most 256. */

@@ -6,6 +6,7 @@ import { checkBoolean, checkOptions } from '../validate.js';
 import { AUX_WORDS, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
+import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import { createScanPlan } from './scan-plan.js';
 import type { Plan, ScanAlgorithm } from './types.js';
@@ -41,19 +42,12 @@ export interface EnumerateEncodeArgs {
 export function createEnumeratePlan(ctx: ScanContext, options: EnumeratePlanOptions = {}): Plan<EnumerateEncodeArgs> {
   checkOptions(options, ['backward', 'algorithm', 'maxCount', 'maxChunkElements'], 'options');
   const scan = createScanPlan(ctx, { ...options, type: 'u32', op: 'add', inclusive: false });
-  return {
+  return planOf([scan], {
     encode(encoder, args) {
       const count = checkEncodeArgs('enumerate plan', args, { flags: 4, output: 4 });
       scan.encode(encoder, { input: args.flags, output: args.output, count });
     },
-    destroy: () => scan.destroy(),
-    get scratchBytes() {
-      return scan.scratchBytes;
-    },
-    get allocations() {
-      return scan.allocations;
-    },
-  };
+  });
 }
 
 /** Options of {@link createDistributePlan}. */
@@ -105,19 +99,12 @@ export function createDistributePlan(ctx: ScanContext, options: DistributePlanOp
     }
     return b.build();
   };
-  return {
+  return planOf([exec], {
     encode(encoder, args) {
       const count = checkEncodeArgs('distribute plan', args, { input: 4, output: 4 });
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('distribute plan', { input: args.input }, { output: args.output });
       exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
     },
-    destroy: () => exec.destroy(),
-    get scratchBytes() {
-      return exec.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations;
-    },
-  };
+  });
 }

@@ -7,6 +7,7 @@ import {
   createScanPlan,
   dispatchShape,
   type Plan,
+  planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
@@ -124,21 +125,14 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
     }
     return b.build();
   };
-  return {
+  return planOf([exec], {
     encode(encoder, args) {
       const count = checkCount((args as { count?: unknown } | null)?.count, 'args.count');
       checkEncodeArgs('pack head flags plan', args, { flags: { bytes: flagBytes(count) }, output: { bytes: 4 * packedFlagWords(count) } });
       if (count === 0) return;
       exec.encode(encoder, `${count}`, () => build(count), { flags: args.flags, output: args.output });
     },
-    destroy: () => exec.destroy(),
-    get scratchBytes() {
-      return exec.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations;
-    },
-  };
+  });
 }
 
 /**
@@ -198,7 +192,7 @@ export function createHeadFlagsToOffsetsPlan(
     return b.build();
   };
   if (maxCount > 0) exec.reserve(buildScatter(maxCount));
-  return {
+  return planOf([exec, scan], {
     encode(encoder, args) {
       const count = checkCount((args as { count?: unknown } | null)?.count, 'args.count');
       checkEncodeArgs('head flags to offsets plan', args, {
@@ -225,17 +219,7 @@ export function createHeadFlagsToOffsetsPlan(
       }
       exec.encode(encoder, scatterKey, () => buildScatter(count), roles);
     },
-    destroy() {
-      scan.destroy();
-      exec.destroy();
-    },
-    get scratchBytes() {
-      return exec.scratchBytes + scan.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations + scan.allocations;
-    },
-  };
+  });
 }
 
 /** Options of {@link createOffsetsToHeadFlagsPlan}. */
@@ -292,7 +276,7 @@ export function createOffsetsToHeadFlagsPlan(
     }
     return b.build();
   };
-  return {
+  return planOf([exec], {
     encode(encoder, args) {
       const a = args as { count?: unknown; segments?: unknown } | null;
       const count = checkCount(a?.count, 'args.count');
@@ -304,12 +288,5 @@ export function createOffsetsToHeadFlagsPlan(
       if (count === 0) return;
       exec.encode(encoder, `${count}/${segments}`, () => build(count, segments), { offsets: args.offsets, output: args.output });
     },
-    destroy: () => exec.destroy(),
-    get scratchBytes() {
-      return exec.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations;
-    },
-  };
+  });
 }

@@ -10,6 +10,7 @@ import {
   type ElementType,
   maxChunkElements,
   type Plan,
+  planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
@@ -92,21 +93,9 @@ function checkAlgorithm(value: unknown): SegmentedScanAlgorithm {
   return checkOneOf<SegmentedScanAlgorithm>(value, ['auto', ...SEGMENTED_SCAN_ALGORITHMS], 'options.algorithm', 'auto');
 }
 
-/** The `scratchBytes`/`allocations` a plan reports: its own executor's plus its scans'. */
+/** A plan made of an optional executor of its own and its scans (see core's `planOf`). */
 function composite<Args>(encode: Plan<Args>['encode'], exec: RecipeExecutor | undefined, scans: readonly SegmentedScanPlan[]): Plan<Args> {
-  return {
-    encode,
-    destroy() {
-      exec?.destroy();
-      for (const s of scans) s.destroy();
-    },
-    get scratchBytes() {
-      return (exec?.scratchBytes ?? 0) + scans.reduce((sum, s) => sum + s.scratchBytes, 0);
-    },
-    get allocations() {
-      return (exec?.allocations ?? 0) + scans.reduce((sum, s) => sum + s.allocations, 0);
-    },
-  };
+  return planOf([...(exec ? [exec] : []), ...scans], { encode });
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type ElementType,
   maxChunkElements,
   type Plan,
+  planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
@@ -131,7 +132,7 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
     main.reserve(buildMain(options.maxCount));
   }
 
-  return {
+  return planOf([exec, main, countScan], {
     encode(encoder, args) {
       const given = (args as { segments?: unknown } | null)?.segments;
       if (given !== undefined && (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0)) {
@@ -170,16 +171,5 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
         blockHeads: exec.scratchBuffer('blockHeads'),
       });
     },
-    destroy() {
-      countScan.destroy();
-      exec.destroy();
-      main.destroy();
-    },
-    get scratchBytes() {
-      return exec.scratchBytes + main.scratchBytes + countScan.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations + main.allocations + countScan.allocations;
-    },
-  };
+  });
 }

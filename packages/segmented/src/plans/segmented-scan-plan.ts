@@ -14,6 +14,7 @@ import {
   type ElementType,
   maxChunkElements,
   type Plan,
+  planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
@@ -126,7 +127,7 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
   const build = (count: number): Recipe => (algorithm === 'tree' ? treeSegmentedScanRecipe(ctx, shape, count) : singlePass(count));
   if (raw.maxCount !== undefined && raw.maxCount > 0) exec.reserve(build(raw.maxCount));
 
-  return {
+  return planOf([exec], {
     encode(encoder, args) {
       const count = checkEncodeArgs('segmented scan plan', args, {
         input: 4,
@@ -137,12 +138,5 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
       if (count % 4 !== 0) checkCopyUsage('segmented scan plan', { input: args.input }, { output: args.output });
       exec.encode(encoder, `${count}`, () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
     },
-    destroy: () => exec.destroy(),
-    get scratchBytes() {
-      return exec.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations;
-    },
-  };
+  });
 }
