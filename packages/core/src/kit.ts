@@ -17,6 +17,7 @@ export {
   lookBackDeclsWgsl,
   lookBackStepWgsl,
   STATUS_WORDS_PER_TILE,
+  TAKE_TILE_WGSL,
 } from './kernels/look-back.js';
 export {
   AUX_CARRY,

@@ -78,6 +78,21 @@ fn publish(t: u32, flag: u32, value: ${T}) {
 }
 
 /**
+ * The start of every single-pass tile kernel: invocation 0 takes the next tile from the ticket in
+ * `status[0]` — tiles go out in the order workgroups start, not by `workgroup_id`, so a tile's
+ * predecessors have usually started before it — and workgroups past the last tile leave. Defines
+ * `tile`. Expects `lid` and `params.tiles`.
+ *
+ * @example
+ * ```ts
+ * const body = `${TAKE_TILE_WGSL}\n  // … work on tile …`;
+ * ```
+ */
+export const TAKE_TILE_WGSL = `if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
+  let tile = workgroupUniformLoad(&wg_tile);
+  if (tile >= params.tiles) { return; }`;
+
+/**
  * One look-back attempt as a WGSL block: walks back from `lb_tile`, combining AGGREGATEs into
  * `lb_prefix` until an INCLUSIVE (or the carry-in, past tile 0) resolves it — then sets
  * `wg_exclusive`, publishes this tile's INCLUSIVE (`wg_exclusive ⊕ wg_aggregate`) and sets

@@ -4,7 +4,7 @@ import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
 
 export { decoupledFallbackStatusBytes, STATUS_WORDS_PER_TILE } from './look-back.js';
 
-import { lookBackDeclsWgsl, lookBackStepWgsl } from './look-back.js';
+import { lookBackDeclsWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
 import { slotWgsl } from './slots.js';
 import { unroll } from './unroll.js';
 import { wgslOp } from './wgsl-ops.js';
@@ -113,11 +113,7 @@ fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: 
 ${'' /* the entry point */}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
-  // Tiles are handed out in the order workgroups start, not by workgroup_id, so a tile's
-  // predecessors have usually started before it.
-  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
-  let tile = workgroupUniformLoad(&wg_tile);
-  if (tile >= params.tiles) { return; }
+  ${TAKE_TILE_WGSL}
   ${id.body}
   // One invocation, lane 0 of group 0, does all single-invocation bookkeeping: the windowed
   // look-back runs on group 0, and invocation 0 need not belong to it.

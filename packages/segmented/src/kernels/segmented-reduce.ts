@@ -7,11 +7,12 @@ import {
   lookBackStepWgsl,
   type ScanOp,
   slotWgsl,
+  TAKE_TILE_WGSL,
   unroll,
   wgslOp,
 } from '@scan/core';
 import { HEAD_COUNT_BLOCK } from './block-heads.js';
-import { segGroupScanWgsl, segmentedLookBackWgsl } from './segmented-single-pass.js';
+import { segGroupScanWgsl, segmentedLookBackWgsl, segmentedPublishWgsl } from './segmented-single-pass.js';
 
 /** What the segmented reduce kernel is specialized on. */
 export interface SegmentedReduceSpec {
@@ -135,9 +136,7 @@ fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: 
 
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
-  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
-  let tile = workgroupUniformLoad(&wg_tile);
-  if (tile >= params.tiles) { return; }
+  ${TAKE_TILE_WGSL}
   ${id.body}
   let leader = group == 0u && lane == 0u;
   let first_chunk = params.carry_in == 0xffffffffu;
@@ -199,15 +198,7 @@ ${unroll(
     }
     wg_aggregate = agg.value;
     wg_aggregate_head = agg.head;
-    if (tile == 0u) {
-      let carry = load_carry_in();
-      wg_exclusive = carry;
-      publish(0u, FLAG_INCLUSIVE, select(${c('carry', 'agg.value')}, agg.value, agg.head != 0u));
-    } else {
-      publish(tile, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, agg.head != 0u), agg.value);
-      lb_tile = tile - 1u;
-      lb_prefix = ${o.identity};
-    }
+    ${segmentedPublishWgsl(o, 'agg')}
   }
 
   // Look-back with fallback for the tile's exclusive prefix.

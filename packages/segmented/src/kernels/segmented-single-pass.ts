@@ -6,6 +6,7 @@ import {
   lookBackStepWgsl,
   type ScanOp,
   slotWgsl,
+  TAKE_TILE_WGSL,
   unroll,
   type WgslOp,
   wgslOp,
@@ -155,9 +156,7 @@ fn vec_total(x: ${V}, h: u32) -> Pair {
 
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
-  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
-  let tile = workgroupUniformLoad(&wg_tile);
-  if (tile >= params.tiles) { return; }
+  ${TAKE_TILE_WGSL}
   ${id.body}
   let leader = group == 0u && lane == 0u;
 
@@ -216,15 +215,7 @@ ${unroll(
     }
     wg_aggregate = acc.value;
     wg_aggregate_head = acc.head;
-    if (tile == 0u) {
-      let carry = load_carry_in();
-      wg_exclusive = carry;
-      publish(0u, FLAG_INCLUSIVE, ${segValue('acc.head != 0u', 'acc.value', 'carry')});
-    } else {
-      publish(tile, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, acc.head != 0u), acc.value);
-      lb_tile = tile - 1u;
-      lb_prefix = ${o.identity};
-    }
+    ${segmentedPublishWgsl(o, 'acc')}
   }
 
   // 4. Look-back with fallback (core's look-back: only head-free tiles publish AGGREGATE).
@@ -376,4 +367,26 @@ export function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
       if (workgroupUniformLoad(&lb_state) == 0u) { break; }
     }
   }`;
+}
+
+/**
+ * The leader's publication of a segmented tile's aggregate pair `agg` (a WGSL `Pair`): tile 0
+ * publishes INCLUSIVE seeded with the carry; a tile holding a head publishes INCLUSIVE at once (its
+ * last segment does not depend on the past); others publish AGGREGATE and prepare the look-back.
+ *
+ * @example
+ * ```ts
+ * const code = `if (leader) { ${segmentedPublishWgsl(wgslOp('add', 'u32'), 'acc')} }`;
+ * ```
+ */
+export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
+  return `if (tile == 0u) {
+      let carry = load_carry_in();
+      wg_exclusive = carry;
+      publish(0u, FLAG_INCLUSIVE, select(${o.combine('carry', `${agg}.value`)}, ${agg}.value, ${agg}.head != 0u));
+    } else {
+      publish(tile, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, ${agg}.head != 0u), ${agg}.value);
+      lb_tile = tile - 1u;
+      lb_prefix = ${o.identity};
+    }`;
 }
