@@ -114,3 +114,15 @@ export function identityOf(op: ScanOp, type: ElementType): number {
       return type === 'u32' ? 0 : type === 'i32' ? -0x80000000 : Number.NEGATIVE_INFINITY;
   }
 }
+
+/**
+ * A typed array of the same type as `like` over `bytes` (a read-back, say).
+ *
+ * @example
+ * ```ts
+ * typedArrayOver(new Float32Array(0), bytes); // Float32Array viewing bytes
+ * ```
+ */
+export function typedArrayOver<A extends ScanTypedArray>(like: A, bytes: ArrayBuffer): A {
+  return new (like.constructor as new (b: ArrayBuffer) => A)(bytes);
+}

@@ -9,7 +9,7 @@
  */
 
 export { assertUsable } from './context.js';
-export { checkElementType, checkOp, typedArrayFor } from './element-types.js';
+export { checkElementType, checkOp, typedArrayFor, typedArrayOver } from './element-types.js';
 export { groupIdentityWgsl, groupScanWgsl } from './kernels/group-scan.js';
 export {
   decoupledFallbackStatusBytes,

@@ -27,11 +27,6 @@ export interface DecoupledFallbackSpec {
   readonly forceFallback?: boolean;
 }
 
-/** Elements per tile of a spec. */
-export function decoupledFallbackTile(spec: Pick<DecoupledFallbackSpec, 'workgroupSize' | 'slotsPerThread'>): number {
-  return spec.workgroupSize * spec.slotsPerThread * 4;
-}
-
 /**
  * Single-pass chained scan with decoupled look-back and fallback (Smith, Levien & Owens, SPAA 2025).
  *

@@ -23,9 +23,6 @@ export const AUX_FREE = 10;
 /** `Params.carry_in`/`carry_out` value meaning "no carry". */
 export const NO_CARRY = 0xffffffff;
 
-/** Byte size of the `Params` uniform (padded for dynamic offsets). */
-export const PARAMS_BYTES = 32;
-
 export interface SlotSpec {
   readonly type: ElementType;
   /** WGSL expression of the identity (padding value). */

@@ -1,19 +1,39 @@
 import { assertUsable, type ScanContext } from '../context.js';
-import { checkOp, type ScanTypedArray, typedArrayFor } from '../element-types.js';
+import { checkOp, elementTypeOf, type ScanTypedArray, typedArrayFor, typedArrayOver } from '../element-types.js';
 import { createReducePlan } from '../plans/reduce-plan.js';
 import { createPackPlan, createSplitPlan } from '../plans/scatter-plans.js';
 import { createDistributePlan, createEnumeratePlan } from '../plans/simple-plans.js';
 import { checkBoolean, checkData, checkFlags, checkOptions, lengthOf } from '../validate.js';
-import { type GpuSession, withSession } from './session.js';
+import { withSession } from './session.js';
 
-function sameType<A extends ScanTypedArray>(like: A, bytes: ArrayBuffer): A {
-  const Ctor = like.constructor as new (b: ArrayBuffer) => A;
-  return new Ctor(bytes);
-}
-
-/** Uploads 0/1 flags as u32 words (Uint8Array flags are widened on the CPU first). */
-function uploadFlags(s: GpuSession, flags: Uint32Array | Uint8Array): GPUBuffer {
-  return s.upload(flags instanceof Uint32Array ? flags : Uint32Array.from(flags), 'flags');
+/**
+ * The GPU part of split and pack: one plan (split or pack), the data and flags up, the moved data
+ * and the count (falses or kept elements) back.
+ */
+async function scatterOnGpu<A extends ScanTypedArray>(
+  ctx: ScanContext,
+  mode: 'split' | 'pack',
+  data: A,
+  flags: Uint32Array | Uint8Array,
+): Promise<{ output: ArrayBuffer; count: number }> {
+  const type = elementTypeOf(data, 'data');
+  const n = data.length;
+  return withSession(ctx, mode, async (s) => {
+    const input = s.upload(data, `${mode} input`);
+    const f = s.uploadFlags(flags);
+    const output = s.buffer(4 * n, `${mode} output`);
+    const counted = s.buffer(4, `${mode} count`);
+    if (mode === 'split') {
+      s.own(createSplitPlan(ctx, { type })).encode(s.encoder, { input, flags: f, output, count: n, falseCount: counted });
+    } else {
+      s.own(createPackPlan(ctx, { type })).encode(s.encoder, { input, flags: f, output, count: n, packedCount: counted });
+    }
+    const readOut = s.readback(output, 4 * n);
+    const readCount = s.readback(counted, 4);
+    s.submit();
+    const [out, count] = await Promise.all([readOut(), readCount()]);
+    return { output: out, count: new Uint32Array(count)[0] as number };
+  });
 }
 
 /**
@@ -40,7 +60,7 @@ export async function reduce(
     plan.encode(s.encoder, { input, output, count: data.length });
     const read = s.readback(output, 4);
     s.submit();
-    return sameType(typedArrayFor(type, 0), await read())[0] as number;
+    return typedArrayOver(typedArrayFor(type, 0), await read())[0] as number;
   });
 }
 
@@ -61,7 +81,7 @@ export async function enumerate(ctx: ScanContext, flags: Uint32Array | Uint8Arra
   if (n === 0) return new Uint32Array(0);
   return withSession(ctx, 'enumerate', async (s) => {
     const plan = s.own(createEnumeratePlan(ctx, { backward }));
-    const input = uploadFlags(s, flags);
+    const input = s.uploadFlags(flags);
     const output = s.buffer(4 * n, 'enumerate output');
     plan.encode(s.encoder, { flags: input, output, count: n });
     const read = s.readback(output, 4 * n);
@@ -92,7 +112,7 @@ export async function distribute<A extends ScanTypedArray>(ctx: ScanContext, dat
     plan.encode(s.encoder, { input, output, count: n });
     const read = s.readback(output, 4 * n);
     s.submit();
-    return sameType(data, await read());
+    return typedArrayOver(data, await read());
   });
 }
 
@@ -116,19 +136,8 @@ export async function split<A extends ScanTypedArray>(
   checkFlags(flags, data.length, 'flags');
   const n = data.length;
   if (n === 0) return { output: typedArrayFor(type, 0) as A, falseCount: 0 };
-  return withSession(ctx, 'split', async (s) => {
-    const plan = s.own(createSplitPlan(ctx, { type }));
-    const input = s.upload(data, 'split input');
-    const f = uploadFlags(s, flags);
-    const output = s.buffer(4 * n, 'split output');
-    const falseCount = s.buffer(4, 'split falseCount');
-    plan.encode(s.encoder, { input, flags: f, output, count: n, falseCount });
-    const readOut = s.readback(output, 4 * n);
-    const readCount = s.readback(falseCount, 4);
-    s.submit();
-    const [out, count] = await Promise.all([readOut(), readCount()]);
-    return { output: sameType(data, out), falseCount: new Uint32Array(count)[0] as number };
-  });
+  const { output, count } = await scatterOnGpu(ctx, 'split', data, flags);
+  return { output: typedArrayOver(data, output), falseCount: count };
 }
 
 /**
@@ -145,18 +154,6 @@ export async function pack<A extends ScanTypedArray>(ctx: ScanContext, data: A, 
   checkFlags(flags, data.length, 'flags');
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
-  return withSession(ctx, 'pack', async (s) => {
-    const plan = s.own(createPackPlan(ctx, { type }));
-    const input = s.upload(data, 'pack input');
-    const f = uploadFlags(s, flags);
-    const output = s.buffer(4 * n, 'pack output');
-    const packedCount = s.buffer(4, 'pack count');
-    plan.encode(s.encoder, { input, flags: f, output, count: n, packedCount });
-    const readOut = s.readback(output, 4 * n);
-    const readCount = s.readback(packedCount, 4);
-    s.submit();
-    const [out, count] = await Promise.all([readOut(), readCount()]);
-    const kept = new Uint32Array(count)[0] as number;
-    return sameType(data, out.slice(0, 4 * kept));
-  });
+  const { output, count } = await scatterOnGpu(ctx, 'pack', data, flags);
+  return typedArrayOver(data, output.slice(0, 4 * count));
 }

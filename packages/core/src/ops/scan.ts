@@ -1,6 +1,6 @@
 import type { ScanContext } from '../context.js';
 import { assertUsable } from '../context.js';
-import { type ScanTypedArray, typedArrayFor } from '../element-types.js';
+import { type ScanTypedArray, typedArrayFor, typedArrayOver } from '../element-types.js';
 import { createScanPlan } from '../plans/scan-plan.js';
 import type { ScanAlgorithm } from '../plans/types.js';
 import { checkData, normalizeScanOptions } from '../validate.js';
@@ -43,8 +43,6 @@ export async function scan<A extends ScanTypedArray>(ctx: ScanContext, data: A, 
     plan.encode(s.encoder, { input, output, count: n });
     const read = s.readback(output, 4 * n);
     s.submit();
-    const bytes = await read();
-    const result = typedArrayFor(type, 0).constructor as new (b: ArrayBuffer) => A;
-    return new result(bytes);
+    return typedArrayOver(data, await read());
   });
 }

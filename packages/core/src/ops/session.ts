@@ -1,7 +1,6 @@
 import { checkBufferSize, createStorageBuffer, encodeReadback, uploadArray } from '../buffers.js';
 import type { ScanContext } from '../context.js';
 import { runGuarded } from '../gpu-errors.js';
-import type { Plan } from '../plans/types.js';
 
 /**
  * The GPU side of one array-level call: buffers and plans it creates are freed when it ends,
@@ -18,6 +17,11 @@ export class GpuSession {
   /** Uploads `data` into a new storage buffer owned by the session. */
   upload(data: ArrayBufferView, label: string): GPUBuffer {
     return this.own(uploadArray(this.ctx, data, label));
+  }
+
+  /** Uploads 0/1 flags as the plans read them, one u32 per flag (a `Uint8Array` is widened first). */
+  uploadFlags(flags: Uint32Array | Uint8Array, label = 'flags'): GPUBuffer {
+    return this.upload(flags instanceof Uint32Array ? flags : Uint32Array.from(flags), label);
   }
 
   /** A new storage buffer of `bytes` bytes owned by the session. */
@@ -67,6 +71,3 @@ export async function withSession<R>(ctx: ScanContext, what: string, body: (sess
     }
   });
 }
-
-/** Anything with `destroy`, e.g. a {@link Plan}. */
-export type Owned = Pick<Plan<unknown>, 'destroy'>;

@@ -4,7 +4,6 @@ import {
   groupScanWgsl,
   type KernelSpec,
   lookBackDeclsWgsl,
-  lookBackStepWgsl,
   type ScanOp,
   slotWgsl,
   TAKE_TILE_WGSL,

@@ -61,11 +61,6 @@ export function segmentedSinglePassKernel(spec: SegmentedSinglePassSpec): Kernel
   return { key, wgsl: () => segmentedSinglePassWgsl(spec) };
 }
 
-/** Elements per tile of a spec. */
-export function segmentedSinglePassTile(spec: Pick<SegmentedSinglePassSpec, 'workgroupSize' | 'slotsPerThread'>): number {
-  return spec.workgroupSize * spec.slotsPerThread * 4;
-}
-
 function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
   const o = wgslOp(spec.op, spec.type);
   const T = spec.type;

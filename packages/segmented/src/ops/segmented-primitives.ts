@@ -2,11 +2,11 @@ import {
   assertUsable,
   checkData,
   checkFlags,
-  type GpuSession,
   lengthOf,
   type ScanContext,
   type ScanTypedArray,
   typedArrayFor,
+  typedArrayOver,
   withSession,
 } from '@scan/core';
 import { packHeadFlags, unpackHeadFlags } from '../cpu/pack-head-flags.js';
@@ -19,15 +19,6 @@ import { checkBackward, checkHeadFlags } from '../validate.js';
 // Array-level segmented distribute, enumerate and split-and-segment: typed arrays in, new typed
 // arrays out, the same results and errors as the CPU references in `@scan/segmented/cpu`. Head
 // flags are bit-packed on the CPU before the upload: one bit per element travels, not a byte.
-
-/** Uploads 0/1 flags as the plans read them, one u32 per flag (a `Uint8Array` is widened first). */
-function uploadFlags(s: GpuSession, flags: Uint8Array | Uint32Array): GPUBuffer {
-  return s.upload(flags instanceof Uint32Array ? flags : Uint32Array.from(flags), 'flags');
-}
-
-function sameType<A extends ScanTypedArray>(like: A, bytes: ArrayBuffer): A {
-  return new (like.constructor as new (b: ArrayBuffer) => A)(bytes);
-}
 
 /**
  * Segmented distribute on the GPU: every element gets its segment's first element (backward: its
@@ -61,7 +52,7 @@ export async function segmentedDistribute<A extends ScanTypedArray>(
     plan.encode(s.encoder, { input, headBits, output, count: n });
     const read = s.readback(output, 4 * n);
     s.submit();
-    return sameType(data, await read());
+    return typedArrayOver(data, await read());
   });
 }
 
@@ -90,7 +81,7 @@ export async function segmentedEnumerate(
   if (n === 0) return new Uint32Array(0);
   return withSession(ctx, 'segmentedEnumerate', async (s) => {
     const plan = s.own(createSegmentedEnumeratePlan(ctx, { backward }));
-    const flagsBuffer = uploadFlags(s, flags);
+    const flagsBuffer = s.uploadFlags(flags);
     const headBits = s.upload(packHeadFlags(headFlags), 'segmented enumerate head bits');
     const output = s.buffer(4 * n, 'segmented enumerate output');
     plan.encode(s.encoder, { flags: flagsBuffer, headBits, output, count: n });
@@ -130,7 +121,7 @@ export async function splitAndSegment<A extends ScanTypedArray, F extends HeadFl
     const plan = s.own(createSplitAndSegmentPlan(ctx, { type }));
     const words = packedFlagWords(n);
     const input = s.upload(data, 'split-and-segment input');
-    const flagsBuffer = uploadFlags(s, flags);
+    const flagsBuffer = s.uploadFlags(flags);
     const headBits = s.upload(packHeadFlags(headFlags), 'split-and-segment head bits');
     const output = s.buffer(4 * n, 'split-and-segment output');
     const outputHeadBits = s.buffer(4 * words, 'split-and-segment output head bits');
@@ -140,6 +131,6 @@ export async function splitAndSegment<A extends ScanTypedArray, F extends HeadFl
     s.submit();
     const [bytes, bits] = await Promise.all([readData(), readBits()]);
     const unpacked = unpackHeadFlags(new Uint32Array(bits), n);
-    return { output: sameType(data, bytes), headFlags: unpacked instanceof FlagArray ? unpacked : new FlagArray(unpacked) };
+    return { output: typedArrayOver(data, bytes), headFlags: unpacked instanceof FlagArray ? unpacked : new FlagArray(unpacked) };
   });
 }

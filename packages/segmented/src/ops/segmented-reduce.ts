@@ -1,4 +1,13 @@
-import { assertUsable, checkData, identityOf, type ScanContext, type ScanTypedArray, typedArrayFor, withSession } from '@scan/core';
+import {
+  assertUsable,
+  checkData,
+  identityOf,
+  type ScanContext,
+  type ScanTypedArray,
+  typedArrayFor,
+  typedArrayOver,
+  withSession,
+} from '@scan/core';
 import { offsetsToHeadFlags } from '../cpu/offsets-to-head-flags.js';
 import { packHeadFlags } from '../cpu/pack-head-flags.js';
 import { createSegmentedReducePlan } from '../plans/segmented-reduce-plan.js';
@@ -45,7 +54,7 @@ export async function segmentedReduce<A extends ScanTypedArray>(
     plan.encode(s.encoder, { input, headBits, output, count: n, segments: nonEmpty });
     const read = s.readback(output, 4 * nonEmpty);
     s.submit();
-    return new (data.constructor as new (b: ArrayBuffer) => A)(await read());
+    return typedArrayOver(data, await read());
   });
   if (!offsets) return compact;
   const identity = identityOf(op, type);

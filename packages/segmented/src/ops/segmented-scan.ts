@@ -1,4 +1,4 @@
-import { assertUsable, checkData, type ScanContext, type ScanTypedArray, typedArrayFor, withSession } from '@scan/core';
+import { assertUsable, checkData, type ScanContext, type ScanTypedArray, typedArrayFor, typedArrayOver, withSession } from '@scan/core';
 import { packHeadFlags } from '../cpu/pack-head-flags.js';
 import { createSegmentedScanPlan } from '../plans/segmented-scan-plan.js';
 import type { HeadFlags, SegmentedScanOptions } from '../types.js';
@@ -38,6 +38,6 @@ export async function segmentedScan<A extends ScanTypedArray>(
     plan.encode(s.encoder, { input, headBits, output, count: n });
     const read = s.readback(output, 4 * n);
     s.submit();
-    return new (data.constructor as new (b: ArrayBuffer) => A)(await read());
+    return typedArrayOver(data, await read());
   });
 }
