@@ -16,7 +16,13 @@ for (const subgroups of [true, false]) {
       const device = ctx.device;
       for (const type of ELEMENT_TYPES) {
         for (const op of SCAN_OPS.filter((o) => opFitsType(o, type))) {
-          for (const tuning of [{}, { maxChunkElements: 4096 }, { forceFallback: true }, { elementsPerThread: 32 }]) {
+          for (const tuning of [
+            {},
+            { maxChunkElements: 4096 },
+            { forceFallback: true },
+            { workgroupSize: 64, slotsPerRow: 1, rows: 1 },
+            { workgroupSize: 32, slotsPerRow: 8, rows: 3 },
+          ]) {
             const maxChunkElements = JSON.stringify(tuning);
             const plan = createSegmentedReducePlan(ctx, { type, op, ...tuning } as never);
             const sizes = [1, 2, 3, 5, 33, 255, 256, 257, 1025, 4097, 20_003];

@@ -11,7 +11,14 @@ import {
   wgslOp,
 } from '@scan/core';
 import { HEAD_COUNT_BLOCK } from './block-heads.js';
-import { segGroupScanWgsl, segmentedLookBackWgsl, segmentedPublishWgsl } from './segmented-single-pass.js';
+import {
+  segGroupScanWgsl,
+  segmentedLookBackWgsl,
+  segmentedSlotsWgsl,
+  segmentedTileDeclsWgsl,
+  segmentedTileReduceWgsl,
+  segmentedValueWgsl,
+} from './segmented-single-pass.js';
 
 /** What the segmented reduce kernel is specialized on. */
 export interface SegmentedReduceSpec {
@@ -19,34 +26,40 @@ export interface SegmentedReduceSpec {
   readonly op: ScanOp;
   readonly subgroups: boolean;
   readonly workgroupSize: number;
-  /** Contiguous elements per invocation: a multiple of 4 dividing 32 (one word of head bits). */
-  readonly elementsPerThread: number;
+  /** Contiguous vec4 slots each invocation reduces per row: 1, 2, 4 or 8 (4× that divides 32). */
+  readonly slotsPerRow: number;
+  /** Rows per tile. A tile is workgroupSize × slotsPerRow × rows × 4 elements. */
+  readonly rows: number;
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
   readonly forceFallback?: boolean;
 }
 
 /** Elements per tile; a multiple of the head-count block, so a tile's first segment index is one lookup. */
-export function segmentedReduceTile(spec: Pick<SegmentedReduceSpec, 'workgroupSize' | 'elementsPerThread'>): number {
-  return spec.workgroupSize * spec.elementsPerThread;
+export function segmentedReduceTile(spec: Pick<SegmentedReduceSpec, 'workgroupSize' | 'slotsPerRow' | 'rows'>): number {
+  return spec.workgroupSize * spec.slotsPerRow * spec.rows * 4;
 }
 
 /**
- * Segmented reduce in one pass (reduce-by-key). Each invocation owns `E` contiguous elements and
- * reduces them serially in registers, writing every segment that both starts and ends inside its
- * range at once. What crosses invocations is one (head, value) pair each — the value after its last
- * head, or its whole sum — scanned with the segmented operator across the tile; what crosses tiles
- * goes through core's decoupled look-back with fallback. A segment's index is the number of heads
- * before it: per tile from the pre-pass's head counts (`block_heads`), within the tile from a count
- * scan. Writes go to `seg_out[index]` as u32 bits.
+ * Segmented reduce in one pass (reduce-by-key). A group (a subgroup, or the workgroup without
+ * subgroups) takes a contiguous run of the tile and goes through it in rows; in each row every
+ * invocation owns `4·slotsPerRow` contiguous elements, so the loads stay close to coalesced while
+ * the reduction itself is serial, in registers, a few instructions per element. In its range an
+ * invocation writes every segment whose head it has seen the moment it meets the segment's tail
+ * (its successor is a head, or it ends the array). The segment running into the range — its lead —
+ * is finished after the row's segmented scan of (head, value) pairs across the group; if no head
+ * precedes it in the group's run, it still needs the prefix from earlier groups and tiles, which
+ * core's decoupled look-back with fallback provides, so that one write (at most one per run) waits.
+ * A segment's output index is the number of heads up to its tail minus one: before the run from the
+ * pre-pass's per-block head counts (`block_heads`), within the run by a count scan per row.
  *
- * Bindings: 0 src, 1 seg_out, 2 aux, 3 params (`extra` = the chunk's first element), 4 status,
- * 5 head bits, 6 block heads (the last entry is the element count).
+ * Bindings: 0 src, 1 seg_out (u32 bits), 2 aux, 3 params (`extra` = the chunk's first element),
+ * 4 status, 5 head bits, 6 block heads (the last entry is the element count).
  *
  * @example
  * ```ts
  * const kernel = segmentedReduceKernel({ type: 'u32', op: 'add', subgroups: true, workgroupSize: 256,
- *   elementsPerThread: 16, maxSpin: 64 });
+ *   slotsPerRow: 4, rows: 2, maxSpin: 64 });
  * ```
  */
 export function segmentedReduceKernel(spec: SegmentedReduceSpec): KernelSpec {
@@ -54,7 +67,7 @@ export function segmentedReduceKernel(spec: SegmentedReduceSpec): KernelSpec {
     'segmented/reduce',
     `${spec.type}.${spec.op}`,
     spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.elementsPerThread}`,
+    `${spec.workgroupSize}x${spec.slotsPerRow}x${spec.rows}`,
     `spin${spec.maxSpin}`,
     spec.forceFallback ? 'forced' : '',
   ].join('/');
@@ -64,15 +77,17 @@ export function segmentedReduceKernel(spec: SegmentedReduceSpec): KernelSpec {
 function segmentedReduceWgsl(spec: SegmentedReduceSpec): string {
   const o = wgslOp(spec.op, spec.type);
   const T = spec.type;
+  const V = `vec4<${T}>`;
   const WG = spec.workgroupSize;
-  const E = spec.elementsPerThread;
-  const S = E / 4;
+  const M = spec.slotsPerRow;
+  const R = spec.rows;
+  const E = 4 * M; // elements per invocation per row
   const maxGroups = spec.subgroups ? WG / 4 : 1;
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const c = o.combine;
+  const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
   const counts = wgslOp('add', 'u32');
-  // Element i of the invocation's range, from its vec4 slots.
-  const element = (i: number) => `vals[${Math.floor(i / 4)}].${'xyzw'[i % 4]}`;
+  const element = (r: number, i: number) => `vals[${r * M + Math.floor(i / 4)}].${'xyzw'[i % 4]}`;
   return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
 ${slotWgsl({ type: T, identity: o.identity, backward: false, writes: false })}
 @group(0) @binding(1) var<storage, read_write> seg_out: array<u32>;
@@ -80,164 +95,123 @@ ${slotWgsl({ type: T, identity: o.identity, backward: false, writes: false })}
 @group(0) @binding(6) var<storage, read> block_heads: array<u32>;
 
 const WG: u32 = ${WG}u;
+const K: u32 = ${M * R}u;   // slots per invocation per tile (the fallback's tile_reduce reads them in order)
+const TILE_SLOTS: u32 = ${WG * M * R}u;
+const M: u32 = ${M}u;
 const E: u32 = ${E}u;
-const TILE: u32 = ${WG * E}u;
 ${lookBackDeclsWgsl(o, spec)}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${groupScanWgsl(counts, spec.subgroups, WG)}
 ${id.decls}
-var<workgroup> wg_pair_head: array<u32, ${maxGroups}>;
-var<workgroup> wg_pair_value: array<${T}, ${maxGroups}>;
-var<workgroup> wg_pair_prefix_head: array<u32, ${maxGroups}>;
-var<workgroup> wg_pair_prefix_value: array<${T}, ${maxGroups}>;
-var<workgroup> wg_count: array<u32, ${maxGroups}>;
-var<workgroup> wg_count_prefix: array<u32, ${maxGroups}>;
-var<workgroup> wg_aggregate_head: u32;
+${segmentedTileDeclsWgsl(T, maxGroups)}
+var<workgroup> wg_aggregate_head: u32;   // 1 when the tile holds a segment head
+
+${segmentedSlotsWgsl(o, false)}
+
+fn head_bit(i: u32) -> u32 {
+  let w = i >> 5u;
+  if (w >= arrayLength(&head_bits)) { return 0u; }
+  return (head_bits[w] >> (i & 31u)) & 1u;
+}
+
+// Heads (x) and tails (y) of the E elements from chunk element e (a multiple of E, and E divides
+// 32, so one word holds them): bit j of the tails when element j is the last of its segment — its
+// successor is a head, or it ends the array (\`total\`). Element 0 of the array is always a head.
+fn range_bits(e: u32, total: u32) -> vec2<u32> {
+  if (e >= params.count) { return vec2<u32>(0u); }
+  let g = params.extra + e;
+  let valid = min(params.count - e, E);
+  let live = select((1u << valid) - 1u, 0xffffffffu, valid == 32u);
+  let word = head_bits[g >> 5u] >> (g & 31u);
+  var h = word & live;
+  if (params.carry_in == 0xffffffffu && e == 0u) { h = h | 1u; }
+  let last = select(head_bit(g + valid), 1u, g + valid == total);
+  let t = ((word >> 1u) & (live >> 1u)) | (last << (valid - 1u));
+  return vec2<u32>(h, t);
+}
+
+// Heads before global element e (element 0 always counts as one): the pre-pass's count up to e's
+// block, plus the bits of the block before e (none when e starts a block, as runs usually do).
+fn heads_before(e: u32) -> u32 {
+  var n = block_heads[e / ${HEAD_COUNT_BLOCK}u];
+  for (var w = (e / ${HEAD_COUNT_BLOCK}u) * ${HEAD_COUNT_BLOCK / 32}u; w < e / 32u; w++) { n = n + countOneBits(head_bits[w]); }
+  if ((e & 31u) != 0u) { n = n + countOneBits(head_bits[e / 32u] & ((1u << (e & 31u)) - 1u)); }
+  return n + select(0u, 1u - (head_bits[0] & 1u), e > 0u);
+}
 
 fn emit(index: u32, value: ${T}) { seg_out[index] = bitcast<u32>(value); }
-
-// Head bits of the E elements from chunk element e (one word: E divides 32 and e is a multiple of E).
-fn range_heads(e: u32, valid: u32) -> u32 {
-  let g = params.extra + e;
-  let w = g >> 5u;
-  var h = 0u;
-  if (w < arrayLength(&head_bits)) { h = head_bits[w] >> (g & 31u); }
-  h = h & select((1u << valid) - 1u, 0xffffffffu, valid >= 32u);
-  return h;
-}
-
-// Segmented reduction of tile t, in order, for the fallback; valid in the leader.
-fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> Pair {
-  let e0 = t * TILE + (group * gsize + lane) * E;
-  var pair = Pair(0u, ${o.identity});
-  if (e0 < params.count) {
-    let valid = min(params.count - e0, E);
-    var h = range_heads(e0, valid);
-    if (params.carry_in == 0xffffffffu && e0 == 0u) { h = h | 1u; }
-    for (var s = 0u; s < ${S}u; s++) {
-      let x = load_slot(e0 / 4u + s);
-      for (var j = 0u; j < 4u; j++) {
-        let i = 4u * s + j;
-        if (i < valid) { pair = seg(pair, Pair((h >> i) & 1u, x[j])); }
-      }
-    }
-  }
-  let scanned = seg_group_scan(pair, lane, gsize);
-  if (lane == 0u) { wg_pair_head[group] = scanned.total.head; wg_pair_value[group] = scanned.total.value; }
-  workgroupBarrier();
-  var acc = Pair(0u, ${o.identity});
-  if (leader) {
-    for (var g = 0u; g < groups; g++) { acc = seg(acc, Pair(wg_pair_head[g], wg_pair_value[g])); }
-  }
-  workgroupBarrier();
-  return acc;
-}
 
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   ${TAKE_TILE_WGSL}
   ${id.body}
   let leader = group == 0u && lane == 0u;
-  let first_chunk = params.carry_in == 0xffffffffu;
   let total = block_heads[arrayLength(&block_heads) - 1u];
 
-  // 1. Load this invocation's E contiguous elements (ranges follow the (group, lane) order the
-  // group scans use) and their head bits.
-  let e0 = tile * TILE + (group * gsize + lane) * E;
-  let valid = select(0u, min(params.count - e0, E), e0 < params.count);
-  var vals: array<vec4<${T}>, ${S}>;
-  if (slots_whole(e0 / 4u, e0 / 4u + ${S - 1}u)) {
-${unroll(S, (s) => `    vals[${s}] = load_slot_whole(e0 / 4u + ${s}u);`)}
+  // 1. Load: row r of the group's run is gsize × M slots; this invocation's are M contiguous ones.
+  let base = tile * TILE_SLOTS + group * gsize * K;
+  var vals: array<${V}, ${M * R}>;
+  if (slots_whole(base, base + gsize * K - 1u)) {
+${unroll(R, (r) => unroll(M, (m) => `    vals[${r * M + m}] = load_slot_whole(base + ${r}u * gsize * M + lane * M + ${m}u);`))}
   } else {
-${unroll(S, (s) => `    vals[${s}] = load_slot(e0 / 4u + ${s}u);`)}
+${unroll(R, (r) => unroll(M, (m) => `    vals[${r * M + m}] = load_slot(base + ${r}u * gsize * M + lane * M + ${m}u);`))}
   }
-  let raw = range_heads(e0, valid);
-  var heads = raw;
-  if (first_chunk && e0 == 0u && valid > 0u) { heads = heads | 1u; }
 
-  // 2. Serial reduce: lead = before the first head, acc = since the last head. The segments that
-  // start and end inside the range are written in step 4, once the count scan says their indices.
-  var lead = ${o.identity};
-  var acc = ${o.identity};
-  var seen = false;
+  // 2. Reduce, row by row. seen: heads before this row in the whole array; run: the (head, value)
+  // pair of the run so far. The open lead (no head before it in the run) waits in open_*.
+  var seen = heads_before(params.extra + 4u * base);
+  var run = Pair(0u, ${o.identity});
+  var open_index = NONE;
+  var open_value = ${o.identity};
+${unroll(
+  R,
+  (r) => `  {
+    let bits = range_bits(4u * (base + ${r}u * gsize * M + lane * M), total);
+    let h = bits.x;
+    let t = bits.y;
+    let counted = group_scan(countOneBits(h), lane, gsize);
+    let first = seen + counted.exclusive;   // index of the first segment headed in the range
+    // Serial reduce: acc runs since the last head; tails after a head are written now, the lead's
+    // tail (before any head of the range) is kept.
+    var acc = ${o.identity};
+    var lead = ${o.identity};
 ${unroll(
   E,
-  (i) => `  if (${i}u < valid) {
-    let x = ${element(i)};
-    if (((heads >> ${i}u) & 1u) != 0u) {
-      if (!seen) { lead = acc; }
-      seen = true;
-      acc = x;
-    } else {
-      acc = ${c('acc', 'x')};
+  (i) => `    acc = ${segValue(`(h & ${2 ** i}u) != 0u`, element(r, i), 'acc')};
+    if ((t & ${2 ** i}u) != 0u) {
+      let m = h & ${2 ** (i + 1) - 1}u;
+      if (m != 0u) { emit(first + countOneBits(m) - 1u, acc); } else { lead = acc; }
+    }`,
+)}
+    // The lead: its prefix comes from the lanes and rows before (or, if none of them holds a head,
+    // from before the run).
+    let s = seg_group_scan(Pair(select(0u, 1u, h != 0u), acc), lane, gsize);
+    let into = seg(run, s.exclusive);
+    if (firstTrailingBit(t) < firstTrailingBit(h)) {
+      let v = ${c('into.value', 'lead')};
+      if (into.head != 0u) { emit(first - 1u, v); } else { open_index = first - 1u; open_value = v; }
     }
+    run = seg(run, s.total);
+    seen = seen + counted.total;
   }`,
 )}
-  if (!seen) { lead = acc; }
 
-  // 3. Scans across the tile: (head, value) pairs with the segmented operator, and head counts.
-  let mine = Pair(select(0u, 1u, seen), acc);
-  let pairs = seg_group_scan(mine, lane, gsize);
-  let counted = group_scan(countOneBits(raw), lane, gsize);
-  if (lane == 0u) {
-    wg_pair_head[group] = pairs.total.head;
-    wg_pair_value[group] = pairs.total.value;
-    wg_count[group] = counted.total;
-  }
-  workgroupBarrier();
-  if (leader) {
-    var agg = Pair(0u, ${o.identity});
-    var n = 0u;
-    for (var g = 0u; g < groups; g++) {
-      wg_pair_prefix_head[g] = agg.head;
-      wg_pair_prefix_value[g] = agg.value;
-      wg_count_prefix[g] = n;
-      agg = seg(agg, Pair(wg_pair_head[g], wg_pair_value[g]));
-      n = n + wg_count[g];
-    }
-    wg_aggregate = agg.value;
-    wg_aggregate_head = agg.head;
-    ${segmentedPublishWgsl(o, 'agg')}
-  }
+  // 3. Tile reduce: group totals → group prefixes and the tile aggregate, published at once when
+  // the tile holds a head.
+  ${segmentedTileReduceWgsl(o, 'run')}
 
-  // Look-back with fallback for the tile's exclusive prefix.
+  // 4. Look-back with fallback for the tile's exclusive prefix.
   ${segmentedLookBackWgsl(o, spec.subgroups)}
   workgroupBarrier();
 
-  // 4. Write the segments that end in this range. Heads before the range: the tile's (from the
-  // pre-pass counts; tiles start on count blocks), the ranges' before it, and element 0's head when
-  // its bit is clear.
-  let g0 = params.extra + e0;
-  let adjust = select(0u, 1u - (head_bits[0] & 1u), g0 > 0u);
-  let before = block_heads[(params.extra + tile * TILE) / ${HEAD_COUNT_BLOCK}u] + wg_count_prefix[group] + counted.exclusive + adjust;
-  // What flows into the range: from earlier ranges of the tile, else from the tile's prefix.
-  let gp = Pair(wg_pair_prefix_head[group], wg_pair_prefix_value[group]);
-  let into_group = select(${c('wg_exclusive', 'gp.value')}, gp.value, gp.head != 0u);
-  let into = select(${c('into_group', 'pairs.exclusive.value')}, pairs.exclusive.value, pairs.exclusive.head != 0u);
-  let ends_array = valid > 0u && g0 + valid == total;
-  if (valid > 0u) {
-    // The segment running into the range ends at its first head (or at the array's end).
-    if (seen && g0 > 0u) { emit(before - 1u, ${c('into', 'lead')}); }
-    if (!seen && ends_array) { emit(before - 1u, ${c('into', 'lead')}); }
-    // Segments between heads of the range, then the last one if the array ends here.
-    var rank = 0u;
-    var run = ${o.identity};
-${unroll(
-  E,
-  (i) => `    if (${i}u < valid) {
-      if (((heads >> ${i}u) & 1u) != 0u) {
-        if (rank > 0u) { emit(before + rank - 1u, run); }
-        rank = rank + 1u;
-        run = ${element(i)};
-      } else {
-        run = ${c('run', element(i))};
-      }
-    }`,
-)}
-    if (seen && ends_array) { emit(before + rank - 1u, run); }
+  // 5. The run's open lead takes tile prefix ⊕ group prefix.
+  if (open_index != NONE) {
+    let gp = Pair(wg_group_prefix_head[group], wg_group_prefix[group]);
+    let p = ${segValue('gp.head != 0u', 'gp.value', 'wg_exclusive')};
+    emit(open_index, ${c('p', 'open_value')});
   }
   if (tile == params.tiles - 1u && leader) {
-    store_carry_out(select(${c('wg_exclusive', 'wg_aggregate')}, wg_aggregate, wg_aggregate_head != 0u));
+    store_carry_out(${segValue('wg_aggregate_head != 0u', 'wg_aggregate', 'wg_exclusive')});
   }
 }
 `;

@@ -70,8 +70,7 @@ function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
   const maxGroups = spec.subgroups ? WG / 4 : 1;
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const c = o.combine;
-  // The segmented operator on (head, value) pairs held in separate variables.
-  const segValue = (hb: string, vb: string, va: string) => `select(${c(va, vb)}, ${vb}, ${hb})`;
+  const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
   return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
 ${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, writes: true })}
 @group(0) @binding(5) var<storage, read> head_bits: array<u32>;
@@ -82,73 +81,10 @@ const TILE_SLOTS: u32 = ${WG * K}u;
 ${lookBackDeclsWgsl(o, spec)}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
-var<workgroup> wg_group_total: array<${T}, ${maxGroups}>;
-var<workgroup> wg_group_head: array<u32, ${maxGroups}>;
-var<workgroup> wg_group_prefix: array<${T}, ${maxGroups}>;
-var<workgroup> wg_group_prefix_head: array<u32, ${maxGroups}>;
+${segmentedTileDeclsWgsl(T, maxGroups)}
 var<workgroup> wg_aggregate_head: u32;   // 1 when the tile holds a segment head
 
-// 4 bits of the head flags from global bit i (they may straddle two words).
-fn bits_at(i: u32) -> u32 {
-  let w = i >> 5u;
-  let sh = i & 31u;
-  let n = arrayLength(&head_bits);
-  var x = 0u;
-  if (w < n) { x = head_bits[w] >> sh; }
-  if (sh > 28u && w + 1u < n) { x = x | (head_bits[w + 1u] << (32u - sh)); }
-  return x & 0xfu;
-}
-
-// Heads of logical slot s, bit l for logical lane l, in the scan's direction. Element 0 of the array
-// always starts a segment (forward), and its last element always ends one (backward).
-fn slot_heads(s: u32) -> u32 {
-  if (s >= params.slots) { return 0u; }
-  let first_chunk = params.carry_in == 0xffffffffu;
-  let v = ${spec.backward ? 'params.slots - 1u - s' : 's'};
-  let valid = min(params.count - 4u * v, 4u);
-  let live = (1u << valid) - 1u;
-${
-  spec.backward
-    ? `  // Backward: element p is a head in scan order when it is the last of its segment, i.e. when
-  // element p + 1 starts one — the paper's flags shifted by one.
-  var h = bits_at(params.extra + 4u * v + 1u) & live;
-  if (first_chunk && 4u * v + valid == params.count) { h = h | (1u << (valid - 1u)); }
-  return ((h & 1u) << 3u) | ((h & 2u) << 1u) | ((h & 4u) >> 1u) | ((h & 8u) >> 3u);`
-    : `  var h = bits_at(params.extra + 4u * v) & live;
-  if (first_chunk && v == 0u) { h = h | 1u; }
-  return h;`
-}
-}
-
-// Segmented reduction of tile t, in order, for the fallback; valid in the leader.
-fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> Pair {
-  let base = t * TILE_SLOTS + group * gsize * K;
-  var run = Pair(0u, ${o.identity});
-  for (var k = 0u; k < K; k++) {
-    let x = load_slot(base + k * gsize + lane);
-    let lanePair = vec_total(x, slot_heads(base + k * gsize + lane));
-    let s = seg_group_scan(lanePair, lane, gsize);
-    run = seg(run, s.total);
-  }
-  if (lane == 0u) { wg_group_total[group] = run.value; wg_group_head[group] = run.head; }
-  workgroupBarrier();
-  var acc = Pair(0u, ${o.identity});
-  if (leader) {
-    for (var g = 0u; g < groups; g++) { acc = seg(acc, Pair(wg_group_head[g], wg_group_total[g])); }
-  }
-  workgroupBarrier();
-  return acc;
-}
-
-// The (head, value) total of one vec4 with head bits h, in logical order.
-fn vec_total(x: ${V}, h: u32) -> Pair {
-  var v = x.x;
-  v = ${segValue('(h & 2u) != 0u', 'x.y', 'v')};
-  v = ${segValue('(h & 4u) != 0u', 'x.z', 'v')};
-  v = ${segValue('(h & 8u) != 0u', 'x.w', 'v')};
-  return Pair(select(0u, 1u, h != 0u), v);
-}
-
+${segmentedSlotsWgsl(o, spec.backward)}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   ${TAKE_TILE_WGSL}
@@ -177,10 +113,7 @@ ${unroll(
     let x = vals[${k}];
     let h = heads[${k}];
     let c = h | (h << 1u) | (h << 2u) | (h << 3u);   // cumulative heads within the vec4
-    var inc = x;
-    inc.y = ${segValue('(h & 2u) != 0u', 'x.y', 'inc.x')};
-    inc.z = ${segValue('(h & 4u) != 0u', 'x.z', 'inc.y')};
-    inc.w = ${segValue('(h & 8u) != 0u', 'x.w', 'inc.z')};
+    let inc = vec_inclusive(x, h);
     let s = seg_group_scan(Pair(select(0u, 1u, h != 0u), inc.w), lane, gsize);
     let lp = seg(run, s.exclusive);   // everything in the run before this vec4
     // Elements with no head at or before them within the vec4 take the prefix lp.
@@ -199,19 +132,7 @@ ${unroll(
 
   // 3. Tile reduce: group totals → group prefixes and the tile aggregate. A tile holding a head
   // publishes INCLUSIVE at once; its successors need not look past it.
-  if (lane == 0u) { wg_group_total[group] = run.value; wg_group_head[group] = run.head; }
-  workgroupBarrier();
-  if (leader) {
-    var acc = Pair(0u, ${o.identity});
-    for (var g = 0u; g < groups; g++) {
-      wg_group_prefix[g] = acc.value;
-      wg_group_prefix_head[g] = acc.head;
-      acc = seg(acc, Pair(wg_group_head[g], wg_group_total[g]));
-    }
-    wg_aggregate = acc.value;
-    wg_aggregate_head = acc.head;
-    ${segmentedPublishWgsl(o, 'acc')}
-  }
+  ${segmentedTileReduceWgsl(o, 'run')}
 
   // 4. Look-back with fallback (core's look-back: only head-free tiles publish AGGREGATE).
   ${segmentedLookBackWgsl(o, spec.subgroups)}
@@ -384,4 +305,144 @@ export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
       lb_tile = tile - 1u;
       lb_prefix = ${o.identity};
     }`;
+}
+
+/**
+ * The pieces both single-pass segmented kernels (scan and reduce) read their tiles with, as WGSL:
+ * `bits_at(i)` (4 head bits from global bit i), `slot_heads(s)` (the heads of logical slot s in the
+ * scan's direction, element 0 of the array forced to a head), `vec_total(x, h)` (the (head, value)
+ * total of one vec4) and `tile_reduce(...)`, the in-order segmented reduction of a whole tile that
+ * the look-back's fallback runs. Expects core's slot view, `Pair`/`seg`/`seg_group_scan`, the
+ * constants `K` and `TILE_SLOTS` and the workgroup arrays `wg_group_total`/`wg_group_head`.
+ *
+ * @example
+ * ```ts
+ * const code = segmentedSlotsWgsl(wgslOp('add', 'u32'), false);
+ * ```
+ */
+export function segmentedSlotsWgsl(o: WgslOp, backward: boolean): string {
+  const T = o.type;
+  const V = `vec4<${T}>`;
+  const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
+  return `// 4 bits of the head flags from global bit i (they may straddle two words).
+fn bits_at(i: u32) -> u32 {
+  let w = i >> 5u;
+  let sh = i & 31u;
+  let n = arrayLength(&head_bits);
+  var x = 0u;
+  if (w < n) { x = head_bits[w] >> sh; }
+  if (sh > 28u && w + 1u < n) { x = x | (head_bits[w + 1u] << (32u - sh)); }
+  return x & 0xfu;
+}
+
+// Heads of logical slot s, bit l for logical lane l, in the scan's direction. Element 0 of the array
+// always starts a segment (forward), and its last element always ends one (backward).
+fn slot_heads(s: u32) -> u32 {
+  if (s >= params.slots) { return 0u; }
+  let first_chunk = params.carry_in == 0xffffffffu;
+  let v = ${backward ? 'params.slots - 1u - s' : 's'};
+  let valid = min(params.count - 4u * v, 4u);
+  let live = (1u << valid) - 1u;
+${
+  backward
+    ? `  // Backward: element p is a head in scan order when it is the last of its segment, i.e. when
+  // element p + 1 starts one — the paper's flags shifted by one.
+  var h = bits_at(params.extra + 4u * v + 1u) & live;
+  if (first_chunk && 4u * v + valid == params.count) { h = h | (1u << (valid - 1u)); }
+  return ((h & 1u) << 3u) | ((h & 2u) << 1u) | ((h & 4u) >> 1u) | ((h & 8u) >> 3u);`
+    : `  var h = bits_at(params.extra + 4u * v) & live;
+  if (first_chunk && v == 0u) { h = h | 1u; }
+  return h;`
+}
+}
+
+// Segmented reduction of tile t, in order, for the fallback; valid in the leader.
+fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> Pair {
+  let base = t * TILE_SLOTS + group * gsize * K;
+  var run = Pair(0u, ${o.identity});
+  for (var k = 0u; k < K; k++) {
+    let x = load_slot(base + k * gsize + lane);
+    let lanePair = vec_total(x, slot_heads(base + k * gsize + lane));
+    let s = seg_group_scan(lanePair, lane, gsize);
+    run = seg(run, s.total);
+  }
+  if (lane == 0u) { wg_group_total[group] = run.value; wg_group_head[group] = run.head; }
+  workgroupBarrier();
+  var acc = Pair(0u, ${o.identity});
+  if (leader) {
+    for (var g = 0u; g < groups; g++) { acc = seg(acc, Pair(wg_group_head[g], wg_group_total[g])); }
+  }
+  workgroupBarrier();
+  return acc;
+}
+
+// The segmented inclusive scan of one vec4 with head bits h, in logical order.
+fn vec_inclusive(x: ${V}, h: u32) -> ${V} {
+  var inc = x;
+  inc.y = ${segValue('(h & 2u) != 0u', 'x.y', 'inc.x')};
+  inc.z = ${segValue('(h & 4u) != 0u', 'x.z', 'inc.y')};
+  inc.w = ${segValue('(h & 8u) != 0u', 'x.w', 'inc.z')};
+  return inc;
+}
+
+// The (head, value) total of one vec4 with head bits h.
+fn vec_total(x: ${V}, h: u32) -> Pair {
+  return Pair(select(0u, 1u, h != 0u), vec_inclusive(x, h).w);
+}
+`;
+}
+
+/**
+ * The value half of the segmented operator on a pair held in separate variables, as a WGSL
+ * expression: `vb` when the right operand holds a head (`hb`), else `va ⊕ vb`.
+ *
+ * @example
+ * ```ts
+ * const expr = segmentedValueWgsl(wgslOp("add", "u32"), "h != 0u", "x", "acc"); // acc + x, or x after a head
+ * ```
+ */
+export function segmentedValueWgsl(o: WgslOp, hb: string, vb: string, va: string): string {
+  return `select(${o.combine(va, vb)}, ${vb}, ${hb})`;
+}
+
+/**
+ * Workgroup arrays of a segmented tile's reduction: each group's (head, value) total and, after
+ * {@link segmentedTileReduceWgsl}, its exclusive prefix within the tile.
+ *
+ * @example
+ * ```ts
+ * const decls = segmentedTileDeclsWgsl('u32', 64);
+ * ```
+ */
+export function segmentedTileDeclsWgsl(type: string, maxGroups: number): string {
+  return `var<workgroup> wg_group_total: array<${type}, ${maxGroups}>;
+var<workgroup> wg_group_head: array<u32, ${maxGroups}>;
+var<workgroup> wg_group_prefix: array<${type}, ${maxGroups}>;
+var<workgroup> wg_group_prefix_head: array<u32, ${maxGroups}>;`;
+}
+
+/**
+ * The tile reduce of both single-pass segmented kernels, as a WGSL block: every group's running
+ * pair \`run\` (a \`Pair\`) → group prefixes and the tile aggregate, which the leader publishes
+ * (INCLUSIVE at once when the tile holds a head: its successors need not look past it).
+ *
+ * @example
+ * ```ts
+ * const code = segmentedTileReduceWgsl(wgslOp('add', 'u32'), 'run');
+ * ```
+ */
+export function segmentedTileReduceWgsl(o: WgslOp, run: string): string {
+  return `if (lane == 0u) { wg_group_total[group] = ${run}.value; wg_group_head[group] = ${run}.head; }
+  workgroupBarrier();
+  if (leader) {
+    var acc = Pair(0u, ${o.identity});
+    for (var g = 0u; g < groups; g++) {
+      wg_group_prefix[g] = acc.value;
+      wg_group_prefix_head[g] = acc.head;
+      acc = seg(acc, Pair(wg_group_head[g], wg_group_total[g]));
+    }
+    wg_aggregate = acc.value;
+    wg_aggregate_head = acc.head;
+    ${segmentedPublishWgsl(o, 'acc')}
+  }`;
 }

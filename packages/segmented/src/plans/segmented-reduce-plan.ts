@@ -68,20 +68,29 @@ export interface SegmentedReduceEncodeArgs {
 export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedReducePlanOptions = {}): Plan<SegmentedReduceEncodeArgs> {
   assertUsable(ctx);
   // Internal: forceFallback (test hook: every look-back falls back to reducing the predecessor's
-  // input), workgroupSize and elementsPerThread (tuning).
-  const raw = checkOptions(options, ['type', 'op', 'maxCount', 'maxChunkElements', 'forceFallback', 'workgroupSize', 'elementsPerThread']);
+  // input), workgroupSize, slotsPerRow and rows (tuning).
+  const raw = checkOptions(options, [
+    'type',
+    'op',
+    'maxCount',
+    'maxChunkElements',
+    'forceFallback',
+    'workgroupSize',
+    'slotsPerRow',
+    'rows',
+  ]);
   const type = options.type === undefined ? 'u32' : checkElementType(options.type, 'options.type');
   const op = checkOp(options.op, type);
   const limit = Math.min(ctx.caps.limits.maxComputeInvocationsPerWorkgroup, ctx.caps.limits.maxComputeWorkgroupSizeX);
-  // Measured on the H100 (BENCHMARKS.md): 512 invocations × 32 elements was fastest; devices with
-  // fewer invocations (SwiftShader allows 256) get 256 × 16.
-  const workgroupSize = limit >= 512 ? 512 : Math.min(256, limit);
+  // Measured on the H100 (BENCHMARKS.md): 256 invocations × 16 contiguous elements, one row per tile.
+  const workgroupSize = Math.min(256, limit);
   const spec = {
     type,
     op,
     subgroups: ctx.caps.features.subgroups,
-    workgroupSize: (raw.workgroupSize as number | undefined) ?? workgroupSize,
-    elementsPerThread: (raw.elementsPerThread as number | undefined) ?? (workgroupSize >= 512 ? 32 : 16),
+    workgroupSize: tuning(raw.workgroupSize, 'workgroupSize', workgroupSize, (v) => v >= 4 && v <= limit && (v & (v - 1)) === 0),
+    slotsPerRow: tuning(raw.slotsPerRow, 'slotsPerRow', 4, (v) => [1, 2, 4, 8].includes(v)),
+    rows: tuning(raw.rows, 'rows', 1, (v) => v >= 1 && v <= 8),
     maxSpin: 64,
     forceFallback: raw.forceFallback === true,
   };
@@ -172,4 +181,15 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
       });
     },
   });
+}
+
+/** A tuning option: its default when absent, else an integer that `fits`, else a ScanError. */
+function tuning(value: unknown, name: string, fallback: number, fits: (v: number) => boolean): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || !fits(value)) {
+    throw new ScanError('INVALID_ARGUMENT', `segmented reduce plan: options.${name} = ${String(value)}: not a supported tuning value`, {
+      argument: `options.${name}`,
+    });
+  }
+  return value;
 }
