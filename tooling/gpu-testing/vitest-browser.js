@@ -1,6 +1,33 @@
 import { playwright } from '@vitest/browser-playwright';
 
 /**
+ * How the tests launch Chromium: Debian's build at `/usr/bin/chromium` (or `SCAN_CHROMIUM`) with
+ * WebGPU enabled; for Playwright's `chromium.launch(...)` and for configs that build their own
+ * provider (an app bound to another Vite major cannot take `chromiumWebGpu()`'s types).
+ *
+ * @example
+ * ```ts
+ * const browser = await chromium.launch(chromiumLaunchOptions());
+ * ```
+ * @returns {{ executablePath: string, args: string[] }}
+ */
+export function chromiumLaunchOptions() {
+  const env = globalThis.process?.env ?? {};
+  return {
+    executablePath: env.SCAN_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--enable-unsafe-webgpu',
+      '--enable-features=Vulkan',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  };
+}
+
+/**
  * The Vitest `browser` settings every package's GPU tests use: headless Debian Chromium with
  * WebGPU enabled (SwiftShader's Vulkan when the machine has no GPU). Chromium must be at
  * `/usr/bin/chromium` (`apt-get install chromium`) or at `SCAN_CHROMIUM`.
@@ -14,25 +41,13 @@ import { playwright } from '@vitest/browser-playwright';
 // Plain JavaScript (checked through JSDoc) because Vitest loads config dependencies from node_modules without a TypeScript loader.
 /** @returns {import('vitest/node').BrowserConfigOptions} */
 export function chromiumWebGpu() {
-  const env = globalThis.process?.env ?? {};
   return {
     enabled: true,
     headless: true,
     screenshotFailures: false,
     instances: [{ browser: 'chromium' }],
     provider: playwright({
-      launchOptions: {
-        executablePath: env.SCAN_CHROMIUM ?? '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--enable-unsafe-webgpu',
-          '--enable-features=Vulkan',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      },
+      launchOptions: chromiumLaunchOptions(),
     }),
   };
 }
