@@ -1,0 +1,283 @@
+import {
+  assertUsable,
+  type BufferRef,
+  checkEncodeArgs,
+  checkOptions,
+  dispatchShape,
+  planOf,
+  type Recipe,
+  RecipeBuilder,
+  RecipeExecutor,
+  type ScanContext,
+  ScanError,
+} from '@scan/core';
+import { type BindingName, tridiagParams } from '../kernels/common.js';
+import { backwardSubstitutionKernel, forwardReductionKernel } from '../kernels/global-levels.js';
+import { type WorkgroupSolveSpec, workgroupSolveBytes, workgroupSolveKernel } from '../kernels/workgroup-solve.js';
+import type { TridiagonalAlgorithm, TridiagonalEncodeArgs, TridiagonalPlan, TridiagonalPlanOptions } from '../types.js';
+import { checkAlgorithm, checkLayout, checkPositiveInteger, invalidTridiagonalArgument } from '../validate.js';
+
+/**
+ * Unknowns left to PCR by the CR+PCR hybrid, by default (Zhang et al. found intermediate sizes best).
+ *
+ * @example
+ * ```ts
+ * DEFAULT_SWITCH_SIZE; // 128
+ * ```
+ */
+export const DEFAULT_SWITCH_SIZE = 128;
+/**
+ * Invocations per workgroup of the workgroup solve, by default (fewer on devices that allow fewer,
+ * and at most half the system's padded size).
+ *
+ * @example
+ * ```ts
+ * DEFAULT_WORKGROUP_SIZE; // 512
+ * ```
+ */
+// Measured on the H100 (BENCHMARKS.md): 4096 × 1024 took 0.121 ms at 256, 0.111 ms at 512, 0.161 ms at 128.
+export const DEFAULT_WORKGROUP_SIZE = 512;
+/**
+ * Workgroup memory the solve aims to stay within, so several workgroups share a multiprocessor.
+ *
+ * @example
+ * ```ts
+ * WORKGROUP_MEMORY_TARGET; // 38912
+ * ```
+ */
+// 38 KiB: room for 2048 unknowns at 16.5 bytes each (the padding), the hybrid's PCR row exchange
+// (4 KiB) and the pivot flag.
+export const WORKGROUP_MEMORY_TARGET = 38 * 1024;
+/** Smallest capacity a workgroup solve is compiled for (tiny systems share one kernel). */
+const MIN_CAPACITY = 32;
+/** Invocations per workgroup of the global levels. */
+const LEVEL_WORKGROUP_SIZE = 256;
+
+/** Options of {@link createTridiagonalPlan}, with the internal tuning knobs. */
+interface InternalPlanOptions extends TridiagonalPlanOptions {
+  /** Largest system solved in one workgroup (a power of two; tests lower it to reach the global levels). */
+  maxWorkgroupSystem?: number;
+  /** Invocations per workgroup of the workgroup solve. */
+  workgroupSize?: number;
+  /** Unknowns left to PCR by `'cr-pcr'` (a power of two ≥ 2). */
+  switchSize?: number;
+}
+
+const nextPowerOfTwo = (v: number) => 2 ** Math.ceil(Math.log2(Math.max(1, v)));
+const floorPowerOfTwo = (v: number) => 2 ** Math.floor(Math.log2(v));
+
+function checkPowerOfTwo(value: unknown, argument: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = checkPositiveInteger(value, argument);
+  if (v < min || floorPowerOfTwo(v) !== v) invalidTridiagonalArgument(argument, value, `expected a power of two ≥ ${min}`);
+  return v;
+}
+
+/**
+ * The algorithm `'auto'` picks: the CR+PCR hybrid, which is PCR alone for systems of at most the
+ * switch size and does fewer, less conflicting workgroup-memory steps than CR above it.
+ *
+ * @example
+ * ```ts
+ * resolveAlgorithm('auto'); // 'cr-pcr'
+ * ```
+ */
+export function resolveAlgorithm(algorithm: TridiagonalAlgorithm): Exclude<TridiagonalAlgorithm, 'auto'> {
+  return algorithm === 'auto' ? 'cr-pcr' : algorithm;
+}
+
+/**
+ * The largest system one workgroup solves on this device: the largest power of two whose 16.5 bytes
+ * per unknown (16 plus bank-conflict padding), with 4 KiB left for the hybrid's PCR rows, stay
+ * within both the device's `maxComputeWorkgroupStorageSize` and {@link WORKGROUP_MEMORY_TARGET}
+ * (512 unknowns at the 16 KiB WebGPU minimum, 1024 at 32 KiB, 2048 from 38 KiB on).
+ *
+ * @example
+ * ```ts
+ * workgroupCapacity(ctx); // 2048 on the H100 (48 KiB allowed, 38 KiB targeted)
+ * ```
+ */
+export function workgroupCapacity(ctx: ScanContext): number {
+  const bytes = Math.min(ctx.caps.limits.maxComputeWorkgroupStorageSize, WORKGROUP_MEMORY_TARGET);
+  // 4 bytes of the budget go to the zero-pivot flag and 32 per PCR row (at the default switch size)
+  // to the hybrid's row exchange; each unknown takes 16 bytes plus 1/32 of that in bank-conflict
+  // padding.
+  return floorPowerOfTwo(Math.max(MIN_CAPACITY * 16.5, bytes - 4 - 32 * DEFAULT_SWITCH_SIZE) / 16.5);
+}
+
+/**
+ * Creates a reusable solver of `batch` tridiagonal systems of `n` unknowns (buffer level). Systems
+ * of up to {@link workgroupCapacity} unknowns are solved one per workgroup in workgroup memory;
+ * larger ones go through global cyclic-reduction levels first — each a dispatch that halves every
+ * system into the plan's scratch — until the reduced system fits a workgroup, which is solved
+ * there, then global backward-substitution levels back to `x`. `algorithm` picks the workgroup
+ * solver: `'cr'` (forward reduction to two unknowns), `'pcr'`, `'cr-pcr'` (forward reduction to
+ * 128 unknowns, then PCR); the global levels are cyclic reduction for every algorithm.
+ *
+ * Scratch (16 bytes for each of the ⌊n/2⌋ + ⌊n/4⌋ + … reduced rows per system, only when n is past a workgroup) and
+ * parameter blocks are allocated here, once; `encode` allocates nothing. No pivoting is done: the
+ * systems should be diagonally dominant. Pass `status` to learn which system met a zero pivot.
+ *
+ * @example
+ * ```ts
+ * const plan = createTridiagonalPlan(ctx, { n: 1024, batch: 4096, stride: 'contiguous' });
+ * const encoder = ctx.device.createCommandEncoder();
+ * plan.encode(encoder, { a, b, c, d, x, status });
+ * ctx.device.queue.submit([encoder.finish()]);
+ * plan.destroy();
+ * ```
+ */
+export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlanOptions): TridiagonalPlan {
+  assertUsable(ctx);
+  if (options === null || typeof options !== 'object') {
+    invalidTridiagonalArgument('options', options, 'expected { n, batch, stride?, algorithm? }');
+  }
+  const raw = checkOptions(options, ['n', 'batch', 'stride', 'algorithm', 'maxWorkgroupSystem', 'workgroupSize', 'switchSize']);
+  const o = raw as unknown as InternalPlanOptions;
+  const n = checkPositiveInteger(o.n, 'options.n');
+  const batch = checkPositiveInteger(o.batch, 'options.batch');
+  const stride = checkLayout(o.stride, 'options.stride');
+  const algorithm = resolveAlgorithm(checkAlgorithm(o.algorithm, 'options.algorithm'));
+  const limits = ctx.caps.limits;
+  const bytes = 4 * n * batch;
+  const bindable = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
+  if (bytes > bindable) {
+    throw new ScanError(
+      'TOO_LARGE',
+      `tridiagonal plan: n·batch = ${n}·${batch} needs ${bytes}-byte arrays, past what the device binds (${bindable} bytes)`,
+      { argument: 'options.n' },
+    );
+  }
+  const deviceInvocations = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
+  const maxCapacity = Math.min(
+    workgroupCapacity(ctx),
+    checkPowerOfTwo(o.maxWorkgroupSystem, 'options.maxWorkgroupSystem', MIN_CAPACITY) ?? Number.POSITIVE_INFINITY,
+  );
+  const wantedWorkgroup = checkPowerOfTwo(o.workgroupSize, 'options.workgroupSize', 1) ?? DEFAULT_WORKGROUP_SIZE;
+  const switchSize = checkPowerOfTwo(o.switchSize, 'options.switchSize', 2) ?? DEFAULT_SWITCH_SIZE;
+
+  // Global levels: halve until the system fits a workgroup. Level l + 1 starts right after level l
+  // in each scratch array (level 0 is the caller's buffers).
+  const sizes = [n];
+  const offsets = [0];
+  let scratchElements = 0;
+  while ((sizes[sizes.length - 1] as number) > maxCapacity) {
+    const next = Math.floor((sizes[sizes.length - 1] as number) / 2);
+    offsets.push(scratchElements);
+    sizes.push(next);
+    scratchElements += next * batch;
+  }
+  const levels = sizes.length - 1;
+  const solveN = sizes[levels] as number;
+  const capacity = Math.max(MIN_CAPACITY, nextPowerOfTwo(solveN));
+  const spec: WorkgroupSolveSpec = {
+    layout: stride,
+    source: levels === 0 ? 'buffers' : 'scratch',
+    capacity,
+    workgroupSize: Math.max(1, Math.min(wantedWorkgroup, capacity / 2, floorPowerOfTwo(deviceInvocations))),
+    switchSize: algorithm === 'cr' ? 2 : algorithm === 'pcr' ? capacity : Math.min(switchSize, capacity),
+  };
+  if (workgroupSolveBytes(spec) > limits.maxComputeWorkgroupStorageSize) {
+    throw new ScanError(
+      'UNSUPPORTED',
+      `tridiagonal plan: the workgroup solve needs ${workgroupSolveBytes(spec)} bytes of workgroup memory, past the device's ${limits.maxComputeWorkgroupStorageSize}`,
+    );
+  }
+  const levelWorkgroup = Math.min(LEVEL_WORKGROUP_SIZE, floorPowerOfTwo(deviceInvocations));
+  const maxDim = limits.maxComputeWorkgroupsPerDimension;
+
+  const build = (withStatus: boolean): Recipe => {
+    const b = new RecipeBuilder();
+    const status: BufferRef = withStatus ? { role: 'status', offset: 0, size: 4 } : b.needScratch('status', 4);
+    const caller = (name: string): BufferRef => ({ role: name, offset: 0, size: bytes });
+    const rows = (): BufferRef => b.needScratch('rows', 16 * scratchElements);
+    // Bindings by number (see BINDING): undefined for what a kernel does not declare.
+    const bind = (names: readonly BindingName[], params: BufferRef): (BufferRef | undefined)[] => {
+      const all: Record<BindingName, () => BufferRef> = {
+        a: () => caller('a'),
+        b: () => caller('b'),
+        c: () => caller('c'),
+        d: () => caller('d'),
+        x: () => caller('x'),
+        rows,
+        status: () => status,
+        params: () => params,
+      };
+      const order: BindingName[] = ['a', 'b', 'c', 'd', 'x', 'rows', 'status', 'params'];
+      return order.map((name) => (names.includes(name) ? all[name]() : undefined));
+    };
+    const levelDispatch = (threads: number) => {
+      const workgroups = Math.ceil(threads / levelWorkgroup);
+      return { workgroups, dispatchX: dispatchShape(workgroups, maxDim).x };
+    };
+    // Forward reduction levels 0 → levels.
+    for (let l = 0; l < levels; l++) {
+      const first = l === 0;
+      const threads = (sizes[l + 1] as number) * batch;
+      const { workgroups, dispatchX } = levelDispatch(threads);
+      const params = b.paramBlock(
+        tridiagParams({ n: sizes[l] as number, batch, dispatchX, offset: offsets[l], nextOffset: offsets[l + 1], threads }),
+      );
+      const names: BindingName[] = first ? ['a', 'b', 'c', 'd', 'rows', 'status'] : ['rows', 'status'];
+      b.dispatch(
+        forwardReductionKernel({ layout: stride, first, workgroupSize: levelWorkgroup }),
+        bind([...names, 'params'], params),
+        workgroups,
+      );
+    }
+    // The workgroup solve of the deepest level.
+    const padded = Math.max(2, nextPowerOfTwo(solveN));
+    const left = Math.min(padded, spec.switchSize);
+    const solveParams = b.paramBlock(
+      tridiagParams({
+        n: solveN,
+        batch,
+        dispatchX: dispatchShape(batch, maxDim).x,
+        offset: offsets[levels],
+        padded,
+        stride: padded / left,
+      }),
+    );
+    const solveNames: BindingName[] = levels === 0 ? ['a', 'b', 'c', 'd', 'x', 'status'] : ['rows', 'status'];
+    b.dispatch(workgroupSolveKernel(spec), bind([...solveNames, 'params'], solveParams), batch);
+    // Backward substitution levels back to 0.
+    for (let l = levels - 1; l >= 0; l--) {
+      const first = l === 0;
+      const threads = Math.ceil((sizes[l] as number) / 2) * batch;
+      const { workgroups, dispatchX } = levelDispatch(threads);
+      const params = b.paramBlock(
+        tridiagParams({ n: sizes[l] as number, batch, dispatchX, offset: offsets[l], nextOffset: offsets[l + 1], threads }),
+      );
+      const names: BindingName[] = first ? ['a', 'b', 'c', 'd', 'x', 'rows', 'status'] : ['rows', 'status'];
+      b.dispatch(
+        backwardSubstitutionKernel({ layout: stride, first, workgroupSize: levelWorkgroup }),
+        bind([...names, 'params'], params),
+        workgroups,
+      );
+    }
+    return b.build();
+  };
+
+  const exec = new RecipeExecutor(ctx, 'tridiagonal solve');
+  // Everything either kind of encode needs, allocated now.
+  exec.reserve(build(false));
+  exec.reserve(build(true));
+
+  const plan = planOf<TridiagonalEncodeArgs>([exec], {
+    encode(encoder, args) {
+      if (args === null || typeof args !== 'object') {
+        invalidTridiagonalArgument('args', args, 'expected { a, b, c, d, x, status? }');
+      }
+      const withStatus = args.status !== undefined;
+      checkEncodeArgs(
+        'tridiagonal plan',
+        { ...args, count: n * batch },
+        { a: 4, b: 4, c: 4, d: 4, x: 4, ...(withStatus ? { status: { bytes: 4 } } : {}) },
+      );
+      const roles: Record<string, GPUBuffer> = { a: args.a, b: args.b, c: args.c, d: args.d, x: args.x };
+      if (args.status) roles.status = args.status;
+      exec.encode(encoder, withStatus ? 'status' : 'plain', () => build(withStatus), roles);
+    },
+  });
+  return Object.assign(plan, { n, batch, stride, algorithm });
+}

@@ -1,0 +1,54 @@
+// Plan reuse: scratch allocated at creation, never per encode; repeated solves give the same x.
+import { getTestContext, poisonBuffer } from '@scan/gpu-testing';
+import { describe, expect, it } from 'vitest';
+import { createTridiagonalPlan } from '../src/index.js';
+import { randomSystems, read, upload } from './helpers.js';
+
+const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+
+describe('createTridiagonalPlan', () => {
+  it('reuses its scratch across encodes, with and without status; several solves in one encoder', async () => {
+    const ctx = await getTestContext();
+    for (const [n, maxWorkgroupSystem] of [
+      [100, undefined],
+      [1000, 32],
+    ] as const) {
+      const batch = 4;
+      const plan = createTridiagonalPlan(ctx, {
+        n,
+        batch,
+        algorithm: 'cr',
+        ...(maxWorkgroupSystem ? { maxWorkgroupSystem } : {}),
+      } as never);
+      expect(plan.algorithm).toBe('cr');
+      expect(plan.n).toBe(n);
+      expect(plan.batch).toBe(batch);
+      expect(plan.stride).toBe('contiguous');
+      const scratchBytes = plan.scratchBytes;
+      const allocations = plan.allocations;
+      if (maxWorkgroupSystem) expect(scratchBytes).toBeGreaterThanOrEqual(16 * batch * (500 + 250 + 125 + 62 + 31));
+      const systems = randomSystems(n, batch, 3);
+      const inputs = { a: upload(ctx, systems.a), b: upload(ctx, systems.b), c: upload(ctx, systems.c), d: upload(ctx, systems.d) };
+      const outputs = [0, 1, 2].map(() => ctx.device.createBuffer({ size: 4 * n * batch, usage: USAGE }));
+      const status = upload(ctx, new Uint32Array([0xffffffff]));
+      ctx.device.pushErrorScope('validation');
+      const encoder = ctx.device.createCommandEncoder();
+      for (const [i, x] of outputs.entries()) {
+        poisonBuffer(ctx, x, 4 * n * batch);
+        plan.encode(encoder, { ...inputs, x, ...(i === 1 ? { status } : {}) });
+      }
+      ctx.device.queue.submit([encoder.finish()]);
+      const results = await Promise.all(outputs.map((x) => read(ctx, x, 4 * n * batch)));
+      expect(await ctx.device.popErrorScope()).toBeNull();
+      expect(plan.scratchBytes).toBe(scratchBytes);
+      expect(plan.allocations).toBe(allocations);
+      const first = new Uint32Array(results[0] as ArrayBuffer);
+      for (const r of results) expect(new Uint32Array(r)).toEqual(first);
+      expect(first.includes(0xdeadbeef)).toBe(false);
+      expect(new Uint32Array(await read(ctx, status, 4))[0]).toBe(0xffffffff);
+      plan.destroy();
+      expect(() => plan.encode(ctx.device.createCommandEncoder(), { ...inputs, x: outputs[0] as GPUBuffer })).toThrow(/destroyed/);
+      for (const b of [...Object.values(inputs), ...outputs, status]) b.destroy();
+    }
+  });
+});
