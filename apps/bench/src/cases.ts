@@ -1,5 +1,7 @@
 import type { ElementType, ScanOp } from '@scan/core';
 import { DEFAULT_SEGMENT_MEANS, type SegmentedAlgorithmName, segmentedShapes } from './segmented-cases.js';
+import { TRIDIAG_PRIMITIVES, type TridiagPrimitive, tridiagShapes } from './tridiag-cases.js';
+import { WATER_PRIMITIVES, type WaterPrimitive, waterShapes } from './water-cases.js';
 
 /** What a case measures: a primitive of `@scan/core` or `@scan/segmented`, or one of the two bandwidth baselines. */
 export type Primitive =
@@ -12,7 +14,9 @@ export type Primitive =
   | 'segmented-scan'
   | 'segmented-reduce'
   | 'copy'
-  | 'read-only';
+  | 'read-only'
+  | TridiagPrimitive
+  | WaterPrimitive;
 
 /** The primitives of `@scan/core`, in report order. */
 export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
@@ -24,7 +28,13 @@ export const SEGMENTED_PRIMITIVES: readonly Primitive[] = ['segmented-scan', 'se
 export const BASELINES: readonly Primitive[] = ['copy', 'read-only'];
 
 /** Every primitive name `--only` accepts. */
-export const PRIMITIVES: readonly Primitive[] = [...CORE_PRIMITIVES, ...SEGMENTED_PRIMITIVES, ...BASELINES];
+export const PRIMITIVES: readonly Primitive[] = [
+  ...CORE_PRIMITIVES,
+  ...SEGMENTED_PRIMITIVES,
+  ...TRIDIAG_PRIMITIVES,
+  ...WATER_PRIMITIVES,
+  ...BASELINES,
+];
 
 /** Scan algorithms `--algorithms` accepts (the names of `createScanPlan`). */
 export const SCAN_ALGORITHM_NAMES = ['auto', 'blelloch', 'reduce-then-scan', 'decoupled-fallback'] as const;
@@ -140,6 +150,8 @@ export function defaultShapes(algorithms?: readonly ScanAlgorithmName[], segment
     { primitive: 'split', type: 'u32' },
     { primitive: 'pack', type: 'u32' },
     ...segmentedShapes(segmentMeans),
+    ...tridiagShapes(),
+    ...waterShapes(),
     { primitive: 'copy', type: 'u32' },
     { primitive: 'read-only', type: 'u32' },
   ];

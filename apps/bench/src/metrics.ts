@@ -21,6 +21,8 @@ function headBitBytes(n: number): number {
  * | pack             | 2·n·4 + kept·4         | read data and flags, write the kept elements         |
  * | segmented-scan   | 2·n·4 + n/8            | read data and bit-packed head flags, write output    |
  * | segmented-reduce | n·4 + n/8 + segments·4 | read data and head bits, write one value per segment |
+ * | tridiag-*        | 5·n·4                  | read a, b, c, d and write x (n unknowns in all)      |
+ * | water-adi-step   | 27·n·4                 | one ADI step of n cells, pass by pass (water-cases)  |
  * | copy             | 2·n·4                  | read and write every element                         |
  * | read-only        | n·4                    | read every element                                   |
  *
@@ -53,6 +55,13 @@ export function bytesMoved(primitive: Primitive, n: number, extra = 0): number {
       return 2 * n * WORD + headBitBytes(n);
     case 'segmented-reduce':
       return n * WORD + headBitBytes(n) + extra * WORD;
+    case 'tridiag-cr':
+    case 'tridiag-pcr':
+    case 'tridiag-cr-pcr':
+      return 5 * n * WORD;
+    case 'water-adi-step':
+      // Row coefficients 3 reads + 4 writes, each solve 4 + 1, column coefficients 3 + 4, increment 2 + 1.
+      return 27 * n * WORD;
   }
 }
 

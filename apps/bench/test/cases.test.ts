@@ -32,6 +32,10 @@ describe('enumerateCases', () => {
       'segmented-scan tree u32 add excl bwd mean 4096',
       'segmented-reduce u32 add mean 16',
       'segmented-reduce u32 add mean 4096',
+      'tridiag-cr f32',
+      'tridiag-pcr f32',
+      'tridiag-cr-pcr f32',
+      'water-adi-step f32',
       'copy u32',
       'read-only u32',
     ]);
@@ -80,7 +84,16 @@ describe('enumerateCases', () => {
 
   test('--types filters element types but keeps the baselines', () => {
     const cases = enumerateCases({ ...base, sizes: [4096], types: ['f32'] });
-    expect(cases.map((c) => c.series)).toEqual(['scan decoupled-fallback f32 add excl fwd', 'reduce f32 add', 'copy u32', 'read-only u32']);
+    expect(cases.map((c) => c.series)).toEqual([
+      'scan decoupled-fallback f32 add excl fwd',
+      'reduce f32 add',
+      'tridiag-cr f32',
+      'tridiag-pcr f32',
+      'tridiag-cr-pcr f32',
+      'water-adi-step f32',
+      'copy u32',
+      'read-only u32',
+    ]);
   });
 
   test('--algorithms gives each named algorithm every scan variant', () => {

@@ -1,4 +1,6 @@
 import type { Primitive } from '../../cases.js';
+import { TRIDIAG_WORKLOADS } from '../../tridiag-cases.js';
+import { WATER_WORKLOADS } from '../../water-cases.js';
 import type { WorkloadFactory } from '../workload.js';
 import { copyWorkload } from './copy.js';
 import { distributeWorkload } from './distribute.js';
@@ -28,6 +30,8 @@ export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
   pack: packWorkload,
   'segmented-scan': segmentedScanWorkload,
   'segmented-reduce': segmentedReduceWorkload,
+  ...TRIDIAG_WORKLOADS,
+  ...WATER_WORKLOADS,
   copy: copyWorkload,
   'read-only': readOnlyWorkload,
 };

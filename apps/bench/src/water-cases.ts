@@ -1,0 +1,143 @@
+// The sim is imported by a relative path, not as `@scan/water`: the bench resolves `@scan/*` through
+// the tsconfig paths to packages/*/src (apps/water is not there), and adding a workspace
+// dependency would need a `pnpm install`.
+import { cpuAdiStep, createWaterSim, type WaterSim } from '../../water/src/sim/index.js';
+import type { CaseShape } from './cases.js';
+import { type CheckOutcome, encodeReduceTree, runCheck } from './child/device-ops.js';
+import { BufferPool, encodeKernel, readWords } from './child/gpu.js';
+import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './child/kernels/common.js';
+import { readArray, type WorkloadFactory } from './child/workload.js';
+import { bytesMoved } from './metrics.js';
+
+/** The shallow-water case: one full ADI step of `apps/water` (`--only water-adi-step`). */
+export const WATER_PRIMITIVES = ['water-adi-step'] as const;
+export type WaterPrimitive = (typeof WATER_PRIMITIVES)[number];
+
+/**
+ * The grid side of a case of size N (cells): ⌊√N⌋, within the simulation's 2..4096 — 2048 × 2048
+ * at N = 2^22 (`--sizes 2^22`), 1024 at the default 2^20.
+ *
+ * @example
+ * ```ts
+ * waterGridSide(2 ** 22); // 2048
+ * ```
+ */
+export function waterGridSide(size: number): number {
+  return Math.min(4096, Math.max(2, Math.floor(Math.sqrt(size))));
+}
+
+/**
+ * The water configuration (f32).
+ *
+ * @example
+ * ```ts
+ * waterShapes(); // [{ primitive: 'water-adi-step', type: 'f32' }]
+ * ```
+ */
+export function waterShapes(): CaseShape[] {
+  return WATER_PRIMITIVES.map((primitive): CaseShape => ({ primitive, type: 'f32' }));
+}
+
+/** Bindings: 0 heights, 1 errors, 2 params (`p.n` cells). Counts heights that are NaN or infinite. */
+function checkFiniteWgsl(): string {
+  return `${COMMON_WGSL}${ERROR_WGSL(1)}
+@group(0) @binding(0) var<storage, read> h: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+@compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
+  let i = global_index(wid, nwg, lid);
+  if (i >= p.n) { return; }
+  if ((bitcast<u32>(h[i]) & 0x7f800000u) == 0x7f800000u) { mismatch(i); }
+}
+`;
+}
+
+const CHECK_FINITE = { key: 'bench/check-finite-f32', wgsl: checkFiniteWgsl };
+
+/**
+ * Relative change of Σh allowed between the start and a check: the step conserves it exactly up to
+ * rounding (apps/water measures 1.5e-6 after 200 steps at 64²); the f32 tree sum adds ~log2(N)·6e-8.
+ */
+const VOLUME_TOLERANCE = 1e-4;
+
+/**
+ * One ADI step of the Kass & Miller shallow-water simulation of `apps/water` on an N×N grid: row
+ * coefficients, N contiguous tridiagonal solves, column coefficients, N interleaved solves, and the
+ * increment — five passes, no read-back. The pool is flat (depth 1) with three drops, so nothing is
+ * uploaded from the host (Dawn in Node; see DESIGN.md). Each timed run advances the simulation,
+ * so the checks are invariants rather than one fixed output: every height finite and Σh (summed on
+ * the GPU by the bench's own tree) within 1e-4 of its value before the first step; at small sizes
+ * the first step is compared with the CPU reference (`cpuAdiStep`, Thomas in f64). Time per step is
+ * the table's `ms` (steps/s = 1000 / ms) and G cells per second its Gelem/s.
+ *
+ * @example
+ * ```ts
+ * const w = await WATER_WORKLOADS['water-adi-step'](ctx, c);
+ * ```
+ */
+const waterWorkload: WorkloadFactory = async (ctx, c) => {
+  const side = waterGridSide(c.n);
+  const cells = side * side;
+  const pool = new BufferPool(ctx);
+  const sim: WaterSim = createWaterSim(ctx, { size: side, terrain: 'flat' });
+  try {
+    sim.drop(side * 0.3, side * 0.4, Math.max(2, side / 16), 0.4);
+    sim.drop(side * 0.7, side * 0.6, Math.max(2, side / 24), 0.3);
+    sim.drop(side * 0.5, side * 0.8, Math.max(2, side / 32), -0.2);
+  } catch (error) {
+    sim.destroy();
+    throw error;
+  }
+  const volume = async (): Promise<number> => {
+    const encoder = ctx.device.createCommandEncoder();
+    const total = encodeReduceTree(ctx, pool, encoder, sim.heightBuffer, cells, 'f32', 'add');
+    ctx.device.queue.submit([encoder.finish()]);
+    return new Float32Array((await readWords(ctx, total, 1)).buffer)[0]!;
+  };
+  const startVolume = await volume();
+  // The state before the first step, for the CPU comparison (small grids only; at rest, hⁿ⁻² = hⁿ⁻¹).
+  const before = cells <= 2 ** 16 ? await readArray(ctx, sim.heightBuffer, cells, 'f32') : undefined;
+  return {
+    bytes: bytesMoved('water-adi-step', cells),
+    get output() {
+      return sim.heightBuffer;
+    },
+    encode: (encoder) => sim.step(encoder),
+    async verify(): Promise<CheckOutcome> {
+      const outcome = await runCheck(ctx, pool, (encoder, errors) =>
+        encodeKernel(ctx, encoder, CHECK_FINITE, [sim.heightBuffer, errors, pool.params(cells)], { invocations: cells }),
+      );
+      const drift = Math.abs((await volume()) - startVolume) / startVolume;
+      if (!(drift <= VOLUME_TOLERANCE)) {
+        console.error(`water-adi-step: Σh drifted by ${drift} (relative) after ${sim.steps} steps`);
+        return { mismatches: outcome.mismatches + 1, first: outcome.first ?? 0 };
+      }
+      return outcome;
+    },
+    async compareWithCpu() {
+      if (!before || sim.steps !== 1) return 0;
+      const actual = await readArray(ctx, sim.heightBuffer, cells, 'f32');
+      const o = sim.options;
+      const { next } = cpuAdiStep({
+        size: side,
+        height: before,
+        previous: before,
+        bottom: new Float32Array(cells),
+        g: o.g,
+        dt: o.dt,
+        dx: o.dx,
+      });
+      let wrong = 0;
+      for (let i = 0; i < cells; i++) if (!(Math.abs(actual[i]! - next[i]!) <= 2e-5)) wrong++;
+      return wrong;
+    },
+    destroy() {
+      sim.destroy();
+      pool.destroy();
+    },
+  };
+};
+
+/** The workload factory of the water case. */
+export const WATER_WORKLOADS: Readonly<Record<WaterPrimitive, WorkloadFactory>> = {
+  'water-adi-step': waterWorkload,
+};

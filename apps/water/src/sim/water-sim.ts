@@ -1,0 +1,284 @@
+import { BufferUsage, createStorageBuffer, getPipeline, type ScanContext, ScanError } from '@scan/core';
+import { createTridiagonalPlan, type TridiagonalAlgorithm, type TridiagonalPlan } from '@scan/tridiag';
+import { APPLY_KERNEL, coefficientsKernel, DROP_KERNEL, FILL_KERNEL, gridWorkgroups } from './kernels.js';
+import { invalidOption, type ResolvedWaterOptions, resolveWaterOptions, type WaterSimOptions } from './options.js';
+import { makeTerrain } from './terrain.js';
+
+/** Options of {@link createWaterSim}: the physical ones plus the tridiagonal algorithm. */
+export interface CreateWaterSimOptions extends WaterSimOptions {
+  /** Algorithm of both tridiagonal plans (default `'auto'`), passed to `createTridiagonalPlan`. */
+  algorithm?: TridiagonalAlgorithm;
+}
+
+/** A running shallow-water simulation whose state lives on the GPU. */
+export interface WaterSim {
+  /** The options with every default filled in (a named terrain stays a name). */
+  readonly options: ResolvedWaterOptions;
+  /** Cells per side. */
+  readonly size: number;
+  /** Steps taken so far. */
+  readonly steps: number;
+  /**
+   * The current heights hⁿ (N·N f32, row-major). It is one of three buffers that rotate every
+   * step, so read this property again after each `step` (a renderer keeps one bind group per buffer).
+   */
+  readonly heightBuffer: GPUBuffer;
+  /** The bottom heights (N·N f32, row-major); never changes. */
+  readonly bottomBuffer: GPUBuffer;
+  /** The three height buffers that `heightBuffer` rotates through. */
+  readonly heightBuffers: readonly GPUBuffer[];
+  /**
+   * Records one ADI step into `encoder` (five passes: row coefficients, row solve, column
+   * coefficients, column solve, increment), or, without an encoder, records and submits it at once.
+   */
+  step(encoder?: GPUCommandEncoder): void;
+  /**
+   * Adds a smooth bump of `height` (negative for a dip) within `radius` cells of (x, y), in cell
+   * coordinates (cell (i, j) is at (i, j)), to the current and previous heights, so it starts at
+   * rest. Submitted at once, so it lands before any step recorded afterwards.
+   */
+  drop(x: number, y: number, radius: number, height: number): void;
+  /** Reads the current heights back (N·N values). */
+  readHeights(): Promise<Float32Array>;
+  /** Σh over the grid (the conserved volume, in cell units), summed in f64 from a read-back. */
+  volume(): Promise<number>;
+  /** Frees every buffer and both plans; the simulation cannot be used afterwards. */
+  destroy(): void;
+}
+
+/** Bytes of the uniform blocks (see `STEP_PARAMS_WGSL` and `DROP_WGSL`). */
+const STEP_PARAMS_BYTES = 16;
+const DROP_PARAMS_BYTES = 32;
+
+function uniformBuffer(device: GPUDevice, bytes: ArrayBuffer, label: string): GPUBuffer {
+  const buffer = device.createBuffer({ size: bytes.byteLength, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST, label });
+  device.queue.writeBuffer(buffer, 0, bytes);
+  return buffer;
+}
+
+function stepParams(o: ResolvedWaterOptions): ArrayBuffer {
+  const bytes = new ArrayBuffer(STEP_PARAMS_BYTES);
+  new Uint32Array(bytes, 0, 1)[0] = o.size;
+  const f = new Float32Array(bytes);
+  f[1] = (o.g * o.dt * o.dt) / (2 * o.dx * o.dx);
+  f[2] = 1 - o.damping;
+  return bytes;
+}
+
+/**
+ * Creates a Kass & Miller (1990) shallow-water simulation on an N×N grid: the water surface hⁿ over
+ * a bottom, advanced by an implicit alternating-direction step — a batch of N tridiagonal solves
+ * along the rows, then N along the columns — entirely on the GPU (no read-back per step). The two
+ * tridiagonal plans of `@scan/tridiag` are made once here and reused by every step. The water
+ * starts at rest at `waterLevel` (cells whose bottom is higher are dry: depth 0).
+ *
+ * Throws `ScanError` (`INVALID_ARGUMENT`) naming the bad option, `TOO_LARGE` past the device limits.
+ *
+ * @example
+ * ```ts
+ * const sim = createWaterSim(ctx, { size: 256, terrain: 'island' });
+ * sim.drop(128, 64, 8, 0.5);
+ * const encoder = ctx.device.createCommandEncoder();
+ * for (let i = 0; i < 4; i++) sim.step(encoder);
+ * ctx.device.queue.submit([encoder.finish()]);
+ * console.log(await sim.volume());
+ * ```
+ */
+export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions): WaterSim {
+  if (ctx === null || typeof ctx !== 'object' || !('device' in ctx)) invalidOption('ctx', ctx, 'expected a ScanContext from createContext');
+  const o = resolveWaterOptions(options, ctx);
+  const device = ctx.device;
+  const n = o.size;
+  const cells = n * n;
+  const bytes = 4 * cells;
+
+  const owned: { destroy(): void }[] = [];
+  const own = <T extends { destroy(): void }>(thing: T): T => {
+    owned.push(thing);
+    return thing;
+  };
+  const storage = (label: string) => own(createStorageBuffer(ctx, bytes, label));
+
+  // The plans first: a shape or algorithm they reject throws before any buffer exists.
+  const algorithm = options.algorithm ?? 'auto';
+  const rowPlan: TridiagonalPlan = own(createTridiagonalPlan(ctx, { n, batch: n, stride: 'contiguous', algorithm }));
+  let columnPlan: TridiagonalPlan;
+  try {
+    columnPlan = own(createTridiagonalPlan(ctx, { n, batch: n, stride: 'interleaved', algorithm }));
+  } catch (error) {
+    rowPlan.destroy();
+    throw error;
+  }
+
+  const bottom = storage('water bottom');
+  const heights = [storage('water heights 0'), storage('water heights 1'), storage('water heights 2')];
+  const lower = storage('water sub-diagonal');
+  const diag = storage('water diagonal');
+  const upper = storage('water super-diagonal');
+  const rhs = storage('water right-hand side');
+  const half = storage('water row increment');
+  const params = own(uniformBuffer(device, stepParams(o), 'water step params'));
+  const entries = (buffers: GPUBuffer[]): GPUBindGroupEntry[] => buffers.map((buffer, binding) => ({ binding, resource: { buffer } }));
+
+  // New buffers are zero-filled, which is the flat bottom: only other terrains are uploaded.
+  if (o.terrain !== 'flat') {
+    const terrain = o.terrain instanceof Float32Array ? o.terrain : makeTerrain(o.terrain, n, o.seed);
+    device.queue.writeBuffer(bottom, 0, terrain.buffer, terrain.byteOffset, bytes);
+  }
+  // hⁿ⁻¹ = hⁿ⁻² = level: the water starts at rest. Filled on the GPU, so even a 4096² grid moves
+  // no height data through the host (Dawn in Node dislikes megabytes of it; see DESIGN.md).
+  const groups = gridWorkgroups(n);
+  {
+    const fill = getPipeline(ctx, FILL_KERNEL);
+    const data = new ArrayBuffer(16);
+    new Uint32Array(data, 0, 1)[0] = n;
+    new Float32Array(data, 4, 1)[0] = o.waterLevel;
+    const uniform = uniformBuffer(device, data, 'water fill params');
+    const encoder = device.createCommandEncoder({ label: 'water initial heights' });
+    for (const target of heights) {
+      const pass = encoder.beginComputePass({ label: 'water fill' });
+      pass.setPipeline(fill);
+      pass.setBindGroup(0, device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: entries([uniform, target]) }));
+      pass.dispatchWorkgroups(groups, groups);
+      pass.end();
+    }
+    device.queue.submit([encoder.finish()]);
+    uniform.destroy();
+  }
+
+  const rowPipeline = getPipeline(ctx, coefficientsKernel('rows'));
+  const columnPipeline = getPipeline(ctx, coefficientsKernel('columns'));
+  const applyPipeline = getPipeline(ctx, APPLY_KERNEL);
+
+  // Phase p: current = heights[p], previous = heights[p+2], next = heights[p+1] (mod 3); after a
+  // step the phase advances, so the buffers rotate without copies.
+  const phases = [0, 1, 2].map((p) => {
+    const current = heights[p]!;
+    const previous = heights[(p + 2) % 3]!;
+    const next = heights[(p + 1) % 3]!;
+    return {
+      next,
+      rows: device.createBindGroup({
+        label: `water row coefficients ${p}`,
+        layout: rowPipeline.getBindGroupLayout(0),
+        entries: entries([params, current, bottom, lower, diag, upper, previous, rhs]),
+      }),
+      columns: device.createBindGroup({
+        label: `water column coefficients ${p}`,
+        layout: columnPipeline.getBindGroupLayout(0),
+        entries: entries([params, current, bottom, lower, diag, upper, half, rhs]),
+      }),
+      apply: device.createBindGroup({
+        label: `water apply ${p}`,
+        layout: applyPipeline.getBindGroupLayout(0),
+        entries: entries([params, current, next]),
+      }),
+    };
+  });
+
+  let phase = 0;
+  let steps = 0;
+  let destroyed = false;
+  const usable = (what: string) => {
+    if (destroyed) throw new ScanError('INVALID_ARGUMENT', `sim.${what}: this simulation was destroyed`, { argument: 'sim' });
+  };
+
+  const gridPass = (encoder: GPUCommandEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, label: string) => {
+    const pass = encoder.beginComputePass({ label });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(groups, groups);
+    pass.end();
+  };
+
+  // One step, five passes: row coefficients → row solve (δz) → column coefficients → column solve
+  // (Δ, into the next height buffer) → hⁿ = hⁿ⁻¹ + Δ in place (see `coefficientsWgsl`).
+  const encodeStep = (encoder: GPUCommandEncoder) => {
+    const p = phases[phase]!;
+    gridPass(encoder, rowPipeline, p.rows, 'water row coefficients');
+    rowPlan.encode(encoder, { a: lower, b: diag, c: upper, d: rhs, x: half });
+    // The column pass reuses the coefficient and right-hand-side buffers: WebGPU orders the
+    // passes, so the row solve has read them before this pass overwrites them.
+    gridPass(encoder, columnPipeline, p.columns, 'water column coefficients');
+    columnPlan.encode(encoder, { a: lower, b: diag, c: upper, d: rhs, x: p.next });
+    gridPass(encoder, applyPipeline, p.apply, 'water apply increment');
+    phase = (phase + 1) % 3;
+    steps++;
+  };
+
+  const sim: WaterSim = {
+    options: o,
+    size: n,
+    get steps() {
+      return steps;
+    },
+    get heightBuffer() {
+      return heights[phase]!;
+    },
+    bottomBuffer: bottom,
+    heightBuffers: heights,
+    step(encoder) {
+      usable('step');
+      if (encoder) {
+        encodeStep(encoder);
+        return;
+      }
+      const own = device.createCommandEncoder({ label: 'water step' });
+      encodeStep(own);
+      device.queue.submit([own.finish()]);
+    },
+    drop(x, y, radius, height) {
+      usable('drop');
+      for (const [name, value] of [
+        ['x', x],
+        ['y', y],
+        ['height', height],
+      ] as const) {
+        if (typeof value !== 'number' || !Number.isFinite(value)) invalidOption(name, value, 'must be a finite number');
+      }
+      if (typeof radius !== 'number' || !(radius > 0) || !Number.isFinite(radius))
+        invalidOption('radius', radius, 'must be a finite number > 0');
+      const data = new ArrayBuffer(DROP_PARAMS_BYTES);
+      new Uint32Array(data, 0, 1)[0] = n;
+      new Float32Array(data, 4, 4).set([x, y, radius, height]);
+      const uniform = uniformBuffer(device, data, 'water drop params');
+      const pipeline = getPipeline(ctx, DROP_KERNEL);
+      const current = heights[phase]!;
+      const previous = heights[(phase + 2) % 3]!;
+      const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: entries([uniform, current, previous]) });
+      const encoder = device.createCommandEncoder({ label: 'water drop' });
+      const pass = encoder.beginComputePass({ label: 'water drop' });
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroups(groups, groups);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      uniform.destroy();
+    },
+    async readHeights() {
+      usable('readHeights');
+      const staging = device.createBuffer({ size: bytes, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST, label: 'water read-back' });
+      try {
+        const encoder = device.createCommandEncoder({ label: 'water read-back' });
+        encoder.copyBufferToBuffer(heights[phase]!, 0, staging, 0, bytes);
+        device.queue.submit([encoder.finish()]);
+        await staging.mapAsync(0x0001 /* GPUMapMode.READ */);
+        return new Float32Array(staging.getMappedRange().slice(0));
+      } finally {
+        staging.destroy();
+      }
+    },
+    async volume() {
+      const h = await sim.readHeights();
+      let sum = 0;
+      for (let i = 0; i < h.length; i++) sum += h[i]!;
+      return sum;
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      for (const thing of owned.splice(0)) thing.destroy();
+    },
+  };
+  return sim;
+}
