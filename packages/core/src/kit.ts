@@ -10,6 +10,7 @@
 
 export { assertUsable } from './context.js';
 export { checkElementType, checkOp, typedArrayFor, typedArrayOver } from './element-types.js';
+export { describeValue, invalidArgument } from './errors.js';
 export { groupIdentityWgsl, groupScanWgsl } from './kernels/group-scan.js';
 export {
   decoupledFallbackStatusBytes,

@@ -5,6 +5,7 @@ import {
   checkOp,
   checkOptions,
   type ElementType,
+  invalidArgument,
   lengthOf,
   ScanError,
   type ScanOp,
@@ -15,20 +16,6 @@ import { type HeadFlags, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm,
 // `@scan/segmented`, so both reject the same inputs with the same messages. Messages follow core's
 // form `argument = value: why`, naming the first offending index where there is one.
 
-/** A short rendering of a value for a message (typed arrays by type and length, as core does). */
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (ArrayBuffer.isView(value)) {
-    const length = 'length' in value ? (value as unknown as { length: number }).length : value.byteLength;
-    return `${value.constructor.name}(${length})`;
-  }
-  if (Array.isArray(value)) return `Array(${value.length})`;
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'object';
-  return String(value);
-}
-
 /**
  * Throws an `INVALID_ARGUMENT` {@link ScanError} `argument = value: why` (core's wording).
  *
@@ -38,7 +25,7 @@ function describe(value: unknown): string {
  * ```
  */
 export function invalidSegmentArgument(argument: string, value: unknown, why: string): never {
-  throw new ScanError('INVALID_ARGUMENT', `${argument} = ${describe(value)}: ${why}`, { argument });
+  return invalidArgument(argument, value, why);
 }
 
 /**

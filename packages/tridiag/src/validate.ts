@@ -1,4 +1,4 @@
-import { checkOneOf, checkOptions, ScanError } from '@scan/core';
+import { checkOneOf, checkOptions, invalidArgument, ScanError } from '@scan/core';
 import {
   TRIDIAGONAL_ALGORITHMS,
   TRIDIAGONAL_LAYOUTS,
@@ -10,12 +10,6 @@ import {
 // Argument validation shared by the CPU reference and the GPU functions of `@scan/tridiag`, so
 // both reject the same inputs with the same messages (core's form `argument = value: why`).
 
-/** How a value appears in a message: typed arrays by type and length, strings quoted. */
-function show(value: unknown): string {
-  if (ArrayBuffer.isView(value)) return `${value.constructor.name}(${(value as Float32Array).length ?? value.byteLength})`;
-  return typeof value === 'string' ? JSON.stringify(value) : Array.isArray(value) ? `Array(${value.length})` : String(value);
-}
-
 /**
  * Throws an `INVALID_ARGUMENT` {@link ScanError} `argument = value: why`.
  *
@@ -25,7 +19,7 @@ function show(value: unknown): string {
  * ```
  */
 export function invalidTridiagonalArgument(argument: string, value: unknown, why: string): never {
-  throw new ScanError('INVALID_ARGUMENT', `${argument} = ${show(value)}: ${why}`, { argument });
+  return invalidArgument(argument, value, why);
 }
 
 /**
