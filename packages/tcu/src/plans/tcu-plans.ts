@@ -1,0 +1,231 @@
+import {
+  assertUsable,
+  checkEncodeArgs,
+  checkOptions,
+  type Plan,
+  planOf,
+  type Recipe,
+  RecipeBuilder,
+  RecipeExecutor,
+  type ScanContext,
+  ScanError,
+} from '@scan/core';
+import { invalidArgumentOf } from '../errors.js';
+import { type Family, MatrixCode, type MatrixPath, type MatrixShape, tileSide } from '../kernels/matrix.js';
+import { REDUCE_SLOTS, SCAN_SLOTS } from '../kernels/tcu-kernels.js';
+import { resolvePath, type TcuPathOption } from '../support.js';
+import { inputBytes, type PassContext, recordReduce, recordScan } from './recipes.js';
+import { TCU_SELECTION_TABLE, type TcuSelectionEntry } from './select.js';
+
+/** Options of the plans. */
+export interface TcuPlanOptions {
+  /** `'auto'` (default: subgroup matrices when {@link prepareTcu} found them usable), `'subgroup-matrix'` or `'emulated'`. */
+  path?: TcuPathOption;
+  /** Largest count expected: scratch for it (with segment size `maxSegmentSize`, default the whole array) is allocated up front. */
+  maxCount?: number;
+  /** The segment size that goes with `maxCount`. */
+  maxSegmentSize?: number;
+  /** Shape the emulated path mirrors (default 16×16×16); tests use 8×8×8 and 16×8×16. */
+  emulatedShape?: MatrixShape;
+  /** Overrides the selection table row of the chosen path (tuning). */
+  table?: TcuSelectionEntry;
+}
+
+/** Options of {@link createTcuScanPlan}. */
+export interface TcuScanPlanOptions extends TcuPlanOptions {
+  /** Inclusive scan (default false: exclusive, each segment starts at 0). */
+  inclusive?: boolean;
+}
+
+/**
+ * Buffers of one call. `input`: f16 values packed two per u32 word (element 2i in the low half),
+ * 4·⌈count/2⌉ bytes — or, for the count plan, 0/1 bytes packed four per word, 4·⌈count/4⌉ bytes.
+ * `output`: reduce/count: one f32/u32 per segment (⌈count/segmentSize⌉); scan: `count` f32.
+ * `segmentSize` defaults to `count` (the whole array); the last segment may be shorter.
+ */
+export interface TcuEncodeArgs {
+  input: GPUBuffer;
+  output: GPUBuffer;
+  count: number;
+  segmentSize?: number;
+}
+
+/** A plan of this package, with the path it took. */
+export interface TcuPlan extends Plan<TcuEncodeArgs> {
+  /** The path and matrix shape the kernels use. */
+  readonly path: MatrixPath;
+}
+
+const PLAN_KEYS = ['path', 'maxCount', 'maxSegmentSize', 'emulatedShape', 'table'];
+
+function setup(ctx: ScanContext, what: string, options: unknown, keys: string[], family: Family, slots: { op: number; acc: number }) {
+  assertUsable(ctx);
+  const o = checkOptions(options, keys) as TcuScanPlanOptions;
+  const pathOption = o.path ?? 'auto';
+  if (!['auto', 'subgroup-matrix', 'emulated'].includes(pathOption)) {
+    invalidArgumentOf('options.path', pathOption, "expected 'auto', 'subgroup-matrix' or 'emulated'");
+  }
+  const shape = o.emulatedShape;
+  if (shape !== undefined) {
+    const ok = [shape.M, shape.N, shape.K].every((v) => Number.isInteger(v) && v >= 1 && v <= 32) && tileSide(shape) <= 32;
+    if (!ok) invalidArgumentOf('options.emulatedShape', JSON.stringify(shape), 'expected { M, N, K } with lcm(M, N, K) ≤ 32');
+  }
+  const path = resolvePath(ctx, family, pathOption, shape);
+  const bytes = MatrixCode.bytes(path, slots.op, slots.acc);
+  if (bytes > ctx.caps.limits.maxComputeWorkgroupStorageSize) {
+    throw new ScanError(
+      'UNSUPPORTED',
+      `${what}: tiles of ${path.S}×${path.S} need ${bytes} bytes of workgroup memory, past maxComputeWorkgroupStorageSize ${ctx.caps.limits.maxComputeWorkgroupStorageSize}`,
+    );
+  }
+  const table = o.table ?? TCU_SELECTION_TABLE[path.kind];
+  const exec = new RecipeExecutor(ctx, what);
+  const pc = (b: RecipeBuilder): PassContext => ({ b, path, table, maxDim: ctx.caps.limits.maxComputeWorkgroupsPerDimension });
+  return { o, path, exec, pc };
+}
+
+function segmentSizeOf(what: string, args: unknown, count: number): number {
+  const s = (args as { segmentSize?: unknown } | null)?.segmentSize;
+  if (s === undefined) return Math.max(1, count);
+  if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 1 || s > 2 ** 31) {
+    throw new ScanError('INVALID_ARGUMENT', `${what}: args.segmentSize = ${String(s)}: expected a positive integer`, {
+      argument: 'args.segmentSize',
+    });
+  }
+  return s;
+}
+
+function makePlan(
+  what: string,
+  setupResult: ReturnType<typeof setup>,
+  inputKind: 'f16' | 'u8',
+  outputBytes: (count: number, s: number) => number,
+  record: (pc: PassContext, count: number, s: number) => void,
+): TcuPlan {
+  const { o, path, exec, pc } = setupResult;
+  const build = (count: number, s: number): Recipe => {
+    const b = new RecipeBuilder();
+    if (count === 0) {
+      // The whole array of no elements: one segment, sum 0.
+      if (outputBytes(0, s) > 0) b.clear({ role: 'output', offset: 0, size: 4 });
+      return b.build();
+    }
+    record(pc(b), count, s);
+    return b.build();
+  };
+  if (o.maxCount !== undefined && o.maxCount > 0) {
+    exec.reserve(build(o.maxCount, o.maxSegmentSize ?? o.maxCount));
+  }
+  const plan = planOf<TcuEncodeArgs>([exec], {
+    encode(encoder, args) {
+      const count0 = (args as { count?: unknown } | null)?.count;
+      const s = segmentSizeOf(what, args, typeof count0 === 'number' ? count0 : 0);
+      const count = checkEncodeArgs(what, args, {
+        input: { bytes: (n) => inputBytes(inputKind, n) },
+        output: { bytes: (n) => outputBytes(n, s) },
+      });
+      const key = `${count}/${s}`;
+      const roles = { input: args.input, output: args.output };
+      exec.encode(encoder, key, () => build(count, s), roles);
+    },
+  });
+  return Object.assign(plan, { path });
+}
+
+/**
+ * Creates a reusable regular segmented sum of f16 values (buffer level): `output[k]` = the f32
+ * sum of segment k — the paper's Reduction16 (masked P) for segments up to the tile side S,
+ * Reduction256N for longer ones, and the grid level (parts, then a second pass over the partials)
+ * past the selection table's threshold. Records into your encoder; scratch is reused across calls.
+ *
+ * @example
+ * ```ts
+ * await prepareTcu(ctx); // once per device, so 'auto' can take the subgroup-matrix path
+ * const plan = createTcuReducePlan(ctx);
+ * plan.encode(encoder, { input: halfWords, output: sums, count: 1 << 20, segmentSize: 256 });
+ * ```
+ */
+export function createTcuReducePlan(ctx: ScanContext, options: TcuPlanOptions = {}): TcuPlan {
+  const what = 'tcu reduce plan';
+  const st = setup(ctx, what, options, PLAN_KEYS, 'f16', REDUCE_SLOTS);
+  return makePlan(
+    what,
+    st,
+    'f16',
+    (n, s) => 4 * Math.max(1, Math.ceil(n / s)),
+    (pc, n, s) =>
+      recordReduce(
+        pc,
+        { role: 'input', offset: 0, size: inputBytes('f16', n) },
+        'f16',
+        { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) },
+        n,
+        s,
+      ),
+  );
+}
+
+/**
+ * Creates a reusable regular segmented prefix sum of f16 values with f32 results (buffer level):
+ * Scan16 (masked, block-diagonal U) for segments up to S, Scan256N (A·U + S, L·A, LA·1 + AU) for
+ * longer ones, and the grid level's scan-then-propagate past the table's threshold.
+ *
+ * @example
+ * ```ts
+ * const plan = createTcuScanPlan(ctx, { inclusive: true });
+ * plan.encode(encoder, { input: halfWords, output: prefix, count: n, segmentSize: 4096 });
+ * ```
+ */
+export function createTcuScanPlan(ctx: ScanContext, options: TcuScanPlanOptions = {}): TcuPlan {
+  const what = 'tcu scan plan';
+  const st = setup(ctx, what, options, [...PLAN_KEYS, 'inclusive'], 'f16', SCAN_SLOTS);
+  const inclusive = options.inclusive ?? false;
+  if (inclusive !== true && inclusive !== false) invalidArgumentOf('options.inclusive', inclusive, 'expected true or false');
+  return makePlan(
+    what,
+    st,
+    'f16',
+    (n) => 4 * n,
+    (pc, n, s) =>
+      recordScan(
+        pc,
+        { role: 'input', offset: 0, size: inputBytes('f16', n) },
+        'f16',
+        { role: 'output', offset: 0, size: 4 * n },
+        n,
+        s,
+        inclusive,
+      ),
+  );
+}
+
+/**
+ * Creates a reusable exact count of 0/1 flags per segment (buffer level): the reduction's
+ * algorithms on u8 × u8 → u32 products (the adapter's integer subgroup-matrix config, or u32
+ * arithmetic on the emulated path). Flags must be 0 or 1 (the array-level `tcuCount` checks).
+ *
+ * @example
+ * ```ts
+ * const plan = createTcuCountPlan(ctx);
+ * plan.encode(encoder, { input: flagBytes, output: counts, count: n, segmentSize: 1024 });
+ * ```
+ */
+export function createTcuCountPlan(ctx: ScanContext, options: TcuPlanOptions = {}): TcuPlan {
+  const what = 'tcu count plan';
+  const st = setup(ctx, what, options, PLAN_KEYS, 'u8', REDUCE_SLOTS);
+  return makePlan(
+    what,
+    st,
+    'u8',
+    (n, s) => 4 * Math.max(1, Math.ceil(n / s)),
+    (pc, n, s) =>
+      recordReduce(
+        pc,
+        { role: 'input', offset: 0, size: inputBytes('u8', n) },
+        'u8',
+        { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) },
+        n,
+        s,
+      ),
+  );
+}

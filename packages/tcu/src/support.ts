@@ -1,0 +1,216 @@
+import { type ScanContext, ScanError, type SubgroupMatrixConfig } from '@scan/core';
+import { type Family, type MatrixPath, type MatrixShape, tileSide } from './kernels/matrix.js';
+
+/** Which WGSL spelling of the subgroup-matrix built-ins the device's Dawn accepts. */
+export type MatrixSyntax = 'template' | 'bool';
+
+/** What {@link prepareTcu} found for one operand family. */
+export interface TcuFamilySupport {
+  /** The adapter's config used (undefined when none fits). */
+  readonly config: SubgroupMatrixConfig | undefined;
+  /** The spelling that compiled, or undefined when the subgroup-matrix path is unusable. */
+  readonly syntax: MatrixSyntax | undefined;
+  /** Why the subgroup-matrix path is not used (empty when it is). */
+  readonly reason: string;
+}
+
+/** The subgroup-matrix support of a device, per family: f16 data, u8 flags. */
+export interface TcuSupport {
+  readonly f16: TcuFamilySupport;
+  readonly u8: TcuFamilySupport;
+  /** The subgroup size the subgroup-matrix kernels run with (one subgroup per workgroup). */
+  readonly subgroupSize: number | undefined;
+}
+
+const probes = new WeakMap<GPUDevice, Promise<TcuSupport>>();
+const settled = new WeakMap<GPUDevice, TcuSupport>();
+
+const COMPONENT: Record<Family, { component: string; result: string }> = {
+  f16: { component: 'f16', result: 'f32' },
+  u8: { component: 'u8', result: 'u32' },
+};
+
+/**
+ * The adapter's config for a family (f16×f16→f32, or u8×u8→u32), read from
+ * `ctx.caps.subgroupMatrixConfigs`: M, N and K come from the adapter, never assumed. Among
+ * several, the one with the smallest tile side lcm(M, N, K) (least workgroup memory), then the
+ * largest M·N·K.
+ *
+ * @example
+ * ```ts
+ * pickConfig(ctx.caps.subgroupMatrixConfigs, 'f16'); // { componentType: 'f16', resultComponentType: 'f32', M: 16, N: 16, K: 16 } on the H100
+ * ```
+ */
+export function pickConfig(configs: readonly SubgroupMatrixConfig[], family: Family): SubgroupMatrixConfig | undefined {
+  const want = COMPONENT[family];
+  const fits = configs.filter(
+    (c) =>
+      c.componentType === want.component && c.resultComponentType === want.result && tileSide(c) <= 32 && c.M > 0 && c.N > 0 && c.K > 0,
+  );
+  fits.sort((a, b) => tileSide(a) - tileSide(b) || b.M * b.N * b.K - a.M * a.N * a.K);
+  return fits[0];
+}
+
+/** The WGSL of the probe: one M×K·K×N product through workgroup memory in the given spelling. */
+export function probeWgsl(config: MatrixShape, family: Family, syntax: MatrixSyntax, workgroupSize: number): string {
+  const { M, N, K } = config;
+  const ct = COMPONENT[family].component;
+  const rt = COMPONENT[family].result;
+  const opArray = family === 'f16' ? `array<f16, ${M * K + K * N}>` : `array<u32, ${(M * K + K * N + 3) >> 2}>`;
+  const load = (type: string, arr: string, off: number, stride: number) =>
+    syntax === 'template'
+      ? `subgroupMatrixLoad<${type}, row_major>(&${arr}, ${off}u, ${stride}u)`
+      : `subgroupMatrixLoad<${type}>(&${arr}, ${off}u, false, ${stride}u)`;
+  const store =
+    syntax === 'template' ? `subgroupMatrixStore<row_major>(&c, 0u, m, ${N}u);` : `subgroupMatrixStore(&c, 0u, m, false, ${N}u);`;
+  return `${family === 'f16' ? 'enable f16;\n' : ''}enable chromium_experimental_subgroup_matrix;
+var<workgroup> a: ${opArray};
+var<workgroup> c: array<${rt}, ${M * N}>;
+@group(0) @binding(0) var<storage, read_write> out: array<${rt}>;
+@compute @workgroup_size(${workgroupSize})
+fn main(@builtin(local_invocation_index) lid: u32) {
+  var m = ${load(`subgroup_matrix_result<${rt}, ${N}, ${M}>`, 'c', 0, N)};
+  m = subgroupMatrixMultiplyAccumulate(${load(`subgroup_matrix_left<${ct}, ${K}, ${M}>`, 'a', 0, K)}, ${load(`subgroup_matrix_right<${ct}, ${N}, ${K}>`, 'a', M * K, N)}, m);
+  ${store}
+  workgroupBarrier();
+  if (lid == 0u) { out[0] = c[0]; }
+}
+`;
+}
+
+async function compiles(device: GPUDevice, code: string): Promise<boolean> {
+  device.pushErrorScope('validation');
+  device.pushErrorScope('internal');
+  let ok = true;
+  try {
+    const module = device.createShaderModule({ label: 'tcu syntax probe', code });
+    const info = await module.getCompilationInfo();
+    if (info.messages.some((m) => m.type === 'error')) ok = false;
+    if (ok) await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  } catch {
+    ok = false;
+  }
+  const internal = await device.popErrorScope();
+  const validation = await device.popErrorScope();
+  return ok && !internal && !validation;
+}
+
+async function probeFamily(ctx: ScanContext, family: Family, subgroupSize: number | undefined): Promise<TcuFamilySupport> {
+  const caps = ctx.caps;
+  if (!caps.features.subgroupMatrix) {
+    return {
+      config: undefined,
+      syntax: undefined,
+      reason: 'the device has no chromium-experimental-subgroup-matrix (or the context turned it off)',
+    };
+  }
+  if (family === 'f16' && !caps.features.shaderF16) return { config: undefined, syntax: undefined, reason: 'the device has no shader-f16' };
+  const config = pickConfig(caps.subgroupMatrixConfigs, family);
+  if (!config) {
+    return {
+      config: undefined,
+      syntax: undefined,
+      reason: `no ${COMPONENT[family].component}→${COMPONENT[family].result} config among the adapter's subgroup-matrix configs`,
+    };
+  }
+  if (subgroupSize === undefined) {
+    return { config, syntax: undefined, reason: 'the adapter reports no single subgroup size (subgroupMinSize ≠ subgroupMaxSize)' };
+  }
+  for (const syntax of ['template', 'bool'] as const) {
+    if (await compiles(ctx.device, probeWgsl(config, family, syntax, subgroupSize))) return { config, syntax, reason: '' };
+  }
+  return { config, syntax: undefined, reason: 'neither spelling of the subgroup-matrix built-ins compiled on this Dawn' };
+}
+
+/**
+ * Finds out, once per device, whether the subgroup-matrix (tensor-core) path can run, and with
+ * which WGSL spelling: the built-ins changed between Dawn versions from a bool argument
+ * (`subgroupMatrixLoad<T>(&a, off, false, stride)`) to a template (`subgroupMatrixLoad<T, row_major>(&a, off, stride)`).
+ * It compiles a tiny product in each spelling inside error scopes (shader module, its compilation
+ * messages, a pipeline) and caches the answer per device. The array-level functions call it; call
+ * it yourself before creating a plan with `path: 'auto'` on a device with subgroup matrices.
+ *
+ * @example
+ * ```ts
+ * const support = await prepareTcu(ctx);
+ * console.log(support.f16.syntax ?? support.f16.reason); // 'template' on the H100 with webgpu@0.6.2
+ * ```
+ */
+export function prepareTcu(ctx: ScanContext): Promise<TcuSupport> {
+  let pending = probes.get(ctx.device);
+  if (!pending) {
+    const min = ctx.caps.subgroupMinSize;
+    const max = ctx.caps.subgroupMaxSize;
+    const subgroupSize = min !== undefined && min === max ? min : undefined;
+    pending = (async () => {
+      const support = { f16: await probeFamily(ctx, 'f16', subgroupSize), u8: await probeFamily(ctx, 'u8', subgroupSize), subgroupSize };
+      settled.set(ctx.device, support);
+      return support;
+    })();
+    probes.set(ctx.device, pending);
+  }
+  return pending;
+}
+
+/** The cached answer of {@link prepareTcu}, or undefined before it settled. */
+export function tcuSupportOf(ctx: ScanContext): TcuSupport | undefined {
+  return settled.get(ctx.device);
+}
+
+/** Which path a plan takes. */
+export type TcuPathOption = 'auto' | 'subgroup-matrix' | 'emulated';
+
+/** Shape the emulated path mirrors (default 16×16×16: tile side 16). */
+export const DEFAULT_EMULATED_SHAPE: MatrixShape = { M: 16, N: 16, K: 16 };
+
+/** Invocations per workgroup on the emulated path. */
+export const EMULATED_WORKGROUP = 64;
+
+/**
+ * Resolves the path of a plan: `emulated` always works; `subgroup-matrix` needs {@link prepareTcu}
+ * to have found a config and spelling; `auto` takes the subgroup-matrix path when it can.
+ *
+ * @example
+ * ```ts
+ * await prepareTcu(ctx);
+ * resolvePath(ctx, 'f16', 'auto').kind; // 'subgroup-matrix' on the H100, 'emulated' on SwiftShader
+ * ```
+ */
+export function resolvePath(
+  ctx: ScanContext,
+  family: Family,
+  option: TcuPathOption,
+  emulatedShape: MatrixShape = DEFAULT_EMULATED_SHAPE,
+): MatrixPath {
+  const emulated: MatrixPath = {
+    kind: 'emulated',
+    family,
+    shape: emulatedShape,
+    S: tileSide(emulatedShape),
+    syntax: 'template',
+    workgroupSize: EMULATED_WORKGROUP,
+  };
+  if (option === 'emulated') return emulated;
+  const support = tcuSupportOf(ctx);
+  if (!support) {
+    if (!ctx.caps.features.subgroupMatrix && option === 'auto') return emulated;
+    throw new ScanError(
+      'INVALID_ARGUMENT',
+      `options.path = '${option}': the device has subgroup matrices; await prepareTcu(ctx) once before creating a plan, so the WGSL spelling is known`,
+      { argument: 'options.path' },
+    );
+  }
+  const f = support[family];
+  if (!f.syntax || !f.config || support.subgroupSize === undefined) {
+    if (option === 'auto') return emulated;
+    throw new ScanError('UNSUPPORTED', `options.path = 'subgroup-matrix': ${f.reason}`, { argument: 'options.path' });
+  }
+  return {
+    kind: 'subgroup-matrix',
+    family,
+    shape: { M: f.config.M, N: f.config.N, K: f.config.K },
+    S: tileSide(f.config),
+    syntax: f.syntax,
+    workgroupSize: support.subgroupSize,
+  };
+}
