@@ -1,5 +1,6 @@
 import type { ElementType, ScanOp } from '@scan/core';
 import { DEFAULT_SEGMENT_MEANS, type SegmentedAlgorithmName, segmentedShapes } from './segmented-cases.js';
+import { TCU_PRIMITIVES, type TcuPathName, type TcuPrimitive, tcuShapes } from './tcu-cases.js';
 import { TRIDIAG_PRIMITIVES, type TridiagPrimitive, tridiagShapes } from './tridiag-cases.js';
 import { WATER_PRIMITIVES, type WaterPrimitive, waterShapes } from './water-cases.js';
 
@@ -16,7 +17,8 @@ export type Primitive =
   | 'copy'
   | 'read-only'
   | TridiagPrimitive
-  | WaterPrimitive;
+  | WaterPrimitive
+  | TcuPrimitive;
 
 /** The primitives of `@scan/core`, in report order. */
 export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
@@ -27,12 +29,19 @@ export const SEGMENTED_PRIMITIVES: readonly Primitive[] = ['segmented-scan', 'se
 /** Kernels written in the bench itself that bound what a primitive can reach. */
 export const BASELINES: readonly Primitive[] = ['copy', 'read-only'];
 
+/**
+ * Primitives left out of the default list, run only when `--only` names them: the tcu cases (16
+ * configurations, the emulated path very slow on SwiftShader; see the README).
+ */
+export const OPT_IN_PRIMITIVES: readonly Primitive[] = TCU_PRIMITIVES;
+
 /** Every primitive name `--only` accepts. */
 export const PRIMITIVES: readonly Primitive[] = [
   ...CORE_PRIMITIVES,
   ...SEGMENTED_PRIMITIVES,
   ...TRIDIAG_PRIMITIVES,
   ...WATER_PRIMITIVES,
+  ...TCU_PRIMITIVES,
   ...BASELINES,
 ];
 
@@ -53,9 +62,12 @@ export interface BenchCase {
   /** The configuration without the size; the dashboard draws one line per series. */
   readonly series: string;
   readonly primitive: Primitive;
-  /** Scan algorithm (scan) or segmented scan algorithm (segmented-scan); no other case has one. */
-  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName;
+  /** Scan algorithm (scan), segmented scan algorithm (segmented-scan) or path (tcu-*); no other case has one. */
+  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName | TcuPathName;
+  /** Output (and accumulation) type; the tcu cases read `inputType` values. */
   readonly type: ElementType;
+  /** tcu cases: the input type (f16) when it differs from `type`; the variant shows it instead. */
+  readonly inputType?: 'f16';
   /** Operator of scan and reduce. */
   readonly op?: ScanOp;
   /** Scan only. */
@@ -66,6 +78,8 @@ export interface BenchCase {
   readonly density?: number;
   /** Mean segment length of segmented cases: each element is a head with probability 1/mean. */
   readonly segmentMean?: number;
+  /** Segment size of the regular (fixed-size) segments of the tcu cases. */
+  readonly segmentSize?: number;
   readonly n: number;
   readonly seed: number;
   readonly runs: number;
@@ -73,12 +87,15 @@ export interface BenchCase {
 }
 
 /** A case without size and run settings. */
-export type CaseShape = Pick<BenchCase, 'primitive' | 'algorithm' | 'type' | 'op' | 'inclusive' | 'backward' | 'segmentMean'>;
+export type CaseShape = Pick<
+  BenchCase,
+  'primitive' | 'algorithm' | 'type' | 'inputType' | 'op' | 'inclusive' | 'backward' | 'segmentMean' | 'segmentSize'
+>;
 
 /** What {@link enumerateCases} needs from the command line. */
 export interface CaseSelection {
   readonly sizes: readonly number[];
-  /** Primitive filter; undefined means every primitive (core, segmented) and both baselines. */
+  /** Primitive filter; undefined means every primitive but the {@link OPT_IN_PRIMITIVES} (tcu), and both baselines. */
   readonly only?: readonly Primitive[];
   /** Element-type filter (baselines always stay: they move bits, not values). */
   readonly types?: readonly ElementType[];
@@ -94,20 +111,22 @@ export interface CaseSelection {
 
 /**
  * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
- * segmented cases.
+ * segmented cases and `seg 256` (and the f16 input type) for the tcu cases.
  *
  * @example
  * ```ts
  * describeVariant({ primitive: 'scan', type: 'i32', op: 'max', inclusive: false, backward: false }); // 'i32 max excl fwd'
  * describeVariant({ primitive: 'segmented-reduce', type: 'u32', op: 'add', segmentMean: 16 }); // 'u32 add mean 16'
+ * describeVariant({ primitive: 'tcu-scan', type: 'f32', inputType: 'f16', segmentSize: 256 }); // 'f16 seg 256'
  * ```
  */
 export function describeVariant(c: CaseShape): string {
-  const parts: string[] = [c.type];
+  const parts: string[] = [c.inputType ?? c.type];
   if (c.op) parts.push(c.op);
   if (c.inclusive !== undefined) parts.push(c.inclusive ? 'incl' : 'excl');
   if (c.backward !== undefined) parts.push(c.backward ? 'bwd' : 'fwd');
   if (c.segmentMean !== undefined) parts.push(`mean ${c.segmentMean}`);
+  if (c.segmentSize !== undefined) parts.push(`seg ${c.segmentSize}`);
   return parts.join(' ');
 }
 
@@ -133,8 +152,15 @@ function scanShapes(algorithm: ScanAlgorithmName, withVariants: boolean): CaseSh
   return shapes;
 }
 
-/** Every configuration of the default list (before filters), in report order. */
-export function defaultShapes(algorithms?: readonly ScanAlgorithmName[], segmentMeans = DEFAULT_SEGMENT_MEANS): CaseShape[] {
+/**
+ * Every configuration of the default list (before filters), in report order, plus those of the
+ * {@link OPT_IN_PRIMITIVES} named in `optIn`.
+ */
+export function defaultShapes(
+  algorithms?: readonly ScanAlgorithmName[],
+  segmentMeans = DEFAULT_SEGMENT_MEANS,
+  optIn: readonly Primitive[] = [],
+): CaseShape[] {
   // Without --algorithms the variants run on the fastest portable algorithm only; naming
   // algorithms asks for a side-by-side comparison, so each gets every variant.
   const scans = algorithms
@@ -152,6 +178,7 @@ export function defaultShapes(algorithms?: readonly ScanAlgorithmName[], segment
     ...segmentedShapes(segmentMeans),
     ...tridiagShapes(),
     ...waterShapes(),
+    ...tcuShapes().filter((s) => optIn.includes(s.primitive)),
     { primitive: 'copy', type: 'u32' },
     { primitive: 'read-only', type: 'u32' },
   ];
@@ -167,7 +194,7 @@ export function defaultShapes(algorithms?: readonly ScanAlgorithmName[], segment
  * ```
  */
 export function enumerateCases(selection: CaseSelection): BenchCase[] {
-  const shapes = defaultShapes(selection.algorithms, selection.segmentMeans).filter(
+  const shapes = defaultShapes(selection.algorithms, selection.segmentMeans, selection.only).filter(
     (s) =>
       (!selection.only || selection.only.includes(s.primitive)) &&
       (!selection.types || BASELINES.includes(s.primitive) || selection.types.includes(s.type)),
@@ -177,6 +204,8 @@ export function enumerateCases(selection: CaseSelection): BenchCase[] {
     const series = seriesName(shape);
     const flags = shape.primitive === 'enumerate' || shape.primitive === 'split' || shape.primitive === 'pack';
     for (const n of selection.sizes) {
+      // A fixed segment longer than the array would just be the whole array again.
+      if (shape.segmentSize !== undefined && shape.segmentSize > n) continue;
       cases.push({
         ...shape,
         ...(flags ? { density: selection.density } : {}),

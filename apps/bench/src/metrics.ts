@@ -1,6 +1,6 @@
 import type { Primitive } from './cases.js';
 
-/** Bytes per element of every type the bench measures (u32, i32, f32, and u32 flags). */
+/** Bytes per element of every type the bench measures (u32, i32, f32, and u32 flags; the tcu inputs are f16). */
 const WORD = 4;
 
 /** Bytes of n bit-packed head flags: ⌈n/32⌉ words, n/8 when n is a multiple of 32. */
@@ -23,17 +23,20 @@ function headBitBytes(n: number): number {
  * | segmented-reduce | n·4 + n/8 + segments·4 | read data and head bits, write one value per segment |
  * | tridiag-*        | 5·n·4                  | read a, b, c, d and write x (n unknowns in all)      |
  * | water-adi-step   | 27·n·4                 | one ADI step of n cells, pass by pass (water-cases)  |
+ * | tcu-reduce       | 2·n + segments·4       | read the f16 input, write one f32 per segment        |
+ * | tcu-scan         | 2·n + n·4              | read the f16 input, write the f32 prefix sums        |
  * | copy             | 2·n·4                  | read and write every element                         |
  * | read-only        | n·4                    | read every element                                   |
  *
- * `extra` is the number of 1-flags for pack and the number of segments for segmented-reduce; n/8
- * stands for the ⌈n/32⌉ words of head bits.
+ * `extra` is the number of 1-flags for pack and the number of segments for segmented-reduce and
+ * tcu-reduce; n/8 stands for the ⌈n/32⌉ words of head bits. The tcu inputs are f16 (2 bytes each).
  *
  * @example
  * ```ts
  * bytesMoved('scan', 1 << 20); // 8388608
  * bytesMoved('pack', 1000, 500); // 10000
  * bytesMoved('segmented-reduce', 1024, 64); // 4096 + 128 + 256 = 4480
+ * bytesMoved('tcu-reduce', 1024, 4); // 2048 + 16 = 2064
  * ```
  */
 export function bytesMoved(primitive: Primitive, n: number, extra = 0): number {
@@ -59,6 +62,10 @@ export function bytesMoved(primitive: Primitive, n: number, extra = 0): number {
     case 'tridiag-pcr':
     case 'tridiag-cr-pcr':
       return 5 * n * WORD;
+    case 'tcu-reduce':
+      return 2 * n + extra * WORD;
+    case 'tcu-scan':
+      return 2 * n + n * WORD;
     case 'water-adi-step':
       // Row coefficients 3 reads + 4 writes, each solve 4 + 1, column coefficients 3 + 4, increment 2 + 1.
       return 27 * n * WORD;

@@ -3,6 +3,7 @@ import type { ElementType } from '@scan/core';
 import {
   type CaseSelection,
   ELEMENT_TYPE_NAMES,
+  OPT_IN_PRIMITIVES,
   PRIMITIVES,
   type Primitive,
   parseNameList,
@@ -43,6 +44,7 @@ Usage: node apps/bench/dist/cli.js [options]
   --sizes LIST         element counts, comma-separated; 2^k allowed (default 2^16,2^20: fine on SwiftShader)
   --large              add the GPU sizes 2^20,2^24,2^26,2^28
   --only LIST          primitives: ${PRIMITIVES.join(', ')}
+                       (${OPT_IN_PRIMITIVES.join(', ')}: only when named here, not in the default list)
   --algorithms LIST    scan algorithms, each with every scan variant: ${SCAN_ALGORITHM_NAMES.join(', ')}
   --types LIST         keep cases of these element types: ${ELEMENT_TYPE_NAMES.join(', ')}
   --runs N             timed runs per case, median reported (default 20, at least ${MIN_RUNS})

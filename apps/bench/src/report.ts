@@ -8,7 +8,8 @@ export const REPORT_SCHEMA = 'scan-bench/1';
  * How a case ended. `failed`: the result was wrong (never timed). `error`: the child threw (plan
  * rejected the input, GPU validation error, missing export). `crashed`: the child died without a
  * result (Dawn in Node, see DESIGN.md). `timeout`: killed after `--timeout`. `skipped`: too large
- * for the device's limits.
+ * for the device's limits, or unsupported on this device (a missing feature, e.g. the tcu cases'
+ * subgroup-matrix path without subgroup matrices).
  */
 export type CaseStatus = 'ok' | 'failed' | 'error' | 'crashed' | 'timeout' | 'skipped';
 

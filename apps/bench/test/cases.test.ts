@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { type CaseSelection, describeVariant, enumerateCases, PRIMITIVES, parseNameList, seriesName } from '../src/cases.js';
+import {
+  type CaseSelection,
+  describeVariant,
+  enumerateCases,
+  OPT_IN_PRIMITIVES,
+  PRIMITIVES,
+  parseNameList,
+  seriesName,
+} from '../src/cases.js';
 
 const base: CaseSelection = { sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, seed: 1, density: 0.5 };
 
@@ -41,7 +49,53 @@ describe('enumerateCases', () => {
     ]);
     expect(cases).toHaveLength(series.length * 2);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
-    expect(new Set(cases.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES));
+    expect(new Set(cases.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES.filter((p) => !OPT_IN_PRIMITIVES.includes(p))));
+    expect(OPT_IN_PRIMITIVES).toEqual(['tcu-reduce', 'tcu-scan']);
+  });
+
+  test('the tcu cases run only when --only names them: both paths side by side, segments longer than n left out', () => {
+    const cases = enumerateCases({ ...base, sizes: [4096, 1 << 16], only: ['copy', 'tcu-reduce', 'tcu-scan'] });
+    expect(cases.map((c) => c.id)).toEqual([
+      'tcu-reduce subgroup-matrix f16 seg 16@4096',
+      'tcu-reduce subgroup-matrix f16 seg 16@65536',
+      'tcu-reduce emulated f16 seg 16@4096',
+      'tcu-reduce emulated f16 seg 16@65536',
+      'tcu-reduce subgroup-matrix f16 seg 256@4096',
+      'tcu-reduce subgroup-matrix f16 seg 256@65536',
+      'tcu-reduce emulated f16 seg 256@4096',
+      'tcu-reduce emulated f16 seg 256@65536',
+      'tcu-reduce subgroup-matrix f16 seg 4096@4096',
+      'tcu-reduce subgroup-matrix f16 seg 4096@65536',
+      'tcu-reduce emulated f16 seg 4096@4096',
+      'tcu-reduce emulated f16 seg 4096@65536',
+      'tcu-reduce subgroup-matrix f16 seg 65536@65536',
+      'tcu-reduce emulated f16 seg 65536@65536',
+      'tcu-scan subgroup-matrix f16 seg 16@4096',
+      'tcu-scan subgroup-matrix f16 seg 16@65536',
+      'tcu-scan emulated f16 seg 16@4096',
+      'tcu-scan emulated f16 seg 16@65536',
+      'tcu-scan subgroup-matrix f16 seg 256@4096',
+      'tcu-scan subgroup-matrix f16 seg 256@65536',
+      'tcu-scan emulated f16 seg 256@4096',
+      'tcu-scan emulated f16 seg 256@65536',
+      'tcu-scan subgroup-matrix f16 seg 4096@4096',
+      'tcu-scan subgroup-matrix f16 seg 4096@65536',
+      'tcu-scan emulated f16 seg 4096@4096',
+      'tcu-scan emulated f16 seg 4096@65536',
+      'tcu-scan subgroup-matrix f16 seg 65536@65536',
+      'tcu-scan emulated f16 seg 65536@65536',
+      'copy u32@4096',
+      'copy u32@65536',
+    ]);
+    expect(cases.find((c) => c.id === 'tcu-scan emulated f16 seg 256@4096')).toMatchObject({
+      primitive: 'tcu-scan',
+      algorithm: 'emulated',
+      type: 'f32',
+      inputType: 'f16',
+      segmentSize: 256,
+      n: 4096,
+    });
+    expect(cases.some((c) => c.density !== undefined || c.segmentMean !== undefined)).toBe(false);
   });
 
   test('each case carries its size and run settings; flag primitives get the density', () => {
@@ -125,6 +179,9 @@ test('series names', () => {
       segmentMean: 16,
     }),
   ).toBe('segmented-scan tree u32 add excl bwd mean 16');
+  expect(seriesName({ primitive: 'tcu-reduce', algorithm: 'subgroup-matrix', type: 'f32', inputType: 'f16', segmentSize: 256 })).toBe(
+    'tcu-reduce subgroup-matrix f16 seg 256',
+  );
 });
 
 test('parseNameList names the unknown entry and the allowed ones', () => {

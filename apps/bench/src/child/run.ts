@@ -4,7 +4,7 @@ import type { CaseResult, Measurement, Verification } from '../report.js';
 import { unsegmentedScanCase } from '../segmented-cases.js';
 import { guarded } from './guard.js';
 import { type GpuTimer, measure } from './measure.js';
-import { CPU_COMPARE_MAX } from './workload.js';
+import { CPU_COMPARE_MAX, UnsupportedCaseError } from './workload.js';
 import { WORKLOADS } from './workloads/index.js';
 
 /** Why a case cannot run on this device, or undefined when it fits. */
@@ -89,7 +89,8 @@ const READ_BOUND: readonly Primitive[] = ['reduce', 'segmented-reduce'];
 /**
  * Runs one case in this (child) process: the primitive, then the copy baseline at the same size
  * (and the read-only baseline for reductions; the unsegmented decoupled-fallback scan for
- * segmented scans), each verified before it is timed.
+ * segmented scans), each verified before it is timed. A case too large for the device's limits, or
+ * whose factory throws {@link UnsupportedCaseError}, is `skipped`.
  *
  * @example
  * ```ts
@@ -101,7 +102,14 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
   if (skip) return { case: c, status: 'skipped', message: skip };
   const timer = createGpuTimer(ctx);
   try {
-    const main = await verifyAndMeasure(ctx, timer, c);
+    let main: Measured;
+    try {
+      main = await verifyAndMeasure(ctx, timer, c);
+    } catch (error) {
+      // A feature the device lacks (the subgroup-matrix path of the tcu cases) is not a failure.
+      if (error instanceof UnsupportedCaseError) return { case: c, status: 'skipped', message: error.message };
+      throw error;
+    }
     const base = { case: c, timer: timer.method, verification: main.checked.verification, ...main.counts };
     if (!main.measurement) return { ...base, status: 'failed', message: main.checked.problem ?? 'not verified' };
     const m = main.measurement;

@@ -29,6 +29,19 @@ export interface Workload {
   destroy(): void;
 }
 
+/**
+ * Thrown by a workload factory when the device lacks what the case needs (a feature, not a size):
+ * the case becomes a `skipped` row with this message rather than an error.
+ *
+ * @example
+ * ```ts
+ * throw new UnsupportedCaseError('unsupported on this device: no chromium-experimental-subgroup-matrix');
+ * ```
+ */
+export class UnsupportedCaseError extends Error {
+  override readonly name = 'UnsupportedCaseError';
+}
+
 /** Builds the workload of a case: allocates, generates the inputs on the GPU, creates the plan. */
 export type WorkloadFactory = (ctx: ScanContext, c: BenchCase) => Promise<Workload>;
 

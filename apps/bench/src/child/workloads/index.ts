@@ -1,4 +1,5 @@
 import type { Primitive } from '../../cases.js';
+import { TCU_WORKLOADS } from '../../tcu-cases.js';
 import { TRIDIAG_WORKLOADS } from '../../tridiag-cases.js';
 import { WATER_WORKLOADS } from '../../water-cases.js';
 import type { WorkloadFactory } from '../workload.js';
@@ -32,6 +33,7 @@ export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
   'segmented-reduce': segmentedReduceWorkload,
   ...TRIDIAG_WORKLOADS,
   ...WATER_WORKLOADS,
+  ...TCU_WORKLOADS,
   copy: copyWorkload,
   'read-only': readOnlyWorkload,
 };

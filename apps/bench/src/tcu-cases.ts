@@ -1,0 +1,283 @@
+import { createTcuReducePlan, createTcuScanPlan, prepareTcu, type TcuPlan } from '@scan/tcu';
+import type { CaseShape } from './cases.js';
+import { encodeFill, runCheck } from './child/device-ops.js';
+import { BufferPool, encodeKernel, readWords, submitAndWait } from './child/gpu.js';
+import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './child/kernels/common.js';
+import { HASH_WGSL } from './child/kernels/fill.js';
+import { POISON, UnsupportedCaseError, type WorkloadFactory } from './child/workload.js';
+import { bytesMoved } from './metrics.js';
+
+/**
+ * The cases of `@scan/tcu` (`--only tcu-reduce,tcu-scan`): the regular segmented sum and the
+ * inclusive segmented prefix sum of f16 values with f32 results, as matrix products.
+ */
+export const TCU_PRIMITIVES = ['tcu-reduce', 'tcu-scan'] as const;
+export type TcuPrimitive = (typeof TCU_PRIMITIVES)[number];
+
+/** The two paths of `@scan/tcu`, run side by side; the case's `algorithm` names the path. */
+export const TCU_PATHS = ['subgroup-matrix', 'emulated'] as const;
+export type TcuPathName = (typeof TCU_PATHS)[number];
+
+/** Segment sizes of the tcu cases: warp level (16), block level (256, 4096) and grid level (65536). */
+export const TCU_SEGMENT_SIZES: readonly number[] = [16, 256, 4096, 65536];
+
+/**
+ * The tcu configurations: per primitive, per segment size, both paths (subgroup-matrix first), f16
+ * inputs (`inputType`) with f32 output and accumulation (`type`).
+ *
+ * @example
+ * ```ts
+ * tcuShapes().length; // 2 primitives × 4 segment sizes × 2 paths = 16
+ * tcuShapes()[0]; // { primitive: 'tcu-reduce', algorithm: 'subgroup-matrix', type: 'f32', inputType: 'f16', segmentSize: 16 }
+ * ```
+ */
+export function tcuShapes(segmentSizes: readonly number[] = TCU_SEGMENT_SIZES): CaseShape[] {
+  return TCU_PRIMITIVES.flatMap((primitive) =>
+    segmentSizes.flatMap((segmentSize) =>
+      TCU_PATHS.map((algorithm): CaseShape => ({ primitive, algorithm, type: 'f32', inputType: 'f16', segmentSize })),
+    ),
+  );
+}
+
+/**
+ * Segments of a case of n elements with segment size s (the last may be shorter).
+ *
+ * @example
+ * ```ts
+ * tcuSegments(2 ** 16, 256); // 256
+ * tcuSegments(1000, 16); // 63
+ * ```
+ */
+export function tcuSegments(n: number, segmentSize: number): number {
+  return Math.ceil(n / segmentSize);
+}
+
+/**
+ * Relative error allowed between two f32 sums of the same `terms` f16 values in different orders:
+ * (2·terms + 8)·2^-24, to be multiplied by Σ|x| (each order is within terms·2^-24·Σ|x| of the exact
+ * sum; 8 more units cover the rounding of the bound itself and of Σ|x|).
+ *
+ * @example
+ * ```ts
+ * tcuErrorFactor(16) * 2 ** 24; // 40
+ * ```
+ */
+export function tcuErrorFactor(terms: number): number {
+  return (2 * terms + 8) * 2 ** -24;
+}
+
+/**
+ * The generator, on the GPU: element i gets k/256 − 4 with k = hash(i, seed) mod 2048, a value in
+ * [−4, 4) that f16 holds exactly; two per u32 word (`pack2x16float`, element 2w in the low half),
+ * 0 in the high half of the last word when n is odd. Bindings: 0 words, 1 params (`p.n` elements,
+ * `p.a` seed).
+ */
+function generateHalvesWgsl(): string {
+  return `${COMMON_WGSL}${HASH_WGSL}
+@group(0) @binding(0) var<storage, read_write> words: array<u32>;
+@group(0) @binding(1) var<uniform> p: Params;
+fn value(i: u32) -> f32 {
+  if (i >= p.n) { return 0.0; }
+  return f32(rand(i, p.a) & 2047u) / 256.0 - 4.0;
+}
+@compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
+  let w = global_index(wid, nwg, lid);
+  if (2u * w >= p.n) { return; }
+  words[w] = pack2x16float(vec2<f32>(value(2u * w), value(2u * w + 1u)));
+}
+`;
+}
+
+/** WGSL shared by the checks: element i of the packed f16 input, as f32. */
+const HALF_AT_WGSL = `
+@group(0) @binding(0) var<storage, read> words: array<u32>;
+fn half_at(i: u32) -> f32 {
+  let pair = unpack2x16float(words[i >> 1u]);
+  return select(pair.x, pair.y, (i & 1u) == 1u);
+}
+`;
+
+/**
+ * The reduce check, independent of `@scan/tcu`: one invocation per segment sums its f16 values in
+ * f32 in order and compares with the plan's output within (2·terms + 8)·2^-24·Σ|x| (a NaN, infinite
+ * or poisoned output fails). Bindings: 0 input words, 1 output, 2 errors, 3 params (`p.n`
+ * elements, `p.a` segment size, `p.b` segments).
+ */
+function checkReduceWgsl(): string {
+  return `${COMMON_WGSL}${HALF_AT_WGSL}${ERROR_WGSL(2)}
+@group(0) @binding(1) var<storage, read> out: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+@compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
+  let k = global_index(wid, nwg, lid);
+  if (k >= p.b) { return; }
+  let start = k * p.a;
+  let end = min(start + p.a, p.n);
+  var sum = 0.0;
+  var mag = 0.0;
+  for (var i = start; i < end; i++) {
+    let x = half_at(i);
+    sum += x;
+    mag += abs(x);
+  }
+  let bound = (2.0 * f32(end - start) + 8.0) * 5.9604645e-8 * mag;
+  if (!(abs(out[k] - sum) <= bound)) { mismatch(k); }
+}
+`;
+}
+
+/**
+ * The scan check, independent of `@scan/tcu`: one invocation per segment runs the sequential
+ * inclusive sum in f32 and compares every element j of the segment with it within
+ * (2·(j + 1) + 8)·2^-24·Σ_{≤j}|x|. Bindings as {@link checkReduceWgsl}; mismatches name elements.
+ */
+function checkScanWgsl(): string {
+  return `${COMMON_WGSL}${HALF_AT_WGSL}${ERROR_WGSL(2)}
+@group(0) @binding(1) var<storage, read> out: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+@compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
+  let k = global_index(wid, nwg, lid);
+  if (k >= p.b) { return; }
+  let start = k * p.a;
+  let end = min(start + p.a, p.n);
+  var sum = 0.0;
+  var mag = 0.0;
+  for (var i = start; i < end; i++) {
+    let x = half_at(i);
+    sum += x;
+    mag += abs(x);
+    let bound = (2.0 * f32(i - start + 1u) + 8.0) * 5.9604645e-8 * mag;
+    if (!(abs(out[i] - sum) <= bound)) { mismatch(i); }
+  }
+}
+`;
+}
+
+const GENERATE_KERNEL = { key: 'bench/tcu-generate-f16', wgsl: generateHalvesWgsl };
+const CHECK_KERNELS: Readonly<Record<TcuPrimitive, { key: string; wgsl: () => string }>> = {
+  'tcu-reduce': { key: 'bench/check-tcu-reduce', wgsl: checkReduceWgsl },
+  'tcu-scan': { key: 'bench/check-tcu-scan', wgsl: checkScanWgsl },
+};
+
+/** Offset between the seed of the data and the case seed, so they differ from other cases' data. */
+const SEED_OFFSET = 0x7c01;
+
+/**
+ * An IEEE half (16 bits) as a number (for the CPU comparison).
+ *
+ * @example
+ * ```ts
+ * halfToNumber(0x3c00); // 1
+ * halfToNumber(0xc400); // -4
+ * ```
+ */
+export function halfToNumber(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const mantissa = bits & 0x3ff;
+  if (exponent === 0) return sign * mantissa * 2 ** -24;
+  if (exponent === 31) return mantissa ? Number.NaN : sign * Number.POSITIVE_INFINITY;
+  return sign * (1024 + mantissa) * 2 ** (exponent - 25);
+}
+
+/**
+ * Why the subgroup-matrix path cannot run here (`prepareTcu` found no usable f16 config), or
+ * undefined when it can.
+ */
+async function subgroupMatrixUnsupported(ctx: Parameters<WorkloadFactory>[0]): Promise<string | undefined> {
+  if (!ctx.caps.features.subgroupMatrix) return 'the device has no chromium-experimental-subgroup-matrix';
+  const support = await prepareTcu(ctx);
+  if (!support.f16.syntax || !support.f16.config || support.subgroupSize === undefined) {
+    return support.f16.reason || 'no usable f16 subgroup-matrix config';
+  }
+  return undefined;
+}
+
+function tcuWorkload(primitive: TcuPrimitive): WorkloadFactory {
+  return async (ctx, c) => {
+    const path = c.algorithm as TcuPathName;
+    if (!(TCU_PATHS as readonly string[]).includes(path)) throw new Error(`${primitive}: unknown path ${String(c.algorithm)}`);
+    const segmentSize = c.segmentSize;
+    if (segmentSize === undefined || !Number.isInteger(segmentSize) || segmentSize < 1) {
+      throw new Error(`${primitive}: the case has no segment size`);
+    }
+    if (path === 'subgroup-matrix') {
+      const why = await subgroupMatrixUnsupported(ctx);
+      if (why) throw new UnsupportedCaseError(`unsupported on this device: subgroup-matrix path: ${why}`);
+    }
+    const n = c.n;
+    const segments = tcuSegments(n, segmentSize);
+    const outputs = primitive === 'tcu-reduce' ? segments : n;
+    const pool = new BufferPool(ctx);
+    const input = pool.storage(4 * Math.ceil(n / 2), 'tcu f16 input');
+    const output = pool.storage(4 * outputs, 'tcu f32 output');
+    const setup = ctx.device.createCommandEncoder();
+    encodeKernel(ctx, setup, GENERATE_KERNEL, [input, pool.params(n, c.seed + SEED_OFFSET)], { invocations: Math.ceil(n / 2) });
+    encodeFill(ctx, pool, setup, output, outputs, 'constant', 0, POISON);
+    await submitAndWait(ctx, setup);
+    let plan: TcuPlan;
+    try {
+      plan = primitive === 'tcu-reduce' ? createTcuReducePlan(ctx, { path }) : createTcuScanPlan(ctx, { inclusive: true, path });
+    } catch (error) {
+      pool.destroy();
+      throw error;
+    }
+    if (plan.path.kind !== path) {
+      plan.destroy();
+      pool.destroy();
+      throw new Error(`${primitive}: asked for the ${path} path, the plan took ${plan.path.kind}`);
+    }
+    const args = { input, output, count: n, segmentSize };
+    const check = CHECK_KERNELS[primitive];
+    return {
+      bytes: bytesMoved(primitive, n, segments),
+      output,
+      segments,
+      encode: (encoder) => plan.encode(encoder, args),
+      verify: () =>
+        runCheck(ctx, pool, (encoder, errors) =>
+          encodeKernel(ctx, encoder, check, [input, output, errors, pool.params(n, segmentSize, segments)], { invocations: segments }),
+        ),
+      async compareWithCpu() {
+        // f64 sums of the exact f16 inputs; the plan's f32 results within the same bound as the GPU check.
+        const words = await readWords(ctx, input, Math.ceil(n / 2));
+        const got = new Float32Array((await readWords(ctx, output, outputs)).buffer);
+        let wrong = 0;
+        for (let k = 0; k < segments; k++) {
+          const start = k * segmentSize;
+          const end = Math.min(start + segmentSize, n);
+          let sum = 0;
+          let mag = 0;
+          for (let i = start; i < end; i++) {
+            const x = halfToNumber(((words[i >> 1] as number) >>> (16 * (i & 1))) & 0xffff);
+            sum += x;
+            mag += Math.abs(x);
+            if (primitive === 'tcu-scan' && !(Math.abs((got[i] as number) - sum) <= tcuErrorFactor(i - start + 1) * mag)) wrong++;
+          }
+          if (primitive === 'tcu-reduce' && !(Math.abs((got[k] as number) - sum) <= tcuErrorFactor(end - start) * mag)) wrong++;
+        }
+        return wrong;
+      },
+      destroy() {
+        plan.destroy();
+        pool.destroy();
+      },
+    };
+  };
+}
+
+/**
+ * The workload factory of each tcu case: n f16 values in [−4, 4) generated on the GPU, the plan of
+ * the case's path and segment size, checked on the GPU by one sequential f32 sum per segment (and
+ * against f64 sums at n ≤ 2^16). The subgroup-matrix path on a device without subgroup matrices
+ * (or where `prepareTcu` finds the f16 family unusable) throws {@link UnsupportedCaseError}: the
+ * case becomes `skipped`, "unsupported on this device".
+ *
+ * @example
+ * ```ts
+ * const w = await TCU_WORKLOADS['tcu-scan'](ctx, c);
+ * ```
+ */
+export const TCU_WORKLOADS: Readonly<Record<TcuPrimitive, WorkloadFactory>> = {
+  'tcu-reduce': tcuWorkload('tcu-reduce'),
+  'tcu-scan': tcuWorkload('tcu-scan'),
+};
