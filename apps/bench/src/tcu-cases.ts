@@ -98,12 +98,15 @@ fn half_at(i: u32) -> f32 {
 `;
 
 /**
- * The reduce check, independent of `@scan/tcu`: one invocation per segment sums its f16 values in
- * f32 in order and compares with the plan's output within (2·terms + 8)·2^-24·Σ|x| (a NaN, infinite
- * or poisoned output fails). Bindings: 0 input words, 1 output, 2 errors, 3 params (`p.n`
- * elements, `p.a` segment size, `p.b` segments).
+ * The checks, independent of `@scan/tcu`: one invocation per segment runs the sequential sum of its
+ * f16 values in f32 and compares the plan's output with it within (2·terms + 8)·2^-24·Σ|x| — the
+ * segment's total for reduce, every element's inclusive prefix for scan (mismatches then name
+ * elements). A NaN, infinite or poisoned output fails. Bindings: 0 input words, 1 output, 2 errors,
+ * 3 params (`p.n` elements, `p.a` segment size, `p.b` segments).
  */
-function checkReduceWgsl(): string {
+function checkWgsl(scan: boolean): string {
+  const compare = (terms: string, got: string, at: string) =>
+    `if (!(abs(${got} - sum) <= (2.0 * f32(${terms}) + 8.0) * 5.9604645e-8 * mag)) { mismatch(${at}); }`;
   return `${COMMON_WGSL}${HALF_AT_WGSL}${ERROR_WGSL(2)}
 @group(0) @binding(1) var<storage, read> out: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
@@ -118,44 +121,17 @@ function checkReduceWgsl(): string {
     let x = half_at(i);
     sum += x;
     mag += abs(x);
+    ${scan ? compare('i - start + 1u', 'out[i]', 'i') : ''}
   }
-  let bound = (2.0 * f32(end - start) + 8.0) * 5.9604645e-8 * mag;
-  if (!(abs(out[k] - sum) <= bound)) { mismatch(k); }
-}
-`;
-}
-
-/**
- * The scan check, independent of `@scan/tcu`: one invocation per segment runs the sequential
- * inclusive sum in f32 and compares every element j of the segment with it within
- * (2·(j + 1) + 8)·2^-24·Σ_{≤j}|x|. Bindings as {@link checkReduceWgsl}; mismatches name elements.
- */
-function checkScanWgsl(): string {
-  return `${COMMON_WGSL}${HALF_AT_WGSL}${ERROR_WGSL(2)}
-@group(0) @binding(1) var<storage, read> out: array<f32>;
-@group(0) @binding(3) var<uniform> p: Params;
-@compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
-  let k = global_index(wid, nwg, lid);
-  if (k >= p.b) { return; }
-  let start = k * p.a;
-  let end = min(start + p.a, p.n);
-  var sum = 0.0;
-  var mag = 0.0;
-  for (var i = start; i < end; i++) {
-    let x = half_at(i);
-    sum += x;
-    mag += abs(x);
-    let bound = (2.0 * f32(i - start + 1u) + 8.0) * 5.9604645e-8 * mag;
-    if (!(abs(out[i] - sum) <= bound)) { mismatch(i); }
-  }
+  ${scan ? '' : compare('end - start', 'out[k]', 'k')}
 }
 `;
 }
 
 const GENERATE_KERNEL = { key: 'bench/tcu-generate-f16', wgsl: generateHalvesWgsl };
 const CHECK_KERNELS: Readonly<Record<TcuPrimitive, { key: string; wgsl: () => string }>> = {
-  'tcu-reduce': { key: 'bench/check-tcu-reduce', wgsl: checkReduceWgsl },
-  'tcu-scan': { key: 'bench/check-tcu-scan', wgsl: checkScanWgsl },
+  'tcu-reduce': { key: 'bench/check-tcu-reduce', wgsl: () => checkWgsl(false) },
+  'tcu-scan': { key: 'bench/check-tcu-scan', wgsl: () => checkWgsl(true) },
 };
 
 /** Offset between the seed of the data and the case seed, so they differ from other cases' data. */

@@ -146,23 +146,7 @@ function makePlan(
  * ```
  */
 export function createTcuReducePlan(ctx: ScanContext, options: TcuPlanOptions = {}): TcuPlan {
-  const what = 'tcu reduce plan';
-  const st = setup(ctx, what, options, PLAN_KEYS, 'f16', REDUCE_SLOTS);
-  return makePlan(
-    what,
-    st,
-    'f16',
-    (n, s) => 4 * Math.max(1, Math.ceil(n / s)),
-    (pc, n, s) =>
-      recordReduce(
-        pc,
-        { role: 'input', offset: 0, size: inputBytes('f16', n) },
-        'f16',
-        { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) },
-        n,
-        s,
-      ),
-  );
+  return createSumPlan(ctx, options, 'tcu reduce plan', 'f16');
 }
 
 /**
@@ -211,18 +195,22 @@ export function createTcuScanPlan(ctx: ScanContext, options: TcuScanPlanOptions 
  * ```
  */
 export function createTcuCountPlan(ctx: ScanContext, options: TcuPlanOptions = {}): TcuPlan {
-  const what = 'tcu count plan';
-  const st = setup(ctx, what, options, PLAN_KEYS, 'u8', REDUCE_SLOTS);
+  return createSumPlan(ctx, options, 'tcu count plan', 'u8');
+}
+
+/** The reduction plan behind {@link createTcuReducePlan} (f16 data) and {@link createTcuCountPlan} (u8 flags). */
+function createSumPlan(ctx: ScanContext, options: TcuPlanOptions, what: string, family: 'f16' | 'u8'): TcuPlan {
+  const st = setup(ctx, what, options, PLAN_KEYS, family, REDUCE_SLOTS);
   return makePlan(
     what,
     st,
-    'u8',
+    family,
     (n, s) => 4 * Math.max(1, Math.ceil(n / s)),
     (pc, n, s) =>
       recordReduce(
         pc,
-        { role: 'input', offset: 0, size: inputBytes('u8', n) },
-        'u8',
+        { role: 'input', offset: 0, size: inputBytes(family, n) },
+        family,
         { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) },
         n,
         s,
