@@ -12,12 +12,13 @@ export interface TcuSelectionEntry {
 }
 
 /**
- * The selection table. PLACEHOLDER values: not measured. The lead fills the `subgroup-matrix`
- * row from H100 measurements (apps/bench, segment sizes 16 … 2^20 at 2^28 f16 elements; record
- * them in BENCHMARKS.md); the `emulated` row is sized for SwiftShader tests and untuned.
+ * The selection table. Mostly placeholder values: only `warpTiles` of the subgroup-matrix row is
+ * measured (16 tiles per workgroup: 1.34 → 1.10 ms for segments of 16 at 2^28 on the H100,
+ * BENCHMARKS.md); the block/grid thresholds await a sweep, and the `emulated` row is sized for
+ * SwiftShader tests and untuned.
  */
 export const TCU_SELECTION_TABLE: Readonly<Record<'subgroup-matrix' | 'emulated', TcuSelectionEntry>> = {
-  'subgroup-matrix': { warpTiles: 4, blockMaxTiles: 16, gridPartTiles: 16 },
+  'subgroup-matrix': { warpTiles: 16, blockMaxTiles: 16, gridPartTiles: 16 },
   emulated: { warpTiles: 2, blockMaxTiles: 16, gridPartTiles: 16 },
 };
 
