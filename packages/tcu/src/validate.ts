@@ -1,4 +1,4 @@
-import { checkBoolean, checkOptions, invalidArgumentOf } from './errors.js';
+import { checkBoolean, checkOneOf, checkOptions, invalidArgument } from '@scan/core';
 
 /** Segmentation after validation: `segments` segments of `segmentSize` (the last one shorter when padded). */
 export interface Segmentation {
@@ -22,10 +22,10 @@ export interface Segmentation {
 export function checkSegmentation(count: number, segmentSize: unknown, pad: boolean, argument = 'options.segmentSize'): Segmentation {
   if (segmentSize === undefined) return { count, segmentSize: Math.max(count, 1), segments: 1 };
   if (typeof segmentSize !== 'number' || !Number.isSafeInteger(segmentSize) || segmentSize < 1 || segmentSize > 2 ** 32 - 1) {
-    invalidArgumentOf(argument, segmentSize, 'expected a positive integer (segment size)');
+    invalidArgument(argument, segmentSize, 'expected a positive integer (segment size)');
   }
   if (count % segmentSize !== 0 && !pad) {
-    invalidArgumentOf(
+    invalidArgument(
       argument,
       segmentSize,
       `does not divide the length ${count}; pass { pad: true } to treat the last segment as padded with zeros`,
@@ -58,16 +58,13 @@ export interface NormalizedTcuOptions {
  */
 export function normalizeTcuOptions(options: unknown, keys: readonly string[]): NormalizedTcuOptions {
   const o = checkOptions(options, keys);
-  const path = o['path'];
-  if (path !== undefined && path !== 'auto' && path !== 'subgroup-matrix' && path !== 'emulated') {
-    invalidArgumentOf('options.path', path, "expected 'auto', 'subgroup-matrix' or 'emulated'");
-  }
+  const path = checkPath(o['path']);
   return {
     segmentSize: o['segmentSize'],
     pad: checkBoolean(o['pad'], 'options.pad', false),
     saturate: checkBoolean(o['saturate'], 'options.saturate', false),
     inclusive: checkBoolean(o['inclusive'], 'options.inclusive', false),
-    path: (path ?? 'auto') as NormalizedTcuOptions['path'],
+    path,
   };
 }
 
@@ -82,7 +79,7 @@ export function normalizeTcuOptions(options: unknown, keys: readonly string[]): 
  */
 export function checkHalfData(data: unknown, argument = 'data'): asserts data is Float32Array | Uint16Array {
   if (!(data instanceof Float32Array) && !(data instanceof Uint16Array)) {
-    invalidArgumentOf(argument, data, 'expected a Float32Array (rounded to f16) or a Uint16Array of f16 bits');
+    invalidArgument(argument, data, 'expected a Float32Array (rounded to f16) or a Uint16Array of f16 bits');
   }
 }
 
@@ -96,8 +93,20 @@ export function checkHalfData(data: unknown, argument = 'data'): asserts data is
  * ```
  */
 export function checkCountFlags(flags: unknown, argument = 'flags'): asserts flags is Uint8Array {
-  if (!(flags instanceof Uint8Array)) invalidArgumentOf(argument, flags, 'expected a Uint8Array of 0/1 flags');
+  if (!(flags instanceof Uint8Array)) invalidArgument(argument, flags, 'expected a Uint8Array of 0/1 flags');
   for (let i = 0; i < flags.length; i++) {
-    if (flags[i]! > 1) invalidArgumentOf(`${argument}[${i}]`, flags[i], 'expected 0 or 1');
+    if (flags[i]! > 1) invalidArgument(`${argument}[${i}]`, flags[i], 'expected 0 or 1');
   }
+}
+
+/**
+ * The `path` option of the functions and plans (`'auto'` when undefined).
+ *
+ * @example
+ * ```ts
+ * checkPath('emulated'); // 'emulated'
+ * ```
+ */
+export function checkPath(value: unknown): NormalizedTcuOptions['path'] {
+  return checkOneOf<NormalizedTcuOptions['path']>(value, ['auto', 'subgroup-matrix', 'emulated'], 'options.path', 'auto');
 }

@@ -1,4 +1,4 @@
-import { type ScanContext, ScanError } from '@scan/core';
+import { invalidArgument, type ScanContext, ScanError } from '@scan/core';
 import { TERRAIN_NAMES, type TerrainName } from './terrain.js';
 
 /** Grid sizes the simulation accepts (cells per side). */
@@ -45,13 +45,7 @@ export interface ResolvedWaterOptions {
 
 /** Throws the `INVALID_ARGUMENT` error every bad option gets: it names the argument and its value. */
 export function invalidOption(argument: string, value: unknown, why: string): never {
-  const shown =
-    typeof value === 'string'
-      ? JSON.stringify(value)
-      : ArrayBuffer.isView(value)
-        ? `${value.constructor.name}(${(value as Float32Array).length})`
-        : String(value);
-  throw new ScanError('INVALID_ARGUMENT', `${argument} = ${shown}: ${why}`, { argument });
+  return invalidArgument(argument, value, why);
 }
 
 function positive(name: string, value: unknown, fallback: number): number {

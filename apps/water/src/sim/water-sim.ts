@@ -128,6 +128,14 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
   // hⁿ⁻¹ = hⁿ⁻² = level: the water starts at rest. Filled on the GPU, so even a 4096² grid moves
   // no height data through the host (Dawn in Node dislikes megabytes of it; see DESIGN.md).
   const groups = gridWorkgroups(n);
+  // One pass of a grid kernel: one invocation per cell.
+  const gridPass = (encoder: GPUCommandEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, label: string) => {
+    const pass = encoder.beginComputePass({ label });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(groups, groups);
+    pass.end();
+  };
   {
     const fill = getPipeline(ctx, FILL_KERNEL);
     const data = new ArrayBuffer(16);
@@ -136,11 +144,12 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
     const uniform = uniformBuffer(device, data, 'water fill params');
     const encoder = device.createCommandEncoder({ label: 'water initial heights' });
     for (const target of heights) {
-      const pass = encoder.beginComputePass({ label: 'water fill' });
-      pass.setPipeline(fill);
-      pass.setBindGroup(0, device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: entries([uniform, target]) }));
-      pass.dispatchWorkgroups(groups, groups);
-      pass.end();
+      gridPass(
+        encoder,
+        fill,
+        device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: entries([uniform, target]) }),
+        'water fill',
+      );
     }
     device.queue.submit([encoder.finish()]);
     uniform.destroy();
@@ -181,14 +190,6 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
   let destroyed = false;
   const usable = (what: string) => {
     if (destroyed) throw new ScanError('INVALID_ARGUMENT', `sim.${what}: this simulation was destroyed`, { argument: 'sim' });
-  };
-
-  const gridPass = (encoder: GPUCommandEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, label: string) => {
-    const pass = encoder.beginComputePass({ label });
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, group);
-    pass.dispatchWorkgroups(groups, groups);
-    pass.end();
   };
 
   // One step, five passes: row coefficients → row solve (δz) → column coefficients → column solve
@@ -247,11 +248,7 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
       const previous = heights[(phase + 2) % 3]!;
       const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: entries([uniform, current, previous]) });
       const encoder = device.createCommandEncoder({ label: 'water drop' });
-      const pass = encoder.beginComputePass({ label: 'water drop' });
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(0, group);
-      pass.dispatchWorkgroups(groups, groups);
-      pass.end();
+      gridPass(encoder, pipeline, group, 'water drop');
       device.queue.submit([encoder.finish()]);
       uniform.destroy();
     },

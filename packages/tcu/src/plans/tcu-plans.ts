@@ -1,7 +1,9 @@
 import {
   assertUsable,
+  checkBoolean,
   checkEncodeArgs,
   checkOptions,
+  invalidArgument,
   type Plan,
   planOf,
   type Recipe,
@@ -10,10 +12,10 @@ import {
   type ScanContext,
   ScanError,
 } from '@scan/core';
-import { invalidArgumentOf } from '../errors.js';
 import { type Family, MatrixCode, type MatrixPath, type MatrixShape, tileSide } from '../kernels/matrix.js';
 import { REDUCE_SLOTS, SCAN_SLOTS } from '../kernels/tcu-kernels.js';
 import { resolvePath, type TcuPathOption } from '../support.js';
+import { checkPath } from '../validate.js';
 import { inputBytes, type PassContext, recordReduce, recordScan } from './recipes.js';
 import { TCU_SELECTION_TABLE, type TcuSelectionEntry } from './select.js';
 
@@ -61,14 +63,11 @@ const PLAN_KEYS = ['path', 'maxCount', 'maxSegmentSize', 'emulatedShape', 'table
 function setup(ctx: ScanContext, what: string, options: unknown, keys: string[], family: Family, slots: { op: number; acc: number }) {
   assertUsable(ctx);
   const o = checkOptions(options, keys) as TcuScanPlanOptions;
-  const pathOption = o.path ?? 'auto';
-  if (!['auto', 'subgroup-matrix', 'emulated'].includes(pathOption)) {
-    invalidArgumentOf('options.path', pathOption, "expected 'auto', 'subgroup-matrix' or 'emulated'");
-  }
+  const pathOption = checkPath(o.path);
   const shape = o.emulatedShape;
   if (shape !== undefined) {
     const ok = [shape.M, shape.N, shape.K].every((v) => Number.isInteger(v) && v >= 1 && v <= 32) && tileSide(shape) <= 32;
-    if (!ok) invalidArgumentOf('options.emulatedShape', JSON.stringify(shape), 'expected { M, N, K } with lcm(M, N, K) ≤ 32');
+    if (!ok) invalidArgument('options.emulatedShape', JSON.stringify(shape), 'expected { M, N, K } with lcm(M, N, K) ≤ 32');
   }
   const path = resolvePath(ctx, family, pathOption, shape);
   const bytes = MatrixCode.bytes(path, slots.op, slots.acc);
@@ -163,8 +162,7 @@ export function createTcuReducePlan(ctx: ScanContext, options: TcuPlanOptions = 
 export function createTcuScanPlan(ctx: ScanContext, options: TcuScanPlanOptions = {}): TcuPlan {
   const what = 'tcu scan plan';
   const st = setup(ctx, what, options, [...PLAN_KEYS, 'inclusive'], 'f16', SCAN_SLOTS);
-  const inclusive = options.inclusive ?? false;
-  if (inclusive !== true && inclusive !== false) invalidArgumentOf('options.inclusive', inclusive, 'expected true or false');
+  const inclusive = checkBoolean(options.inclusive, 'options.inclusive', false);
   return makePlan(
     what,
     st,
