@@ -1,4 +1,5 @@
 import { type ScanContext, ScanError, type SubgroupMatrixConfig } from '@scan/core';
+import { directApplies, directProbeWgsl } from './kernels/direct-common.js';
 import { type Family, type MatrixPath, type MatrixShape, tileSide } from './kernels/matrix.js';
 
 /** Which WGSL spelling of the subgroup-matrix built-ins the device's Dawn accepts. */
@@ -12,6 +13,11 @@ export interface TcuFamilySupport {
   readonly syntax: MatrixSyntax | undefined;
   /** Why the subgroup-matrix path is not used (empty when it is). */
   readonly reason: string;
+  /**
+   * Whether the direct kernels (f16 only) passed their device check: they compiled with the
+   * uniformity diagnostic switched off and subgroups were consecutive invocation indices.
+   */
+  readonly direct: boolean;
 }
 
 /** The subgroup-matrix support of a device, per family: f16 data, u8 flags. */
@@ -95,6 +101,49 @@ async function compiles(device: GPUDevice, code: string): Promise<boolean> {
   return ok && !internal && !validation;
 }
 
+/** Runs {@link directProbeWgsl} once and checks what it wrote; false on any error. */
+async function directKernelsWork(device: GPUDevice, S: number, SG: number, syntax: MatrixSyntax): Promise<boolean> {
+  const words = 2 * S * S + 2 * SG;
+  device.pushErrorScope('validation');
+  device.pushErrorScope('internal');
+  const out = device.createBuffer({ label: 'tcu direct probe', size: 4 * words, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const read = device.createBuffer({
+    label: 'tcu direct probe readback',
+    size: 4 * words,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  let values: Float32Array | undefined;
+  try {
+    const module = device.createShaderModule({ label: 'tcu direct probe', code: directProbeWgsl(S, SG, syntax) });
+    const info = await module.getCompilationInfo();
+    if (!info.messages.some((m) => m.type === 'error')) {
+      const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(
+        0,
+        device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: out } }] }),
+      );
+      pass.dispatchWorkgroups(1);
+      pass.end();
+      encoder.copyBufferToBuffer(out, 0, read, 0, 4 * words);
+      device.queue.submit([encoder.finish()]);
+      await read.mapAsync(GPUMapMode.READ);
+      values = new Float32Array(read.getMappedRange().slice(0));
+      read.unmap();
+    }
+  } catch {
+    values = undefined;
+  }
+  const internal = await device.popErrorScope();
+  const validation = await device.popErrorScope();
+  out.destroy();
+  read.destroy();
+  if (!values || internal || validation) return false;
+  return values.every((v, i) => v === (i < 2 * S * S ? S : 1));
+}
+
 async function probeFamily(ctx: ScanContext, family: Family, subgroupSize: number | undefined): Promise<TcuFamilySupport> {
   const caps = ctx.caps;
   if (!caps.features.subgroupMatrix) {
@@ -102,24 +151,45 @@ async function probeFamily(ctx: ScanContext, family: Family, subgroupSize: numbe
       config: undefined,
       syntax: undefined,
       reason: 'the device has no chromium-experimental-subgroup-matrix (or the context turned it off)',
+      direct: false,
     };
   }
-  if (family === 'f16' && !caps.features.shaderF16) return { config: undefined, syntax: undefined, reason: 'the device has no shader-f16' };
+  if (family === 'f16' && !caps.features.shaderF16)
+    return { config: undefined, syntax: undefined, reason: 'the device has no shader-f16', direct: false };
   const config = pickConfig(caps.subgroupMatrixConfigs, family);
   if (!config) {
     return {
       config: undefined,
       syntax: undefined,
       reason: `no ${COMPONENT[family].component}→${COMPONENT[family].result} config among the adapter's subgroup-matrix configs`,
+      direct: false,
     };
   }
   if (subgroupSize === undefined) {
-    return { config, syntax: undefined, reason: 'the adapter reports no single subgroup size (subgroupMinSize ≠ subgroupMaxSize)' };
+    return {
+      config,
+      syntax: undefined,
+      reason: 'the adapter reports no single subgroup size (subgroupMinSize ≠ subgroupMaxSize)',
+      direct: false,
+    };
   }
   for (const syntax of ['template', 'bool'] as const) {
-    if (await compiles(ctx.device, probeWgsl(config, family, syntax, subgroupSize))) return { config, syntax, reason: '' };
+    if (await compiles(ctx.device, probeWgsl(config, family, syntax, subgroupSize))) {
+      const shape = { M: config.M, N: config.N, K: config.K };
+      const candidate = {
+        kind: 'subgroup-matrix',
+        family,
+        shape,
+        S: tileSide(shape),
+        syntax,
+        workgroupSize: subgroupSize,
+        direct: true,
+      } as const;
+      const direct = directApplies(candidate) && (await directKernelsWork(ctx.device, candidate.S, subgroupSize, syntax));
+      return { config, syntax, reason: '', direct };
+    }
   }
-  return { config, syntax: undefined, reason: 'neither spelling of the subgroup-matrix built-ins compiled on this Dawn' };
+  return { config, syntax: undefined, reason: 'neither spelling of the subgroup-matrix built-ins compiled on this Dawn', direct: false };
 }
 
 /**
@@ -189,6 +259,7 @@ export function resolvePath(
     S: tileSide(emulatedShape),
     syntax: 'template',
     workgroupSize: EMULATED_WORKGROUP,
+    direct: false,
   };
   if (option === 'emulated') return emulated;
   const support = tcuSupportOf(ctx);
@@ -212,5 +283,6 @@ export function resolvePath(
     S: tileSide(f.config),
     syntax: f.syntax,
     workgroupSize: support.subgroupSize,
+    direct: f.direct,
   };
 }

@@ -28,12 +28,17 @@ export interface MatrixPath {
   /** WGSL spelling of the subgroup-matrix built-ins Dawn accepts (subgroup-matrix path only). */
   readonly syntax: 'template' | 'bool';
   readonly workgroupSize: number;
+  /**
+   * Whether the direct kernels (direct-*.ts: tiles straight from storage, several subgroups
+   * per workgroup) may run: the device check of {@link prepareTcu} passed and the shape suits them.
+   */
+  readonly direct: boolean;
 }
 
 /** The key fragment of a path. */
 export function pathKey(p: MatrixPath): string {
   const { M, N, K } = p.shape;
-  return `${p.kind === 'emulated' ? 'emu' : `sgm-${p.syntax}`}/${p.family}/${M}x${N}x${K}/S${p.S}/wg${p.workgroupSize}`;
+  return `${p.kind === 'emulated' ? 'emu' : `sgm-${p.syntax}${p.direct ? '-direct' : ''}`}/${p.family}/${M}x${N}x${K}/S${p.S}/wg${p.workgroupSize}`;
 }
 
 function gcd(a: number, b: number): number {
@@ -187,41 +192,6 @@ export class MatrixCode {
     }
     lines.push('workgroupBarrier();');
     return lines.join('\n');
-  }
-
-  /**
-   * Whether {@link mmaDirect} applies: the subgroup-matrix path with f16 data on a square config
-   * (M = N = K = S, one matrix per tile), where a tile of the input can be loaded straight from
-   * storage instead of staged through workgroup memory.
-   */
-  get direct(): boolean {
-    const { M, N, K } = this.path.shape;
-    return this.path.kind === 'subgroup-matrix' && this.path.family === 'f16' && M === K && N === K;
-  }
-
-  /**
-   * D = A·X + C where X is the S×S tile of the storage array \`input\` (declared \`array<f16>\`)
-   * starting at element \`start\`, read column-major — column j is elements start + j·S … start +
-   * j·S + S − 1, so a column is one segment of S contiguous values — straight into a subgroup
-   * matrix (only when {@link direct}; the caller makes sure the whole tile is in the array).
-   */
-  mmaDirect(d: number, a: number, start: string, c: number): string {
-    const { S, SS } = this;
-    const syntax = this.path.syntax;
-    const load = (type: string, arr: string, off: string, major: 'row_major' | 'col_major') =>
-      syntax === 'template'
-        ? `subgroupMatrixLoad<${type}, ${major}>(&${arr}, ${off}, ${S}u)`
-        : `subgroupMatrixLoad<${type}>(&${arr}, ${off}, ${major === 'col_major'}, ${S}u)`;
-    const store =
-      syntax === 'template'
-        ? `subgroupMatrixStore<row_major>(&acc, ${d * SS}u, dm, ${S}u);`
-        : `subgroupMatrixStore(&acc, ${d * SS}u, dm, false, ${S}u);`;
-    return [
-      `{ var dm = ${load(`subgroup_matrix_result<f32, ${S}, ${S}>`, 'acc', `${c * SS}u`, 'row_major')};`,
-      `  dm = subgroupMatrixMultiplyAccumulate(${load(`subgroup_matrix_left<f16, ${S}, ${S}>`, 'opnd', `${a * SS}u`, 'row_major')}, ${load(`subgroup_matrix_right<f16, ${S}, ${S}>`, 'input', start, 'col_major')}, dm);`,
-      `  ${store} }`,
-      'workgroupBarrier();',
-    ].join('\n');
   }
 
   /**

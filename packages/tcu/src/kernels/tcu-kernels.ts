@@ -42,18 +42,16 @@ function loadInWgsl(kind: InputKind): string {
 
 function header(code: MatrixCode, kind: InputKind, extraBindings = ''): string {
   const VT = code.VT;
-  // f16 data read straight into matrices needs the f16 view of the input (same bytes).
-  const halfView = kind === 'f16' && code.direct;
   return `${code.enables()}
 ${PARAMS_STRUCT}
-@group(0) @binding(0) var<storage, read> input: array<${halfView ? 'f16' : 'u32'}>;
+@group(0) @binding(0) var<storage, read> input: array<u32>;
 @group(0) @binding(1) var<storage, read_write> output: array<${VT}>;
 @group(0) @binding(2) var<uniform> params: Params;
 ${extraBindings}
 ${code.decls()}
 var<private> cur: u32;
 var<private> lim: u32;
-${halfView ? 'fn loadIn(i: u32) -> f32 { return f32(input[i]); }' : loadInWgsl(kind)}
+${loadInWgsl(kind)}
 `;
 }
 
@@ -123,20 +121,9 @@ function reduceWgsl(spec: TcuKernelSpec): string {
       `  let sw = min(params.s, ${S}u); let q = ${S}u / sw;`,
       code.stageOp(P, (e) => one(code, `(${e} % ${S}u) < q * sw && (${e} % ${S}u) / sw == ${e} / ${S}u`)),
       `  for (var w = 0u; w < ${spec.tiles}u; w++) {`,
-      `    let first = (g * ${spec.tiles}u + w) * q * ${S}u;`,
-      '    cur = first;',
+      `    cur = (g * ${spec.tiles}u + w) * q * ${S}u;`,
       code.stageAcc(V, () => zero(code)),
-      ...(code.direct && spec.input === 'f16'
-        ? [
-            // Segments of exactly S filling the tile: the tile is read straight from storage, column j
-            // being segment first + j (Reduction16 proper); otherwise it is staged.
-            `    if (sw == ${S}u && (first + ${S}u) * ${S}u <= params.n) {`,
-            code.mmaDirect(V, P, `first * ${S}u`, V),
-            '    } else {',
-            stage('tileValue(E, q, sw)'),
-            '    }',
-          ]
-        : [stage('tileValue(E, q, sw)')]),
+      stage('tileValue(E, q, sw)'),
       `    for (var j = lid; j < q * ${S}u; j += ${code.WG}u) {`,
       `      let r = j / ${S}u; let c = j % ${S}u; let seg = cur + c * q + r;`,
       `      if (seg < params.nseg) { output[seg] = ${code.acc(V, `r * ${S}u + c`)}; }`,

@@ -1,6 +1,7 @@
 import { type BufferRef, dispatchShape, type RecipeBuilder } from '@scan/core';
 import type { MatrixPath } from '../kernels/matrix.js';
 import { type InputKind, tcuPropagateKernel, tcuReduceKernel, tcuScanKernel } from '../kernels/tcu-kernels.js';
+import { recordDirectReduce, recordDirectScan } from './direct-recipes.js';
 import { selectLevel, type TcuSelectionEntry } from './select.js';
 
 /** Bytes of `n` elements of an input kind (packed words, whole words). */
@@ -16,17 +17,35 @@ export interface PassContext {
   readonly path: MatrixPath;
   readonly table: TcuSelectionEntry;
   readonly maxDim: number;
+  /** The device's minStorageBufferOffsetAlignment (sub-range bindings). */
+  readonly align: number;
 }
+
+/** Level of the staged passes over what the direct kernels leave (tails); past the partial passes' levels. */
+export const TAIL_LEVEL = 16;
 
 const params = (pc: PassContext, n: number, s: number, nseg: number, parts: number, partLen: number, groups: number) =>
   pc.b.paramBlock([n, s, nseg, parts, partLen, dispatchShape(groups, pc.maxDim).x, groups, 0]);
 
 /**
  * Records a segmented reduction of `n` elements in segments of `s` (the last may be shorter) from
- * `input` into `output` (one value per segment): warp/block level in one dispatch, grid level as
- * a dispatch into partials and a recursive reduction of the partials (segment size = parts).
+ * `input` into `output` (one value per segment). At level 0 with f16 input the direct kernels take
+ * the shapes they cover (direct-recipes.ts); otherwise the staged kernels: warp/block level in one
+ * dispatch, grid level as a dispatch into partials and a recursive reduction of the partials
+ * (segment size = parts).
  */
-export function recordReduce(pc: PassContext, input: BufferRef, kind: InputKind, output: BufferRef, n: number, s: number, level = 0): void {
+export function recordReduce(
+  pc: PassContext,
+  input: BufferRef,
+  kind: InputKind,
+  output: BufferRef,
+  n: number,
+  segmentSize: number,
+  level = 0,
+): void {
+  // A segment longer than the array is the whole array.
+  const s = Math.min(segmentSize, n);
+  if (level === 0 && kind === 'f16' && recordDirectReduce(pc, input, output, n, s)) return;
   const { path } = pc;
   const S = path.S;
   const nseg = Math.ceil(n / s);
@@ -55,7 +74,8 @@ export function recordReduce(pc: PassContext, input: BufferRef, kind: InputKind,
 }
 
 /**
- * Records a segmented scan (exclusive unless `inclusive`): warp/block level in one dispatch; grid
+ * Records a segmented scan (exclusive unless `inclusive`). At level 0 with f16 input the direct
+ * kernels take the shapes they cover (direct-recipes.ts); otherwise warp/block level in one dispatch; grid
  * level as scan-then-propagate (block scans writing part totals, an exclusive scan of the totals
  * per segment — recursively — and a propagate kernel adding them).
  */
@@ -65,10 +85,12 @@ export function recordScan(
   kind: InputKind,
   output: BufferRef,
   n: number,
-  s: number,
+  segmentSize: number,
   inclusive: boolean,
   level = 0,
 ): void {
+  const s = Math.min(segmentSize, n);
+  if (level === 0 && kind === 'f16' && recordDirectScan(pc, input, output, n, s, inclusive)) return;
   const { path } = pc;
   const S = path.S;
   const nseg = Math.ceil(n / s);

@@ -9,16 +9,51 @@ export interface TcuSelectionEntry {
   readonly blockMaxTiles: number;
   /** Grid level: tiles per part (one workgroup per part; partials reduced/scanned by a second pass). */
   readonly gridPartTiles: number;
+  /** The direct kernels (subgroup-matrix path only; see {@link TcuDirectEntry}). */
+  readonly direct?: TcuDirectEntry;
 }
 
 /**
- * The selection table. Mostly placeholder values: only `warpTiles` of the subgroup-matrix row is
- * measured (16 tiles per workgroup: 1.34 → 1.10 ms for segments of 16 at 2^28 on the H100,
- * BENCHMARKS.md); the block/grid thresholds await a sweep, and the `emulated` row is sized for
- * SwiftShader tests and untuned.
+ * How the direct kernels (direct-*.ts) are shaped. A unit is one subgroup's share of whole
+ * tiles; units of a workgroup run side by side.
+ */
+export interface TcuDirectEntry {
+  /** Subgroups per workgroup of the reductions (units of S tiles). */
+  readonly reduceSubgroups: number;
+  /** Tiles per unit of a reduction whose segments are longer than S tiles (one partial sum per unit; S when it does not divide the segment). */
+  readonly reduceLongUnitTiles: number;
+  /** Subgroups per workgroup of the scans whose units are at most S tiles (s = S, or s ≤ S³). */
+  readonly scanSubgroups: number;
+  /** Tiles per unit of the scan with s = S. */
+  readonly scanTileUnit: number;
+  /** Subgroups per workgroup of the chained scan (segments longer than S tiles). */
+  readonly chainedScanSubgroups: number;
+  /** Tiles each subgroup of the chained scan holds (at most S); a unit is this times the subgroups. */
+  readonly chainedScanTiles: number;
+}
+
+/**
+ * The selection table. The subgroup-matrix row's `direct` entry is measured on the H100 at 2^28
+ * f16 values (BENCHMARKS.md: 2 subgroups per workgroup beat 1, 4 and 8 for every reduction and for
+ * scans of units ≤ S tiles; one subgroup per workgroup for the serial scans of longer segments, up
+ * to 256 tiles = 65536 values, 0.81× copy). Its staged fields only matter for the shapes the direct
+ * kernels leave to the staged ones (segment sizes other than S and whole tiles, partial units at
+ * the end, u8 counting); the `emulated` row is sized for SwiftShader tests and untuned.
  */
 export const TCU_SELECTION_TABLE: Readonly<Record<'subgroup-matrix' | 'emulated', TcuSelectionEntry>> = {
-  'subgroup-matrix': { warpTiles: 16, blockMaxTiles: 16, gridPartTiles: 16 },
+  'subgroup-matrix': {
+    warpTiles: 1,
+    blockMaxTiles: 16,
+    gridPartTiles: 16,
+    direct: {
+      reduceSubgroups: 2,
+      reduceLongUnitTiles: 16,
+      scanSubgroups: 2,
+      scanTileUnit: 16,
+      chainedScanSubgroups: 4,
+      chainedScanTiles: 8,
+    },
+  },
   emulated: { warpTiles: 2, blockMaxTiles: 16, gridPartTiles: 16 },
 };
 

@@ -79,7 +79,13 @@ function setup(ctx: ScanContext, what: string, options: unknown, keys: string[],
   }
   const table = o.table ?? TCU_SELECTION_TABLE[path.kind];
   const exec = new RecipeExecutor(ctx, what);
-  const pc = (b: RecipeBuilder): PassContext => ({ b, path, table, maxDim: ctx.caps.limits.maxComputeWorkgroupsPerDimension });
+  const pc = (b: RecipeBuilder): PassContext => ({
+    b,
+    path,
+    table,
+    maxDim: ctx.caps.limits.maxComputeWorkgroupsPerDimension,
+    align: ctx.caps.limits.minStorageBufferOffsetAlignment,
+  });
   return { o, path, exec, pc };
 }
 

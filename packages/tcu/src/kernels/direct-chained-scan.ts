@@ -1,0 +1,167 @@
+import { type KernelSpec, lookBackDeclsWgsl, lookBackStepWgsl, wgslOp } from '@scan/core';
+import { type DirectShape, DirectWgsl } from './direct-common.js';
+
+/** Specialization of {@link directChainedScanKernel}. */
+export interface DirectChainedScanSpec extends DirectShape {
+  readonly inclusive: boolean;
+  /** Reads of a not-ready predecessor before the workgroup reduces its tiles itself. */
+  readonly maxSpin: number;
+  /** Tiles each subgroup holds in registers, at most S (a unit is W of these blocks). */
+  readonly tilesPerSubgroup: number;
+}
+
+/**
+ * Tiles per unit of {@link directChainedScanKernel}: `tilesPerSubgroup` per subgroup.
+ *
+ * @example
+ * ```ts
+ * chainedUnitTiles({ S: 16, SG: 32, syntax: 'template', W: 4, tilesPerSubgroup: 8 }); // 32
+ * ```
+ */
+export const chainedUnitTiles = (d: DirectShape & { readonly tilesPerSubgroup: number }): number => d.tilesPerSubgroup * d.W;
+
+/**
+ * Regular segmented scan of f16 tiles for segments longer than one unit, up to the whole array, in
+ * one pass: the paper's grid-level scan (Dakkak et al. 2019, §5.3, scan-then-propagate over
+ * several launches) replaced by a chained scan with decoupled look-back and fallback (core's
+ * look-back, Smith, Levien & Owens 2025) over units of W·S tiles. Workgroups take units in the
+ * order they start (a ticket), so the units in flight are neighbours in memory, as in a copy. For
+ * each unit:
+ *
+ * 1. **reduce**: each subgroup accumulates V = P_k·A_k + V over its S tiles (Reduction256N with
+ *    all rows of V used, as in the direct reduce); the unit's total is published as an
+ *    AGGREGATE — or as INCLUSIVE when the unit starts a segment (`params.parts` units per segment),
+ *    which is where every look-back stops;
+ * 2. **look-back** over the predecessors' statuses for the unit's carry-in;
+ * 3. **fallback**: a predecessor that stays NOT_READY for `maxSpin` reads is reduced from its
+ *    input by this workgroup instead;
+ * 4. **scan**: the tiles are read again (from L2: they were just read) in rounds of W, one per
+ *    subgroup; R = L·A per tile, the round's tile totals give each subgroup its carry-in, and the
+ *    tiles are written out with their column carries ({@link DirectWgsl.writeScannedTile}).
+ *
+ * Bindings: input, output, params (`groups` = units, `parts` = units per segment), status (binding
+ * 3, `decoupledFallbackStatusBytes(units)` bytes, zeroed before each dispatch).
+ *
+ * @example
+ * ```ts
+ * const spec = directChainedScanKernel({ S: 16, SG: 32, syntax: 'template', W: 2, inclusive: true, maxSpin: 64 });
+ * ```
+ */
+export function directChainedScanKernel(spec: DirectChainedScanSpec): KernelSpec {
+  return {
+    key: `tcu/direct-chained-scan/${spec.inclusive ? 'incl' : 'excl'}/spin${spec.maxSpin}/b${spec.tilesPerSubgroup}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    wgsl: () => chainedScanWgsl(spec),
+  };
+}
+
+function chainedScanWgsl(d: DirectChainedScanSpec): string {
+  const w = new DirectWgsl(d);
+  const { S, SS, SG, W } = w;
+  const U = chainedUnitTiles(d);
+  const B = d.tilesPerSubgroup;
+  const o = wgslOp('add', 'f32');
+  const extra = `${lookBackDeclsWgsl(o, { maxSpin: d.maxSpin, statusBinding: 3 })}
+var<workgroup> cols: array<f32, ${W * SS}>;
+var<workgroup> unit_parts: array<f32, ${W}>;
+
+fn load_carry_in() -> f32 { return 0.0; }
+
+// The unit's total from each subgroup's V: V summed through workgroup memory, then the
+// subgroups' sums (left in unit_parts) added in a fixed order.
+fn sum_parts(v: subgroup_matrix_result<f32, ${S}, ${S}>, sg: u32, lane: u32) -> f32 {
+  ${w.store('cols', `sg * ${SS}u`, 'v', 'row_major')}
+  workgroupBarrier();
+  var part = 0.0;
+  for (var m = 0u; m < ${SS / SG}u; m++) { part += cols[sg * ${SS}u + lane + ${SG}u * m]; }
+  part = subgroupAdd(part);
+  if (lane == 0u) { unit_parts[sg] = part; }
+  workgroupBarrier();
+  var total = 0.0;
+  for (var i = 0u; i < ${W}u; i++) { total += unit_parts[i]; }
+  workgroupBarrier();
+  return total;
+}
+
+// The total of unit u, read from its input (the fallback): subgroup sg reduces its S tiles into
+// the rows of V (P_k·A_k + V).
+fn unit_total(u: u32, sg: u32, lane: u32) -> f32 {
+  var v = ${w.zero};
+  let base = (u * ${U}u + sg * ${B}u) * ${SS}u;
+${Array.from({ length: B }, (_, k) => `  v = subgroupMatrixMultiplyAccumulate(${w.p(k)}, ${w.tile(`base + ${k * SS}u`)}, v);`).join('\n')}
+  return sum_parts(v, sg, lane);
+}`;
+  const lines = [
+    w.header(extra),
+    w.entry(false),
+    '  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }',
+    '  let tile = workgroupUniformLoad(&wg_tile);',
+    '  if (tile >= params.groups) { return; }',
+    '  let group = sg;',
+    `  let gsize = ${SG}u;`,
+    '  let leader = lid == 0u;',
+    '  let head = tile % params.parts == 0u;',
+    '',
+    "  // 1. Reduce this subgroup's S tiles, which stay in registers for step 4, and publish the",
+    "  // unit's total: INCLUSIVE for the first unit of a segment, else AGGREGATE.",
+    `  let first = (tile * ${U}u + sg * ${B}u) * ${SS}u;`,
+    ...Array.from({ length: B }, (_, k) => `  let a${k} = ${w.tile(`first + ${k * SS}u`)};`),
+    `  var v = ${w.zero};`,
+    ...Array.from({ length: B }, (_, k) => `  v = subgroupMatrixMultiplyAccumulate(${w.p(k)}, a${k}, v);`),
+    '  let aggregate = sum_parts(v, sg, lane);',
+    "  // This subgroup's carry-in within the unit (the fallback reuses unit_parts).",
+    '  var before = 0.0;',
+    `  for (var i = 0u; i < ${W}u; i++) { before += select(0.0, unit_parts[i], i < sg); }`,
+    '  if (leader) {',
+    '    wg_aggregate = aggregate;',
+    '    if (head) {',
+    '      wg_exclusive = 0.0;',
+    '      publish(tile, FLAG_INCLUSIVE, aggregate);',
+    '    } else {',
+    '      publish(tile, FLAG_AGGREGATE, aggregate);',
+    '      lb_tile = tile - 1u;',
+    '      lb_prefix = 0.0;',
+    '    }',
+    '  }',
+    '  workgroupBarrier();',
+    '  if (!head) {',
+    '    // 2. Look-back.',
+    `    ${lookBackStepWgsl(o, true)}`,
+    '    // 3. Fallback: reduce a stalled predecessor ourselves; a segment head ends the walk.',
+    '    loop {',
+    '      if (workgroupUniformLoad(&lb_state) == 0u) { break; }',
+    '      let stalled = workgroupUniformLoad(&lb_tile);',
+    '      let agg = unit_total(stalled, sg, lane);',
+    '      if (leader) {',
+    '        lb_prefix = agg + lb_prefix;',
+    '        if (stalled % params.parts == 0u) {',
+    '          wg_exclusive = lb_prefix;',
+    '          publish(tile, FLAG_INCLUSIVE, lb_prefix + wg_aggregate);',
+    '          lb_state = 0u;',
+    '        } else {',
+    '          lb_tile = stalled - 1u;',
+    '        }',
+    '      }',
+    '      workgroupBarrier();',
+    '      if (workgroupUniformLoad(&lb_state) != 0u) {',
+    `        ${lookBackStepWgsl(o, true)}`,
+    '      }',
+    '    }',
+    '  }',
+    '',
+    "  // 4. Scan: each subgroup its own S tiles in order, from the unit's carry-in plus the totals",
+    '  // of the subgroups before it.',
+    '  var carry = workgroupUniformLoad(&wg_exclusive) + before;',
+    `  let l = ${w.l};`,
+    `  let slot = sg * ${SS}u;`,
+    ...Array.from({ length: B }, (_, k) => [
+      '  {',
+      `    ${w.store('cols', 'slot', `subgroupMatrixMultiplyAccumulate(l, a${k}, ${w.zero})`, 'col_major')}`,
+      '    workgroupBarrier();',
+      ...w.writeScannedTile({ slot: 'slot', at: `tile * ${U}u + sg * ${B}u + ${k}u`, inclusive: d.inclusive }),
+      `    carry = subgroupShuffle(offset, ${S - 1}u) + subgroupShuffle(total, ${S - 1}u);`,
+      '    workgroupBarrier();',
+      '  }',
+    ]).flat(),
+  ];
+  return `${lines.join('\n')}\n}\n`;
+}

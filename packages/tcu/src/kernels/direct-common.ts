@@ -1,0 +1,209 @@
+// The fast kernels of the subgroup-matrix path ("direct" kernels): f16 tiles go straight from
+// storage into subgroup matrices, several subgroups share a workgroup, and nothing but the small
+// final step of a reduction or the per-column carries of a scan touches workgroup memory. They
+// cover the regular shapes — segments of exactly one tile column (s = S) or of whole S×S tiles
+// (s = t·S²) — and the plan sends the rest (and a partial unit at the end) to the staged kernels of
+// tcu-kernels.ts. Each subgroup computes its own offsets from its subgroup index, so offsets are
+// not workgroup-uniform: the kernels switch off Dawn's `chromium.subgroup_matrix_uniformity`
+// diagnostic (the offsets are uniform per subgroup, which is what the hardware needs), and
+// {@link directProbeWgsl} checks on the device that this compiles and that subgroups are formed
+// from consecutive invocation indices.
+
+import type { MatrixPath } from './matrix.js';
+import { PARAMS_STRUCT } from './tcu-kernels.js';
+
+/** What the direct kernels need of a path: tile side, subgroup size, spelling, subgroups per workgroup. */
+export interface DirectShape {
+  /** Tile side (M = N = K = S). */
+  readonly S: number;
+  /** Subgroup size (the path's workgroup size). */
+  readonly SG: number;
+  readonly syntax: 'template' | 'bool';
+  /** Subgroups per workgroup. */
+  readonly W: number;
+}
+
+/**
+ * Whether the direct kernels apply to a path: the subgroup-matrix path with f16 data on a square
+ * config (one matrix per S×S tile), S and the subgroup size powers of two with S ≤ subgroup size
+ * ≤ S² (the column carries of a scan sit in the first S lanes; a tile is whole rounds of lanes).
+ *
+ * @example
+ * ```ts
+ * directApplies(path); // true on the H100 (16×16×16 f16 → f32, subgroups of 32)
+ * ```
+ */
+export function directApplies(path: MatrixPath): boolean {
+  const { M, N, K } = path.shape;
+  const S = path.S;
+  const SG = path.workgroupSize;
+  const pow2 = (v: number) => v > 0 && (v & (v - 1)) === 0;
+  return path.kind === 'subgroup-matrix' && path.family === 'f16' && M === K && N === K && pow2(S) && pow2(SG) && S <= SG && SG <= S * S;
+}
+
+/**
+ * WGSL emitters of the direct kernels for one shape: matrix loads and stores in the spelling the
+ * device accepts, the constant factors staged in `cst`, and the kernel prologue.
+ *
+ * `cst` holds 3S rows of S f16: rows 0 … 2S − 2 are zero except row S − 1 (ones), so the S×S
+ * window starting at row S − 1 − k is P_k, ones in row k only (P_0 is the paper's P); rows 2S … 3S − 1
+ * hold L, lower-triangular ones (inclusive c ≤ r, or strict c < r for exclusive scans).
+ *
+ * @example
+ * ```ts
+ * const w = new DirectWgsl({ S: 16, SG: 32, syntax: 'template', W: 2 });
+ * const lines = [w.prologue({ strictL: false }), `  var v = ${w.zero};`];
+ * ```
+ */
+export class DirectWgsl {
+  readonly S: number;
+  readonly SS: number;
+  readonly SG: number;
+  readonly W: number;
+
+  constructor(readonly shape: DirectShape) {
+    this.S = shape.S;
+    this.SS = shape.S * shape.S;
+    this.SG = shape.SG;
+    this.W = shape.W;
+  }
+
+  /** `subgroupMatrixLoad` of `type` from `&arr` at element `off` (row stride S). */
+  load(type: string, arr: string, off: string, major: 'row_major' | 'col_major'): string {
+    const S = this.S;
+    return this.shape.syntax === 'template'
+      ? `subgroupMatrixLoad<${type}, ${major}>(&${arr}, ${off}, ${S}u)`
+      : `subgroupMatrixLoad<${type}>(&${arr}, ${off}, ${major === 'col_major'}, ${S}u)`;
+  }
+
+  /** `subgroupMatrixStore` of `m` to `&arr` at element `off` (row stride S), as a statement. */
+  store(arr: string, off: string, m: string, major: 'row_major' | 'col_major'): string {
+    const S = this.S;
+    return this.shape.syntax === 'template'
+      ? `subgroupMatrixStore<${major}>(&${arr}, ${off}, ${m}, ${S}u);`
+      : `subgroupMatrixStore(&${arr}, ${off}, ${m}, ${major === 'col_major'}, ${S}u);`;
+  }
+
+  /** P_k (ones in row k only) as a left factor. */
+  p(k: number): string {
+    return this.load(`subgroup_matrix_left<f16, ${this.S}, ${this.S}>`, 'cst', `${(this.S - 1 - k) * this.S}u`, 'row_major');
+  }
+
+  /** L (lower-triangular ones) as a left factor. */
+  get l(): string {
+    return this.load(`subgroup_matrix_left<f16, ${this.S}, ${this.S}>`, 'cst', `${2 * this.SS}u`, 'row_major');
+  }
+
+  /** The S×S input tile starting at element `start`, column-major: column j is elements start + j·S … start + j·S + S − 1. */
+  tile(start: string): string {
+    return this.load(`subgroup_matrix_right<f16, ${this.S}, ${this.S}>`, 'input', start, 'col_major');
+  }
+
+  /** A zero result matrix. */
+  get zero(): string {
+    return `subgroup_matrix_result<f32, ${this.S}, ${this.S}>()`;
+  }
+
+  /**
+   * The directives, the parameter struct and the input/output/params bindings. Besides the
+   * subgroup-matrix uniformity rule, WGSL's `subgroup_uniformity` is switched off as core's
+   * single-pass scans do: the look-back runs subgroup operations in the first subgroup only.
+   */
+  header(extra: string): string {
+    return `diagnostic(off, chromium.subgroup_matrix_uniformity);
+diagnostic(off, subgroup_uniformity);
+enable f16;
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+${PARAMS_STRUCT}
+@group(0) @binding(0) var<storage, read> input: array<f16>;
+@group(0) @binding(1) var<storage, read_write> output: array<f32>;
+@group(0) @binding(2) var<uniform> params: Params;
+${extra}
+var<workgroup> cst: array<f16, ${3 * this.SS}>;`;
+  }
+
+  /** The entry point's signature, `sg` (subgroup index) and the staging of `cst` (with its barrier). */
+  entry(strictL: boolean): string {
+    const { S, SG, W, SS } = this;
+    return `@compute @workgroup_size(${SG * W})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32) {
+  let sg = lid / ${SG}u;
+  for (var e = lid; e < ${3 * SS}u; e += ${SG * W}u) {
+    let r = e / ${S}u; let c = e % ${S}u;
+    let l = r >= ${2 * S}u && c ${strictL ? '<' : '<='} r - ${2 * S}u;
+    cst[e] = select(0.0h, 1.0h, r == ${S - 1}u || l);
+  }
+  workgroupBarrier();`;
+  }
+
+  /**
+   * Header and entry of a kernel whose units are dispatched by workgroup id: `unit` is the
+   * subgroup's. Units past the last are clamped onto it — they redo its work and write the same
+   * values — which keeps every subgroup of the workgroup on the same path through the barriers.
+   */
+  prologue(o: { strictL: boolean; extra?: string }): string {
+    return `${this.header(o.extra ?? '')}
+${this.entry(o.strictL)}
+  let unit = min((wid.x + wid.y * params.nx) * ${this.W}u + sg, params.groups - 1u);`;
+  }
+
+  /**
+   * Writes one scanned tile: `cols` at `slot` holds R = L·A (inclusive column sums, column-major),
+   * `carry` the scan up to the tile. The column totals (R's last row) are scanned across the
+   * first S lanes — the L·A·1 term of the paper's Scan256, done as a subgroup scan because a
+   * result matrix cannot be multiplied again — and added as the tile goes out to `output` at
+   * element `at`·S². An exclusive scan reads R one row up. Leaves `total` (the column total in
+   * lane j) and `offset` (carry + the columns before, in lane j) defined; `extraOffset` joins the
+   * offset (a carry-in of subgroups earlier in the round).
+   */
+  writeScannedTile(o: { slot: string; at: string; inclusive: boolean; extraOffset?: string }): string[] {
+    const { S, SS, SG } = this;
+    return [
+      `    let total = cols[${o.slot} + (lane % ${S}u) * ${S}u + ${S - 1}u];`,
+      `    let offset = subgroupExclusiveAdd(select(0.0, total, lane < ${S}u)) + carry${o.extraOffset ? ` + ${o.extraOffset}` : ''};`,
+      `    for (var m = 0u; m < ${SS / SG}u; m++) {`,
+      `      let e = lane + ${SG}u * m;`,
+      o.inclusive
+        ? `      let within = cols[${o.slot} + e];`
+        : `      let within = select(cols[${o.slot} + max(e, 1u) - 1u], 0.0, e % ${S}u == 0u);`,
+      `      output[(${o.at}) * ${SS}u + e] = within + subgroupShuffle(offset, e / ${S}u);`,
+      '    }',
+    ];
+  }
+}
+
+/**
+ * The device check of the direct kernels: a workgroup of two subgroups where each subgroup stores
+ * the product of two matrices of ones at an offset taken from its subgroup index (which needs the
+ * diagnostic switch to compile), and every invocation records whether its subgroup is made of
+ * consecutive invocation indices (`lid / SG` agrees across the subgroup). `out` (2·S² + 2·SG
+ * words) must read back as 2·S² values S followed by 2·SG ones.
+ *
+ * @example
+ * ```ts
+ * device.createShaderModule({ code: directProbeWgsl(16, 32, 'template') });
+ * ```
+ */
+export function directProbeWgsl(S: number, SG: number, syntax: 'template' | 'bool'): string {
+  const w = new DirectWgsl({ S, SG, syntax, W: 2 });
+  const ones = (type: string) => w.load(`${type}<f16, ${S}, ${S}>`, 'ones', '0u', 'row_major');
+  return `diagnostic(off, chromium.subgroup_matrix_uniformity);
+enable f16;
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+var<workgroup> ones: array<f16, ${S * S}>;
+@compute @workgroup_size(${2 * SG})
+fn main(@builtin(local_invocation_index) lid: u32) {
+  for (var e = lid; e < ${S * S}u; e += ${2 * SG}u) { ones[e] = 1.0h; }
+  workgroupBarrier();
+  let sg = lid / ${SG}u;
+  let m = subgroupMatrixMultiplyAccumulate(${ones('subgroup_matrix_left')}, ${ones('subgroup_matrix_right')}, ${w.zero});
+  ${w.store('out', `sg * ${S * S}u`, 'm', 'row_major')}
+  let members = subgroupAdd(1u);
+  let leader = subgroupBroadcastFirst(sg);
+  out[${2 * S * S}u + lid] = select(0.0, 1.0, leader == sg && members == ${SG}u);
+}
+`;
+}

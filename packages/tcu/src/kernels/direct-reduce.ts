@@ -1,0 +1,82 @@
+import type { KernelSpec } from '@scan/core';
+import { type DirectShape, DirectWgsl } from './direct-common.js';
+
+/** Specialization of {@link directReduceKernel}. */
+export interface DirectReduceSpec extends DirectShape {
+  /** Tiles per segment (s = segTiles·S²), or 0 for segments of exactly S (one tile column). */
+  readonly segTiles: number;
+  /** Tiles per unit: S, or a multiple of S dividing `segTiles` when segments are longer than S tiles. */
+  readonly unitTiles: number;
+}
+
+/**
+ * Regular segmented reduction of f16 tiles loaded straight from storage (Dakkak et al. 2019, §4:
+ * **Reduction16**, **Reduction256** and the work-efficient **Reduction256N**, on whole tiles).
+ * Each subgroup owns a unit of tiles, loaded column-major (a column is S consecutive elements),
+ * and accumulates V = P_k·A_k + V, P_k having ones in row k only: row k of V collects the column
+ * sums of tile k (mod S). This is the paper's V = P·A + V with all S rows of V put to use, so one
+ * accumulator serves S tiles.
+ *
+ * - `segTiles` = 0 (s = S, Reduction16): V is the unit's S² segment sums in order, stored straight
+ *   to `output`.
+ * - `segTiles` = t ≥ 1 (s = t·S², Reduction256 / Reduction256N): each output sums min(t, S)
+ *   consecutive rows of V — the paper's V·Pᵀ step, done by lanes over workgroup memory and a
+ *   butterfly of subgroup shuffles because a result matrix cannot be multiplied again: S/t
+ *   segment sums per unit when t ≤ S, else one partial sum per unit of `unitTiles` tiles (the
+ *   grid level's first pass; the plan reduces the partials).
+ *
+ * Params: `groups` = units; `nx` the dispatch width.
+ *
+ * @example
+ * ```ts
+ * const spec = directReduceKernel({ S: 16, SG: 32, syntax: 'template', W: 2, segTiles: 1, unitTiles: 16 });
+ * ```
+ */
+export function directReduceKernel(spec: DirectReduceSpec): KernelSpec {
+  return {
+    key: `tcu/direct-reduce/t${spec.segTiles}/u${spec.unitTiles}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    wgsl: () => directReduceWgsl(spec),
+  };
+}
+
+function directReduceWgsl(d: DirectReduceSpec): string {
+  const w = new DirectWgsl(d);
+  const { S, SS, SG, W } = w;
+  const segTiles = d.segTiles;
+  const rowsPerOut = Math.min(segTiles, S);
+  const outs = segTiles === 0 ? SS : S / rowsPerOut;
+  const lines = [
+    w.prologue({ strictL: false, extra: segTiles === 0 ? '' : `var<workgroup> sums: array<f32, ${W * SS}>;` }),
+    ...Array.from({ length: S }, (_, k) => `  let p${k} = ${w.p(k)};`),
+    `  var v = ${w.zero};`,
+    `  for (var u = 0u; u < ${d.unitTiles / S}u; u++) {`,
+    `    let base = (unit * ${d.unitTiles}u + u * ${S}u) * ${SS}u;`,
+    ...Array.from({ length: S }, (_, k) => `    v = subgroupMatrixMultiplyAccumulate(p${k}, ${w.tile(`base + ${k * SS}u`)}, v);`),
+    '  }',
+  ];
+  if (segTiles === 0) {
+    lines.push(`  ${w.store('output', `unit * ${SS}u`, 'v', 'row_major')}`);
+  } else {
+    // Output o sums rows [o·rowsPerOut, (o + 1)·rowsPerOut) of V: `span` lanes per output, then a
+    // butterfly over those lanes.
+    const span = SG / outs;
+    const len = rowsPerOut * S;
+    lines.push(
+      `  ${w.store('sums', `sg * ${SS}u`, 'v', 'row_major')}`,
+      '  workgroupBarrier();',
+      `  let o = lane / ${span}u; let part = lane % ${span}u;`,
+      '  var total = 0.0;',
+      `  for (var e = part; e < ${len}u; e += ${span}u) { total += sums[sg * ${SS}u + o * ${len}u + e]; }`,
+      ...butterfly(span),
+      `  if (part == 0u) { output[unit * ${outs}u + o] = total; }`,
+    );
+  }
+  return `${lines.join('\n')}\n}\n`;
+}
+
+/** `total` summed over aligned groups of `span` lanes (every lane of a group ends with the sum). */
+function butterfly(span: number): string[] {
+  const out: string[] = [];
+  for (let m = span >> 1; m >= 1; m >>= 1) out.push(`  total += subgroupShuffleXor(total, ${m}u);`);
+  return out;
+}

@@ -1,0 +1,74 @@
+import type { KernelSpec } from '@scan/core';
+import { type DirectShape, DirectWgsl } from './direct-common.js';
+
+/** Specialization of {@link directScanKernel}. */
+export interface DirectScanSpec extends DirectShape {
+  /** Tiles per segment (s = segTiles·S², 1 ≤ segTiles ≤ S, dividing S), or 0 for segments of exactly S. */
+  readonly segTiles: number;
+  /** Tiles per unit (one subgroup's share, whole segments, scanned in order). */
+  readonly unitTiles: number;
+  readonly inclusive: boolean;
+}
+
+/**
+ * Regular segmented scan of f16 tiles loaded straight from storage (Dakkak et al. 2019, §5), for
+ * segments no longer than a unit; each subgroup scans a unit of `unitTiles` tiles in order,
+ * loaded column-major (a column is S consecutive elements):
+ *
+ * - `segTiles` = 0 (s = S, **Scan16**): R = L·A scans every column at once (L lower-triangular,
+ *   inclusive, or strict for an exclusive scan) and R is stored column-major straight to `output`.
+ * - `segTiles` = t ≥ 1 (**Scan256**, and **Scan256N** up to S tiles): R = L·A (inclusive) goes to
+ *   workgroup memory and is written out with the column carries ({@link DirectWgsl.writeScannedTile});
+ *   the running carry restarts at every segment's first tile. The next tile is loaded before the
+ *   current one is written out.
+ *
+ * Longer segments go to {@link directChainedScanKernel}.
+ *
+ * @example
+ * ```ts
+ * const spec = directScanKernel({ S: 16, SG: 32, syntax: 'template', W: 2, segTiles: 1, unitTiles: 16, inclusive: true });
+ * ```
+ */
+export function directScanKernel(spec: DirectScanSpec): KernelSpec {
+  return {
+    key: `tcu/direct-scan/t${spec.segTiles}/u${spec.unitTiles}/${spec.inclusive ? 'incl' : 'excl'}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    wgsl: () => directScanWgsl(spec),
+  };
+}
+
+function directScanWgsl(d: DirectScanSpec): string {
+  const w = new DirectWgsl(d);
+  const { S, SS, W } = w;
+  const { segTiles, unitTiles } = d;
+  if (segTiles === 0) {
+    const lines = [
+      w.prologue({ strictL: !d.inclusive }),
+      `  let l = ${w.l};`,
+      `  let base = unit * ${unitTiles * SS}u;`,
+      ...Array.from(
+        { length: unitTiles },
+        (_, k) =>
+          `  ${w.store('output', `base + ${k * SS}u`, `subgroupMatrixMultiplyAccumulate(l, ${w.tile(`base + ${k * SS}u`)}, ${w.zero})`, 'col_major')}`,
+      ),
+    ];
+    return `${lines.join('\n')}\n}\n`;
+  }
+  const lines = [
+    w.prologue({ strictL: false, extra: `var<workgroup> cols: array<f32, ${W * SS}>;` }),
+    `  let l = ${w.l};`,
+    `  let first = unit * ${unitTiles}u;`,
+    `  let slot = sg * ${SS}u;`,
+    '  var carry = 0.0;',
+    `  var a = ${w.tile(`first * ${SS}u`)};`,
+    `  for (var t = 0u; t < ${unitTiles}u; t++) {`,
+    `    ${w.store('cols', 'slot', `subgroupMatrixMultiplyAccumulate(l, a, ${w.zero})`, 'col_major')}`,
+    `    a = ${w.tile(`(first + min(t + 1u, ${unitTiles - 1}u)) * ${SS}u`)};`,
+    '    workgroupBarrier();',
+    `    if (t % ${segTiles}u == 0u) { carry = 0.0; }`,
+    ...w.writeScannedTile({ slot: 'slot', at: 'first + t', inclusive: d.inclusive }),
+    `    carry = subgroupShuffle(offset, ${S - 1}u) + subgroupShuffle(total, ${S - 1}u);`,
+    '    workgroupBarrier();',
+    '  }',
+  ];
+  return `${lines.join('\n')}\n}\n`;
+}

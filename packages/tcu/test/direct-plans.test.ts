@@ -1,0 +1,155 @@
+// How plans split work between the direct kernels (subgroup-matrix path, f16) and the staged ones:
+// units, tails, alignment and the passes recorded for each segment size. The direct kernels need
+// subgroup matrices, which SwiftShader lacks, so CI checks the recipes here and their WGSL text;
+// `scripts/device-check.ts` runs them on the H100 against the CPU references (BENCHMARKS.md).
+import { type DispatchStep, RecipeBuilder, type Step } from '@scan/core';
+import { describe, expect, it } from 'vitest';
+import { directChainedScanKernel } from '../src/kernels/direct-chained-scan.js';
+import { directApplies } from '../src/kernels/direct-common.js';
+import { directReduceKernel } from '../src/kernels/direct-reduce.js';
+import { directScanKernel } from '../src/kernels/direct-scan.js';
+import type { MatrixPath } from '../src/kernels/matrix.js';
+import { type PassContext, recordReduce, recordScan } from '../src/plans/recipes.js';
+import { TCU_SELECTION_TABLE } from '../src/plans/select.js';
+
+const H100_PATH: MatrixPath = {
+  kind: 'subgroup-matrix',
+  family: 'f16',
+  shape: { M: 16, N: 16, K: 16 },
+  S: 16,
+  syntax: 'template',
+  workgroupSize: 32,
+  direct: true,
+};
+
+function record(what: 'reduce' | 'scan', n: number, s: number, path: MatrixPath = H100_PATH): readonly Step[] {
+  const b = new RecipeBuilder();
+  const pc: PassContext = { b, path, table: TCU_SELECTION_TABLE['subgroup-matrix'], maxDim: 65535, align: 256 };
+  const input = { role: 'input', offset: 0, size: 4 * Math.ceil(n / 2) };
+  if (what === 'reduce') recordReduce(pc, input, 'f16', { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) }, n, s);
+  else recordScan(pc, input, 'f16', { role: 'output', offset: 0, size: 4 * n }, n, s, true);
+  return b.build().steps;
+}
+
+const dispatches = (steps: readonly Step[]) => steps.filter((st): st is DispatchStep => st.kind === 'dispatch');
+const keys = (steps: readonly Step[]) => dispatches(steps).map((d) => d.kernel.key.split('/').slice(0, 3).join('/'));
+const range = (ref: unknown) => {
+  const r = ref as { offset?: number; size?: number };
+  return [r.offset ?? 0, r.size];
+};
+
+describe('direct kernels: which shapes they take', () => {
+  it('apply to square f16 configs with subgroups of S … S² lanes only', () => {
+    expect(directApplies(H100_PATH)).toBe(true);
+    expect(directApplies({ ...H100_PATH, shape: { M: 16, N: 8, K: 16 } })).toBe(false);
+    expect(directApplies({ ...H100_PATH, family: 'u8' })).toBe(false);
+    expect(directApplies({ ...H100_PATH, kind: 'emulated' })).toBe(false);
+    expect(directApplies({ ...H100_PATH, workgroupSize: 8 })).toBe(false);
+    expect(directApplies({ ...H100_PATH, workgroupSize: 512 })).toBe(false);
+  });
+
+  it('reduce, s = S: one direct dispatch over whole units of S³ elements, nothing else', () => {
+    const steps = record('reduce', 1 << 18, 16);
+    expect(keys(steps)).toEqual(['tcu/direct-reduce/t0']);
+    const [d] = dispatches(steps);
+    // 64 units of 4096 elements, two subgroups per workgroup.
+    expect(d?.workgroups).toBe(32);
+    expect(range(d?.bindings[0])).toEqual([0, 2 << 18]);
+    expect(range(d?.bindings[1])).toEqual([0, 4 << 14]);
+  });
+
+  it('reduce, a partial unit at the end: staged kernels on the tail, at an aligned output offset', () => {
+    const n = (1 << 18) + 3 * 4096 + 1000;
+    const steps = record('reduce', n, 16);
+    expect(keys(steps)).toEqual(['tcu/direct-reduce/t0', 'tcu/reduce/warp']);
+    const [direct, tail] = dispatches(steps);
+    expect(range(direct?.bindings[1])).toEqual([0, 4 * 67 * 256]);
+    expect(range(tail?.bindings[0])).toEqual([2 * 67 * 4096, 4 * Math.ceil(1000 / 2)]);
+    expect(range(tail?.bindings[1])).toEqual([4 * 67 * 256, 4 * Math.ceil(1000 / 16)]);
+  });
+
+  it('reduce, an unaligned tail output goes through scratch and a copy', () => {
+    // s = 4096: one segment per unit, so the tail's first segment (67) is not 64-word aligned.
+    const n = 67 * 4096 + 100;
+    const steps = record('reduce', n, 4096);
+    expect(keys(steps)).toEqual(['tcu/direct-reduce/t16', 'tcu/reduce/block']);
+    const copy = steps.find((st) => st.kind === 'copy');
+    expect(copy && range((copy as { to: unknown }).to)).toEqual([4 * 67, 4]);
+  });
+
+  it('reduce, segments longer than a unit: partial sums, then the staged kernels reduce them', () => {
+    const steps = record('reduce', 1 << 20, 65536);
+    expect(keys(steps)).toEqual(['tcu/direct-reduce/t256', 'tcu/reduce/warp']);
+    const [direct, partials] = dispatches(steps);
+    expect(direct?.workgroups).toBe(128); // 256 units of 16 tiles
+    expect(range(partials?.bindings[1])).toEqual([0, 4 * 16]);
+  });
+
+  it('scan: Scan16 and Scan256 units, the chained scan past S tiles, the whole array in one pass', () => {
+    expect(keys(record('scan', 1 << 18, 16))).toEqual(['tcu/direct-scan/t0']);
+    expect(keys(record('scan', 1 << 18, 256))).toEqual(['tcu/direct-scan/t1']);
+    expect(keys(record('scan', 1 << 18, 4096))).toEqual(['tcu/direct-scan/t16']);
+    for (const s of [65536, 1 << 18, 1 << 30]) {
+      const steps = record('scan', 1 << 18, s);
+      expect(keys(steps)).toEqual(['tcu/direct-chained-scan/incl']);
+      // The look-back statuses are zeroed first.
+      expect(steps[0]?.kind).toBe('clear');
+      const [d] = dispatches(steps);
+      const units = (1 << 18) / (32 * 256);
+      expect(d?.workgroups).toBe(units);
+    }
+  });
+
+  it('scan, a shorter last segment: the full segments direct, the rest staged at its element offset', () => {
+    const n = 3 * 65536 + 5000;
+    const steps = record('scan', n, 65536);
+    expect(keys(steps).slice(0, 2)).toEqual(['tcu/direct-chained-scan/incl', 'tcu/scan/block']);
+    const tail = dispatches(steps)[1];
+    expect(range(tail?.bindings[1])).toEqual([4 * 3 * 65536, 4 * 5000]);
+  });
+
+  it('leave other segment sizes, u8 flags and the emulated path to the staged kernels', () => {
+    for (const s of [1, 15, 17, 255, 768, 4096 + 256]) {
+      for (const what of ['reduce', 'scan'] as const) {
+        expect(keys(record(what, 1 << 16, s)).every((k) => !k.includes('direct'))).toBe(true);
+      }
+    }
+    expect(keys(record('reduce', 1 << 16, 16, { ...H100_PATH, direct: false }))).toEqual(['tcu/reduce/warp']);
+  });
+});
+
+describe('direct kernels: WGSL', () => {
+  const shape = { S: 16, SG: 32, syntax: 'template' as const, W: 2 };
+
+  it('switch off the uniformity rules their per-subgroup offsets break, and load tiles column-major', () => {
+    const wgsl = [
+      directReduceKernel({ ...shape, segTiles: 0, unitTiles: 16 }).wgsl(),
+      directScanKernel({ ...shape, segTiles: 1, unitTiles: 16, inclusive: false }).wgsl(),
+      directChainedScanKernel({ ...shape, inclusive: true, maxSpin: 64, tilesPerSubgroup: 8 }).wgsl(),
+    ];
+    for (const code of wgsl) {
+      expect(code).toContain('diagnostic(off, chromium.subgroup_matrix_uniformity);');
+      expect(code).toContain('subgroup_matrix_right<f16, 16, 16>, col_major>(&input');
+    }
+  });
+
+  it('Reduction16 accumulates S tiles with P_0 … P_15 and stores V straight to the output', () => {
+    const code = directReduceKernel({ ...shape, segTiles: 0, unitTiles: 16 }).wgsl();
+    expect(code.match(/subgroupMatrixMultiplyAccumulate\(p\d+,/g)).toHaveLength(16);
+    expect(code).toContain('subgroupMatrixStore<row_major>(&output, unit * 256u, v, 16u);');
+  });
+
+  it('Scan16 multiplies by L (strict for exclusive) and stores column-major to the output', () => {
+    const incl = directScanKernel({ ...shape, segTiles: 0, unitTiles: 4, inclusive: true }).wgsl();
+    const excl = directScanKernel({ ...shape, segTiles: 0, unitTiles: 4, inclusive: false }).wgsl();
+    expect(incl.match(/subgroupMatrixStore<col_major>\(&output/g)).toHaveLength(4);
+    expect(incl).toContain('c <= r - 32u');
+    expect(excl).toContain('c < r - 32u');
+  });
+
+  it('the bool spelling of older Dawn', () => {
+    const code = directReduceKernel({ ...shape, syntax: 'bool', segTiles: 0, unitTiles: 16 }).wgsl();
+    expect(code).toContain('subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&input, base + 0u, true, 16u)');
+    expect(code).toContain('subgroupMatrixStore(&output, unit * 256u, v, false, 16u);');
+  });
+});
