@@ -108,8 +108,23 @@ describe('direct kernels: which shapes they take', () => {
     expect(range(tail?.bindings[1])).toEqual([4 * 3 * 65536, 4 * 5000]);
   });
 
+  it('strided Reduction16N / Scan16N for other multiples of S, in units of S² segments', () => {
+    for (const s of [48, 768, 17 * 256]) {
+      const n = 1 << 22;
+      const segsPerUnit = 256;
+      const units = Math.floor(n / (segsPerUnit * s));
+      const reduce = record('reduce', n, s);
+      expect(keys(reduce)[0]).toBe('tcu/direct-reduce/t0n');
+      expect(dispatches(reduce)[0]?.workgroups).toBe(Math.ceil(units / 2));
+      expect(range(dispatches(reduce)[0]?.bindings[1])).toEqual([0, 4 * units * segsPerUnit]);
+      const scan = record('scan', n, s);
+      expect(keys(scan)[0]).toBe('tcu/direct-scan/t0n');
+      expect(range(dispatches(scan)[0]?.bindings[1])).toEqual([0, 4 * units * segsPerUnit * s]);
+    }
+  });
+
   it('leave other segment sizes, u8 flags and the emulated path to the staged kernels', () => {
-    for (const s of [1, 15, 17, 255, 768, 4096 + 256]) {
+    for (const s of [1, 15, 17, 255, 257, 1000]) {
       for (const what of ['reduce', 'scan'] as const) {
         expect(keys(record(what, 1 << 16, s)).every((k) => !k.includes('direct'))).toBe(true);
       }

@@ -45,9 +45,10 @@ export function directApplies(path: MatrixPath): boolean {
  * WGSL emitters of the direct kernels for one shape: matrix loads and stores in the spelling the
  * device accepts, the constant factors staged in `cst`, and the kernel prologue.
  *
- * `cst` holds 3S rows of S f16: rows 0 … 2S − 2 are zero except row S − 1 (ones), so the S×S
+ * `cst` holds 4S rows of S f16: rows 0 … 2S − 2 are zero except row S − 1 (ones), so the S×S
  * window starting at row S − 1 − k is P_k, ones in row k only (P_0 is the paper's P); rows 2S … 3S − 1
- * hold L, lower-triangular ones (inclusive c ≤ r, or strict c < r for exclusive scans).
+ * hold L, lower-triangular ones (inclusive c ≤ r, or strict c < r for exclusive scans); rows
+ * 3S … 4S − 1 are all ones.
  *
  * @example
  * ```ts
@@ -69,19 +70,19 @@ export class DirectWgsl {
   }
 
   /** `subgroupMatrixLoad` of `type` from `&arr` at element `off` (row stride S). */
-  load(type: string, arr: string, off: string, major: 'row_major' | 'col_major'): string {
-    const S = this.S;
+  load(type: string, arr: string, off: string, major: 'row_major' | 'col_major', stride: string | number = this.S): string {
+    const st = typeof stride === 'number' ? `${stride}u` : stride;
     return this.shape.syntax === 'template'
-      ? `subgroupMatrixLoad<${type}, ${major}>(&${arr}, ${off}, ${S}u)`
-      : `subgroupMatrixLoad<${type}>(&${arr}, ${off}, ${major === 'col_major'}, ${S}u)`;
+      ? `subgroupMatrixLoad<${type}, ${major}>(&${arr}, ${off}, ${st})`
+      : `subgroupMatrixLoad<${type}>(&${arr}, ${off}, ${major === 'col_major'}, ${st})`;
   }
 
-  /** `subgroupMatrixStore` of `m` to `&arr` at element `off` (row stride S), as a statement. */
-  store(arr: string, off: string, m: string, major: 'row_major' | 'col_major'): string {
-    const S = this.S;
+  /** `subgroupMatrixStore` of `m` to `&arr` at element `off` (stride S unless given), as a statement. */
+  store(arr: string, off: string, m: string, major: 'row_major' | 'col_major', stride: string | number = this.S): string {
+    const st = typeof stride === 'number' ? `${stride}u` : stride;
     return this.shape.syntax === 'template'
-      ? `subgroupMatrixStore<${major}>(&${arr}, ${off}, ${m}, ${S}u);`
-      : `subgroupMatrixStore(&${arr}, ${off}, ${m}, ${major === 'col_major'}, ${S}u);`;
+      ? `subgroupMatrixStore<${major}>(&${arr}, ${off}, ${m}, ${st});`
+      : `subgroupMatrixStore(&${arr}, ${off}, ${m}, ${major === 'col_major'}, ${st});`;
   }
 
   /** P_k (ones in row k only) as a left factor. */
@@ -94,9 +95,18 @@ export class DirectWgsl {
     return this.load(`subgroup_matrix_left<f16, ${this.S}, ${this.S}>`, 'cst', `${2 * this.SS}u`, 'row_major');
   }
 
-  /** The S×S input tile starting at element `start`, column-major: column j is elements start + j·S … start + j·S + S − 1. */
-  tile(start: string): string {
-    return this.load(`subgroup_matrix_right<f16, ${this.S}, ${this.S}>`, 'input', start, 'col_major');
+  /** The all-ones matrix as a left factor. */
+  get ones(): string {
+    return this.load(`subgroup_matrix_left<f16, ${this.S}, ${this.S}>`, 'cst', `${3 * this.SS}u`, 'row_major');
+  }
+
+  /**
+   * An S×S input tile as a right factor, column-major: column j is the S elements from
+   * start + j·`stride` on (stride S: the S² consecutive elements from `start`; stride s: the same
+   * S-element chunk of S segments, the paper's strided loads).
+   */
+  tile(start: string, stride: string | number = this.S): string {
+    return this.load(`subgroup_matrix_right<f16, ${this.S}, ${this.S}>`, 'input', start, 'col_major', stride);
   }
 
   /** A zero result matrix. */
@@ -120,7 +130,7 @@ ${PARAMS_STRUCT}
 @group(0) @binding(1) var<storage, read_write> output: array<f32>;
 @group(0) @binding(2) var<uniform> params: Params;
 ${extra}
-var<workgroup> cst: array<f16, ${3 * this.SS}>;`;
+var<workgroup> cst: array<f16, ${4 * this.SS}>;`;
   }
 
   /** The entry point's signature, `sg` (subgroup index) and the staging of `cst` (with its barrier). */
@@ -129,10 +139,10 @@ var<workgroup> cst: array<f16, ${3 * this.SS}>;`;
     return `@compute @workgroup_size(${SG * W})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32) {
   let sg = lid / ${SG}u;
-  for (var e = lid; e < ${3 * SS}u; e += ${SG * W}u) {
+  for (var e = lid; e < ${4 * SS}u; e += ${SG * W}u) {
     let r = e / ${S}u; let c = e % ${S}u;
-    let l = r >= ${2 * S}u && c ${strictL ? '<' : '<='} r - ${2 * S}u;
-    cst[e] = select(0.0h, 1.0h, r == ${S - 1}u || l);
+    let l = r >= ${2 * S}u && r < ${3 * S}u && c ${strictL ? '<' : '<='} r - ${2 * S}u;
+    cst[e] = select(0.0h, 1.0h, r == ${S - 1}u || l || r >= ${3 * S}u);
   }
   workgroupBarrier();`;
   }

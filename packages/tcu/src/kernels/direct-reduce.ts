@@ -3,8 +3,10 @@ import { type DirectShape, DirectWgsl } from './direct-common.js';
 
 /** Specialization of {@link directReduceKernel}. */
 export interface DirectReduceSpec extends DirectShape {
-  /** Tiles per segment (s = segTiles·S²), or 0 for segments of exactly S (one tile column). */
+  /** Tiles per segment (s = segTiles·S²), or 0 for segments of S·N elements (tile columns; see `strided`). */
   readonly segTiles: number;
+  /** With `segTiles` 0: segments of S·N elements, N = params.s / S read from the parameters (Reduction16N); else N = 1. */
+  readonly strided?: boolean;
   /** Tiles per unit: S, or a multiple of S dividing `segTiles` when segments are longer than S tiles. */
   readonly unitTiles: number;
 }
@@ -18,7 +20,9 @@ export interface DirectReduceSpec extends DirectShape {
  * accumulator serves S tiles.
  *
  * - `segTiles` = 0 (s = S, Reduction16): V is the unit's S² segment sums in order, stored straight
- *   to `output`.
+ *   to `output`. With `strided` (s = S·N, the paper's strided **Reduction16N**) column j of tile k
+ *   is the i-th S-element chunk of segment S·k + j — a column-major load with stride s — and
+ *   V accumulates over i = 0 … N − 1 before the same store.
  * - `segTiles` = t ≥ 1 (s = t·S², Reduction256 / Reduction256N): each output sums min(t, S)
  *   consecutive rows of V — the paper's V·Pᵀ step, done by lanes over workgroup memory and a
  *   butterfly of subgroup shuffles because a result matrix cannot be multiplied again: S/t
@@ -34,7 +38,7 @@ export interface DirectReduceSpec extends DirectShape {
  */
 export function directReduceKernel(spec: DirectReduceSpec): KernelSpec {
   return {
-    key: `tcu/direct-reduce/t${spec.segTiles}/u${spec.unitTiles}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    key: `tcu/direct-reduce/t${spec.segTiles}${spec.strided ? 'n' : ''}/u${spec.unitTiles}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
     wgsl: () => directReduceWgsl(spec),
   };
 }
@@ -49,10 +53,23 @@ function directReduceWgsl(d: DirectReduceSpec): string {
     w.prologue({ strictL: false, extra: segTiles === 0 ? '' : `var<workgroup> sums: array<f32, ${W * SS}>;` }),
     ...Array.from({ length: S }, (_, k) => `  let p${k} = ${w.p(k)};`),
     `  var v = ${w.zero};`,
-    `  for (var u = 0u; u < ${d.unitTiles / S}u; u++) {`,
-    `    let base = (unit * ${d.unitTiles}u + u * ${S}u) * ${SS}u;`,
-    ...Array.from({ length: S }, (_, k) => `    v = subgroupMatrixMultiplyAccumulate(p${k}, ${w.tile(`base + ${k * SS}u`)}, v);`),
-    '  }',
+    ...(d.strided
+      ? [
+          `  let base = unit * ${SS}u * params.s;`,
+          `  for (var i = 0u; i < params.s / ${S}u; i++) {`,
+          ...Array.from(
+            { length: S },
+            (_, k) =>
+              `    v = subgroupMatrixMultiplyAccumulate(p${k}, ${w.tile(`base + ${k * S}u * params.s + i * ${S}u`, 'params.s')}, v);`,
+          ),
+          '  }',
+        ]
+      : [
+          `  for (var u = 0u; u < ${d.unitTiles / S}u; u++) {`,
+          `    let base = (unit * ${d.unitTiles}u + u * ${S}u) * ${SS}u;`,
+          ...Array.from({ length: S }, (_, k) => `    v = subgroupMatrixMultiplyAccumulate(p${k}, ${w.tile(`base + ${k * SS}u`)}, v);`),
+          '  }',
+        ]),
   ];
   if (segTiles === 0) {
     lines.push(`  ${w.store('output', `unit * ${SS}u`, 'v', 'row_major')}`);

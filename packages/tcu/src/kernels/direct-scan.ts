@@ -3,8 +3,10 @@ import { type DirectShape, DirectWgsl } from './direct-common.js';
 
 /** Specialization of {@link directScanKernel}. */
 export interface DirectScanSpec extends DirectShape {
-  /** Tiles per segment (s = segTiles·S², 1 ≤ segTiles ≤ S, dividing S), or 0 for segments of exactly S. */
+  /** Tiles per segment (s = segTiles·S², 1 ≤ segTiles ≤ S, dividing S), or 0 for segments of S·N elements (see `strided`). */
   readonly segTiles: number;
+  /** With `segTiles` 0: segments of S·N elements, N = params.s / S read from the parameters (Scan16N); else N = 1. */
+  readonly strided?: boolean;
   /** Tiles per unit (one subgroup's share, whole segments, scanned in order). */
   readonly unitTiles: number;
   readonly inclusive: boolean;
@@ -17,6 +19,10 @@ export interface DirectScanSpec extends DirectShape {
  *
  * - `segTiles` = 0 (s = S, **Scan16**): R = L·A scans every column at once (L lower-triangular,
  *   inclusive, or strict for an exclusive scan) and R is stored column-major straight to `output`.
+ *   With `strided` (s = S·N, the paper's **Scan16N**) column j of a tile is the i-th S-element
+ *   chunk of segment j (load and store with stride s), and for i = 0 … N − 1: R = L·A + C, stored,
+ *   then C = 1·A + C — each column's running sum broadcast down the column by a product (the
+ *   paper's broadcast of the last row), so no scalar step at all.
  * - `segTiles` = t ≥ 1 (**Scan256**, and **Scan256N** up to S tiles): R = L·A (inclusive) goes to
  *   workgroup memory and is written out with the column carries ({@link DirectWgsl.writeScannedTile});
  *   the running carry restarts at every segment's first tile. The next tile is loaded before the
@@ -31,7 +37,7 @@ export interface DirectScanSpec extends DirectShape {
  */
 export function directScanKernel(spec: DirectScanSpec): KernelSpec {
   return {
-    key: `tcu/direct-scan/t${spec.segTiles}/u${spec.unitTiles}/${spec.inclusive ? 'incl' : 'excl'}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    key: `tcu/direct-scan/t${spec.segTiles}${spec.strided ? 'n' : ''}/u${spec.unitTiles}/${spec.inclusive ? 'incl' : 'excl'}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
     wgsl: () => directScanWgsl(spec),
   };
 }
@@ -40,6 +46,25 @@ function directScanWgsl(d: DirectScanSpec): string {
   const w = new DirectWgsl(d);
   const { S, SS, W } = w;
   const { segTiles, unitTiles } = d;
+  if (segTiles === 0 && d.strided) {
+    const lines = [
+      w.prologue({ strictL: !d.inclusive }),
+      `  let l = ${w.l};`,
+      `  let ones = ${w.ones};`,
+      ...Array.from({ length: unitTiles }, (_, k) => [
+        '  {',
+        `    let base = (unit * ${unitTiles}u + ${k}u) * ${S}u * params.s;`,
+        `    var c = ${w.zero};`,
+        `    for (var i = 0u; i < params.s / ${S}u; i++) {`,
+        `      let a = ${w.tile(`base + i * ${S}u`, 'params.s')};`,
+        `      ${w.store('output', `base + i * ${S}u`, 'subgroupMatrixMultiplyAccumulate(l, a, c)', 'col_major', 'params.s')}`,
+        '      c = subgroupMatrixMultiplyAccumulate(ones, a, c);',
+        '    }',
+        '  }',
+      ]).flat(),
+    ];
+    return `${lines.join('\n')}\n}\n`;
+  }
   if (segTiles === 0) {
     const lines = [
       w.prologue({ strictL: !d.inclusive }),

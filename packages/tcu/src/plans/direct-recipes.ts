@@ -17,12 +17,25 @@ const params = (pc: PassContext, words: readonly number[], groups: number) => {
 };
 
 /**
- * Tiles per segment for the direct kernels: 0 when s = S (one tile column), t when s = t·S²,
- * undefined when the segment size suits neither.
+ * How the direct kernels take segments of s elements (S: the tile side):
+ * - `tile`: s = S, one tile column per segment (Reduction16 / Scan16);
+ * - `tiles`: s = t·S² with t dividing S, whole segments of whole tiles per unit (Reduction256 /
+ *   Reduction256N, Scan256 / Scan256N);
+ * - `long`: s = t·S² with t a multiple of S (reduce) or of the chained scan's unit (scan);
+ * - `strided`: any other multiple of S (the strided Reduction16N / Scan16N);
+ * undefined: the staged kernels take the whole call.
  */
-function segmentTiles(S: number, s: number): number | undefined {
-  if (s === S) return 0;
-  return s % (S * S) === 0 ? s / (S * S) : undefined;
+type DirectClass = { kind: 'tile' | 'strided' } | { kind: 'tiles' | 'long'; t: number };
+
+function classOf(S: number, s: number, longUnit: number): DirectClass | undefined {
+  const SS = S * S;
+  if (s === S) return { kind: 'tile' };
+  if (s % SS === 0) {
+    const t = s / SS;
+    if (t <= S && S % t === 0) return { kind: 'tiles', t };
+    if (t > S && t % longUnit === 0) return { kind: 'long', t };
+  }
+  return s % S === 0 ? { kind: 'strided' } : undefined;
 }
 
 function directOf(pc: PassContext): { entry: TcuDirectEntry; S: number } | undefined {
@@ -35,41 +48,49 @@ const shape = (pc: PassContext, W: number): DirectShape => ({ S: pc.path.S, SG: 
 /**
  * Records the direct part of a segmented reduction of f16 values when the shape allows it (see
  * {@link directReduceKernel}) and the staged kernels for what is left; returns false (recording
- * nothing) when the direct kernels do not apply. Units are S tiles; with segments longer than S
- * tiles each unit writes a partial sum and the partials are reduced by the staged kernels.
+ * nothing) when the direct kernels do not apply. A unit is S tiles (S² segments of S, S/t
+ * segments of t tiles) or S² strided segments; with segments longer than S tiles each unit of
+ * `reduceLongUnitTiles` writes a partial sum and the staged kernels reduce the partials.
  */
 export function recordDirectReduce(pc: PassContext, input: BufferRef, output: BufferRef, n: number, s: number): boolean {
   const d = directOf(pc);
-  const t = d && segmentTiles(d.S, s);
-  if (!d || t === undefined || (t > 0 && t < d.S && d.S % t !== 0) || (t > d.S && t % d.S !== 0)) return false;
+  const cls = d && classOf(d.S, s, d.S);
+  if (!d || !cls) return false;
   const { S, entry } = d;
   const SS = S * S;
-  const unitLen = S * SS;
   const W = entry.reduceSubgroups;
-  const unitTiles = t > S && entry.reduceLongUnitTiles % S === 0 && t % entry.reduceLongUnitTiles === 0 ? entry.reduceLongUnitTiles : S;
-  const kernel = directReduceKernel({ ...shape(pc, W), segTiles: t, unitTiles });
-  if (t <= S) {
-    const units = Math.floor(n / unitLen);
-    const start = units * unitLen;
-    const doneSegs = start / s;
-    const outAt = 4 * doneSegs;
-    if (units === 0 || (2 * start) % pc.align !== 0) return false;
-    const groups = Math.ceil(units / W);
-    pc.b.dispatch(kernel, [slice(input, 0, 2 * start), slice(output, 0, outAt), params(pc, [start, s, doneSegs], units)], groups);
+  if (cls.kind === 'long') {
+    const unitTiles = entry.reduceLongUnitTiles % S === 0 && cls.t % entry.reduceLongUnitTiles === 0 ? entry.reduceLongUnitTiles : S;
+    const fullSegs = Math.floor(n / s);
+    const start = fullSegs * s;
+    if (fullSegs === 0 || (2 * start) % pc.align !== 0) return false;
+    const parts = cls.t / unitTiles;
+    const units = fullSegs * parts;
+    const name = 'directPartials';
+    pc.b.needScratch(name, 4 * units);
+    const partials = { scratch: name, offset: 0, size: 4 * units };
+    const kernel = directReduceKernel({ ...shape(pc, W), segTiles: cls.t, unitTiles });
+    pc.b.dispatch(kernel, [slice(input, 0, 2 * start), partials, params(pc, [start, s, fullSegs], units)], Math.ceil(units / W));
+    recordReduce(pc, partials, 'f32', slice(output, 0, 4 * fullSegs), units, parts, 1);
     if (start < n) recordTail(pc, input, output, n, s, start);
     return true;
   }
-  // Segments of several units: partial sums per unit, then the staged kernels reduce the partials.
-  const fullSegs = Math.floor(n / s);
-  const start = fullSegs * s;
-  if (fullSegs === 0 || (2 * start) % pc.align !== 0) return false;
-  const parts = t / unitTiles;
-  const units = fullSegs * parts;
-  const name = 'directPartials';
-  pc.b.needScratch(name, 4 * units);
-  const partials = { scratch: name, offset: 0, size: 4 * units };
-  pc.b.dispatch(kernel, [slice(input, 0, 2 * start), partials, params(pc, [start, s, fullSegs], units)], Math.ceil(units / W));
-  recordReduce(pc, partials, 'f32', slice(output, 0, 4 * fullSegs), units, parts, 1);
+  // Units of S³ elements (tile, tiles) or of S² segments (strided).
+  const unitLen = cls.kind === 'strided' ? SS * s : S * SS;
+  const units = Math.floor(n / unitLen);
+  const start = units * unitLen;
+  if (units === 0 || (2 * start) % pc.align !== 0) return false;
+  const kernel = directReduceKernel({
+    ...shape(pc, W),
+    segTiles: cls.kind === 'tiles' ? cls.t : 0,
+    unitTiles: S,
+    strided: cls.kind === 'strided',
+  });
+  pc.b.dispatch(
+    kernel,
+    [slice(input, 0, 2 * start), slice(output, 0, (4 * start) / s), params(pc, [start, s, start / s], units)],
+    Math.ceil(units / W),
+  );
   if (start < n) recordTail(pc, input, output, n, s, start);
   return true;
 }
@@ -100,37 +121,45 @@ const MAX_SPIN = 64;
 /**
  * Records the direct part of a segmented scan of f16 values when the shape allows it and the
  * staged kernels for the rest; returns false (recording nothing) when the direct kernels do not
- * apply. Segments of at most S tiles (dividing S): {@link directScanKernel} over units of whole
- * segments (`scanTileUnit` tiles for s = S, else S tiles). Longer segments of whole units of S·W
- * tiles (or S tiles with one subgroup per workgroup): {@link directChainedScanKernel} over the
- * full segments, in one pass.
+ * apply. Segments of S, of S·N (strided) or of at most S tiles (dividing S):
+ * {@link directScanKernel} over units of whole segments (`scanTileUnit` groups of S segments, or S
+ * tiles). Longer segments of whole units of the chained scan: {@link directChainedScanKernel} over
+ * the full segments, in one pass.
  */
 export function recordDirectScan(pc: PassContext, input: BufferRef, output: BufferRef, n: number, s: number, inclusive: boolean): boolean {
   const d = directOf(pc);
-  const t = d && segmentTiles(d.S, s);
-  if (!d || t === undefined) return false;
+  if (!d) return false;
   const { S, entry } = d;
   const SS = S * S;
+  const B = Math.min(entry.chainedScanTiles, S);
+  const wide = { ...shape(pc, entry.chainedScanSubgroups), tilesPerSubgroup: B };
+  const narrow = { ...shape(pc, 1), tilesPerSubgroup: B };
+  const t = s / SS;
+  const chained = t % chainedUnitTiles(wide) === 0 ? wide : narrow;
+  const cls = classOf(S, s, chainedUnitTiles(chained));
+  if (!cls) return false;
   let start: number;
-  if (t <= S) {
-    if (t > 0 && S % t !== 0) return false;
-    const unitTiles = t === 0 ? entry.scanTileUnit : S;
-    const W = entry.scanSubgroups;
-    start = Math.floor(n / (unitTiles * SS)) * unitTiles * SS;
-    const units = start / (unitTiles * SS);
+  if (cls.kind !== 'long') {
+    // Units: scanTileUnit groups of S segments (tile, strided), or S tiles of whole segments.
+    const unitLen = cls.kind === 'tiles' ? S * SS : entry.scanTileUnit * S * s;
+    const units = Math.floor(n / unitLen);
+    start = units * unitLen;
     if (units === 0 || (2 * start) % pc.align !== 0) return false;
-    const kernel = directScanKernel({ ...shape(pc, W), segTiles: t, unitTiles, inclusive });
+    const W = entry.scanSubgroups;
+    const kernel = directScanKernel({
+      ...shape(pc, W),
+      segTiles: cls.kind === 'tiles' ? cls.t : 0,
+      unitTiles: cls.kind === 'tiles' ? S : entry.scanTileUnit,
+      inclusive,
+      strided: cls.kind === 'strided',
+    });
     pc.b.dispatch(
       kernel,
       [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, [start, s, start / s], units)],
       Math.ceil(units / W),
     );
   } else {
-    const B = Math.min(entry.chainedScanTiles, S);
-    const wide = { ...shape(pc, entry.chainedScanSubgroups), tilesPerSubgroup: B };
-    const chained = t % chainedUnitTiles(wide) === 0 ? wide : { ...shape(pc, 1), tilesPerSubgroup: B };
     const unitTiles = chainedUnitTiles(chained);
-    if (t % unitTiles !== 0) return false;
     start = Math.floor(n / s) * s;
     const units = start / (unitTiles * SS);
     if (units === 0 || (2 * start) % pc.align !== 0) return false;
@@ -141,7 +170,7 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
     const kernel = directChainedScanKernel({ ...chained, inclusive, maxSpin: MAX_SPIN });
     pc.b.dispatch(
       kernel,
-      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, [start, s, start / s, t / unitTiles], units), statusRef],
+      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, [start, s, start / s, cls.t / unitTiles], units), statusRef],
       units,
     );
   }

@@ -33,12 +33,23 @@ export interface TcuDirectEntry {
 }
 
 /**
- * The selection table. The subgroup-matrix row's `direct` entry is measured on the H100 at 2^28
- * f16 values (BENCHMARKS.md: 2 subgroups per workgroup beat 1, 4 and 8 for every reduction and for
- * scans of units ≤ S tiles; one subgroup per workgroup for the serial scans of longer segments, up
- * to 256 tiles = 65536 values, 0.81× copy). Its staged fields only matter for the shapes the direct
- * kernels leave to the staged ones (segment sizes other than S and whole tiles, partial units at
- * the end, u8 counting); the `emulated` row is sized for SwiftShader tests and untuned.
+ * The selection table, the counterpart of the paper's auto-tuning. The subgroup-matrix row is
+ * measured on the H100 at 2^28 f16 values (BENCHMARKS.md has the sweeps):
+ *
+ * - `reduceSubgroups` 2: at segments 16 / 256 / 4096 one subgroup per workgroup reached 0.61 /
+ *   0.56 / 0.59× copy, two 0.97 / 0.97 / 1.01×, four and eight the same or (4096) less;
+ * - `reduceLongUnitTiles` 16: partial sums per 16 tiles beat 64 and 256 (0.244 vs 0.276 and 0.314
+ *   ms at segment 65536);
+ * - `warpTiles` 1: the staged reduction of those partials with one tile per workgroup instead of
+ *   16 took segment 65536 from 0.244 to 0.194 ms;
+ * - `scanSubgroups` 2 and `scanTileUnit` 16: 0.62 ms at segment 256 against 0.89 (one subgroup)
+ *   and 0.72 (four); 0.57 ms at segment 16 against 0.78 with 8-tile units;
+ * - `chainedScanSubgroups` 4 × `chainedScanTiles` 8: 0.692 ms at segment 65536; 1–8 subgroups
+ *   × 2–16 tiles ranged from 0.736 to 2.3 ms.
+ *
+ * The staged fields only matter for the shapes the direct kernels leave to the staged ones
+ * (segment sizes other than S and whole tiles, partial units at the end, u8 counting, f32
+ * partials); the `emulated` row is sized for SwiftShader tests and untuned.
  */
 export const TCU_SELECTION_TABLE: Readonly<Record<'subgroup-matrix' | 'emulated', TcuSelectionEntry>> = {
   'subgroup-matrix': {
