@@ -61,6 +61,7 @@ export function bytesMoved(primitive: Primitive, n: number, extra = 0): number {
     case 'tridiag-cr':
     case 'tridiag-pcr':
     case 'tridiag-cr-pcr':
+    case 'tridiag-partition':
       return 5 * n * WORD;
     case 'tcu-reduce':
       return 2 * n + extra * WORD;

@@ -9,7 +9,7 @@ import { POISON, readArray, type WorkloadFactory } from './child/workload.js';
 import { bytesMoved } from './metrics.js';
 
 /** The tridiagonal cases, one per algorithm of `@scan/tridiag` (`--only tridiag-cr-pcr`, …). */
-export const TRIDIAG_PRIMITIVES = ['tridiag-cr', 'tridiag-pcr', 'tridiag-cr-pcr'] as const;
+export const TRIDIAG_PRIMITIVES = ['tridiag-cr', 'tridiag-pcr', 'tridiag-cr-pcr', 'tridiag-partition'] as const;
 export type TridiagPrimitive = (typeof TRIDIAG_PRIMITIVES)[number];
 
 /**
@@ -37,7 +37,7 @@ export function tridiagShape(size: number): { n: number; batch: number } {
  *
  * @example
  * ```ts
- * tridiagShapes().map((s) => s.primitive); // ['tridiag-cr', 'tridiag-pcr', 'tridiag-cr-pcr']
+ * tridiagShapes().map((s) => s.primitive); // ['tridiag-cr', 'tridiag-pcr', 'tridiag-cr-pcr', 'tridiag-partition']
  * ```
  */
 export function tridiagShapes(): CaseShape[] {
@@ -166,4 +166,5 @@ export const TRIDIAG_WORKLOADS: Readonly<Record<TridiagPrimitive, WorkloadFactor
   'tridiag-cr': tridiagWorkload('cr'),
   'tridiag-pcr': tridiagWorkload('pcr'),
   'tridiag-cr-pcr': tridiagWorkload('cr-pcr'),
+  'tridiag-partition': tridiagWorkload('partition'),
 };

@@ -15,14 +15,17 @@ export type TridiagonalLayout = 'contiguous' | 'interleaved';
 
 /**
  * Solver algorithm: `'cr'` cyclic reduction (Sengupta et al. 2007, §4.3), `'pcr'` parallel cyclic
- * reduction, `'cr-pcr'` the hybrid of Zhang, Cohen and Owens 2010, `'auto'` picks by shape.
+ * reduction, `'cr-pcr'` the hybrid of Zhang, Cohen and Owens 2010, `'partition'` the partition
+ * method (blocks of 4 rows eliminated in registers, their reduced system solved by `'cr-pcr'`; for
+ * contiguous systems with n a multiple of 4 that fit a workgroup — other shapes run `'cr-pcr'`),
+ * `'auto'` picks by shape.
  *
  * @example
  * ```ts
  * await solveTridiagonal(ctx, systems, { algorithm: 'pcr' satisfies TridiagonalAlgorithm });
  * ```
  */
-export type TridiagonalAlgorithm = 'auto' | 'cr' | 'pcr' | 'cr-pcr';
+export type TridiagonalAlgorithm = 'auto' | 'cr' | 'pcr' | 'cr-pcr' | 'partition';
 
 /**
  * `batch` independent systems of `n` unknowns: a_i·x_{i−1} + b_i·x_i + c_i·x_{i+1} = d_i.
@@ -94,14 +97,14 @@ export interface TridiagonalEncodeArgs {
  * @example
  * ```ts
  * const plan: TridiagonalPlan = createTridiagonalPlan(ctx, { n: 1024, batch: 4096 });
- * plan.algorithm; // 'cr-pcr'
+ * plan.algorithm; // 'partition'
  * ```
  */
 export interface TridiagonalPlan extends Plan<TridiagonalEncodeArgs> {
   readonly n: number;
   readonly batch: number;
   readonly stride: TridiagonalLayout;
-  /** The algorithm `'auto'` resolved to. */
+  /** The algorithm that runs: `'auto'` resolved, and `'partition'` reported as `'cr-pcr'` where it does not apply. */
   readonly algorithm: Exclude<TridiagonalAlgorithm, 'auto'>;
 }
 
@@ -113,7 +116,7 @@ export interface TridiagonalPlan extends Plan<TridiagonalEncodeArgs> {
  * for (const algorithm of TRIDIAGONAL_ALGORITHMS) await solveTridiagonal(ctx, systems, { algorithm });
  * ```
  */
-export const TRIDIAGONAL_ALGORITHMS: readonly Exclude<TridiagonalAlgorithm, 'auto'>[] = ['cr', 'pcr', 'cr-pcr'];
+export const TRIDIAGONAL_ALGORITHMS: readonly Exclude<TridiagonalAlgorithm, 'auto'>[] = ['cr', 'pcr', 'cr-pcr', 'partition'];
 
 /**
  * Both layouts, in a stable order.

@@ -7,6 +7,15 @@ import { randomSystems, read, upload } from './helpers.js';
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 describe('createTridiagonalPlan', () => {
+  it("reports the algorithm that runs: 'auto' is the partition method where it applies, else the hybrid", async () => {
+    const ctx = await getTestContext();
+    expect(createTridiagonalPlan(ctx, { n: 1024, batch: 2 }).algorithm).toBe('partition');
+    expect(createTridiagonalPlan(ctx, { n: 1024, batch: 2, stride: 'interleaved' }).algorithm).toBe('cr-pcr');
+    expect(createTridiagonalPlan(ctx, { n: 1001, batch: 2, algorithm: 'partition' }).algorithm).toBe('cr-pcr');
+    expect(createTridiagonalPlan(ctx, { n: 1 << 17, batch: 1 }).algorithm).toBe('cr-pcr');
+    expect(createTridiagonalPlan(ctx, { n: 1024, batch: 2, algorithm: 'pcr' }).algorithm).toBe('pcr');
+  });
+
   it('reuses its scratch across encodes, with and without status; several solves in one encoder', async () => {
     const ctx = await getTestContext();
     for (const [n, maxWorkgroupSystem] of [

@@ -87,6 +87,29 @@ describe('solve (plan level, x poisoned)', () => {
     }
   });
 
+  // The partition method keeps a block of rows per invocation in registers: n a multiple of 4
+  // (whole vec4s), the last block partial or not, one block per invocation up to a full workgroup.
+  it('partition: blocks of 4 and 8 rows, n = 4 … 2048, partial last blocks', async () => {
+    const ctx = await getTestContext();
+    for (const partitionBlock of [4, 8]) {
+      for (const [n, batch] of [
+        [4, 3],
+        [8, 5],
+        [12, 2],
+        [36, 7],
+        [100, 3],
+        [1020, 2],
+        [1024, 9],
+        [2048, 2],
+      ] as const) {
+        const systems = randomSystems(n, batch, 13 * n + partitionBlock, 'contiguous');
+        const { x, status } = await solveWithPlan(ctx, systems, { algorithm: 'partition', partitionBlock });
+        expect(status).toBe(0xffffffff);
+        expectSolved(x, systems, `partition block=${partitionBlock} n=${n} batch=${batch}`);
+      }
+    }
+  });
+
   it('n = 2^17: batch 2 contiguous and batch 1 interleaved, every algorithm', async () => {
     const ctx = await getTestContext();
     for (const [stride, batch] of [

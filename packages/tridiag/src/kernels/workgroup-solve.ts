@@ -79,24 +79,72 @@ export function workgroupSolveKernel(spec: WorkgroupSolveSpec): KernelSpec {
   return { key, wgsl: () => workgroupSolveWgsl(spec) };
 }
 
-function workgroupSolveWgsl(spec: WorkgroupSolveSpec): string {
+/** What the shared solver phases depend on. */
+export type SolverShape = Pick<WorkgroupSolveSpec, 'capacity' | 'workgroupSize' | 'switchSize'>;
+
+/**
+ * The workgroup memory of a solve (the four arrays with their padding, the failure flag, the PCR
+ * exchange buffers) and the row helpers the phases use. Expects `Eq` and friends
+ * (`EQUATION_WGSL`) in the module.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `${EQUATION_WGSL}\n${solverDeclsWgsl({ capacity: 512, workgroupSize: 256, switchSize: 128 })}`;
+ * ```
+ */
+export function solverDeclsWgsl(spec: SolverShape): string {
+  const M = Math.min(spec.switchSize, spec.capacity);
+  return `const CAP: u32 = ${spec.capacity}u;
+const WG: u32 = ${spec.workgroupSize}u;
+
+// One pad word every 32 unknowns: forward reduction and PCR read rows at power-of-two strides,
+// which unpadded would all fall into the same few banks.
+var<workgroup> wa: array<f32, ${padded(spec.capacity)}>;
+var<workgroup> wb: array<f32, ${padded(spec.capacity)}>;
+var<workgroup> wc: array<f32, ${padded(spec.capacity)}>;
+var<workgroup> wd: array<f32, ${padded(spec.capacity)}>;
+
+fn p(i: u32) -> u32 { return i + (i >> 5u); }
+var<workgroup> wg_failed: atomic<u32>;
+${registerPcr(M, spec.workgroupSize) ? `var<workgroup> pcr_rows: array<vec4<f32>, ${2 * M}>;   // two buffers of m rows, used in turn` : ''}
+
+// Row i of the system in workgroup memory; rows at or past n are identity rows.
+fn row(i: u32, n: u32) -> Eq {
+  if (i >= n) { return IDENTITY_EQ; }
+  return Eq(wa[p(i)], wb[p(i)], wc[p(i)], wd[p(i)]);
+}
+
+// Row i − t, the identity above the first row.
+fn row_below(i: u32, t: u32, n: u32) -> Eq {
+  if (i < t) { return IDENTITY_EQ; }
+  return row(i - t, n);
+}
+
+fn set_row(i: u32, e: Eq) {
+  wa[p(i)] = e.a;
+  wb[p(i)] = e.b;
+  wc[p(i)] = e.c;
+  wd[p(i)] = e.d;
+}
+
+fn fail() { atomicStore(&wg_failed, 1u); }`;
+}
+
+/**
+ * The phases of the solve on the system in workgroup memory — forward reduction, the rest (two-
+ * unknown solve or PCR), backward substitution — leaving the solution in `wd`. Expects in scope
+ * `n` (unknowns), `N` (n padded to a power of two), `S` (N / the unknowns left after forward
+ * reduction) and `lid`.
+ *
+ * @example
+ * ```ts
+ * const body = solverPhasesWgsl({ capacity: 512, workgroupSize: 256, switchSize: 128 });
+ * ```
+ */
+export function solverPhasesWgsl(spec: SolverShape): string {
   const WG = spec.workgroupSize;
   const M = Math.min(spec.switchSize, spec.capacity);
   const R = Math.ceil(M / WG);
-  const fromScratch = spec.source === 'scratch';
-  const bindings = fromScratch ? bindingsWgsl(['rows', 'status', 'params']) : bindingsWgsl(['a', 'b', 'c', 'd', 'x', 'status', 'params']);
-  const load = fromScratch
-    ? `    let r = rows[g];
-    wa[p(i)] = select(r.x, 0.0, i == 0u);
-    wb[p(i)] = r.y;
-    wc[p(i)] = select(r.z, 0.0, i == n - 1u);
-    wd[p(i)] = r.w;`
-    : `    wa[p(i)] = select(a_buf[g], 0.0, i == 0u);
-    wb[p(i)] = b_buf[g];
-    wc[p(i)] = select(c_buf[g], 0.0, i == n - 1u);
-    wd[p(i)] = d_buf[g];`;
-  const store = fromScratch ? 'rows[at(sys, i)].w = v;' : 'x_buf[at(sys, i)] = v;';
-  const offset = fromScratch ? 'params.offset' : '0u';
   // The rest after forward reduction: CR's two-unknown solve, or PCR steps.
   const rest = registerPcr(M, WG)
     ? REGISTER_PCR_WGSL
@@ -151,70 +199,7 @@ ${unroll(
     }
   }
   workgroupBarrier();`;
-  return `${TRIDIAG_PARAMS_WGSL}
-${bindings}
-${EQUATION_WGSL}
-
-const CAP: u32 = ${spec.capacity}u;
-const WG: u32 = ${WG}u;
-
-// One pad word every 32 unknowns: forward reduction and PCR read rows at power-of-two strides,
-// which unpadded would all fall into the same few banks.
-var<workgroup> wa: array<f32, ${padded(spec.capacity)}>;
-var<workgroup> wb: array<f32, ${padded(spec.capacity)}>;
-var<workgroup> wc: array<f32, ${padded(spec.capacity)}>;
-var<workgroup> wd: array<f32, ${padded(spec.capacity)}>;
-
-fn p(i: u32) -> u32 { return i + (i >> 5u); }
-var<workgroup> wg_failed: atomic<u32>;
-${registerPcr(M, WG) ? `var<workgroup> pcr_rows: array<vec4<f32>, ${2 * M}>;   // two buffers of m rows, used in turn` : ''}
-
-fn at(sys: u32, i: u32) -> u32 { return ${layoutIndexWgsl(spec.layout, 'sys', 'i', 'params.n', offset)}; }
-
-// Row i of the system in workgroup memory; rows at or past n are identity rows.
-fn row(i: u32, n: u32) -> Eq {
-  if (i >= n) { return IDENTITY_EQ; }
-  return Eq(wa[p(i)], wb[p(i)], wc[p(i)], wd[p(i)]);
-}
-
-// Row i − t, the identity above the first row.
-fn row_below(i: u32, t: u32, n: u32) -> Eq {
-  if (i < t) { return IDENTITY_EQ; }
-  return row(i - t, n);
-}
-
-fn set_row(i: u32, e: Eq) {
-  wa[p(i)] = e.a;
-  wb[p(i)] = e.b;
-  wc[p(i)] = e.c;
-  wd[p(i)] = e.d;
-}
-
-fn fail() { atomicStore(&wg_failed, 1u); }
-
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let sys = wid.x + wid.y * params.dispatch_x;
-  if (sys >= params.batch) { return; }
-  let n = params.n;
-  let N = params.padded;
-  let S = params.stride;
-
-  // Load the system (a_0 and c_{n-1} are ignored: read as 0).
-  // Unrolled (capacity / workgroupSize rounds, known here) so that every load is in flight at once.
-${unroll(
-  Math.ceil(spec.capacity / WG),
-  (r) => `  {
-    let i = lid + ${r * WG}u;
-    if (i < n) {
-      let g = at(sys, i);
-${load.replace(/^ {4}/gm, '      ')}
-    }
-  }`,
-)}
-  workgroupBarrier();
-
-  // Forward reduction at strides 1, 2, …, S/2.
+  return `  // Forward reduction at strides 1, 2, …, S/2.
   for (var s = 1u; s < S; s = s * 2u) {
     let count = N / (2u * s);
     for (var k = lid; k < count; k += WG) {
@@ -245,7 +230,55 @@ ${rest}
       }
     }
     workgroupBarrier();
-  }
+  }`;
+}
+
+function workgroupSolveWgsl(spec: WorkgroupSolveSpec): string {
+  const WG = spec.workgroupSize;
+  const fromScratch = spec.source === 'scratch';
+  const bindings = fromScratch ? bindingsWgsl(['rows', 'status', 'params']) : bindingsWgsl(['a', 'b', 'c', 'd', 'x', 'status', 'params']);
+  const load = fromScratch
+    ? `    let r = rows[g];
+    wa[p(i)] = select(r.x, 0.0, i == 0u);
+    wb[p(i)] = r.y;
+    wc[p(i)] = select(r.z, 0.0, i == n - 1u);
+    wd[p(i)] = r.w;`
+    : `    wa[p(i)] = select(a_buf[g], 0.0, i == 0u);
+    wb[p(i)] = b_buf[g];
+    wc[p(i)] = select(c_buf[g], 0.0, i == n - 1u);
+    wd[p(i)] = d_buf[g];`;
+  const store = fromScratch ? 'rows[at(sys, i)].w = v;' : 'x_buf[at(sys, i)] = v;';
+  const offset = fromScratch ? 'params.offset' : '0u';
+  return `${TRIDIAG_PARAMS_WGSL}
+${bindings}
+${EQUATION_WGSL}
+${solverDeclsWgsl(spec)}
+
+fn at(sys: u32, i: u32) -> u32 { return ${layoutIndexWgsl(spec.layout, 'sys', 'i', 'params.n', offset)}; }
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let sys = wid.x + wid.y * params.dispatch_x;
+  if (sys >= params.batch) { return; }
+  let n = params.n;
+  let N = params.padded;
+  let S = params.stride;
+
+  // Load the system (a_0 and c_{n-1} are ignored: read as 0).
+  // Unrolled (capacity / workgroupSize rounds, known here) so that every load is in flight at once.
+${unroll(
+  Math.ceil(spec.capacity / WG),
+  (r) => `  {
+    let i = lid + ${r * WG}u;
+    if (i < n) {
+      let g = at(sys, i);
+${load.replace(/^ {4}/gm, '      ')}
+    }
+  }`,
+)}
+  workgroupBarrier();
+
+${solverPhasesWgsl(spec)}
 
 ${unroll(
   Math.ceil(spec.capacity / WG),

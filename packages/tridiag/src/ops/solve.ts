@@ -11,7 +11,8 @@ export const NO_FAILURE = 0xffffffff;
  * unknowns in the systems' layout (`stride`, default `'contiguous'`). `a` is the sub-diagonal
  * (`a_0` ignored), `b` the diagonal, `c` the super-diagonal (`c_{n−1}` ignored), `d` the
  * right-hand side, all `Float32Array`s of `n·batch` values; they are not modified.
- * `options.algorithm`: `'cr'`, `'pcr'`, `'cr-pcr'` or `'auto'` (default, the hybrid).
+ * `options.algorithm`: `'cr'`, `'pcr'`, `'cr-pcr'`, `'partition'` or `'auto'` (default: the
+ * partition method where it applies, else the CR+PCR hybrid).
  *
  * No pivoting is done: the systems should be diagonally dominant. A zero pivot or a non-finite
  * solution rejects with an `INVALID_ARGUMENT` `ScanError` naming the first system that met it.
