@@ -50,9 +50,10 @@ export const DEFAULT_WORKGROUP_SIZE = 512;
 // (4 KiB) and the pivot flag.
 export const WORKGROUP_MEMORY_TARGET = 38 * 1024;
 /**
- * Rows per invocation of the partition method (two vec4s of each array) and the unknowns its
- * reduced system leaves to PCR; measured on the H100 at 4096 × 1024 (BENCHMARKS.md): blocks of 8
- * with switch 64 took 0.0439 ms, blocks of 4 0.051–0.056, blocks of 16 0.046–0.053.
+ * Rows per invocation of the partition method (two vec4s of each array), measured on the H100 at
+ * 4096 × 1024 (BENCHMARKS.md): blocks of 8 took 0.044 ms, of 4 0.051–0.056, of 16 0.046–0.053
+ * (PCR from 32, 64 or 128 unknowns of the reduced system: within 3%; 128, the hybrid's default,
+ * is also the fastest at 2048 × 2048).
  *
  * @example
  * ```ts
@@ -60,8 +61,6 @@ export const WORKGROUP_MEMORY_TARGET = 38 * 1024;
  * ```
  */
 export const DEFAULT_PARTITION_BLOCK = 8;
-/** See {@link DEFAULT_PARTITION_BLOCK}. */
-const DEFAULT_PARTITION_SWITCH = 64;
 /** Smallest capacity a workgroup solve is compiled for (tiny systems share one kernel). */
 const MIN_CAPACITY = 32;
 /** Invocations per workgroup of the global levels. */
@@ -185,8 +184,7 @@ export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlan
     checkPowerOfTwo(o.maxWorkgroupSystem, 'options.maxWorkgroupSystem', MIN_CAPACITY) ?? Number.POSITIVE_INFINITY,
   );
   const wantedWorkgroup = checkPowerOfTwo(o.workgroupSize, 'options.workgroupSize', 1) ?? DEFAULT_WORKGROUP_SIZE;
-  const givenSwitch = checkPowerOfTwo(o.switchSize, 'options.switchSize', 2);
-  const switchSize = givenSwitch ?? DEFAULT_SWITCH_SIZE;
+  const switchSize = checkPowerOfTwo(o.switchSize, 'options.switchSize', 2) ?? DEFAULT_SWITCH_SIZE;
   const partitionBlock = checkPowerOfTwo(o.partitionBlock, 'options.partitionBlock', 4) ?? DEFAULT_PARTITION_BLOCK;
 
   // Global levels: halve until the system fits a workgroup. Level l + 1 starts right after level l
@@ -231,7 +229,7 @@ export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlan
       ? {
           block: partitionBlock,
           workgroupSize: partitionWorkgroup,
-          switchSize: Math.min(givenSwitch ?? DEFAULT_PARTITION_SWITCH, 2 * partitionWorkgroup),
+          switchSize: Math.min(switchSize, 2 * partitionWorkgroup),
         }
       : undefined;
   if (partition) {
