@@ -12,7 +12,7 @@
 import { getTestContext } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
-import { solveTridiagonal, tridiagonalResidual } from '../src/index.js';
+import { createTridiagonalPlan, solveTridiagonal, tridiagonalResidual, workgroupCapacity } from '../src/index.js';
 import { TRIDIAGONAL_ALGORITHMS, TRIDIAGONAL_LAYOUTS, type TridiagonalSystems } from '../src/types.js';
 import { randomSystems, relativeError, solveWithPlan } from './helpers.js';
 
@@ -101,8 +101,15 @@ describe('solve (plan level, x poisoned)', () => {
         [1020, 2],
         [1024, 9],
         [2048, 2],
+        [4096, 2],
       ] as const) {
         const systems = randomSystems(n, batch, 13 * n + partitionBlock, 'contiguous');
+        // It runs (rather than falling back) wherever its reduced system fits a workgroup.
+        const plan = createTridiagonalPlan(ctx, { n, batch, algorithm: 'partition', partitionBlock } as never);
+        const invocations = Math.max(2, 2 ** Math.ceil(Math.log2(n / partitionBlock)));
+        const fits = 2 * invocations <= workgroupCapacity(ctx) && invocations <= ctx.caps.limits.maxComputeInvocationsPerWorkgroup;
+        expect(plan.algorithm, `n=${n}`).toBe(fits ? 'partition' : 'cr-pcr');
+        plan.destroy();
         const { x, status } = await solveWithPlan(ctx, systems, { algorithm: 'partition', partitionBlock });
         expect(status).toBe(0xffffffff);
         expectSolved(x, systems, `partition block=${partitionBlock} n=${n} batch=${batch}`);

@@ -216,15 +216,15 @@ export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlan
   }
   const levelWorkgroup = Math.min(LEVEL_WORKGROUP_SIZE, floorPowerOfTwo(deviceInvocations));
   const maxDim = limits.maxComputeWorkgroupsPerDimension;
-  // The partition method: contiguous systems of whole vec4s that fit one workgroup (a block of
-  // rows per invocation); everything else runs the CR+PCR hybrid.
+  // The partition method: contiguous systems of whole vec4s, a block of rows per invocation of one
+  // workgroup, whose reduced system (2 unknowns per block) fits workgroup memory — up to 4·capacity
+  // unknowns with blocks of 8; everything else runs the CR+PCR hybrid.
   const partitionWorkgroup = Math.max(2, nextPowerOfTwo(Math.ceil(n / partitionBlock)));
   const partition =
     algorithm === 'partition' &&
     stride === 'contiguous' &&
-    levels === 0 &&
+    2 * partitionWorkgroup <= maxCapacity &&
     n % 4 === 0 &&
-    n >= partitionBlock &&
     partitionWorkgroup <= floorPowerOfTwo(deviceInvocations)
       ? {
           block: partitionBlock,
