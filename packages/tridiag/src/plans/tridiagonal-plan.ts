@@ -132,7 +132,8 @@ export function workgroupCapacity(ctx: ScanContext): number {
  * solver: `'cr'` (forward reduction to two unknowns), `'pcr'`, `'cr-pcr'` (forward reduction to
  * 128 unknowns, then PCR), `'partition'` (blocks of 8 rows per invocation eliminated in
  * registers, the reduced system of 2 unknowns per block solved by CR+PCR; contiguous systems with
- * n a multiple of 4 that fit a workgroup, else `'cr-pcr'` runs and `plan.algorithm` says so); the
+ * n a multiple of 4 whose reduced system fits a workgroup, else `'cr-pcr'` runs and
+ * `plan.algorithm` says so); the
  * global levels are cyclic reduction for every algorithm.
  *
  * Scratch (16 bytes for each of the ⌊n/2⌋ + ⌊n/4⌋ + … reduced rows per system, only when n is past a workgroup) and
