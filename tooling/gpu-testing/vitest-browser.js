@@ -5,13 +5,20 @@ import { playwright } from '@vitest/browser-playwright';
  * WebGPU enabled; for Playwright's `chromium.launch(...)` and for configs that build their own
  * provider (an app bound to another Vite major cannot take `chromiumWebGpu()`'s types).
  *
+ * With `{ canvas: true }` the compositor also runs on SwiftShader (ANGLE and Vulkan), which lets a
+ * WebGPU canvas present: with the plain flags the first present of a WebGPU canvas here loses the
+ * device ("A valid external Instance reference no longer exists"), and with these a canvas cleared
+ * red screenshots red. Compute-only tests do not need them.
+ *
  * @example
  * ```ts
  * const browser = await chromium.launch(chromiumLaunchOptions());
+ * const presenting = await chromium.launch(chromiumLaunchOptions({ canvas: true }));
  * ```
+ * @param {{ canvas?: boolean }} [options]
  * @returns {{ executablePath: string, args: string[] }}
  */
-export function chromiumLaunchOptions() {
+export function chromiumLaunchOptions(options = {}) {
   const env = globalThis.process?.env ?? {};
   return {
     executablePath: env.SCAN_CHROMIUM ?? '/usr/bin/chromium',
@@ -23,6 +30,9 @@ export function chromiumLaunchOptions() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.canvas
+        ? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--enable-gpu', '--use-vulkan=swiftshader']
+        : []),
     ],
   };
 }

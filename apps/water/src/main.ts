@@ -82,7 +82,7 @@ async function start(): Promise<void> {
   void ctx.lost.catch((error: Error) =>
     showError(
       `The GPU device was lost: ${error.message}. Reload the page to start again. If it happens at once, this browser may ` +
-        'run WebGPU but fail to present a WebGPU canvas (headless Chromium on SwiftShader does): add ?present=copy to the URL.',
+        'run WebGPU but fail to present a WebGPU canvas (headless Chromium on SwiftShader can): add ?present=copy to the URL.',
     ),
   );
 

@@ -4,7 +4,9 @@
  * - `'copy'`: it draws into an offscreen texture whose pixels are copied into a 2-D canvas. Only
  *   the finished image is read back (never the simulation); it exists for browsers that run
  *   WebGPU compute but cannot present a WebGPU canvas — headless Chromium on SwiftShader here
- *   destroys the device at the first canvas present — and is what the end-to-end test uses.
+ *   destroys the device at the first canvas present unless its compositor runs on SwiftShader too
+ *   (see `chromiumLaunchOptions({ canvas: true })` in `@scan/gpu-testing`). The end-to-end test
+ *   runs both modes.
  */
 export type PresentMode = 'canvas' | 'copy';
 

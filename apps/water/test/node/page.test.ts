@@ -21,7 +21,8 @@ beforeAll(async () => {
   await server.listen();
   const address = server.httpServer?.address() as AddressInfo;
   base = `http://127.0.0.1:${address.port}/`;
-  browser = await chromium.launch(chromiumLaunchOptions());
+  // The canvas flags let the page present its WebGPU canvas (the default); see chromiumLaunchOptions.
+  browser = await chromium.launch(chromiumLaunchOptions({ canvas: true }));
 });
 
 afterAll(async () => {
@@ -76,37 +77,39 @@ async function compare(page: Page, a: Buffer, b: Buffer): Promise<{ varianceA: n
 }
 
 describe('the demo page', () => {
-  test('draws the water, answers a click with a drop, and steps when running', async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    // Paused, so the only change between the two shots is the click's drop. `present=copy`: this
-    // headless Chromium on SwiftShader runs WebGPU compute but loses the device at the first
-    // present of a WebGPU canvas, so the frames reach a 2-D canvas by copy (see src/present.ts).
-    await page.goto(`${base}?size=128&terrain=island&paused=1&present=copy`);
-    await waitFrames(page, 3);
-    const canvas = page.locator('#view');
-    const still = await canvas.screenshot();
-    await waitFrames(page, 2);
-    const before = await canvas.screenshot();
-    // Paused and untouched, frames are identical: whatever changes next comes from the click.
-    expect((await compare(page, still, before)).meanAbsDiff).toBe(0);
-    const box = (await canvas.boundingBox())!;
-    await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.7);
-    await waitFrames(page, 3);
-    const after = await canvas.screenshot();
-    const stats = await compare(page, before, after);
-    // Not blank: terrain and water give a spread of brightness (a uniform canvas has variance 0).
-    expect(stats.varianceA).toBeGreaterThan(50);
-    expect(stats.varianceB).toBeGreaterThan(50);
-    expect(stats.meanAbsDiff, 'the click changed the picture').toBeGreaterThan(0.005);
+  // Both ways frames reach the screen: the WebGPU canvas (the default) and the copy into a 2-D
+  // canvas (`present=copy`, for browsers that run WebGPU compute but cannot present; src/present.ts).
+  for (const present of ['canvas', 'copy'] as const) {
+    test(`draws the water, answers a click with a drop, and steps when running (present=${present})`, async () => {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      // Paused, so the only change between the two shots is the click's drop.
+      await page.goto(`${base}?size=128&terrain=island&paused=1${present === 'copy' ? '&present=copy' : ''}`);
+      await waitFrames(page, 3);
+      const canvas = page.locator('#view');
+      const still = await canvas.screenshot();
+      await waitFrames(page, 2);
+      const before = await canvas.screenshot();
+      // Paused and untouched, frames are identical: whatever changes next comes from the click.
+      expect((await compare(page, still, before)).meanAbsDiff).toBe(0);
+      const box = (await canvas.boundingBox())!;
+      await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.7);
+      await waitFrames(page, 3);
+      const after = await canvas.screenshot();
+      const stats = await compare(page, before, after);
+      // Not blank: terrain and water give a spread of brightness (a uniform canvas has variance 0).
+      expect(stats.varianceA).toBeGreaterThan(50);
+      expect(stats.varianceB).toBeGreaterThan(50);
+      expect(stats.meanAbsDiff, 'the click changed the picture').toBeGreaterThan(0.005);
 
-    await page.click('#pause');
-    await page.waitForFunction(() => (window.waterDemo?.steps ?? 0) >= 8, undefined, { timeout: 90_000 });
-    await expect.poll(() => page.textContent('#stats'), { timeout: 30_000 }).toMatch(/steps\/s/);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      await page.click('#pause');
+      await page.waitForFunction(() => (window.waterDemo?.steps ?? 0) >= 8, undefined, { timeout: 90_000 });
+      await expect.poll(() => page.textContent('#stats'), { timeout: 30_000 }).toMatch(/steps\/s/);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
 
   test('says so clearly when WebGPU is unavailable', async () => {
     const page = await browser.newPage();
