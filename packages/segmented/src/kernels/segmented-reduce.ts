@@ -175,14 +175,23 @@ ${unroll(
     // tail (before any head of the range) is kept.
     var acc = ${o.identity};
     var lead = ${o.identity};
+    if (h == 0u) {
+      // No head in the range (most ranges when segments are long): one segment runs through it, so
+      // its values combine as vectors; a tail can only be the last element, closing the lead.
+      var all = vals[${r * M}];
+${unroll(M - 1, (m) => `      all = ${c('all', `vals[${r * M + m + 1}]`)};`)}
+      acc = ${c(c('all.x', 'all.y'), c('all.z', 'all.w'))};
+      if (t != 0u) { lead = acc; }
+    } else {
 ${unroll(
   E,
-  (i) => `    acc = ${segValue(`(h & ${2 ** i}u) != 0u`, element(r, i), 'acc')};
-    if ((t & ${2 ** i}u) != 0u) {
-      let m = h & ${2 ** (i + 1) - 1}u;
-      if (m != 0u) { emit(first + countOneBits(m) - 1u, acc); } else { lead = acc; }
-    }`,
+  (i) => `      acc = ${segValue(`(h & ${2 ** i}u) != 0u`, element(r, i), 'acc')};
+      if ((t & ${2 ** i}u) != 0u) {
+        let m = h & ${2 ** (i + 1) - 1}u;
+        if (m != 0u) { emit(first + countOneBits(m) - 1u, acc); } else { lead = acc; }
+      }`,
 )}
+    }
     // The lead: its prefix comes from the lanes and rows before (or, if none of them holds a head,
     // from before the run).
     let s = seg_group_scan(Pair(select(0u, 1u, h != 0u), acc), lane, gsize);
