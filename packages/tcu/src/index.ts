@@ -18,7 +18,14 @@ export {
   tcuScanKernel,
 } from './kernels/tcu-kernels.js';
 export { packBytes, packHalves, tcuCount, tcuReduce, tcuScan } from './ops/tcu-ops.js';
-export { selectLevel, TCU_SELECTION_TABLE, type TcuLevel, type TcuSelection, type TcuSelectionEntry } from './plans/select.js';
+export {
+  selectLevel,
+  TCU_SELECTION_TABLE,
+  type TcuDirectEntry,
+  type TcuLevel,
+  type TcuSelection,
+  type TcuSelectionEntry,
+} from './plans/select.js';
 export {
   createTcuCountPlan,
   createTcuReducePlan,

@@ -16,6 +16,12 @@ export interface TcuSelectionEntry {
 /**
  * How the direct kernels (direct-*.ts) are shaped. A unit is one subgroup's share of whole
  * tiles; units of a workgroup run side by side.
+ *
+ * @example
+ * ```ts
+ * const table = { ...TCU_SELECTION_TABLE['subgroup-matrix'] };
+ * const plan = createTcuReducePlan(ctx, { table: { ...table, direct: { ...table.direct!, reduceSubgroups: 4 } } });
+ * ```
  */
 export interface TcuDirectEntry {
   /** Subgroups per workgroup of the reductions (units of S tiles). */
