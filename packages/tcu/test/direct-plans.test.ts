@@ -77,12 +77,23 @@ describe('direct kernels: which shapes they take', () => {
     expect(copy && range((copy as { to: unknown }).to)).toEqual([4 * 67, 4]);
   });
 
-  it('reduce, segments longer than a unit: partial sums, then the staged kernels reduce them', () => {
-    const steps = record('reduce', 1 << 20, 65536);
-    expect(keys(steps)).toEqual(['tcu/direct-reduce/t256', 'tcu/reduce/warp']);
+  it('reduce, segments of up to 4096 tiles: the block level (Algorithm 4), one workgroup per segment', () => {
+    const steps = record('reduce', 1 << 25, 65536);
+    expect(keys(steps)).toEqual(['tcu/direct-block-reduce/t256']);
+    const [block] = dispatches(steps);
+    expect(block?.workgroups).toBe(512);
+    expect(range(block?.bindings[1])).toEqual([0, 4 * 512]);
+    // Fewer segments than the table's minimum: partial sums spread over more workgroups instead.
+    expect(keys(record('reduce', 1 << 20, 65536))).toEqual(['tcu/direct-reduce/t256', 'tcu/reduce/warp']);
+  });
+
+  it('reduce, longer segments (the whole array): partial sums, then the staged kernels reduce them', () => {
+    const n = 1 << 22;
+    const steps = record('reduce', n, n);
+    expect(keys(steps)[0]).toBe('tcu/direct-reduce/t16384');
     const [direct, partials] = dispatches(steps);
-    expect(direct?.workgroups).toBe(128); // 256 units of 16 tiles
-    expect(range(partials?.bindings[1])).toEqual([0, 4 * 16]);
+    expect(direct?.workgroups).toBe(n / 4096 / 2); // units of 16 tiles, two per workgroup
+    expect(range(partials?.bindings[0])).toEqual([0, 4 * (n / 4096)]);
   });
 
   it('scan: Scan16 and Scan256 units, the chained scan past S tiles, the whole array in one pass', () => {

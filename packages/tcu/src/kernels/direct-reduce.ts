@@ -91,6 +91,64 @@ function directReduceWgsl(d: DirectReduceSpec): string {
   return `${lines.join('\n')}\n}\n`;
 }
 
+/** Specialization of {@link directBlockReduceKernel}. */
+export interface DirectBlockReduceSpec extends DirectShape {
+  /** Tiles per segment (s = segTiles·S²), a multiple of S·W. */
+  readonly segTiles: number;
+}
+
+/**
+ * The paper's block-level **Reduction256N** (Dakkak et al. 2019, Algorithm 4): one workgroup per
+ * segment of `segTiles` tiles; each of its W subgroups reduces a contiguous share of segTiles / W
+ * tiles (column-major, V = P_k·A_k + V as in {@link directReduceKernel}), sums its V through
+ * workgroup memory, and the subgroups' sums are added in shared memory — one pass, one output per
+ * segment, no partials.
+ *
+ * Params: `groups` = segments; `nx` the dispatch width.
+ *
+ * @example
+ * ```ts
+ * const spec = directBlockReduceKernel({ S: 16, SG: 32, syntax: 'template', W: 8, segTiles: 256 });
+ * ```
+ */
+export function directBlockReduceKernel(spec: DirectBlockReduceSpec): KernelSpec {
+  return {
+    key: `tcu/direct-block-reduce/t${spec.segTiles}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    wgsl: () => directBlockReduceWgsl(spec),
+  };
+}
+
+function directBlockReduceWgsl(d: DirectBlockReduceSpec): string {
+  const w = new DirectWgsl(d);
+  const { S, SS, SG, W } = w;
+  const share = d.segTiles / W;
+  const lines = [
+    w.header(`var<workgroup> sums: array<f32, ${W * SS}>;\nvar<workgroup> parts: array<f32, ${W}>;`),
+    w.entry(false),
+    '  let segment = min(wid.x + wid.y * params.nx, params.groups - 1u);',
+    ...Array.from({ length: S }, (_, k) => `  let p${k} = ${w.p(k)};`),
+    `  var v = ${w.zero};`,
+    `  let first = segment * ${d.segTiles}u + sg * ${share}u;`,
+    `  for (var u = 0u; u < ${share / S}u; u++) {`,
+    `    let base = (first + u * ${S}u) * ${SS}u;`,
+    ...Array.from({ length: S }, (_, k) => `    v = subgroupMatrixMultiplyAccumulate(p${k}, ${w.tile(`base + ${k * SS}u`)}, v);`),
+    '  }',
+    `  ${w.store('sums', `sg * ${SS}u`, 'v', 'row_major')}`,
+    '  workgroupBarrier();',
+    '  var total = 0.0;',
+    `  for (var m = 0u; m < ${SS / SG}u; m++) { total += sums[sg * ${SS}u + lane + ${SG}u * m]; }`,
+    '  total = subgroupAdd(total);',
+    '  if (lane == 0u) { parts[sg] = total; }',
+    '  workgroupBarrier();',
+    '  if (lid == 0u) {',
+    '    var sum = 0.0;',
+    `    for (var i = 0u; i < ${W}u; i++) { sum += parts[i]; }`,
+    '    output[segment] = sum;',
+    '  }',
+  ];
+  return `${lines.join('\n')}\n}\n`;
+}
+
 /** `total` summed over aligned groups of `span` lanes (every lane of a group ends with the sum). */
 function butterfly(span: number): string[] {
   const out: string[] = [];

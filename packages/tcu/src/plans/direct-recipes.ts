@@ -1,7 +1,7 @@
 import { type BufferRef, decoupledFallbackStatusBytes, dispatchShape } from '@scan/core';
 import { chainedUnitTiles, directChainedScanKernel } from '../kernels/direct-chained-scan.js';
 import type { DirectShape } from '../kernels/direct-common.js';
-import { directReduceKernel } from '../kernels/direct-reduce.js';
+import { directBlockReduceKernel, directReduceKernel } from '../kernels/direct-reduce.js';
 import { directScanKernel } from '../kernels/direct-scan.js';
 import { type PassContext, recordReduce, recordScan, TAIL_LEVEL } from './recipes.js';
 import type { TcuDirectEntry } from './select.js';
@@ -59,9 +59,24 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
   const { S, entry } = d;
   const SS = S * S;
   const W = entry.reduceSubgroups;
+  const Wb = entry.reduceBlockSubgroups;
+  const fullSegs = Math.floor(n / s);
+  const blockLevel = Wb > 0 && fullSegs >= entry.reduceBlockMinSegments && cls.kind === 'long';
+  if (blockLevel && cls.t <= entry.reduceBlockMaxTiles && cls.t % (Wb * S) === 0) {
+    // Algorithm 4: a workgroup per segment, its subgroups' sums added in shared memory.
+    const start = fullSegs * s;
+    if (fullSegs === 0 || (2 * start) % pc.align !== 0) return false;
+    const kernel = directBlockReduceKernel({ ...shape(pc, Wb), segTiles: cls.t });
+    pc.b.dispatch(
+      kernel,
+      [slice(input, 0, 2 * start), slice(output, 0, 4 * fullSegs), params(pc, [start, s, fullSegs], fullSegs)],
+      fullSegs,
+    );
+    if (start < n) recordTail(pc, input, output, n, s, start);
+    return true;
+  }
   if (cls.kind === 'long') {
     const unitTiles = entry.reduceLongUnitTiles % S === 0 && cls.t % entry.reduceLongUnitTiles === 0 ? entry.reduceLongUnitTiles : S;
-    const fullSegs = Math.floor(n / s);
     const start = fullSegs * s;
     if (fullSegs === 0 || (2 * start) % pc.align !== 0) return false;
     const parts = cls.t / unitTiles;

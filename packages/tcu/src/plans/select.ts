@@ -28,6 +28,12 @@ export interface TcuDirectEntry {
   readonly reduceSubgroups: number;
   /** Tiles per unit of a reduction whose segments are longer than S tiles (one partial sum per unit; S when it does not divide the segment). */
   readonly reduceLongUnitTiles: number;
+  /** Subgroups per workgroup of the block-level reduction (Algorithm 4: one workgroup per segment), 0 for none. */
+  readonly reduceBlockSubgroups: number;
+  /** Longest segment (in tiles) the block-level reduction takes; longer ones are reduced in partial sums. */
+  readonly reduceBlockMaxTiles: number;
+  /** Fewest segments for the block-level reduction (one workgroup each); fewer are reduced in partial sums, which spread over more workgroups. */
+  readonly reduceBlockMinSegments: number;
   /** Subgroups per workgroup of the scans whose units are at most S tiles (s = S, or s ≤ S³). */
   readonly scanSubgroups: number;
   /** Tiles per unit of the scan with s = S. */
@@ -48,6 +54,9 @@ export interface TcuDirectEntry {
  *   ms at segment 65536);
  * - `warpTiles` 1: the staged reduction of those partials with one tile per workgroup instead of
  *   16 took segment 65536 from 0.244 to 0.194 ms;
+ * - `reduceBlockSubgroups` 8 (Algorithm 4, a workgroup per segment): 0.193 ms at 65536 and 0.188
+ *   at 32768, against 0.195 / 0.194 with partial sums; 2, 4 and 16 subgroups 0.232, 0.218, 0.198.
+ *   With fewer than `reduceBlockMinSegments` segments the partial sums spread the work wider;
  * - `scanSubgroups` 2 and `scanTileUnit` 16: 0.62 ms at segment 256 against 0.89 (one subgroup)
  *   and 0.72 (four); 0.57 ms at segment 16 against 0.78 with 8-tile units;
  * - `chainedScanSubgroups` 4 × `chainedScanTiles` 8: 0.692 ms at segment 65536; 1–8 subgroups
@@ -65,6 +74,9 @@ export const TCU_SELECTION_TABLE: Readonly<Record<'subgroup-matrix' | 'emulated'
     direct: {
       reduceSubgroups: 2,
       reduceLongUnitTiles: 16,
+      reduceBlockSubgroups: 8,
+      reduceBlockMaxTiles: 4096,
+      reduceBlockMinSegments: 512,
       scanSubgroups: 2,
       scanTileUnit: 16,
       chainedScanSubgroups: 4,
