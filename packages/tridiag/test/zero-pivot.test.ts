@@ -23,13 +23,15 @@ function withSingular(n: number, batch: number, bad: readonly number[], stride: 
 }
 
 describe('zero pivots', () => {
-  it('the plan lowers status to the first failing system (workgroup and global paths)', async () => {
+  it('the plan lowers status to the first failing system (workgroup, partition and global paths)', async () => {
     const ctx = await getTestContext();
     for (const stride of ['contiguous', 'interleaved'] as const) {
       for (const algorithm of TRIDIAGONAL_ALGORITHMS) {
         for (const [n, extra] of [
           [31, {}],
+          [32, {}],
           [33, {}],
+          [1000, {}],
           [1000, { maxWorkgroupSystem: 32 }],
         ] as const) {
           const systems = withSingular(n, 12, [9, 5], stride);
