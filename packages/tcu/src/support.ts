@@ -1,4 +1,4 @@
-import { type ScanContext, ScanError, type SubgroupMatrixConfig } from '@scan/core';
+import { runGuarded, type ScanContext, ScanError, type SubgroupMatrixConfig } from '@scan/core';
 import { directApplies, directProbeWgsl } from './kernels/direct-common.js';
 import { type Family, type MatrixPath, type MatrixShape, tileSide } from './kernels/matrix.js';
 
@@ -84,40 +84,41 @@ fn main(@builtin(local_invocation_index) lid: u32) {
 `;
 }
 
-async function compiles(device: GPUDevice, code: string): Promise<boolean> {
-  device.pushErrorScope('validation');
-  device.pushErrorScope('internal');
-  let ok = true;
-  try {
-    const module = device.createShaderModule({ label: 'tcu syntax probe', code });
-    const info = await module.getCompilationInfo();
-    if (info.messages.some((m) => m.type === 'error')) ok = false;
-    if (ok) await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-  } catch {
-    ok = false;
-  }
-  const internal = await device.popErrorScope();
-  const validation = await device.popErrorScope();
-  return ok && !internal && !validation;
+/** Whether `work` runs without any WebGPU error (core's error scopes); an error or a rejection is `false`. */
+function succeeds(ctx: ScanContext, what: string, work: () => Promise<boolean>): Promise<boolean> {
+  return runGuarded(ctx, what, work).catch(() => false);
+}
+
+/** The `main` pipeline of `code`; rejects when the module does not compile. */
+function pipelineOf(device: GPUDevice, code: string, label: string): Promise<GPUComputePipeline> {
+  const module = device.createShaderModule({ label, code });
+  return device.createComputePipelineAsync({ label, layout: 'auto', compute: { module, entryPoint: 'main' } });
+}
+
+function compiles(ctx: ScanContext, code: string): Promise<boolean> {
+  return succeeds(ctx, 'tcu syntax probe', async () => {
+    await pipelineOf(ctx.device, code, 'tcu syntax probe');
+    return true;
+  });
 }
 
 /** Runs {@link directProbeWgsl} once and checks what it wrote; false on any error. */
-async function directKernelsWork(device: GPUDevice, S: number, SG: number, syntax: MatrixSyntax): Promise<boolean> {
+function directKernelsWork(ctx: ScanContext, S: number, SG: number, syntax: MatrixSyntax): Promise<boolean> {
+  const device = ctx.device;
   const words = 2 * S * S + 2 * SG;
-  device.pushErrorScope('validation');
-  device.pushErrorScope('internal');
-  const out = device.createBuffer({ label: 'tcu direct probe', size: 4 * words, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const read = device.createBuffer({
-    label: 'tcu direct probe readback',
-    size: 4 * words,
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-  });
-  let values: Float32Array | undefined;
-  try {
-    const module = device.createShaderModule({ label: 'tcu direct probe', code: directProbeWgsl(S, SG, syntax) });
-    const info = await module.getCompilationInfo();
-    if (!info.messages.some((m) => m.type === 'error')) {
-      const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  return succeeds(ctx, 'tcu direct probe', async () => {
+    const pipeline = await pipelineOf(device, directProbeWgsl(S, SG, syntax), 'tcu direct probe');
+    const out = device.createBuffer({
+      label: 'tcu direct probe',
+      size: 4 * words,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    });
+    const read = device.createBuffer({
+      label: 'tcu direct probe readback',
+      size: 4 * words,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    try {
       const encoder = device.createCommandEncoder();
       const pass = encoder.beginComputePass();
       pass.setPipeline(pipeline);
@@ -130,18 +131,14 @@ async function directKernelsWork(device: GPUDevice, S: number, SG: number, synta
       encoder.copyBufferToBuffer(out, 0, read, 0, 4 * words);
       device.queue.submit([encoder.finish()]);
       await read.mapAsync(GPUMapMode.READ);
-      values = new Float32Array(read.getMappedRange().slice(0));
+      const values = new Float32Array(read.getMappedRange().slice(0));
       read.unmap();
+      return values.every((v, i) => v === (i < 2 * S * S ? S : 1));
+    } finally {
+      out.destroy();
+      read.destroy();
     }
-  } catch {
-    values = undefined;
-  }
-  const internal = await device.popErrorScope();
-  const validation = await device.popErrorScope();
-  out.destroy();
-  read.destroy();
-  if (!values || internal || validation) return false;
-  return values.every((v, i) => v === (i < 2 * S * S ? S : 1));
+  });
 }
 
 async function probeFamily(ctx: ScanContext, family: Family, subgroupSize: number | undefined): Promise<TcuFamilySupport> {
@@ -174,7 +171,7 @@ async function probeFamily(ctx: ScanContext, family: Family, subgroupSize: numbe
     };
   }
   for (const syntax of ['template', 'bool'] as const) {
-    if (await compiles(ctx.device, probeWgsl(config, family, syntax, subgroupSize))) {
+    if (await compiles(ctx, probeWgsl(config, family, syntax, subgroupSize))) {
       const shape = { M: config.M, N: config.N, K: config.K };
       const candidate = {
         kind: 'subgroup-matrix',
@@ -185,7 +182,7 @@ async function probeFamily(ctx: ScanContext, family: Family, subgroupSize: numbe
         workgroupSize: subgroupSize,
         direct: true,
       } as const;
-      const direct = directApplies(candidate) && (await directKernelsWork(ctx.device, candidate.S, subgroupSize, syntax));
+      const direct = directApplies(candidate) && (await directKernelsWork(ctx, candidate.S, subgroupSize, syntax));
       return { config, syntax, reason: '', direct };
     }
   }

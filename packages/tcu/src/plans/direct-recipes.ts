@@ -1,20 +1,15 @@
-import { type BufferRef, decoupledFallbackStatusBytes, dispatchShape } from '@scan/core';
+import { type BufferRef, decoupledFallbackStatusBytes } from '@scan/core';
 import { chainedUnitTiles, directChainedScanKernel } from '../kernels/direct-chained-scan.js';
 import type { DirectShape } from '../kernels/direct-common.js';
 import { directBlockReduceKernel, directReduceKernel } from '../kernels/direct-reduce.js';
 import { directScanKernel } from '../kernels/direct-scan.js';
-import { type PassContext, recordReduce, recordScan, TAIL_LEVEL } from './recipes.js';
+import { type PassContext, params, recordReduce, recordScan, TAIL_LEVEL } from './recipes.js';
 import type { TcuDirectEntry } from './select.js';
 
 /** A sub-range of a ref, in bytes (the ref's own offset added). */
 function slice(ref: BufferRef, offset: number, size: number): BufferRef {
   return { ...ref, offset: ((ref as { offset?: number }).offset ?? 0) + offset, size };
 }
-
-const params = (pc: PassContext, words: readonly number[], groups: number) => {
-  const [n, s, nseg, parts, partLen] = words;
-  return pc.b.paramBlock([n ?? 0, s ?? 0, nseg ?? 0, parts ?? 1, partLen ?? 0, dispatchShape(groups, pc.maxDim).x, groups, 0]);
-};
 
 /**
  * How the direct kernels take segments of s elements (S: the tile side):
@@ -69,7 +64,7 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     const kernel = directBlockReduceKernel({ ...shape(pc, Wb), segTiles: cls.t });
     pc.b.dispatch(
       kernel,
-      [slice(input, 0, 2 * start), slice(output, 0, 4 * fullSegs), params(pc, [start, s, fullSegs], fullSegs)],
+      [slice(input, 0, 2 * start), slice(output, 0, 4 * fullSegs), params(pc, start, s, fullSegs, 1, 0, fullSegs)],
       fullSegs,
     );
     if (start < n) recordTail(pc, input, output, n, s, start);
@@ -85,7 +80,7 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     pc.b.needScratch(name, 4 * units);
     const partials = { scratch: name, offset: 0, size: 4 * units };
     const kernel = directReduceKernel({ ...shape(pc, W), segTiles: cls.t, unitTiles });
-    pc.b.dispatch(kernel, [slice(input, 0, 2 * start), partials, params(pc, [start, s, fullSegs], units)], Math.ceil(units / W));
+    pc.b.dispatch(kernel, [slice(input, 0, 2 * start), partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
     recordReduce(pc, partials, 'f32', slice(output, 0, 4 * fullSegs), units, parts, 1);
     if (start < n) recordTail(pc, input, output, n, s, start);
     return true;
@@ -103,7 +98,7 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
   });
   pc.b.dispatch(
     kernel,
-    [slice(input, 0, 2 * start), slice(output, 0, (4 * start) / s), params(pc, [start, s, start / s], units)],
+    [slice(input, 0, 2 * start), slice(output, 0, (4 * start) / s), params(pc, start, s, start / s, 1, 0, units)],
     Math.ceil(units / W),
   );
   if (start < n) recordTail(pc, input, output, n, s, start);
@@ -170,7 +165,7 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
     });
     pc.b.dispatch(
       kernel,
-      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, [start, s, start / s], units)],
+      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, start, s, start / s, 1, 0, units)],
       Math.ceil(units / W),
     );
   } else {
@@ -185,7 +180,7 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
     const kernel = directChainedScanKernel({ ...chained, inclusive, maxSpin: MAX_SPIN });
     pc.b.dispatch(
       kernel,
-      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, [start, s, start / s, cls.t / unitTiles], units), statusRef],
+      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, start, s, start / s, cls.t / unitTiles, 0, units), statusRef],
       units,
     );
   }

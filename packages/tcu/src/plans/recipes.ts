@@ -24,7 +24,15 @@ export interface PassContext {
 /** Level of the staged passes over what the direct kernels leave (tails); past the partial passes' levels. */
 export const TAIL_LEVEL = 16;
 
-const params = (pc: PassContext, n: number, s: number, nseg: number, parts: number, partLen: number, groups: number) =>
+/**
+ * The parameter block every tcu kernel reads (`PARAMS_STRUCT`), with the dispatch width for `groups` workgroups.
+ *
+ * @example
+ * ```ts
+ * pc.b.dispatch(kernel, [input, output, params(pc, n, s, nseg, 1, s, groups)], groups);
+ * ```
+ */
+export const params = (pc: PassContext, n: number, s: number, nseg: number, parts: number, partLen: number, groups: number) =>
   pc.b.paramBlock([n, s, nseg, parts, partLen, dispatchShape(groups, pc.maxDim).x, groups, 0]);
 
 /**

@@ -12,7 +12,15 @@ export interface PartitionSolveSpec {
   readonly switchSize: number;
 }
 
-/** Bytes of workgroup memory the kernel of `spec` uses: the workgroup solve of the reduced system. */
+/**
+ * Unknowns of the reduced system the kernel of `spec` holds in workgroup memory: 2 per block
+ * (with `workgroupSolveBytes` of it, the kernel's workgroup memory).
+ *
+ * @example
+ * ```ts
+ * partitionReducedCapacity({ workgroupSize: 128 }); // 256
+ * ```
+ */
 export function partitionReducedCapacity(spec: Pick<PartitionSolveSpec, 'workgroupSize'>): number {
   return 2 * spec.workgroupSize;
 }
