@@ -23,7 +23,7 @@ export {
 } from './element-types.js';
 export { ScanError, type ScanErrorCode } from './errors.js';
 export { runGuarded } from './gpu-errors.js';
-export { type WgslOp, wgslIdentity, wgslOp } from './kernels/wgsl-ops.js';
+export { WGSL_PRELUDE, type WgslOp, wgslIdentity, wgslOp } from './kernels/wgsl-ops.js';
 export * from './kit.js';
 export { distribute, enumerate, pack, reduce, split } from './ops/primitives.js';
 export { type ScanOptions, scan } from './ops/scan.js';

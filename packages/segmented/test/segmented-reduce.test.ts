@@ -1,29 +1,81 @@
-// Segmented reduce (one pass, segment ends written at their index) against the CPU reference.
-import { ELEMENT_TYPES, opFitsType, SCAN_OPS, type ScanOp, type ScanTypedArray } from '@scan/core';
+// Segmented reduce (ranges walked by groups, segment ends written at their index, a fix-up across
+// ranges) against the CPU reference; the tunings force one range, many ranges, multi-step ranges
+// split over chunks, and small groups.
+import { ELEMENT_TYPES, opFitsType, type Plan, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray } from '@scan/core';
 import { expectEqualArrays, getTestContext, poisonBuffer, randomData, randomSegmentFlags } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { segmentedReduce } from '../src/ops/segmented-reduce.js';
-import { createSegmentedReducePlan } from '../src/plans/segmented-reduce-plan.js';
+import { createSegmentedReducePlan, type SegmentedReduceEncodeArgs } from '../src/plans/segmented-reduce-plan.js';
 
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 const kindFor = (op: ScanOp) => (op === 'add' ? ('small' as const) : op === 'mul' ? ('mul-safe' as const) : ('random' as const));
+
+interface ReduceCase {
+  data: ScanTypedArray;
+  flags: Uint8Array;
+}
+
+/**
+ * Runs `plan` on every case in one submission, outputs poisoned, and checks each against the CPU
+ * reference and that nothing past its segments was written.
+ */
+async function expectPlanMatches(
+  ctx: ScanContext,
+  plan: Plan<SegmentedReduceEncodeArgs>,
+  op: ScanOp,
+  cases: readonly ReduceCase[],
+  label: string,
+) {
+  const device = ctx.device;
+  device.pushErrorScope('validation');
+  const encoder = device.createCommandEncoder();
+  const reads = cases.map(({ data, flags }) => {
+    const n = data.length;
+    const want = cpu.segmentedReduce(data, flags, { op });
+    const input = device.createBuffer({ size: Math.ceil((4 * n) / 16) * 16, usage: USAGE });
+    device.queue.writeBuffer(input, 0, data.buffer, data.byteOffset, data.byteLength);
+    const bits = cpu.packHeadFlags(flags);
+    const headBits = device.createBuffer({ size: Math.max(16, 4 * bits.length), usage: USAGE });
+    device.queue.writeBuffer(headBits, 0, bits.buffer, bits.byteOffset, bits.byteLength);
+    const output = device.createBuffer({ size: 4 * (want.length + 4), usage: USAGE });
+    poisonBuffer(ctx, output, output.size);
+    plan.encode(encoder, { input, headBits, output, count: n, segments: want.length });
+    const staging = device.createBuffer({ size: output.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    encoder.copyBufferToBuffer(output, 0, staging, 0, output.size);
+    return { staging, want, data, buffers: [input, headBits, output] };
+  });
+  device.queue.submit([encoder.finish()]);
+  const error = await device.popErrorScope();
+  expect(error?.message).toBeUndefined();
+  for (const [i, { staging, want, data, buffers }] of reads.entries()) {
+    await staging.mapAsync(GPUMapMode.READ);
+    const words = new Uint32Array(staging.getMappedRange().slice(0));
+    staging.destroy();
+    for (const buffer of buffers) buffer.destroy();
+    const got = new (data.constructor as new (b: ArrayBuffer) => ScanTypedArray)(words.buffer.slice(0, 4 * want.length));
+    expectEqualArrays(got, want, `${label} case ${i} n=${data.length}`);
+    expect(
+      [...words.subarray(want.length)].every((w) => w === 0xdeadbeef),
+      `nothing past the segments, ${label} case ${i}`,
+    ).toBe(true);
+  }
+}
 
 for (const subgroups of [true, false]) {
   describe(`segmented reduce (${subgroups ? 'subgroups' : 'workgroup memory'})`, () => {
     it('every op × type, sizes and segment lengths, chunked and not; outputs poisoned, nothing written past the segments', async () => {
       const ctx = await getTestContext({ subgroups });
-      const device = ctx.device;
       for (const type of ELEMENT_TYPES) {
         for (const op of SCAN_OPS.filter((o) => opFitsType(o, type))) {
           for (const tuning of [
             {},
             { maxChunkElements: 4096 },
-            { forceFallback: true },
-            { workgroupSize: 64, slotsPerRow: 1, rows: 1 },
-            { workgroupSize: 32, slotsPerRow: 8, rows: 3 },
+            { ranges: 1 },
+            { maxChunkElements: 8192, ranges: 1 },
+            { workgroupSize: 64, slotsPerRow: 1, ranges: 3 },
+            { workgroupSize: 32, slotsPerRow: 8, ranges: 2 },
           ]) {
-            const maxChunkElements = JSON.stringify(tuning);
             const plan = createSegmentedReducePlan(ctx, { type, op, ...tuning } as never);
             const sizes = [1, 2, 3, 5, 33, 255, 256, 257, 1025, 4097, 20_003];
             const means = [1, 3, 30, 3000, 1e9];
@@ -32,41 +84,24 @@ for (const subgroups of [true, false]) {
               if (i % 3 === 0) flags[0] = 0; // a zero first flag still starts a segment
               return { data: randomData(type, n, n + 11 * i, kindFor(op)) as ScanTypedArray, flags };
             });
-            device.pushErrorScope('validation');
-            const encoder = device.createCommandEncoder();
-            const reads = cases.map(({ data, flags }) => {
-              const n = data.length;
-              const want = cpu.segmentedReduce(data, flags, { op });
-              const input = device.createBuffer({ size: Math.ceil((4 * n) / 16) * 16, usage: USAGE });
-              device.queue.writeBuffer(input, 0, data.buffer, data.byteOffset, data.byteLength);
-              const bits = cpu.packHeadFlags(flags);
-              const headBits = device.createBuffer({ size: Math.max(16, 4 * bits.length), usage: USAGE });
-              device.queue.writeBuffer(headBits, 0, bits.buffer, bits.byteOffset, bits.byteLength);
-              const output = device.createBuffer({ size: 4 * (want.length + 4), usage: USAGE });
-              poisonBuffer(ctx, output, output.size);
-              plan.encode(encoder, { input, headBits, output, count: n, segments: want.length });
-              const staging = device.createBuffer({ size: output.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-              encoder.copyBufferToBuffer(output, 0, staging, 0, output.size);
-              return { staging, want, data };
-            });
-            device.queue.submit([encoder.finish()]);
-            const error = await device.popErrorScope();
-            expect(error?.message).toBeUndefined();
-            for (const [i, { staging, want, data }] of reads.entries()) {
-              await staging.mapAsync(GPUMapMode.READ);
-              const words = new Uint32Array(staging.getMappedRange().slice(0));
-              staging.destroy();
-              const got = new (data.constructor as new (b: ArrayBuffer) => ScanTypedArray)(words.buffer.slice(0, 4 * want.length));
-              expectEqualArrays(got, want, `${type} ${op} chunk=${maxChunkElements} case ${i} n=${data.length}`);
-              expect(
-                [...words.subarray(want.length)].every((w) => w === 0xdeadbeef),
-                `nothing past the segments, case ${i}`,
-              ).toBe(true);
-            }
+            await expectPlanMatches(ctx, plan, op, cases, `${type} ${op} ${JSON.stringify(tuning)}`);
             plan.destroy();
           }
         }
       }
+    });
+
+    it('thousands of ranges: the fix-up scans their records in several rounds', async () => {
+      const ctx = await getTestContext({ subgroups });
+      // Tiles of 128 elements, one per range: 2^20 + 3 elements make 8193 ranges.
+      const plan = createSegmentedReducePlan(ctx, { type: 'i32', op: 'max', workgroupSize: 32, slotsPerRow: 1, ranges: 1e9 } as never);
+      const n = (1 << 20) + 3;
+      const cases = [1, 16, 200, 4096, 1e9].map((mean) => ({
+        data: randomData('i32', n, mean, 'random') as ScanTypedArray,
+        flags: randomSegmentFlags(n, mean, mean + 5),
+      }));
+      await expectPlanMatches(ctx, plan, 'max', cases, 'i32 max, 8193 ranges');
+      plan.destroy();
     });
 
     it('a size past 2^20 with segment lengths ~16 and ~4096 (array level)', async () => {

@@ -95,7 +95,13 @@ export function opKey(op: ScanOp, type: ElementType): string {
 /**
  * Helper functions every kernel module includes. WGSL's constant evaluation rejects infinities —
  * `bitcast<f32>(0x7f800000u)` of a constant is an error — so the bits are loaded from a `var`,
- * which makes the cast a run-time one.
+ * which makes the cast a run-time one. Kernels that use `wgslOp(...).identity` of an f32 `min` or
+ * `max` without the slot view (which includes it) must include it themselves.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `${WGSL_PRELUDE}\nfn lowest() -> f32 { return ${wgslOp('max', 'f32').identity}; }`;
+ * ```
  */
 export const WGSL_PRELUDE = `
 fn f32_pos_inf() -> f32 { var bits = 0x7f800000u; return bitcast<f32>(bits); }
