@@ -257,7 +257,7 @@ fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {
  * const code = segmentedLookBackWgsl(wgslOp('add', 'u32'), true);
  * ```
  */
-export function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
+function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
   const c = o.combine;
   const inclusive = (exclusive: string) => `select(${c(exclusive, 'wg_aggregate')}, wg_aggregate, wg_aggregate_head != 0u)`;
   return `if (tile > 0u) {
@@ -295,7 +295,7 @@ export function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
  * const code = `if (leader) { ${segmentedPublishWgsl(wgslOp('add', 'u32'), 'acc')} }`;
  * ```
  */
-export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
+function segmentedPublishWgsl(o: WgslOp, agg: string): string {
   return `if (tile == 0u) {
       let carry = load_carry_in();
       wg_exclusive = carry;
@@ -308,7 +308,7 @@ export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
 }
 
 /**
- * The pieces both single-pass segmented kernels (scan and reduce) read their tiles with, as WGSL:
+ * The pieces the single-pass segmented scan reads its tiles with, as WGSL:
  * `bits_at(i)` (4 head bits from global bit i), `slot_heads(s)` (the heads of logical slot s in the
  * scan's direction, element 0 of the array forced to a head), `vec_total(x, h)` (the (head, value)
  * total of one vec4) and `tile_reduce(...)`, the in-order segmented reduction of a whole tile that
@@ -320,7 +320,7 @@ export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
  * const code = segmentedSlotsWgsl(wgslOp('add', 'u32'), false);
  * ```
  */
-export function segmentedSlotsWgsl(o: WgslOp, backward: boolean): string {
+function segmentedSlotsWgsl(o: WgslOp, backward: boolean): string {
   const T = o.type;
   const V = `vec4<${T}>`;
   const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
@@ -414,7 +414,7 @@ export function segmentedValueWgsl(o: WgslOp, hb: string, vb: string, va: string
  * const decls = segmentedTileDeclsWgsl('u32', 64);
  * ```
  */
-export function segmentedTileDeclsWgsl(type: string, maxGroups: number): string {
+function segmentedTileDeclsWgsl(type: string, maxGroups: number): string {
   return `var<workgroup> wg_group_total: array<${type}, ${maxGroups}>;
 var<workgroup> wg_group_head: array<u32, ${maxGroups}>;
 var<workgroup> wg_group_prefix: array<${type}, ${maxGroups}>;
@@ -422,7 +422,7 @@ var<workgroup> wg_group_prefix_head: array<u32, ${maxGroups}>;`;
 }
 
 /**
- * The tile reduce of both single-pass segmented kernels, as a WGSL block: every group's running
+ * The tile reduce of the single-pass segmented scan, as a WGSL block: every group's running
  * pair \`run\` (a \`Pair\`) → group prefixes and the tile aggregate, which the leader publishes
  * (INCLUSIVE at once when the tile holds a head: its successors need not look past it).
  *
@@ -431,7 +431,7 @@ var<workgroup> wg_group_prefix_head: array<u32, ${maxGroups}>;`;
  * const code = segmentedTileReduceWgsl(wgslOp('add', 'u32'), 'run');
  * ```
  */
-export function segmentedTileReduceWgsl(o: WgslOp, run: string): string {
+function segmentedTileReduceWgsl(o: WgslOp, run: string): string {
   return `if (lane == 0u) { wg_group_total[group] = ${run}.value; wg_group_head[group] = ${run}.head; }
   workgroupBarrier();
   if (leader) {
