@@ -13,7 +13,7 @@ import * as cpu from '../src/cpu/index.js';
 import { prepareTcu, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
 
 const SIZES = [1 << 18, (1 << 18) + 3 * 4096 + 1024 + 37];
-const SEGMENTS: (number | undefined)[] = [1, 15, 16, 17, 48, 255, 256, 512, 768, 4096, 4352, 8192, 65536, undefined];
+const SEGMENTS: (number | undefined)[] = [1, 15, 16, 17, 48, 255, 256, 496, 512, 768, 4096, 4352, 4368, 8192, 65536, undefined];
 
 function rng(seed: number) {
   let x = seed >>> 0 || 1;

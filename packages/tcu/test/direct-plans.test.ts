@@ -120,18 +120,49 @@ describe('direct kernels: which shapes they take', () => {
   });
 
   it('strided Reduction16N / Scan16N for other multiples of S, in units of S² segments', () => {
-    for (const s of [48, 768, 17 * 256]) {
+    for (const s of [48, 208, 768, 17 * 256]) {
       const n = 1 << 22;
       const segsPerUnit = 256;
       const units = Math.floor(n / (segsPerUnit * s));
+      const scan = record('scan', n, s);
+      expect(keys(scan)[0]).toBe('tcu/direct-scan/t0n');
+      expect(range(dispatches(scan)[0]?.bindings[1])).toEqual([0, 4 * units * segsPerUnit * s]);
+      if (s >= 256) continue; // the coalesced reduction's, below
       const reduce = record('reduce', n, s);
       expect(keys(reduce)[0]).toBe('tcu/direct-reduce/t0n');
       expect(dispatches(reduce)[0]?.workgroups).toBe(Math.ceil(units / 2));
       expect(range(dispatches(reduce)[0]?.bindings[1])).toEqual([0, 4 * units * segsPerUnit]);
-      const scan = record('scan', n, s);
-      expect(keys(scan)[0]).toBe('tcu/direct-scan/t0n');
-      expect(range(dispatches(scan)[0]?.bindings[1])).toEqual([0, 4 * units * segsPerUnit * s]);
     }
+  });
+
+  it('coalesced Reduction16N for multiples of S of at least one tile, in units of S segments', () => {
+    for (const s of [496, 768, 17 * 256, 17 * 256 + 16]) {
+      const n = (1 << 22) + 1000;
+      const units = Math.floor(n / (16 * s));
+      const reduce = record('reduce', n, s);
+      expect(keys(reduce)[0]).toBe('tcu/direct-reduce/t0c');
+      expect(dispatches(reduce)[0]?.workgroups).toBe(Math.ceil(units / 2));
+      expect(range(dispatches(reduce)[0]?.bindings[0])).toEqual([0, 2 * units * 16 * s]);
+      expect(range(dispatches(reduce)[0]?.bindings[1])).toEqual([0, 4 * units * 16]);
+      // The rest (a partial unit, the shorter last segment) through the staged kernels.
+      expect(
+        keys(reduce)
+          .slice(1)
+          .every((k) => !k.includes('direct')),
+      ).toBe(true);
+    }
+    // The table can switch it off: the strided kernel again.
+    const b = new RecipeBuilder();
+    const table = TCU_SELECTION_TABLE['subgroup-matrix'];
+    const pc: PassContext = {
+      b,
+      path: H100_PATH,
+      table: { ...table, direct: { ...table.direct!, reduceCoalescedMinTiles: 0 } },
+      maxDim: 65535,
+      align: 256,
+    };
+    recordReduce(pc, { role: 'input', offset: 0, size: 4 << 20 }, 'f16', { role: 'output', offset: 0, size: 4 << 12 }, 1 << 22, 768);
+    expect(keys(b.build().steps)[0]).toBe('tcu/direct-reduce/t0n');
   });
 
   it('leave other segment sizes, u8 flags and the emulated path to the staged kernels', () => {
@@ -150,6 +181,7 @@ describe('direct kernels: WGSL', () => {
   it('switch off the uniformity rules their per-subgroup offsets break, and load tiles column-major', () => {
     const wgsl = [
       directReduceKernel({ ...shape, segTiles: 0, unitTiles: 16 }).wgsl(),
+      directReduceKernel({ ...shape, segTiles: 0, unitTiles: 16, coalesced: true }).wgsl(),
       directScanKernel({ ...shape, segTiles: 1, unitTiles: 16, inclusive: false }).wgsl(),
       directChainedScanKernel({ ...shape, inclusive: true, maxSpin: 64, tilesPerSubgroup: 8 }).wgsl(),
     ];
@@ -163,6 +195,20 @@ describe('direct kernels: WGSL', () => {
     const code = directReduceKernel({ ...shape, segTiles: 0, unitTiles: 16 }).wgsl();
     expect(code.match(/subgroupMatrixMultiplyAccumulate\(p\d+,/g)).toHaveLength(16);
     expect(code).toContain('subgroupMatrixStore<row_major>(&output, unit * 256u, v, 16u);');
+  });
+
+  it('coalesced Reduction16N: segment r into row r (P_r), the chunks after the whole tiles strided into a second accumulator', () => {
+    const code = directReduceKernel({ ...shape, segTiles: 0, unitTiles: 16, coalesced: true }).wgsl();
+    expect(code).toContain('(&cst, (15u - r) * 16u, 16u)');
+    expect(
+      code.match(
+        /subgroupMatrixMultiplyAccumulate\(pr, subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, col_major>\(&input, seg \+ /g,
+      ),
+    ).toHaveLength(5);
+    expect(code).toContain(
+      'subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, col_major>(&input, base + whole * 256u + c * 16u, params.s)',
+    );
+    expect(code).toContain('output[unit * 16u + o] = total;');
   });
 
   it('Scan16 multiplies by L (strict for exclusive) and stores column-major to the output', () => {

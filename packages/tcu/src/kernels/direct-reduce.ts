@@ -7,6 +7,11 @@ export interface DirectReduceSpec extends DirectShape {
   readonly segTiles: number;
   /** With `segTiles` 0: segments of S·N elements, N = params.s / S read from the parameters (Reduction16N); else N = 1. */
   readonly strided?: boolean;
+  /**
+   * With `segTiles` 0: segments of S·N elements, N ≥ S, reduced by the paper's coalesced
+   * **Reduction16N** (Algorithm 3): a unit is S segments, see {@link directReduceKernel}.
+   */
+  readonly coalesced?: boolean;
   /** Tiles per unit: S, or a multiple of S dividing `segTiles` when segments are longer than S tiles. */
   readonly unitTiles: number;
 }
@@ -22,7 +27,11 @@ export interface DirectReduceSpec extends DirectShape {
  * - `segTiles` = 0 (s = S, Reduction16): V is the unit's S² segment sums in order, stored straight
  *   to `output`. With `strided` (s = S·N, the paper's strided **Reduction16N**) column j of tile k
  *   is the i-th S-element chunk of segment S·k + j — a column-major load with stride s — and
- *   V accumulates over i = 0 … N − 1 before the same store.
+ *   V accumulates over i = 0 … N − 1 before the same store. With `coalesced` (s = S·N, N ≥ S, the
+ *   paper's coalesced **Reduction16N**) a unit is S segments: segment r's ⌊N/S⌋ whole tiles are
+ *   loaded contiguously and accumulate into row r of V (V = P_r·A + V), and the N mod S chunks
+ *   left at the end of each segment go through the strided loads (column r is segment r's chunk)
+ *   into a second accumulator's first row; output r sums row r of V and entry r of that row.
  * - `segTiles` = t ≥ 1 (s = t·S², Reduction256 / Reduction256N): each output sums min(t, S)
  *   consecutive rows of V — the paper's V·Pᵀ step, done by lanes over workgroup memory and a
  *   butterfly of subgroup shuffles because a result matrix cannot be multiplied again: S/t
@@ -38,12 +47,13 @@ export interface DirectReduceSpec extends DirectShape {
  */
 export function directReduceKernel(spec: DirectReduceSpec): KernelSpec {
   return {
-    key: `tcu/direct-reduce/t${spec.segTiles}${spec.strided ? 'n' : ''}/u${spec.unitTiles}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    key: `tcu/direct-reduce/t${spec.segTiles}${spec.strided ? 'n' : spec.coalesced ? 'c' : ''}/u${spec.unitTiles}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
     wgsl: () => directReduceWgsl(spec),
   };
 }
 
 function directReduceWgsl(d: DirectReduceSpec): string {
+  if (d.coalesced) return coalescedReduceWgsl(d);
   const w = new DirectWgsl(d);
   const { S, SS, SG, W } = w;
   const segTiles = d.segTiles;
@@ -88,6 +98,51 @@ function directReduceWgsl(d: DirectReduceSpec): string {
       `  if (part == 0u) { output[unit * ${outs}u + o] = total; }`,
     );
   }
+  return `${lines.join('\n')}\n}\n`;
+}
+
+/** The coalesced Reduction16N of {@link directReduceKernel}: S segments of params.s elements per unit. */
+function coalescedReduceWgsl(d: DirectReduceSpec): string {
+  const w = new DirectWgsl(d);
+  const { S, SS, SG, W } = w;
+  const span = SG / S; // lanes per output
+  const UNROLL = 4; // whole tiles loaded per iteration (independent loads in flight)
+  const pr = w.load(`subgroup_matrix_left<f16, ${S}, ${S}>`, 'cst', `(${S - 1}u - r) * ${S}u`, 'row_major');
+  const lines = [
+    w.prologue({ strictL: false, extra: `var<workgroup> sums: array<f32, ${2 * W * SS}>;` }),
+    `  let p0 = ${w.p(0)};`,
+    `  var v = ${w.zero};`,
+    `  var left = ${w.zero};`,
+    `  let whole = params.s / ${SS}u;               // whole tiles per segment`,
+    `  let chunks = (params.s % ${SS}u) / ${S}u;     // S-element chunks after them`,
+    `  let base = unit * ${S}u * params.s;`,
+    '  // Coalesced part: segment r, tile after tile, into row r of V.',
+    `  for (var r = 0u; r < ${S}u; r++) {`,
+    `    let pr = ${pr};`,
+    '    let seg = base + r * params.s;',
+    '    var i = 0u;',
+    `    for (; i + ${UNROLL}u <= whole; i += ${UNROLL}u) {`,
+    ...Array.from(
+      { length: UNROLL },
+      (_, k) => `      v = subgroupMatrixMultiplyAccumulate(pr, ${w.tile(`seg + (i + ${k}u) * ${SS}u`)}, v);`,
+    ),
+    '    }',
+    `    for (; i < whole; i++) { v = subgroupMatrixMultiplyAccumulate(pr, ${w.tile(`seg + i * ${SS}u`)}, v); }`,
+    '  }',
+    "  // The rest, strided: column r of chunk c is segment r's c-th chunk after its whole tiles.",
+    '  for (var c = 0u; c < chunks; c++) {',
+    `    left = subgroupMatrixMultiplyAccumulate(p0, ${w.tile(`base + whole * ${SS}u + c * ${S}u`, 'params.s')}, left);`,
+    '  }',
+    `  ${w.store('sums', `sg * ${2 * SS}u`, 'v', 'row_major')}`,
+    `  ${w.store('sums', `sg * ${2 * SS}u + ${SS}u`, 'left', 'row_major')}`,
+    '  workgroupBarrier();',
+    `  let o = lane / ${span}u; let part = lane % ${span}u;`,
+    '  var total = 0.0;',
+    `  for (var e = part; e < ${S}u; e += ${span}u) { total += sums[sg * ${2 * SS}u + o * ${S}u + e]; }`,
+    `  if (part == 0u) { total += sums[sg * ${2 * SS}u + ${SS}u + o]; }`,
+    ...butterfly(span),
+    `  if (part == 0u) { output[unit * ${S}u + o] = total; }`,
+  ];
   return `${lines.join('\n')}\n}\n`;
 }
 

@@ -17,7 +17,8 @@ function slice(ref: BufferRef, offset: number, size: number): BufferRef {
  * - `tiles`: s = t·S² with t dividing S, whole segments of whole tiles per unit (Reduction256 /
  *   Reduction256N, Scan256 / Scan256N);
  * - `long`: s = t·S² with t a multiple of S (reduce) or of the chained scan's unit (scan);
- * - `strided`: any other multiple of S (the strided Reduction16N / Scan16N);
+ * - `strided`: any other multiple of S (the strided Reduction16N / Scan16N; a reduction with
+ *   segments of at least `reduceCoalescedMinTiles` tiles takes the coalesced Reduction16N);
  * undefined: the staged kernels take the whole call.
  */
 type DirectClass = { kind: 'tile' | 'strided' } | { kind: 'tiles' | 'long'; t: number };
@@ -44,7 +45,7 @@ const shape = (pc: PassContext, W: number): DirectShape => ({ S: pc.path.S, SG: 
  * Records the direct part of a segmented reduction of f16 values when the shape allows it (see
  * {@link directReduceKernel}) and the staged kernels for what is left; returns false (recording
  * nothing) when the direct kernels do not apply. A unit is S tiles (S² segments of S, S/t
- * segments of t tiles) or S² strided segments; with segments longer than S tiles each unit of
+ * segments of t tiles), S² strided segments or S coalesced ones; with segments longer than S tiles each unit of
  * `reduceLongUnitTiles` writes a partial sum and the staged kernels reduce the partials.
  */
 export function recordDirectReduce(pc: PassContext, input: BufferRef, output: BufferRef, n: number, s: number): boolean {
@@ -85,8 +86,9 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     if (start < n) recordTail(pc, input, output, n, s, start);
     return true;
   }
-  // Units of S³ elements (tile, tiles) or of S² segments (strided).
-  const unitLen = cls.kind === 'strided' ? SS * s : S * SS;
+  // Units of S³ elements (tile, tiles), of S segments (coalesced) or of S² segments (strided).
+  const coalesced = cls.kind === 'strided' && entry.reduceCoalescedMinTiles > 0 && s >= entry.reduceCoalescedMinTiles * SS;
+  const unitLen = coalesced ? S * s : cls.kind === 'strided' ? SS * s : S * SS;
   const units = Math.floor(n / unitLen);
   const start = units * unitLen;
   if (units === 0 || (2 * start) % pc.align !== 0) return false;
@@ -94,7 +96,8 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     ...shape(pc, W),
     segTiles: cls.kind === 'tiles' ? cls.t : 0,
     unitTiles: S,
-    strided: cls.kind === 'strided',
+    strided: cls.kind === 'strided' && !coalesced,
+    coalesced,
   });
   pc.b.dispatch(
     kernel,

@@ -34,6 +34,12 @@ export interface TcuDirectEntry {
   readonly reduceBlockMaxTiles: number;
   /** Fewest segments for the block-level reduction (one workgroup each); fewer are reduced in partial sums, which spread over more workgroups. */
   readonly reduceBlockMinSegments: number;
+  /**
+   * Whole tiles per segment from which segments of S·N elements that are no whole-tile shape take
+   * the coalesced Reduction16N (contiguous tiles, the rest strided) instead of the strided one; 0
+   * for never.
+   */
+  readonly reduceCoalescedMinTiles: number;
   /** Subgroups per workgroup of the scans whose units are at most S tiles (s = S, or s ≤ S³). */
   readonly scanSubgroups: number;
   /** Tiles per unit of the scan with s = S. */
@@ -57,6 +63,9 @@ export interface TcuDirectEntry {
  * - `reduceBlockSubgroups` 8 (Algorithm 4, a workgroup per segment): 0.193 ms at 65536 and 0.188
  *   at 32768, against 0.195 / 0.194 with partial sums; 2, 4 and 16 subgroups 0.232, 0.218, 0.198.
  *   With fewer than `reduceBlockMinSegments` segments the partial sums spread the work wider;
+ * - `reduceCoalescedMinTiles` 1: the coalesced Reduction16N beat the strided one at every size
+ *   tried from one tile up: 0.394 vs 0.511 ms at segment 272, 0.379 vs 0.537 at 496, 0.333 vs
+ *   0.530 at 768, 0.240 vs 0.785 at 4352, 0.223 vs 1.564 at 8208;
  * - `scanSubgroups` 2 and `scanTileUnit` 16: 0.62 ms at segment 256 against 0.89 (one subgroup)
  *   and 0.72 (four); 0.57 ms at segment 16 against 0.78 with 8-tile units;
  * - `chainedScanSubgroups` 4 × `chainedScanTiles` 8: 0.692 ms at segment 65536; 1–8 subgroups
@@ -77,6 +86,7 @@ export const TCU_SELECTION_TABLE: Readonly<Record<'subgroup-matrix' | 'emulated'
       reduceBlockSubgroups: 8,
       reduceBlockMaxTiles: 4096,
       reduceBlockMinSegments: 512,
+      reduceCoalescedMinTiles: 1,
       scanSubgroups: 2,
       scanTileUnit: 16,
       chainedScanSubgroups: 4,
