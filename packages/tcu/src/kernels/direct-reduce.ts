@@ -29,7 +29,8 @@ export interface DirectReduceSpec extends DirectShape {
  *   is the i-th S-element chunk of segment S·k + j — a column-major load with stride s — and
  *   V accumulates over i = 0 … N − 1 before the same store. With `coalesced` (s = S·N, N ≥ S, the
  *   paper's coalesced **Reduction16N**) a unit is S segments: segment r's ⌊N/S⌋ whole tiles are
- *   loaded contiguously and accumulate into row r of V (V = P_r·A + V), and the N mod S chunks
+ *   loaded contiguously (tile i of all S segments at once: S independent loads) and accumulate
+ *   into row r of V (V = P_r·A + V), and the N mod S chunks
  *   left at the end of each segment go through the strided loads (column r is segment r's chunk)
  *   into a second accumulator's first row; output r sums row r of V and entry r of that row.
  * - `segTiles` = t ≥ 1 (s = t·S², Reduction256 / Reduction256N): each output sums min(t, S)
@@ -106,28 +107,20 @@ function coalescedReduceWgsl(d: DirectReduceSpec): string {
   const w = new DirectWgsl(d);
   const { S, SS, SG, W } = w;
   const span = SG / S; // lanes per output
-  const UNROLL = 4; // whole tiles loaded per iteration (independent loads in flight)
-  const pr = w.load(`subgroup_matrix_left<f16, ${S}, ${S}>`, 'cst', `(${S - 1}u - r) * ${S}u`, 'row_major');
   const lines = [
     w.prologue({ strictL: false, extra: `var<workgroup> sums: array<f32, ${2 * W * SS}>;` }),
-    `  let p0 = ${w.p(0)};`,
+    ...Array.from({ length: S }, (_, k) => `  let p${k} = ${w.p(k)};`),
     `  var v = ${w.zero};`,
     `  var left = ${w.zero};`,
     `  let whole = params.s / ${SS}u;               // whole tiles per segment`,
     `  let chunks = (params.s % ${SS}u) / ${S}u;     // S-element chunks after them`,
     `  let base = unit * ${S}u * params.s;`,
-    '  // Coalesced part: segment r, tile after tile, into row r of V.',
-    `  for (var r = 0u; r < ${S}u; r++) {`,
-    `    let pr = ${pr};`,
-    '    let seg = base + r * params.s;',
-    '    var i = 0u;',
-    `    for (; i + ${UNROLL}u <= whole; i += ${UNROLL}u) {`,
+    '  // Coalesced part: tile i of every segment r (S independent loads) into row r of V.',
+    '  for (var i = 0u; i < whole; i++) {',
     ...Array.from(
-      { length: UNROLL },
-      (_, k) => `      v = subgroupMatrixMultiplyAccumulate(pr, ${w.tile(`seg + (i + ${k}u) * ${SS}u`)}, v);`,
+      { length: S },
+      (_, k) => `    v = subgroupMatrixMultiplyAccumulate(p${k}, ${w.tile(`base + ${k}u * params.s + i * ${SS}u`)}, v);`,
     ),
-    '    }',
-    `    for (; i < whole; i++) { v = subgroupMatrixMultiplyAccumulate(pr, ${w.tile(`seg + i * ${SS}u`)}, v); }`,
     '  }',
     "  // The rest, strided: column r of chunk c is segment r's c-th chunk after its whole tiles.",
     '  for (var c = 0u; c < chunks; c++) {',

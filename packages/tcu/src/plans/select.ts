@@ -64,8 +64,8 @@ export interface TcuDirectEntry {
  *   at 32768, against 0.195 / 0.194 with partial sums; 2, 4 and 16 subgroups 0.232, 0.218, 0.198.
  *   With fewer than `reduceBlockMinSegments` segments the partial sums spread the work wider;
  * - `reduceCoalescedMinTiles` 1: the coalesced Reduction16N beat the strided one at every size
- *   tried from one tile up: 0.394 vs 0.511 ms at segment 272, 0.379 vs 0.537 at 496, 0.333 vs
- *   0.530 at 768, 0.240 vs 0.785 at 4352, 0.223 vs 1.564 at 8208;
+ *   tried from one tile up: 0.233 vs 0.511 ms at segment 272, 0.301 vs 0.537 at 496, 0.218 vs
+ *   0.530 at 768, 0.242 vs 0.785 at 4352, 0.227 vs 1.564 at 8208;
  * - `scanSubgroups` 2 and `scanTileUnit` 16: 0.62 ms at segment 256 against 0.89 (one subgroup)
  *   and 0.72 (four); 0.57 ms at segment 16 against 0.78 with 8-tile units;
  * - `chainedScanSubgroups` 4 × `chainedScanTiles` 8: 0.692 ms at segment 65536; 1–8 subgroups
