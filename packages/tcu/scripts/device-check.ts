@@ -10,10 +10,10 @@
 //   SCAN_DAWN_TOGGLES='enable-dawn-features=allow_unsafe_apis,vulkan_enable_f16_on_nvidia' node /tmp/tcu-device-check.mjs
 import { createNodeContext } from '@scan/core/node';
 import * as cpu from '../src/cpu/index.js';
-import { prepareTcu, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
+import { createTcuScanPlan, prepareTcu, TCU_SELECTION_TABLE, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
 
 const SIZES = [1 << 18, (1 << 18) + 3 * 4096 + 1024 + 37];
-const SEGMENTS: (number | undefined)[] = [1, 15, 16, 17, 48, 255, 256, 496, 512, 768, 4096, 4352, 4368, 8192, 65536, undefined];
+const SEGMENTS: (number | undefined)[] = [1, 15, 16, 17, 48, 255, 256, 496, 512, 768, 4096, 4352, 4368, 8192, 16384, 65536, undefined];
 
 function rng(seed: number) {
   let x = seed >>> 0 || 1;
@@ -52,9 +52,12 @@ async function checkSize(
   N: number,
 ): Promise<number> {
   console.log(`n = ${N}`);
+  // 'warp-scan': the subgroup-matrix path's scans with the warp-level Scan256N forced for every
+  // segment longer than S tiles (the table takes it from 4096 segments on, more than these sizes hold).
   const paths = [
     ...(process.env.SKIP_EMULATED ? [] : ['emulated' as const]),
     ...(support.f16.syntax || support.u8.syntax ? ['subgroup-matrix' as const] : []),
+    ...(support.f16.syntax ? ['warp-scan' as const] : []),
   ];
   let failures = 0;
   const r = rng(7);
@@ -69,21 +72,25 @@ async function checkSize(
       const size = s ?? N;
       for (const op of ['reduce', 'scan-excl', 'scan-incl', 'count'] as const) {
         if (path === 'subgroup-matrix' && ((op === 'count' && !support.u8.syntax) || (op !== 'count' && !support.f16.syntax))) continue;
+        if (path === 'warp-scan' && (!op.startsWith('scan') || s === undefined || s <= 4096)) continue;
+        const via = path === 'warp-scan' ? 'subgroup-matrix' : path;
         const t0 = performance.now();
         let worstF64 = 0;
         let worstRatio = 0;
         let ok = true;
         try {
           if (op === 'count') {
-            const got = await tcuCount(ctx, flags, { segmentSize: s, pad: true, path });
+            const got = await tcuCount(ctx, flags, { segmentSize: s, pad: true, path: via });
             const want = cpu.tcuCount(flags, { segmentSize: s, pad: true });
             ok = got.length === want.length && got.every((v, i) => v === want[i]);
           } else {
             const inclusive = op === 'scan-incl';
             const got =
-              op === 'reduce'
-                ? await tcuReduce(ctx, data, { segmentSize: s, pad: true, path })
-                : await tcuScan(ctx, data, { segmentSize: s, pad: true, path, inclusive });
+              path === 'warp-scan'
+                ? await warpScan(ctx, data, size, inclusive)
+                : op === 'reduce'
+                  ? await tcuReduce(ctx, data, { segmentSize: s, pad: true, path: via })
+                  : await tcuScan(ctx, data, { segmentSize: s, pad: true, path: via, inclusive });
             const want =
               op === 'reduce'
                 ? cpu.tcuReduce(data, { segmentSize: s, pad: true })
@@ -123,6 +130,33 @@ async function checkSize(
     }
   }
   return failures;
+}
+
+/** tcuScan through the plan with the warp-level Scan256N forced (`scanWarpMinSegments` 1). */
+async function warpScan(ctx: Awaited<ReturnType<typeof createNodeContext>>, data: Float32Array, s: number, inclusive: boolean) {
+  const device = ctx.device;
+  const n = data.length;
+  const halves = cpu.toF16Array(data);
+  const words = new Uint16Array(2 * Math.ceil(n / 2));
+  words.set(halves);
+  const U = GPUBufferUsage;
+  const input = device.createBuffer({ size: Math.max(16, 2 * words.length), usage: U.STORAGE | U.COPY_DST });
+  device.queue.writeBuffer(input, 0, words);
+  const output = device.createBuffer({ size: 4 * n, usage: U.STORAGE | U.COPY_SRC });
+  const read = device.createBuffer({ size: 4 * n, usage: U.MAP_READ | U.COPY_DST });
+  const base = TCU_SELECTION_TABLE['subgroup-matrix'];
+  const table = { ...base, direct: { ...base.direct!, scanWarpMinSegments: 1 } };
+  const plan = createTcuScanPlan(ctx, { path: 'subgroup-matrix', table, inclusive });
+  const encoder = device.createCommandEncoder();
+  plan.encode(encoder, { input, output, count: n, segmentSize: s });
+  encoder.copyBufferToBuffer(output, 0, read, 0, 4 * n);
+  device.queue.submit([encoder.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const got = new Float32Array(read.getMappedRange().slice(0));
+  read.unmap();
+  for (const b of [input, output, read]) b.destroy();
+  plan.destroy();
+  return got;
 }
 
 main().then(

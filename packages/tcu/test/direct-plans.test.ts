@@ -119,6 +119,22 @@ describe('direct kernels: which shapes they take', () => {
     expect(range(tail?.bindings[1])).toEqual([4 * 3 * 65536, 4 * 5000]);
   });
 
+  it('scan, long segments: one subgroup per segment from scanWarpMinSegments segments on, else the chained scan', () => {
+    const s = 8192; // 32 tiles
+    const warp = record('scan', 4096 * s + 1000, s);
+    expect(keys(warp)[0]).toBe('tcu/direct-scan/t32');
+    const [d] = dispatches(warp);
+    expect(d?.kernel.key).toContain('/u32/');
+    expect(d?.workgroups).toBe(4096 / 4);
+    expect(range(d?.bindings[1])).toEqual([0, 4 * 4096 * s]);
+    expect(
+      keys(warp)
+        .slice(1)
+        .every((k) => !k.includes('direct')),
+    ).toBe(true);
+    expect(keys(record('scan', 4095 * s, s))[0]).toBe('tcu/direct-chained-scan/incl');
+  });
+
   it('strided Reduction16N / Scan16N for other multiples of S, in units of S² segments', () => {
     for (const s of [48, 208, 768, 17 * 256]) {
       const n = 1 << 22;

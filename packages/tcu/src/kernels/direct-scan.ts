@@ -3,7 +3,10 @@ import { type DirectShape, DirectWgsl } from './direct-common.js';
 
 /** Specialization of {@link directScanKernel}. */
 export interface DirectScanSpec extends DirectShape {
-  /** Tiles per segment (s = segTiles·S², 1 ≤ segTiles ≤ S, dividing S), or 0 for segments of S·N elements (see `strided`). */
+  /**
+   * Tiles per segment (s = segTiles·S²: 1 ≤ segTiles ≤ S dividing S, or any longer segment with
+   * `unitTiles` = segTiles), or 0 for segments of S·N elements (see `strided`).
+   */
   readonly segTiles: number;
   /** With `segTiles` 0: segments of S·N elements, N = params.s / S read from the parameters (Scan16N); else N = 1. */
   readonly strided?: boolean;
@@ -26,9 +29,10 @@ export interface DirectScanSpec extends DirectShape {
  * - `segTiles` = t ≥ 1 (**Scan256**, and **Scan256N** up to S tiles): R = L·A (inclusive) goes to
  *   workgroup memory and is written out with the column carries ({@link DirectWgsl.writeScannedTile});
  *   the running carry restarts at every segment's first tile. The next tile is loaded before the
- *   current one is written out.
+ *   current one is written out. With `unitTiles` = `segTiles` > S a unit is one long segment: the
+ *   warp-level Scan256N, the carry broadcast from tile to tile through the whole segment.
  *
- * Longer segments go to {@link directChainedScanKernel}.
+ * Long segments that are too few to give every subgroup one go to {@link directChainedScanKernel}.
  *
  * @example
  * ```ts

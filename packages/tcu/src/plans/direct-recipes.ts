@@ -136,8 +136,9 @@ const MAX_SPIN = 64;
  * staged kernels for the rest; returns false (recording nothing) when the direct kernels do not
  * apply. Segments of S, of S·N (strided) or of at most S tiles (dividing S):
  * {@link directScanKernel} over units of whole segments (`scanTileUnit` groups of S segments, or S
- * tiles). Longer segments of whole units of the chained scan: {@link directChainedScanKernel} over
- * the full segments, in one pass.
+ * tiles). Longer segments of whole units of the chained scan: one subgroup per segment (the
+ * warp-level Scan256N of {@link directScanKernel}) when there are at least `scanWarpMinSegments`,
+ * else {@link directChainedScanKernel} over the full segments, in one pass.
  */
 export function recordDirectScan(pc: PassContext, input: BufferRef, output: BufferRef, n: number, s: number, inclusive: boolean): boolean {
   const d = directOf(pc);
@@ -152,7 +153,20 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
   const cls = classOf(S, s, chainedUnitTiles(chained));
   if (!cls) return false;
   let start: number;
-  if (cls.kind !== 'long') {
+  const segments = Math.floor(n / s);
+  if (cls.kind === 'long' && entry.scanWarpMinSegments > 0 && segments >= entry.scanWarpMinSegments) {
+    // Warp-level Scan256N: a unit is one segment, scanned by one subgroup tile after tile.
+    const units = segments;
+    start = units * s;
+    if ((2 * start) % pc.align !== 0) return false;
+    const W = entry.scanWarpSubgroups;
+    const kernel = directScanKernel({ ...shape(pc, W), segTiles: cls.t, unitTiles: cls.t, inclusive });
+    pc.b.dispatch(
+      kernel,
+      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, start, s, units, 1, 0, units)],
+      Math.ceil(units / W),
+    );
+  } else if (cls.kind !== 'long') {
     // Units: scanTileUnit groups of S segments (tile, strided), or S tiles of whole segments.
     const unitLen = cls.kind === 'tiles' ? S * SS : entry.scanTileUnit * S * s;
     const units = Math.floor(n / unitLen);

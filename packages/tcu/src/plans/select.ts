@@ -44,6 +44,14 @@ export interface TcuDirectEntry {
   readonly scanSubgroups: number;
   /** Tiles per unit of the scan with s = S. */
   readonly scanTileUnit: number;
+  /**
+   * Fewest segments for which segments longer than S tiles are scanned one per subgroup, tile
+   * after tile with the carry (warp-level Scan256N, no look-back); with fewer, the chained scan
+   * spreads each segment over many subgroups. 0 for never.
+   */
+  readonly scanWarpMinSegments: number;
+  /** Subgroups per workgroup of that warp-level scan. */
+  readonly scanWarpSubgroups: number;
   /** Subgroups per workgroup of the chained scan (segments longer than S tiles). */
   readonly chainedScanSubgroups: number;
   /** Tiles each subgroup of the chained scan holds (at most S); a unit is this times the subgroups. */
@@ -69,7 +77,12 @@ export interface TcuDirectEntry {
  * - `scanSubgroups` 2 and `scanTileUnit` 16: 0.62 ms at segment 256 against 0.89 (one subgroup)
  *   and 0.72 (four); 0.57 ms at segment 16 against 0.78 with 8-tile units;
  * - `chainedScanSubgroups` 4 × `chainedScanTiles` 8: 0.692 ms at segment 65536; 1–8 subgroups
- *   × 2–16 tiles ranged from 0.736 to 2.3 ms.
+ *   × 2–16 tiles ranged from 0.736 to 2.3 ms;
+ * - `scanWarpMinSegments` 4096 and `scanWarpSubgroups` 4: one subgroup per segment (no look-back)
+ *   against the chained scan, 4 / 8 subgroups per workgroup: 0.615 / 0.632 vs 0.643 ms at segment
+ *   8192 (32768 segments), 0.632 / 0.646 vs 0.689 at 65536 (4096 segments), but 0.752 / 0.775 vs
+ *   0.699 at 131072 (2048 segments) and 3.4 vs 0.72 at 2^20 (256 segments), too few to fill the GPU;
+ *   1 and 2 subgroups 0.687 and 0.771 at 65536.
  *
  * The staged fields only matter for the shapes the direct kernels leave to the staged ones
  * (segment sizes other than S and whole tiles, partial units at the end, u8 counting, f32
@@ -89,6 +102,8 @@ export const TCU_SELECTION_TABLE: Readonly<Record<'subgroup-matrix' | 'emulated'
       reduceCoalescedMinTiles: 1,
       scanSubgroups: 2,
       scanTileUnit: 16,
+      scanWarpMinSegments: 4096,
+      scanWarpSubgroups: 4,
       chainedScanSubgroups: 4,
       chainedScanTiles: 8,
     },
