@@ -10,7 +10,7 @@
 //   SCAN_DAWN_TOGGLES='enable-dawn-features=allow_unsafe_apis,vulkan_enable_f16_on_nvidia' node /tmp/tcu-device-check.mjs
 import { createNodeContext } from '@scan/core/node';
 import * as cpu from '../src/cpu/index.js';
-import { createTcuScanPlan, prepareTcu, TCU_SELECTION_TABLE, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
+import { createTcuScanPlan, prepareTcu, resolvePath, TCU_SELECTION_TABLE, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
 
 const SIZES = [1 << 18, (1 << 18) + 3 * 4096 + 1024 + 37];
 const SEGMENTS: (number | undefined)[] = [1, 15, 16, 17, 48, 255, 256, 496, 512, 768, 4096, 4352, 4368, 8192, 16384, 65536, undefined];
@@ -39,6 +39,14 @@ async function main(): Promise<number> {
     `probe: f16 ${support.f16.syntax ?? `unusable: ${support.f16.reason}`} (direct kernels ${support.f16.direct ? 'on' : 'off'}); u8 ${support.u8.syntax ?? `unusable: ${support.u8.reason}`}`,
   );
   let failures = 0;
+  // 'auto' runs f16 on subgroup matrices where they work, u8 counting always emulated.
+  const auto = { f16: resolvePath(ctx, 'f16', 'auto').kind, u8: resolvePath(ctx, 'u8', 'auto').kind };
+  const autoWant = { f16: support.f16.syntax ? 'subgroup-matrix' : 'emulated', u8: 'emulated' };
+  console.log(`auto path: f16 ${auto.f16}, u8 ${auto.u8}`);
+  if (auto.f16 !== autoWant.f16 || auto.u8 !== autoWant.u8) {
+    console.log(`  MISMATCH: expected f16 ${autoWant.f16}, u8 ${autoWant.u8}`);
+    failures++;
+  }
   for (const N of SIZES) failures += await checkSize(ctx, support, N);
   ctx.destroy();
   console.log(failures === 0 ? 'all ok' : `${failures} mismatches`);

@@ -234,13 +234,29 @@ export const DEFAULT_EMULATED_SHAPE: MatrixShape = { M: 16, N: 16, K: 16 };
 export const EMULATED_WORKGROUP = 64;
 
 /**
+ * The operand families `auto` runs on subgroup matrices when it can. u8 counting is not among
+ * them: it has only the staged kernels there, and on the H100 they lost to the emulated path at
+ * every segment size measured (2^28 flags, segments 16 / 256 / 4096 / 65536: 10.9 / 81 / 6.7 /
+ * 3.4 ms against 3.7 / 4.9 / 2.1 / 2.1 ms; BENCHMARKS.md). `path: 'subgroup-matrix'` still runs
+ * them.
+ *
+ * @example
+ * ```ts
+ * AUTO_MATRIX_FAMILIES.includes('u8'); // false: tcuCount with path 'auto' runs emulated
+ * ```
+ */
+export const AUTO_MATRIX_FAMILIES: readonly Family[] = ['f16'];
+
+/**
  * Resolves the path of a plan: `emulated` always works; `subgroup-matrix` needs {@link prepareTcu}
- * to have found a config and spelling; `auto` takes the subgroup-matrix path when it can.
+ * to have found a config and spelling; `auto` takes the subgroup-matrix path when it can, for the
+ * families of {@link AUTO_MATRIX_FAMILIES}.
  *
  * @example
  * ```ts
  * await prepareTcu(ctx);
  * resolvePath(ctx, 'f16', 'auto').kind; // 'subgroup-matrix' on the H100, 'emulated' on SwiftShader
+ * resolvePath(ctx, 'u8', 'auto').kind; // 'emulated' (see AUTO_MATRIX_FAMILIES)
  * ```
  */
 export function resolvePath(
@@ -258,7 +274,7 @@ export function resolvePath(
     workgroupSize: EMULATED_WORKGROUP,
     direct: false,
   };
-  if (option === 'emulated') return emulated;
+  if (option === 'emulated' || (option === 'auto' && !AUTO_MATRIX_FAMILIES.includes(family))) return emulated;
   const support = tcuSupportOf(ctx);
   if (!support) {
     if (!ctx.caps.features.subgroupMatrix && option === 'auto') return emulated;
