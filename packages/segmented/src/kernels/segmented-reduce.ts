@@ -23,8 +23,13 @@ export interface SegmentedReduceSpec {
 }
 
 /**
- * Elements per tile (one step of every group of a workgroup); a range is a whole number of tiles,
- * and a multiple of the head-count block, so a range's first segment index is one lookup.
+ * Elements per tile: one step of every group of a workgroup. A range (one workgroup's share) is a
+ * whole number of tiles.
+ *
+ * @example
+ * ```ts
+ * segmentedReduceTile({ workgroupSize: 256, slotsPerRow: 4 }); // 4096
+ * ```
  */
 export function segmentedReduceTile(spec: Pick<SegmentedReduceSpec, 'workgroupSize' | 'slotsPerRow'>): number {
   return spec.workgroupSize * spec.slotsPerRow * 4;
