@@ -36,12 +36,12 @@ async function main(): Promise<number> {
   console.log(`subgroup-matrix configs: ${JSON.stringify(ctx.caps.subgroupMatrixConfigs)}`);
   const support = await prepareTcu(ctx);
   console.log(
-    `probe: f16 ${support.f16.syntax ?? `unusable: ${support.f16.reason}`} (direct kernels ${support.f16.direct ? 'on' : 'off'}); u8 ${support.u8.syntax ?? `unusable: ${support.u8.reason}`}`,
+    `probe: f16 ${support.f16.syntax ?? `unusable: ${support.f16.reason}`} (direct kernels ${support.f16.direct ? 'on' : 'off'}); u8 ${support.u8.syntax ?? `unusable: ${support.u8.reason}`} (direct count ${support.u8.direct ? 'on' : 'off'})`,
   );
   let failures = 0;
-  // 'auto' runs f16 on subgroup matrices where they work, u8 counting always emulated.
+  // 'auto' runs f16 on subgroup matrices where they work, u8 counting only with its direct kernel.
   const auto = { f16: resolvePath(ctx, 'f16', 'auto').kind, u8: resolvePath(ctx, 'u8', 'auto').kind };
-  const autoWant = { f16: support.f16.syntax ? 'subgroup-matrix' : 'emulated', u8: 'emulated' };
+  const autoWant = { f16: support.f16.syntax ? 'subgroup-matrix' : 'emulated', u8: support.u8.direct ? 'subgroup-matrix' : 'emulated' };
   console.log(`auto path: f16 ${auto.f16}, u8 ${auto.u8}`);
   if (auto.f16 !== autoWant.f16 || auto.u8 !== autoWant.u8) {
     console.log(`  MISMATCH: expected f16 ${autoWant.f16}, u8 ${autoWant.u8}`);
@@ -66,6 +66,7 @@ async function checkSize(
     ...(process.env.SKIP_EMULATED ? [] : ['emulated' as const]),
     ...(support.f16.syntax || support.u8.syntax ? ['subgroup-matrix' as const] : []),
     ...(support.f16.syntax ? ['warp-scan' as const] : []),
+    ...(support.u8.syntax ? ['auto' as const] : []),
   ];
   let failures = 0;
   const r = rng(7);
@@ -81,6 +82,7 @@ async function checkSize(
       for (const op of ['reduce', 'scan-excl', 'scan-incl', 'count'] as const) {
         if (path === 'subgroup-matrix' && ((op === 'count' && !support.u8.syntax) || (op !== 'count' && !support.f16.syntax))) continue;
         if (path === 'warp-scan' && (!op.startsWith('scan') || s === undefined || s <= 4096)) continue;
+        if (path === 'auto' && op !== 'count') continue; // u8 counting: direct kernel on matrices, the rest emulated
         const via = path === 'warp-scan' ? 'subgroup-matrix' : path;
         const t0 = performance.now();
         let worstF64 = 0;

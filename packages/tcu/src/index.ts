@@ -36,7 +36,6 @@ export {
   type TcuScanPlanOptions,
 } from './plans/tcu-plans.js';
 export {
-  AUTO_MATRIX_FAMILIES,
   type MatrixSyntax,
   pickConfig,
   prepareTcu,

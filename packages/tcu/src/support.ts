@@ -1,5 +1,6 @@
 import { runGuarded, type ScanContext, ScanError, type SubgroupMatrixConfig } from '@scan/core';
 import { directApplies, directProbeWgsl } from './kernels/direct-common.js';
+import { directCountApplies, directCountProbeWgsl } from './kernels/direct-count.js';
 import { type Family, type MatrixPath, type MatrixShape, tileSide } from './kernels/matrix.js';
 
 /** Which WGSL spelling of the subgroup-matrix built-ins the device's Dawn accepts. */
@@ -14,8 +15,9 @@ export interface TcuFamilySupport {
   /** Why the subgroup-matrix path is not used (empty when it is). */
   readonly reason: string;
   /**
-   * Whether the direct kernels (f16 only) passed their device check: they compiled with the
-   * uniformity diagnostic switched off and subgroups were consecutive invocation indices.
+   * Whether the direct kernels passed their device check: for f16, they compiled with the
+   * uniformity diagnostic switched off and subgroups were consecutive invocation indices; for u8,
+   * the direct count read two units of flags from storage and counted them right.
    */
   readonly direct: boolean;
 }
@@ -102,43 +104,83 @@ function compiles(ctx: ScanContext, code: string): Promise<boolean> {
   });
 }
 
-/** Runs {@link directProbeWgsl} once and checks what it wrote; false on any error. */
-function directKernelsWork(ctx: ScanContext, S: number, SG: number, syntax: MatrixSyntax): Promise<boolean> {
+/**
+ * Runs a one-workgroup probe kernel: binding 0 the `input` bytes when given (read-only storage),
+ * then the `outWords` words of `out`, which come back for `check`; false on any error.
+ */
+function probeRuns(
+  ctx: ScanContext,
+  label: string,
+  code: string,
+  outWords: number,
+  check: (out: ArrayBuffer) => boolean,
+  input?: Uint8Array<ArrayBuffer>,
+): Promise<boolean> {
   const device = ctx.device;
-  const words = 2 * S * S + 2 * SG;
-  return succeeds(ctx, 'tcu direct probe', async () => {
-    const pipeline = await pipelineOf(device, directProbeWgsl(S, SG, syntax), 'tcu direct probe');
-    const out = device.createBuffer({
-      label: 'tcu direct probe',
-      size: 4 * words,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
-    });
-    const read = device.createBuffer({
-      label: 'tcu direct probe readback',
-      size: 4 * words,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
+  return succeeds(ctx, label, async () => {
+    const pipeline = await pipelineOf(device, code, label);
+    const buffers: GPUBuffer[] = [];
+    const make = (size: number, usage: number) => {
+      const buffer = device.createBuffer({ label, size, usage });
+      buffers.push(buffer);
+      return buffer;
+    };
     try {
+      const bindings: GPUBuffer[] = [];
+      if (input) {
+        const inBuffer = make(input.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+        device.queue.writeBuffer(inBuffer, 0, input);
+        bindings.push(inBuffer);
+      }
+      const out = make(4 * outWords, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+      const read = make(4 * outWords, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+      bindings.push(out);
       const encoder = device.createCommandEncoder();
       const pass = encoder.beginComputePass();
       pass.setPipeline(pipeline);
       pass.setBindGroup(
         0,
-        device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: out } }] }),
+        device.createBindGroup({
+          layout: pipeline.getBindGroupLayout(0),
+          entries: bindings.map((buffer, binding) => ({ binding, resource: { buffer } })),
+        }),
       );
       pass.dispatchWorkgroups(1);
       pass.end();
-      encoder.copyBufferToBuffer(out, 0, read, 0, 4 * words);
+      encoder.copyBufferToBuffer(out, 0, read, 0, 4 * outWords);
       device.queue.submit([encoder.finish()]);
       await read.mapAsync(GPUMapMode.READ);
-      const values = new Float32Array(read.getMappedRange().slice(0));
+      const values = read.getMappedRange().slice(0);
       read.unmap();
-      return values.every((v, i) => v === (i < 2 * S * S ? S : 1));
+      return check(values);
     } finally {
-      out.destroy();
-      read.destroy();
+      for (const buffer of buffers) buffer.destroy();
     }
   });
+}
+
+/** Runs {@link directProbeWgsl} once and checks what it wrote; false on any error. */
+function directKernelsWork(ctx: ScanContext, S: number, SG: number, syntax: MatrixSyntax): Promise<boolean> {
+  const words = 2 * S * S + 2 * SG;
+  return probeRuns(ctx, 'tcu direct probe', directProbeWgsl(S, SG, syntax), words, (out) =>
+    new Float32Array(out).every((v, i) => v === (i < 2 * S * S ? S : 1)),
+  );
+}
+
+/** Runs {@link directCountProbeWgsl} once on a unit of ones and a unit of zeros; false on any error. */
+function directCountWorks(ctx: ScanContext, shape: MatrixShape, SG: number, syntax: MatrixSyntax): Promise<boolean> {
+  const unit = shape.M * shape.N * shape.K;
+  const flags = new Uint8Array(2 * unit);
+  flags.fill(1, 0, unit);
+  const MN = shape.M * shape.N;
+  return probeRuns(
+    ctx,
+    'tcu direct count probe',
+    directCountProbeWgsl(shape, SG, syntax),
+    2 * MN,
+    (out) => new Uint32Array(out).every((v, i) => v === (i < MN ? shape.K : 0)),
+    flags,
+  );
 }
 
 async function probeFamily(ctx: ScanContext, family: Family, subgroupSize: number | undefined): Promise<TcuFamilySupport> {
@@ -182,7 +224,10 @@ async function probeFamily(ctx: ScanContext, family: Family, subgroupSize: numbe
         workgroupSize: subgroupSize,
         direct: true,
       } as const;
-      const direct = directApplies(candidate) && (await directKernelsWork(ctx, candidate.S, subgroupSize, syntax));
+      const direct =
+        family === 'f16'
+          ? directApplies(candidate) && (await directKernelsWork(ctx, candidate.S, subgroupSize, syntax))
+          : directCountApplies(candidate) && (await directCountWorks(ctx, shape, subgroupSize, syntax));
       return { config, syntax, reason: '', direct };
     }
   }
@@ -234,29 +279,18 @@ export const DEFAULT_EMULATED_SHAPE: MatrixShape = { M: 16, N: 16, K: 16 };
 export const EMULATED_WORKGROUP = 64;
 
 /**
- * The operand families `auto` runs on subgroup matrices when it can. u8 counting is not among
- * them: it has only the staged kernels there, and on the H100 they lost to the emulated path at
- * every segment size measured (2^28 flags, segments 16 / 256 / 4096 / 65536: 10.9 / 81 / 6.7 /
- * 3.4 ms against 3.7 / 4.9 / 2.1 / 2.1 ms; BENCHMARKS.md). `path: 'subgroup-matrix'` still runs
- * them.
- *
- * @example
- * ```ts
- * AUTO_MATRIX_FAMILIES.includes('u8'); // false: tcuCount with path 'auto' runs emulated
- * ```
- */
-export const AUTO_MATRIX_FAMILIES: readonly Family[] = ['f16'];
-
-/**
  * Resolves the path of a plan: `emulated` always works; `subgroup-matrix` needs {@link prepareTcu}
- * to have found a config and spelling; `auto` takes the subgroup-matrix path when it can, for the
- * families of {@link AUTO_MATRIX_FAMILIES}.
+ * to have found a config and spelling; `auto` takes the subgroup-matrix path when it can — for u8
+ * counting only when its direct kernel passed the device check, since the staged u8 kernels on
+ * subgroup matrices lost to the emulated path at every segment size on the H100 (2^28 flags,
+ * segments 16 / 256 / 4096 / 65536: 10.9 / 81 / 6.7 / 3.4 ms against 3.7 / 4.9 / 2.1 / 2.1 ms;
+ * BENCHMARKS.md), and a count plan on `auto` runs its staged work on the emulated path.
  *
  * @example
  * ```ts
  * await prepareTcu(ctx);
  * resolvePath(ctx, 'f16', 'auto').kind; // 'subgroup-matrix' on the H100, 'emulated' on SwiftShader
- * resolvePath(ctx, 'u8', 'auto').kind; // 'emulated' (see AUTO_MATRIX_FAMILIES)
+ * resolvePath(ctx, 'u8', 'auto').kind; // 'subgroup-matrix' on the H100 (its direct count passed)
  * ```
  */
 export function resolvePath(
@@ -274,7 +308,7 @@ export function resolvePath(
     workgroupSize: EMULATED_WORKGROUP,
     direct: false,
   };
-  if (option === 'emulated' || (option === 'auto' && !AUTO_MATRIX_FAMILIES.includes(family))) return emulated;
+  if (option === 'emulated') return emulated;
   const support = tcuSupportOf(ctx);
   if (!support) {
     if (!ctx.caps.features.subgroupMatrix && option === 'auto') return emulated;
@@ -285,7 +319,7 @@ export function resolvePath(
     );
   }
   const f = support[family];
-  if (!f.syntax || !f.config || support.subgroupSize === undefined) {
+  if (!f.syntax || !f.config || support.subgroupSize === undefined || (family === 'u8' && option === 'auto' && !f.direct)) {
     if (option === 'auto') return emulated;
     throw new ScanError('UNSUPPORTED', `options.path = 'subgroup-matrix': ${f.reason}`, { argument: 'options.path' });
   }

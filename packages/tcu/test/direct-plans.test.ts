@@ -6,6 +6,7 @@ import { type DispatchStep, RecipeBuilder, type Step } from '@scan/core';
 import { describe, expect, it } from 'vitest';
 import { directChainedScanKernel } from '../src/kernels/direct-chained-scan.js';
 import { directApplies } from '../src/kernels/direct-common.js';
+import { directCountKernel } from '../src/kernels/direct-count.js';
 import { directReduceKernel } from '../src/kernels/direct-reduce.js';
 import { directScanKernel } from '../src/kernels/direct-scan.js';
 import type { MatrixPath } from '../src/kernels/matrix.js';
@@ -191,6 +192,67 @@ describe('direct kernels: which shapes they take', () => {
   });
 });
 
+describe('direct count (u8 flags): which shapes it takes', () => {
+  const U8_PATH: MatrixPath = { ...H100_PATH, family: 'u8', shape: { M: 16, N: 16, K: 32 }, S: 32, syntax: 'bool' };
+  const EMULATED: MatrixPath = { ...H100_PATH, kind: 'emulated', family: 'u8', direct: false, workgroupSize: 64 };
+  const count = (n: number, s: number, staged = false) => {
+    const b = new RecipeBuilder();
+    const table = TCU_SELECTION_TABLE['subgroup-matrix'];
+    const common = { b, maxDim: 65535, align: 256 };
+    const pc: PassContext = {
+      ...common,
+      path: U8_PATH,
+      table,
+      staged: staged ? { ...common, path: EMULATED, table: TCU_SELECTION_TABLE.emulated } : undefined,
+    };
+    recordReduce(
+      pc,
+      { role: 'input', offset: 0, size: 4 * Math.ceil(n / 4) },
+      'u8',
+      { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) },
+      n,
+      s,
+    );
+    return b.build().steps;
+  };
+
+  it('segments of whole 32-flag chunks dividing a unit: one dispatch over units of 8192 flags', () => {
+    for (const s of [32, 256, 4096, 8192]) {
+      const n = (1 << 20) + 1000;
+      const units = Math.floor(n / 8192);
+      const steps = count(n, s);
+      expect(keys(steps)[0]).toBe(`tcu/direct-count/c${s / 32}`);
+      const [d] = dispatches(steps);
+      expect(d?.workgroups).toBe(Math.ceil(units / 2));
+      expect(range(d?.bindings[0])).toEqual([0, units * 8192]);
+      expect(range(d?.bindings[1])).toEqual([0, (4 * units * 8192) / s]);
+      // The rest through the staged kernels, from the first flag past the units.
+      expect(
+        keys(steps)
+          .slice(1)
+          .every((k) => !k.includes('direct')),
+      ).toBe(true);
+      expect(range(dispatches(steps)[1]?.bindings[0])[0]).toBe(units * 8192);
+    }
+  });
+
+  it('longer segments of whole units: a partial count per unit, the partials added by the staged kernels', () => {
+    const steps = count(3 * 65536 + 77, 65536);
+    expect(keys(steps)[0]).toBe('tcu/direct-count/c2048');
+    expect(dispatches(steps)[0]?.workgroups).toBe(12);
+    expect(keys(steps)[1]).toMatch(/^tcu\/reduce\/warp/);
+    expect(dispatches(steps)[1]?.kernel.key).toContain('/u32/');
+  });
+
+  it('other segment sizes go to the staged kernels; with a staged context (auto) those run emulated', () => {
+    for (const s of [1, 16, 48, 768, 4352]) expect(keys(count(1 << 18, s)).every((k) => !k.includes('direct'))).toBe(true);
+    expect(dispatches(count(1 << 18, 16, true)).every((d) => d.kernel.key.includes('/emu/'))).toBe(true);
+    const mixed = count((1 << 18) + 100, 256, true);
+    expect(keys(mixed)[0]).toBe('tcu/direct-count/c8');
+    expect(dispatches(mixed)[1]?.kernel.key).toContain('/emu/');
+  });
+});
+
 describe('direct kernels: WGSL', () => {
   const shape = { S: 16, SG: 32, syntax: 'template' as const, W: 2 };
 
@@ -230,6 +292,23 @@ describe('direct kernels: WGSL', () => {
     expect(incl.match(/subgroupMatrixStore<col_major>\(&output/g)).toHaveLength(4);
     expect(incl).toContain('c <= r - 32u');
     expect(excl).toContain('c < r - 32u');
+  });
+
+  it('direct count: u8 flags from storage, P_k from workgroup memory, V stored or summed per segment', () => {
+    const spec = { shape: { M: 16, N: 16, K: 32 }, SG: 32, syntax: 'bool' as const, W: 2 };
+    const one = directCountKernel({ ...spec, chunks: 1 }).wgsl();
+    expect(
+      one.match(
+        /subgroupMatrixMultiplyAccumulate\(subgroupMatrixLoad<subgroup_matrix_left<u8, 32, 16>>\(&cst, \d+u, false, 32u\), subgroupMatrixLoad<subgroup_matrix_right<u8, 16, 32>>\(&input, base \+ \d+u, true, 32u\), v\)/g,
+      ),
+    ).toHaveLength(16);
+    expect(one).toContain('subgroupMatrixStore(&output, unit * 256u, v, false, 16u);');
+    const eight = directCountKernel({ ...spec, chunks: 8 }).wgsl();
+    expect(eight).toContain('output[unit * 32u + o] = total;');
+    const partial = directCountKernel({ ...spec, chunks: 512 }).wgsl();
+    expect(partial).toContain('total += subgroupShuffleXor(total, 16u);');
+    expect(partial).toContain('output[unit * 1u + o] = total;');
+    expect(directCountKernel({ ...spec, chunks: 2 }).wgsl()).toContain('for (var o = lane; o < 128u; o += 32u) {');
   });
 
   it('the bool spelling of older Dawn', () => {

@@ -1,9 +1,10 @@
 import { type BufferRef, decoupledFallbackStatusBytes } from '@scan/core';
 import { chainedUnitTiles, directChainedScanKernel } from '../kernels/direct-chained-scan.js';
 import type { DirectShape } from '../kernels/direct-common.js';
+import { directCountApplies, directCountKernel } from '../kernels/direct-count.js';
 import { directBlockReduceKernel, directReduceKernel } from '../kernels/direct-reduce.js';
 import { directScanKernel } from '../kernels/direct-scan.js';
-import { type PassContext, params, recordReduce, recordScan, TAIL_LEVEL } from './recipes.js';
+import { inputBytes, type PassContext, params, recordReduce, recordScan, TAIL_LEVEL } from './recipes.js';
 import type { TcuDirectEntry } from './select.js';
 
 /** A sub-range of a ref, in bytes (the ref's own offset added). */
@@ -113,19 +114,71 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
  * through the staged kernels, written to the output directly when its offset is aligned for a
  * storage binding, else through scratch and a copy.
  */
-function recordTail(pc: PassContext, input: BufferRef, output: BufferRef, n: number, s: number, start: number): void {
+function recordTail(
+  pc: PassContext,
+  input: BufferRef,
+  output: BufferRef,
+  n: number,
+  s: number,
+  start: number,
+  kind: 'f16' | 'u8' = 'f16',
+): void {
   const first = start / s;
   const segs = Math.ceil(n / s) - first;
-  const tailIn = slice(input, 2 * start, 4 * Math.ceil((n - start) / 2));
+  const tailIn = slice(input, (kind === 'f16' ? 2 : 1) * start, inputBytes(kind, n - start));
   if ((4 * first) % pc.align === 0) {
-    recordReduce(pc, tailIn, 'f16', slice(output, 4 * first, 4 * segs), n - start, s, TAIL_LEVEL);
+    recordReduce(pc, tailIn, kind, slice(output, 4 * first, 4 * segs), n - start, s, TAIL_LEVEL);
     return;
   }
   const name = 'directTail';
   pc.b.needScratch(name, 4 * segs);
   const tail = { scratch: name, offset: 0, size: 4 * segs };
-  recordReduce(pc, tailIn, 'f16', tail, n - start, s, TAIL_LEVEL);
+  recordReduce(pc, tailIn, kind, tail, n - start, s, TAIL_LEVEL);
   pc.b.copy(tail, slice(output, 4 * first, 4 * segs), 4 * segs);
+}
+
+/**
+ * Records the direct part of an exact count of u8 flags ({@link directCountKernel}) when the path
+ * has it and the shape allows it, and the staged kernels for the rest; returns false (recording
+ * nothing) when it does not apply. Segments must be whole K-flag chunks: a divisor of M·N chunks
+ * per segment takes units of M·N·K flags, a multiple of M·N one partial count per unit, which the
+ * staged kernels add up.
+ */
+export function recordDirectCount(pc: PassContext, input: BufferRef, output: BufferRef, n: number, s: number): boolean {
+  const { path } = pc;
+  if (!path.direct || !directCountApplies(path)) return false;
+  const { M, N, K } = path.shape;
+  const MN = M * N;
+  if (s % K !== 0) return false;
+  const chunks = s / K;
+  const W = pc.table.direct?.reduceSubgroups ?? 2;
+  const kernel = directCountKernel({ shape: path.shape, SG: path.workgroupSize, syntax: path.syntax, W, chunks });
+  if (MN % chunks === 0) {
+    const unitLen = MN * K;
+    const units = Math.floor(n / unitLen);
+    const start = units * unitLen;
+    if (units === 0 || start % pc.align !== 0) return false;
+    pc.b.dispatch(
+      kernel,
+      [slice(input, 0, start), slice(output, 0, (4 * start) / s), params(pc, start, s, start / s, 1, 0, units)],
+      Math.ceil(units / W),
+    );
+    if (start < n) recordTail(pc, input, output, n, s, start, 'u8');
+    return true;
+  }
+  if (chunks % MN !== 0) return false;
+  const fullSegs = Math.floor(n / s);
+  const start = fullSegs * s;
+  if (fullSegs === 0 || start % pc.align !== 0) return false;
+  const parts = chunks / MN;
+  const units = fullSegs * parts;
+  const name = 'directPartials';
+  pc.b.needScratch(name, 4 * units);
+  const partials = { scratch: name, offset: 0, size: 4 * units };
+  pc.b.dispatch(kernel, [slice(input, 0, start), partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
+  recordReduce(pc, partials, 'u32', slice(output, 0, 4 * fullSegs), units, parts, 1);
+  if (start < n) recordTail(pc, input, output, n, s, start, 'u8');
+  return true;
 }
 
 /** Reads of a not-ready predecessor before a chained scan falls back (core's scan uses the same). */

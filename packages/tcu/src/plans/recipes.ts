@@ -1,7 +1,7 @@
 import { type BufferRef, dispatchShape, type RecipeBuilder } from '@scan/core';
 import type { MatrixPath } from '../kernels/matrix.js';
 import { type InputKind, tcuPropagateKernel, tcuReduceKernel, tcuScanKernel } from '../kernels/tcu-kernels.js';
-import { recordDirectReduce, recordDirectScan } from './direct-recipes.js';
+import { recordDirectCount, recordDirectReduce, recordDirectScan } from './direct-recipes.js';
 import { selectLevel, type TcuSelectionEntry } from './select.js';
 
 /** Bytes of `n` elements of an input kind (packed words, whole words). */
@@ -19,6 +19,12 @@ export interface PassContext {
   readonly maxDim: number;
   /** The device's minStorageBufferOffsetAlignment (sub-range bindings). */
   readonly align: number;
+  /**
+   * Where the staged kernels run instead, when not on `path`: u8 counting with `path: 'auto'`
+   * takes the direct kernel on subgroup matrices and everything else on the emulated path, whose
+   * staged kernels beat the u8 matrix ones (BENCHMARKS.md).
+   */
+  readonly staged?: PassContext;
 }
 
 /** Level of the staged passes over what the direct kernels leave (tails); past the partial passes' levels. */
@@ -54,6 +60,11 @@ export function recordReduce(
   // A segment longer than the array is the whole array.
   const s = Math.min(segmentSize, n);
   if (level === 0 && kind === 'f16' && recordDirectReduce(pc, input, output, n, s)) return;
+  if (level === 0 && kind === 'u8' && recordDirectCount(pc, input, output, n, s)) return;
+  if (pc.staged) {
+    recordReduce(pc.staged, input, kind, output, n, segmentSize, level);
+    return;
+  }
   const { path } = pc;
   const S = path.S;
   const nseg = Math.ceil(n / s);

@@ -70,6 +70,10 @@ function setup(ctx: ScanContext, what: string, options: unknown, keys: string[],
     if (!ok) invalidArgument('options.emulatedShape', JSON.stringify(shape), 'expected { M, N, K } with lcm(M, N, K) ≤ 32');
   }
   const path = resolvePath(ctx, family, pathOption, shape);
+  // u8 counting with 'auto' on subgroup matrices: the direct kernel there, the staged kernels on
+  // the emulated path (see resolvePath).
+  const emulated =
+    family === 'u8' && pathOption === 'auto' && path.kind === 'subgroup-matrix' ? resolvePath(ctx, family, 'emulated', shape) : undefined;
   const bytes = MatrixCode.bytes(path, slots.op, slots.acc);
   if (bytes > ctx.caps.limits.maxComputeWorkgroupStorageSize) {
     throw new ScanError(
@@ -79,12 +83,15 @@ function setup(ctx: ScanContext, what: string, options: unknown, keys: string[],
   }
   const table = o.table ?? TCU_SELECTION_TABLE[path.kind];
   const exec = new RecipeExecutor(ctx, what);
+  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const align = ctx.caps.limits.minStorageBufferOffsetAlignment;
   const pc = (b: RecipeBuilder): PassContext => ({
     b,
     path,
     table,
-    maxDim: ctx.caps.limits.maxComputeWorkgroupsPerDimension,
-    align: ctx.caps.limits.minStorageBufferOffsetAlignment,
+    maxDim,
+    align,
+    staged: emulated && { b, path: emulated, table: TCU_SELECTION_TABLE.emulated, maxDim, align },
   });
   return { o, path, exec, pc };
 }

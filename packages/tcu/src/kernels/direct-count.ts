@@ -1,0 +1,187 @@
+// The direct kernel of exact counting on the u8 × u8 → u32 subgroup-matrix config: flags go
+// straight from storage (four per u32 word) into the right factor, as the f16 direct reduction
+// (direct-reduce.ts) does with its tiles, and the staged kernels only take what is left.
+
+import type { KernelSpec } from '@scan/core';
+import type { MatrixPath, MatrixShape } from './matrix.js';
+import { PARAMS_STRUCT } from './tcu-kernels.js';
+
+/** Specialization of {@link directCountKernel}. */
+export interface DirectCountSpec {
+  /** The u8 config: the left factor is M×K, the right K×N, the result M×N. */
+  readonly shape: MatrixShape;
+  /** Subgroup size. */
+  readonly SG: number;
+  readonly syntax: 'template' | 'bool';
+  /** Subgroups per workgroup. */
+  readonly W: number;
+  /**
+   * K-element chunks per segment (s = chunks·K): a divisor of M·N (M·N/chunks segments per unit),
+   * or a multiple of M·N (one partial count per unit, the plan adds the partials).
+   */
+  readonly chunks: number;
+}
+
+/**
+ * Whether the direct count applies to a path: the subgroup-matrix path of the u8 family, with
+ * powers of two for M, N, K and the subgroup size, and K a multiple of 4 (a column of the right
+ * factor is K consecutive flags, whole u32 words).
+ *
+ * @example
+ * ```ts
+ * directCountApplies(path); // true on the H100 (u8 16×16×32, subgroups of 32)
+ * ```
+ */
+export function directCountApplies(path: MatrixPath): boolean {
+  const { M, N, K } = path.shape;
+  const pow2 = (v: number) => v > 0 && (v & (v - 1)) === 0;
+  return path.kind === 'subgroup-matrix' && path.family === 'u8' && [M, N, K, path.workgroupSize].every(pow2) && K % 4 === 0;
+}
+
+/** WGSL emitters shared by the kernel and its probe. */
+function emitters(shape: MatrixShape, syntax: 'template' | 'bool') {
+  const { M, N, K } = shape;
+  const load = (type: string, arr: string, off: string, colMajor: boolean, stride: number) =>
+    syntax === 'template'
+      ? `subgroupMatrixLoad<${type}, ${colMajor ? 'col_major' : 'row_major'}>(&${arr}, ${off}, ${stride}u)`
+      : `subgroupMatrixLoad<${type}>(&${arr}, ${off}, ${colMajor}, ${stride}u)`;
+  const store = (arr: string, off: string, m: string) =>
+    syntax === 'template'
+      ? `subgroupMatrixStore<row_major>(&${arr}, ${off}, ${m}, ${N}u);`
+      : `subgroupMatrixStore(&${arr}, ${off}, ${m}, false, ${N}u);`;
+  return {
+    /** P_k: ones in row k of the M×K left factor, a window of the staged `cst` rows. */
+    p: (k: number) => load(`subgroup_matrix_left<u8, ${K}, ${M}>`, 'cst', `${(M - 1 - k) * K}u`, false, K),
+    /** K×N flags from element `off` of `arr`, column-major: column j is the K flags from off + j·K. */
+    tile: (arr: string, off: string) => load(`subgroup_matrix_right<u8, ${N}, ${K}>`, arr, off, true, K),
+    store,
+    zero: `subgroup_matrix_result<u32, ${N}, ${M}>()`,
+    /** `cst`: 2M − 1 rows of K u8, zero except row M − 1 (ones), four per word; and its staging loop. */
+    cst: `var<workgroup> cst: array<u32, ${((2 * M - 1) * K) / 4}>;`,
+    stageCst: (lid: string, threads: number) =>
+      `for (var e = ${lid}; e < ${((2 * M - 1) * K) / 4}u; e += ${threads}u) { cst[e] = select(0u, 0x01010101u, (e * 4u) / ${K}u == ${M - 1}u); }
+  workgroupBarrier();`,
+  };
+}
+
+/**
+ * Exact segmented count of 0/1 flags (u8) on the matrix units, the paper's Reduction16 pattern
+ * with u8 operands: each subgroup owns a unit of M tiles of K×N flags and accumulates
+ * V = Σₖ P_k·A_k + V (P_k: ones in row k), so V[k][j] counts the K flags of column j of tile k —
+ * the unit's M·N consecutive K-flag chunks, in order. A segment of `chunks` chunks sums that many
+ * consecutive entries of V: one chunk each is V itself, stored straight to the output; otherwise V
+ * goes through workgroup memory and lanes add its entries (a butterfly over the lanes of one
+ * output), which for `chunks` ≥ M·N is one partial count per unit.
+ *
+ * Bindings: 0 input (flags, four per u32 word), 1 output (u32), 2 params (`groups` = units,
+ * `nx` the dispatch width).
+ *
+ * @example
+ * ```ts
+ * const kernel = directCountKernel({ shape: { M: 16, N: 16, K: 32 }, SG: 32, syntax: 'bool', W: 2, chunks: 8 });
+ * ```
+ */
+export function directCountKernel(spec: DirectCountSpec): KernelSpec {
+  const { M, N, K } = spec.shape;
+  return {
+    key: `tcu/direct-count/c${spec.chunks}/${M}x${N}x${K}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    wgsl: () => directCountWgsl(spec),
+  };
+}
+
+function directCountWgsl(d: DirectCountSpec): string {
+  const { M, N, K } = d.shape;
+  const { SG, W } = d;
+  const MN = M * N;
+  const e = emitters(d.shape, d.syntax);
+  const per = Math.min(d.chunks, MN); // entries of V per output
+  const outs = MN / per; // outputs per unit
+  const lines = [
+    `diagnostic(off, chromium.subgroup_matrix_uniformity);
+diagnostic(off, subgroup_uniformity);
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+${PARAMS_STRUCT}
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> output: array<u32>;
+@group(0) @binding(2) var<uniform> params: Params;
+${e.cst}
+${per > 1 ? `var<workgroup> sums: array<u32, ${W * MN}>;` : ''}
+@compute @workgroup_size(${SG * W})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32) {
+  let sg = lid / ${SG}u;
+  ${e.stageCst('lid', SG * W)}
+  // Units past the last are clamped onto it: they redo its work and write the same values.
+  let unit = min((wid.x + wid.y * params.nx) * ${W}u + sg, params.groups - 1u);
+  let base = unit * ${MN * K}u;
+  var v = ${e.zero};`,
+    ...Array.from(
+      { length: M },
+      (_, k) => `  v = subgroupMatrixMultiplyAccumulate(${e.p(k)}, ${e.tile('input', `base + ${k * N * K}u`)}, v);`,
+    ),
+  ];
+  if (per === 1) {
+    lines.push(`  ${e.store('output', `unit * ${MN}u`, 'v')}`);
+  } else if (outs <= SG) {
+    // `span` lanes per output, each adding every span-th of its `per` entries, then a butterfly.
+    const span = SG / outs;
+    lines.push(
+      `  ${e.store('sums', `sg * ${MN}u`, 'v')}`,
+      '  workgroupBarrier();',
+      `  let o = lane / ${span}u; let part = lane % ${span}u;`,
+      '  var total = 0u;',
+      `  for (var i = part; i < ${per}u; i += ${span}u) { total += sums[sg * ${MN}u + o * ${per}u + i]; }`,
+      ...butterfly(span),
+      `  if (part == 0u) { output[unit * ${outs}u + o] = total; }`,
+    );
+  } else {
+    // More outputs than lanes: each lane adds whole outputs.
+    lines.push(
+      `  ${e.store('sums', `sg * ${MN}u`, 'v')}`,
+      '  workgroupBarrier();',
+      `  for (var o = lane; o < ${outs}u; o += ${SG}u) {`,
+      '    var total = 0u;',
+      `    for (var i = 0u; i < ${per}u; i++) { total += sums[sg * ${MN}u + o * ${per}u + i]; }`,
+      `    output[unit * ${outs}u + o] = total;`,
+      '  }',
+    );
+  }
+  return `${lines.join('\n')}\n}\n`;
+}
+
+/** `total` summed over aligned groups of `span` lanes (every lane of a group ends with the sum). */
+function butterfly(span: number): string[] {
+  const out: string[] = [];
+  for (let m = span >> 1; m >= 1; m >>= 1) out.push(`  total += subgroupShuffleXor(total, ${m}u);`);
+  return out;
+}
+
+/**
+ * The device check of {@link directCountKernel}: two subgroups each count one unit of flags read
+ * from storage at an offset taken from their subgroup index. `flags` holds two units, the first
+ * all ones, the second all zeros; `out` (2·M·N words) must read back as M·N values K, then M·N
+ * zeros.
+ *
+ * @example
+ * ```ts
+ * device.createShaderModule({ code: directCountProbeWgsl({ M: 16, N: 16, K: 32 }, 32, 'bool') });
+ * ```
+ */
+export function directCountProbeWgsl(shape: MatrixShape, SG: number, syntax: 'template' | 'bool'): string {
+  const { M, N, K } = shape;
+  const e = emitters(shape, syntax);
+  return `diagnostic(off, chromium.subgroup_matrix_uniformity);
+enable chromium_experimental_subgroup_matrix;
+@group(0) @binding(0) var<storage, read> flags: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+${e.cst}
+@compute @workgroup_size(${2 * SG})
+fn main(@builtin(local_invocation_index) lid: u32) {
+  ${e.stageCst('lid', 2 * SG)}
+  let sg = lid / ${SG}u;
+  var v = ${e.zero};
+${Array.from({ length: M }, (_, k) => `  v = subgroupMatrixMultiplyAccumulate(${e.p(k)}, ${e.tile('flags', `sg * ${M * N * K}u + ${k * N * K}u`)}, v);`).join('\n')}
+  ${e.store('out', `sg * ${M * N}u`, 'v')}
+}
+`;
+}
