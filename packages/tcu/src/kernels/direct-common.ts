@@ -184,6 +184,39 @@ ${this.entry(o.strictL)}
 }
 
 /**
+ * The lanes' part of a reduction's last step, as WGSL lines: output o of the unit is the sum of the
+ * `per` consecutive values of the workgroup array `sums` from `base` + o·per, for `outs` ≤ SG
+ * outputs. SG/outs lanes take each output, each adding every span-th value (`extra`, a WGSL
+ * expression in `o`, joins the first lane's share), a butterfly of subgroup shuffles adds the
+ * lanes, and the first lane writes `output[at + o]`. Expects `lane`, `sums` and `output` in scope.
+ *
+ * @example
+ * ```ts
+ * const lines = laneSumsWgsl({ SG: 32, base: 'sg * 256u', per: 16, outs: 16, zero: '0.0', at: 'unit * 16u' });
+ * ```
+ */
+export function laneSumsWgsl(o: {
+  SG: number;
+  base: string;
+  per: number;
+  outs: number;
+  zero: string;
+  at: string;
+  extra?: string;
+}): string[] {
+  const span = o.SG / o.outs;
+  const lines = [
+    `  let o = lane / ${span}u; let part = lane % ${span}u;`,
+    `  var total = ${o.zero};`,
+    `  for (var e = part; e < ${o.per}u; e += ${span}u) { total += sums[${o.base} + o * ${o.per}u + e]; }`,
+  ];
+  if (o.extra) lines.push(`  if (part == 0u) { total += ${o.extra}; }`);
+  for (let m = span >> 1; m >= 1; m >>= 1) lines.push(`  total += subgroupShuffleXor(total, ${m}u);`);
+  lines.push(`  if (part == 0u) { output[${o.at} + o] = total; }`);
+  return lines;
+}
+
+/**
  * The device check of the direct kernels: a workgroup of two subgroups where each subgroup stores
  * the product of two matrices of ones at an offset taken from its subgroup index (which needs the
  * diagnostic switch to compile), and every invocation records whether its subgroup is made of

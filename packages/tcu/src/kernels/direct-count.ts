@@ -3,6 +3,7 @@
 // (direct-reduce.ts) does with its tiles, and the staged kernels only take what is left.
 
 import type { KernelSpec } from '@scan/core';
+import { laneSumsWgsl } from './direct-common.js';
 import type { MatrixPath, MatrixShape } from './matrix.js';
 import { PARAMS_STRUCT } from './tcu-kernels.js';
 
@@ -123,16 +124,10 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid:
   if (per === 1) {
     lines.push(`  ${e.store('output', `unit * ${MN}u`, 'v')}`);
   } else if (outs <= SG) {
-    // `span` lanes per output, each adding every span-th of its `per` entries, then a butterfly.
-    const span = SG / outs;
     lines.push(
       `  ${e.store('sums', `sg * ${MN}u`, 'v')}`,
       '  workgroupBarrier();',
-      `  let o = lane / ${span}u; let part = lane % ${span}u;`,
-      '  var total = 0u;',
-      `  for (var i = part; i < ${per}u; i += ${span}u) { total += sums[sg * ${MN}u + o * ${per}u + i]; }`,
-      ...butterfly(span),
-      `  if (part == 0u) { output[unit * ${outs}u + o] = total; }`,
+      ...laneSumsWgsl({ SG, base: `sg * ${MN}u`, per, outs, zero: '0u', at: `unit * ${outs}u` }),
     );
   } else {
     // More outputs than lanes: each lane adds whole outputs.
@@ -147,13 +142,6 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid:
     );
   }
   return `${lines.join('\n')}\n}\n`;
-}
-
-/** `total` summed over aligned groups of `span` lanes (every lane of a group ends with the sum). */
-function butterfly(span: number): string[] {
-  const out: string[] = [];
-  for (let m = span >> 1; m >= 1; m >>= 1) out.push(`  total += subgroupShuffleXor(total, ${m}u);`);
-  return out;
 }
 
 /**

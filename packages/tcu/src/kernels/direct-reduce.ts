@@ -1,5 +1,5 @@
 import type { KernelSpec } from '@scan/core';
-import { type DirectShape, DirectWgsl } from './direct-common.js';
+import { type DirectShape, DirectWgsl, laneSumsWgsl } from './direct-common.js';
 
 /** Specialization of {@link directReduceKernel}. */
 export interface DirectReduceSpec extends DirectShape {
@@ -87,16 +87,10 @@ function directReduceWgsl(d: DirectReduceSpec): string {
   } else {
     // Output o sums rows [o·rowsPerOut, (o + 1)·rowsPerOut) of V: `span` lanes per output, then a
     // butterfly over those lanes.
-    const span = SG / outs;
-    const len = rowsPerOut * S;
     lines.push(
       `  ${w.store('sums', `sg * ${SS}u`, 'v', 'row_major')}`,
       '  workgroupBarrier();',
-      `  let o = lane / ${span}u; let part = lane % ${span}u;`,
-      '  var total = 0.0;',
-      `  for (var e = part; e < ${len}u; e += ${span}u) { total += sums[sg * ${SS}u + o * ${len}u + e]; }`,
-      ...butterfly(span),
-      `  if (part == 0u) { output[unit * ${outs}u + o] = total; }`,
+      ...laneSumsWgsl({ SG, base: `sg * ${SS}u`, per: rowsPerOut * S, outs, zero: '0.0', at: `unit * ${outs}u` }),
     );
   }
   return `${lines.join('\n')}\n}\n`;
@@ -106,7 +100,6 @@ function directReduceWgsl(d: DirectReduceSpec): string {
 function coalescedReduceWgsl(d: DirectReduceSpec): string {
   const w = new DirectWgsl(d);
   const { S, SS, SG, W } = w;
-  const span = SG / S; // lanes per output
   const lines = [
     w.prologue({ strictL: false, extra: `var<workgroup> sums: array<f32, ${2 * W * SS}>;` }),
     ...Array.from({ length: S }, (_, k) => `  let p${k} = ${w.p(k)};`),
@@ -129,12 +122,15 @@ function coalescedReduceWgsl(d: DirectReduceSpec): string {
     `  ${w.store('sums', `sg * ${2 * SS}u`, 'v', 'row_major')}`,
     `  ${w.store('sums', `sg * ${2 * SS}u + ${SS}u`, 'left', 'row_major')}`,
     '  workgroupBarrier();',
-    `  let o = lane / ${span}u; let part = lane % ${span}u;`,
-    '  var total = 0.0;',
-    `  for (var e = part; e < ${S}u; e += ${span}u) { total += sums[sg * ${2 * SS}u + o * ${S}u + e]; }`,
-    `  if (part == 0u) { total += sums[sg * ${2 * SS}u + ${SS}u + o]; }`,
-    ...butterfly(span),
-    `  if (part == 0u) { output[unit * ${S}u + o] = total; }`,
+    ...laneSumsWgsl({
+      SG,
+      base: `sg * ${2 * SS}u`,
+      per: S,
+      outs: S,
+      zero: '0.0',
+      at: `unit * ${S}u`,
+      extra: `sums[sg * ${2 * SS}u + ${SS}u + o]`,
+    }),
   ];
   return `${lines.join('\n')}\n}\n`;
 }
@@ -195,11 +191,4 @@ function directBlockReduceWgsl(d: DirectBlockReduceSpec): string {
     '  }',
   ];
   return `${lines.join('\n')}\n}\n`;
-}
-
-/** `total` summed over aligned groups of `span` lanes (every lane of a group ends with the sum). */
-function butterfly(span: number): string[] {
-  const out: string[] = [];
-  for (let m = span >> 1; m >= 1; m >>= 1) out.push(`  total += subgroupShuffleXor(total, ${m}u);`);
-  return out;
 }

@@ -43,10 +43,10 @@ export const params = (pc: PassContext, n: number, s: number, nseg: number, part
 
 /**
  * Records a segmented reduction of `n` elements in segments of `s` (the last may be shorter) from
- * `input` into `output` (one value per segment). At level 0 with f16 input the direct kernels take
- * the shapes they cover (direct-recipes.ts); otherwise the staged kernels: warp/block level in one
- * dispatch, grid level as a dispatch into partials and a recursive reduction of the partials
- * (segment size = parts).
+ * `input` into `output` (one value per segment). At level 0 the direct kernels take the shapes they
+ * cover (direct-recipes.ts: f16 reductions, u8 counts); otherwise the staged kernels, on
+ * `pc.staged` when the context has one: warp/block level in one dispatch, grid level as a dispatch
+ * into partials and a recursive reduction of the partials (segment size = parts).
  */
 export function recordReduce(
   pc: PassContext,
