@@ -1,6 +1,7 @@
-// Segmented reduce (ranges walked by groups, segment ends written at their index, a fix-up across
-// ranges) against the CPU reference; the tunings force one range, many ranges, multi-step ranges
-// split over chunks, and small groups.
+// Segmented reduce (ranges walked by groups, segment ends written at their index, look-backs over
+// the ranges' head counts and across range boundaries) against the CPU reference; the tunings force
+// one range, many ranges, multi-step ranges split over chunks, small groups, and fallbacks for every
+// look-back (also across chunks, where an earlier chunk's status stands in for its data).
 import { ELEMENT_TYPES, opFitsType, type Plan, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray } from '@scan/core';
 import { expectEqualArrays, getTestContext, poisonBuffer, randomData, randomSegmentFlags } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +76,8 @@ for (const subgroups of [true, false]) {
             { maxChunkElements: 8192, ranges: 1 },
             { workgroupSize: 64, slotsPerRow: 1, ranges: 3 },
             { workgroupSize: 32, slotsPerRow: 8, ranges: 2 },
+            { forceFallback: true },
+            { forceFallback: true, workgroupSize: 32, slotsPerRow: 1, ranges: 1e9, maxChunkElements: 4096 },
           ]) {
             const plan = createSegmentedReducePlan(ctx, { type, op, ...tuning } as never);
             const sizes = [1, 2, 3, 5, 33, 255, 256, 257, 1025, 4097, 20_003];
@@ -91,7 +94,7 @@ for (const subgroups of [true, false]) {
       }
     });
 
-    it('thousands of ranges: the fix-up scans their records in several rounds', async () => {
+    it('thousands of ranges: look-backs over long runs of ranges without a head', async () => {
       const ctx = await getTestContext({ subgroups });
       // Tiles of 128 elements, one per range: 2^20 + 3 elements make 8193 ranges.
       const plan = createSegmentedReducePlan(ctx, { type: 'i32', op: 'max', workgroupSize: 32, slotsPerRow: 1, ranges: 1e9 } as never);

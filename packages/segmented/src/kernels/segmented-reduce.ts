@@ -3,14 +3,14 @@ import {
   groupIdentityWgsl,
   groupScanWgsl,
   type KernelSpec,
-  LINEAR_WORKGROUP_WGSL,
+  lookBackDeclsWgsl,
   type ScanOp,
   slotWgsl,
   unroll,
   wgslOp,
 } from '@scan/core';
-import { HEAD_COUNT_BLOCK } from './block-heads.js';
-import { segGroupScanWgsl, segmentedValueWgsl } from './segmented-single-pass.js';
+import { headCountDeclsWgsl, headCountLookBackWgsl } from './head-count-look-back.js';
+import { segGroupScanWgsl, segmentedLookBackWgsl, segmentedPublishWgsl, segmentedValueWgsl } from './segmented-single-pass.js';
 
 /** What the segmented reduce kernel is specialized on. */
 export interface SegmentedReduceSpec {
@@ -20,6 +20,10 @@ export interface SegmentedReduceSpec {
   readonly workgroupSize: number;
   /** Contiguous vec4 slots each invocation reduces per step: 1, 2, 4 or 8 (4× that divides 32). */
   readonly slotsPerRow: number;
+  /** Reads of a not-ready predecessor before a look-back falls back to its own reading. */
+  readonly maxSpin: number;
+  /** Test hook: every predecessor reads as not ready, so both fallbacks do all the work. */
+  readonly forceFallback?: boolean;
 }
 
 /**
@@ -35,34 +39,37 @@ export function segmentedReduceTile(spec: Pick<SegmentedReduceSpec, 'workgroupSi
   return spec.workgroupSize * spec.slotsPerRow * 4;
 }
 
-/** u32 words of one range's record for `segmentedReduceFixupKernel`. */
-export const RANGE_RECORD_WORDS = 4;
-
 /**
- * Segmented reduce, main pass (reduce-by-key over ranges). Each workgroup owns one contiguous range
- * of `steps` tiles, and each group in it (a subgroup, or the workgroup without subgroups) one
- * contiguous sub-range, which it walks in `steps` steps with nothing shared between groups until
- * the end — no look-back, no tile counter, no barrier per step. In a step every invocation owns
- * `4·slotsPerRow` contiguous elements (close-to-coalesced vec4 loads) and reduces them serially in
- * registers, writing every segment whose head it has seen the moment it meets the segment's tail
- * (its successor is a head, or it ends the array). The segment running into its elements — its
- * lead — is finished after the step's segmented scan of (head, value) pairs across the group,
- * carried from step to step; only the one lead per group with no head before it in the sub-range
- * waits, for the end, where the workgroup combines its groups in order. What still needs the ranges
- * before — the range's own first segment — goes into the range's record: (head seen, value since
- * the last head) and (lead index, lead value), which `segmentedReduceFixupKernel` finishes.
- * A segment's output index is the number of heads up to its tail minus one: before the sub-range
- * from the pre-pass's per-block head counts (`block_heads`, scanned over the whole array), within it
- * by a count scan per step.
+ * Segmented reduce as one pass (reduce-by-key over ranges). Each workgroup takes the next range of
+ * `steps` tiles from a ticket, and each group in it (a subgroup, or the workgroup without subgroups)
+ * one contiguous sub-range. The phases:
+ *
+ * 1. **Count.** Every group counts the heads in its sub-range (its head bits only, 1/32 of its
+ *    data); the range publishes its total, and a decoupled look-back with fallback over the ranges'
+ *    counts (`headCountLookBackWgsl`) gives the heads before it. A segment's output index is the
+ *    number of heads up to its tail minus one, so every index in the range follows.
+ * 2. **Reduce.** Each group walks its sub-range in `steps` steps with nothing shared between groups
+ *    — no barrier per step. In a step every invocation owns `4·slotsPerRow` contiguous elements
+ *    (close-to-coalesced vec4 loads) and reduces them serially in registers; the segments it both
+ *    starts and ends are written at once (their values picked from the in-register segmented scan).
+ *    The segment running into its elements — its lead — is finished after the step's segmented
+ *    scan of (head, value) pairs across the group; only a lead with no head before it in the
+ *    sub-range waits, for the end.
+ * 3. **Join.** The workgroup combines its groups in order, finishing their waiting leads, and
+ *    publishes the range's (head, value) aggregate — INCLUSIVE at once when it holds a head.
+ * 4. **Look-back.** The range's own first segment, begun in an earlier range, takes its prefix from
+ *    the segmented look-back with fallback of the single-pass scan (`segmentedLookBackWgsl`); a range
+ *    that starts with a head skips it.
  *
  * Bindings: 0 src, 1 seg_out (u32 bits), 2 aux, 3 params (`tiles` = ranges of this dispatch,
- * `extra` = the chunk's first element), 4 records, 5 head bits, 6 block heads, 7 range params
- * { steps, first_range, total (elements of the whole array) }.
+ * `extra` = the chunk's first element), 4 status (`status[0]` the ticket, then one 128-byte line
+ * per range of the whole array: words 0–1 the value status, 2–3 the head count), 5 head bits,
+ * 6 range params { steps, first_range, total (elements of the whole array) }.
  *
  * @example
  * ```ts
  * const kernel = segmentedReduceKernel({ type: 'u32', op: 'add', subgroups: true, workgroupSize: 256,
- *   slotsPerRow: 4 });
+ *   slotsPerRow: 4, maxSpin: 64 });
  * ```
  */
 export function segmentedReduceKernel(spec: SegmentedReduceSpec): KernelSpec {
@@ -71,6 +78,8 @@ export function segmentedReduceKernel(spec: SegmentedReduceSpec): KernelSpec {
     `${spec.type}.${spec.op}`,
     spec.subgroups ? 'sg' : 'wg',
     `${spec.workgroupSize}x${spec.slotsPerRow}`,
+    `spin${spec.maxSpin}`,
+    spec.forceFallback ? 'forced' : '',
   ].join('/');
   return { key, wgsl: () => segmentedReduceWgsl(spec) };
 }
@@ -88,28 +97,34 @@ function segmentedReduceWgsl(spec: SegmentedReduceSpec): string {
   const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
   const counts = wgslOp('add', 'u32');
   const element = (i: number) => `vals[${Math.floor(i / 4)}].${'xyzw'[i % 4]}`;
+  // The lane's segmented scan over its E elements in place, acc ending as the value since the last head.
+  const laneScan = unroll(E, (i) => `      acc = ${segValue(`(h & ${2 ** i}u) != 0u`, element(i), 'acc')}; ${element(i)} = acc;`);
   return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
 ${slotWgsl({ type: T, identity: o.identity, backward: false, writes: false })}
 @group(0) @binding(1) var<storage, read_write> seg_out: array<u32>;
-@group(0) @binding(4) var<storage, read_write> records: array<u32>;
 @group(0) @binding(5) var<storage, read> head_bits: array<u32>;
-@group(0) @binding(6) var<storage, read> block_heads: array<u32>;
 struct RangeParams { steps: u32, first_range: u32, total: u32, pad: u32 }
-@group(0) @binding(7) var<uniform> ranges: RangeParams;
+@group(0) @binding(6) var<uniform> ranges: RangeParams;
 
-const NONE: u32 = 0xffffffffu;
 const WG: u32 = ${WG}u;
 const M: u32 = ${M}u;
 const E: u32 = ${E}u;
-${LINEAR_WORKGROUP_WGSL}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: 4 })}
+${headCountDeclsWgsl({ tileElements: segmentedReduceTile(spec), forceFallback: spec.forceFallback })}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${groupScanWgsl(counts, spec.subgroups, WG)}
 ${id.decls}
-// Each group's state after its last step, for the workgroup's in-order combine.
+var<workgroup> wg_group_heads: array<u32, ${maxGroups}>;   // heads in each group's sub-range, then before it in the range
+var<workgroup> wg_range_heads: u32;
+var<workgroup> wg_heads_before: u32;                        // heads in the ranges before this one
+// Each group's state after its last step, for the join.
 var<workgroup> wg_run_head: array<u32, ${maxGroups}>;
 var<workgroup> wg_run_value: array<${T}, ${maxGroups}>;
 var<workgroup> wg_open_index: array<u32, ${maxGroups}>;
 var<workgroup> wg_open_value: array<${T}, ${maxGroups}>;
+var<workgroup> wg_aggregate_head: u32;
+var<workgroup> wg_lead_index: u32;
+var<workgroup> wg_lead_value: ${T};
 
 fn head_bit(i: u32) -> u32 {
   let w = i >> 5u;
@@ -133,15 +148,6 @@ fn range_bits(e: u32, total: u32) -> vec2<u32> {
   return vec2<u32>(h, t);
 }
 
-// Heads before global element e (element 0 always counts as one): the pre-pass's count up to e's
-// block, plus the bits of the block before e.
-fn heads_before(e: u32) -> u32 {
-  var n = block_heads[e / ${HEAD_COUNT_BLOCK}u];
-  for (var w = (e / ${HEAD_COUNT_BLOCK}u) * ${HEAD_COUNT_BLOCK / 32}u; w < e / 32u; w++) { n = n + countOneBits(head_bits[w]); }
-  if ((e & 31u) != 0u) { n = n + countOneBits(head_bits[e / 32u] & ((1u << (e & 31u)) - 1u)); }
-  return n + select(0u, 1u - (head_bits[0] & 1u), e > 0u);
-}
-
 fn emit(index: u32, value: ${T}) { seg_out[index] = bitcast<u32>(value); }
 
 // The M slots of one invocation in one step, from slot s; whole (group-uniform) skips the checks.
@@ -155,25 +161,89 @@ ${unroll(M, (m) => `    v[${m}] = load_slot(s + ${m}u);`)}
   return v;
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${id.builtins}) {
-  let range = linear_workgroup(wid);
-  if (range >= params.tiles) { return; }
-  ${id.body}
-  if (lane == 0u) { wg_open_index[group] = NONE; }
+// Element p (0 … E−1) of one invocation's step, by a tree of selects: a dynamic index into the array
+// would move it out of registers.
+fn pick(v: array<${V}, ${M}>, p: u32) -> ${T} {
+${pickTreeWgsl(M)}
+}
+
+// The (head, value) aggregate of global range t, for the look-back's fallback; valid in the leader.
+fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> Pair {
+  if (t < ranges.first_range) {
+    // A range of an earlier chunk, whose data this dispatch does not bind. That dispatch has
+    // finished, so its status is final (only forced fallbacks get here): an INCLUSIVE value holds
+    // all that came before, so it ends the walk as a head would.
+    let lo = atomicLoad(&status[STATUS_LINE * (t + 1u)]);
+    let hi = atomicLoad(&status[STATUS_LINE * (t + 1u) + 1u]);
+    return Pair(select(0u, 1u, (lo >> 16u) == FLAG_INCLUSIVE), bitcast<${T}>((lo & 0xffffu) | (hi << 16u)));
+  }
+  let step_slots = gsize * M;
+  let sub = ((t - ranges.first_range) * groups + group) * ranges.steps * step_slots;
+  var run = Pair(0u, ${o.identity});
+  for (var step = 0u; step < ranges.steps; step++) {
+    let first_slot = sub + step * step_slots + lane * M;
+    var vals = load_step(first_slot, false);
+    let h = range_bits(4u * first_slot, ranges.total).x;
+    var acc = ${o.identity};
+${laneScan}
+    run = seg(run, seg_group_scan(Pair(select(0u, 1u, h != 0u), acc), lane, gsize).total);
+  }
+  if (lane == 0u) { wg_run_head[group] = run.head; wg_run_value[group] = run.value; }
   workgroupBarrier();
+  var acc = Pair(0u, ${o.identity});
+  if (leader) {
+    for (var g = 0u; g < groups; g++) { acc = seg(acc, Pair(wg_run_head[g], wg_run_value[g])); }
+  }
+  workgroupBarrier();
+  return acc;
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
+  // Ranges go out in the order workgroups start, so a range's predecessors have usually started.
+  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
+  let local = workgroupUniformLoad(&wg_tile);
+  if (local >= params.tiles) { return; }
+  let tile = ranges.first_range + local;   // statuses are numbered over the whole array
+  ${id.body}
+  let leader = group == 0u && lane == 0u;
+  if (lane == 0u) { wg_open_index[group] = NONE; }
   let total = ranges.total;
   let steps = ranges.steps;
   let step_slots = gsize * M;
   // The group's sub-range: steps × step_slots slots, after the groups before it in the range.
-  let sub = (range * groups + group) * steps * step_slots;
+  let sub = (local * groups + group) * steps * step_slots;
   let whole = slots_whole(sub, sub + steps * step_slots - 1u);
+  var vals = load_step(sub + lane * M, whole);   // in flight while the heads are counted
 
-  var seen = heads_before(params.extra + 4u * sub);   // heads before the step, in the whole array
-  var run = Pair(0u, ${o.identity});                  // (head seen, value since the last head) of the sub-range so far
-  var open_index = NONE;                              // the lead with no head before it in the sub-range
+  // 1. Count: the heads of each group's sub-range, of the range, and — by look-back — before the
+  // range.
+  let e0 = params.extra + 4u * sub;
+  let mine = heads_in(e0, min(e0 + 4u * steps * step_slots, total), lane, gsize);
+  let here = group_scan(mine, lane, gsize).total;
+  if (lane == 0u) { wg_group_heads[group] = here; }
+  workgroupBarrier();
+  if (leader) {
+    var sum = 0u;
+    for (var g = 0u; g < groups; g++) {
+      let n = wg_group_heads[g];
+      wg_group_heads[g] = sum;
+      sum = sum + n;
+    }
+    wg_range_heads = sum;
+    wg_heads_before = 0u;
+    publish_count(tile, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u), sum);
+  }
+  if (tile > 0u) {
+    ${headCountLookBackWgsl(spec.subgroups)}
+  }
+  workgroupBarrier();
+
+  // 2. Reduce, step by step.
+  var seen = wg_heads_before + wg_group_heads[group];   // heads before the step, in the whole array
+  var run = Pair(0u, ${o.identity});                      // (head seen, value since the last head) of the sub-range so far
+  var open_index = NONE;                                  // the lead with no head before it in the sub-range
   var open_value = ${o.identity};
-  var vals = load_step(sub + lane * M, whole);
   for (var step = 0u; step < steps; step++) {
     let first_slot = sub + step * step_slots + lane * M;
     let bits = range_bits(4u * first_slot, total);
@@ -181,8 +251,6 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let t = bits.y;
     let counted = group_scan(countOneBits(h), lane, gsize);
     let first = seen + counted.exclusive;   // index of the first segment headed in the lane's elements
-    // Reduce: acc runs since the last head; tails after a head are written now, the lead's tail
-    // (before any head of the lane's elements) is kept.
     var acc = ${o.identity};
     var lead = ${o.identity};
     if (h == 0u) {
@@ -193,14 +261,19 @@ ${unroll(M - 1, (m) => `      all = ${c('all', `vals[${m + 1}]`)};`)}
       acc = ${c(c('all.x', 'all.y'), c('all.z', 'all.w'))};
       if (t != 0u) { lead = acc; }
     } else {
-${unroll(
-  E,
-  (i) => `      acc = ${segValue(`(h & ${2 ** i}u) != 0u`, element(i), 'acc')};
-      if ((t & ${2 ** i}u) != 0u) {
-        let m = h & ${2 ** (i + 1) - 1}u;
-        if (m != 0u) { emit(first + countOneBits(m) - 1u, acc); } else { lead = acc; }
-      }`,
-)}
+      // The lane's segmented scan, then the segment ends: the one before the first head closes the
+      // lead; every later tail closes a segment headed here, written at the next index.
+${laneScan}
+      let before_head = (h & (~h + 1u)) - 1u;
+      if ((t & before_head) != 0u) { lead = pick(vals, firstTrailingBit(t & before_head)); }
+      var ends = t & ~before_head;
+      var index = first;
+      loop {
+        if (ends == 0u) { break; }
+        emit(index, pick(vals, firstTrailingBit(ends)));
+        index = index + 1u;
+        ends = ends & (ends - 1u);
+      }
     }
     // The lead: its prefix comes from the lanes and steps before (or, if none of them holds a head,
     // from before the sub-range: it waits in open_*).
@@ -215,12 +288,12 @@ ${unroll(
     if (step + 1u < steps) { vals = load_step(first_slot + step_slots, whole); }
   }
 
-  // Combine: the groups in order finish each other's open leads; the range's own first segment
-  // (no head before it in the range) and its aggregate go to the record for the fix-up.
+  // 3. Join: the groups in order finish each other's open leads; what is left open is the range's
+  // own first segment, and the range's aggregate is published.
   if (lane == 0u) { wg_run_head[group] = run.head; wg_run_value[group] = run.value; }
   if (open_index != NONE) { wg_open_index[group] = open_index; wg_open_value[group] = open_value; }
   workgroupBarrier();
-  if (lid == 0u) {
+  if (leader) {
     var acc = Pair(0u, ${o.identity});
     var lead_index = NONE;
     var lead_value = ${o.identity};
@@ -232,12 +305,46 @@ ${unroll(
       }
       acc = seg(acc, Pair(wg_run_head[g], wg_run_value[g]));
     }
-    let r = ${RANGE_RECORD_WORDS}u * (ranges.first_range + range);
-    records[r] = acc.head;
-    records[r + 1u] = bitcast<u32>(acc.value);
-    records[r + 2u] = lead_index;
-    records[r + 3u] = bitcast<u32>(lead_value);
+    wg_aggregate = acc.value;
+    wg_aggregate_head = acc.head;
+    ${segmentedPublishWgsl(o, 'acc')}
+    // 4. The range's first segment, when it began in an earlier range, needs the ranges before:
+    // usually the one before has published its INCLUSIVE value by now, and it ends here.
+    if (tile > 0u && lead_index != NONE) {
+      let st = read_status(tile - 1u);
+      if (st.flag == FLAG_INCLUSIVE) {
+        let before = bitcast<${T}>(st.bits);
+        emit(lead_index, ${c('before', 'lead_value')});
+        lead_index = NONE;
+        if (acc.head == 0u) { publish(tile, FLAG_INCLUSIVE, ${c('before', 'acc.value')}); }
+      }
+    }
+    wg_lead_index = lead_index;
+    wg_lead_value = lead_value;
+  }
+
+  // Otherwise the segmented look-back with fallback.
+  if (workgroupUniformLoad(&wg_lead_index) != NONE) {
+    ${segmentedLookBackWgsl(o, spec.subgroups)}
+    if (leader) { emit(wg_lead_index, ${c('wg_exclusive', 'wg_lead_value')}); }
   }
 }
 `;
+}
+
+/** The body of `pick(v, p)`: halve the M vec4s by the high bits of p, then the last vec4 by the low two. */
+function pickTreeWgsl(M: number): string {
+  const lines: string[] = [];
+  let names = Array.from({ length: M }, (_, m) => `v[${m}]`);
+  for (let level = 0; names.length > 1; level++) {
+    const next: string[] = [];
+    for (let j = 0; j < names.length; j += 2) {
+      lines.push(`  let q${level}_${j / 2} = select(${names[j]}, ${names[j + 1]}, (p & ${4 << level}u) != 0u);`);
+      next.push(`q${level}_${j / 2}`);
+    }
+    names = next;
+  }
+  lines.push(`  let half = select(${names[0]}.xy, ${names[0]}.zw, (p & 2u) != 0u);`);
+  lines.push('  return select(half.x, half.y, (p & 1u) != 0u);');
+  return lines.join('\n');
 }

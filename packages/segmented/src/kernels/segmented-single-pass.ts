@@ -257,7 +257,7 @@ fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {
  * const code = segmentedLookBackWgsl(wgslOp('add', 'u32'), true);
  * ```
  */
-function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
+export function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
   const c = o.combine;
   const inclusive = (exclusive: string) => `select(${c(exclusive, 'wg_aggregate')}, wg_aggregate, wg_aggregate_head != 0u)`;
   return `if (tile > 0u) {
@@ -295,7 +295,7 @@ function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
  * const code = `if (leader) { ${segmentedPublishWgsl(wgslOp('add', 'u32'), 'acc')} }`;
  * ```
  */
-function segmentedPublishWgsl(o: WgslOp, agg: string): string {
+export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
   return `if (tile == 0u) {
       let carry = load_carry_in();
       wg_exclusive = carry;

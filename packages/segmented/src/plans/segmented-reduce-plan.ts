@@ -7,7 +7,7 @@ import {
   checkOp,
   checkOptions,
   chunkParams,
-  createScanPlan,
+  decoupledFallbackStatusBytes,
   dispatchShape,
   type ElementType,
   maxChunkElements,
@@ -23,9 +23,7 @@ import {
   stageTailIn,
   vecRange,
 } from '@scan/core';
-import { blockHeadCountKernel, HEAD_COUNT_BLOCK } from '../kernels/block-heads.js';
-import { RANGE_RECORD_WORDS, segmentedReduceKernel, segmentedReduceTile } from '../kernels/segmented-reduce.js';
-import { segmentedReduceFixupKernel } from '../kernels/segmented-reduce-fixup.js';
+import { segmentedReduceKernel, segmentedReduceTile } from '../kernels/segmented-reduce.js';
 import { packedFlagWords } from '../types.js';
 
 /** Options of {@link createSegmentedReducePlan}. */
@@ -55,10 +53,10 @@ export interface SegmentedReduceEncodeArgs {
 
 /**
  * Creates a reusable segmented reduction (buffer level): `output[k]` = the reduction of segment k.
- * One pass over the data (reduce-by-key over contiguous ranges, see `segmentedReduceKernel`), after
- * a pre-pass over the head bits alone (1/32 of the data) that counts heads per block of 256
- * elements, from which each segment's output index follows; a one-workgroup fix-up then finishes
- * the segments that cross range boundaries.
+ * One pass over the data and its head bits (reduce-by-key over contiguous ranges, see
+ * `segmentedReduceKernel`): each range counts its heads and finds the heads before it by a look-back
+ * over the ranges' counts, which places every segment's output; the segments that cross range
+ * boundaries take their prefix by a second look-back at the end.
  *
  * @example
  * ```ts
@@ -68,9 +66,18 @@ export interface SegmentedReduceEncodeArgs {
  */
 export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedReducePlanOptions = {}): Plan<SegmentedReduceEncodeArgs> {
   assertUsable(ctx);
-  // Internal tuning: workgroupSize, slotsPerRow and ranges (how many ranges to aim for; fewer make
-  // longer walks per group).
-  const raw = checkOptions(options, ['type', 'op', 'maxCount', 'maxChunkElements', 'workgroupSize', 'slotsPerRow', 'ranges']);
+  // Internal tuning: workgroupSize, slotsPerRow, ranges (how many ranges to aim for; fewer make
+  // longer walks per group) and forceFallback (every look-back falls back: tests).
+  const raw = checkOptions(options, [
+    'type',
+    'op',
+    'maxCount',
+    'maxChunkElements',
+    'workgroupSize',
+    'slotsPerRow',
+    'ranges',
+    'forceFallback',
+  ]);
   const type = options.type === undefined ? 'u32' : checkElementType(options.type, 'options.type');
   const op = checkOp(options.op, type);
   const limit = Math.min(ctx.caps.limits.maxComputeInvocationsPerWorkgroup, ctx.caps.limits.maxComputeWorkgroupSizeX);
@@ -83,6 +90,7 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
     slotsPerRow: tuning(raw.slotsPerRow, 'slotsPerRow', 4, (v) => [1, 2, 4, 8].includes(v)),
   };
   const targetRanges = tuning(raw.ranges, 'ranges', TARGET_RANGES, (v) => v >= 1);
+  const forceFallback = raw.forceFallback === true;
   const tileElements = segmentedReduceTile(spec);
   const bindable = maxChunkElements(ctx, options.maxChunkElements);
   const maxSteps = Math.floor(bindable / tileElements);
@@ -98,59 +106,39 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
   /** Tiles per range for `count`: about `targetRanges` ranges, none larger than a binding. */
   const stepsFor = (count: number) => Math.min(Math.ceil(Math.ceil(count / tileElements) / targetRanges), maxSteps);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
-  // Three steps: the head counts per block (pre-pass), their exclusive scan (core), then the main
-  // pass and the fix-up. The pre-pass executor owns the count scratch the main pass binds.
-  const counting = new RecipeExecutor(ctx, 'segmented reduce');
-  const countScan = createScanPlan(ctx, { type: 'u32', op: 'add' });
   const exec = new RecipeExecutor(ctx, 'segmented reduce');
-  const fixup = segmentedReduceFixupKernel({ type, op, workgroupSize: Math.min(1024, limit) });
-  const blocksOf = (count: number) => Math.ceil(count / HEAD_COUNT_BLOCK);
+  // Forced fallbacks (tests) need not wait for predecessors that never read as ready.
+  const kernel = segmentedReduceKernel({ ...spec, maxSpin: forceFallback ? 1 : 64, forceFallback });
 
-  const buildCounting = (count: number): Recipe => {
-    const b = new RecipeBuilder();
-    const blocks = blocksOf(count);
-    b.needScratch('counts', 4 * blocks);
-    b.needScratch('blockHeads', 4 * (blocks + 1));
-    const headBits = { role: 'headBits', offset: 0, size: 4 * packedFlagWords(count) };
-    const workgroups = Math.ceil(blocks / 256);
-    const params = b.paramBlock([count, blocks, dispatchShape(workgroups, maxDim).x]);
-    b.dispatch(blockHeadCountKernel(256), [headBits, { scratch: 'counts' }, { scratch: 'blockHeads' }, params], workgroups);
-    return b.build();
-  };
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
     const headBits = { role: 'headBits', offset: 0, size: 4 * packedFlagWords(count) };
-    const blockHeads = { role: 'blockHeads', offset: 0, size: 4 * (blocksOf(count) + 1) };
     const steps = stepsFor(count);
     const rangeElements = steps * tileElements;
     const totalRanges = Math.ceil(count / rangeElements);
-    // Chunks (binding windows) hold whole ranges, so ranges and their records are numbered
-    // array-wide.
-    const records = b.needScratch('records', 4 * RANGE_RECORD_WORDS * totalRanges);
+    // One status line per range of the whole array (the look-backs cross chunks); the ticket in
+    // word 0 restarts for every chunk.
+    const statusBytes = decoupledFallbackStatusBytes(totalRanges);
+    const status = b.needScratch('status', statusBytes);
+    b.clear({ ...status, offset: 0, size: statusBytes });
     let firstRange = 0;
     for (const chunk of splitIntoChunks(count, Math.floor(bindable / rangeElements) * rangeElements, false)) {
+      if (firstRange > 0) b.clear({ ...status, offset: 0, size: 4 });
       stageTailIn(b, 'input', chunk, aux);
       const ranges = Math.ceil(chunk.count / rangeElements);
       const params = b.paramBlock(chunkParams(chunk, ranges, dispatchShape(ranges, maxDim).x, chunk.start));
       const rangeParams = b.paramBlock([steps, firstRange, count, 0]);
-      b.dispatch(
-        segmentedReduceKernel(spec),
-        [vecRange('input', chunk), { role: 'output', offset: 0 }, aux, params, records, headBits, blockHeads, rangeParams],
-        ranges,
-      );
+      b.dispatch(kernel, [vecRange('input', chunk), { role: 'output', offset: 0 }, aux, params, status, headBits, rangeParams], ranges);
       firstRange += ranges;
     }
-    // Fix-up: the segments that cross range boundaries.
-    b.dispatch(fixup, [records, { role: 'output', offset: 0 }, b.paramBlock([totalRanges, 0, 0, 0])], 1);
     return b.build();
   };
   if (options.maxCount !== undefined && options.maxCount > 0) {
-    counting.reserve(buildCounting(options.maxCount));
     exec.reserve(build(options.maxCount));
   }
 
-  return planOf([counting, exec, countScan], {
+  return planOf([exec], {
     encode(encoder, args) {
       const given = (args as { segments?: unknown } | null)?.segments;
       if (given !== undefined && (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0)) {
@@ -178,19 +166,7 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
       }
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('segmented reduce plan', { input: args.input }, {});
-      counting.reserveFor(`${count}`, () => buildCounting(count));
-      counting.encode(encoder, `${count}`, () => buildCounting(count), { headBits: args.headBits });
-      countScan.encode(encoder, {
-        input: counting.scratchBuffer('counts'),
-        output: counting.scratchBuffer('blockHeads'),
-        count: blocksOf(count),
-      });
-      exec.encode(encoder, `${count}`, () => build(count), {
-        input: args.input,
-        headBits: args.headBits,
-        output: args.output,
-        blockHeads: counting.scratchBuffer('blockHeads'),
-      });
+      exec.encode(encoder, `${count}`, () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
     },
   });
 }
