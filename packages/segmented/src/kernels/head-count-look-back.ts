@@ -1,8 +1,3 @@
-import { unroll } from '@scan/core';
-
-/** Head-bit words each invocation loads at once when counting. */
-const COUNT_UNROLL = 8;
-
 /**
  * WGSL of the segmented reduce's head counts: every range publishes how many segment heads it holds,
  * and a decoupled look-back with fallback over those counts gives each range the number of heads
@@ -12,9 +7,8 @@ const COUNT_UNROLL = 8;
  * predecessor is counted directly from its head bits (1/32 of its data), so the fallback is cheap.
  *
  * Declares `read_count(t)`, `publish_count(t, flag, count)`, `heads_in(e0, e1, lane, stride)` and
- * `range_heads(t, lane, stride)`. Expects core's look-back
- * declarations (`status`, `Status`, the flags, `STATUS_LINE`, `MAX_SPIN`), `head_bits`, and
- * `ranges.steps` / `ranges.total`.
+ * `range_heads(t, lane, stride)`. Expects core's look-back declarations (`status`, `Status`, the
+ * flags, `STATUS_LINE`, `MAX_SPIN`), `head_bits`, and `ranges.steps` / `ranges.total`.
  *
  * @example
  * ```ts
@@ -46,15 +40,10 @@ fn heads_of_word(x: u32, w: u32, e0: u32, e1: u32) -> u32 {
 }
 
 // This invocation's share (words lane, lane + stride, … of the span) of the heads among global
-// elements [e0, e1), e1 ≤ the array's length. The loads go out ${COUNT_UNROLL} at a time, unconditionally
-// (clamped): a loop that waited for each word before the next would pay the memory latency per word.
+// elements [e0, e1), e1 ≤ the array's length.
 fn heads_in(e0: u32, e1: u32, lane: u32, stride: u32) -> u32 {
-  let top = arrayLength(&head_bits) - 1u;
   var n = 0u;
-  for (var w = e0 / 32u + lane; 32u * w < e1; w += ${COUNT_UNROLL}u * stride) {
-${unroll(COUNT_UNROLL, (j) => `    let x${j} = head_bits[min(w + ${j}u * stride, top)];`)}
-${unroll(COUNT_UNROLL, (j) => `    n = n + heads_of_word(x${j}, w + ${j}u * stride, e0, e1);`)}
-  }
+  for (var w = e0 / 32u + lane; 32u * w < e1; w += stride) { n = n + heads_of_word(head_bits[w], w, e0, e1); }
   return n;
 }
 
