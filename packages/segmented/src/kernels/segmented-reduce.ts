@@ -58,8 +58,9 @@ export function segmentedReduceTile(spec: Pick<SegmentedReduceSpec, 'workgroupSi
  * 3. **Join.** The workgroup combines its groups in order, finishing their waiting leads, and
  *    publishes the range's (head, value) aggregate — INCLUSIVE at once when it holds a head.
  * 4. **Look-back.** The range's own first segment, begun in an earlier range, takes its prefix from
- *    the segmented look-back with fallback of the single-pass scan (`segmentedLookBackWgsl`); a range
- *    that starts with a head skips it.
+ *    the ranges before. Usually the one before has published INCLUSIVE by the end of the join, and
+ *    one read of its status finishes the segment; otherwise the segmented look-back with fallback of
+ *    the single-pass scan (`segmentedLookBackWgsl`) runs. A range that starts with a head skips it.
  *
  * Bindings: 0 src, 1 seg_out (u32 bits), 2 aux, 3 params (`tiles` = ranges of this dispatch,
  * `extra` = the chunk's first element), 4 status (`status[0]` the ticket, then one 128-byte line
