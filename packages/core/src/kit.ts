@@ -18,6 +18,7 @@ export {
   lookBackDeclsWgsl,
   lookBackStepWgsl,
   STATUS_WORDS_PER_TILE,
+  statusAccessWgsl,
   TAKE_TILE_WGSL,
 } from './kernels/look-back.js';
 export {

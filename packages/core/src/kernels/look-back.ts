@@ -40,7 +40,6 @@ export interface LookBackSpec {
  */
 export function lookBackDeclsWgsl(o: WgslOp, spec: LookBackSpec): string {
   const T = o.type;
-  const statusAccepted = spec.forceFallback ? 'false' : 'true';
   return `@group(0) @binding(${spec.statusBinding ?? 4}) var<storage, read_write> status: array<atomic<u32>>;
 
 const FLAG_NOT_READY: u32 = 0u;
@@ -60,20 +59,37 @@ var<workgroup> lb_prefix: ${T};    // combined aggregates of the predecessors co
 
 struct Status { flag: u32, bits: u32 }
 
-fn read_status(t: u32) -> Status {
-  let lo = atomicLoad(&status[STATUS_LINE * (t + 1u)]);
-  let hi = atomicLoad(&status[STATUS_LINE * (t + 1u) + 1u]);
+${statusAccessWgsl({ read: 'read_status', publish: 'publish', word: 0, type: T, forceNotReady: spec.forceFallback })}
+`;
+}
+
+/**
+ * A reader and a writer of one status of every tile's line, words `word` and `word + 1`, in the
+ * two-halves form of {@link lookBackDeclsWgsl}: `read(t) -> Status` (NOT_READY while the two flags
+ * differ, or always with `forceNotReady`, the fallback test hook) and `publish(t, flag, value)`. A
+ * kernel with a second look-back (over other values of the same tiles) keeps its statuses in the
+ * same lines, past core's words 0–1. Expects the declarations of {@link lookBackDeclsWgsl}.
+ *
+ * @example
+ * ```ts
+ * const wgsl = statusAccessWgsl({ read: 'read_count', publish: 'publish_count', word: 2, type: 'u32' });
+ * ```
+ */
+export function statusAccessWgsl(spec: { read: string; publish: string; word: number; type: string; forceNotReady?: boolean }): string {
+  const at = (half: number) => `STATUS_LINE * (t + 1u)${spec.word + half > 0 ? ` + ${spec.word + half}u` : ''}`;
+  return `fn ${spec.read}(t: u32) -> Status {
+  let lo = atomicLoad(&status[${at(0)}]);
+  let hi = atomicLoad(&status[${at(1)}]);
   let flag = lo >> 16u;
-  if (flag != (hi >> 16u) || !${statusAccepted}) { return Status(FLAG_NOT_READY, 0u); }
+  if (flag != (hi >> 16u) || ${spec.forceNotReady ? 'true' : 'false'}) { return Status(FLAG_NOT_READY, 0u); }
   return Status(flag, (lo & 0xffffu) | (hi << 16u));
 }
 
-fn publish(t: u32, flag: u32, value: ${T}) {
+fn ${spec.publish}(t: u32, flag: u32, value: ${spec.type}) {
   let bits = bitcast<u32>(value);
-  atomicStore(&status[STATUS_LINE * (t + 1u)], (flag << 16u) | (bits & 0xffffu));
-  atomicStore(&status[STATUS_LINE * (t + 1u) + 1u], (flag << 16u) | (bits >> 16u));
+  atomicStore(&status[${at(0)}], (flag << 16u) | (bits & 0xffffu));
+  atomicStore(&status[${at(1)}], (flag << 16u) | (bits >> 16u));
 }
-
 `;
 }
 

@@ -1,10 +1,12 @@
+import { statusAccessWgsl } from '@scan/core';
+
 /**
  * WGSL of the segmented reduce's head counts: every range publishes how many segment heads it holds,
  * and a decoupled look-back with fallback over those counts gives each range the number of heads
  * before it — the output index of its first segment. The counts sit in words 2 and 3 of each
- * range's status line (core's look-back owns words 0 and 1), in core's two-halves form: (flag << 16 |
- * low half) and (flag << 16 | high half), a pair accepted only when both flags agree. A stalled
- * predecessor is counted directly from its head bits (1/32 of its data), so the fallback is cheap.
+ * range's status line (core's look-back owns words 0 and 1), read and written by core's
+ * `statusAccessWgsl`. A stalled predecessor is counted directly from its head bits (1/32 of its
+ * data), so the fallback is cheap.
  *
  * Declares `read_count(t)`, `publish_count(t, flag, count)`, `heads_in(e0, e1, lane, stride)` and
  * `range_heads(t, lane, stride)`. Expects core's look-back declarations (`status`, `Status`, the
@@ -16,19 +18,7 @@
  * ```
  */
 export function headCountDeclsWgsl(spec: { tileElements: number; forceFallback?: boolean }): string {
-  return `fn read_count(t: u32) -> Status {
-  let lo = atomicLoad(&status[STATUS_LINE * (t + 1u) + 2u]);
-  let hi = atomicLoad(&status[STATUS_LINE * (t + 1u) + 3u]);
-  let flag = lo >> 16u;
-  if (flag != (hi >> 16u) || ${spec.forceFallback ? 'true' : 'false'}) { return Status(FLAG_NOT_READY, 0u); }
-  return Status(flag, (lo & 0xffffu) | (hi << 16u));
-}
-
-fn publish_count(t: u32, flag: u32, count: u32) {
-  atomicStore(&status[STATUS_LINE * (t + 1u) + 2u], (flag << 16u) | (count & 0xffffu));
-  atomicStore(&status[STATUS_LINE * (t + 1u) + 3u], (flag << 16u) | (count >> 16u));
-}
-
+  return `${statusAccessWgsl({ read: 'read_count', publish: 'publish_count', word: 2, type: 'u32', forceNotReady: spec.forceFallback })}
 // The heads among global elements [e0, e1) in word x of the head bits (word w): element 0 of the
 // array always counts as a head.
 fn heads_of_word(x: u32, w: u32, e0: u32, e1: u32) -> u32 {

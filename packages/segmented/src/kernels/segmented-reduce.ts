@@ -10,7 +10,7 @@ import {
   wgslOp,
 } from '@scan/core';
 import { headCountDeclsWgsl, headCountLookBackWgsl } from './head-count-look-back.js';
-import { segGroupScanWgsl, segmentedLookBackWgsl, segmentedPublishWgsl, segmentedValueWgsl } from './segmented-single-pass.js';
+import { segGroupScanWgsl, segJoinWgsl, segmentedLookBackWgsl, segmentedPublishWgsl, segmentedValueWgsl } from './segmented-single-pass.js';
 
 /** What the segmented reduce kernel is specialized on. */
 export interface SegmentedReduceSpec {
@@ -189,15 +189,10 @@ fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: 
 ${laneScan}
     run = seg(run, seg_group_scan(Pair(select(0u, 1u, h != 0u), acc), lane, gsize).total);
   }
-  if (lane == 0u) { wg_run_head[group] = run.head; wg_run_value[group] = run.value; }
-  workgroupBarrier();
-  var acc = Pair(0u, ${o.identity});
-  if (leader) {
-    for (var g = 0u; g < groups; g++) { acc = seg(acc, Pair(wg_run_head[g], wg_run_value[g])); }
-  }
-  workgroupBarrier();
-  return acc;
+  return join_groups(run, leader, group, lane, groups);
 }
+
+${segJoinWgsl(o, 'wg_run_head', 'wg_run_value')}
 
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {

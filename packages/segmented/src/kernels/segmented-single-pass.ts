@@ -366,15 +366,10 @@ fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: 
     let s = seg_group_scan(lanePair, lane, gsize);
     run = seg(run, s.total);
   }
-  if (lane == 0u) { wg_group_total[group] = run.value; wg_group_head[group] = run.head; }
-  workgroupBarrier();
-  var acc = Pair(0u, ${o.identity});
-  if (leader) {
-    for (var g = 0u; g < groups; g++) { acc = seg(acc, Pair(wg_group_head[g], wg_group_total[g])); }
-  }
-  workgroupBarrier();
-  return acc;
+  return join_groups(run, leader, group, lane, groups);
 }
+
+${segJoinWgsl(o, 'wg_group_head', 'wg_group_total')}
 
 // The segmented inclusive scan of one vec4 with head bits h, in logical order.
 fn vec_inclusive(x: ${V}, h: u32) -> ${V} {
@@ -390,6 +385,29 @@ fn vec_total(x: ${V}, h: u32) -> Pair {
   return Pair(select(0u, 1u, h != 0u), vec_inclusive(x, h).w);
 }
 `;
+}
+
+/**
+ * `join_groups(run, leader, group, lane, groups) -> Pair`: every group's (head, value) pair `run`
+ * combined in group order with the segmented operator, through the workgroup arrays `heads` and
+ * `values` (one entry per group); valid in the leader. Every invocation calls it (barriers).
+ *
+ * @example
+ * ```ts
+ * const code = segJoinWgsl(wgslOp('add', 'u32'), 'wg_group_head', 'wg_group_total');
+ * ```
+ */
+export function segJoinWgsl(o: WgslOp, heads: string, values: string): string {
+  return `fn join_groups(run: Pair, leader: bool, group: u32, lane: u32, groups: u32) -> Pair {
+  if (lane == 0u) { ${heads}[group] = run.head; ${values}[group] = run.value; }
+  workgroupBarrier();
+  var acc = Pair(0u, ${o.identity});
+  if (leader) {
+    for (var g = 0u; g < groups; g++) { acc = seg(acc, Pair(${heads}[g], ${values}[g])); }
+  }
+  workgroupBarrier();
+  return acc;
+}`;
 }
 
 /**
