@@ -10,7 +10,7 @@
 // from consecutive invocation indices.
 
 import type { MatrixPath } from './matrix.js';
-import { PARAMS_STRUCT } from './tcu-kernels.js';
+import { tcuBindingsWgsl } from './tcu-kernels.js';
 
 /** What the direct kernels need of a path: tile side, subgroup size, spelling, subgroups per workgroup. */
 export interface DirectShape {
@@ -125,10 +125,7 @@ diagnostic(off, subgroup_uniformity);
 enable f16;
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
-${PARAMS_STRUCT}
-@group(0) @binding(0) var<storage, read> input: array<f16>;
-@group(0) @binding(1) var<storage, read_write> output: array<f32>;
-@group(0) @binding(2) var<uniform> params: Params;
+${tcuBindingsWgsl('f16', 'f32')}
 ${extra}
 var<workgroup> cst: array<f16, ${4 * this.SS}>;`;
   }

@@ -5,7 +5,7 @@
 import type { KernelSpec } from '@scan/core';
 import { laneSumsWgsl } from './direct-common.js';
 import type { MatrixPath, MatrixShape } from './matrix.js';
-import { PARAMS_STRUCT } from './tcu-kernels.js';
+import { tcuBindingsWgsl } from './tcu-kernels.js';
 
 /** Specialization of {@link directCountKernel}. */
 export interface DirectCountSpec {
@@ -102,10 +102,7 @@ function directCountWgsl(d: DirectCountSpec): string {
 diagnostic(off, subgroup_uniformity);
 enable subgroups;
 enable chromium_experimental_subgroup_matrix;
-${PARAMS_STRUCT}
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read_write> output: array<u32>;
-@group(0) @binding(2) var<uniform> params: Params;
+${tcuBindingsWgsl('u32', 'u32')}
 ${e.cst}
 ${per > 1 ? `var<workgroup> sums: array<u32, ${W * MN}>;` : ''}
 @compute @workgroup_size(${SG * W})

@@ -27,6 +27,22 @@ const isWide = (k: InputKind) => k === 'f32' || k === 'u32';
 /** The parameter block every kernel here reads (8 u32 words, one `paramBlock`). */
 export const PARAMS_STRUCT = `struct Params { n: u32, s: u32, nseg: u32, parts: u32, partLen: u32, nx: u32, groups: u32, unused: u32 }`;
 
+/**
+ * The parameter struct and the three bindings every tcu kernel has: input (0), output (1) and the
+ * parameters (2), with the given element types.
+ *
+ * @example
+ * ```ts
+ * const decls = tcuBindingsWgsl('u32', 'f32'); // struct Params …; input: array<u32>; output: array<f32>
+ * ```
+ */
+export function tcuBindingsWgsl(input: string, output: string): string {
+  return `${PARAMS_STRUCT}
+@group(0) @binding(0) var<storage, read> input: array<${input}>;
+@group(0) @binding(1) var<storage, read_write> output: array<${output}>;
+@group(0) @binding(2) var<uniform> params: Params;`;
+}
+
 function loadInWgsl(kind: InputKind): string {
   switch (kind) {
     case 'f16':
@@ -43,10 +59,7 @@ function loadInWgsl(kind: InputKind): string {
 function header(code: MatrixCode, kind: InputKind, extraBindings = ''): string {
   const VT = code.VT;
   return `${code.enables()}
-${PARAMS_STRUCT}
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read_write> output: array<${VT}>;
-@group(0) @binding(2) var<uniform> params: Params;
+${tcuBindingsWgsl('u32', VT)}
 ${extraBindings}
 ${code.decls()}
 var<private> cur: u32;
