@@ -9,7 +9,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@scan\/([a-z-]+)$/, replacement: `${packages}$1/src/index.ts` },
-      { find: /^@scan\/([a-z-]+)\/(cpu)$/, replacement: `${packages}$1/src/$2/index.ts` },
+      { find: /^@scan\/([a-z-]+)\/(cpu|kit)$/, replacement: `${packages}$1/src/$2/index.ts` },
     ],
   },
   build: { target: 'es2022' },

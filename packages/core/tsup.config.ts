@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'cpu/index': 'src/cpu/index.ts', 'node/index': 'src/node/index.ts' },
+  entry: { index: 'src/index.ts', 'cpu/index': 'src/cpu/index.ts', 'node/index': 'src/node/index.ts', 'kit/index': 'src/kit/index.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -78,6 +78,6 @@ export function workspaceAliases() {
     { find: /^@scan\/gpu-testing$/, replacement: `${tooling}index.ts` },
     { find: /^@scan\/gpu-testing\/node$/, replacement: `${tooling}node.ts` },
     { find: /^@scan\/((?!gpu-testing)[a-z-]+)$/, replacement: `${packages}$1/src/index.ts` },
-    { find: /^@scan\/([a-z-]+)\/(cpu|node)$/, replacement: `${packages}$1/src/$2/index.ts` },
+    { find: /^@scan\/([a-z-]+)\/(cpu|node|kit)$/, replacement: `${packages}$1/src/$2/index.ts` },
   ];
 }

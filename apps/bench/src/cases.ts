@@ -1,33 +1,20 @@
-import type { ElementType, ScanOp } from '@scan/core';
-import { DEFAULT_SEGMENT_MEANS, type SegmentedAlgorithmName, segmentedShapes } from './segmented-cases.js';
-import { TCU_PRIMITIVES, type TcuPathName, type TcuPrimitive, tcuShapes } from './tcu-cases.js';
-import { TRIDIAG_PRIMITIVES, type TridiagPrimitive, tridiagShapes } from './tridiag-cases.js';
-import { WATER_PRIMITIVES, type WaterPrimitive, waterShapes } from './water-cases.js';
-
-/** What a case measures: a primitive of `@scan/core` or `@scan/segmented`, or one of the two bandwidth baselines. */
-export type Primitive =
-  | 'scan'
-  | 'reduce'
-  | 'enumerate'
-  | 'distribute'
-  | 'split'
-  | 'pack'
-  | 'segmented-scan'
-  | 'segmented-reduce'
-  | 'copy'
-  | 'read-only'
-  | TridiagPrimitive
-  | WaterPrimitive
-  | TcuPrimitive;
-
-/** The primitives of `@scan/core`, in report order. */
-export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
-
-/** The primitives of `@scan/segmented`, in report order. */
-export const SEGMENTED_PRIMITIVES: readonly Primitive[] = ['segmented-scan', 'segmented-reduce'];
-
-/** Kernels written in the bench itself that bound what a primitive can reach. */
-export const BASELINES: readonly Primitive[] = ['copy', 'read-only'];
+import type { ElementType } from '@scan/core';
+import {
+  BASELINES,
+  type BenchCase,
+  type CaseShape,
+  CORE_PRIMITIVES,
+  type Primitive,
+  type ScanAlgorithmName,
+  SEGMENTED_PRIMITIVES,
+  TCU_PRIMITIVES,
+  TRIDIAG_PRIMITIVES,
+  WATER_PRIMITIVES,
+} from './case-types.js';
+import { DEFAULT_SEGMENT_MEANS, segmentedShapes } from './segmented-cases.js';
+import { tcuShapes } from './tcu-cases.js';
+import { tridiagShapes } from './tridiag-cases.js';
+import { waterShapes } from './water-cases.js';
 
 /**
  * Primitives left out of the default list, run only when `--only` names them: the tcu cases (16
@@ -45,52 +32,8 @@ export const PRIMITIVES: readonly Primitive[] = [
   ...BASELINES,
 ];
 
-/** Scan algorithms `--algorithms` accepts (the names of `createScanPlan`). */
-export const SCAN_ALGORITHM_NAMES = ['auto', 'blelloch', 'reduce-then-scan', 'decoupled-fallback'] as const;
-export type ScanAlgorithmName = (typeof SCAN_ALGORITHM_NAMES)[number];
-
 /** The algorithms run when `--algorithms` is not given ('auto' is one of them by another name). */
 export const DEFAULT_SCAN_ALGORITHMS: readonly ScanAlgorithmName[] = ['blelloch', 'reduce-then-scan', 'decoupled-fallback'];
-
-/** Element types `--types` accepts. */
-export const ELEMENT_TYPE_NAMES: readonly ElementType[] = ['u32', 'i32', 'f32'];
-
-/** One measurement: a primitive in one configuration at one size. Sent to the child as JSON. */
-export interface BenchCase {
-  /** Unique within a run: `series@n`. */
-  readonly id: string;
-  /** The configuration without the size; the dashboard draws one line per series. */
-  readonly series: string;
-  readonly primitive: Primitive;
-  /** Scan algorithm (scan), segmented scan algorithm (segmented-scan) or path (tcu-*); no other case has one. */
-  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName | TcuPathName;
-  /** Output (and accumulation) type; the tcu cases read `inputType` values. */
-  readonly type: ElementType;
-  /** tcu cases: the input type (f16) when it differs from `type`; the variant shows it instead. */
-  readonly inputType?: 'f16';
-  /** Operator of scan and reduce. */
-  readonly op?: ScanOp;
-  /** Scan only. */
-  readonly inclusive?: boolean;
-  /** Scan, enumerate and distribute. */
-  readonly backward?: boolean;
-  /** Fraction of 1-flags for enumerate, split and pack. */
-  readonly density?: number;
-  /** Mean segment length of segmented cases: each element is a head with probability 1/mean. */
-  readonly segmentMean?: number;
-  /** Segment size of the regular (fixed-size) segments of the tcu cases. */
-  readonly segmentSize?: number;
-  readonly n: number;
-  readonly seed: number;
-  readonly runs: number;
-  readonly warmup: number;
-}
-
-/** A case without size and run settings. */
-export type CaseShape = Pick<
-  BenchCase,
-  'primitive' | 'algorithm' | 'type' | 'inputType' | 'op' | 'inclusive' | 'backward' | 'segmentMean' | 'segmentSize'
->;
 
 /** What {@link enumerateCases} needs from the command line. */
 export interface CaseSelection {

@@ -1,5 +1,3 @@
-import type { Primitive } from './cases.js';
-
 /** Bytes per element of every type the bench measures (u32, i32, f32, and u32 flags; the tcu inputs are f16). */
 const WORD = 4;
 
@@ -93,3 +91,5 @@ export function throughput(bytes: number, n: number, ms: number): Throughput {
   if (!(ms > 0)) return { gbps: Number.NaN, gelemsPerS: Number.NaN };
   return { gbps: bytes / ms / 1e6, gelemsPerS: n / ms / 1e6 };
 }
+
+import type { Primitive } from './case-types.js';

@@ -1,15 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ElementType } from '@scan/core';
-import {
-  type CaseSelection,
-  ELEMENT_TYPE_NAMES,
-  OPT_IN_PRIMITIVES,
-  PRIMITIVES,
-  type Primitive,
-  parseNameList,
-  SCAN_ALGORITHM_NAMES,
-  type ScanAlgorithmName,
-} from './cases.js';
+import { ELEMENT_TYPE_NAMES, type Primitive, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from './case-types.js';
+import { type CaseSelection, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from './cases.js';
 import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './segmented-cases.js';
 import { DEFAULT_SIZES, LARGE_SIZES, parseSizeList } from './sizes.js';
 

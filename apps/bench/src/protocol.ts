@@ -1,4 +1,4 @@
-import type { BenchCase } from './cases.js';
+import type { BenchCase } from './case-types.js';
 import type { CaseResult, DeviceInfo } from './report.js';
 
 /** Prefix of the one stdout line that carries a child's result (Dawn may print on stdout too). */

@@ -1,4 +1,4 @@
-import type { BenchCase } from './cases.js';
+import type { BenchCase } from './case-types.js';
 import type { TimingStats } from './stats.js';
 
 /** Identifies the report format; bump when a field changes meaning. */

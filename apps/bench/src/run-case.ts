@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { BenchCase } from './cases.js';
+import type { BenchCase } from './case-types.js';
 import { type ChildMessage, RESULT_MARKER } from './protocol.js';
 import type { CaseResult, CaseStatus } from './report.js';
 

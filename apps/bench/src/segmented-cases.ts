@@ -1,9 +1,3 @@
-import type { BenchCase, CaseShape } from './cases.js';
-
-/** Segmented scan algorithms the bench runs side by side (the names of `createSegmentedScanPlan`). */
-export const SEGMENTED_ALGORITHM_NAMES = ['single-pass', 'tree'] as const;
-export type SegmentedAlgorithmName = (typeof SEGMENTED_ALGORITHM_NAMES)[number];
-
 /**
  * Mean segment lengths of `--segment-means` when it is not given: short segments (16, where the
  * head flags decide nearly every combine) and long ones (4096, close to an unsegmented scan).
@@ -83,3 +77,5 @@ export function unsegmentedScanCase(c: BenchCase): BenchCase {
   const { segmentMean: _mean, ...rest } = c;
   return { ...rest, primitive: 'scan', algorithm: 'decoupled-fallback', type: 'u32', op: 'add', inclusive: false, backward: false };
 }
+
+import { type BenchCase, type CaseShape, SEGMENTED_ALGORITHM_NAMES } from './case-types.js';

@@ -1,22 +1,11 @@
 import { createTcuReducePlan, createTcuScanPlan, prepareTcu, type TcuPlan } from '@scan/tcu';
-import type { CaseShape } from './cases.js';
+import { type CaseShape, TCU_PATHS, TCU_PRIMITIVES, type TcuPathName, type TcuPrimitive } from './case-types.js';
 import { encodeFill, runCheck } from './child/device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from './child/gpu.js';
 import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './child/kernels/common.js';
 import { HASH_WGSL } from './child/kernels/fill.js';
 import { POISON, UnsupportedCaseError, type WorkloadFactory } from './child/workload.js';
 import { bytesMoved } from './metrics.js';
-
-/**
- * The cases of `@scan/tcu` (`--only tcu-reduce,tcu-scan`): the regular segmented sum and the
- * inclusive segmented prefix sum of f16 values with f32 results, as matrix products.
- */
-export const TCU_PRIMITIVES = ['tcu-reduce', 'tcu-scan'] as const;
-export type TcuPrimitive = (typeof TCU_PRIMITIVES)[number];
-
-/** The two paths of `@scan/tcu`, run side by side; the case's `algorithm` names the path. */
-export const TCU_PATHS = ['subgroup-matrix', 'emulated'] as const;
-export type TcuPathName = (typeof TCU_PATHS)[number];
 
 /** Segment sizes of the tcu cases: warp level (16), block level (256, 4096) and grid level (65536). */
 export const TCU_SEGMENT_SIZES: readonly number[] = [16, 256, 4096, 65536];

@@ -1,16 +1,12 @@
 import { createTridiagonalPlan, type TridiagonalAlgorithm } from '@scan/tridiag';
 import { solveTridiagonal as cpuSolveTridiagonal } from '@scan/tridiag/cpu';
-import type { CaseShape } from './cases.js';
+import { type CaseShape, TRIDIAG_PRIMITIVES, type TridiagPrimitive } from './case-types.js';
 import { encodeFill, runCheck } from './child/device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from './child/gpu.js';
 import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './child/kernels/common.js';
 import { HASH_WGSL } from './child/kernels/fill.js';
 import { POISON, readArray, type WorkloadFactory } from './child/workload.js';
 import { bytesMoved } from './metrics.js';
-
-/** The tridiagonal cases, one per algorithm of `@scan/tridiag` (`--only tridiag-cr-pcr`, …). */
-export const TRIDIAG_PRIMITIVES = ['tridiag-cr', 'tridiag-pcr', 'tridiag-cr-pcr', 'tridiag-partition'] as const;
-export type TridiagPrimitive = (typeof TRIDIAG_PRIMITIVES)[number];
 
 /**
  * Unknowns per system: a case of size N solves ⌊N / 1024⌋ contiguous systems of 1024 unknowns

@@ -1,17 +1,14 @@
 // The sim is imported by a relative path, not as `@scan/water`: the bench resolves `@scan/*` through
 // the tsconfig paths to packages/*/src (apps/water is not there), and adding a workspace
 // dependency would need a `pnpm install`.
+
 import { cpuAdiStep, createWaterSim, type WaterSim } from '../../water/src/sim/index.js';
-import type { CaseShape } from './cases.js';
+import { type CaseShape, WATER_PRIMITIVES, type WaterPrimitive } from './case-types.js';
 import { type CheckOutcome, encodeReduceTree, runCheck } from './child/device-ops.js';
 import { BufferPool, encodeKernel, readWords } from './child/gpu.js';
 import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './child/kernels/common.js';
 import { readArray, type WorkloadFactory } from './child/workload.js';
 import { bytesMoved } from './metrics.js';
-
-/** The shallow-water case: one full ADI step of `apps/water` (`--only water-adi-step`). */
-export const WATER_PRIMITIVES = ['water-adi-step'] as const;
-export type WaterPrimitive = (typeof WATER_PRIMITIVES)[number];
 
 /**
  * The grid side of a case of size N (cells): ⌊√N⌋, within the simulation's 2..4096 — 2048 × 2048

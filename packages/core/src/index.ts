@@ -1,8 +1,12 @@
 /**
- * `@scan/core`: the WebGPU context, kernel cache, buffers, errors and timing the scan family is
- * built on, and the scan primitives of Sengupta et al. 2007 — scan, reduce, enumerate, distribute,
- * split and pack — at the array level (typed arrays in, typed arrays out) and the buffer level
- * (plans that record into your command encoder).
+ * `@scan/core`: the WebGPU context, buffers, errors and timing the scan family is built on, and
+ * the scan primitives of Sengupta et al. 2007 — scan, reduce, enumerate, distribute, split and
+ * pack — at the array level (typed arrays in, typed arrays out) and the buffer level (plans that
+ * record into your command encoder), with the buffer helpers and GPU timer that go with them.
+ *
+ * This entry holds what an application uses. The building blocks that the other `@scan/*` packages
+ * share (pipeline cache, recipes, slot views, group scans, look-back WGSL, argument checks) are the
+ * separate entry `@scan/core/kit`, for package authors.
  *
  * @packageDocumentation
  */
@@ -10,24 +14,10 @@ export { BufferUsage, createStorageBuffer, encodeReadback, STORAGE_USAGE, upload
 export type { ScanCaps, SubgroupMatrixConfig } from './caps.js';
 export { SUBGROUP_MATRIX_FEATURE } from './caps.js';
 export { type ContextOptions, createContext, type ScanContext } from './context.js';
-export { dispatchShape, roundUp } from './dispatch.js';
-export {
-  ELEMENT_TYPES,
-  type ElementType,
-  elementTypeOf,
-  identityOf,
-  opFitsType,
-  SCAN_OPS,
-  type ScanOp,
-  type ScanTypedArray,
-} from './element-types.js';
+export { ELEMENT_TYPES, type ElementType, SCAN_OPS, type ScanOp, type ScanTypedArray } from './element-types.js';
 export { ScanError, type ScanErrorCode } from './errors.js';
-export { runGuarded } from './gpu-errors.js';
-export { WGSL_PRELUDE, type WgslOp, wgslIdentity, wgslOp } from './kernels/wgsl-ops.js';
-export * from './kit.js';
 export { distribute, enumerate, pack, reduce, split } from './ops/primitives.js';
 export { type ScanOptions, scan } from './ops/scan.js';
-export { cachedPipelineCount, getPipeline, type KernelSpec } from './pipeline-cache.js';
 export { createReducePlan, type ReduceEncodeArgs, type ReducePlan, type ReducePlanOptions } from './plans/reduce-plan.js';
 export { createScanPlan, type ScanPlan } from './plans/scan-plan.js';
 export {

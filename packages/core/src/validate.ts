@@ -6,7 +6,7 @@ import { SCAN_ALGORITHMS, type ScanAlgorithm } from './plans/types.js';
 // reject the same inputs with the same messages (a test may call either and expect one error).
 
 /**
- * The element type of `data`, or an `INVALID_ARGUMENT` {@link ScanError} naming `argument` and the value.
+ * The element type of `data`, or an `INVALID_ARGUMENT` `ScanError` naming `argument` and the value.
  *
  * @example
  * ```ts

@@ -1,15 +1,5 @@
-import {
-  checkBoolean,
-  checkFlags,
-  checkOneOf,
-  checkOp,
-  checkOptions,
-  type ElementType,
-  invalidArgument,
-  lengthOf,
-  ScanError,
-  type ScanOp,
-} from '@scan/core';
+import { type ElementType, ScanError, type ScanOp } from '@scan/core';
+import { checkBoolean, checkFlags, checkOneOf, checkOp, checkOptions, invalidArgument, lengthOf } from '@scan/core/kit';
 import { type HeadFlags, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm, type SegmentOffsets } from './types.js';
 
 // Argument validation shared by the CPU references and the GPU array-level functions of

@@ -1,8 +1,9 @@
 // The CPU references of @scan/segmented: hand-worked examples (the paper's among them), every op and
 // type against core's unsegmented references applied segment by segment, backward semantics, empty
 // segments through offsets, representation conversions, and validation messages.
-import { ELEMENT_TYPES, type ElementType, identityOf, opFitsType, SCAN_OPS, ScanError, type ScanTypedArray } from '@scan/core';
+import { ELEMENT_TYPES, type ElementType, SCAN_OPS, ScanError, type ScanTypedArray } from '@scan/core';
 import * as core from '@scan/core/cpu';
+import { identityOf, opFitsType } from '@scan/core/kit';
 import { createRng, expectEqualArrays, randomData } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import {

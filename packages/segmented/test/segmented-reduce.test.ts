@@ -2,7 +2,8 @@
 // the ranges' head counts and across range boundaries) against the CPU reference; the tunings force
 // one range, many ranges, multi-step ranges split over chunks, small groups, and fallbacks for every
 // look-back (also across chunks, where an earlier chunk's status stands in for its data).
-import { ELEMENT_TYPES, opFitsType, type Plan, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray } from '@scan/core';
+import { ELEMENT_TYPES, type Plan, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray } from '@scan/core';
+import { opFitsType } from '@scan/core/kit';
 import { expectEqualArrays, getTestContext, poisonBuffer, randomData, randomSegmentFlags } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';

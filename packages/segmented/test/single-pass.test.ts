@@ -1,7 +1,8 @@
 // The single-pass segmented scan against the CPU reference: every op × type × direction ×
 // inclusive, both paths, segment-length distributions, chunking, forced fallback; outputs poisoned.
 
-import { ELEMENT_TYPES, opFitsType, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray } from '@scan/core';
+import { ELEMENT_TYPES, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray } from '@scan/core';
+import { opFitsType } from '@scan/core/kit';
 import { expectEqualArrays, getTestContext, POISON_U32, poisonBuffer, randomData, randomSegmentFlags } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';

@@ -1,4 +1,5 @@
-import { type ElementType, opFitsType, RecipeExecutor, SCAN_OPS, type ScanContext, ScanError, type ScanOp } from '@scan/core';
+import { type ElementType, SCAN_OPS, type ScanContext, ScanError, type ScanOp } from '@scan/core';
+import { opFitsType, RecipeExecutor } from '@scan/core/kit';
 import { createRng, expectEqualArrays, expectScanClose, getTestContext, POISON_U32, poisonBuffer } from '@scan/gpu-testing';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { segmentedScan as cpuSegmentedScan } from '../src/cpu/index.js';

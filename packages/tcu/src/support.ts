@@ -1,4 +1,5 @@
-import { runGuarded, type ScanContext, ScanError, type SubgroupMatrixConfig } from '@scan/core';
+import { type ScanContext, ScanError, type SubgroupMatrixConfig } from '@scan/core';
+import { runGuarded } from '@scan/core/kit';
 import { directApplies, directProbeWgsl } from './kernels/direct-common.js';
 import { directCountApplies, directCountProbeWgsl } from './kernels/direct-count.js';
 import { type Family, type MatrixPath, type MatrixShape, tileSide } from './kernels/matrix.js';

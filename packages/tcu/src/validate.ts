@@ -1,4 +1,4 @@
-import { checkBoolean, checkOneOf, checkOptions, invalidArgument } from '@scan/core';
+import { checkBoolean, checkOneOf, checkOptions, invalidArgument } from '@scan/core/kit';
 
 /** Segmentation after validation: `segments` segments of `segmentSize` (the last one shorter when padded). */
 export interface Segmentation {

@@ -2,7 +2,7 @@
 // units, tails, alignment and the passes recorded for each segment size. The direct kernels need
 // subgroup matrices, which SwiftShader lacks, so CI checks the recipes here and their WGSL text;
 // `scripts/device-check.ts` runs them on the H100 against the CPU references (BENCHMARKS.md).
-import { type DispatchStep, RecipeBuilder, type Step } from '@scan/core';
+import { type DispatchStep, RecipeBuilder, type Step } from '@scan/core/kit';
 import { describe, expect, it } from 'vitest';
 import { directChainedScanKernel } from '../src/kernels/direct-chained-scan.js';
 import { directApplies } from '../src/kernels/direct-common.js';
@@ -10,7 +10,8 @@ import { directCountKernel } from '../src/kernels/direct-count.js';
 import { directReduceKernel } from '../src/kernels/direct-reduce.js';
 import { directScanKernel } from '../src/kernels/direct-scan.js';
 import type { MatrixPath } from '../src/kernels/matrix.js';
-import { type PassContext, recordReduce, recordScan } from '../src/plans/recipes.js';
+import type { PassContext } from '../src/plans/pass-context.js';
+import { recordReduce, recordScan } from '../src/plans/recipes.js';
 import { TCU_SELECTION_TABLE } from '../src/plans/select.js';
 
 const H100_PATH: MatrixPath = {

@@ -1,4 +1,5 @@
-import { checkOneOf, checkOptions, invalidArgument, ScanError } from '@scan/core';
+import { ScanError } from '@scan/core';
+import { checkOneOf, checkOptions, invalidArgument } from '@scan/core/kit';
 import {
   TRIDIAGONAL_ALGORITHMS,
   TRIDIAGONAL_LAYOUTS,

@@ -1,4 +1,5 @@
-import { BufferUsage, createStorageBuffer, dispatchShape, getPipeline, type ScanContext } from '@scan/core';
+import { BufferUsage, createStorageBuffer, type ScanContext } from '@scan/core';
+import { dispatchShape, getPipeline } from '@scan/core/kit';
 import { WG } from './kernels/common.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ScanContext } from '@scan/core';
 import { createNodeContext } from '@scan/core/node';
-import type { BenchCase } from '../cases.js';
+import type { BenchCase } from '../case-types.js';
 import { parseCaseJson, resultLine } from '../protocol.js';
 import type { CaseResult, DeviceInfo } from '../report.js';
 import { runCase } from './run.js';

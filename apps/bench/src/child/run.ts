@@ -1,5 +1,5 @@
 import { createGpuTimer, type ScanContext } from '@scan/core';
-import type { BenchCase, Primitive } from '../cases.js';
+import type { BenchCase, Primitive } from '../case-types.js';
 import type { CaseResult, Measurement, Verification } from '../report.js';
 import { unsegmentedScanCase } from '../segmented-cases.js';
 import { guarded } from './guard.js';

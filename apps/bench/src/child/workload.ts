@@ -1,5 +1,5 @@
 import type { ElementType, ScanContext } from '@scan/core';
-import type { BenchCase } from '../cases.js';
+import type { BenchCase } from '../case-types.js';
 import type { CheckOutcome } from './device-ops.js';
 import { readWords } from './gpu.js';
 

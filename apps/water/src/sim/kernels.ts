@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core';
+import type { KernelSpec } from '@scan/core/kit';
 
 /** Workgroup edge of the 2-D grid kernels: 16×16 = 256 invocations, one per cell. */
 export const TILE = 16;

@@ -1,4 +1,5 @@
-import { invalidArgument, type ScanContext, ScanError } from '@scan/core';
+import { type ScanContext, ScanError } from '@scan/core';
+import { invalidArgument } from '@scan/core/kit';
 import { TERRAIN_NAMES, type TerrainName } from './terrain.js';
 
 /** Grid sizes the simulation accepts (cells per side). */

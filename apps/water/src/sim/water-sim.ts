@@ -1,4 +1,5 @@
-import { BufferUsage, createStorageBuffer, getPipeline, type ScanContext, ScanError } from '@scan/core';
+import { BufferUsage, createStorageBuffer, type ScanContext, ScanError } from '@scan/core';
+import { getPipeline } from '@scan/core/kit';
 import { createTridiagonalPlan, type TridiagonalAlgorithm, type TridiagonalPlan } from '@scan/tridiag';
 import { APPLY_KERNEL, coefficientsKernel, DROP_KERNEL, FILL_KERNEL, gridWorkgroups } from './kernels.js';
 import { invalidOption, type ResolvedWaterOptions, resolveWaterOptions, type WaterSimOptions } from './options.js';

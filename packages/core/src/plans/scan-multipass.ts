@@ -9,7 +9,7 @@ import {
 } from '../kernels/scan-reduce-then-scan.js';
 import { type Chunk, chunkParams, vecRange } from './chunks.js';
 import type { BufferRef, RecipeBuilder } from './recipe.js';
-import type { ScanShape } from './scan-plan.js';
+import type { ScanShape } from './scan-shape.js';
 
 /** vec4 slots per invocation of reduce-then-scan: tiles of 4096 elements at 256 invocations. */
 const RTS_SLOTS_PER_THREAD = 4;

@@ -1,7 +1,7 @@
 import type { ScanContext } from '../context.js';
 import { assertUsable } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
-import { checkElementType, type ElementType, type ScanOp } from '../element-types.js';
+import { checkElementType } from '../element-types.js';
 import { type DecoupledFallbackSpec, decoupledFallbackKernel, decoupledFallbackStatusBytes } from '../kernels/scan-decoupled-fallback.js';
 import { checkBoolean, checkOneOf, checkOptions, normalizeScanOptions } from '../validate.js';
 import { AUX_WORDS, type Chunk, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
@@ -10,23 +10,11 @@ import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import { blellochChunk, reduceThenScanChunk } from './scan-multipass.js';
-import { type Plan, SCAN_ALGORITHMS, type ScanAlgorithm, type ScanEncodeArgs, type ScanPlanOptions } from './types.js';
+import type { ScanShape } from './scan-shape.js';
+import { type Plan, SCAN_ALGORITHMS, type ScanEncodeArgs, type ScanPlanOptions } from './types.js';
 
 /** A scan recorded into the caller's encoder. */
 export type ScanPlan = Plan<ScanEncodeArgs>;
-
-/** Everything a scan is specialized on, after defaults (shared with the algorithm recipes). */
-export interface ScanShape {
-  readonly type: ElementType;
-  readonly op: ScanOp;
-  readonly inclusive: boolean;
-  readonly backward: boolean;
-  readonly algorithm: Exclude<ScanAlgorithm, 'auto'>;
-  /** `'not'` scans 1 − x (split counts the zeros of its flags this way). */
-  readonly mapInput: 'none' | 'not';
-  readonly subgroups: boolean;
-  readonly workgroupSize: number;
-}
 
 /** Internal options that other plans and tests use; not part of the public contract. */
 export interface InternalScanOptions extends ScanPlanOptions {

@@ -3,7 +3,8 @@
 // in the browser tests; this one checks that the Node path computes the same thing.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as cpu from '../../src/cpu/index.js';
-import { opFitsType, SCAN_ALGORITHMS, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray, scan } from '../../src/index.js';
+import { SCAN_ALGORITHMS, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray, scan } from '../../src/index.js';
+import { opFitsType } from '../../src/kit/index.js';
 import { createNodeContext } from '../../src/node/index.js';
 
 /** Sizes around tiles and powers of two, up to the 2^18 that Dawn in Node handles. */

@@ -1,4 +1,4 @@
-import { checkCount } from '@scan/core';
+import { checkCount } from '@scan/core/kit';
 import { FLAG_BITS_PER_WORD, type HeadFlags, packedFlagWords } from '../types.js';
 import { checkHeadFlags, flagLength, invalidSegmentArgument } from '../validate.js';
 

@@ -1,5 +1,6 @@
-import { checkData, type ScanTypedArray } from '@scan/core';
+import type { ScanTypedArray } from '@scan/core';
 import { newLike, wordsOf } from '@scan/core/cpu';
+import { checkData } from '@scan/core/kit';
 import type { HeadFlags } from '../types.js';
 import { checkBackward, checkHeadFlags } from '../validate.js';
 

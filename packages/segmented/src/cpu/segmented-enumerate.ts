@@ -1,4 +1,4 @@
-import { checkFlags, lengthOf } from '@scan/core';
+import { checkFlags, lengthOf } from '@scan/core/kit';
 import type { HeadFlags } from '../types.js';
 import { checkBackward, checkHeadFlags } from '../validate.js';
 import type { SegmentedDirectionOptions } from './segmented-distribute.js';

@@ -1,5 +1,6 @@
-import { checkData, identityOf, type ScanOp, type ScanTypedArray, typedArrayFor } from '@scan/core';
+import type { ScanOp, ScanTypedArray } from '@scan/core';
 import { combine } from '@scan/core/cpu';
+import { checkData, identityOf, typedArrayFor } from '@scan/core/kit';
 import type { HeadFlags, SegmentOffsets } from '../types.js';
 import { checkReduceOp, checkSegments } from '../validate.js';
 

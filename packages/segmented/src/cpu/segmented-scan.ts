@@ -1,5 +1,6 @@
-import { checkData, identityOf, type ScanTypedArray, typedArrayFor } from '@scan/core';
+import type { ScanTypedArray } from '@scan/core';
 import { combine } from '@scan/core/cpu';
+import { checkData, identityOf, typedArrayFor } from '@scan/core/kit';
 import type { HeadFlags, SegmentedScanOptions } from '../types.js';
 import { checkHeadFlags, normalizeSegmentedScanOptions } from '../validate.js';
 

@@ -1,5 +1,6 @@
-import { checkData, checkFlags, type ScanTypedArray } from '@scan/core';
+import type { ScanTypedArray } from '@scan/core';
 import { newLike, wordsOf } from '@scan/core/cpu';
+import { checkData, checkFlags } from '@scan/core/kit';
 import type { HeadFlags } from '../types.js';
 import { checkHeadFlags } from '../validate.js';
 

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core';
+import type { KernelSpec } from '@scan/core/kit';
 
 // Kernels that convert between segment representations on the GPU. Every segmented plan reads
 // head flags bit-packed (bit i % 32 of word ⌊i / 32⌋, see FLAG_BITS_PER_WORD); these build that

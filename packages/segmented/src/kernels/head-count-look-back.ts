@@ -1,4 +1,4 @@
-import { statusAccessWgsl } from '@scan/core';
+import { statusAccessWgsl } from '@scan/core/kit';
 
 /**
  * WGSL of the segmented reduce's head counts: every range publishes how many segment heads it holds,

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core';
+import type { KernelSpec } from '@scan/core/kit';
 
 // The element-wise kernels around the segmented scans of distribute and split-and-segment. The
 // scans themselves are the segmented scan plan's; these only prepare their inputs and scatter their

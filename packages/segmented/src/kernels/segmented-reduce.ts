@@ -1,14 +1,5 @@
-import {
-  type ElementType,
-  groupIdentityWgsl,
-  groupScanWgsl,
-  type KernelSpec,
-  lookBackDeclsWgsl,
-  type ScanOp,
-  slotWgsl,
-  unroll,
-  wgslOp,
-} from '@scan/core';
+import type { ElementType, ScanOp } from '@scan/core';
+import { groupIdentityWgsl, groupScanWgsl, type KernelSpec, lookBackDeclsWgsl, slotWgsl, unroll, wgslOp } from '@scan/core/kit';
 import { headCountDeclsWgsl, headCountLookBackWgsl } from './head-count-look-back.js';
 import { segGroupScanWgsl, segJoinWgsl, segmentedLookBackWgsl, segmentedPublishWgsl, segmentedValueWgsl } from './segmented-single-pass.js';
 

@@ -1,16 +1,15 @@
+import type { ElementType, ScanOp } from '@scan/core';
 import {
-  type ElementType,
   groupIdentityWgsl,
   type KernelSpec,
   lookBackDeclsWgsl,
   lookBackStepWgsl,
-  type ScanOp,
   slotWgsl,
   TAKE_TILE_WGSL,
   unroll,
   type WgslOp,
   wgslOp,
-} from '@scan/core';
+} from '@scan/core/kit';
 
 /** What a single-pass segmented scan kernel is specialized on. */
 export interface SegmentedSinglePassSpec {

@@ -1,14 +1,5 @@
-import {
-  type ElementType,
-  type KernelSpec,
-  LINEAR_WORKGROUP_WGSL,
-  ScanError,
-  type ScanOp,
-  scratchSlotWgsl,
-  slotWgsl,
-  unroll,
-  wgslOp,
-} from '@scan/core';
+import { type ElementType, ScanError, type ScanOp } from '@scan/core';
+import { type KernelSpec, LINEAR_WORKGROUP_WGSL, scratchSlotWgsl, slotWgsl, unroll, wgslOp } from '@scan/core/kit';
 
 /**
  * The segmented scan of Sengupta, Harris, Zhang & Owens, "Scan Primitives for GPU Computing"

@@ -1,4 +1,5 @@
-import { assertUsable, type GpuSession, type ScanContext, withSession } from '@scan/core';
+import type { ScanContext } from '@scan/core';
+import { assertUsable, type GpuSession, withSession } from '@scan/core/kit';
 import { unpackHeadFlags } from '../cpu/pack-head-flags.js';
 import { createHeadFlagsToOffsetsPlan, createOffsetsToHeadFlagsPlan, createPackHeadFlagsPlan } from '../plans/flag-plans.js';
 import { type HeadFlags, packedFlagWords } from '../types.js';

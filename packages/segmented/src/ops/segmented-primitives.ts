@@ -1,14 +1,5 @@
-import {
-  assertUsable,
-  checkData,
-  checkFlags,
-  lengthOf,
-  type ScanContext,
-  type ScanTypedArray,
-  typedArrayFor,
-  typedArrayOver,
-  withSession,
-} from '@scan/core';
+import type { ScanContext, ScanTypedArray } from '@scan/core';
+import { assertUsable, checkData, checkFlags, lengthOf, typedArrayFor, typedArrayOver, withSession } from '@scan/core/kit';
 import { packHeadFlags, unpackHeadFlags } from '../cpu/pack-head-flags.js';
 import type { SegmentedDirectionOptions } from '../cpu/segmented-distribute.js';
 import type { SplitAndSegmentResult } from '../cpu/split-and-segment.js';

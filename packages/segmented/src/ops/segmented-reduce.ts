@@ -1,13 +1,5 @@
-import {
-  assertUsable,
-  checkData,
-  identityOf,
-  type ScanContext,
-  type ScanTypedArray,
-  typedArrayFor,
-  typedArrayOver,
-  withSession,
-} from '@scan/core';
+import type { ScanContext, ScanTypedArray } from '@scan/core';
+import { assertUsable, checkData, identityOf, typedArrayFor, typedArrayOver, withSession } from '@scan/core/kit';
 import { offsetsToHeadFlags } from '../cpu/offsets-to-head-flags.js';
 import { packHeadFlags } from '../cpu/pack-head-flags.js';
 import { createSegmentedReducePlan } from '../plans/segmented-reduce-plan.js';

@@ -1,4 +1,5 @@
-import { assertUsable, checkData, type ScanContext, type ScanTypedArray, typedArrayFor, typedArrayOver, withSession } from '@scan/core';
+import type { ScanContext, ScanTypedArray } from '@scan/core';
+import { assertUsable, checkData, typedArrayFor, typedArrayOver, withSession } from '@scan/core/kit';
 import { packHeadFlags } from '../cpu/pack-head-flags.js';
 import { createSegmentedScanPlan } from '../plans/segmented-scan-plan.js';
 import type { HeadFlags, SegmentedScanOptions } from '../types.js';

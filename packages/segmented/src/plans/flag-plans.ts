@@ -1,19 +1,16 @@
+import { createScanPlan, type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
   checkCount,
   checkEncodeArgs,
   checkOneOf,
   checkOptions,
-  createScanPlan,
   dispatchShape,
-  type Plan,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
-  type ScanContext,
-  ScanError,
-} from '@scan/core';
+} from '@scan/core/kit';
 import {
   countHeadsKernel,
   FLAG_KERNEL_WORKGROUP,

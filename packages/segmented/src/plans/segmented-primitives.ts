@@ -1,3 +1,4 @@
+import { type ElementType, type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
   checkBoolean,
@@ -7,16 +8,12 @@ import {
   checkOneOf,
   checkOptions,
   dispatchShape,
-  type ElementType,
   maxChunkElements,
-  type Plan,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
-  type ScanContext,
-  ScanError,
-} from '@scan/core';
+} from '@scan/core/kit';
 import { keepHeadsKernel, PRIMITIVE_WORKGROUP, splitScatterKernel, splitStartsKernel } from '../kernels/segmented-primitives.js';
 import { packedFlagWords, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm } from '../types.js';
 import { createSegmentedScanPlan, type SegmentedScanPlan } from './segmented-scan-plan.js';

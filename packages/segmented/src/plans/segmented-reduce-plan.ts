@@ -1,3 +1,4 @@
+import { type ElementType, type Plan, type ScanContext, ScanError, type ScanOp } from '@scan/core';
 import {
   AUX_WORDS,
   assertUsable,
@@ -9,20 +10,15 @@ import {
   chunkParams,
   decoupledFallbackStatusBytes,
   dispatchShape,
-  type ElementType,
   maxChunkElements,
-  type Plan,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
-  type ScanContext,
-  ScanError,
-  type ScanOp,
   splitIntoChunks,
   stageTailIn,
   vecRange,
-} from '@scan/core';
+} from '@scan/core/kit';
 import { segmentedReduceKernel, segmentedReduceTile } from '../kernels/segmented-reduce.js';
 import { packedFlagWords } from '../types.js';
 

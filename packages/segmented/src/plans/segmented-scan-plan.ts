@@ -1,3 +1,4 @@
+import type { ElementType, Plan, ScanContext, ScanOp } from '@scan/core';
 import {
   AUX_WORDS,
   assertUsable,
@@ -11,20 +12,16 @@ import {
   chunkParams,
   decoupledFallbackStatusBytes,
   dispatchShape,
-  type ElementType,
   maxChunkElements,
-  type Plan,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
-  type ScanContext,
-  type ScanOp,
   splitIntoChunks,
   stageTailIn,
   stageTailOut,
   vecRange,
-} from '@scan/core';
+} from '@scan/core/kit';
 import { segmentedSinglePassKernel } from '../kernels/segmented-single-pass.js';
 import { packedFlagWords, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm } from '../types.js';
 import { treeSegmentedScanRecipe } from './tree.js';

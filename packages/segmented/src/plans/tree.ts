@@ -1,3 +1,4 @@
+import { type ScanContext, ScanError, type ScanOp } from '@scan/core';
 import {
   AUX_WORDS,
   type BufferRef,
@@ -7,14 +8,11 @@ import {
   opFitsType,
   type Recipe,
   RecipeBuilder,
-  type ScanContext,
-  ScanError,
-  type ScanOp,
   splitIntoChunks,
   stageTailIn,
   stageTailOut,
   vecRange,
-} from '@scan/core';
+} from '@scan/core/kit';
 import {
   type SegmentedTreeSpec,
   segmentedTreeBlockSlots,

@@ -1,4 +1,4 @@
-import { type KernelSpec, lookBackDeclsWgsl, lookBackStepWgsl, wgslOp } from '@scan/core';
+import { type KernelSpec, lookBackDeclsWgsl, lookBackStepWgsl, wgslOp } from '@scan/core/kit';
 import { type DirectShape, DirectWgsl } from './direct-common.js';
 
 /** Specialization of {@link directChainedScanKernel}. */

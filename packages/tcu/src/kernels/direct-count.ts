@@ -2,7 +2,7 @@
 // straight from storage (four per u32 word) into the right factor, as the f16 direct reduction
 // (direct-reduce.ts) does with its tiles, and the staged kernels only take what is left.
 
-import type { KernelSpec } from '@scan/core';
+import type { KernelSpec } from '@scan/core/kit';
 import { laneSumsWgsl } from './direct-common.js';
 import type { MatrixPath, MatrixShape } from './matrix.js';
 import { tcuBindingsWgsl } from './tcu-kernels.js';

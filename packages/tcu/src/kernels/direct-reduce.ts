@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core';
+import type { KernelSpec } from '@scan/core/kit';
 import { type DirectShape, DirectWgsl, laneSumsWgsl } from './direct-common.js';
 
 /** Specialization of {@link directReduceKernel}. */

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core';
+import type { KernelSpec } from '@scan/core/kit';
 import { MatrixCode, type MatrixPath, pathKey } from './matrix.js';
 
 /**

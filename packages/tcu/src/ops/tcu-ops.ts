@@ -1,4 +1,5 @@
-import { assertUsable, type ScanContext, withSession } from '@scan/core';
+import type { ScanContext } from '@scan/core';
+import { assertUsable, withSession } from '@scan/core/kit';
 import { toF16Array } from '../cpu/f16.js';
 import type { TcuCountOptions, TcuReduceOptions, TcuScanOptions } from '../cpu/tcu.js';
 import { createTcuCountPlan, createTcuReducePlan, createTcuScanPlan, type TcuPlan } from '../plans/tcu-plans.js';

@@ -1,11 +1,12 @@
-import { type BufferRef, decoupledFallbackStatusBytes } from '@scan/core';
+import { type BufferRef, decoupledFallbackStatusBytes } from '@scan/core/kit';
 import { chainedUnitTiles, directChainedScanKernel } from '../kernels/direct-chained-scan.js';
 import type { DirectShape } from '../kernels/direct-common.js';
 import { directCountApplies, directCountKernel } from '../kernels/direct-count.js';
 import { directBlockReduceKernel, directReduceKernel } from '../kernels/direct-reduce.js';
 import { directScanKernel } from '../kernels/direct-scan.js';
-import { inputBytes, type PassContext, params, recordReduce, recordScan, TAIL_LEVEL } from './recipes.js';
+import { inputBytes, type PassContext, params, TAIL_LEVEL } from './pass-context.js';
 import type { TcuDirectEntry } from './select.js';
+import { recordStagedReduce, recordStagedScan } from './staged-recipes.js';
 
 /** A sub-range of a ref, in bytes (the ref's own offset added). */
 function slice(ref: BufferRef, offset: number, size: number): BufferRef {
@@ -83,7 +84,7 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     const partials = { scratch: name, offset: 0, size: 4 * units };
     const kernel = directReduceKernel({ ...shape(pc, W), segTiles: cls.t, unitTiles });
     pc.b.dispatch(kernel, [slice(input, 0, 2 * start), partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
-    recordReduce(pc, partials, 'f32', slice(output, 0, 4 * fullSegs), units, parts, 1);
+    recordStagedReduce(pc, partials, 'f32', slice(output, 0, 4 * fullSegs), units, parts, 1);
     if (start < n) recordTail(pc, input, output, n, s, start);
     return true;
   }
@@ -127,13 +128,13 @@ function recordTail(
   const segs = Math.ceil(n / s) - first;
   const tailIn = slice(input, (kind === 'f16' ? 2 : 1) * start, inputBytes(kind, n - start));
   if ((4 * first) % pc.align === 0) {
-    recordReduce(pc, tailIn, kind, slice(output, 4 * first, 4 * segs), n - start, s, TAIL_LEVEL);
+    recordStagedReduce(pc, tailIn, kind, slice(output, 4 * first, 4 * segs), n - start, s, TAIL_LEVEL);
     return;
   }
   const name = 'directTail';
   pc.b.needScratch(name, 4 * segs);
   const tail = { scratch: name, offset: 0, size: 4 * segs };
-  recordReduce(pc, tailIn, kind, tail, n - start, s, TAIL_LEVEL);
+  recordStagedReduce(pc, tailIn, kind, tail, n - start, s, TAIL_LEVEL);
   pc.b.copy(tail, slice(output, 4 * first, 4 * segs), 4 * segs);
 }
 
@@ -176,7 +177,7 @@ export function recordDirectCount(pc: PassContext, input: BufferRef, output: Buf
   pc.b.needScratch(name, 4 * units);
   const partials = { scratch: name, offset: 0, size: 4 * units };
   pc.b.dispatch(kernel, [slice(input, 0, start), partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
-  recordReduce(pc, partials, 'u32', slice(output, 0, 4 * fullSegs), units, parts, 1);
+  recordStagedReduce(pc, partials, 'u32', slice(output, 0, 4 * fullSegs), units, parts, 1);
   if (start < n) recordTail(pc, input, output, n, s, start, 'u8');
   return true;
 }
@@ -255,7 +256,7 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
     );
   }
   if (start < n) {
-    recordScan(
+    recordStagedScan(
       pc,
       slice(input, 2 * start, 4 * Math.ceil((n - start) / 2)),
       'f16',

@@ -1,22 +1,21 @@
+import { type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
   checkBoolean,
   checkEncodeArgs,
   checkOptions,
   invalidArgument,
-  type Plan,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
-  type ScanContext,
-  ScanError,
-} from '@scan/core';
+} from '@scan/core/kit';
 import { type Family, MatrixCode, type MatrixPath, type MatrixShape, tileSide } from '../kernels/matrix.js';
 import { REDUCE_SLOTS, SCAN_SLOTS } from '../kernels/tcu-kernels.js';
 import { resolvePath, type TcuPathOption } from '../support.js';
 import { checkPath } from '../validate.js';
-import { inputBytes, type PassContext, recordReduce, recordScan } from './recipes.js';
+import { inputBytes, type PassContext } from './pass-context.js';
+import { recordReduce, recordScan } from './recipes.js';
 import { TCU_SELECTION_TABLE, type TcuSelectionEntry } from './select.js';
 
 /** Options of the plans. */

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core';
+import type { KernelSpec } from '@scan/core/kit';
 import type { TridiagonalLayout } from '../types.js';
 import { bindingsWgsl, EQUATION_WGSL, layoutIndexWgsl, TRIDIAG_PARAMS_WGSL } from './common.js';
 

@@ -1,4 +1,4 @@
-import { type KernelSpec, unroll } from '@scan/core';
+import { type KernelSpec, unroll } from '@scan/core/kit';
 import { EQUATION_WGSL, TRIDIAG_PARAMS_WGSL } from './common.js';
 import { solverDeclsWgsl, solverPhasesWgsl } from './workgroup-solve.js';
 

@@ -1,4 +1,4 @@
-import { type KernelSpec, unroll } from '@scan/core';
+import { type KernelSpec, unroll } from '@scan/core/kit';
 import type { TridiagonalLayout } from '../types.js';
 import { bindingsWgsl, EQUATION_WGSL, layoutIndexWgsl, TRIDIAG_PARAMS_WGSL } from './common.js';
 

@@ -1,4 +1,5 @@
-import { assertUsable, type ScanContext, withSession } from '@scan/core';
+import type { ScanContext } from '@scan/core';
+import { assertUsable, withSession } from '@scan/core/kit';
 import { createTridiagonalPlan } from '../plans/tridiagonal-plan.js';
 import type { TridiagonalSolveOptions, TridiagonalSystems } from '../types.js';
 import { checkSolveOptions, checkSystems, zeroPivotError } from '../validate.js';

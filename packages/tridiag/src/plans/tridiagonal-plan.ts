@@ -1,3 +1,4 @@
+import { type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
   type BufferRef,
@@ -8,9 +9,7 @@ import {
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
-  type ScanContext,
-  ScanError,
-} from '@scan/core';
+} from '@scan/core/kit';
 import { type BindingName, tridiagParams } from '../kernels/common.js';
 import { backwardSubstitutionKernel, forwardReductionKernel } from '../kernels/global-levels.js';
 import { partitionReducedCapacity, partitionSolveKernel } from '../kernels/partition-solve.js';

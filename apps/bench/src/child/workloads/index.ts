@@ -1,4 +1,4 @@
-import type { Primitive } from '../../cases.js';
+import type { Primitive } from '../../case-types.js';
 import { TCU_WORKLOADS } from '../../tcu-cases.js';
 import { TRIDIAG_WORKLOADS } from '../../tridiag-cases.js';
 import { WATER_WORKLOADS } from '../../water-cases.js';

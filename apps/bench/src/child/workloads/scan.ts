@@ -1,6 +1,6 @@
 import { createScanPlan } from '@scan/core';
 import { scan as cpuScan } from '@scan/core/cpu';
-import { SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from '../../cases.js';
+import { SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from '../../case-types.js';
 import { bytesMoved } from '../../metrics.js';
 import { encodeFill, runCheck } from '../device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from '../gpu.js';

@@ -1,7 +1,8 @@
 import { createSegmentedScanPlan } from '@scan/segmented';
 import { segmentedScan as cpuSegmentedScan } from '@scan/segmented/cpu';
+import { SEGMENTED_ALGORITHM_NAMES, type SegmentedAlgorithmName } from '../../case-types.js';
 import { bytesMoved } from '../../metrics.js';
-import { SEGMENTED_ALGORITHM_NAMES, type SegmentedAlgorithmName } from '../../segmented-cases.js';
+
 import { encodeFill, runCheck } from '../device-ops.js';
 import { encodeKernel, submitAndWait } from '../gpu.js';
 import { checkSegmentedScanWgsl } from '../kernels/check-segmented-scan.js';

@@ -1,7 +1,7 @@
 import type { ScanContext } from '@scan/core';
 import { packedFlagWords } from '@scan/segmented';
 import { packHeadFlags, unpackHeadFlags } from '@scan/segmented/cpu';
-import type { BenchCase } from '../../cases.js';
+import type { BenchCase } from '../../case-types.js';
 import { encodeFill } from '../device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from '../gpu.js';
 import { headBitsWgsl, headCountWgsl, headThreshold } from '../kernels/head-bits.js';

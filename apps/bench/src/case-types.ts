@@ -1,0 +1,97 @@
+import type { ElementType, ScanOp } from '@scan/core';
+
+// The vocabulary of a benchmark case: the primitive and algorithm names of every package and the
+// case records. The modules that build cases (cases.ts and the *-cases.ts of each package) and the
+// child that runs them import it; it imports none of them, so no import goes in a circle.
+
+/** What a case measures: a primitive of one of the packages (or the water step), or one of the two bandwidth baselines. */
+export type Primitive =
+  | 'scan'
+  | 'reduce'
+  | 'enumerate'
+  | 'distribute'
+  | 'split'
+  | 'pack'
+  | 'segmented-scan'
+  | 'segmented-reduce'
+  | 'copy'
+  | 'read-only'
+  | TridiagPrimitive
+  | WaterPrimitive
+  | TcuPrimitive;
+
+/** The primitives of `@scan/core`, in report order. */
+export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
+
+/** The primitives of `@scan/segmented`, in report order. */
+export const SEGMENTED_PRIMITIVES: readonly Primitive[] = ['segmented-scan', 'segmented-reduce'];
+
+/** Kernels written in the bench itself that bound what a primitive can reach. */
+export const BASELINES: readonly Primitive[] = ['copy', 'read-only'];
+
+/**
+ * The cases of `@scan/tcu` (`--only tcu-reduce,tcu-scan`): the regular segmented sum and the
+ * inclusive segmented prefix sum of f16 values with f32 results, as matrix products.
+ */
+export const TCU_PRIMITIVES = ['tcu-reduce', 'tcu-scan'] as const;
+export type TcuPrimitive = (typeof TCU_PRIMITIVES)[number];
+
+/** The two paths of `@scan/tcu`, run side by side; the case's `algorithm` names the path. */
+export const TCU_PATHS = ['subgroup-matrix', 'emulated'] as const;
+export type TcuPathName = (typeof TCU_PATHS)[number];
+
+/** The tridiagonal cases, one per algorithm of `@scan/tridiag` (`--only tridiag-cr-pcr`, …). */
+export const TRIDIAG_PRIMITIVES = ['tridiag-cr', 'tridiag-pcr', 'tridiag-cr-pcr', 'tridiag-partition'] as const;
+export type TridiagPrimitive = (typeof TRIDIAG_PRIMITIVES)[number];
+
+/** The shallow-water case: one full ADI step of `apps/water` (`--only water-adi-step`). */
+export const WATER_PRIMITIVES = ['water-adi-step'] as const;
+export type WaterPrimitive = (typeof WATER_PRIMITIVES)[number];
+
+/** Scan algorithms `--algorithms` accepts (the names of `createScanPlan`). */
+export const SCAN_ALGORITHM_NAMES = ['auto', 'blelloch', 'reduce-then-scan', 'decoupled-fallback'] as const;
+export type ScanAlgorithmName = (typeof SCAN_ALGORITHM_NAMES)[number];
+
+/** Segmented scan algorithms the bench runs side by side (the names of `createSegmentedScanPlan`). */
+export const SEGMENTED_ALGORITHM_NAMES = ['single-pass', 'tree'] as const;
+export type SegmentedAlgorithmName = (typeof SEGMENTED_ALGORITHM_NAMES)[number];
+
+/** Element types `--types` accepts. */
+export const ELEMENT_TYPE_NAMES: readonly ElementType[] = ['u32', 'i32', 'f32'];
+
+/** One measurement: a primitive in one configuration at one size. Sent to the child as JSON. */
+export interface BenchCase {
+  /** Unique within a run: `series@n`. */
+  readonly id: string;
+  /** The configuration without the size; the dashboard draws one line per series. */
+  readonly series: string;
+  readonly primitive: Primitive;
+  /** Scan algorithm (scan), segmented scan algorithm (segmented-scan) or path (tcu-*); no other case has one. */
+  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName | TcuPathName;
+  /** Output (and accumulation) type; the tcu cases read `inputType` values. */
+  readonly type: ElementType;
+  /** tcu cases: the input type (f16) when it differs from `type`; the variant shows it instead. */
+  readonly inputType?: 'f16';
+  /** Operator of scan and reduce. */
+  readonly op?: ScanOp;
+  /** Scan only. */
+  readonly inclusive?: boolean;
+  /** Scan, enumerate and distribute. */
+  readonly backward?: boolean;
+  /** Fraction of 1-flags for enumerate, split and pack. */
+  readonly density?: number;
+  /** Mean segment length of segmented cases: each element is a head with probability 1/mean. */
+  readonly segmentMean?: number;
+  /** Segment size of the regular (fixed-size) segments of the tcu cases. */
+  readonly segmentSize?: number;
+  readonly n: number;
+  readonly seed: number;
+  readonly runs: number;
+  readonly warmup: number;
+}
+
+/** A case without size and run settings. */
+export type CaseShape = Pick<
+  BenchCase,
+  'primitive' | 'algorithm' | 'type' | 'inputType' | 'op' | 'inclusive' | 'backward' | 'segmentMean' | 'segmentSize'
+>;

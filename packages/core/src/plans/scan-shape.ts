@@ -1,0 +1,25 @@
+import type { ElementType, ScanOp } from '../element-types.js';
+import type { ScanAlgorithm } from './types.js';
+
+/**
+ * Everything a scan is specialized on, after defaults. The scan plan (scan-plan.ts) builds it and
+ * the recipes of the multi-pass algorithms (scan-multipass.ts) read it; it lives apart from both so
+ * that neither imports the other.
+ *
+ * @example
+ * ```ts
+ * const shape: ScanShape = { type: 'u32', op: 'add', inclusive: false, backward: false, algorithm: 'blelloch',
+ *   mapInput: 'none', subgroups: true, workgroupSize: 256 };
+ * ```
+ */
+export interface ScanShape {
+  readonly type: ElementType;
+  readonly op: ScanOp;
+  readonly inclusive: boolean;
+  readonly backward: boolean;
+  readonly algorithm: Exclude<ScanAlgorithm, 'auto'>;
+  /** `'not'` scans 1 − x (split counts the zeros of its flags this way). */
+  readonly mapInput: 'none' | 'not';
+  readonly subgroups: boolean;
+  readonly workgroupSize: number;
+}
