@@ -56,6 +56,10 @@ export type ScanAlgorithmName = (typeof SCAN_ALGORITHM_NAMES)[number];
 export const SEGMENTED_ALGORITHM_NAMES = ['single-pass', 'tree'] as const;
 export type SegmentedAlgorithmName = (typeof SEGMENTED_ALGORITHM_NAMES)[number];
 
+/** Split and pack algorithms the bench runs side by side (the names of `createPackPlan`'s `algorithm`). */
+export const COMPACT_ALGORITHM_NAMES = ['single-pass', 'scan-then-scatter'] as const;
+export type CompactAlgorithmName = (typeof COMPACT_ALGORITHM_NAMES)[number];
+
 /** Element types `--types` accepts. */
 export const ELEMENT_TYPE_NAMES: readonly ElementType[] = ['u32', 'i32', 'f32'];
 
@@ -66,8 +70,8 @@ export interface BenchCase {
   /** The configuration without the size; the dashboard draws one line per series. */
   readonly series: string;
   readonly primitive: Primitive;
-  /** Scan algorithm (scan), segmented scan algorithm (segmented-scan) or path (tcu-*); no other case has one. */
-  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName | TcuPathName;
+  /** Scan algorithm (scan), segmented scan algorithm (segmented-scan), split/pack algorithm or path (tcu-*); no other case has one. */
+  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName | CompactAlgorithmName | TcuPathName;
   /** Output (and accumulation) type; the tcu cases read `inputType` values. */
   readonly type: ElementType;
   /** tcu cases: the input type (f16) when it differs from `type`; the variant shows it instead. */
@@ -80,6 +84,10 @@ export interface BenchCase {
   readonly backward?: boolean;
   /** Fraction of 1-flags for enumerate, split and pack. */
   readonly density?: number;
+  /** Split and pack: how the plan reads the flags (a u32 or a byte each); absent means u32. */
+  readonly flagType?: 'u32' | 'u8';
+  /** Split and pack: internal plan options of a sweep (`--tuning`); absent in ordinary runs. */
+  readonly tuning?: Readonly<Record<string, number | boolean>>;
   /** Mean segment length of segmented cases: each element is a head with probability 1/mean. */
   readonly segmentMean?: number;
   /** Segment size of the regular (fixed-size) segments of the tcu cases. */
@@ -93,5 +101,5 @@ export interface BenchCase {
 /** A case without size and run settings. */
 export type CaseShape = Pick<
   BenchCase,
-  'primitive' | 'algorithm' | 'type' | 'inputType' | 'op' | 'inclusive' | 'backward' | 'segmentMean' | 'segmentSize'
+  'primitive' | 'algorithm' | 'type' | 'inputType' | 'op' | 'inclusive' | 'backward' | 'segmentMean' | 'segmentSize' | 'flagType'
 >;

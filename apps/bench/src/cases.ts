@@ -50,6 +50,8 @@ export interface CaseSelection {
   readonly warmup: number;
   readonly seed: number;
   readonly density: number;
+  /** Internal plan options of the split and pack cases (`--tuning`), for sweeps. */
+  readonly tuning?: Readonly<Record<string, number | boolean>>;
 }
 
 /**
@@ -61,6 +63,7 @@ export interface CaseSelection {
  * describeVariant({ primitive: 'scan', type: 'i32', op: 'max', inclusive: false, backward: false }); // 'i32 max excl fwd'
  * describeVariant({ primitive: 'segmented-reduce', type: 'u32', op: 'add', segmentMean: 16 }); // 'u32 add mean 16'
  * describeVariant({ primitive: 'tcu-scan', type: 'f32', inputType: 'f16', segmentSize: 256 }); // 'f16 seg 256'
+ * describeVariant({ primitive: 'pack', algorithm: 'single-pass', type: 'u32', flagType: 'u8' }); // 'u32 u8 flags'
  * ```
  */
 export function describeVariant(c: CaseShape): string {
@@ -70,6 +73,7 @@ export function describeVariant(c: CaseShape): string {
   if (c.backward !== undefined) parts.push(c.backward ? 'bwd' : 'fwd');
   if (c.segmentMean !== undefined) parts.push(`mean ${c.segmentMean}`);
   if (c.segmentSize !== undefined) parts.push(`seg ${c.segmentSize}`);
+  if (c.flagType !== undefined) parts.push(`${c.flagType} flags`);
   return parts.join(' ');
 }
 
@@ -96,6 +100,18 @@ function scanShapes(algorithm: ScanAlgorithmName, withVariants: boolean): CaseSh
 }
 
 /**
+ * Split and pack: the one-pass kernels with u32 and with u8 flags, beside the paper's
+ * scan-then-scatter on u32 flags.
+ */
+function compactShapes(): CaseShape[] {
+  return (['split', 'pack'] as const).flatMap((primitive) => [
+    { primitive, algorithm: 'single-pass', type: 'u32', flagType: 'u32' } as const,
+    { primitive, algorithm: 'single-pass', type: 'u32', flagType: 'u8' } as const,
+    { primitive, algorithm: 'scan-then-scatter', type: 'u32', flagType: 'u32' } as const,
+  ]);
+}
+
+/**
  * Every configuration of the default list (before filters), in report order, plus those of the
  * {@link OPT_IN_PRIMITIVES} named in `optIn`.
  */
@@ -116,8 +132,7 @@ export function defaultShapes(
     { primitive: 'reduce', type: 'u32', op: 'max' },
     { primitive: 'enumerate', type: 'u32', backward: false },
     { primitive: 'distribute', type: 'u32', backward: false },
-    { primitive: 'split', type: 'u32' },
-    { primitive: 'pack', type: 'u32' },
+    ...compactShapes(),
     ...segmentedShapes(segmentMeans),
     ...tridiagShapes(),
     ...waterShapes(),
@@ -152,6 +167,7 @@ export function enumerateCases(selection: CaseSelection): BenchCase[] {
       cases.push({
         ...shape,
         ...(flags ? { density: selection.density } : {}),
+        ...(selection.tuning && (shape.primitive === 'split' || shape.primitive === 'pack') ? { tuning: selection.tuning } : {}),
         id: `${series}@${n}`,
         series,
         n,

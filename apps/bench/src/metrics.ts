@@ -15,8 +15,8 @@ function headBitBytes(n: number): number {
  * | reduce           | n·4                    | read the input once (the 4-byte result is noise)     |
  * | enumerate        | 2·n·4                  | read the u32 flags, write the u32 counts             |
  * | distribute       | n·4 + 4                | write the output, read one element                   |
- * | split            | 3·n·4                  | read data and flags, write the data                  |
- * | pack             | 2·n·4 + kept·4         | read data and flags, write the kept elements         |
+ * | split            | 2·n·4 + n·f            | read data and flags, write the data                  |
+ * | pack             | n·4 + n·f + kept·4     | read data and flags, write the kept elements         |
  * | segmented-scan   | 2·n·4 + n/8            | read data and bit-packed head flags, write output    |
  * | segmented-reduce | n·4 + n/8 + segments·4 | read data and head bits, write one value per segment |
  * | tridiag-*        | 5·n·4                  | read a, b, c, d and write x (n unknowns in all)      |
@@ -26,7 +26,7 @@ function headBitBytes(n: number): number {
  * | copy             | 2·n·4                  | read and write every element                         |
  * | read-only        | n·4                    | read every element                                   |
  *
- * `extra` is the number of 1-flags for pack and the number of segments for segmented-reduce and
+ * `f` (`flagBytes`) is 4 for u32 flags and 1 for u8 flags. `extra` is the number of 1-flags for pack and the number of segments for segmented-reduce and
  * tcu-reduce; n/8 stands for the ⌈n/32⌉ words of head bits. The tcu inputs are f16 (2 bytes each).
  *
  * @example
@@ -37,7 +37,7 @@ function headBitBytes(n: number): number {
  * bytesMoved('tcu-reduce', 1024, 4); // 2048 + 16 = 2064
  * ```
  */
-export function bytesMoved(primitive: Primitive, n: number, extra = 0): number {
+export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes = WORD): number {
   switch (primitive) {
     case 'scan':
     case 'enumerate':
@@ -49,9 +49,9 @@ export function bytesMoved(primitive: Primitive, n: number, extra = 0): number {
     case 'distribute':
       return n * WORD + WORD;
     case 'split':
-      return 3 * n * WORD;
+      return 2 * n * WORD + n * flagBytes;
     case 'pack':
-      return 2 * n * WORD + extra * WORD;
+      return n * WORD + n * flagBytes + extra * WORD;
     case 'segmented-scan':
       return 2 * n * WORD + headBitBytes(n);
     case 'segmented-reduce':

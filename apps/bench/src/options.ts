@@ -45,6 +45,8 @@ Usage: node apps/bench/dist/cli.js [options]
   --seed N             seed of the GPU data generator (default 1)
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
   --segment-means LIST mean segment lengths of the segmented cases, 2^k allowed (default ${DEFAULT_SEGMENT_MEANS.join(',')})
+  --tuning JSON        internal plan options for split and pack sweeps, e.g. '{"staging":false,"slotsPerThread":2}'
+                       (maintainers' tool: recorded in every case and the report; not a user-facing option)
   --out PATH           report file (default bench-results/report-<date>.json at the repository root)
   --commit SHA         commit to record when git is not available
   --json               print the JSON report instead of the table (progress goes to stderr)
@@ -94,6 +96,7 @@ export function parseCli(argv: readonly string[]): Invocation {
       seed: { type: 'string' },
       density: { type: 'string' },
       'segment-means': { type: 'string' },
+      tuning: { type: 'string' },
       out: { type: 'string' },
       commit: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -120,9 +123,34 @@ export function parseCli(argv: readonly string[]): Invocation {
     seed: integer(values.seed, '--seed', 1, 0),
     density: fraction(values.density, '--density', 0.5),
     segmentMeans: values['segment-means'] !== undefined ? parseSegmentMeans(values['segment-means']) : [...DEFAULT_SEGMENT_MEANS],
+    ...(values.tuning !== undefined ? { tuning: parseTuning(values.tuning) } : {}),
     json: values.json,
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(values.commit !== undefined ? { commit: values.commit } : {}),
   };
   return { kind: 'run', options };
+}
+
+/**
+ * Parses `--tuning`: a JSON object of numbers and booleans, the internal options a plan accepts
+ * for sweeps (workgroup shape, staging, …). The plan itself rejects keys it does not know.
+ *
+ * @example
+ * ```ts
+ * parseTuning('{"staging":false}'); // { staging: false }
+ * ```
+ */
+export function parseTuning(text: string): Readonly<Record<string, number | boolean>> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`--tuning: expected a JSON object, got ${text}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`--tuning: expected a JSON object, got ${text}`);
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'number' && typeof v !== 'boolean')
+      throw new Error(`--tuning: ${k} = ${JSON.stringify(v)}: expected a number or a boolean`);
+  }
+  return value as Record<string, number | boolean>;
 }

@@ -27,6 +27,7 @@ function reportOptions(o: BenchOptions, dawnToggles: string | undefined): Report
     ...(o.types ? { types: o.types } : {}),
     ...(o.algorithms ? { algorithms: o.algorithms } : {}),
     ...(dawnToggles ? { dawnToggles } : {}),
+    ...(o.tuning ? { tuning: o.tuning } : {}),
   };
 }
 

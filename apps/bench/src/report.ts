@@ -103,6 +103,8 @@ export interface ReportOptions {
   readonly segmentMeans?: readonly number[];
   /** `SCAN_DAWN_TOGGLES` as the children saw it. */
   readonly dawnToggles?: string;
+  /** Internal plan options of a sweep (`--tuning`); absent in ordinary runs. */
+  readonly tuning?: Readonly<Record<string, number | boolean>>;
 }
 
 /** The JSON file `--out` writes and the dashboard reads. */

@@ -11,6 +11,7 @@ export const BufferUsage = {
   COPY_DST: 0x0008,
   UNIFORM: 0x0040,
   STORAGE: 0x0080,
+  INDIRECT: 0x0100,
   QUERY_RESOLVE: 0x0200,
 } as const;
 

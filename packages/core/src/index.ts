@@ -1,8 +1,8 @@
 /**
- * `@scan/core`: the WebGPU context, buffers, errors and timing the scan family is built on, and
- * the scan primitives of Sengupta et al. 2007 — scan, reduce, enumerate, distribute, split and
- * pack — at the array level (typed arrays in, typed arrays out) and the buffer level (plans that
- * record into your command encoder), with the buffer helpers and GPU timer that go with them.
+ * `@scan/core`: the WebGPU context, buffers, errors and timing the scan family is built on, and the scan primitives of Sengupta et al. 2007 — scan, reduce, enumerate, distribute,
+ * split and pack — at the array level (typed arrays in, typed arrays out) and the buffer level
+ * (plans that record into your command encoder), with the buffer helpers and GPU timer that go with
+ * them.
  *
  * This entry holds what an application uses. The building blocks that the other `@scan/*` packages
  * share (pipeline cache, recipes, slot views, group scans, look-back WGSL, argument checks) are the
@@ -16,14 +16,21 @@ export { SUBGROUP_MATRIX_FEATURE } from './caps.js';
 export { type ContextOptions, createContext, type ScanContext } from './context.js';
 export { ELEMENT_TYPES, type ElementType, SCAN_OPS, type ScanOp, type ScanTypedArray } from './element-types.js';
 export { ScanError, type ScanErrorCode } from './errors.js';
-export { distribute, enumerate, pack, reduce, split } from './ops/primitives.js';
+export { distribute, enumerate, pack, packIf, reduce, split } from './ops/primitives.js';
 export { type ScanOptions, scan } from './ops/scan.js';
+export { createDispatchArgsPlan, type DispatchArgsEncodeArgs, type DispatchArgsPlanOptions } from './plans/dispatch-args-plan.js';
 export { createReducePlan, type ReduceEncodeArgs, type ReducePlan, type ReducePlanOptions } from './plans/reduce-plan.js';
 export { createScanPlan, type ScanPlan } from './plans/scan-plan.js';
 export {
+  COMPACT_ALGORITHMS,
+  type CompactAlgorithm,
+  createPackIfPlan,
   createPackPlan,
   createSplitPlan,
+  type FlagType,
   type PackEncodeArgs,
+  type PackIfEncodeArgs,
+  type PackIfPlanOptions,
   type ScatterPlanOptions,
   type SplitEncodeArgs,
 } from './plans/scatter-plans.js';
@@ -36,4 +43,5 @@ export {
   type EnumeratePlanOptions,
 } from './plans/simple-plans.js';
 export { type Plan, SCAN_ALGORITHMS, type ScanAlgorithm, type ScanEncodeArgs, type ScanPlanOptions } from './plans/types.js';
+export { COMPARE_OPS, type CompareOp } from './predicate.js';
 export { createGpuTimer, type GpuTimer } from './timing.js';

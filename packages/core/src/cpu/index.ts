@@ -14,11 +14,12 @@
 
 export type { ElementType, ScanOp, ScanTypedArray } from '../element-types.js';
 export { ScanError } from '../errors.js';
+export type { CompareOp } from '../predicate.js';
 export type { DirectionOptions, ReduceOptions, ScanOptions } from '../validate.js';
 export { distribute } from './distribute.js';
 export { enumerate } from './enumerate.js';
 export { type CombineFn, combine } from './ops.js';
-export { pack } from './pack.js';
+export { pack, packIf } from './pack.js';
 export { reduce } from './reduce.js';
 export { scan } from './scan.js';
 export { type SplitResult, split } from './split.js';

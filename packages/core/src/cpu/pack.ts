@@ -1,4 +1,5 @@
-import type { ScanTypedArray } from '../element-types.js';
+import { elementTypeOf, type ScanTypedArray } from '../element-types.js';
+import { type CompareOp, checkPredicate, predicateTest } from '../predicate.js';
 import { checkData, checkFlags } from '../validate.js';
 import { newLike, wordsOf } from './words.js';
 
@@ -21,5 +22,27 @@ export function pack<T extends ScanTypedArray>(data: T, flags: Uint32Array | Uin
   const { array, words } = newLike(data, kept);
   let k = 0;
   for (let i = 0; i < n; i++) if (flags[i] === 1) words[k++] = input[i]!;
+  return array;
+}
+
+/**
+ * CPU reference of `packIf`: the elements `x` of `data` with `x op value`, in order (NaN compares
+ * false, and `'ne'` true). Bits are copied exactly.
+ *
+ * @example
+ * ```ts
+ * packIf(new Int32Array([-2, 5, 0, 7]), { op: 'ge', value: 0 }); // Int32Array [5, 0, 7]
+ * ```
+ */
+export function packIf<T extends ScanTypedArray>(data: T, options: { op: CompareOp; value: number }): T {
+  checkData(data);
+  const keep = predicateTest(checkPredicate(options, elementTypeOf(data, 'data')));
+  const n = data.length;
+  const input = wordsOf(data);
+  let kept = 0;
+  for (let i = 0; i < n; i++) if (keep(data[i]!)) kept++;
+  const { array, words } = newLike(data, kept);
+  let k = 0;
+  for (let i = 0; i < n; i++) if (keep(data[i]!)) words[k++] = input[i]!;
   return array;
 }

@@ -217,3 +217,38 @@ function windowedLookBack(o: WgslOp, inclusive: (exclusive: string) => string): 
         }
       }`;
 }
+
+/**
+ * The fallback phase as a WGSL block: while the look-back is stuck (`lb_state` 1) on a predecessor
+ * that is not ready, the whole workgroup reduces that predecessor's input itself with
+ * `tileReduce(stalled)` (a call every invocation makes, valid in `leader`), adds it to `lb_prefix`
+ * and walks on past it. For exact operators the result is also offered to the predecessor's status
+ * with atomicMax (same bits in any order; atomicMax never lowers a flag); float add and mul keep it
+ * private. This needs no forward progress between workgroups. Expects what
+ * {@link lookBackStepWgsl} expects, plus `groups`.
+ *
+ * @example
+ * ```ts
+ * const code = `if (tile > 0u) { ${'$'}{lookBackFallbackWgsl(o, true, (t) => `tile_reduce(${'$'}{t}, leader, group, lane, gsize, groups)`)} }`;
+ * ```
+ */
+export function lookBackFallbackWgsl(o: WgslOp, subgroups: boolean, tileReduce: (stalled: string) => string): string {
+  return `loop {
+      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
+      let stalled = workgroupUniformLoad(&lb_tile);
+      let agg = ${tileReduce('stalled')};
+      if (leader) {
+        lb_prefix = ${o.combine('agg', 'lb_prefix')};
+        ${
+          o.exact
+            ? `let bits = bitcast<u32>(agg);
+        atomicMax(&status[STATUS_LINE * (stalled + 1u)], (FLAG_AGGREGATE << 16u) | (bits & 0xffffu));
+        atomicMax(&status[STATUS_LINE * (stalled + 1u) + 1u], (FLAG_AGGREGATE << 16u) | (bits >> 16u));`
+            : '// Float add/mul: another order gives other bits, so the result is kept private.'
+        }
+        lb_tile = select(stalled - 1u, NONE, stalled == 0u);
+      }
+      workgroupBarrier();
+      ${lookBackStepWgsl(o, subgroups)}
+    }`;
+}

@@ -4,7 +4,7 @@ import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
 
 export { decoupledFallbackStatusBytes, STATUS_WORDS_PER_TILE } from './look-back.js';
 
-import { lookBackDeclsWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
+import { lookBackDeclsWgsl, lookBackFallbackWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
 import { slotWgsl } from './slots.js';
 import { unroll } from './unroll.js';
 import { wgslOp } from './wgsl-ops.js';
@@ -177,26 +177,7 @@ ${unroll(
   // 4. Fallback: while the look-back is stuck on a predecessor that is not ready, the whole
   // workgroup reduces that predecessor's input itself and the walk resumes past it.
   if (tile > 0u) {
-    loop {
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-      let stalled = workgroupUniformLoad(&lb_tile);
-      let agg = tile_reduce(stalled, leader, group, lane, gsize, groups);
-      if (leader) {
-        lb_prefix = ${c('agg', 'lb_prefix')};
-        ${
-          o.exact
-            ? `// Exact operators give the same bits in any order, so our reduction may stand in for the
-        // predecessor's own; atomicMax never lowers a flag.
-        let bits = bitcast<u32>(agg);
-        atomicMax(&status[STATUS_LINE * (stalled + 1u)], (FLAG_AGGREGATE << 16u) | (bits & 0xffffu));
-        atomicMax(&status[STATUS_LINE * (stalled + 1u) + 1u], (FLAG_AGGREGATE << 16u) | (bits >> 16u));`
-            : '// Float add/mul: another order gives other bits, so the result is kept private.'
-        }
-        lb_tile = select(stalled - 1u, NONE, stalled == 0u);
-      }
-      workgroupBarrier();
-      ${lookBackStepWgsl(o, spec.subgroups)}
-    }
+    ${lookBackFallbackWgsl(o, spec.subgroups, (t) => `tile_reduce(${t}, leader, group, lane, gsize, groups)`)}
   }
   workgroupBarrier();
 

@@ -29,6 +29,7 @@ export {
   decoupledFallbackStatusBytes,
   type LookBackSpec,
   lookBackDeclsWgsl,
+  lookBackFallbackWgsl,
   lookBackStepWgsl,
   STATUS_WORDS_PER_TILE,
   statusAccessWgsl,

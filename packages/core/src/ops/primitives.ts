@@ -1,32 +1,39 @@
 import { assertUsable, type ScanContext } from '../context.js';
 import { checkOp, elementTypeOf, type ScanTypedArray, typedArrayFor, typedArrayOver } from '../element-types.js';
 import { createReducePlan } from '../plans/reduce-plan.js';
-import { createPackPlan, createSplitPlan } from '../plans/scatter-plans.js';
+import { createPackIfPlan, createPackPlan, createSplitPlan } from '../plans/scatter-plans.js';
 import { createDistributePlan, createEnumeratePlan } from '../plans/simple-plans.js';
+import { type CompareOp, checkPredicate } from '../predicate.js';
 import { checkBoolean, checkData, checkFlags, checkOptions, lengthOf } from '../validate.js';
 import { withSession } from './session.js';
 
 /**
- * The GPU part of split and pack: one plan (split or pack), the data and flags up, the moved data
- * and the count (falses or kept elements) back.
+ * The GPU part of split, pack and packIf: one plan, the data and flags up (bytes stay bytes), the
+ * moved data and the count (falses or kept elements) back.
  */
 async function scatterOnGpu<A extends ScanTypedArray>(
   ctx: ScanContext,
-  mode: 'split' | 'pack',
+  mode: 'split' | 'pack' | 'packIf',
   data: A,
-  flags: Uint32Array | Uint8Array,
+  flags: Uint32Array | Uint8Array | { op: CompareOp; value: number },
 ): Promise<{ output: ArrayBuffer; count: number }> {
   const type = elementTypeOf(data, 'data');
   const n = data.length;
   return withSession(ctx, mode, async (s) => {
     const input = s.upload(data, `${mode} input`);
-    const f = s.uploadFlags(flags);
     const output = s.buffer(4 * n, `${mode} output`);
     const counted = s.buffer(4, `${mode} count`);
-    if (mode === 'split') {
-      s.own(createSplitPlan(ctx, { type })).encode(s.encoder, { input, flags: f, output, count: n, falseCount: counted });
+    if (!ArrayBuffer.isView(flags)) {
+      s.own(createPackIfPlan(ctx, { type, ...flags })).encode(s.encoder, { input, output, count: n, packedCount: counted });
     } else {
-      s.own(createPackPlan(ctx, { type })).encode(s.encoder, { input, flags: f, output, count: n, packedCount: counted });
+      const u8 = flags instanceof Uint8Array;
+      const f = u8 ? s.uploadBytes(flags) : s.upload(flags, 'flags');
+      const options = { type, flags: u8 ? ('u8' as const) : ('u32' as const) };
+      if (mode === 'split') {
+        s.own(createSplitPlan(ctx, options)).encode(s.encoder, { input, flags: f, output, count: n, falseCount: counted });
+      } else {
+        s.own(createPackPlan(ctx, options)).encode(s.encoder, { input, flags: f, output, count: n, packedCount: counted });
+      }
     }
     const readOut = s.readback(output, 4 * n);
     const readCount = s.readback(counted, 4);
@@ -155,5 +162,26 @@ export async function pack<A extends ScanTypedArray>(ctx: ScanContext, data: A, 
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
   const { output, count } = await scatterOnGpu(ctx, 'pack', data, flags);
+  return typedArrayOver(data, output.slice(0, 4 * count));
+}
+
+/**
+ * Pack by a predicate: a new array of the elements `x` for which `x op value` holds, in order,
+ * compared in the array's element type — no flags array needed. `value` must be exact in that type.
+ * Comparisons with NaN are false (`'ne'`: true), as in JavaScript.
+ *
+ * @example
+ * ```ts
+ * await packIf(ctx, new Float32Array([0.2, 0.9, 0.7]), { op: 'gt', value: 0.5 }); // [0.9, 0.7]
+ * await packIf(ctx, new Uint32Array([0, 3, 0, 5]), { op: 'ne', value: 0 });     // [3, 5]
+ * ```
+ */
+export async function packIf<A extends ScanTypedArray>(ctx: ScanContext, data: A, options: { op: CompareOp; value: number }): Promise<A> {
+  assertUsable(ctx);
+  const type = checkData(data, 'data');
+  const { op, value } = checkPredicate(options, type);
+  const n = data.length;
+  if (n === 0) return typedArrayFor(type, 0) as A;
+  const { output, count } = await scatterOnGpu(ctx, 'packIf', data, { op, value });
   return typedArrayOver(data, output.slice(0, 4 * count));
 }

@@ -24,6 +24,17 @@ export class GpuSession {
     return this.upload(flags instanceof Uint32Array ? flags : Uint32Array.from(flags), label);
   }
 
+  /**
+   * Uploads one byte per flag as the one-pass split and pack read them (four to a word); WebGPU
+   * writes whole words, so a length that is not a multiple of 4 is padded with zero bytes.
+   */
+  uploadBytes(bytes: Uint8Array, label = 'flags'): GPUBuffer {
+    if (bytes.length % 4 === 0) return this.upload(bytes, label);
+    const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
+    padded.set(bytes);
+    return this.upload(padded, label);
+  }
+
   /** A new storage buffer of `bytes` bytes owned by the session. */
   buffer(bytes: number, label: string): GPUBuffer {
     checkBufferSize(this.ctx, bytes, label);

@@ -1,21 +1,57 @@
 import { assertUsable, type ScanContext } from '../context.js';
-import { dispatchShape } from '../dispatch.js';
 import { checkElementType, type ElementType } from '../element-types.js';
-import { ScanError } from '../errors.js';
-import { scatterKernel } from '../kernels/scatter.js';
-import { checkOptions } from '../validate.js';
+import { invalidArgument, ScanError } from '../errors.js';
+import type { FlagSource } from '../kernels/compact.js';
+import type { CompareOp } from '../predicate.js';
+import { checkPredicate } from '../predicate.js';
+import { checkBoolean, checkOneOf, checkOptions } from '../validate.js';
+import { type CompactTuning, compactRecipe, compactShape } from './compact-plan.js';
 import { RecipeExecutor } from './executor.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
-import { type Recipe, RecipeBuilder } from './recipe.js';
-import { createScanPlan } from './scan-plan.js';
-import type { Plan, ScanAlgorithm } from './types.js';
+import { planOf } from './plan-of.js';
+import { type ScatterBuffers, scanThenScatterPlan } from './scan-then-scatter.js';
+import type { Plan } from './types.js';
+
+/** How split and pack run: `'auto'` (= `'single-pass'`), `'single-pass'`, or the paper's `'scan-then-scatter'`. */
+export type CompactAlgorithm = 'auto' | 'single-pass' | 'scan-then-scatter';
+
+/** Every value of {@link CompactAlgorithm}. */
+export const COMPACT_ALGORITHMS: readonly CompactAlgorithm[] = ['auto', 'single-pass', 'scan-then-scatter'];
+
+/** How the flags of a split or pack plan are stored. */
+export type FlagType = 'u32' | 'u8';
 
 /** Options of {@link createSplitPlan} and {@link createPackPlan}. */
 export interface ScatterPlanOptions {
-  /** Element type of the data (flags are always u32 0/1). Default `'u32'`. */
+  /** Element type of the data (default `'u32'`); elements move as raw 32-bit words. */
   type?: ElementType;
-  /** Scan algorithm of the enumerate step (default `'auto'`). */
-  algorithm?: ScanAlgorithm;
+  /**
+   * How the flags buffer holds one flag per element (default `'u32'`): `'u32'`, a word each, or
+   * `'u8'`, a byte each, four to a word (the buffer holds ⌈count/4⌉ words; bytes past `count` are
+   * ignored). A flag is true when it is not zero, so a u32 buffer of any values packs by "value ≠ 0".
+   * `'u8'` needs the single-pass algorithm.
+   */
+  flags?: FlagType;
+  /**
+   * `'single-pass'` (what `'auto'` picks): one kernel counts each tile's flags, takes its offset by
+   * decoupled look-back with fallback and moves the tile's elements, staged in workgroup memory so
+   * that the stores are contiguous runs (split adds a count pass over the flags: the trues start
+   * where the falses end, which depends on the last flag). `'scan-then-scatter'`: the paper's
+   * enumerate into scratch, then a scatter.
+   */
+  algorithm?: CompactAlgorithm;
+  /** Largest `count` expected: scratch for it is allocated up front. */
+  maxCount?: number;
+}
+
+/** Options of {@link createPackIfPlan}: keep the elements `x` for which `x op value` holds. */
+export interface PackIfPlanOptions {
+  /** Element type of the data (default `'u32'`); the comparison is done in this type. */
+  type?: ElementType;
+  op: CompareOp;
+  /** The constant compared with; converted to the element type (it must be exact in it). */
+  value: number;
+  algorithm?: 'auto' | 'single-pass';
   maxCount?: number;
 }
 
@@ -37,98 +73,188 @@ export interface PackEncodeArgs {
   packedCount: GPUBuffer;
 }
 
-function createScatterPlan(ctx: ScanContext, mode: 'split' | 'pack', options: ScatterPlanOptions) {
-  assertUsable(ctx);
-  checkOptions(options, ['type', 'algorithm', 'maxCount'], 'options');
-  const type = options.type === undefined ? 'u32' : checkElementType(options.type, 'options.type');
-  // Split enumerates the falses (scan of 1 − flag); pack enumerates the trues.
-  const enumerate = createScanPlan(ctx, {
-    type: 'u32',
-    op: 'add',
-    algorithm: options.algorithm ?? 'auto',
-    mapInput: mode === 'split' ? 'not' : 'none',
-  } as Parameters<typeof createScanPlan>[1]);
-  const workgroupSize = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
-  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
-  const exec = new RecipeExecutor(ctx, mode);
-  const build = (count: number): Recipe => {
-    const b = new RecipeBuilder();
-    const addr = b.needScratch('addr', 4 * count);
-    const workgroups = Math.ceil(count / workgroupSize);
-    const params = b.paramBlock([count, dispatchShape(workgroups, maxDim).x]);
-    const whole = (role: string) => ({ role, offset: 0, size: 4 * count });
-    b.dispatch(
-      scatterKernel(mode, workgroupSize),
-      [whole('input'), whole('flags'), addr, whole('output'), { role: 'count', offset: 0, size: 4 }, params],
-      workgroups,
+/** Buffers of one predicate pack: `packedCount` receives the u32 number of kept elements at byte 0. */
+export interface PackIfEncodeArgs {
+  input: GPUBuffer;
+  output: GPUBuffer;
+  count: number;
+  packedCount: GPUBuffer;
+}
+
+const PLAN_KEYS = ['type', 'flags', 'algorithm', 'maxCount'];
+/** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
+const TUNING_KEYS = ['workgroupSize', 'slotsPerThread', 'staging', 'maxSpin', 'forceFallback'];
+
+function tuningOf(options: Record<string, unknown>): CompactTuning {
+  const t: CompactTuning = {};
+  for (const key of ['workgroupSize', 'slotsPerThread', 'maxSpin'] as const) {
+    if (options[key] !== undefined) t[key] = options[key] as number;
+  }
+  if (options.staging !== undefined) t.staging = checkBoolean(options.staging, 'options.staging', true);
+  if (options.forceFallback !== undefined) t.forceFallback = checkBoolean(options.forceFallback, 'options.forceFallback', false);
+  return t;
+}
+
+/**
+ * A split or pack plan over a flag source: validates each `encode`, then records the one-pass
+ * recipe or the scan-then-scatter plan. `countName` is the role of the count buffer in the args.
+ */
+function createCompactPlan<Args extends { count: number }>(
+  ctx: ScanContext,
+  mode: 'split' | 'pack',
+  what: string,
+  source: FlagSource,
+  type: ElementType,
+  algorithm: Exclude<CompactAlgorithm, 'auto'>,
+  options: Record<string, unknown>,
+  countName: 'falseCount' | 'packedCount',
+  predicate = 0,
+): Plan<Args> {
+  const maxCount = options.maxCount as number | undefined;
+  if (algorithm === 'scan-then-scatter') {
+    const twoPass = scanThenScatterPlan(ctx, mode, maxCount);
+    return planOf([twoPass], {
+      encode(encoder, args) {
+        const roles = checkArgs(ctx, what, encoder, args, source, countName);
+        if (roles) twoPass.encode(encoder, { ...roles, n: args.count });
+      },
+    });
+  }
+  const shape = compactShape(ctx, mode, source, type, tuningOf(options));
+  const exec = new RecipeExecutor(ctx, what);
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(compactRecipe(ctx, shape, maxCount, predicate));
+  return planOf([exec], {
+    encode(encoder, args) {
+      const roles = checkArgs(ctx, what, encoder, args, source, countName);
+      if (!roles) return;
+      const { flags, ...rest } = roles;
+      exec.encode(
+        encoder,
+        `${args.count}`,
+        () => compactRecipe(ctx, shape, args.count, predicate),
+        source.kind === 'predicate' ? rest : roles,
+      );
+    },
+  });
+}
+
+/**
+ * Validates the buffers of one encode and returns them by role, or undefined when `count` is 0
+ * (then the count buffer has been cleared: nothing else to do). The flags buffer of the predicate
+ * form is absent; the returned `flags` is then the input (never bound).
+ */
+function checkArgs(
+  ctx: ScanContext,
+  what: string,
+  encoder: GPUCommandEncoder,
+  args: unknown,
+  source: FlagSource,
+  countName: string,
+): ScatterBuffers | undefined {
+  const flagBytes = source.kind === 'u32' ? 4 : source.kind === 'u8' ? { bytes: (n: number) => 4 * Math.ceil(n / 4) } : undefined;
+  const count = checkEncodeArgs(what, args, {
+    input: 4,
+    ...(flagBytes === undefined ? {} : { flags: flagBytes }),
+    output: 4,
+    [countName]: { bytes: 4 },
+  });
+  const a = args as Record<string, GPUBuffer>;
+  const countBuffer = a[countName] as GPUBuffer;
+  if (4 * count > ctx.caps.limits.maxStorageBufferBindingSize) {
+    throw new ScanError(
+      'TOO_LARGE',
+      `${what}: count = ${count} is past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes); split and pack scatter, so they cannot be chunked`,
+      { argument: 'args.count' },
     );
-    return b.build();
-  };
-  if (options.maxCount !== undefined && options.maxCount > 0) exec.reserve(build(options.maxCount));
+  }
+  if (count === 0) {
+    checkCopyUsage(what, {}, { [countName]: countBuffer });
+    encoder.clearBuffer(countBuffer, 0, 4);
+    return undefined;
+  }
+  // The partial last vec4 of the data (and of u32 flags) is copied through the plan's staging area.
+  if (count % 4 !== 0) checkCopyUsage(what, source.kind === 'u32' ? { input: a.input!, flags: a.flags! } : { input: a.input! }, {});
+  return { input: a.input!, flags: a.flags ?? a.input!, output: a.output!, count: countBuffer };
+}
+
+function flagsPlan<Args extends { count: number }>(ctx: ScanContext, mode: 'split' | 'pack', options: ScatterPlanOptions): Plan<Args> {
+  assertUsable(ctx);
+  const o = checkOptions(options, [...PLAN_KEYS, ...TUNING_KEYS], 'options');
+  const type = o.type === undefined ? 'u32' : checkElementType(o.type, 'options.type');
+  const flags = checkOneOf(o.flags, ['u32', 'u8'] as const, 'options.flags', 'u32');
+  const chosen = checkOneOf(o.algorithm, COMPACT_ALGORITHMS, 'options.algorithm', 'auto');
+  const algorithm = chosen === 'auto' ? 'single-pass' : chosen;
+  if (algorithm === 'scan-then-scatter' && flags === 'u8') {
+    throw new ScanError(
+      'UNSUPPORTED',
+      `${mode} plan: options.flags = "u8" needs options.algorithm 'single-pass' (the scan reads u32 flags)`,
+      {
+        argument: 'options.flags',
+      },
+    );
+  }
   const countName = mode === 'split' ? 'falseCount' : 'packedCount';
-  return {
-    type,
-    encode(encoder: GPUCommandEncoder, args: SplitEncodeArgs | PackEncodeArgs) {
-      const count = checkEncodeArgs(`${mode} plan`, args, { input: 4, flags: 4, output: 4, [countName]: { bytes: 4 } });
-      const countBuffer = (args as unknown as Record<string, GPUBuffer>)[countName] as GPUBuffer;
-      if (4 * count > ctx.caps.limits.maxStorageBufferBindingSize) {
-        throw new ScanError(
-          'TOO_LARGE',
-          `${mode}: count = ${count} is past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes); the scatter cannot be chunked`,
-          {
-            argument: 'args.count',
-          },
-        );
-      }
-      if (count % 4 !== 0) checkCopyUsage(`${mode} plan`, { flags: args.flags }, {});
-      if (count === 0) {
-        checkCopyUsage(`${mode} plan`, {}, { [countName]: countBuffer });
-        encoder.clearBuffer(countBuffer, 0, 4);
-        return;
-      }
-      const recipe = () => build(count);
-      exec.reserveFor(`${count}`, recipe);
-      enumerate.encode(encoder, { input: args.flags, output: exec.scratchBuffer('addr'), count });
-      exec.encode(encoder, `${count}`, recipe, { input: args.input, flags: args.flags, output: args.output, count: countBuffer });
-    },
-    destroy() {
-      enumerate.destroy();
-      exec.destroy();
-    },
-    get scratchBytes() {
-      return exec.scratchBytes + enumerate.scratchBytes;
-    },
-    get allocations() {
-      return exec.allocations + enumerate.allocations;
-    },
-  };
+  return createCompactPlan<Args>(ctx, mode, `${mode} plan`, { kind: flags }, type, algorithm, o, countName);
 }
 
 /**
  * Split at the buffer level (stable): the elements whose flag is 0 first, in order, then those whose
- * flag is 1, in order — one enumerate and derived addresses, as in the paper (§2.3.3). The whole
- * array must fit one storage binding.
+ * flag is 1, in order, and the number of 0-flags at byte 0 of `falseCount`. One pass over the data
+ * after a count pass over the flags (or the paper's enumerate and scatter with
+ * `algorithm: 'scan-then-scatter'`). The whole array must fit one storage binding.
  *
  * @example
  * ```ts
- * const plan = createSplitPlan(ctx, { type: 'f32' });
+ * const plan = createSplitPlan(ctx, { type: 'f32', flags: 'u8' });
  * plan.encode(encoder, { input, flags, output, count, falseCount });
  * ```
  */
 export function createSplitPlan(ctx: ScanContext, options: ScatterPlanOptions = {}): Plan<SplitEncodeArgs> {
-  return createScatterPlan(ctx, 'split', options);
+  return flagsPlan<SplitEncodeArgs>(ctx, 'split', options);
 }
 
 /**
  * Pack (stream compaction) at the buffer level: the elements whose flag is 1, in order, at the
- * start of `output`; their number at byte 0 of `packedCount`. Output past that is left untouched.
+ * start of `output`, and their number at byte 0 of `packedCount` — on the GPU, so a following pass
+ * can size itself from it (see {@link createDispatchArgsPlan}). Output past that is left untouched.
  *
  * @example
  * ```ts
- * const plan = createPackPlan(ctx, { type: 'u32' });
+ * const plan = createPackPlan(ctx, { type: 'u32', flags: 'u8' });
  * plan.encode(encoder, { input, flags, output, count, packedCount });
  * ```
  */
 export function createPackPlan(ctx: ScanContext, options: ScatterPlanOptions = {}): Plan<PackEncodeArgs> {
-  return createScatterPlan(ctx, 'pack', options);
+  return flagsPlan<PackEncodeArgs>(ctx, 'pack', options);
+}
+
+/**
+ * Pack by a predicate at the buffer level: keeps the elements `x` with `x op value` (compared in
+ * the element type), in order, with no flags array at all; their number goes to byte 0 of
+ * `packedCount`. Comparisons with NaN follow IEEE 754 on the GPU (all false, `'ne'` true).
+ *
+ * @example
+ * ```ts
+ * const plan = createPackIfPlan(ctx, { type: 'f32', op: 'gt', value: 0.5 });
+ * plan.encode(encoder, { input, output, count, packedCount });
+ * ```
+ */
+export function createPackIfPlan(ctx: ScanContext, options: PackIfPlanOptions): Plan<PackIfEncodeArgs> {
+  assertUsable(ctx);
+  if (options === undefined) invalidArgument('options', options, "expected { op, value }, e.g. { op: 'gt', value: 0 }");
+  const o = checkOptions(options, ['type', 'op', 'value', 'algorithm', 'maxCount', ...TUNING_KEYS], 'options');
+  const type = o.type === undefined ? 'u32' : checkElementType(o.type, 'options.type');
+  const { op, bits } = checkPredicate({ op: o.op, value: o.value }, type);
+  checkOneOf(o.algorithm, ['auto', 'single-pass'] as const, 'options.algorithm', 'auto');
+  return createCompactPlan<PackIfEncodeArgs>(
+    ctx,
+    'pack',
+    'packIf plan',
+    { kind: 'predicate', op },
+    type,
+    'single-pass',
+    o,
+    'packedCount',
+    bits,
+  );
 }

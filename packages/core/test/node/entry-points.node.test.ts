@@ -9,6 +9,8 @@ import * as kit from '../../src/kit/index.js';
 /** The values (not types) an application gets from `@scan/core`. */
 const MAIN_VALUES = [
   'BufferUsage',
+  'COMPACT_ALGORITHMS',
+  'COMPARE_OPS',
   'ELEMENT_TYPES',
   'SCAN_ALGORITHMS',
   'SCAN_OPS',
@@ -16,9 +18,11 @@ const MAIN_VALUES = [
   'SUBGROUP_MATRIX_FEATURE',
   'ScanError',
   'createContext',
+  'createDispatchArgsPlan',
   'createDistributePlan',
   'createEnumeratePlan',
   'createGpuTimer',
+  'createPackIfPlan',
   'createPackPlan',
   'createReducePlan',
   'createScanPlan',
@@ -28,6 +32,7 @@ const MAIN_VALUES = [
   'encodeReadback',
   'enumerate',
   'pack',
+  'packIf',
   'reduce',
   'scan',
   'split',

@@ -1,11 +1,12 @@
 import type { ElementType, ScanContext } from '@scan/core';
-import type { BenchCase } from '../../case-types.js';
+import type { BenchCase, CompactAlgorithmName } from '../../case-types.js';
 import type { CheckOutcome } from '../device-ops.js';
 import { encodeFill, runCheck } from '../device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from '../gpu.js';
 import { checkPartitionWgsl, type PartitionMode } from '../kernels/check-partition.js';
 import { MAX_F32_INDEX } from '../kernels/common.js';
 import { densityThreshold, type FillMode } from '../kernels/fill.js';
+import { flagBytesWgsl } from '../kernels/flag-bytes.js';
 import { POISON } from '../workload.js';
 import { countOnesBuffer } from './flags.js';
 
@@ -17,6 +18,8 @@ export interface PartitionData {
   readonly output: GPUBuffer;
   /** Where the plan writes `falseCount` / `packedCount` (word 0). */
   readonly count: GPUBuffer;
+  /** The flags as the plan reads them: `flags` itself, or one byte per flag for u8-flag cases. */
+  readonly planFlags: GPUBuffer;
   /** Word 0: the 1-flags, counted by the bench. */
   readonly onesBuffer: GPUBuffer;
   readonly ones: number;
@@ -51,6 +54,16 @@ export async function preparePartition(ctx: ScanContext, c: BenchCase, mode: Par
   encodeFill(ctx, pool, setup, output, n, 'constant', 0, POISON);
   encodeFill(ctx, pool, setup, count, 4, 'constant', 0, POISON);
   await submitAndWait(ctx, setup);
+  // u8-flag cases: the same flags, packed four to a word on the GPU; the checks read the u32 ones.
+  let planFlags = flags;
+  if (c.flagType === 'u8') {
+    planFlags = pool.storage(4 * Math.ceil(n / 4), `${mode} flag bytes`);
+    const pack = ctx.device.createCommandEncoder();
+    encodeKernel(ctx, pack, { key: 'bench/flag-bytes', wgsl: flagBytesWgsl }, [flags, planFlags, pool.params(n)], {
+      invocations: Math.ceil(n / 4),
+    });
+    await submitAndWait(ctx, pack);
+  }
   const onesBuffer = await countOnesBuffer(ctx, pool, flags, n);
   const [ones] = await readWords(ctx, onesBuffer, 1);
   const kernel = { key: `bench/check-partition/${mode}/${c.type}`, wgsl: () => checkPartitionWgsl(mode, c.type) };
@@ -58,6 +71,7 @@ export async function preparePartition(ctx: ScanContext, c: BenchCase, mode: Par
     pool,
     data,
     flags,
+    planFlags,
     output,
     count,
     onesBuffer,
@@ -67,4 +81,16 @@ export async function preparePartition(ctx: ScanContext, c: BenchCase, mode: Par
         encodeKernel(ctx, encoder, kernel, [output, flags, count, onesBuffer, errors, pool.params(n)], { invocations: n }),
       ),
   };
+}
+
+/**
+ * The algorithm of a split or pack case (`'single-pass'` unless the case names another).
+ *
+ * @example
+ * ```ts
+ * createPackPlan(ctx, { algorithm: compactAlgorithmOf(c) });
+ * ```
+ */
+export function compactAlgorithmOf(c: BenchCase): CompactAlgorithmName {
+  return c.algorithm === 'scan-then-scatter' ? 'scan-then-scatter' : 'single-pass';
 }

@@ -3,7 +3,7 @@ import { split as cpuSplit } from '@scan/core/cpu';
 import { bytesMoved } from '../../metrics.js';
 import { readWords } from '../gpu.js';
 import { countDifferences, readArray, type WorkloadFactory } from '../workload.js';
-import { preparePartition } from './partition.js';
+import { compactAlgorithmOf, preparePartition } from './partition.js';
 
 /**
  * Split (stable, 0-flags first) of index-encoded data by random flags; checked for partition,
@@ -17,12 +17,13 @@ import { preparePartition } from './partition.js';
 export const splitWorkload: WorkloadFactory = async (ctx, c) => {
   const n = c.n;
   const d = await preparePartition(ctx, c, 'split');
-  const plan = createSplitPlan(ctx, { type: c.type });
+  // A sweep's internal options ride along with the public ones; the plan checks them.
+  const plan = createSplitPlan(ctx, { type: c.type, flags: c.flagType ?? 'u32', algorithm: compactAlgorithmOf(c), ...c.tuning });
   return {
-    bytes: bytesMoved('split', n),
+    bytes: bytesMoved('split', n, 0, c.flagType === 'u8' ? 1 : 4),
     output: d.output,
     ones: d.ones,
-    encode: (encoder) => plan.encode(encoder, { input: d.data, flags: d.flags, output: d.output, count: n, falseCount: d.count }),
+    encode: (encoder) => plan.encode(encoder, { input: d.data, flags: d.planFlags, output: d.output, count: n, falseCount: d.count }),
     verify: d.verify,
     async compareWithCpu() {
       const data = await readArray(ctx, d.data, n, c.type);

@@ -1,0 +1,58 @@
+import type { ScanContext } from '../context.js';
+import { dispatchShape } from '../dispatch.js';
+import { scatterKernel } from '../kernels/scatter.js';
+import { RecipeExecutor } from './executor.js';
+import { planOf } from './plan-of.js';
+import { type Recipe, RecipeBuilder } from './recipe.js';
+import { createScanPlan, type InternalScanOptions } from './scan-plan.js';
+import type { Plan } from './types.js';
+
+/** The buffers of one scan-then-scatter split or pack, by role (`count`: falses or kept elements). */
+export interface ScatterBuffers {
+  input: GPUBuffer;
+  flags: GPUBuffer;
+  output: GPUBuffer;
+  count: GPUBuffer;
+}
+
+/**
+ * The paper's two-pass split and pack (Sengupta et al. 2007, §2.3.3): an enumerate (core's scan of
+ * the u32 flags, negated for split) written to scratch, then a scatter kernel that moves each
+ * element to the address it derives. Kept as the `'scan-then-scatter'` algorithm for comparison
+ * with the one-pass kernels. `count` > 0.
+ *
+ * @example
+ * ```ts
+ * const plan = scanThenScatterPlan(ctx, 'pack', 1 << 20);
+ * plan.encode(encoder, { input, flags, output, count: countBuffer, n });
+ * ```
+ */
+export function scanThenScatterPlan(ctx: ScanContext, mode: 'split' | 'pack', maxCount?: number): Plan<ScatterBuffers & { n: number }> {
+  // Split enumerates the falses (scan of 1 − flag); pack enumerates the trues.
+  const enumerate = createScanPlan(ctx, { type: 'u32', op: 'add', mapInput: mode === 'split' ? 'not' : 'none' } as InternalScanOptions);
+  const workgroupSize = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
+  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const exec = new RecipeExecutor(ctx, mode);
+  const build = (count: number): Recipe => {
+    const b = new RecipeBuilder();
+    const addr = b.needScratch('addr', 4 * count);
+    const workgroups = Math.ceil(count / workgroupSize);
+    const params = b.paramBlock([count, dispatchShape(workgroups, maxDim).x]);
+    const whole = (role: string) => ({ role, offset: 0, size: 4 * count });
+    b.dispatch(
+      scatterKernel(mode, workgroupSize),
+      [whole('input'), whole('flags'), addr, whole('output'), { role: 'count', offset: 0, size: 4 }, params],
+      workgroups,
+    );
+    return b.build();
+  };
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
+  return planOf([enumerate, exec], {
+    encode(encoder, { n, ...roles }) {
+      const recipe = () => build(n);
+      exec.reserveFor(`${n}`, recipe);
+      enumerate.encode(encoder, { input: roles.flags, output: exec.scratchBuffer('addr'), count: n });
+      exec.encode(encoder, `${n}`, recipe, { ...roles });
+    },
+  });
+}

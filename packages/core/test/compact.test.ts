@@ -1,0 +1,330 @@
+// The one-pass split and pack (and packIf) against the CPU reference: every element type, u32 and
+// u8 flags and the predicate, densities 0, 0.01, 0.5 and 1, sizes around the tile, several tile
+// shapes, staged and direct stores, the forced fallback, both group paths. Outputs are poisoned:
+// pack must leave every word past the kept count untouched.
+import { expectEqualArrays, getTestContext, isPoison, randomData, randomFlags } from '@scan/gpu-testing';
+import { describe, expect, it } from 'vitest';
+import type { ScanContext } from '../src/context.js';
+import * as cpu from '../src/cpu/index.js';
+import { ELEMENT_TYPES, type ElementType, type ScanTypedArray } from '../src/element-types.js';
+import { ScanError } from '../src/errors.js';
+import { pack, packIf, split } from '../src/ops/primitives.js';
+import { createDispatchArgsPlan } from '../src/plans/dispatch-args-plan.js';
+import { createPackIfPlan, createPackPlan, createSplitPlan } from '../src/plans/scatter-plans.js';
+import { COMPARE_OPS } from '../src/predicate.js';
+import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
+
+type Tuning = { workgroupSize?: number; slotsPerThread?: number; staging?: boolean; forceFallback?: boolean };
+
+/** u8 flags as the plans read them: a byte each, padded to whole words. */
+function flagBytes(flags: Uint32Array): Uint8Array {
+  const bytes = new Uint8Array(Math.ceil(flags.length / 4) * 4);
+  bytes.set(flags);
+  return bytes;
+}
+
+interface Case {
+  readonly data: ScanTypedArray;
+  readonly flags: Uint32Array;
+  readonly label: string;
+}
+
+/**
+ * Runs split and pack (u32 and u8 flags) of every case through plans of one shape, checks each
+ * against the CPU reference, and checks that pack wrote nothing past its count.
+ */
+async function checkFlagPlans(
+  ctx: ScanContext,
+  type: ElementType,
+  cases: readonly Case[],
+  tuning: Tuning,
+  algorithm?: 'scan-then-scatter',
+) {
+  const flagTypes = algorithm ? (['u32'] as const) : (['u32', 'u8'] as const);
+  for (const flags of flagTypes) {
+    const options = { type, flags, ...(algorithm ? { algorithm } : {}), ...tuning };
+    const sp = createSplitPlan(ctx, options);
+    const pk = createPackPlan(ctx, options);
+    const results = await runBatch(
+      ctx,
+      cases.map((c) => ({
+        record(encoder) {
+          const n = c.data.length;
+          const input = bufferOf(ctx, c.data);
+          const f = bufferOf(ctx, flags === 'u8' ? flagBytes(c.flags) : c.flags);
+          const out1 = poisoned(ctx, 4 * n);
+          const out2 = poisoned(ctx, 4 * n);
+          const c1 = poisoned(ctx, 4);
+          const c2 = poisoned(ctx, 4);
+          sp.encode(encoder, { input, flags: f, output: out1, count: n, falseCount: c1 });
+          pk.encode(encoder, { input, flags: f, output: out2, count: n, packedCount: c2 });
+          return [
+            { buffer: out1, bytes: 4 * n },
+            { buffer: c1, bytes: 4 },
+            { buffer: out2, bytes: 4 * n },
+            { buffer: c2, bytes: 4 },
+          ];
+        },
+      })),
+    );
+    sp.destroy();
+    pk.destroy();
+    cases.forEach((c, i) => {
+      const [o1, c1, o2, c2] = results[i]!;
+      const label = `${c.label} ${flags} flags ${JSON.stringify(tuning)}${algorithm ? ` ${algorithm}` : ''}`;
+      const want = cpu.split(c.data, c.flags);
+      expectEqualArrays(asTyped(c.data, o1!), want.output, `split ${label}`);
+      expect(new Uint32Array(c1!)[0], `split falseCount ${label}`).toBe(want.falseCount);
+      const packed = cpu.pack(c.data, c.flags);
+      expect(new Uint32Array(c2!)[0], `pack count ${label}`).toBe(packed.length);
+      expectEqualArrays(asTyped(c.data, o2!).subarray(0, packed.length), packed, `pack ${label}`);
+      const past = new Uint32Array(o2!).subarray(packed.length);
+      const written = past.findIndex((w) => !isPoison(w));
+      expect(written, `pack ${label}: a word past the kept count was written`).toBe(-1);
+    });
+  }
+}
+
+/** Cases of `type` at `sizes`, each at every density. */
+function casesOf(type: ElementType, sizes: readonly number[], densities: readonly number[], seed: number): Case[] {
+  return sizes.flatMap((n) =>
+    densities.map((density, j) => ({
+      data: randomData(type, n, seed + n + j, j % 2 ? 'random' : 'extreme'),
+      flags: randomFlags(n, seed + 3 * n + j, density),
+      label: `${type} n=${n} density=${density}`,
+    })),
+  );
+}
+
+const DENSITIES = [0, 0.01, 0.5, 1];
+/** Tiles of the default shapes: split 256 invocations × 2 vec4 slots, pack 256 × 8. */
+const SPLIT_TILE = 2048;
+const TILE = 8192;
+
+for (const subgroups of [true, false]) {
+  describe(`one-pass split and pack (${subgroups ? 'subgroups' : 'workgroup memory'})`, () => {
+    it('every type, u32 and u8 flags, densities 0 … 1, sizes around the tile', async () => {
+      const ctx = await getTestContext({ subgroups });
+      const sizes = [1, 2, 3, 4, 5, 63, SPLIT_TILE - 1, SPLIT_TILE, SPLIT_TILE + 1, TILE - 1, TILE, TILE + 1, 3 * TILE + 7];
+      for (const type of ELEMENT_TYPES) await checkFlagPlans(ctx, type, casesOf(type, sizes, DENSITIES, 11), {});
+    });
+
+    it('small tiles (many of them), staged and direct stores, and the forced fallback', async () => {
+      const ctx = await getTestContext({ subgroups });
+      const cases = casesOf('u32', [255, 256, 257, 2047, 5000], [0.01, 0.5, 0.99], 5);
+      for (const tuning of [
+        { workgroupSize: 64, slotsPerThread: 1, staging: false },
+        { workgroupSize: 64, slotsPerThread: 1, staging: true },
+        { workgroupSize: 64, slotsPerThread: 2, staging: true, forceFallback: true },
+        { workgroupSize: 64, slotsPerThread: 1, staging: false, forceFallback: true },
+      ]) {
+        await checkFlagPlans(ctx, 'u32', cases, tuning);
+      }
+    });
+
+    it('the widest workgroup the device allows (1024 × 2 where it can)', async () => {
+      const ctx = await getTestContext({ subgroups });
+      const workgroupSize = Math.min(1024, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
+      const cases = casesOf('i32', [3 * 8192 + 5], [0.01, 0.5], 9);
+      await checkFlagPlans(ctx, 'i32', cases, { workgroupSize, slotsPerThread: 2 });
+      await checkFlagPlans(ctx, 'i32', cases, { workgroupSize, slotsPerThread: 2, staging: true });
+    });
+
+    it("the paper's scan-then-scatter, kept as an algorithm", async () => {
+      const ctx = await getTestContext({ subgroups });
+      await checkFlagPlans(ctx, 'f32', casesOf('f32', [1, 5, TILE + 1], [0, 0.5, 1], 3), {}, 'scan-then-scatter');
+    });
+
+    it('past 2^20 elements', async () => {
+      const ctx = await getTestContext({ subgroups });
+      await checkFlagPlans(ctx, 'u32', casesOf('u32', [(1 << 20) + 3], [0.5], 21), {});
+    });
+
+    it('packIf: every type and comparison, edge values, the forced fallback', async () => {
+      const ctx = await getTestContext({ subgroups });
+      for (const type of ELEMENT_TYPES) {
+        const data = randomData(type, 3 * TILE + 3, 17, 'extreme');
+        const small = randomData(type, 2 * TILE + 1, 19, 'small');
+        if (type === 'f32') (data as Float32Array).set([Number.NaN, -0, 0, Number.NaN], 100);
+        const values = type === 'f32' ? [0, -0.5, Number.POSITIVE_INFINITY] : type === 'i32' ? [0, -1, 3] : [0, 3, 0xffffffff];
+        const jobs: { data: ScanTypedArray; op: (typeof COMPARE_OPS)[number]; value: number; forceFallback: boolean }[] = [];
+        for (const op of COMPARE_OPS) {
+          for (const value of values) jobs.push({ data: value === values[2] ? data : small, op, value, forceFallback: false });
+        }
+        jobs.push({ data: small, op: 'gt', value: 1, forceFallback: true });
+        const plans = jobs.map((j) => createPackIfPlan(ctx, { type, op: j.op, value: j.value, forceFallback: j.forceFallback } as never));
+        const results = await runBatch(
+          ctx,
+          jobs.map((j, i) => ({
+            record(encoder) {
+              const n = j.data.length;
+              const output = poisoned(ctx, 4 * n);
+              const count = poisoned(ctx, 4);
+              plans[i]!.encode(encoder, { input: bufferOf(ctx, j.data), output, count: n, packedCount: count });
+              return [
+                { buffer: output, bytes: 4 * n },
+                { buffer: count, bytes: 4 },
+              ];
+            },
+          })),
+          plans,
+        );
+        jobs.forEach((j, i) => {
+          const want = cpu.packIf(j.data, { op: j.op, value: j.value });
+          const label = `packIf ${type} ${j.op} ${j.value}${j.forceFallback ? ' forced fallback' : ''}`;
+          const [out, count] = results[i]!;
+          expect(new Uint32Array(count!)[0], `${label} count`).toBe(want.length);
+          expectEqualArrays(asTyped(j.data, out!).subarray(0, want.length), want, label);
+          expect(
+            new Uint32Array(out!).subarray(want.length).findIndex((w) => !isPoison(w)),
+            `${label}: written past the count`,
+          ).toBe(-1);
+        });
+      }
+    });
+  });
+}
+
+describe('dispatch arguments from a count on the GPU', () => {
+  it('pack, then the indirect arguments of a pass over the kept elements', async () => {
+    const ctx = await getTestContext();
+    const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+    const data = randomData('u32', 10_000, 4);
+    const flags = randomFlags(10_000, 5, 0.3);
+    const kept = cpu.pack(data, flags).length;
+    const pack = createPackPlan(ctx);
+    const sizing = createDispatchArgsPlan(ctx, { elementsPerWorkgroup: 64 });
+    const counts = [0, 1, 64, 65, 64 * maxDim, 64 * maxDim + 1, 2 ** 32 - 1];
+    const results = await runBatch(
+      ctx,
+      [
+        {
+          record(encoder) {
+            const packed = poisoned(ctx, 4);
+            const args = poisoned(ctx, 12);
+            pack.encode(encoder, {
+              input: bufferOf(ctx, data),
+              flags: bufferOf(ctx, flags),
+              output: poisoned(ctx, 40_000),
+              count: 10_000,
+              packedCount: packed,
+            });
+            sizing.encode(encoder, { countBuffer: packed, args });
+            return [{ buffer: args, bytes: 12 }];
+          },
+        },
+        ...counts.map((c) => ({
+          record(encoder: GPUCommandEncoder) {
+            const args = poisoned(ctx, 12);
+            // The count at byte 260 of its buffer: offsets past one 256-byte alignment step work too.
+            const words = new Uint32Array(80);
+            words[65] = c;
+            sizing.encode(encoder, { countBuffer: bufferOf(ctx, words), countOffset: 260, args });
+            return [{ buffer: args, bytes: 12 }];
+          },
+        })),
+      ],
+      [pack, sizing],
+    );
+    const check = (args: ArrayBuffer, count: number) => {
+      const [x, y, z] = new Uint32Array(args);
+      const groups = Math.ceil(count / 64);
+      expect(z, `z for ${count}`).toBe(1);
+      expect(x! <= maxDim && y! <= maxDim, `x, y within the limit for ${count}`).toBe(true);
+      expect(x! * y! >= groups, `x·y covers ${groups} workgroups`).toBe(true);
+      expect((x! - 1) * y! < groups || groups === 0, `no whole spare column for ${count}`).toBe(true);
+    };
+    check(results[0]![0]!, kept);
+    counts.forEach((c, i) => check(results[i + 1]![0]!, c));
+  });
+});
+
+describe('split, pack and packIf on typed arrays, and their errors', () => {
+  async function rejectsWith(work: () => Promise<unknown>, code: string, text: RegExp) {
+    const e = await work().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(e, `expected a ScanError ${code}`).toBeInstanceOf(ScanError);
+    expect((e as ScanError).code).toBe(code);
+    expect((e as ScanError).message).toMatch(text);
+  }
+
+  it('u8 flags go up as bytes (any length), u32 flags as words; packIf compares in the element type', async () => {
+    const ctx = await getTestContext();
+    for (const n of [0, 1, 6, 8193]) {
+      const data = randomData('f32', n, n + 1, 'extreme');
+      const words = randomFlags(n, n + 2, 0.4);
+      const bytes = Uint8Array.from(words);
+      expectEqualArrays(await pack(ctx, data, bytes), cpu.pack(data, words), `pack u8 n=${n}`);
+      const s8 = await split(ctx, data, bytes);
+      const want = cpu.split(data, words);
+      expectEqualArrays(s8.output, want.output, `split u8 n=${n}`);
+      expect(s8.falseCount).toBe(want.falseCount);
+      expectEqualArrays((await split(ctx, data, words)).output, want.output, `split u32 n=${n}`);
+      expectEqualArrays(await packIf(ctx, data, { op: 'ge', value: 0 }), cpu.packIf(data, { op: 'ge', value: 0 }), `packIf n=${n}`);
+    }
+    expectEqualArrays(await packIf(ctx, new Uint32Array([0, 3, 0, 5]), { op: 'ne', value: 0 }), [3, 5], 'packIf ne 0');
+    expectEqualArrays(await packIf(ctx, new Int32Array([-2, 5, 0, 7]), { op: 'lt', value: 0 }), [-2], 'packIf i32 lt 0');
+  });
+
+  it('bad arguments get a ScanError naming the argument and value', async () => {
+    const ctx = await getTestContext();
+    await rejectsWith(() => pack(ctx, new Uint32Array(3), new Uint8Array([1, 2, 0])), 'INVALID_ARGUMENT', /flags\[1\] = 2/);
+    await rejectsWith(() => split(ctx, new Uint32Array(3), new Uint8Array(4)), 'INVALID_ARGUMENT', /flags/);
+    await rejectsWith(() => packIf(ctx, new Uint32Array(3), { op: 'gte' as 'ge', value: 1 }), 'INVALID_ARGUMENT', /options\.op = "gte"/);
+    await rejectsWith(() => packIf(ctx, new Uint32Array(3), { op: 'gt', value: -1 }), 'INVALID_ARGUMENT', /options\.value = -1/);
+    await rejectsWith(() => packIf(ctx, new Int32Array(0), { op: 'gt', value: 0.5 }), 'INVALID_ARGUMENT', /options\.value = 0\.5/);
+    await rejectsWith(
+      () => packIf(ctx, new Float32Array(2), { op: 'gt', value: 0.1 }),
+      'INVALID_ARGUMENT',
+      /not exactly representable as f32/,
+    );
+    await rejectsWith(() => packIf(ctx, new Float32Array(2), undefined as never), 'INVALID_ARGUMENT', /options = undefined/);
+    await rejectsWith(
+      () => packIf(ctx, new Float32Array(2), { op: 'gt', value: 0, flags: 'u8' } as never),
+      'INVALID_ARGUMENT',
+      /options\.flags/,
+    );
+    expect(() => cpu.packIf(new Uint32Array(1), { op: 'eq', value: 2 ** 32 })).toThrow(/options\.value = 4294967296/);
+    expect(() => createPackPlan(ctx, { flags: 'u16' as 'u8' })).toThrow(/options\.flags = "u16"/);
+    expect(() => createSplitPlan(ctx, { algorithm: 'blelloch' as 'auto' })).toThrow(/options\.algorithm = "blelloch"/);
+    expect(() => createPackPlan(ctx, { flags: 'u8', algorithm: 'scan-then-scatter' })).toThrow(/u8.*single-pass/);
+    expect(() => createPackIfPlan(ctx, { op: 'gt' } as never)).toThrow(/options\.value = undefined/);
+    expect(() => createDispatchArgsPlan(ctx, { elementsPerWorkgroup: 0 })).toThrow(/elementsPerWorkgroup = 0/);
+    const plan = createPackPlan(ctx, { flags: 'u8' });
+    const encoder = ctx.device.createCommandEncoder();
+    const big = poisoned(ctx, 64);
+    // u8 flags are read a word at a time: 9 flags need 12 bytes.
+    const tiny = ctx.device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+    expect(() =>
+      plan.encode(encoder, { input: big, flags: tiny, output: poisoned(ctx, 64), count: 9, packedCount: poisoned(ctx, 4) }),
+    ).toThrow(/args\.flags has 8 bytes, needs 12/);
+    expect(() =>
+      plan.encode(encoder, { input: big, flags: poisoned(ctx, 16), output: big, count: 4, packedCount: poisoned(ctx, 4) }),
+    ).toThrow(/same buffer/);
+    plan.destroy();
+    tiny.destroy();
+  });
+
+  it('count 0 writes a zero count and nothing else', async () => {
+    const ctx = await getTestContext();
+    const plan = createSplitPlan(ctx, { flags: 'u8' });
+    const [[out, count]] = (await runBatch(ctx, [
+      {
+        record(encoder) {
+          const output = poisoned(ctx, 16);
+          const falseCount = poisoned(ctx, 4);
+          plan.encode(encoder, { input: poisoned(ctx, 16), flags: poisoned(ctx, 16), output, count: 0, falseCount });
+          return [
+            { buffer: output, bytes: 16 },
+            { buffer: falseCount, bytes: 4 },
+          ];
+        },
+      },
+    ])) as [[ArrayBuffer, ArrayBuffer]];
+    plan.destroy();
+    expect(new Uint32Array(count)[0]).toBe(0);
+    expect([...new Uint32Array(out)].every(isPoison)).toBe(true);
+  });
+});
