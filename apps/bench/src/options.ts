@@ -45,7 +45,7 @@ Usage: node apps/bench/dist/cli.js [options]
   --seed N             seed of the GPU data generator (default 1)
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
   --segment-means LIST mean segment lengths of the segmented cases, 2^k allowed (default ${DEFAULT_SEGMENT_MEANS.join(',')})
-  --tuning JSON        internal plan options for split and pack sweeps, e.g. '{"staging":false,"slotsPerThread":2}'
+  --tuning JSON        internal plan options for split and pack sweeps, e.g. '{"workgroupSize":512,"elementsPerThread":8}'
                        (maintainers' tool: recorded in every case and the report; not a user-facing option)
   --out PATH           report file (default bench-results/report-<date>.json at the repository root)
   --commit SHA         commit to record when git is not available

@@ -14,7 +14,7 @@ import { createPackIfPlan, createPackPlan, createSplitPlan } from '../src/plans/
 import { COMPARE_OPS } from '../src/predicate.js';
 import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
 
-type Tuning = { workgroupSize?: number; slotsPerThread?: number; staging?: boolean; forceFallback?: boolean };
+type Tuning = { workgroupSize?: number; elementsPerThread?: number; forceFallback?: boolean };
 
 /** u8 flags as the plans read them: a byte each, padded to whole words. */
 function flagBytes(flags: Uint32Array): Uint8Array {
@@ -97,37 +97,36 @@ function casesOf(type: ElementType, sizes: readonly number[], densities: readonl
 }
 
 const DENSITIES = [0, 0.01, 0.5, 1];
-/** Tiles of the default shapes: split 256 invocations × 2 vec4 slots, pack 256 × 8. */
-const SPLIT_TILE = 2048;
-const TILE = 8192;
+/** Tile of the default shape: 256 invocations × 16 elements (the 1024-wide check: 1024 × 8). */
+const TILE = 4096;
 
 for (const subgroups of [true, false]) {
   describe(`one-pass split and pack (${subgroups ? 'subgroups' : 'workgroup memory'})`, () => {
     it('every type, u32 and u8 flags, densities 0 … 1, sizes around the tile', async () => {
       const ctx = await getTestContext({ subgroups });
-      const sizes = [1, 2, 3, 4, 5, 63, SPLIT_TILE - 1, SPLIT_TILE, SPLIT_TILE + 1, TILE - 1, TILE, TILE + 1, 3 * TILE + 7];
+      const sizes = [1, 2, 3, 4, 5, 63, TILE - 1, TILE, TILE + 1, 3 * TILE + 7];
       for (const type of ELEMENT_TYPES) await checkFlagPlans(ctx, type, casesOf(type, sizes, DENSITIES, 11), {});
     });
 
-    it('small tiles (many of them), staged and direct stores, and the forced fallback', async () => {
+    it('small tiles (many of them), odd and full masks, and the forced fallback', async () => {
       const ctx = await getTestContext({ subgroups });
       const cases = casesOf('u32', [255, 256, 257, 2047, 5000], [0.01, 0.5, 0.99], 5);
       for (const tuning of [
-        { workgroupSize: 64, slotsPerThread: 1, staging: false },
-        { workgroupSize: 64, slotsPerThread: 1, staging: true },
-        { workgroupSize: 64, slotsPerThread: 2, staging: true, forceFallback: true },
-        { workgroupSize: 64, slotsPerThread: 1, staging: false, forceFallback: true },
+        { workgroupSize: 64, elementsPerThread: 1 },
+        { workgroupSize: 64, elementsPerThread: 3 },
+        { workgroupSize: 32, elementsPerThread: 32 },
+        { workgroupSize: 64, elementsPerThread: 5, forceFallback: true },
+        { workgroupSize: 64, elementsPerThread: 1, forceFallback: true },
       ]) {
         await checkFlagPlans(ctx, 'u32', cases, tuning);
       }
     });
 
-    it('the widest workgroup the device allows (1024 × 2 where it can)', async () => {
+    it('the widest workgroup the device allows (1024 × 8 where it can)', async () => {
       const ctx = await getTestContext({ subgroups });
       const workgroupSize = Math.min(1024, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
       const cases = casesOf('i32', [3 * 8192 + 5], [0.01, 0.5], 9);
-      await checkFlagPlans(ctx, 'i32', cases, { workgroupSize, slotsPerThread: 2 });
-      await checkFlagPlans(ctx, 'i32', cases, { workgroupSize, slotsPerThread: 2, staging: true });
+      await checkFlagPlans(ctx, 'i32', cases, { workgroupSize, elementsPerThread: 8 });
     });
 
     it("the paper's scan-then-scatter, kept as an algorithm", async () => {
@@ -292,6 +291,7 @@ describe('split, pack and packIf on typed arrays, and their errors', () => {
     expect(() => createPackPlan(ctx, { flags: 'u8', algorithm: 'scan-then-scatter' })).toThrow(/u8.*single-pass/);
     expect(() => createPackIfPlan(ctx, { op: 'gt' } as never)).toThrow(/options\.value = undefined/);
     expect(() => createDispatchArgsPlan(ctx, { elementsPerWorkgroup: 0 })).toThrow(/elementsPerWorkgroup = 0/);
+    expect(() => createPackPlan(ctx, { elementsPerThread: 33 } as never)).toThrow(/elementsPerThread = 33/);
     const plan = createPackPlan(ctx, { flags: 'u8' });
     const encoder = ctx.device.createCommandEncoder();
     const big = poisoned(ctx, 64);

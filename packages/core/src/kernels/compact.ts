@@ -3,9 +3,9 @@ import type { KernelSpec } from '../pipeline-cache.js';
 import type { CompareOp } from '../predicate.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
 import { lookBackDeclsWgsl, lookBackFallbackWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
-import { AUX_FREE, slotWgsl } from './slots.js';
+import { PARAMS_WGSL } from './slots.js';
 import { unroll } from './unroll.js';
-import { wgslOp } from './wgsl-ops.js';
+import { WGSL_PRELUDE, wgslOp } from './wgsl-ops.js';
 
 /**
  * Where an element's flag comes from: a u32 word per element, a byte per element (four to a word),
@@ -22,75 +22,69 @@ export interface CompactSpec {
   readonly type: ElementType;
   readonly subgroups: boolean;
   readonly workgroupSize: number;
-  /** vec4 slots per invocation: a tile is workgroupSize × slotsPerThread × 4 elements. */
-  readonly slotsPerThread: number;
-  /**
-   * Gather the tile's moved elements in workgroup memory and store them as contiguous runs (true),
-   * or store each element straight from registers to its destination (false).
-   */
-  readonly staging: boolean;
+  /** Elements per invocation (at most 32: their flags are one bit mask); a tile is workgroupSize × this. */
+  readonly elementsPerThread: number;
   readonly maxSpin: number;
   /** Test hook: every look-back falls back. */
   readonly forceFallback?: boolean;
 }
 
-/** Binding numbers of the compaction kernels (0 src, 2 aux, 3 params come from the slot view). */
-export const COMPACT_BINDINGS = { src: 0, moved: 1, aux: 2, params: 3, status: 4, flags: 5, count: 6, trues: 7 } as const;
-
-/** aux words of the u32 flags' partial last vec4 (the data's tail uses AUX_TAIL_IN). */
-export const AUX_FLAG_TAIL = AUX_FREE;
+/** Binding numbers of the compaction kernels. */
+export const COMPACT_BINDINGS = { src: 0, moved: 1, params: 3, status: 4, flags: 5, count: 6, trues: 7 } as const;
 
 /**
- * The WGSL of a flag source: the flags binding, `load_flags(s, x) -> vec4<u32>` giving the 0/1
- * flags of logical slot `s` whose data is `x` (elements past `params.count` are 0), and
- * `load_flags_whole(s, x)`, the same without bounds checks for slots that lie in whole vec4s.
+ * Declarations every compaction kernel shares: the `Params` uniform, the data (read as u32 words),
+ * the flags binding and `flag_of(e, x) -> bool`, the flag of element `e` whose bits are `x` (false
+ * past `params.count`). A compiler may assume floats are never NaN in WGSL, so f32 NaNs are found by
+ * their bits: a NaN on either side makes every comparison false and `'ne'` true, as in IEEE 754.
  */
-function flagSourceWgsl(flags: FlagSource, type: ElementType): string {
-  const past = `let past = vec4<u32>(4u * s) + vec4<u32>(0u, 1u, 2u, 3u) >= vec4<u32>(params.count);`;
+function sourceWgsl(flags: FlagSource, type: ElementType, readsData: boolean): string {
+  const data = readsData ? `@group(0) @binding(${COMPACT_BINDINGS.src}) var<storage, read> src: array<u32>;` : '';
+  const params = `${WGSL_PRELUDE}\n${PARAMS_WGSL}\n@group(0) @binding(${COMPACT_BINDINGS.params}) var<uniform> params: Params;\n${data}`;
   if (flags.kind === 'u32') {
-    return `@group(0) @binding(${COMPACT_BINDINGS.flags}) var<storage, read> flags: array<vec4<u32>>;
-fn load_flags_whole(s: u32, x: vec4<u32>) -> vec4<u32> {
-  return select(vec4<u32>(0u), vec4<u32>(1u), flags[s] != vec4<u32>(0u));
-}
-fn load_flags(s: u32, x: vec4<u32>) -> vec4<u32> {
-  if (s < params.full_vecs) { return load_flags_whole(s, x); }
-  // The partial last vec4, staged in aux by the plan; lanes past the end are 0.
-  ${past}
-  let f = vec4<u32>(aux[${AUX_FLAG_TAIL}u], aux[${AUX_FLAG_TAIL + 1}u], aux[${AUX_FLAG_TAIL + 2}u], aux[${AUX_FLAG_TAIL + 3}u]);
-  return select(select(vec4<u32>(0u), vec4<u32>(1u), f != vec4<u32>(0u)), vec4<u32>(0u), past);
-}`;
+    return `${params}
+@group(0) @binding(${COMPACT_BINDINGS.flags}) var<storage, read> flags: array<u32>;
+fn flag_of(e: u32, x: u32) -> bool { return e < params.count && flags[e] != 0u; }`;
   }
   if (flags.kind === 'u8') {
-    // One word holds the four flags of a slot, bytes in element order (little-endian).
-    return `@group(0) @binding(${COMPACT_BINDINGS.flags}) var<storage, read> flags: array<u32>;
-fn load_flags_whole(s: u32, x: vec4<u32>) -> vec4<u32> {
-  let w = flags[s];
-  return select(vec4<u32>(0u), vec4<u32>(1u), (vec4<u32>(w) & vec4<u32>(0xffu, 0xff00u, 0xff0000u, 0xff000000u)) != vec4<u32>(0u));
-}
-fn load_flags(s: u32, x: vec4<u32>) -> vec4<u32> {
-  if (s >= params.slots) { return vec4<u32>(0u); }
-  ${past}
-  return select(load_flags_whole(s, x), vec4<u32>(0u), past);
-}`;
+    // One word holds the flags of four consecutive elements, byte i of element 4w + i.
+    return `${params}
+@group(0) @binding(${COMPACT_BINDINGS.flags}) var<storage, read> flags: array<u32>;
+fn flag_of(e: u32, x: u32) -> bool { return e < params.count && ((flags[e >> 2u] >> (8u * (e & 3u))) & 0xffu) != 0u; }`;
   }
   const cmp = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '==', ne: '!=' }[flags.op];
-  // WGSL lets a compiler assume floats are never NaN, so f32 NaNs are found by their bits: a NaN
-  // on either side makes every comparison false and 'ne' true, as in IEEE 754 and JavaScript.
   const nan =
     type === 'f32'
-      ? `
-  let nan = ((x & vec4<u32>(0x7fffffffu)) > vec4<u32>(0x7f800000u)) | vec4<bool>((params.extra & 0x7fffffffu) > 0x7f800000u);
-  t = select(t, vec4<bool>(${flags.op === 'ne'}), nan);`
+      ? `\n  if ((x & 0x7fffffffu) > 0x7f800000u || (params.extra & 0x7fffffffu) > 0x7f800000u) { t = ${flags.op === 'ne'}; }`
       : '';
-  return `fn load_flags_whole(s: u32, x: vec4<u32>) -> vec4<u32> {
-  let v = bitcast<vec4<${type}>>(x);
-  let c = bitcast<${type}>(params.extra);
-  var t = v ${cmp} vec4<${type}>(c);${nan}
-  return select(vec4<u32>(0u), vec4<u32>(1u), t);
+  return `${params}
+fn flag_of(e: u32, x: u32) -> bool {
+  var t = bitcast<${type}>(x) ${cmp} bitcast<${type}>(params.extra);${nan}
+  return e < params.count && t;
+}`;
 }
-fn load_flags(s: u32, x: vec4<u32>) -> vec4<u32> {
-  ${past}
-  return select(load_flags_whole(s, x), vec4<u32>(0u), past);
+
+/**
+ * `group_rank(bit, lane, gsize) -> vec2<u32>`: how many invocations of the group before this one
+ * have `bit` set, and how many in all. With subgroups, one ballot; without, a workgroup scan.
+ */
+function groupRankWgsl(subgroups: boolean): string {
+  if (!subgroups) {
+    return `fn group_rank(bit: bool, lane: u32, gsize: u32) -> vec2<u32> {
+  let g = group_scan(select(0u, 1u, bit), lane, gsize);
+  return vec2<u32>(g.exclusive, g.total);
+}`;
+  }
+  // The ballot has one bit per invocation in up to four words (subgroups of up to 128).
+  return `fn group_rank(bit: bool, lane: u32, gsize: u32) -> vec2<u32> {
+  let b = subgroupBallot(bit);
+  let below = vec4<u32>(lane) - vec4<u32>(0u, 32u, 64u, 96u);
+  let full = select(vec4<u32>(0u), vec4<u32>(0xffffffffu), vec4<i32>(below) >= vec4<i32>(32));
+  let part = select(vec4<u32>(0u), (vec4<u32>(1u) << min(below, vec4<u32>(31u))) - vec4<u32>(1u), (vec4<i32>(below) > vec4<i32>(0)) & (vec4<i32>(below) < vec4<i32>(32)));
+  let mask = full | part;
+  let c = countOneBits(b & mask);
+  let t = countOneBits(b);
+  return vec2<u32>(c.x + c.y + c.z + c.w, t.x + t.y + t.z + t.w);
 }`;
 }
 
@@ -98,36 +92,38 @@ fn load_flags(s: u32, x: vec4<u32>) -> vec4<u32> {
  * The one-pass split and pack (stream compaction) kernel. Each tile counts its flags and takes
  * its output offset through the decoupled look-back with fallback (Smith, Levien & Owens, SPAA 2025)
  * over the counts of trues, then moves its elements in the same kernel — no scan written to memory,
- * no second pass over the data. Phases, per tile:
+ * no second pass over the data.
  *
- * 1. **load** — each invocation loads its K vec4 slots of data and their flags into registers;
+ * Layout: a group (subgroup, or the workgroup) owns a run of `gsize × E` elements of the tile, and
+ * invocation `lane` holds elements `j · gsize + lane` of it, j < E. Element j of all lanes is then a
+ * contiguous piece of the input, so the kept elements of one j (and the falses of one j) go to a
+ * contiguous piece of the output: every store instruction writes whole runs, without staging in
+ * workgroup memory. Phases, per tile:
+ *
+ * 1. **load** — each invocation loads its E data words (and flags) into registers, its flags
+ *    becoming one E-bit mask;
  * 2. **tile reduce** — the count of trues of the invocation, its group and the tile; the tile's
  *    count is published at once as AGGREGATE (tile 0: INCLUSIVE);
- * 3. **look-back** — group 0 walks back over the predecessors' counts while the others rank;
- * 4. **rank and stage** — a group scan of the counts gives each element its rank among the tile's
- *    trues (and falses); with `staging`, the tile's moved elements are written to workgroup memory
- *    in output order (pack: the trues; split: the falses, then the trues);
- * 5. **fallback** — a predecessor that stays NOT_READY is counted by the whole workgroup from its
+ * 3. **look-back** — group 0 walks back over the predecessors' counts;
+ * 4. **fallback** — a predecessor that stays NOT_READY is counted by the whole workgroup from its
  *    flags, so the kernel needs no forward progress between workgroups;
- * 6. **store** — with `staging`, consecutive invocations store consecutive elements of the staged
- *    runs (contiguous global writes); without, each element goes from registers to its place.
+ * 5. **store** — for each j, one ballot (or group scan) ranks the lanes' trues, and each element
+ *    goes to its place.
  *
  * Pack writes the trues from 0; the last tile writes their number to `count_out[0]`. Split writes
  * the falses from 0 and the trues from the total count of falses, which no tile can know from its
  * predecessors alone (it depends on the last flag): a count pass ({@link flagCountKernel}) puts the
  * number of trues in `trues_total[0]` first, and tile 0 writes the falses' number to `count_out[0]`.
  *
- * Bindings: 0 src (data, vec4 slots; tail in aux), 1 moved (output, u32 words), 2 aux, 3 params
- * (`extra`: the predicate's constant), 4 status, 5 flags (absent for the predicate), 6 count_out,
- * 7 trues_total (split).
+ * Bindings: 0 src (data, u32 words), 1 moved (output, u32 words), 3 params (`extra`: the predicate's
+ * constant), 4 status, 5 flags (absent for the predicate), 6 count_out, 7 trues_total (split).
  */
 export function compactKernel(spec: CompactSpec): KernelSpec {
   const key = [
     `compact/${spec.mode}`,
     spec.flags.kind === 'predicate' ? `pred-${spec.flags.op}-${spec.type}` : spec.flags.kind,
     spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.slotsPerThread}`,
-    spec.staging ? 'staged' : 'direct',
+    `${spec.workgroupSize}x${spec.elementsPerThread}`,
     `spin${spec.maxSpin}`,
     spec.forceFallback ? 'forced' : '',
   ].join('/');
@@ -137,60 +133,53 @@ export function compactKernel(spec: CompactSpec): KernelSpec {
 function compactWgsl(spec: CompactSpec): string {
   const o = wgslOp('add', 'u32');
   const WG = spec.workgroupSize;
-  const K = spec.slotsPerThread;
-  const TILE = 4 * WG * K;
+  const E = spec.elementsPerThread;
   const maxGroups = spec.subgroups ? WG / 4 : 1;
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const split = spec.mode === 'split';
-  // Moves element c of slot k: its rank among the tile's trues is rb[k] plus the trues before it in
-  // the slot (`before`); among the falses, its index in the tile minus that. Staged: to its place in
-  // the tile's output order (split: falses, then trues); direct: to its place in the output.
-  const moveOne = (k: number, c: number) => {
-    const bit = `((m[${k}] >> ${c}u) & 1u)`;
-    const rt = `(rb[${k}] + countOneBits(m[${k}] & ${(1 << c) - 1}u))`;
-    const local = `(4u * s + ${c}u - tile_start)`;
-    const rf = `(${local} - ${rt})`;
-    const value = `vals[${k}][${c}]`;
-    if (!split) {
-      const at = spec.staging ? `stage[${rt}]` : `moved[wg_exclusive + ${rt}]`;
-      return `if (${bit} != 0u) { ${at} = ${value}; }`;
-    }
-    const at = spec.staging
-      ? `stage[select(${rf}, tile_falses + ${rt}, ${bit} != 0u)]`
-      : `moved[select(wg_falses_before + ${rf}, false_total + wg_exclusive + ${rt}, ${bit} != 0u)]`;
-    return `if (4u * s + ${c}u < params.count) { ${at} = ${value}; }`;
-  };
-  const moveSlot = (k: number) => `  {
-    let s = base + ${k}u * gsize + lane;
-    ${[0, 1, 2, 3].map((c) => moveOne(k, c)).join('\n    ')}
+  const moveOne = (j: number) => {
+    const bit = `((m >> ${j}u) & 1u) != 0u`;
+    const target = split
+      ? `select(wg_falses_before + (e - tile_start) - before, false_total + wg_exclusive + before, kept)`
+      : 'wg_exclusive + before';
+    return `  {
+    let e = base + ${j}u * gsize + lane;
+    let kept = ${bit};
+    let r = group_rank(kept, lane, gsize);
+    let before = running + r.x;
+    running += r.y;
+    if (${split ? 'e < params.count' : 'kept'}) { moved[${target}] = vals[${j}]; }
   }`;
+  };
   return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: 'u32', identity: '0u', backward: false, writes: false, bindings: { src: COMPACT_BINDINGS.src, dst: COMPACT_BINDINGS.moved, aux: COMPACT_BINDINGS.aux, params: COMPACT_BINDINGS.params } })}
+${sourceWgsl(spec.flags, spec.type, true)}
 @group(0) @binding(${COMPACT_BINDINGS.moved}) var<storage, read_write> moved: array<u32>;
 @group(0) @binding(${COMPACT_BINDINGS.count}) var<storage, read_write> count_out: array<u32>;
 ${split ? `@group(0) @binding(${COMPACT_BINDINGS.trues}) var<storage, read> trues_total: array<u32>;` : ''}
-${flagSourceWgsl(spec.flags, spec.type)}
 
 const WG: u32 = ${WG}u;
-const K: u32 = ${K}u;                // vec4 slots per invocation
-const TILE_SLOTS: u32 = ${WG * K}u;
+const E: u32 = ${E}u;                // elements per invocation
+const TILE: u32 = ${WG * E}u;
 ${groupScanWgsl(o, spec.subgroups, WG)}
+${groupRankWgsl(spec.subgroups)}
 ${id.decls}
 var<workgroup> wg_group_total: array<u32, ${maxGroups}>;
 var<workgroup> wg_group_prefix: array<u32, ${maxGroups}>;
-${spec.staging ? `var<workgroup> stage: array<u32, ${TILE}>;` : ''}
 ${split ? 'var<workgroup> wg_falses_before: u32;' : ''}
 ${lookBackDeclsWgsl(o, spec)}
-// The four 0/1 flags of a slot as a 4-bit mask (bit c: element c), so a slot's flags take one register.
-fn mask_of(f: vec4<u32>) -> u32 { return f.x | (f.y << 1u) | (f.z << 2u) | (f.w << 3u); }
+// The carry-in of the look-back: the compaction is never chunked, so nothing comes before tile 0.
+fn load_carry_in() -> u32 { return 0u; }
+
+// The element word at e, 0 past the end.
+fn load_word(e: u32) -> u32 { return select(0u, src[min(e, params.count - 1u)], e < params.count); }
 
 // Counts the trues of tile t with the whole workgroup (the fallback); the result is valid in the leader.
 fn tile_count(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> u32 {
-  let base = t * TILE_SLOTS + group * gsize * K;
+  let base = t * TILE + group * gsize * E;
   var acc = 0u;
-  for (var k = 0u; k < K; k++) {
-    let s = base + k * gsize + lane;
-    acc += countOneBits(mask_of(load_flags(s, ${spec.flags.kind === 'predicate' ? 'load_slot(s)' : 'vec4<u32>(0u)'})));
+  for (var j = 0u; j < E; j++) {
+    let e = base + j * gsize + lane;
+    acc += select(0u, 1u, flag_of(e, ${spec.flags.kind === 'predicate' ? 'load_word(e)' : '0u'}));
   }
   let r = group_reduce(acc, lane, gsize);
   if (lane == 0u) { wg_group_total[group] = r; }
@@ -210,24 +199,20 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   let leader = group == 0u && lane == 0u;
   ${split ? 'let false_total = params.count - trues_total[0];' : ''}
 
-  // 1. Load: this group's run of gsize × K slots, data and flags, into registers. The checks are
-  // hoisted out of the common case, so all 2K loads can be in flight together.
-  let base = tile * TILE_SLOTS + group * gsize * K;
-  var vals: array<vec4<u32>, ${K}>;
-  var m: array<u32, ${K}>;
-  let whole = slots_whole(base + lane, base + (K - 1u) * gsize + lane);
-  if (whole) {
-${unroll(K, (k) => `    vals[${k}] = load_slot_whole(base + ${k}u * gsize + lane);`)}
-${unroll(K, (k) => `    m[${k}] = mask_of(load_flags_whole(base + ${k}u * gsize + lane, vals[${k}]));`)}
+  // 1. Load: E words per invocation, strided by the group size (coalesced), and their flags as a mask.
+  let base = tile * TILE + group * gsize * E;
+  var vals: array<u32, ${E}>;
+  var m = 0u;
+  if (base + E * gsize <= params.count) {
+${unroll(E, (j) => `    vals[${j}] = src[base + ${j}u * gsize + lane];`)}
+${unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u * gsize + lane, vals[${j}]));`)}
   } else {
-${unroll(K, (k) => `    vals[${k}] = load_slot(base + ${k}u * gsize + lane);`)}
-${unroll(K, (k) => `    m[${k}] = mask_of(load_flags(base + ${k}u * gsize + lane, vals[${k}]));`)}
+${unroll(E, (j) => `    vals[${j}] = load_word(base + ${j}u * gsize + lane);`)}
+${unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u * gsize + lane, vals[${j}]));`)}
   }
 
   // 2. Tile reduce: trues of this invocation, its group, the tile; publish the tile's count.
-  var mine = 0u;
-${unroll(K, (k) => `  mine += countOneBits(m[${k}]);`)}
-  let group_total = group_reduce(mine, lane, gsize);
+  let group_total = group_reduce(countOneBits(m), lane, gsize);
   if (lane == 0u) { wg_group_total[group] = group_total; }
   workgroupBarrier();
   if (leader) {
@@ -247,28 +232,14 @@ ${unroll(K, (k) => `  mine += countOneBits(m[${k}]);`)}
     }
   }
   workgroupBarrier();
-  let tile_start = tile * TILE_SLOTS * 4u;
-  ${split ? 'let tile_falses = min(TILE_SLOTS * 4u, params.count - tile_start) - wg_aggregate;' : ''}
+  let tile_start = tile * TILE;
 
-  // 3. Look-back over the counts of trues. ${spec.subgroups ? 'Group 0 walks back while the other groups rank.' : "The leader walks back; the others wait at the ranking's first barrier."}
+  // 3. Look-back over the counts of trues. ${spec.subgroups ? 'Group 0 walks back; the others wait at the fallback check.' : 'The leader walks back.'}
   if (tile > 0u) {
     ${lookBackStepWgsl(o, spec.subgroups)}
   }
 
-  // 4. Rank: rb[k], the trues of the tile before slot k of this invocation (element order).
-  var rb: array<u32, ${K}>;
-  var running = wg_group_prefix[group];
-${unroll(
-  K,
-  (k) => `  {
-    let g = group_scan(countOneBits(m[${k}]), lane, gsize);
-    rb[${k}] = running + g.exclusive;
-    running += g.total;
-  }`,
-)}
-${spec.staging ? `  // Stage: the tile's moved elements in output order in workgroup memory.\n${unroll(K, moveSlot)}` : ''}
-
-  // 5. Fallback: while the look-back is stuck on a predecessor that is not ready, the whole
+  // 4. Fallback: while the look-back is stuck on a predecessor that is not ready, the whole
   // workgroup counts that predecessor's trues itself and the walk resumes past it.
   if (tile > 0u) {
     ${lookBackFallbackWgsl(o, spec.subgroups, (t) => `tile_count(${t}, leader, group, lane, gsize, groups)`)}
@@ -278,22 +249,10 @@ ${spec.staging ? `  // Stage: the tile's moved elements in output order in workg
   }
   workgroupBarrier();
 
-  // 6. Store.
-${
-  spec.staging
-    ? `  // The staged runs, consecutive invocations on consecutive elements.
-  ${
-    split
-      ? `let tile_elems = min(TILE_SLOTS * 4u, params.count - tile_start);
-  for (var i = lid; i < tile_elems; i += WG) {
-    moved[select(wg_falses_before + i, false_total + wg_exclusive + i - tile_falses, i >= tile_falses)] = stage[i];
-  }`
-      : `for (var i = lid; i < wg_aggregate; i += WG) {
-    moved[wg_exclusive + i] = stage[i];
-  }`
-  }`
-    : unroll(K, moveSlot)
-}
+  // 5. Store: for each j, the lanes' trues ranked by one ballot; \`before\` counts the tile's trues
+  // before this element.${split ? ' A false goes after the falses before it: its index in the tile minus `before`.' : ''}
+  var running = wg_group_prefix[group];
+${unroll(E, moveOne)}
 }
 `;
 }
@@ -301,32 +260,31 @@ ${
 /**
  * The count pass before a one-pass split: the number of trues of the whole array, added into
  * `trues_total[0]` (cleared by the plan) with one atomic per workgroup. Workgroup w counts tile w
- * (the tiles of {@link compactKernel}), its K slots per invocation loaded at once; the pass reads
+ * (the tiles of {@link compactKernel}), its E flags per invocation loaded at once; the pass reads
  * only the flags (a quarter of the data's bytes for u8 flags), or the data for a predicate.
  *
- * Bindings as {@link compactKernel}: 0 src (the predicate only), 2 aux (tails), 3 params, 5 flags,
- * 7 trues_total.
+ * Bindings as {@link compactKernel}: 0 src (the predicate only), 3 params, 5 flags, 7 trues_total.
  */
-export function flagCountKernel(spec: Pick<CompactSpec, 'flags' | 'type' | 'subgroups' | 'workgroupSize' | 'slotsPerThread'>): KernelSpec {
+export function flagCountKernel(
+  spec: Pick<CompactSpec, 'flags' | 'type' | 'subgroups' | 'workgroupSize' | 'elementsPerThread'>,
+): KernelSpec {
   const key = [
     'compact/count',
     spec.flags.kind === 'predicate' ? `pred-${spec.flags.op}-${spec.type}` : spec.flags.kind,
     spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.slotsPerThread}`,
+    `${spec.workgroupSize}x${spec.elementsPerThread}`,
   ].join('/');
   const o = wgslOp('add', 'u32');
   const WG = spec.workgroupSize;
-  const K = spec.slotsPerThread;
+  const E = spec.elementsPerThread;
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const maxGroups = spec.subgroups ? WG / 4 : 1;
   const predicate = spec.flags.kind === 'predicate';
-  const slot = (k: number) => `w * ${WG * K}u + ${k * WG}u + lid`;
   return {
     key,
     wgsl: () => `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: 'u32', identity: '0u', backward: false, writes: false, reads: predicate, bindings: { src: COMPACT_BINDINGS.src, dst: COMPACT_BINDINGS.moved, aux: COMPACT_BINDINGS.aux, params: COMPACT_BINDINGS.params } })}
+${sourceWgsl(spec.flags, spec.type, predicate)}
 @group(0) @binding(${COMPACT_BINDINGS.trues}) var<storage, read_write> trues_total: array<atomic<u32>>;
-${flagSourceWgsl(spec.flags, spec.type)}
 ${groupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
 var<workgroup> wg_group_total: array<u32, ${maxGroups}>;
@@ -336,15 +294,9 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   ${id.body}
   let w = wid.x + wid.y * params.dispatch_x;
   if (w >= params.tiles) { return; }
-  var f: array<vec4<u32>, ${K}>;
-  // All K loads at once in whole tiles; the checked path only in the last one.
-  if (${slot(K - 1)} < params.full_vecs) {
-${unroll(K, (k) => `    f[${k}] = load_flags_whole(${slot(k)}, ${predicate ? `load_slot_whole(${slot(k)})` : 'vec4<u32>(0u)'});`)}
-  } else {
-${unroll(K, (k) => `    f[${k}] = load_flags(${slot(k)}, ${predicate ? `load_slot(${slot(k)})` : 'vec4<u32>(0u)'});`)}
-  }
+  // The flags of tile w, E per invocation, consecutive invocations on consecutive elements.
   var acc = 0u;
-${unroll(K, (k) => `  acc += f[${k}].x + f[${k}].y + f[${k}].z + f[${k}].w;`)}
+${unroll(E, (j) => `  { let e = w * ${WG * E}u + ${j * WG}u + lid; acc += select(0u, 1u, flag_of(e, ${predicate ? 'select(0u, src[min(e, params.count - 1u)], e < params.count)' : '0u'})); }`)}
   let r = group_reduce(acc, lane, gsize);
   if (lane == 0u) { wg_group_total[group] = r; }
   workgroupBarrier();

@@ -34,8 +34,8 @@ export interface ScatterPlanOptions {
   flags?: FlagType;
   /**
    * `'single-pass'` (what `'auto'` picks): one kernel counts each tile's flags, takes its offset by
-   * decoupled look-back with fallback and moves the tile's elements, staged in workgroup memory so
-   * that the stores are contiguous runs (split adds a count pass over the flags: the trues start
+   * decoupled look-back with fallback and moves the tile's elements, laid out so that every store
+   * instruction writes contiguous runs (split adds a count pass over the flags: the trues start
    * where the falses end, which depends on the last flag). `'scan-then-scatter'`: the paper's
    * enumerate into scratch, then a scatter.
    */
@@ -83,14 +83,13 @@ export interface PackIfEncodeArgs {
 
 const PLAN_KEYS = ['type', 'flags', 'algorithm', 'maxCount'];
 /** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
-const TUNING_KEYS = ['workgroupSize', 'slotsPerThread', 'staging', 'maxSpin', 'forceFallback'];
+const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback'];
 
 function tuningOf(options: Record<string, unknown>): CompactTuning {
   const t: CompactTuning = {};
-  for (const key of ['workgroupSize', 'slotsPerThread', 'maxSpin'] as const) {
+  for (const key of ['workgroupSize', 'elementsPerThread', 'maxSpin'] as const) {
     if (options[key] !== undefined) t[key] = options[key] as number;
   }
-  if (options.staging !== undefined) t.staging = checkBoolean(options.staging, 'options.staging', true);
   if (options.forceFallback !== undefined) t.forceFallback = checkBoolean(options.forceFallback, 'options.forceFallback', false);
   return t;
 }
@@ -115,7 +114,7 @@ function createCompactPlan<Args extends { count: number }>(
     const twoPass = scanThenScatterPlan(ctx, mode, maxCount);
     return planOf([twoPass], {
       encode(encoder, args) {
-        const roles = checkArgs(ctx, what, encoder, args, source, countName);
+        const roles = checkArgs(ctx, what, encoder, args, source, countName, true);
         if (roles) twoPass.encode(encoder, { ...roles, n: args.count });
       },
     });
@@ -150,6 +149,7 @@ function checkArgs(
   args: unknown,
   source: FlagSource,
   countName: string,
+  twoPass = false,
 ): ScatterBuffers | undefined {
   const flagBytes = source.kind === 'u32' ? 4 : source.kind === 'u8' ? { bytes: (n: number) => 4 * Math.ceil(n / 4) } : undefined;
   const count = checkEncodeArgs(what, args, {
@@ -172,8 +172,8 @@ function checkArgs(
     encoder.clearBuffer(countBuffer, 0, 4);
     return undefined;
   }
-  // The partial last vec4 of the data (and of u32 flags) is copied through the plan's staging area.
-  if (count % 4 !== 0) checkCopyUsage(what, source.kind === 'u32' ? { input: a.input!, flags: a.flags! } : { input: a.input! }, {});
+  // The two-pass enumerate scans the flags as vec4s: their partial last vec4 goes through a staging copy.
+  if (twoPass && count % 4 !== 0) checkCopyUsage(what, { flags: a.flags! }, {});
   return { input: a.input!, flags: a.flags ?? a.input!, output: a.output!, count: countBuffer };
 }
 
