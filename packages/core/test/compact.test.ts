@@ -16,9 +16,9 @@ import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
 
 type Tuning = { workgroupSize?: number; elementsPerThread?: number; forceFallback?: boolean };
 
-/** u8 flags as the plans read them: a byte each, padded to whole words. */
+/** u8 flags as the plans read them: a byte each, padded to whole words with nonzero bytes, which the plans must ignore. */
 function flagBytes(flags: Uint32Array): Uint8Array {
-  const bytes = new Uint8Array(Math.ceil(flags.length / 4) * 4);
+  const bytes = new Uint8Array(Math.ceil(flags.length / 4) * 4).fill(0xff);
   bytes.set(flags);
   return bytes;
 }
@@ -97,14 +97,16 @@ function casesOf(type: ElementType, sizes: readonly number[], densities: readonl
 }
 
 const DENSITIES = [0, 0.01, 0.5, 1];
-/** Tile of the default shape: 256 invocations × 16 elements (the 1024-wide check: 1024 × 8). */
+/** Tiles of the default shapes, 256 invocations × 16 elements (predicate), × 24 (u32 flags), × 32 (u8 flags). */
 const TILE = 4096;
+const TILE_U32 = 6144;
+const TILE_U8 = 8192;
 
 for (const subgroups of [true, false]) {
   describe(`one-pass split and pack (${subgroups ? 'subgroups' : 'workgroup memory'})`, () => {
     it('every type, u32 and u8 flags, densities 0 … 1, sizes around the tile', async () => {
       const ctx = await getTestContext({ subgroups });
-      const sizes = [1, 2, 3, 4, 5, 63, TILE - 1, TILE, TILE + 1, 3 * TILE + 7];
+      const sizes = [1, 2, 3, 4, 5, 63, TILE_U32 - 1, TILE_U32, TILE_U32 + 1, TILE_U8 - 1, TILE_U8, TILE_U8 + 1, 3 * TILE_U8 + 7];
       for (const type of ELEMENT_TYPES) await checkFlagPlans(ctx, type, casesOf(type, sizes, DENSITIES, 11), {});
     });
 

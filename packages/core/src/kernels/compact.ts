@@ -89,6 +89,24 @@ function groupRankWgsl(subgroups: boolean): string {
 }
 
 /**
+ * u8 flags of a whole run, read a word per lane: lane l loads words `base/4 + q·gsize + l` (q < E/4),
+ * so each load instruction of the subgroup reads consecutive words. The flag of element
+ * `j·gsize + lane` is byte `lane & 3` of word `q·gsize + ((j % 4)·gsize + lane) / 4` with q = j / 4,
+ * fetched by one shuffle (subgroup sizes are powers of two from 4, so the byte is the lane's own).
+ * Reading a byte per element instead makes four lanes share each word and four times the loads.
+ */
+function wordFlagsWgsl(E: number): string {
+  const loads = unroll(E / 4, (q) => `    let fw${q} = flags[(base >> 2u) + ${q}u * gsize + lane];`);
+  const bits = unroll(
+    E,
+    (j) =>
+      `    m |= select(0u, ${(2 ** j) >>> 0}u, ((subgroupShuffle(fw${j >> 2}, (${j % 4}u * gsize + lane) >> 2u) >> (8u * (lane & 3u))) & 0xffu) != 0u);`,
+  );
+  return `${loads}
+${bits}`;
+}
+
+/**
  * The one-pass split and pack (stream compaction) kernel. Each tile counts its flags and takes
  * its output offset through the decoupled look-back with fallback (Smith, Levien & Owens, SPAA 2025)
  * over the counts of trues, then moves its elements in the same kernel — no scan written to memory,
@@ -137,6 +155,8 @@ function compactWgsl(spec: CompactSpec): string {
   const maxGroups = spec.subgroups ? WG / 4 : 1;
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const split = spec.mode === 'split';
+  // u8 flags with subgroups: a word per lane, the bytes passed around by shuffles (below).
+  const wordFlags = spec.flags.kind === 'u8' && spec.subgroups && E % 4 === 0;
   const moveOne = (j: number) => {
     const bit = `((m >> ${j}u) & 1u) != 0u`;
     const target = split
@@ -205,7 +225,7 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   var m = 0u;
   if (base + E * gsize <= params.count) {
 ${unroll(E, (j) => `    vals[${j}] = src[base + ${j}u * gsize + lane];`)}
-${unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u * gsize + lane, vals[${j}]));`)}
+${wordFlags ? wordFlagsWgsl(E) : unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u * gsize + lane, vals[${j}]));`)}
   } else {
 ${unroll(E, (j) => `    vals[${j}] = load_word(base + ${j}u * gsize + lane);`)}
 ${unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u * gsize + lane, vals[${j}]));`)}
@@ -260,8 +280,9 @@ ${unroll(E, moveOne)}
 /**
  * The count pass before a one-pass split: the number of trues of the whole array, added into
  * `trues_total[0]` (cleared by the plan) with one atomic per workgroup. Workgroup w counts tile w
- * (the tiles of {@link compactKernel}), its E flags per invocation loaded at once; the pass reads
- * only the flags (a quarter of the data's bytes for u8 flags), or the data for a predicate.
+ * (the tiles of {@link compactKernel}), its E flags per invocation loaded at once (u8 flags a word,
+ * four flags, per load); the pass reads only the flags (a quarter of the data's bytes for u8 flags),
+ * or the data for a predicate.
  *
  * Bindings as {@link compactKernel}: 0 src (the predicate only), 3 params, 5 flags, 7 trues_total.
  */
@@ -296,7 +317,25 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (w >= params.tiles) { return; }
   // The flags of tile w, E per invocation, consecutive invocations on consecutive elements.
   var acc = 0u;
-${unroll(E, (j) => `  { let e = w * ${WG * E}u + ${j * WG}u + lid; acc += select(0u, 1u, flag_of(e, ${predicate ? 'select(0u, src[min(e, params.count - 1u)], e < params.count)' : '0u'})); }`)}
+${
+  spec.flags.kind === 'u8' && E % 4 === 0
+    ? `  // A word (four flags) per load: the high bit of each nonzero byte, bytes past the end masked off.
+${unroll(
+  E / 4,
+  (q) => `  {
+    let t = w * ${(WG * E) / 4}u + ${q * WG}u + lid;
+    let left = select(0u, params.count - 4u * t, 4u * t < params.count);
+    let f = flags[min(t, (params.count - 1u) >> 2u)];
+    let nonzero = (((f & 0x7f7f7f7fu) + 0x7f7f7f7fu) | f) & 0x80808080u;
+    acc += countOneBits(nonzero & select(0xffffffffu, (1u << (8u * left)) - 1u, left < 4u));
+  }`,
+)}`
+    : unroll(
+        E,
+        (j) =>
+          `  { let e = w * ${WG * E}u + ${j * WG}u + lid; acc += select(0u, 1u, flag_of(e, ${predicate ? 'select(0u, src[min(e, params.count - 1u)], e < params.count)' : '0u'})); }`,
+      )
+}
   let r = group_reduce(acc, lane, gsize);
   if (lane == 0u) { wg_group_total[group] = r; }
   workgroupBarrier();

@@ -18,10 +18,10 @@ export interface CompactTuning {
 export type CompactShape = Omit<CompactSpec, 'forceFallback'> & { readonly forceFallback: boolean };
 
 /**
- * The shape of a one-pass split or pack on this device: 256 invocations × 24 elements with u32
- * flags, × 16 with u8 flags or a predicate (which read fewer bytes per element), from the H100 sweep
- * in BENCHMARKS.md (2^28 u32: pack 0.98 ms at 24 against 1.03 at 16 with u32 flags; 0.89 at 16
- * against 1.00 at 24 with u8 flags).
+ * The shape of a one-pass split or pack on this device, from the H100 sweep in BENCHMARKS.md
+ * (2^28 u32): 256 invocations × 24 elements with u32 flags (pack 0.98 ms, against 1.03 at 16),
+ * × 32 with u8 flags (read a word per lane: pack 0.73 ms, split 1.08 against 1.15 at 16), × 16 for
+ * the predicate.
  *
  * @example
  * ```ts
@@ -36,7 +36,7 @@ export function compactShape(
   t: CompactTuning,
 ): CompactShape {
   const workgroupSize = t.workgroupSize ?? Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
-  const elementsPerThread = t.elementsPerThread ?? (flags.kind === 'u32' ? 24 : 16);
+  const elementsPerThread = t.elementsPerThread ?? (flags.kind === 'u32' ? 24 : flags.kind === 'u8' ? 32 : 16);
   // The flags of an invocation are one 32-bit mask.
   if (!Number.isInteger(elementsPerThread) || elementsPerThread < 1 || elementsPerThread > 32) {
     invalidArgument('options.elementsPerThread', elementsPerThread, 'expected an integer in [1, 32]');
