@@ -39,7 +39,11 @@ export const COMPACT_BINDINGS = { src: 0, moved: 1, params: 3, status: 4, flags:
  * their bits: a NaN on either side makes every comparison false and `'ne'` true, as in IEEE 754.
  */
 function sourceWgsl(flags: FlagSource, type: ElementType, readsData: boolean): string {
-  const data = readsData ? `@group(0) @binding(${COMPACT_BINDINGS.src}) var<storage, read> src: array<u32>;` : '';
+  const data = readsData
+    ? `@group(0) @binding(${COMPACT_BINDINGS.src}) var<storage, read> src: array<u32>;
+// The element word at e, 0 past the end.
+fn load_word(e: u32) -> u32 { return select(0u, src[min(e, params.count - 1u)], e < params.count); }`
+    : '';
   const params = `${WGSL_PRELUDE}\n${PARAMS_WGSL}\n@group(0) @binding(${COMPACT_BINDINGS.params}) var<uniform> params: Params;\n${data}`;
   if (flags.kind === 'u32') {
     return `${params}
@@ -190,9 +194,6 @@ ${lookBackDeclsWgsl(o, spec)}
 // The carry-in of the look-back: the compaction is never chunked, so nothing comes before tile 0.
 fn load_carry_in() -> u32 { return 0u; }
 
-// The element word at e, 0 past the end.
-fn load_word(e: u32) -> u32 { return select(0u, src[min(e, params.count - 1u)], e < params.count); }
-
 // Counts the trues of tile t with the whole workgroup (the fallback); the result is valid in the leader.
 fn tile_count(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> u32 {
   let base = t * TILE + group * gsize * E;
@@ -332,8 +333,7 @@ ${unroll(
 )}`
     : unroll(
         E,
-        (j) =>
-          `  { let e = w * ${WG * E}u + ${j * WG}u + lid; acc += select(0u, 1u, flag_of(e, ${predicate ? 'select(0u, src[min(e, params.count - 1u)], e < params.count)' : '0u'})); }`,
+        (j) => `  { let e = w * ${WG * E}u + ${j * WG}u + lid; acc += select(0u, 1u, flag_of(e, ${predicate ? 'load_word(e)' : '0u'})); }`,
       )
 }
   let r = group_reduce(acc, lane, gsize);

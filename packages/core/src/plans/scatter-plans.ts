@@ -115,7 +115,8 @@ function createCompactPlan<Args extends { count: number }>(
     return planOf([twoPass], {
       encode(encoder, args) {
         const roles = checkArgs(ctx, what, encoder, args, source, countName, true);
-        if (roles) twoPass.encode(encoder, { ...roles, n: args.count });
+        // The two-pass algorithm takes u32 flags only, so the flags buffer is there.
+        if (roles) twoPass.encode(encoder, { ...roles, flags: roles.flags!, n: args.count });
       },
     });
   }
@@ -125,22 +126,14 @@ function createCompactPlan<Args extends { count: number }>(
   return planOf([exec], {
     encode(encoder, args) {
       const roles = checkArgs(ctx, what, encoder, args, source, countName);
-      if (!roles) return;
-      const { flags, ...rest } = roles;
-      exec.encode(
-        encoder,
-        `${args.count}`,
-        () => compactRecipe(ctx, shape, args.count, predicate),
-        source.kind === 'predicate' ? rest : roles,
-      );
+      if (roles) exec.encode(encoder, `${args.count}`, () => compactRecipe(ctx, shape, args.count, predicate), roles);
     },
   });
 }
 
 /**
  * Validates the buffers of one encode and returns them by role, or undefined when `count` is 0
- * (then the count buffer has been cleared: nothing else to do). The flags buffer of the predicate
- * form is absent; the returned `flags` is then the input (never bound).
+ * (then the count buffer has been cleared: nothing else to do). The predicate form has no flags.
  */
 function checkArgs(
   ctx: ScanContext,
@@ -150,7 +143,7 @@ function checkArgs(
   source: FlagSource,
   countName: string,
   twoPass = false,
-): ScatterBuffers | undefined {
+): (Omit<ScatterBuffers, 'flags'> & { flags?: GPUBuffer }) | undefined {
   const flagBytes = source.kind === 'u32' ? 4 : source.kind === 'u8' ? { bytes: (n: number) => 4 * Math.ceil(n / 4) } : undefined;
   const count = checkEncodeArgs(what, args, {
     input: 4,
@@ -174,7 +167,7 @@ function checkArgs(
   }
   // The two-pass enumerate scans the flags as vec4s: their partial last vec4 goes through a staging copy.
   if (twoPass && count % 4 !== 0) checkCopyUsage(what, { flags: a.flags! }, {});
-  return { input: a.input!, flags: a.flags ?? a.input!, output: a.output!, count: countBuffer };
+  return { input: a.input!, ...(flagBytes === undefined ? {} : { flags: a.flags! }), output: a.output!, count: countBuffer };
 }
 
 function flagsPlan<Args extends { count: number }>(ctx: ScanContext, mode: 'split' | 'pack', options: ScatterPlanOptions): Plan<Args> {
