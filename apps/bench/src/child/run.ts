@@ -141,7 +141,9 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
 
 /** `{ [key]: m GB/s ÷ base GB/s }`, or nothing when a time was below the timer's resolution. */
 function finiteRatio<K extends string>(key: K, m: Measurement, base: Measurement): { [P in K]?: number } {
-  const ratio = m.gbps / base.gbps;
+  // A baseline against itself is 1 by definition, even when SwiftShader's timestamps give a median
+  // of 0 ms (infinite GB/s) for a tiny case.
+  const ratio = m === base ? 1 : m.gbps / base.gbps;
   return (Number.isFinite(ratio) ? { [key]: ratio } : {}) as { [P in K]?: number };
 }
 
