@@ -16,6 +16,7 @@ export type Primitive =
   | 'segmented-reduce'
   | 'copy'
   | 'read-only'
+  | SortPrimitive
   | TridiagPrimitive
   | WaterPrimitive
   | TcuPrimitive;
@@ -25,6 +26,17 @@ export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumera
 
 /** The primitives of `@scan/segmented`, in report order. */
 export const SEGMENTED_PRIMITIVES: readonly Primitive[] = ['segmented-scan', 'segmented-reduce'];
+
+/**
+ * The cases of `@scan/sort`: keys only (`sort`), keys with u32 values (`sort-pairs`), and the
+ * segmented sort of keys (`segmented-sort`), each sorting in place.
+ */
+export const SORT_PRIMITIVES = ['sort', 'sort-pairs', 'segmented-sort'] as const;
+export type SortPrimitive = (typeof SORT_PRIMITIVES)[number];
+
+/** Sort algorithms the bench runs side by side (the names of `createSortPlan`'s `algorithm`). */
+export const SORT_ALGORITHM_NAMES = ['radix', 'split-radix'] as const;
+export type SortAlgorithmName = (typeof SORT_ALGORITHM_NAMES)[number];
 
 /** Kernels written in the bench itself that bound what a primitive can reach. */
 export const BASELINES: readonly Primitive[] = ['copy', 'read-only'];
@@ -70,10 +82,17 @@ export interface BenchCase {
   /** The configuration without the size; the dashboard draws one line per series. */
   readonly series: string;
   readonly primitive: Primitive;
-  /** Scan algorithm (scan), segmented scan algorithm (segmented-scan), split/pack algorithm or path (tcu-*); no other case has one. */
-  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName | CompactAlgorithmName | TcuPathName;
-  /** Output (and accumulation) type; the tcu cases read `inputType` values. */
+  /**
+   * Scan algorithm (scan), segmented scan algorithm (segmented-scan), split/pack algorithm, sort
+   * algorithm (sort, sort-pairs) or path (tcu-*); no other case has one.
+   */
+  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName | CompactAlgorithmName | SortAlgorithmName | TcuPathName;
+  /** Output (and accumulation) type; the tcu cases read `inputType` values; the key type of the sorts. */
   readonly type: ElementType;
+  /** sort-pairs: the type of the values that move with the keys. */
+  readonly valueType?: ElementType;
+  /** Sorts: largest key first (absent means ascending). */
+  readonly descending?: boolean;
   /** tcu cases: the input type (f16) when it differs from `type`; the variant shows it instead. */
   readonly inputType?: 'f16';
   /** Operator of scan and reduce. */
@@ -101,5 +120,16 @@ export interface BenchCase {
 /** A case without size and run settings. */
 export type CaseShape = Pick<
   BenchCase,
-  'primitive' | 'algorithm' | 'type' | 'inputType' | 'op' | 'inclusive' | 'backward' | 'segmentMean' | 'segmentSize' | 'flagType'
+  | 'primitive'
+  | 'algorithm'
+  | 'type'
+  | 'inputType'
+  | 'valueType'
+  | 'descending'
+  | 'op'
+  | 'inclusive'
+  | 'backward'
+  | 'segmentMean'
+  | 'segmentSize'
+  | 'flagType'
 >;

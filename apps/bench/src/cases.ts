@@ -7,11 +7,13 @@ import {
   type Primitive,
   type ScanAlgorithmName,
   SEGMENTED_PRIMITIVES,
+  SORT_PRIMITIVES,
   TCU_PRIMITIVES,
   TRIDIAG_PRIMITIVES,
   WATER_PRIMITIVES,
 } from './case-types.js';
 import { DEFAULT_SEGMENT_MEANS, segmentedShapes } from './segmented-cases.js';
+import { sortShapes } from './sort-cases.js';
 import { tcuShapes } from './tcu-cases.js';
 import { tridiagShapes } from './tridiag-cases.js';
 import { waterShapes } from './water-cases.js';
@@ -26,6 +28,7 @@ export const OPT_IN_PRIMITIVES: readonly Primitive[] = TCU_PRIMITIVES;
 export const PRIMITIVES: readonly Primitive[] = [
   ...CORE_PRIMITIVES,
   ...SEGMENTED_PRIMITIVES,
+  ...SORT_PRIMITIVES,
   ...TRIDIAG_PRIMITIVES,
   ...WATER_PRIMITIVES,
   ...TCU_PRIMITIVES,
@@ -56,7 +59,8 @@ export interface CaseSelection {
 
 /**
  * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
- * segmented cases and `seg 256` (and the f16 input type) for the tcu cases.
+ * segmented cases, `seg 256` (and the f16 input type) for the tcu cases, and for the sorts the key
+ * type, `u32 values` when values move with the keys and `desc` when descending.
  *
  * @example
  * ```ts
@@ -64,10 +68,14 @@ export interface CaseSelection {
  * describeVariant({ primitive: 'segmented-reduce', type: 'u32', op: 'add', segmentMean: 16 }); // 'u32 add mean 16'
  * describeVariant({ primitive: 'tcu-scan', type: 'f32', inputType: 'f16', segmentSize: 256 }); // 'f16 seg 256'
  * describeVariant({ primitive: 'pack', algorithm: 'single-pass', type: 'u32', flagType: 'u8' }); // 'u32 u8 flags'
+ * describeVariant({ primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32' }); // 'u32 u32 values'
+ * describeVariant({ primitive: 'sort', algorithm: 'radix', type: 'f32', descending: true }); // 'f32 desc'
  * ```
  */
 export function describeVariant(c: CaseShape): string {
   const parts: string[] = [c.inputType ?? c.type];
+  if (c.valueType !== undefined) parts.push(`${c.valueType} values`);
+  if (c.descending) parts.push('desc');
   if (c.op) parts.push(c.op);
   if (c.inclusive !== undefined) parts.push(c.inclusive ? 'incl' : 'excl');
   if (c.backward !== undefined) parts.push(c.backward ? 'bwd' : 'fwd');
@@ -134,6 +142,7 @@ export function defaultShapes(
     { primitive: 'distribute', type: 'u32', backward: false },
     ...compactShapes(),
     ...segmentedShapes(segmentMeans),
+    ...sortShapes(),
     ...tridiagShapes(),
     ...waterShapes(),
     ...tcuShapes().filter((s) => optIn.includes(s.primitive)),

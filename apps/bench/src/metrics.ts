@@ -19,6 +19,9 @@ function headBitBytes(n: number): number {
  * | pack             | n·4 + n·f + kept·4     | read data and flags, write the kept elements         |
  * | segmented-scan   | 2·n·4 + n/8            | read data and bit-packed head flags, write output    |
  * | segmented-reduce | n·4 + n/8 + segments·4 | read data and head bits, write one value per segment |
+ * | sort             | 9·n·4                  | one-sweep radix model: read the keys for the histograms, then 4 passes (8-bit digits) each read and write them |
+ * | sort-pairs       | 17·n·4                 | the same with u32 values read and written in each pass: n·4 + 4·2·(n·4 + n·4) |
+ * | segmented-sort   | 9·n·4 + n/8            | the sort model plus reading the head bits once                       |
  * | tridiag-*        | 5·n·4                  | read a, b, c, d and write x (n unknowns in all)      |
  * | water-adi-step   | 27·n·4                 | one ADI step of n cells, pass by pass (water-cases)  |
  * | tcu-reduce       | 2·n + segments·4       | read the f16 input, write one f32 per segment        |
@@ -28,6 +31,11 @@ function headBitBytes(n: number): number {
  *
  * `f` (`flagBytes`) is 4 for u32 flags and 1 for u8 flags. `extra` is the number of 1-flags for pack and the number of segments for segmented-reduce and
  * tcu-reduce; n/8 stands for the ⌈n/32⌉ words of head bits. The tcu inputs are f16 (2 bytes each).
+ * The sorts count the traffic of a bandwidth-bound LSD radix sort of 32-bit keys with 8-bit digits
+ * (Adinets & Merrill's one-sweep: one histogram pass, then one scatter pass per digit), whatever the
+ * algorithm: `split-radix` (one split per bit) moves far more, but stating every sort over the same
+ * bytes makes GB/s and ×copy time ratios between algorithms. ×copy = 1 means the sort ran as fast
+ * as 4.5 copies of the keys (sort) or 8.5 (sort-pairs).
  *
  * @example
  * ```ts
@@ -35,6 +43,7 @@ function headBitBytes(n: number): number {
  * bytesMoved('pack', 1000, 500); // 10000
  * bytesMoved('segmented-reduce', 1024, 64); // 4096 + 128 + 256 = 4480
  * bytesMoved('tcu-reduce', 1024, 4); // 2048 + 16 = 2064
+ * bytesMoved('sort', 1024); // 4096 + 4 · 8192 = 36864
  * ```
  */
 export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes = WORD): number {
@@ -56,6 +65,12 @@ export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes
       return 2 * n * WORD + headBitBytes(n);
     case 'segmented-reduce':
       return n * WORD + headBitBytes(n) + extra * WORD;
+    case 'sort':
+      return n * WORD + radixPasses() * 2 * n * WORD;
+    case 'sort-pairs':
+      return n * WORD + radixPasses() * 2 * (n * WORD + n * WORD);
+    case 'segmented-sort':
+      return n * WORD + radixPasses() * 2 * n * WORD + headBitBytes(n);
     case 'tridiag-cr':
     case 'tridiag-pcr':
     case 'tridiag-cr-pcr':
@@ -93,3 +108,4 @@ export function throughput(bytes: number, n: number, ms: number): Throughput {
 }
 
 import type { Primitive } from './case-types.js';
+import { radixPasses } from './sort-cases.js';

@@ -44,6 +44,13 @@ describe('enumerateCases', () => {
       'segmented-scan tree u32 add excl bwd mean 4096',
       'segmented-reduce u32 add mean 16',
       'segmented-reduce u32 add mean 4096',
+      'sort radix u32',
+      'sort split-radix u32',
+      'sort radix i32',
+      'sort radix f32',
+      'sort-pairs radix u32 u32 values',
+      'sort-pairs split-radix u32 u32 values',
+      'segmented-sort u32 mean 1024',
       'tridiag-cr f32',
       'tridiag-pcr f32',
       'tridiag-cr-pcr f32',
@@ -146,6 +153,7 @@ describe('enumerateCases', () => {
     expect(cases.map((c) => c.series)).toEqual([
       'scan decoupled-fallback f32 add excl fwd',
       'reduce f32 add',
+      'sort radix f32',
       'tridiag-cr f32',
       'tridiag-pcr f32',
       'tridiag-cr-pcr f32',
@@ -192,6 +200,6 @@ test('series names', () => {
 
 test('parseNameList names the unknown entry and the allowed ones', () => {
   expect(parseNameList('scan, copy,scan', PRIMITIVES, '--only')).toEqual(['scan', 'copy']);
-  expect(() => parseNameList('scan,sort', PRIMITIVES, '--only')).toThrow(/--only: unknown "sort"; expected scan, reduce/);
+  expect(() => parseNameList('scan,quicksort', PRIMITIVES, '--only')).toThrow(/--only: unknown "quicksort"; expected scan, reduce/);
   expect(() => parseNameList('', PRIMITIVES, '--only')).toThrow(/--only/);
 });

@@ -3,7 +3,8 @@ import type { BenchCase, Primitive } from '../case-types.js';
 import type { CaseResult, Measurement, Verification } from '../report.js';
 import { unsegmentedScanCase } from '../segmented-cases.js';
 import { guarded } from './guard.js';
-import { type GpuTimer, measure } from './measure.js';
+import { CHECKSUM_MISMATCH } from './kernels/sort-checks.js';
+import { type GpuTimer, measure, prepareRun } from './measure.js';
 import { CPU_COMPARE_MAX, UnsupportedCaseError } from './workload.js';
 import { WORKLOADS } from './workloads/index.js';
 
@@ -35,7 +36,12 @@ async function verifyOnce(w: Awaited<ReturnType<(typeof WORKLOADS)[Primitive]>>,
   };
   const problems: string[] = [];
   if (gpu.mismatches) {
-    const where = gpu.first === 0xfffffffe ? 'the reported count is wrong' : `first at index ${gpu.first}`;
+    const where =
+      gpu.first === 0xfffffffe
+        ? 'the reported count is wrong'
+        : gpu.first === CHECKSUM_MISMATCH
+          ? 'the multiset of keys changed: checksums differ'
+          : `first at index ${gpu.first}`;
     problems.push(`GPU check: ${gpu.mismatches} mismatches (${where})`);
   }
   if (cpuMismatches) problems.push(`CPU reference: ${cpuMismatches} elements differ`);
@@ -58,6 +64,7 @@ async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: BenchCase)
   const workload = await guarded(ctx, `${primitive} setup`, () => WORKLOADS[primitive](ctx, c));
   try {
     const checked = await guarded(ctx, `${primitive} first run`, async () => {
+      await prepareRun(ctx, workload);
       const encoder = ctx.device.createCommandEncoder();
       workload.encode(encoder);
       ctx.device.queue.submit([encoder.finish()]);

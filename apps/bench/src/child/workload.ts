@@ -8,7 +8,7 @@ export const CPU_COMPARE_MAX = 2 ** 16;
 
 /**
  * One measured operation with its data already on the GPU. `encode` must be repeatable: every
- * timed run recomputes the same output from the same (unchanged) inputs.
+ * timed run recomputes the same output from the same inputs (unchanged, or restored by `prepare`).
  */
 export interface Workload {
   /** Bytes the operation must move (see `bytesMoved`). */
@@ -19,7 +19,13 @@ export interface Workload {
   readonly ones?: number;
   /** Segments in the generated head flags (segmented cases). */
   readonly segments?: number;
-  /** Records one run. */
+  /**
+   * Untimed work that must come before every run: an in-place primitive (the sorts) restores its
+   * unsorted input here. It is submitted on its own and waited for before the run is recorded (see
+   * `prepareRun`), so no timestamp can include it.
+   */
+  prepare?(encoder: GPUCommandEncoder): void;
+  /** Records one run (after `prepare`, when there is one). */
   encode(encoder: GPUCommandEncoder): void;
   /** Checks the output of the last run on the GPU with an independent kernel. */
   verify(): Promise<CheckOutcome>;

@@ -12,6 +12,8 @@ import { reduceWorkload } from './reduce.js';
 import { scanWorkload } from './scan.js';
 import { segmentedReduceWorkload } from './segmented-reduce.js';
 import { segmentedScanWorkload } from './segmented-scan.js';
+import { sortKeysWorkload, sortPairsWorkload } from './sort.js';
+import { sortSegmentedWorkload } from './sort-segmented.js';
 import { splitWorkload } from './split.js';
 
 /**
@@ -31,6 +33,9 @@ export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
   pack: packWorkload,
   'segmented-scan': segmentedScanWorkload,
   'segmented-reduce': segmentedReduceWorkload,
+  sort: sortKeysWorkload,
+  'sort-pairs': sortPairsWorkload,
+  'segmented-sort': sortSegmentedWorkload,
   ...TRIDIAG_WORKLOADS,
   ...WATER_WORKLOADS,
   ...TCU_WORKLOADS,

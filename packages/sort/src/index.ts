@@ -1,0 +1,26 @@
+/**
+ * `@scan/sort`: sorting on WebGPU — a one-sweep radix sort (Adinets & Merrill 2022; keys, key–value
+ * pairs, argsort, bit ranges, a count read on the GPU), the split radix sort and segmented quicksort
+ * of Sengupta et al. 2007 beside it, and segmented sort, at the array level (typed arrays in and out)
+ * and the buffer level (plans that record into your encoder), with CPU references in
+ * `@scan/sort/cpu`. Keys are u32, i32 or f32 (floats in a total order, NaNs last); every sort is stable.
+ *
+ * @packageDocumentation
+ */
+
+export { segmentedSort } from './ops/segmented-sort.js';
+export { argsort, sort } from './ops/sort.js';
+export { createSegmentedSortPlan } from './plans/segmented-sort-plan.js';
+export { createSortPlan } from './plans/sort-plan.js';
+export type { SegmentedSortEncodeArgs, SegmentedSortPlanOptions, SortEncodeArgs, SortPlanOptions } from './plans/sort-plan-types.js';
+export {
+  type ArgsortOptions,
+  type BitRange,
+  type SegmentedSortOptions,
+  SORT_ALGORITHMS,
+  type SortAlgorithm,
+  type SortArray,
+  type SortKeyType,
+  type SortOptions,
+  type SortResult,
+} from './types.js';

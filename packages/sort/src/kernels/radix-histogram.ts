@@ -1,0 +1,120 @@
+import { type KernelSpec, unroll } from '@scan/core/kit';
+import { orderBitsWgsl } from '../key-order.js';
+import type { SortKeyType } from '../types.js';
+import { type DigitPass, digitWgsl, elementCountWgsl, RADIX, SORT_PARAMS_WGSL } from './radix-digits.js';
+
+/** Words of the `digits` scratch: the global histogram of every pass, then its exclusive scan. */
+export const DIGIT_STARTS_WORD = 4 * RADIX;
+
+/** Binding numbers of the histogram and digit-scan kernels. */
+export const HISTOGRAM_BINDINGS = { keys: 0, params: 4, digits: 5, count: 7 } as const;
+
+/** What the global histogram kernel is specialized on. */
+export interface HistogramSpec {
+  readonly keyType: SortKeyType;
+  readonly descending: boolean;
+  readonly passes: readonly DigitPass[];
+  readonly workgroupSize: number;
+  readonly elementsPerThread: number;
+  readonly indirect: boolean;
+}
+
+/**
+ * The "one global histogram pass" of Onesweep (Adinets & Merrill 2022): a single read of the keys
+ * counts the digits of every pass at once, so the per-digit passes need no counting pass of their
+ * own. Each workgroup strides over the keys (a grid-stride loop: a bounded number of workgroups, so
+ * the global atomics stay few), counts into workgroup memory, and adds its counts into
+ * `digits[pass · 256 + digit]` (cleared by the plan).
+ *
+ * @example
+ * ```ts
+ * const k = radixHistogramKernel({ keyType: 'u32', descending: false, passes: digitPasses([0, 32]), workgroupSize: 256, elementsPerThread: 16, indirect: false });
+ * ```
+ */
+export function radixHistogramKernel(spec: HistogramSpec): KernelSpec {
+  const P = spec.passes.length;
+  const WG = spec.workgroupSize;
+  const E = spec.elementsPerThread;
+  const key = [
+    'sort/histogram',
+    spec.keyType,
+    spec.descending ? 'desc' : 'asc',
+    spec.passes.map((p) => `${p.shift}+${p.width}`).join(','),
+    `${WG}x${E}`,
+    spec.indirect ? 'indirect' : 'direct',
+  ].join('/');
+  const digits = spec.passes.map((p, i) => digitWgsl(`digit_${i}`, p)).join('\n');
+  return {
+    key,
+    wgsl: () => `${SORT_PARAMS_WGSL}
+@group(0) @binding(${HISTOGRAM_BINDINGS.keys}) var<storage, read> keys: array<u32>;
+@group(0) @binding(${HISTOGRAM_BINDINGS.params}) var<uniform> params: SortParams;
+@group(0) @binding(${HISTOGRAM_BINDINGS.digits}) var<storage, read_write> digits: array<atomic<u32>>;
+${elementCountWgsl(spec.indirect, HISTOGRAM_BINDINGS.count)}
+${orderBitsWgsl(spec.keyType, spec.descending)}
+${digits}
+
+var<workgroup> counts: array<atomic<u32>, ${P * RADIX}>;
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let w = wid.x + wid.y * params.dispatch_x;
+  if (w >= params.tiles) { return; }
+  let n = element_count();
+  // Grid stride: workgroup w counts chunks w, w + tiles, … of ${WG * E} keys, consecutive
+  // invocations on consecutive keys.
+  for (var base = w * ${WG * E}u; base < n; base += params.tiles * ${WG * E}u) {
+    // All loads first (independent, in flight together), then the counting.
+    var k: array<u32, ${E}>;
+${unroll(E, (j) => `    k[${j}] = keys[min(base + ${j * WG}u + lid, n - 1u)];`)}
+${unroll(
+  E,
+  (j) => `    if (base + ${j * WG}u + lid < n) {
+${spec.passes.map((_, i) => `      atomicAdd(&counts[${i * RADIX}u + digit_${i}(k[${j}])], 1u);`).join('\n')}
+    }`,
+)}
+  }
+  workgroupBarrier();
+  for (var i = lid; i < ${P * RADIX}u; i += ${WG}u) {
+    let c = atomicLoad(&counts[i]);
+    if (c > 0u) { atomicAdd(&digits[i], c); }
+  }
+}
+`,
+  };
+}
+
+/**
+ * The exclusive scan of every pass's global histogram: `digits[DIGIT_STARTS_WORD + pass · 256 + d]`
+ * becomes the first output position of digit d in that pass. One workgroup of 256 invocations, a
+ * Kogge–Stone scan in workgroup memory per pass (256 values: not worth more).
+ *
+ * @example
+ * ```ts
+ * const k = digitScanKernel(4);
+ * ```
+ */
+export function digitScanKernel(passes: number): KernelSpec {
+  return {
+    key: `sort/digit-scan/${passes}`,
+    wgsl: () => `@group(0) @binding(${HISTOGRAM_BINDINGS.digits}) var<storage, read_write> digits: array<u32>;
+
+var<workgroup> buf: array<u32, ${RADIX}>;
+
+@compute @workgroup_size(${RADIX})
+fn main(@builtin(local_invocation_index) d: u32) {
+  for (var p = 0u; p < ${passes}u; p++) {
+    let own = digits[p * ${RADIX}u + d];
+    var inc = own;
+    for (var step = 1u; step < ${RADIX}u; step = step << 1u) {
+      buf[d] = inc;
+      workgroupBarrier();
+      if (d >= step) { inc += buf[d - step]; }
+      workgroupBarrier();
+    }
+    digits[${DIGIT_STARTS_WORD}u + p * ${RADIX}u + d] = inc - own;
+  }
+}
+`,
+  };
+}

@@ -1,0 +1,464 @@
+import { groupIdentityWgsl, groupScanWgsl, type KernelSpec, unroll, wgslOp } from '@scan/core/kit';
+import { orderBitsWgsl } from '../key-order.js';
+import type { SortKeyType } from '../types.js';
+import { elementCountWgsl, RADIX, SORT_PARAMS_WGSL } from './radix-digits.js';
+
+/**
+ * Words before the first tile's statuses in the status buffer: word 0 is the tile ticket, alone on
+ * its 256-byte line.
+ */
+export const SORT_STATUS_BASE = 64;
+
+/** Bytes of the look-back status of `tiles` tiles: a word per digit per tile, after the ticket. */
+export function sortStatusBytes(tiles: number): number {
+  return (SORT_STATUS_BASE + tiles * RADIX) * 4;
+}
+
+/** Binding numbers of the one-sweep pass. */
+export const ONESWEEP_BINDINGS = {
+  keysIn: 0,
+  keysOut: 1,
+  valuesIn: 2,
+  valuesOut: 3,
+  params: 4,
+  status: 5,
+  digits: 6,
+  count: 7,
+} as const;
+
+/** How the values of a pass are had: none, moved from `values_in`, or each key's index (argsort's first pass). */
+export type ValueMode = 'none' | 'move' | 'index';
+
+/** What a one-sweep digit pass is specialized on. */
+export interface OnesweepSpec {
+  readonly keyType: SortKeyType;
+  readonly descending: boolean;
+  /**
+   * Bits of the widest digit (8, fewer only when the whole range is narrower): the ballots of the
+   * ranking. The digit itself (shift, mask) and where its starts are come from the uniform block, so
+   * one pipeline serves every pass.
+   */
+  readonly width: number;
+  readonly values: ValueMode;
+  readonly subgroups: boolean;
+  /**
+   * 1 when every subgroup has at most 32 invocations (a ballot fits its first word), else 4 (up to
+   * 128): the peer masks of the ranking are then vec4s.
+   */
+  readonly maskWords: 1 | 4;
+  readonly workgroupSize: number;
+  readonly elementsPerThread: number;
+  /** Invocation groups per workgroup at most: the per-group digit counters in workgroup memory. */
+  readonly maxGroups: number;
+  readonly maxSpin: number;
+  /** Test hook: every predecessor reads as not ready, so the fallback counts every tile. */
+  readonly forceFallback: boolean;
+  readonly indirect: boolean;
+  /** Unroll the per-key steps (see `perKey`). */
+  readonly unrolled: boolean;
+  /** Predecessor statuses a digit's look-back reads per step. */
+  readonly lookBackWindow: number;
+}
+
+/** Bytes of workgroup memory a pass of this shape declares (to fit the device's limit). */
+export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups'>): number {
+  const tile = s.workgroupSize * s.elementsPerThread;
+  const words = tile + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
+  return words * 4;
+}
+
+/**
+ * The rank of one key among its group's keys of the same digit, in WGSL: `peers` (the lanes of the
+ * group whose key has digit `d`), `before` (how many of them precede this lane), `total`, and the
+ * first of them (`leader`). With subgroups this is the warp-level multi-split of Onesweep: one
+ * ballot per digit bit, the peers being the lanes that agree on every bit. Without subgroups the
+ * group is the workgroup and the digits of the round are compared in workgroup memory.
+ */
+function matchWgsl(spec: OnesweepSpec): string {
+  const width = spec.width;
+  if (!spec.subgroups) {
+    // Every invocation of the workgroup calls this (it has barriers): one key per invocation per round.
+    return `fn match_digit(d: u32, lane: u32) -> vec2<u32> {
+  round_digits[lane] = d;
+  workgroupBarrier();
+  var before = 0u;
+  var total = 0u;
+  for (var t = 0u; t < ${spec.workgroupSize}u; t++) {
+    let same = round_digits[t] == d;
+    before += select(0u, 1u, same && t < lane);
+    total += select(0u, 1u, same);
+  }
+  workgroupBarrier();
+  return vec2<u32>(before, total);
+}`;
+  }
+  if (spec.maskWords === 1) {
+    const bits = unroll(
+      width,
+      (b) => `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u).x; peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`,
+    );
+    return `// (before, total, leader lane) of digit d among the lanes of this subgroup (at most 32 lanes).
+fn match_digit(d: u32, lane: u32, live: u32) -> vec3<u32> {
+  var peers = live;
+${bits}
+  let below = (1u << lane) - 1u;
+  return vec3<u32>(countOneBits(peers & below), countOneBits(peers), firstTrailingBit(peers));
+}`;
+  }
+  const bits = unroll(
+    width,
+    (b) => `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u); peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`,
+  );
+  return `// (before, total, leader lane) of digit d among the lanes of this subgroup (up to 128 lanes: vec4 masks).
+fn match_digit(d: u32, lane: u32, live: vec4<u32>) -> vec3<u32> {
+  var peers = live;
+${bits}
+  let below = vec4<u32>(lane) - vec4<u32>(0u, 32u, 64u, 96u);
+  let full = select(vec4<u32>(0u), vec4<u32>(0xffffffffu), vec4<i32>(below) >= vec4<i32>(32));
+  let part = select(vec4<u32>(0u), (vec4<u32>(1u) << min(below, vec4<u32>(31u))) - vec4<u32>(1u), (vec4<i32>(below) > vec4<i32>(0)) & (vec4<i32>(below) < vec4<i32>(32)));
+  let c = countOneBits(peers & (full | part));
+  let t = countOneBits(peers);
+  let f = firstTrailingBit(peers);
+  let leader = select(select(select(96u + f.w, 64u + f.z, peers.z != 0u), 32u + f.y, peers.y != 0u), f.x, peers.x != 0u);
+  return vec3<u32>(c.x + c.y + c.z + c.w, t.x + t.y + t.z + t.w, leader);
+}`;
+}
+
+/** Phase 2 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
+function rankOne(spec: OnesweepSpec, j: string): string {
+  const digit = `select(params.mask, digit_of(keys[${j}]), base + ${j} * gsize + lane < n)`;
+  if (!spec.subgroups) {
+    // The workgroup is one group: the round's counts go in after everyone has read them.
+    return `  {
+    let d = ${digit};
+    let m = match_digit(d, lane);
+    let prior = atomicLoad(&counters[d]);
+    workgroupBarrier();
+    if (m.x == 0u) { atomicStore(&counters[d], prior + m.y); }
+    ranks[${j}] = prior + m.x;
+    workgroupBarrier();
+  }`;
+  }
+  return `  {
+    let d = ${digit};
+    let m = match_digit(d, lane, live);
+    var prior = 0u;
+    if (m.x == 0u) { prior = atomicAdd(&counters[group * RADIX + d], m.y); }
+    ranks[${j}] = subgroupShuffle(prior, m.z) + m.x;
+  }`;
+}
+
+/**
+ * One digit pass of the one-sweep radix sort (Adinets & Merrill, *Onesweep*, 2022). Each tile of
+ * `workgroupSize × elementsPerThread` keys is ranked, chained to its predecessors and scattered in
+ * one kernel:
+ *
+ * 1. **load** — a group (subgroup, or the workgroup) owns a run of the tile; lane l holds keys
+ *    `j · gsize + l` (j < E), so the keys of a group in (j, lane) order are in input order;
+ * 2. **early counts** — the tile's digit counts, published at once (tile 0: INCLUSIVE, others:
+ *    AGGREGATE), so that successors looking back need not wait for this tile's ranking;
+ * 3. **rank** — for each j, the lanes with the same digit are matched (the warp-level multi-split)
+ *    and the first of them adds their number to the group's counter of that digit; every key's rank
+ *    is the counter's old value plus the peers before it, which keeps the sort stable;
+ * 4. **tile offsets** — per digit, the counts of the groups are scanned (group order) and the digit
+ *    totals of the tile are scanned (digit order): every key gets its position in the tile sorted by
+ *    digit;
+ * 5. **look-back** — invocation d walks back over the predecessors' statuses of digit d (the
+ *    chained scan of digit counts), a window of predecessors per read, adding AGGREGATEs until an
+ *    INCLUSIVE, and publishes its own;
+ * 6. **fallback** — a predecessor that stays NOT_READY for `maxSpin` reads is counted by the whole
+ *    workgroup from its keys (Smith, Levien & Owens, SPAA 2025), so no forward progress between
+ *    workgroups is needed (SwiftShader has none);
+ * 7. **scatter** — the keys go to workgroup memory in digit order, then out: consecutive
+ *    invocations write consecutive positions of a digit's run, at `digit start + tile prefix +
+ *    position − tile's digit start`. Values follow through the same staging.
+ *
+ * Padding past the count takes the largest digit: it ranks after every real key and is never written.
+ *
+ * @example
+ * ```ts
+ * const kernel = onesweepKernel({ ...shape, width: 8, values: 'none' });
+ * ```
+ */
+export function onesweepKernel(spec: OnesweepSpec): KernelSpec {
+  const key = [
+    'sort/onesweep',
+    spec.keyType,
+    spec.descending ? 'desc' : 'asc',
+    `w${spec.width}`,
+    spec.values,
+    spec.subgroups ? `sg${spec.maskWords}` : 'wg',
+    `${spec.workgroupSize}x${spec.elementsPerThread}g${spec.maxGroups}`,
+    `spin${spec.maxSpin}w${spec.lookBackWindow}`,
+    spec.forceFallback ? 'forced' : '',
+    spec.indirect ? 'indirect' : 'direct',
+    spec.unrolled ? 'unrolled' : 'loops',
+  ].join('/');
+  return { key, wgsl: () => onesweepWgsl(spec) };
+}
+
+/**
+ * The E per-key steps of a phase, `body(j)` with j a WGSL u32 expression: unrolled (registers for
+ * certain; what the GPU build wants) or as a loop (far smaller WGSL: SwiftShader compiles it in a
+ * fraction of the time).
+ */
+function perKey(spec: OnesweepSpec, body: (j: string) => string): string {
+  if (spec.unrolled) return unroll(spec.elementsPerThread, (j) => body(`${j}u`));
+  return `  for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body('j')}\n  }`;
+}
+
+function onesweepWgsl(spec: OnesweepSpec): string {
+  const WG = spec.workgroupSize;
+  const E = spec.elementsPerThread;
+  const TILE = WG * E;
+  const G = spec.subgroups ? spec.maxGroups : 1;
+  // Digits owned per invocation in the per-digit phases (more than one when the workgroup is small).
+  const R = Math.max(1, RADIX / WG);
+  const B = ONESWEEP_BINDINGS;
+  const id = groupIdentityWgsl(spec.subgroups, WG);
+  const o = wgslOp('add', 'u32');
+  const moves = spec.values !== 'none';
+  const live = spec.maskWords === 1 ? 'subgroupBallot(true).x' : 'subgroupBallot(true)';
+  const valueAt = (e: string) => (spec.values === 'index' ? e : `values_in[${e}]`);
+  return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
+${SORT_PARAMS_WGSL}
+@group(0) @binding(${B.keysIn}) var<storage, read> keys_in: array<u32>;
+@group(0) @binding(${B.keysOut}) var<storage, read_write> keys_out: array<u32>;
+${spec.values === 'move' ? `@group(0) @binding(${B.valuesIn}) var<storage, read> values_in: array<u32>;` : ''}
+${moves ? `@group(0) @binding(${B.valuesOut}) var<storage, read_write> values_out: array<u32>;` : ''}
+@group(0) @binding(${B.params}) var<uniform> params: SortParams;
+@group(0) @binding(${B.status}) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(${B.digits}) var<storage, read> digits: array<u32>;
+${elementCountWgsl(spec.indirect, B.count)}
+${orderBitsWgsl(spec.keyType, spec.descending)}
+// The digit of this pass (shift and mask from the uniform block: one pipeline for every pass).
+fn digit_of(k: u32) -> u32 { return (order_bits(k) >> params.shift) & params.mask; }
+
+const WG: u32 = ${WG}u;
+const E: u32 = ${E}u;
+const TILE: u32 = ${TILE}u;
+const RADIX: u32 = ${RADIX}u;
+const R: u32 = ${R}u;                       // digits per invocation in the per-digit phases
+const STATUS_BASE: u32 = ${SORT_STATUS_BASE}u;
+const MAX_SPIN: u32 = ${spec.maxSpin}u;
+const LOOK_BACK_WINDOW: u32 = ${spec.lookBackWindow}u;
+// A status word: flag in the top two bits, a count (< 2^30) below.
+const FLAG_AGGREGATE: u32 = 0x40000000u;
+const FLAG_INCLUSIVE: u32 = 0x80000000u;
+const VALUE_MASK: u32 = 0x3fffffffu;
+
+${groupScanWgsl(o, spec.subgroups, WG)}
+${id.decls}
+var<workgroup> wg_tile: u32;
+var<workgroup> wg_stall: atomic<u32>;               // 1 + the tile the look-back is stuck on, 0 if none
+var<workgroup> wg_stall_seen: u32;                  // wg_stall as one value for the whole workgroup
+var<workgroup> counters: array<atomic<u32>, ${G * RADIX}>; // per group and digit; reused by the fallback
+var<workgroup> wg_digit: array<u32, ${RADIX}>;
+var<workgroup> early_counts: array<atomic<u32>, ${RADIX}>; // the tile's keys per digit        // the tile's digit starts, then the scatter bases
+var<workgroup> wg_group_total: array<u32, ${spec.subgroups ? spec.maxGroups : 1}>;
+var<workgroup> stage: array<u32, ${TILE}>;
+${spec.subgroups ? '' : `var<workgroup> round_digits: array<u32, ${WG}>;`}
+
+${matchWgsl(spec)}
+
+fn read_status(t: u32, d: u32) -> u32 {
+  ${spec.forceFallback ? 'return 0u;' : 'return atomicLoad(&status[STATUS_BASE + t * RADIX + d]);'}
+}
+
+// Exclusive sum of x over the workgroup (every invocation calls it).
+fn workgroup_exclusive(x: u32, lid: u32, group: u32, lane: u32, gsize: u32, groups: u32) -> u32 {
+  let s = group_scan(x, lane, gsize);
+  if (lane == gsize - 1u) { wg_group_total[group] = s.inclusive; }
+  workgroupBarrier();
+  var before = 0u;
+  for (var g = 0u; g < group; g++) { before += wg_group_total[g]; }
+  workgroupBarrier();
+  return before + s.exclusive;
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
+  // Tiles go out in the order workgroups start (a ticket), so a tile's predecessors have started.
+  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
+  let tile = workgroupUniformLoad(&wg_tile);
+  let n = element_count();
+  if (tile * TILE >= n) { return; }
+  ${id.body}
+  for (var i = lid; i < ${G * RADIX}u; i += WG) { atomicStore(&counters[i], 0u); }
+  for (var i = lid; i < RADIX; i += WG) { atomicStore(&early_counts[i], 0u); }
+  workgroupBarrier();
+  let tile_start = tile * TILE;
+  let valid = min(TILE, n - tile_start);
+
+  // 1. Load: E keys per lane, strided by the group size (coalesced).
+  let base = tile_start + group * gsize * E;
+  var keys: array<u32, ${E}>;
+  if (base + E * gsize <= n) {
+${perKey(spec, (j) => `    keys[${j}] = keys_in[base + ${j} * gsize + lane];`)}
+  } else {
+${perKey(spec, (j) => `    keys[${j}] = keys_in[min(base + ${j} * gsize + lane, n - 1u)];`)}
+  }
+
+  // 2. Early counts (Onesweep's): the tile's digit counts, published at once as AGGREGATE (tile 0:
+  // INCLUSIVE) so that successors waiting in their look-back need not wait for this tile's ranking.
+  // Invocation \`me\` owns digits me·R … me·R + R − 1, numbered in (group, lane) order: the order of
+  // the workgroup scan of phase 3 (subgroups need not hold consecutive invocations).
+  let me = group * gsize + lane;
+${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_counts[digit_of(keys[${j}])], 1u); }`)}
+  workgroupBarrier();
+  var real: array<u32, ${R}>;
+  for (var r = 0u; r < R; r++) {
+    let d = me * R + r;
+    if (d < RADIX) {
+      real[r] = atomicLoad(&early_counts[d]);
+      atomicStore(&status[STATUS_BASE + tile * RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u) | real[r]);
+    }
+  }
+
+  // 3. Rank: each key's rank among its group's keys of the same digit, in (j, lane) order.
+  var ranks: array<u32, ${E}>;
+  ${spec.subgroups ? `let live = ${live};` : ''}
+${perKey(spec, (j) => rankOne(spec, j))}
+  workgroupBarrier();
+
+  // 4. Tile offsets: per digit, scan the groups' counts (group order), then the digit totals
+  // (padding included: it is the tail of the largest digit).
+  var counts: array<u32, ${R}>;
+  var own_total = 0u;
+  for (var r = 0u; r < R; r++) {
+    let d = me * R + r;
+    var running = 0u;
+    if (d < RADIX) {
+      for (var g = 0u; g < ${G}u; g++) {
+        let c = atomicLoad(&counters[g * RADIX + d]);
+        atomicStore(&counters[g * RADIX + d], running);
+        running += c;
+      }
+    }
+    counts[r] = running;
+    own_total += running;
+  }
+  var start = workgroup_exclusive(own_total, lid, group, lane, gsize, groups);
+  for (var r = 0u; r < R; r++) {
+    let d = me * R + r;
+    if (d < RADIX) {
+      wg_digit[d] = start;
+      start += counts[r];
+    }
+  }
+  workgroupBarrier();
+${perKey(
+  spec,
+  (j) =>
+    `  { let d = select(params.mask, digit_of(keys[${j}]), base + ${j} * gsize + lane < n); ranks[${j}] += wg_digit[d] + atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}d]); }`,
+)}
+  workgroupBarrier();
+
+  // 5. Look-back over the digit counts of the predecessors, one digit per invocation.
+  var prefix: array<u32, ${R}>;
+  var cursor: array<u32, ${R}>;
+  var done: array<bool, ${R}>;
+  for (var r = 0u; r < R; r++) {
+    prefix[r] = 0u;
+    cursor[r] = max(tile, 1u) - 1u;
+    done[r] = tile == 0u || me * R + r >= RADIX;
+  }
+  loop {
+    for (var r = 0u; r < R; r++) {
+      let d = me * R + r;
+      var spins = 0u;
+      while (!done[r]) {
+        // A window of LOOK_BACK_WINDOW predecessors read at once (independent loads, one latency),
+        // then consumed nearest first: AGGREGATEs add up until an INCLUSIVE ends the walk or a
+        // NOT_READY stops this step. Reads past tile 0 are never consumed (tile 0 is INCLUSIVE).
+        var window: array<u32, LOOK_BACK_WINDOW>;
+        for (var i = 0u; i < LOOK_BACK_WINDOW; i++) {
+          window[i] = select(FLAG_INCLUSIVE, read_status(cursor[r] - i, d), i <= cursor[r]);
+        }
+        var consumed = 0u;
+        for (var i = 0u; i < LOOK_BACK_WINDOW; i++) {
+          let s = window[i];
+          if ((s & (FLAG_INCLUSIVE | FLAG_AGGREGATE)) == 0u) { break; }
+          prefix[r] += s & VALUE_MASK;
+          if ((s & FLAG_INCLUSIVE) != 0u) { done[r] = true; break; }
+          consumed++;
+        }
+        if (done[r]) { break; }
+        cursor[r] -= consumed;
+        if (consumed > 0u) {
+          spins = 0u;
+        } else {
+          spins++;
+          if (spins >= MAX_SPIN) {
+            atomicMax(&wg_stall, cursor[r] + 1u);
+            break;
+          }
+        }
+      }
+      if (done[r] && tile > 0u && d < RADIX) {
+        atomicStore(&status[STATUS_BASE + tile * RADIX + d], FLAG_INCLUSIVE | ((prefix[r] + real[r]) & VALUE_MASK));
+      }
+    }
+    workgroupBarrier();
+    if (lid == 0u) { wg_stall_seen = atomicLoad(&wg_stall); }
+    let stall = workgroupUniformLoad(&wg_stall_seen);
+    if (stall == 0u) { break; }
+
+    // 6. Fallback: count the digits of the stalled tile from its keys; the digits stuck there take it.
+    let t = stall - 1u;
+    for (var i = lid; i < RADIX; i += WG) { atomicStore(&counters[i], 0u); }
+    workgroupBarrier();
+    for (var j = 0u; j < E; j++) {
+      let e = t * TILE + j * WG + lid;
+      if (e < n) { atomicAdd(&counters[digit_of(keys_in[e])], 1u); }
+    }
+    workgroupBarrier();
+    for (var r = 0u; r < R; r++) {
+      let d = me * R + r;
+      if (!done[r] && cursor[r] == t) {
+        let c = atomicLoad(&counters[d]);
+        prefix[r] += c;
+        // Offer the count to the stalled tile's status: the same bits whoever writes them, and
+        // atomicMax never lowers a flag.
+        atomicMax(&status[STATUS_BASE + t * RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, t == 0u) | c);
+        if (t == 0u) { done[r] = true; } else { cursor[r] = t - 1u; }
+      }
+    }
+    workgroupBarrier();
+    if (lid == 0u) { atomicStore(&wg_stall, 0u); }
+    workgroupBarrier();
+  }
+
+  // The scatter base of each digit: its global start, plus the predecessors' keys of that digit,
+  // minus its start in the tile.
+  for (var r = 0u; r < R; r++) {
+    let d = me * R + r;
+    if (d < RADIX) { wg_digit[d] = digits[params.digit_starts + d] + prefix[r] - wg_digit[d]; }
+  }
+
+  // 7. Scatter: stage the keys in digit order, then write runs out.
+${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { stage[ranks[${j}]] = keys[${j}]; }`)}
+  workgroupBarrier();
+  var targets: array<u32, ${E}>;
+${perKey(
+  spec,
+  (i) => `  {
+    let p = ${i} * WG + lid;
+    if (p < valid) {
+      let k = stage[p];
+      targets[${i}] = wg_digit[digit_of(k)] + p;
+      keys_out[targets[${i}]] = k;
+    }
+  }`,
+)}
+${
+  moves
+    ? `  workgroupBarrier();
+${perKey(spec, (j) => `  { let e = base + ${j} * gsize + lane; if (e < n) { stage[ranks[${j}]] = ${valueAt('e')}; } }`)}
+  workgroupBarrier();
+${perKey(spec, (i) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[targets[${i}]] = stage[p]; } }`)}`
+    : ''
+}
+}
+`;
+}

@@ -1,0 +1,78 @@
+import type { ScanContext } from '@scan/core';
+import { assertUsable, withSession } from '@scan/core/kit';
+import { checkSortCount } from '../limits.js';
+import { createRadixSort } from '../plans/radix-plan.js';
+import type { SortShape } from '../plans/sort-shape.js';
+import { createSplitRadixSort } from '../plans/split-radix-plan.js';
+import type { ArgsortOptions, SortArray, SortOptions, SortResult } from '../types.js';
+import { normalizeArgsortOptions, normalizeSortOptions } from '../validate.js';
+import { quicksortBuffers } from './quicksort-runner.js';
+import { readSorted, uploadSort } from './sorted-arrays.js';
+
+/**
+ * Sorts keys on the GPU, stably, and the values with them; resolves to new arrays (the inputs are
+ * untouched). Keys are ordered as numbers of their type — floats by the total order −∞ < … < −0 <
+ * +0 < … < +∞ < NaN, NaNs equal — and come back bit for bit. `descending` is the exact reverse order,
+ * stable among equal keys. `bits: [begin, end)` sorts on those bits of the key order only.
+ *
+ * Algorithms: `'radix'` (default; the one-sweep radix sort), `'split-radix'` and `'quicksort'` (the
+ * 2007 paper's, for comparison).
+ *
+ * @example
+ * ```ts
+ * const { keys, values } = await sort(ctx, new Float32Array([3, -1, NaN, 2]), { values: new Uint32Array([0, 1, 2, 3]) });
+ * // keys: [-1, 2, 3, NaN], values: [1, 3, 0, 2]
+ * ```
+ */
+export async function sort<K extends SortArray, V extends SortArray = SortArray>(
+  ctx: ScanContext,
+  keys: K,
+  options: SortOptions<V> = {},
+): Promise<SortResult<K, V>> {
+  assertUsable(ctx);
+  const o = normalizeSortOptions(keys, options);
+  const n = keys.length;
+  checkSortCount(ctx, n, 'keys');
+  const values = o.values as V | undefined;
+  if (n === 0) return { keys: keys.slice() as K, ...(values ? { values: values.slice() as V } : {}) };
+  const shape: SortShape = { keyType: o.keyType, valueType: o.valueType, descending: o.descending, bits: o.bits };
+  return withSession(ctx, 'sort', async (s) => {
+    const up = uploadSort(s, keys, values);
+    const buffers = { keys: up.keyBuffer, ...(up.valueBuffer ? { values: up.valueBuffer } : {}), count: n };
+    if (o.algorithm === 'quicksort') {
+      await quicksortBuffers(ctx, shape, buffers);
+    } else if (o.algorithm === 'split-radix') {
+      s.own(createSplitRadixSort(ctx, shape)).encode(s.encoder, buffers);
+    } else {
+      s.own(createRadixSort(ctx, shape, { values: up.valueBuffer ? 'move' : 'none' })).encode(s.encoder, buffers);
+    }
+    return readSorted(s, up);
+  });
+}
+
+/**
+ * The stable sorting permutation of `keys`: `result[i]` is the index of the i-th smallest key
+ * (largest with `descending`), equal keys in input order. Computed by the radix sort with each
+ * key's index as its value, generated on the GPU.
+ *
+ * @example
+ * ```ts
+ * await argsort(ctx, new Int32Array([5, -2, 5, 0])); // Uint32Array [1, 3, 0, 2]
+ * ```
+ */
+export async function argsort(ctx: ScanContext, keys: SortArray, options: ArgsortOptions = {}): Promise<Uint32Array> {
+  assertUsable(ctx);
+  const o = normalizeArgsortOptions(keys, options);
+  const n = keys.length;
+  checkSortCount(ctx, n, 'keys');
+  if (n <= 1) return new Uint32Array(n);
+  const shape: SortShape = { keyType: o.keyType, valueType: 'u32', descending: o.descending, bits: [0, 32] };
+  return withSession(ctx, 'argsort', async (s) => {
+    const keyBuffer = s.upload(keys, 'keys');
+    const indices = s.buffer(4 * n, 'indices');
+    s.own(createRadixSort(ctx, shape, { values: 'index' })).encode(s.encoder, { keys: keyBuffer, values: indices, count: n });
+    const read = s.readback(indices, 4 * n);
+    s.submit();
+    return new Uint32Array(await read());
+  });
+}

@@ -1,0 +1,45 @@
+import { type GpuSession, typedArrayOver } from '@scan/core/kit';
+import type { SortArray, SortResult } from '../types.js';
+
+/** The keys (and values) of an array-level sort, uploaded into the session's buffers. */
+export interface UploadedSort<K extends SortArray, V extends SortArray> {
+  readonly keys: K;
+  readonly keyBuffer: GPUBuffer;
+  readonly values: V | undefined;
+  readonly valueBuffer: GPUBuffer | undefined;
+}
+
+/**
+ * Uploads the keys (and values) of an array-level sort into buffers the session owns.
+ *
+ * @example
+ * ```ts
+ * const up = uploadSort(s, keys, values);
+ * plan.encode(s.encoder, { keys: up.keyBuffer, values: up.valueBuffer, count: n });
+ * ```
+ */
+export function uploadSort<K extends SortArray, V extends SortArray>(s: GpuSession, keys: K, values: V | undefined): UploadedSort<K, V> {
+  return { keys, keyBuffer: s.upload(keys, 'keys'), values, valueBuffer: values ? s.upload(values, 'values') : undefined };
+}
+
+/**
+ * Records the read-back of sorted keys (and values), submits the session's encoder, and resolves to
+ * new arrays of the inputs' types.
+ *
+ * @example
+ * ```ts
+ * return readSorted(s, up);
+ * ```
+ */
+export async function readSorted<K extends SortArray, V extends SortArray>(
+  s: GpuSession,
+  up: UploadedSort<K, V>,
+): Promise<SortResult<K, V>> {
+  const bytes = up.keys.byteLength;
+  const readKeys = s.readback(up.keyBuffer, bytes);
+  const readValues = up.valueBuffer ? s.readback(up.valueBuffer, bytes) : undefined;
+  s.submit();
+  const keys = typedArrayOver(up.keys, await readKeys());
+  if (!readValues || !up.values) return { keys };
+  return { keys, values: typedArrayOver(up.values, await readValues()) };
+}

@@ -1,0 +1,139 @@
+import { type Plan, type ScanContext, ScanError } from '@scan/core';
+import {
+  assertUsable,
+  checkBoolean,
+  checkCount,
+  checkElementType,
+  checkEncodeArgs,
+  checkOneOf,
+  checkOptions,
+  planOf,
+} from '@scan/core/kit';
+import { checkCopyTargets, checkSortCount } from '../limits.js';
+import { checkBitRange } from '../validate.js';
+import { createRadixSort, type RadixTuning } from './radix-plan.js';
+import type { SortEncodeArgs, SortPlanOptions } from './sort-plan-types.js';
+import type { SortShape } from './sort-shape.js';
+import { createSplitRadixSort } from './split-radix-plan.js';
+
+const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount'];
+/** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
+const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback', 'subgroups'];
+
+function tuningOf(o: Record<string, unknown>): RadixTuning {
+  const t: RadixTuning = {};
+  for (const key of ['workgroupSize', 'elementsPerThread', 'maxSpin'] as const) {
+    if (o[key] !== undefined) t[key] = o[key] as number;
+  }
+  if (o.forceFallback !== undefined) t.forceFallback = checkBoolean(o.forceFallback, 'options.forceFallback', false);
+  if (o.subgroups !== undefined) t.subgroups = checkBoolean(o.subgroups, 'options.subgroups', true);
+  return t;
+}
+
+/** Checks `countBuffer`/`countOffset` of an indirect encode and returns the byte offset. */
+function checkIndirectCount(a: Record<string, unknown>, maxCount: number | undefined): number {
+  if (a.count !== undefined) {
+    throw new ScanError('INVALID_ARGUMENT', 'sort plan: args.count and args.countBuffer are both given; give one', {
+      argument: 'args.count',
+    });
+  }
+  if (maxCount === undefined) {
+    throw new ScanError('INVALID_ARGUMENT', 'sort plan: args.countBuffer needs the plan option maxCount (the most keys it may sort)', {
+      argument: 'args.countBuffer',
+    });
+  }
+  const offset = a.countOffset === undefined ? 0 : checkCount(a.countOffset, 'args.countOffset');
+  const buffer = a.countBuffer as GPUBuffer;
+  if (offset % 4 !== 0 || offset + 4 > buffer.size) {
+    throw new ScanError(
+      'INVALID_ARGUMENT',
+      `sort plan: args.countOffset = ${offset}: expected a multiple of 4 inside args.countBuffer (${buffer.size} bytes)`,
+      { argument: 'args.countOffset' },
+    );
+  }
+  return offset;
+}
+
+/**
+ * A sort at the buffer level: records into your encoder a sort of the first `count` keys of
+ * `keys` (and the values of `values`, which move with them) in place, stable, with no read-back.
+ * The count may come from the GPU (`countBuffer`, e.g. written by a culling pass): then the plan
+ * sorts min(that count, `maxCount`) keys. The plan owns its scratch (two more buffers the size of
+ * the keys and values, and a small status area) and reuses it.
+ *
+ * `'radix'` (default) is the one-sweep radix sort: one histogram pass and one pass per 8-bit digit
+ * of the bit range (four for whole 32-bit keys). `'split-radix'` is the paper's, one split per bit.
+ *
+ * @example
+ * ```ts
+ * const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', maxCount: 1 << 20 });
+ * const encoder = device.createCommandEncoder();
+ * plan.encode(encoder, { keys, values, countBuffer: visibleCount });
+ * device.queue.submit([encoder.finish()]);
+ * ```
+ */
+export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}): Plan<SortEncodeArgs> {
+  assertUsable(ctx);
+  const o = checkOptions(options, [...PLAN_KEYS, ...TUNING_KEYS], 'options');
+  const keyType = o.keyType === undefined ? 'u32' : checkElementType(o.keyType, 'options.keyType');
+  const valueType = o.valueType === undefined ? undefined : checkElementType(o.valueType, 'options.valueType');
+  const descending = checkBoolean(o.descending, 'options.descending', false);
+  const algorithm = o.algorithm as string | undefined;
+  if (algorithm === 'quicksort') {
+    throw new ScanError(
+      'UNSUPPORTED',
+      'sort plan: options.algorithm = "quicksort": the quicksort reads its stop decision back every few rounds, so it runs only through the array-level sort()',
+      { argument: 'options.algorithm' },
+    );
+  }
+  const chosen = checkOneOf(algorithm, ['radix', 'split-radix'] as const, 'options.algorithm', 'radix');
+  const bits = o.bits === undefined ? ([0, 32] as const) : checkBitRange(o.bits, 'options.bits');
+  const maxCount =
+    o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
+  const shape: SortShape = { keyType, valueType, descending, bits };
+  const values = valueType === undefined ? 'none' : 'move';
+  const radix =
+    chosen === 'radix'
+      ? createRadixSort(ctx, shape, { values, ...(maxCount === undefined ? {} : { maxCount }), tuning: tuningOf(o) })
+      : undefined;
+  const splitRadix = chosen === 'split-radix' ? createSplitRadixSort(ctx, shape, maxCount) : undefined;
+  const inner = radix ?? (splitRadix as Plan<unknown>);
+  // An odd number of digit passes ends in scratch and is copied back into the caller's buffers.
+  const copiesBack = chosen === 'radix' && Math.ceil((bits[1] - bits[0]) / 8) % 2 === 1;
+  return planOf([inner], {
+    encode(encoder, args) {
+      const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+      const indirect = a.countBuffer !== undefined;
+      if (indirect && chosen !== 'radix') {
+        throw new ScanError('UNSUPPORTED', `sort plan: args.countBuffer needs algorithm 'radix' (this plan is '${chosen}')`, {
+          argument: 'args.countBuffer',
+        });
+      }
+      const countOffset = indirect ? checkIndirectCount(a, maxCount) : 0;
+      const need: Record<string, number> = { keys: 4 };
+      if (valueType !== undefined) need.values = 4;
+      if (indirect) need.countBuffer = 0;
+      // Buffers are checked for the count given, or for maxCount when the GPU gives it.
+      const count = checkEncodeArgs('sort plan', indirect ? { ...a, count: maxCount } : a, need);
+      if (valueType === undefined && a.values !== undefined) {
+        throw new ScanError(
+          'INVALID_ARGUMENT',
+          'sort plan: args.values is given but the plan sorts keys only (create it with options.valueType)',
+          {
+            argument: 'args.values',
+          },
+        );
+      }
+      if (!indirect) checkSortCount(ctx, count, 'args.count');
+      const keys = a.keys as GPUBuffer;
+      const vals = a.values as GPUBuffer | undefined;
+      if (copiesBack || chosen === 'split-radix') checkCopyTargets('sort plan', { keys, ...(vals ? { values: vals } : {}) });
+      if (radix) {
+        const source = indirect ? { buffer: a.countBuffer as GPUBuffer, offset: countOffset } : count;
+        radix.encode(encoder, { keys, ...(vals ? { values: vals } : {}), count: source });
+      } else {
+        splitRadix?.encode(encoder, { keys, ...(vals ? { values: vals } : {}), count });
+      }
+    },
+  });
+}

@@ -1,0 +1,21 @@
+import type { BitRange, SortKeyType } from '../types.js';
+
+/** What a sort is specialized on, after validation and defaults. */
+export interface SortShape {
+  readonly keyType: SortKeyType;
+  /** Type of the values that move with the keys; undefined sorts keys only. */
+  readonly valueType: SortKeyType | undefined;
+  readonly descending: boolean;
+  /** Order bits `[begin, end)` sorted on; `[0, 32]` for whole keys. */
+  readonly bits: BitRange;
+}
+
+/**
+ * Buffers of one in-place sort as the algorithms take them: `count` keys (and values) at offset 0,
+ * sorted where they are.
+ */
+export interface SortBuffers {
+  readonly keys: GPUBuffer;
+  readonly values?: GPUBuffer;
+  readonly count: number;
+}

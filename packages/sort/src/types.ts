@@ -1,0 +1,69 @@
+import type { ElementType } from '@scan/core';
+
+/** Typed arrays a sort accepts as keys or values; the element type follows the array. */
+export type SortArray = Uint32Array | Int32Array | Float32Array;
+
+/** Element types of keys and values (`'u32'`, `'i32'`, `'f32'`). */
+export type SortKeyType = ElementType;
+
+/**
+ * Sort algorithms:
+ * - `'radix'` (default): a one-sweep LSD radix sort (Adinets & Merrill 2022) with 8-bit digits —
+ *   one histogram pass over the keys, then one pass per digit whose digit offsets are chained
+ *   between tiles by a decoupled look-back with fallback.
+ * - `'split-radix'`: the radix sort of Sengupta et al. 2007 (section 4.1), one stable `split` per
+ *   key bit.
+ * - `'quicksort'`: the segmented quicksort of Sengupta et al. 2007: the first element of every
+ *   segment is its pivot, comparisons alternate `>` and `>=`, `splitAndSegment` partitions, and a
+ *   global reduction decides when the array is sorted. Array level only (it reads that decision
+ *   back), and slow on reversed input, as in the paper (one element per segment per round).
+ */
+export type SortAlgorithm = 'radix' | 'split-radix' | 'quicksort';
+
+/** Every sort algorithm, in a stable order (tests and benchmarks iterate over it). */
+export const SORT_ALGORITHMS: readonly SortAlgorithm[] = ['radix', 'split-radix', 'quicksort'];
+
+/**
+ * A range of key bits `[begin, end)` to sort on, like CUB's `begin_bit`/`end_bit`: bits outside it
+ * are ignored (keys equal on the range keep their input order). Bits are those of the key's order
+ * (see {@link SortOptions.descending}): for u32 keys the plain bits, so `[0, 16)` sorts by the low
+ * half. `0 ≤ begin < end ≤ 32`.
+ */
+export type BitRange = readonly [begin: number, end: number];
+
+/** Options of `sort`. */
+export interface SortOptions<V extends SortArray = SortArray> {
+  /** Values that move with their keys: same length as the keys, any of the three types. */
+  values?: V;
+  /**
+   * Largest key first (default false). Descending is the exact reverse of the ascending key order,
+   * and stable among equal keys (they keep their input order). Keys are ordered as numbers of their
+   * type; floats by the total order −∞ < … < −0 < +0 < … < +∞ < NaN, with every NaN equal (so NaNs
+   * come last ascending, first descending, in input order). Keys come back bit for bit (NaN payloads
+   * kept).
+   */
+  descending?: boolean;
+  /** Algorithm (default `'radix'`). */
+  algorithm?: SortAlgorithm;
+  /** Sort on key bits `[begin, end)` only (`'radix'` and `'split-radix'`); default `[0, 32]`. */
+  bits?: BitRange;
+}
+
+/** What `sort` and `segmentedSort` resolve to: new arrays, the inputs untouched. */
+export interface SortResult<K extends SortArray = SortArray, V extends SortArray = SortArray> {
+  keys: K;
+  /** The values in their keys' new order (present when values were given). */
+  values?: V;
+}
+
+/** Options of `argsort`. */
+export interface ArgsortOptions {
+  /** Largest key first (default false); see {@link SortOptions.descending}. */
+  descending?: boolean;
+}
+
+/** Options of `segmentedSort`. */
+export interface SegmentedSortOptions<V extends SortArray = SortArray> {
+  values?: V;
+  descending?: boolean;
+}

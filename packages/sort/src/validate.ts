@@ -1,0 +1,230 @@
+import { ScanError } from '@scan/core';
+import { checkBoolean, checkOneOf, checkOptions, describeValue, invalidArgument } from '@scan/core/kit';
+import { checkSegments, type HeadFlags, type NormalizedSegments } from '@scan/segmented';
+import { type BitRange, SORT_ALGORITHMS, type SortAlgorithm, type SortArray, type SortKeyType } from './types.js';
+
+// Argument validation shared by the GPU functions of `@scan/sort` and their CPU references, so both
+// reject the same inputs with the same messages (core's form `argument = value: why`). Keys are
+// checked before options, and options in the order they are declared, so the first fault reported
+// is the same on both sides.
+
+/** The whole key: what `bits` defaults to, and the only range quicksort (a comparison sort) sorts on. */
+const ALL_BITS: BitRange = [0, 32];
+
+const KEY_TYPES_WANTED = 'expected a Uint32Array, Int32Array or Float32Array';
+
+/**
+ * The element type of a key (or value) array: `Uint32Array` → `'u32'`, `Int32Array` → `'i32'`,
+ * `Float32Array` → `'f32'`. Anything else is an `INVALID_ARGUMENT` {@link ScanError} naming
+ * `argument`; other typed arrays (`Float64Array`, `Uint16Array`, …) get a message saying that their
+ * element type is the problem, since the sorts work on 32-bit elements only.
+ *
+ * @example
+ * ```ts
+ * checkSortKeys(new Float32Array(8)); // 'f32'
+ * checkSortKeys(new Float64Array(8)); // throws: keys = Float64Array(8): 64-bit Float64Array elements are not supported …
+ * checkSortKeys([3, 1, 2]); // throws: keys = Array(3): expected a Uint32Array, Int32Array or Float32Array
+ * ```
+ */
+export function checkSortKeys(keys: unknown, argument = 'keys'): SortKeyType {
+  if (keys instanceof Uint32Array) return 'u32';
+  if (keys instanceof Int32Array) return 'i32';
+  if (keys instanceof Float32Array) return 'f32';
+  if (ArrayBuffer.isView(keys) && !(keys instanceof DataView)) {
+    const bytes = (keys as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+    return invalidArgument(
+      argument,
+      keys,
+      `${bytes * 8}-bit ${keys.constructor.name} elements are not supported: ${KEY_TYPES_WANTED} (convert the data to 32 bits first)`,
+    );
+  }
+  return invalidArgument(argument, keys, KEY_TYPES_WANTED);
+}
+
+/**
+ * Throws a `TOO_LARGE` {@link ScanError} naming `argument` when `n` 32-bit elements (4·n bytes) do
+ * not fit in one storage binding of `limitBytes` (the GPU side passes
+ * `ctx.caps.limits.maxStorageBufferBindingSize`): the sorts keep keys and values whole in one binding.
+ *
+ * @example
+ * ```ts
+ * checkSortLength(keys.length, ctx.caps.limits.maxStorageBufferBindingSize); // ok below the limit
+ * checkSortLength(2 ** 28, 2 ** 30 - 4); // throws: keys = 268435456 elements (1073741824 bytes): more than …
+ * ```
+ */
+export function checkSortLength(n: number, limitBytes: number, argument = 'keys'): void {
+  if (n * 4 > limitBytes) {
+    throw new ScanError(
+      'TOO_LARGE',
+      `${argument} = ${n} elements (${n * 4} bytes): more than the device binds at once ` +
+        `(maxStorageBufferBindingSize = ${limitBytes} bytes, at most ${Math.floor(limitBytes / 4)} 32-bit elements)`,
+      { argument },
+    );
+  }
+}
+
+/** Options of `sort` after validation, every default filled in. */
+export interface NormalizedSortOptions {
+  readonly keyType: SortKeyType;
+  /** The values that move with the keys, or undefined for keys only. */
+  readonly values: SortArray | undefined;
+  readonly valueType: SortKeyType | undefined;
+  readonly descending: boolean;
+  readonly algorithm: SortAlgorithm;
+  /** Order bits `[begin, end)` to sort on; `[0, 32]` when not given. */
+  readonly bits: BitRange;
+}
+
+/**
+ * Validates the keys and options of `sort`: keys of a supported type; `values` of a supported type
+ * and the keys' length; `descending` a boolean (default false); `algorithm` one of
+ * {@link SORT_ALGORITHMS} (default `'radix'`; the CPU reference accepts and ignores it); `bits` a
+ * range `[begin, end]` of integers with `0 ≤ begin < end ≤ 32` (default `[0, 32]`). A narrower
+ * `bits` with `'quicksort'` is `UNSUPPORTED` (it compares whole keys). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * normalizeSortOptions(new Float32Array(4), { descending: true });
+ * // { keyType: 'f32', values: undefined, valueType: undefined, descending: true, algorithm: 'radix', bits: [0, 32] }
+ * normalizeSortOptions(new Uint32Array(4), { bits: [8, 8] }); // throws: options.bits = [8, 8]: empty range …
+ * ```
+ */
+export function normalizeSortOptions(keys: unknown, options: unknown): NormalizedSortOptions {
+  const keyType = checkSortKeys(keys);
+  const o = checkOptions(options, ['values', 'descending', 'algorithm', 'bits']);
+  const { values, valueType } = checkValues(o['values'], (keys as SortArray).length);
+  const descending = checkBoolean(o['descending'], 'options.descending', false);
+  const algorithm = checkOneOf<SortAlgorithm>(o['algorithm'], SORT_ALGORITHMS, 'options.algorithm', 'radix');
+  const bits = checkBitRange(o['bits'], 'options.bits');
+  if (algorithm === 'quicksort' && (bits[0] !== 0 || bits[1] !== 32)) {
+    throw new ScanError(
+      'UNSUPPORTED',
+      `options.bits = ${renderValue(o['bits'])}: 'quicksort' compares whole keys; sort on a bit range with 'radix' or 'split-radix'`,
+      { argument: 'options.bits' },
+    );
+  }
+  return { keyType, values, valueType, descending, algorithm, bits };
+}
+
+/** Options of `argsort` after validation. */
+export interface NormalizedArgsortOptions {
+  readonly keyType: SortKeyType;
+  readonly descending: boolean;
+}
+
+/**
+ * Validates the keys and options of `argsort`: keys of a supported type, `descending` a boolean
+ * (default false), nothing else.
+ *
+ * @example
+ * ```ts
+ * normalizeArgsortOptions(new Int32Array(4), undefined); // { keyType: 'i32', descending: false }
+ * normalizeArgsortOptions(new Int32Array(4), { values: new Uint32Array(4) }); // throws: options.values = …: unknown option
+ * ```
+ */
+export function normalizeArgsortOptions(keys: unknown, options: unknown): NormalizedArgsortOptions {
+  const keyType = checkSortKeys(keys);
+  const o = checkOptions(options, ['descending']);
+  return { keyType, descending: checkBoolean(o['descending'], 'options.descending', false) };
+}
+
+/** Arguments of `segmentedSort` after validation. */
+export interface NormalizedSegmentedSortArgs {
+  readonly keyType: SortKeyType;
+  readonly values: SortArray | undefined;
+  readonly valueType: SortKeyType | undefined;
+  readonly descending: boolean;
+  /** The segments as given (head flags or offsets), with their count (empty segments included). */
+  readonly segments: NormalizedSegments;
+  /**
+   * One head flag per key, whichever form the segments came in: the caller's array when they were
+   * head flags (element 0 is a head whatever its flag says), else flags built from the offsets
+   * (empty segments vanish: they hold no key to flag). What the GPU side packs into bits.
+   */
+  readonly headFlags: HeadFlags;
+}
+
+/**
+ * Validates the arguments of `segmentedSort`: keys of a supported type; segments as head flags
+ * (`Uint8Array` or `Uint32Array` of the keys' length, each 0 or 1, element 0 always a head) or
+ * `{ offsets: Uint32Array }` (non-decreasing from 0 to the keys' length, as `@scan/segmented`
+ * takes them); options `{ values?, descending? }` checked as in {@link normalizeSortOptions}.
+ *
+ * @example
+ * ```ts
+ * const args = normalizeSegmentedSortArgs(new Uint32Array(5), { offsets: new Uint32Array([0, 2, 2, 5]) }, undefined);
+ * args.segments.segmentCount; // 3 (one of them empty)
+ * args.headFlags; // Uint8Array [1, 0, 1, 0, 0]
+ * normalizeSegmentedSortArgs(new Uint32Array(2), new Uint8Array([1, 2]), {}); // throws: headFlags[1] = 2: expected 0 or 1
+ * ```
+ */
+export function normalizeSegmentedSortArgs(keys: unknown, segments: unknown, options: unknown): NormalizedSegmentedSortArgs {
+  const keyType = checkSortKeys(keys);
+  const n = (keys as SortArray).length;
+  // Named `headFlags` as in the API contract (`segmentedSort(ctx, keys, headFlags, …)`); offsets
+  // are then reported as `headFlags.offsets[i]`.
+  const normalized = checkSegments(segments, n, 'headFlags');
+  const o = checkOptions(options, ['values', 'descending']);
+  const { values, valueType } = checkValues(o['values'], n);
+  const descending = checkBoolean(o['descending'], 'options.descending', false);
+  const headFlags = normalized.kind === 'headFlags' ? normalized.headFlags : headFlagsOfOffsets(normalized.offsets, n);
+  return { keyType, values, valueType, descending, segments: normalized, headFlags };
+}
+
+/** `options.values`: absent, or a supported typed array of the keys' length. */
+function checkValues(values: unknown, length: number): { values: SortArray | undefined; valueType: SortKeyType | undefined } {
+  if (values === undefined) return { values: undefined, valueType: undefined };
+  const valueType = checkSortKeys(values, 'options.values');
+  const v = values as SortArray;
+  if (v.length !== length) {
+    invalidArgument('options.values', v, `length ${v.length} does not match the keys length ${length}`);
+  }
+  return { values: v, valueType };
+}
+
+/**
+ * Checks a bit range: `undefined` is the whole key `[0, 32]`; otherwise an array of exactly two
+ * integers `[begin, end]` with `0 ≤ begin < end ≤ 32` (an empty range would sort on nothing, so it
+ * is rejected rather than read as "leave the keys as they are"). Returns a fresh tuple. The message
+ * names `argument` and shows the range as given.
+ *
+ * @example
+ * ```ts
+ * checkBitRange(undefined, 'options.bits'); // [0, 32]
+ * checkBitRange([8, 24], 'options.bits'); // [8, 24]
+ * checkBitRange([9, 3], 'options.bits'); // throws: options.bits = [9, 3]: expected [begin, end] … begin is greater than end
+ * ```
+ */
+export function checkBitRange(bits: unknown, argument = 'options.bits'): BitRange {
+  if (bits === undefined) return ALL_BITS;
+  const fail = (why: string): never => {
+    throw new ScanError('INVALID_ARGUMENT', `${argument} = ${renderValue(bits)}: ${why}`, { argument });
+  };
+  const wanted = 'expected [begin, end] with integers 0 ≤ begin < end ≤ 32';
+  if (!Array.isArray(bits)) return fail(wanted);
+  if (bits.length !== 2) return fail(`${wanted}, got ${bits.length} element${bits.length === 1 ? '' : 's'}`);
+  const [begin, end] = bits as unknown[];
+  if (!Number.isInteger(begin) || !Number.isInteger(end)) return fail(`${wanted}: begin and end must be integers`);
+  const b = begin as number;
+  const e = end as number;
+  if (b < 0 || e > 32) return fail(`${wanted}: out of range`);
+  if (b === e) return fail(`${wanted}: empty range (begin equals end, so there is nothing to sort on)`);
+  if (b > e) return fail(`${wanted}: begin is greater than end`);
+  // A fresh tuple: the caller's array may change later (plans keep what they were made with).
+  return [b, e];
+}
+
+/** Flags with a 1 at the first element of every non-empty segment of `offsets` (element 0 included). */
+function headFlagsOfOffsets(offsets: Uint32Array, n: number): Uint8Array {
+  const flags = new Uint8Array(n);
+  for (let k = 0; k + 1 < offsets.length; k++) if (offsets[k]! < n) flags[offsets[k]!] = 1;
+  return flags;
+}
+
+/** A value for a message: short arrays element by element (`[9, 3]`), anything else as core renders it. */
+function renderValue(value: unknown): string {
+  if (Array.isArray(value) && value.length <= 8) {
+    return `[${value.map((x) => (typeof x === 'number' ? String(x) : typeof x === 'string' ? JSON.stringify(x) : describeValue(x))).join(', ')}]`;
+  }
+  return describeValue(value);
+}
