@@ -1,81 +1,25 @@
 // The paper's segmented quicksort (first-element pivots, `>` / `>=` alternating, split-and-segment,
-// a global reduction to stop) on the GPU, against an oracle written here: Array.prototype.sort on
-// (key, index) pairs. Every key type, keys only and key–value, both directions, sizes 0 … 2^14,
-// contents (random, equal, sorted, reversed, few distinct, top byte only, NaN / ±0 / ±∞), stability
-// (values are the input positions), with and without subgroups, 2-D dispatches, words past the
-// count untouched, the round cap, and argument checks.
+// a global reduction to stop) on the GPU, against the tests' oracle (sort-oracle.ts):
+// Array.prototype.sort on (key, index) pairs. Every key type, keys only and key–value, both
+// directions, sizes 0 … 2^14, contents (random, equal, sorted, reversed, few distinct, top byte
+// only, NaN / ±0 / ±∞), stability (values are the input positions), with and without subgroups,
+// 2-D dispatches, words past the count untouched, the round cap, and argument checks.
 import { type ScanContext, ScanError } from '@scan/core';
-import { createRng, getTestContext, isPoison, POISON_U32, randomData } from '@scan/gpu-testing';
+import { getTestContext, isPoison, POISON_U32 } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import { maxQuicksortRounds, type QuicksortHooks, quicksortBuffers } from '../src/ops/quicksort-runner.js';
 import type { SortShape } from '../src/plans/sort-shape.js';
 import type { SortArray, SortKeyType } from '../src/types.js';
+import { bitsOf, expectedOrder, makeEdgeKeys, makeValues } from './sort-oracle.js';
 
 const TYPES: readonly SortKeyType[] = ['u32', 'i32', 'f32'];
 /** 257 and 1000: past one workgroup of the element-wise kernels (256) and of the scans' tiles. */
 const SIZES = [0, 1, 2, 5, 257, 1000, 2 ** 14];
 /** Contents at every size; `reversed` (about 2·n rounds) only where n is small. */
 const CONTENTS = ['random', 'equal', 'sorted', 'few', 'top-byte', 'specials'] as const;
-type Content = (typeof CONTENTS)[number] | 'reversed';
 /** Words after the count in every buffer: poisoned, and they must stay so. */
 const SLACK = 3;
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-
-// ---- the oracle -------------------------------------------------------------------------------
-
-/** The ascending key order of two numbers: NaNs equal to each other and last, −0 before +0. */
-function compareNumbers(a: number, b: number): number {
-  const an = Number.isNaN(a);
-  const bn = Number.isNaN(b);
-  if (an || bn) return an === bn ? 0 : an ? 1 : -1;
-  if (a !== b) return a < b ? -1 : 1;
-  return Object.is(a, -0) === Object.is(b, -0) ? 0 : Object.is(a, -0) ? -1 : 1;
-}
-
-/** The stable sorting permutation (descending reverses the key order; ties keep input order). */
-function expectedOrder(keys: SortArray, descending: boolean): number[] {
-  const index = Array.from({ length: keys.length }, (_, i) => i);
-  const sign = descending ? -1 : 1;
-  return index.sort((i, j) => sign * compareNumbers(keys[i]!, keys[j]!) || i - j);
-}
-
-// ---- data -------------------------------------------------------------------------------------
-
-const wordsOf = (a: SortArray): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
-
-function arrayOf(type: SortKeyType, words: Uint32Array): SortArray {
-  return type === 'u32' ? words : type === 'i32' ? new Int32Array(words.buffer) : new Float32Array(words.buffer);
-}
-
-/** NaNs with payloads (quiet and signalling, both signs), ±0, ±∞, ±largest, denormals. */
-const F32_SPECIALS = [
-  0x7fc00000, 0x7fc00001, 0xffc12345, 0x7f800001, 0x80000000, 0x00000000, 0x7f800000, 0xff800000, 0x7f7fffff, 0xff7fffff, 0x00000001,
-  0x80000001,
-];
-const INT_SPECIALS = [0, 1, 0x7fffffff, 0x80000000, 0x80000001, 0xffffffff, 0xfffffffe];
-
-/** `n` keys of `type` with the given contents, reproducible from `seed`. */
-function makeKeys(type: SortKeyType, n: number, content: Content, seed: number): SortArray {
-  if (content === 'random' || content === 'equal' || content === 'sorted' || content === 'reversed') {
-    return randomData(type, n, seed, content);
-  }
-  const rng = createRng(seed);
-  const words = new Uint32Array(n);
-  const specials = type === 'f32' ? F32_SPECIALS : INT_SPECIALS;
-  for (let i = 0; i < n; i++) {
-    if (content === 'few') words[i] = [0x40000000, 0xc0000000, 0x3f800000, 7][rng.int(0, 3)]!;
-    else if (content === 'top-byte') words[i] = ((rng.int(0, 255) << 24) | 0x00abcdef) >>> 0;
-    else words[i] = rng.int(0, 1) ? specials[rng.int(0, specials.length - 1)]! : rng.u32();
-  }
-  return arrayOf(type, words);
-}
-
-/** Values of `type` as raw words: f32 values include NaN payloads, which must arrive bit for bit. */
-function makeValues(type: SortKeyType, n: number, seed: number): SortArray {
-  const rng = createRng(seed);
-  const words = Uint32Array.from({ length: n }, () => (rng.int(0, 3) === 0 ? 0x7fc00000 + rng.int(0, 99) : rng.u32()));
-  return arrayOf(type, words);
-}
 
 // ---- running ----------------------------------------------------------------------------------
 
@@ -106,8 +50,8 @@ async function readWords(ctx: ScanContext, buffer: GPUBuffer): Promise<Uint32Arr
  */
 async function check(ctx: ScanContext, shape: SortShape, keys: SortArray, values: SortArray | undefined, label: string) {
   const n = keys.length;
-  const keyBuffer = bufferWith(ctx, wordsOf(keys));
-  const valueBuffer = values ? bufferWith(ctx, wordsOf(values)) : undefined;
+  const keyBuffer = bufferWith(ctx, bitsOf(keys));
+  const valueBuffer = values ? bufferWith(ctx, bitsOf(values)) : undefined;
   const stats = { rounds: 0, checks: 0 };
   try {
     ctx.device.pushErrorScope('validation');
@@ -117,7 +61,7 @@ async function check(ctx: ScanContext, shape: SortShape, keys: SortArray, values
     const order = expectedOrder(keys, shape.descending);
     const firstWrong = (got: Uint32Array, want: Uint32Array) => want.findIndex((w, i) => got[i] !== w);
     const gotKeys = await readWords(ctx, keyBuffer);
-    const inKeys = wordsOf(keys);
+    const inKeys = bitsOf(keys);
     expect(
       firstWrong(
         gotKeys,
@@ -128,7 +72,7 @@ async function check(ctx: ScanContext, shape: SortShape, keys: SortArray, values
     expect(gotKeys.subarray(n, n + SLACK).every(isPoison), `${label}: keys past the count`).toBe(true);
     if (values && valueBuffer) {
       const gotValues = await readWords(ctx, valueBuffer);
-      const inValues = wordsOf(values);
+      const inValues = bitsOf(values);
       expect(
         firstWrong(
           gotValues,
@@ -169,7 +113,7 @@ describe('quicksort', () => {
             for (const content of n === 2 ** 14 ? (['random'] as const) : CONTENTS) {
               const seed = 7 * n + CONTENTS.indexOf(content) + (descending ? 3 : 0);
               const values = valueType ? makeValues(valueType, n, seed + 1) : undefined;
-              await check(ctx, shape, makeKeys(keyType, n, content, seed), values, `${describeShape(shape)} n=${n} ${content}`);
+              await check(ctx, shape, makeEdgeKeys(keyType, n, content, seed), values, `${describeShape(shape)} n=${n} ${content}`);
             }
           }
         }
@@ -184,7 +128,7 @@ describe('quicksort', () => {
         const shape = shapeOf(keyType, 'u32', descending);
         for (const n of [2, 3, 64, 150]) {
           // Reversed in the sort's own direction: descending keys for an ascending sort and back.
-          const keys = makeKeys(keyType, n, descending ? 'sorted' : 'reversed', n);
+          const keys = makeEdgeKeys(keyType, n, descending ? 'sorted' : 'reversed', n);
           const stats = await check(ctx, shape, keys, makeValues('u32', n, n + 1), `${describeShape(shape)} n=${n} reversed`);
           expect(stats.rounds, `rounds for ${n} reversed keys`).toBeGreaterThanOrEqual(2 * (n - 1));
           expect(stats.rounds).toBeLessThanOrEqual(maxQuicksortRounds(n));
@@ -203,7 +147,7 @@ describe('quicksort', () => {
     ] as const) {
       for (const descending of [false, true]) {
         const positions = Uint32Array.from({ length: n }, (_, i) => i);
-        const keys = makeKeys(keyType, n, content, n);
+        const keys = makeEdgeKeys(keyType, n, content, n);
         await check(
           ctx,
           shapeOf(keyType, 'u32', descending),
@@ -218,9 +162,9 @@ describe('quicksort', () => {
   it('needs few read-backs: sorted and equal keys stop after the first batch; random keys in a handful', async () => {
     const ctx = await getTestContext();
     const shape = shapeOf('f32', undefined, false);
-    expect((await check(ctx, shape, makeKeys('f32', 4000, 'sorted', 1), undefined, 'sorted')).checks).toBe(1);
-    expect((await check(ctx, shape, makeKeys('f32', 4000, 'equal', 2), undefined, 'equal')).checks).toBe(1);
-    const random = await check(ctx, shape, makeKeys('f32', 2 ** 14, 'random', 3), undefined, 'random');
+    expect((await check(ctx, shape, makeEdgeKeys('f32', 4000, 'sorted', 1), undefined, 'sorted')).checks).toBe(1);
+    expect((await check(ctx, shape, makeEdgeKeys('f32', 4000, 'equal', 2), undefined, 'equal')).checks).toBe(1);
+    const random = await check(ctx, shape, makeEdgeKeys('f32', 2 ** 14, 'random', 3), undefined, 'random');
     expect(random.checks).toBeLessThanOrEqual(8);
   });
 
@@ -233,7 +177,7 @@ describe('quicksort', () => {
     ] as const) {
       const shape = shapeOf(keyType, valueType, descending);
       const values = valueType ? makeValues(valueType, n, 9) : undefined;
-      await check(ctx, shape, makeKeys(keyType, n, content, 8), values, `portable ${describeShape(shape)} n=${n} ${content}`);
+      await check(ctx, shape, makeEdgeKeys(keyType, n, content, 8), values, `portable ${describeShape(shape)} n=${n} ${content}`);
     }
   });
 
@@ -253,7 +197,7 @@ describe('quicksort', () => {
     ] as const) {
       const shape = shapeOf(keyType, valueType, false);
       const values = valueType ? makeValues(valueType, 2000, 5) : undefined;
-      await check(ctx, shape, makeKeys(keyType, 2000, 'random', 4), values, `2-D ${describeShape(shape)}`);
+      await check(ctx, shape, makeEdgeKeys(keyType, 2000, 'random', 4), values, `2-D ${describeShape(shape)}`);
     }
   });
 
@@ -261,7 +205,7 @@ describe('quicksort', () => {
     const ctx = await getTestContext();
     const n = 100;
     const keys = ctx.device.createBuffer({ size: 4 * n, usage: USAGE });
-    ctx.device.queue.writeBuffer(keys, 0, Uint32Array.from(wordsOf(makeKeys('u32', n, 'reversed', 1))));
+    ctx.device.queue.writeBuffer(keys, 0, Uint32Array.from(bitsOf(makeEdgeKeys('u32', n, 'reversed', 1))));
     const hooks: QuicksortHooks = { maxRounds: 4 };
     const run = quicksortBuffers(ctx, shapeOf('u32', undefined, false), { keys, count: n }, hooks);
     await expect(run).rejects.toThrow(ScanError);

@@ -1,103 +1,25 @@
-// The paper's split radix sort (one stable split per key bit) at the buffer level, against an
-// oracle written here: Array.prototype.sort on (key, index) pairs. Every key type, keys only and
-// key–value, both directions, bit ranges (odd pass counts copy home), edge sizes around the split's
-// tile (256 × 32 with u8 flags), contents (random, equal, sorted, reversed, few distinct, top byte
-// only, NaN / ±0 / ±∞), with and without subgroups (the split's two paths), 2-D dispatches (through a context whose
-// per-dimension limit is tiny), one size past 2^20; scratch reuse; words past the count untouched.
+// The paper's split radix sort (one stable split per key bit) at the buffer level, against the
+// tests' oracle (sort-oracle.ts): Array.prototype.sort on (key, index) pairs. Every key type, keys
+// only and key–value, both directions, bit ranges (odd pass counts copy home), edge sizes around
+// the split's tile (256 × 32 with u8 flags), contents (random, equal, sorted, reversed, few
+// distinct, top byte only, NaN / ±0 / ±∞), with and without subgroups (the split's two paths), 2-D
+// dispatches (through a context whose per-dimension limit is tiny), one size past 2^20; scratch
+// reuse; words past the count untouched.
 import type { ScanContext } from '@scan/core';
-import { createRng, getTestContext, isPoison, POISON_U32, randomData } from '@scan/gpu-testing';
+import { getTestContext, isPoison, POISON_U32 } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import type { SortBuffers, SortShape } from '../src/plans/sort-shape.js';
 import { createSplitRadixSort } from '../src/plans/split-radix-plan.js';
 import type { SortArray, SortKeyType } from '../src/types.js';
+import { bitsOf, expectedOrder, KEY_CONTENTS, makeEdgeKeys, makeValues } from './sort-oracle.js';
 
 const TYPES: readonly SortKeyType[] = ['u32', 'i32', 'f32'];
 /** One tile of the split with u8 flags. */
 const TILE = 256 * 32;
 const SIZES = [0, 1, 2, 3, 5, 100, TILE - 1, TILE, TILE + 1, 3 * TILE + 5];
-const CONTENTS = ['random', 'equal', 'sorted', 'reversed', 'few', 'top-byte', 'specials'] as const;
-type Content = (typeof CONTENTS)[number];
 /** Words after the count in every buffer: poisoned, and they must stay so. */
 const SLACK = 5;
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-
-// ---- the oracle -------------------------------------------------------------------------------
-
-/** The ascending key order of two numbers: NaNs equal to each other and last, −0 before +0. */
-function compareNumbers(a: number, b: number): number {
-  const an = Number.isNaN(a);
-  const bn = Number.isNaN(b);
-  if (an || bn) return an === bn ? 0 : an ? 1 : -1;
-  if (a !== b) return a < b ? -1 : 1;
-  return Object.is(a, -0) === Object.is(b, -0) ? 0 : Object.is(a, -0) ? -1 : 1;
-}
-
-/** The u32 whose order is the key order, written out again here for the bit-range oracle. */
-function orderWord(type: SortKeyType, w: number): number {
-  if (type === 'u32') return w >>> 0;
-  if (type === 'i32') return (w ^ 0x80000000) >>> 0;
-  if ((w & 0x7fffffff) > 0x7f800000) return 0xffffffff;
-  return (w & 0x80000000 ? ~w : w | 0x80000000) >>> 0;
-}
-
-/**
- * The stable sorting permutation: whole keys by number (descending reverses the key order, ties
- * keep input order); a bit range by the field [begin, end) of the order word, complemented when
- * descending.
- */
-function expectedOrder(type: SortKeyType, keys: SortArray, descending: boolean, bits: readonly [number, number]): number[] {
-  const index = Array.from({ length: keys.length }, (_, i) => i);
-  const words = wordsOf(keys);
-  let cmp: (i: number, j: number) => number;
-  if (bits[0] === 0 && bits[1] === 32) {
-    cmp = (i, j) => (descending ? -1 : 1) * compareNumbers(keys[i]!, keys[j]!);
-  } else {
-    const field = (i: number) => {
-      const o = descending ? ~orderWord(type, words[i]!) >>> 0 : orderWord(type, words[i]!);
-      return Math.floor(o / 2 ** bits[0]) % 2 ** (bits[1] - bits[0]);
-    };
-    cmp = (i, j) => field(i) - field(j);
-  }
-  return index.sort((i, j) => cmp(i, j) || i - j);
-}
-
-// ---- data -------------------------------------------------------------------------------------
-
-const wordsOf = (a: SortArray): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
-
-function arrayOf(type: SortKeyType, words: Uint32Array): SortArray {
-  return type === 'u32' ? words : type === 'i32' ? new Int32Array(words.buffer) : new Float32Array(words.buffer);
-}
-
-/** NaNs with payloads (quiet and signalling, both signs), ±0, ±∞, ±largest, denormals. */
-const F32_SPECIALS = [
-  0x7fc00000, 0x7fc00001, 0xffc12345, 0x7f800001, 0x80000000, 0x00000000, 0x7f800000, 0xff800000, 0x7f7fffff, 0xff7fffff, 0x00000001,
-  0x80000001,
-];
-const INT_SPECIALS = [0, 1, 0x7fffffff, 0x80000000, 0x80000001, 0xffffffff, 0xfffffffe];
-
-/** `n` keys of `type` with the given contents, reproducible from `seed`. */
-function makeKeys(type: SortKeyType, n: number, content: Content, seed: number): SortArray {
-  const rng = createRng(seed);
-  if (content === 'random' || content === 'equal' || content === 'sorted' || content === 'reversed') {
-    return randomData(type, n, seed, content);
-  }
-  const words = new Uint32Array(n);
-  const specials = type === 'f32' ? F32_SPECIALS : INT_SPECIALS;
-  for (let i = 0; i < n; i++) {
-    if (content === 'few') words[i] = [0x40000000, 0xc0000000, 0x3f800000, 7][rng.int(0, 3)]!;
-    else if (content === 'top-byte') words[i] = ((rng.int(0, 255) << 24) | 0x00abcdef) >>> 0;
-    else words[i] = rng.int(0, 1) ? specials[rng.int(0, specials.length - 1)]! : rng.u32();
-  }
-  return arrayOf(type, words);
-}
-
-/** Values of `type` as raw words: f32 values include NaN payloads, which must arrive bit for bit. */
-function makeValues(type: SortKeyType, n: number, seed: number): SortArray {
-  const rng = createRng(seed);
-  const words = Uint32Array.from({ length: n }, () => (rng.int(0, 3) === 0 ? 0x7fc00000 + rng.int(0, 99) : rng.u32()));
-  return arrayOf(type, words);
-}
 
 // ---- running ----------------------------------------------------------------------------------
 
@@ -130,8 +52,8 @@ async function checkCases(ctx: ScanContext, shape: SortShape, cases: Case[], max
   const encoder = device.createCommandEncoder();
   for (const c of cases) {
     const n = c.keys.length;
-    const keys = bufferWith(ctx, wordsOf(c.keys));
-    const values = c.values ? bufferWith(ctx, wordsOf(c.values)) : undefined;
+    const keys = bufferWith(ctx, bitsOf(c.keys));
+    const values = c.values ? bufferWith(ctx, bitsOf(c.values)) : undefined;
     owned.push(keys, ...(values ? [values] : []));
     const args: SortBuffers = { keys, ...(values ? { values } : {}), count: n };
     plan.encode(encoder, args);
@@ -150,7 +72,7 @@ async function checkCases(ctx: ScanContext, shape: SortShape, cases: Case[], max
   try {
     for (const [k, c] of cases.entries()) {
       const n = c.keys.length;
-      const order = expectedOrder(shape.keyType, c.keys, shape.descending, shape.bits);
+      const order = expectedOrder(c.keys, shape.descending, shape.bits);
       const got = [];
       for (const { staging } of reads[k]!) {
         await staging.mapAsync(GPUMapMode.READ);
@@ -158,13 +80,13 @@ async function checkCases(ctx: ScanContext, shape: SortShape, cases: Case[], max
         staging.unmap();
       }
       const [gotKeys, gotValues] = got;
-      const inKeys = wordsOf(c.keys);
+      const inKeys = bitsOf(c.keys);
       const firstWrong = (got: Uint32Array, want: Uint32Array) => want.findIndex((w, i) => got[i] !== w);
       const wantKeys = Uint32Array.from(order, (i) => inKeys[i]!);
       expect(firstWrong(gotKeys!, wantKeys), `${c.label}: first wrong key`).toBe(-1);
       expect(gotKeys!.subarray(n).every(isPoison), `${c.label}: keys past the count`).toBe(true);
       if (c.values) {
-        const inValues = wordsOf(c.values);
+        const inValues = bitsOf(c.values);
         const wantValues = Uint32Array.from(order, (i) => inValues[i]!);
         expect(firstWrong(gotValues!, wantValues), `${c.label}: first wrong value`).toBe(-1);
         expect(gotValues!.subarray(n).every(isPoison), `${c.label}: values past the count`).toBe(true);
@@ -193,10 +115,10 @@ const describeShape = (s: SortShape) =>
 function casesFor(shape: SortShape, seed: number, sizes: readonly number[] = SIZES): Case[] {
   const cases: Case[] = [];
   for (const n of sizes) {
-    const contents = n <= 100 || n === TILE + 1 ? CONTENTS : (['random'] as const);
+    const contents = n <= 100 || n === TILE + 1 ? KEY_CONTENTS : (['random'] as const);
     for (const content of contents) {
-      const s = seed + 1000 * n + CONTENTS.indexOf(content);
-      const keys = makeKeys(shape.keyType, n, content, s);
+      const s = seed + 1000 * n + KEY_CONTENTS.indexOf(content);
+      const keys = makeEdgeKeys(shape.keyType, n, content, s);
       const values = shape.valueType ? makeValues(shape.valueType, n, s + 7) : undefined;
       cases.push({ keys, ...(values ? { values } : {}), label: `${describeShape(shape)} n=${n} ${content}` });
     }
@@ -241,7 +163,7 @@ describe('split radix sort', () => {
             const n = [2000, TILE + 1, 500, 64][j]!;
             const s = 31 * r + 7 * j + (descending ? 5 : 0);
             return {
-              keys: makeKeys(keyType, n, content, s),
+              keys: makeEdgeKeys(keyType, n, content, s),
               values: makeValues('u32', n, s + 1),
               label: `${describeShape(shape)} n=${n} ${content}`,
             };
@@ -270,7 +192,7 @@ describe('split radix sort', () => {
           [TILE + 1, 'random'],
         ] as const
       ).map(([n, content], k) => ({
-        keys: makeKeys(keyType, n, content, 29 + k),
+        keys: makeEdgeKeys(keyType, n, content, 29 + k),
         ...(valueType ? { values: makeValues(valueType, n, 39 + k) } : {}),
         label: `portable ${describeShape(shape)} n=${n} ${content}`,
       }));
@@ -296,7 +218,7 @@ describe('split radix sort: dispatch shapes, large sizes, reuse, arguments', () 
       const shape = shapeOf(keyType, valueType, keyType === 'f32');
       // 17 000 keys: 17 flag workgroups (3 × 6, the last row partial); 4 tiles + 1: 5 split tiles (3 × 2).
       const cases = [17_000, 4 * TILE + 1].map((n, j) => ({
-        keys: makeKeys(keyType, n, 'random', 50 + j),
+        keys: makeEdgeKeys(keyType, n, 'random', 50 + j),
         ...(valueType ? { values: makeValues(valueType, n, 60 + j) } : {}),
         label: `2-D ${describeShape(shape)} n=${n}`,
       }));
@@ -307,7 +229,7 @@ describe('split radix sort: dispatch shapes, large sizes, reuse, arguments', () 
   it('past 2^20: u32 keys, whole keys', async () => {
     const ctx = await getTestContext();
     const n = 2 ** 20 + 3;
-    await checkCases(ctx, shapeOf('u32', undefined, false), [{ keys: makeKeys('u32', n, 'random', 3), label: `n=${n}` }]);
+    await checkCases(ctx, shapeOf('u32', undefined, false), [{ keys: makeEdgeKeys('u32', n, 'random', 3), label: `n=${n}` }]);
   });
 
   it('reserves maxCount up front and allocates nothing more on later encodes; count 0 and 1 touch nothing', async () => {
