@@ -253,8 +253,8 @@ var<workgroup> wg_tile: u32;
 var<workgroup> wg_stall: atomic<u32>;               // 1 + the tile the look-back is stuck on, 0 if none
 var<workgroup> wg_stall_seen: u32;                  // wg_stall as one value for the whole workgroup
 var<workgroup> counters: array<atomic<u32>, ${G * RADIX}>; // per group and digit; reused by the fallback
-var<workgroup> wg_digit: array<u32, ${RADIX}>;
-var<workgroup> early_counts: array<atomic<u32>, ${RADIX}>; // the tile's keys per digit        // the tile's digit starts, then the scatter bases
+var<workgroup> wg_digit: array<u32, ${RADIX}>;        // the tile's digit starts, then the scatter bases
+var<workgroup> early_counts: array<atomic<u32>, ${RADIX}>; // the tile's keys per digit
 var<workgroup> wg_group_total: array<u32, ${spec.subgroups ? spec.maxGroups : 1}>;
 var<workgroup> stage: array<u32, ${TILE}>;
 ${spec.subgroups ? '' : `var<workgroup> round_digits: array<u32, ${WG}>;`}
@@ -302,7 +302,7 @@ ${perKey(spec, (j) => `    keys[${j}] = keys_in[min(base + ${j} * gsize + lane, 
   // 2. Early counts (Onesweep's): the tile's digit counts, published at once as AGGREGATE (tile 0:
   // INCLUSIVE) so that successors waiting in their look-back need not wait for this tile's ranking.
   // Invocation \`me\` owns digits me·R … me·R + R − 1, numbered in (group, lane) order: the order of
-  // the workgroup scan of phase 3 (subgroups need not hold consecutive invocations).
+  // the workgroup scan of phase 4 (subgroups need not hold consecutive invocations).
   let me = group * gsize + lane;
 ${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_counts[digit_of(keys[${j}])], 1u); }`)}
   workgroupBarrier();
