@@ -5,11 +5,12 @@
 // only, NaN / ±0 / ±∞), stability (values are the input positions), with and without subgroups,
 // 2-D dispatches, words past the count untouched, the round cap, and argument checks.
 import { type ScanContext, ScanError } from '@scan/core';
-import { getTestContext, isPoison, POISON_U32 } from '@scan/gpu-testing';
+import { getTestContext, isPoison } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import { maxQuicksortRounds, type QuicksortHooks, quicksortBuffers } from '../src/ops/quicksort-runner.js';
 import type { SortShape } from '../src/plans/sort-shape.js';
 import type { SortArray, SortKeyType } from '../src/types.js';
+import { bufferWith, narrowDispatchContext, readWords, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, expectedOrder, makeEdgeKeys, makeValues } from './sort-oracle.js';
 
 const TYPES: readonly SortKeyType[] = ['u32', 'i32', 'f32'];
@@ -19,29 +20,8 @@ const SIZES = [0, 1, 2, 5, 257, 1000, 2 ** 14];
 const CONTENTS = ['random', 'equal', 'sorted', 'few', 'top-byte', 'specials'] as const;
 /** Words after the count in every buffer: poisoned, and they must stay so. */
 const SLACK = 3;
-const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 // ---- running ----------------------------------------------------------------------------------
-
-/** A buffer of `words.length + SLACK` words: `words`, then poison. */
-function bufferWith(ctx: ScanContext, words: Uint32Array): GPUBuffer {
-  const b = ctx.device.createBuffer({ size: 4 * (words.length + SLACK), usage: USAGE });
-  const init = new Uint32Array(words.length + SLACK).fill(POISON_U32);
-  init.set(words);
-  ctx.device.queue.writeBuffer(b, 0, init);
-  return b;
-}
-
-async function readWords(ctx: ScanContext, buffer: GPUBuffer): Promise<Uint32Array> {
-  const staging = ctx.device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = ctx.device.createCommandEncoder();
-  encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
-  ctx.device.queue.submit([encoder.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const words = new Uint32Array(staging.getMappedRange().slice(0));
-  staging.destroy();
-  return words;
-}
 
 /**
  * Sorts `keys` (and `values`) with the quicksort inside a validation scope and checks keys and
@@ -50,8 +30,8 @@ async function readWords(ctx: ScanContext, buffer: GPUBuffer): Promise<Uint32Arr
  */
 async function check(ctx: ScanContext, shape: SortShape, keys: SortArray, values: SortArray | undefined, label: string) {
   const n = keys.length;
-  const keyBuffer = bufferWith(ctx, bitsOf(keys));
-  const valueBuffer = values ? bufferWith(ctx, bitsOf(values)) : undefined;
+  const keyBuffer = bufferWith(ctx, bitsOf(keys), SLACK);
+  const valueBuffer = values ? bufferWith(ctx, bitsOf(values), SLACK) : undefined;
   const stats = { rounds: 0, checks: 0 };
   try {
     ctx.device.pushErrorScope('validation');
@@ -183,13 +163,7 @@ describe('quicksort', () => {
 
   it('2-D dispatches (a context allowing 3 workgroups per dimension)', async () => {
     const real = await getTestContext();
-    const ctx: ScanContext = {
-      device: real.device,
-      caps: { ...real.caps, limits: { ...real.caps.limits, maxComputeWorkgroupsPerDimension: 3 } },
-      lostReason: undefined,
-      lost: real.lost,
-      destroy() {},
-    };
+    const ctx = narrowDispatchContext(real, 3);
     // 2000 keys: 8 element-wise workgroups (3 × 3, the last row partial).
     for (const [keyType, valueType] of [
       ['u32', 'f32'],
@@ -204,7 +178,7 @@ describe('quicksort', () => {
   it('throws GPU_ERROR past the round cap instead of looping', async () => {
     const ctx = await getTestContext();
     const n = 100;
-    const keys = ctx.device.createBuffer({ size: 4 * n, usage: USAGE });
+    const keys = ctx.device.createBuffer({ size: 4 * n, usage: TEST_USAGE });
     ctx.device.queue.writeBuffer(keys, 0, Uint32Array.from(bitsOf(makeEdgeKeys('u32', n, 'reversed', 1))));
     const hooks: QuicksortHooks = { maxRounds: 4 };
     const run = quicksortBuffers(ctx, shapeOf('u32', undefined, false), { keys, count: n }, hooks);
@@ -216,8 +190,8 @@ describe('quicksort', () => {
 
   it('rejects a bit range, missing or unexpected values; count 0 and 1 do nothing', async () => {
     const ctx = await getTestContext();
-    const keys = bufferWith(ctx, Uint32Array.of(9, 3, 5, 1));
-    const values = bufferWith(ctx, Uint32Array.of(0, 1, 2, 3));
+    const keys = bufferWith(ctx, Uint32Array.of(9, 3, 5, 1), SLACK);
+    const values = bufferWith(ctx, Uint32Array.of(0, 1, 2, 3), SLACK);
     await expect(quicksortBuffers(ctx, { ...shapeOf('u32', undefined, false), bits: [0, 16] }, { keys, count: 4 })).rejects.toThrow(
       /shape\.bits/,
     );

@@ -7,25 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { createRadixSort, type RadixTuning, radixConfig } from '../src/plans/radix-plan.js';
 import type { SortShape } from '../src/plans/sort-shape.js';
 import type { SortArray, SortKeyType } from '../src/types.js';
+import { readWords, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, expectedOrder, gather, KEY_CONTENTS, makeKeys } from './sort-oracle.js';
 
-const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-
 function upload(ctx: ScanContext, data: SortArray | undefined, n: number): GPUBuffer {
-  const buffer = ctx.device.createBuffer({ size: Math.max(16, 4 * n), usage: USAGE });
+  const buffer = ctx.device.createBuffer({ size: Math.max(16, 4 * n), usage: TEST_USAGE });
   if (data && n > 0) ctx.device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, 4 * n);
   return buffer;
-}
-
-async function read(ctx: ScanContext, buffer: GPUBuffer, n: number): Promise<Uint32Array> {
-  const staging = ctx.device.createBuffer({ size: Math.max(16, 4 * n), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = ctx.device.createCommandEncoder();
-  encoder.copyBufferToBuffer(buffer, 0, staging, 0, Math.max(16, 4 * n));
-  ctx.device.queue.submit([encoder.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const out = new Uint32Array(staging.getMappedRange().slice(0, 4 * n));
-  staging.destroy();
-  return out;
 }
 
 interface Run {
@@ -59,8 +47,8 @@ async function expectSorted(ctx: ScanContext, run: Run, label: string): Promise<
   const error = await ctx.device.popErrorScope();
   expect(error?.message, label).toBeUndefined();
   const order = expectedOrder(run.keys, shape.descending, run.bits);
-  expectEqualArrays(await read(ctx, keys, n), bitsOf(gather(run.keys, order)), `${label}: keys`);
-  if (run.values !== 'none') expectEqualArrays(await read(ctx, values, n), order, `${label}: values`);
+  expectEqualArrays(await readWords(ctx, keys, n), bitsOf(gather(run.keys, order)), `${label}: keys`);
+  if (run.values !== 'none') expectEqualArrays(await readWords(ctx, values, n), order, `${label}: values`);
   plan.destroy();
   keys.destroy();
   values.destroy();

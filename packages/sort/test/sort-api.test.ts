@@ -6,9 +6,8 @@ import { createRng, expectEqualArrays, getTestContext } from '@scan/gpu-testing'
 import { describe, expect, it } from 'vitest';
 import { argsort, createSegmentedSortPlan, createSortPlan, SORT_ALGORITHMS, segmentedSort, sort } from '../src/index.js';
 import type { SortArray } from '../src/types.js';
+import { readWords, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, expectedOrder, gather, makeKeys } from './sort-oracle.js';
-
-const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 /** The oracle of a segmented sort: each segment's keys in their stable order. */
 function segmentedOrder(keys: SortArray, heads: ArrayLike<number>, descending: boolean): Uint32Array {
@@ -23,17 +22,6 @@ function segmentedOrder(keys: SortArray, heads: ArrayLike<number>, descending: b
     }
   }
   return order;
-}
-
-async function readBuffer(ctx: Awaited<ReturnType<typeof getTestContext>>, buffer: GPUBuffer, n: number): Promise<Uint32Array> {
-  const staging = ctx.device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = ctx.device.createCommandEncoder();
-  encoder.copyBufferToBuffer(buffer, 0, staging, 0, 4 * n);
-  ctx.device.queue.submit([encoder.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const out = new Uint32Array(staging.getMappedRange().slice(0));
-  staging.destroy();
-  return out;
 }
 
 describe('sort, argsort and segmentedSort', async () => {
@@ -152,9 +140,9 @@ describe('sort, argsort and segmentedSort', async () => {
     const keys = makeKeys('u32', cap + 100, 'random', 31);
     const plan = createSortPlan(ctx, { keyType: 'u32', valueType: 'f32', maxCount: cap });
     for (const count of [0, 1, 3333, cap, cap + 50]) {
-      const keyBuffer = ctx.device.createBuffer({ size: 4 * keys.length, usage: USAGE });
-      const valueBuffer = ctx.device.createBuffer({ size: 4 * keys.length, usage: USAGE });
-      const countBuffer = ctx.device.createBuffer({ size: 16, usage: USAGE });
+      const keyBuffer = ctx.device.createBuffer({ size: 4 * keys.length, usage: TEST_USAGE });
+      const valueBuffer = ctx.device.createBuffer({ size: 4 * keys.length, usage: TEST_USAGE });
+      const countBuffer = ctx.device.createBuffer({ size: 16, usage: TEST_USAGE });
       const values = Float32Array.from(keys, (_, i) => i + 0.5);
       ctx.device.queue.writeBuffer(keyBuffer, 0, bitsOf(keys) as Uint32Array<ArrayBuffer>);
       ctx.device.queue.writeBuffer(valueBuffer, 0, values);
@@ -169,8 +157,8 @@ describe('sort, argsort and segmentedSort', async () => {
       want.set(gather(head, order));
       const wantValues = values.slice();
       wantValues.set(gather(values.subarray(0, sorted), order));
-      expectEqualArrays(await readBuffer(ctx, keyBuffer, keys.length), want, `indirect count ${count}: keys`);
-      expectEqualArrays(await readBuffer(ctx, valueBuffer, keys.length), bitsOf(wantValues), `indirect count ${count}: values`);
+      expectEqualArrays(await readWords(ctx, keyBuffer, keys.length), want, `indirect count ${count}: keys`);
+      expectEqualArrays(await readWords(ctx, valueBuffer, keys.length), bitsOf(wantValues), `indirect count ${count}: values`);
       for (const b of [keyBuffer, valueBuffer, countBuffer]) b.destroy();
     }
     plan.destroy();
@@ -185,14 +173,14 @@ describe('sort, argsort and segmentedSort', async () => {
       if (h) packed[i >> 5]! |= 1 << (i & 31);
     });
     const plan = createSegmentedSortPlan(ctx, { keyType: 'i32', descending: true });
-    const keyBuffer = ctx.device.createBuffer({ size: 4 * n, usage: USAGE });
-    const headBuffer = ctx.device.createBuffer({ size: packed.byteLength, usage: USAGE });
+    const keyBuffer = ctx.device.createBuffer({ size: 4 * n, usage: TEST_USAGE });
+    const headBuffer = ctx.device.createBuffer({ size: packed.byteLength, usage: TEST_USAGE });
     ctx.device.queue.writeBuffer(keyBuffer, 0, bitsOf(keys) as Uint32Array<ArrayBuffer>);
     ctx.device.queue.writeBuffer(headBuffer, 0, packed);
     const encoder = ctx.device.createCommandEncoder();
     plan.encode(encoder, { keys: keyBuffer, headFlags: headBuffer, count: n });
     ctx.device.queue.submit([encoder.finish()]);
-    expectEqualArrays(await readBuffer(ctx, keyBuffer, n), bitsOf(gather(keys, segmentedOrder(keys, heads, true))), 'plan');
+    expectEqualArrays(await readWords(ctx, keyBuffer, n), bitsOf(gather(keys, segmentedOrder(keys, heads, true))), 'plan');
     plan.destroy();
   });
 
@@ -219,7 +207,7 @@ describe('sort, argsort and segmentedSort', async () => {
     await fails(() => createSortPlan(ctx, { algorithm: 'quicksort' as never }), 'UNSUPPORTED', 'options.algorithm');
     await fails(() => createSortPlan(ctx, { bits: [-1, 8] }), 'INVALID_ARGUMENT', 'options.bits');
     const plan = createSortPlan(ctx, {});
-    const small = ctx.device.createBuffer({ size: 8, usage: USAGE });
+    const small = ctx.device.createBuffer({ size: 8, usage: TEST_USAGE });
     const encoder = ctx.device.createCommandEncoder();
     await fails(() => plan.encode(encoder, { keys: small, count: 3 }), 'INVALID_ARGUMENT', 'args.keys');
     await fails(() => plan.encode(encoder, { keys: small, countBuffer: small }), 'INVALID_ARGUMENT', 'args.countBuffer');

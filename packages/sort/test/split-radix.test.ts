@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { SortBuffers, SortShape } from '../src/plans/sort-shape.js';
 import { createSplitRadixSort } from '../src/plans/split-radix-plan.js';
 import type { SortArray, SortKeyType } from '../src/types.js';
+import { bufferWith, narrowDispatchContext, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, expectedOrder, KEY_CONTENTS, makeEdgeKeys, makeValues } from './sort-oracle.js';
 
 const TYPES: readonly SortKeyType[] = ['u32', 'i32', 'f32'];
@@ -19,7 +20,6 @@ const TILE = 256 * 32;
 const SIZES = [0, 1, 2, 3, 5, 100, TILE - 1, TILE, TILE + 1, 3 * TILE + 5];
 /** Words after the count in every buffer: poisoned, and they must stay so. */
 const SLACK = 5;
-const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 // ---- running ----------------------------------------------------------------------------------
 
@@ -27,15 +27,6 @@ interface Case {
   keys: SortArray;
   values?: SortArray;
   label: string;
-}
-
-/** A buffer of `words.length + SLACK` words: `words`, then poison. */
-function bufferWith(ctx: ScanContext, words: Uint32Array): GPUBuffer {
-  const b = ctx.device.createBuffer({ size: 4 * (words.length + SLACK), usage: USAGE });
-  const init = new Uint32Array(words.length + SLACK).fill(POISON_U32);
-  init.set(words);
-  ctx.device.queue.writeBuffer(b, 0, init);
-  return b;
 }
 
 /**
@@ -52,8 +43,8 @@ async function checkCases(ctx: ScanContext, shape: SortShape, cases: Case[], max
   const encoder = device.createCommandEncoder();
   for (const c of cases) {
     const n = c.keys.length;
-    const keys = bufferWith(ctx, bitsOf(c.keys));
-    const values = c.values ? bufferWith(ctx, bitsOf(c.values)) : undefined;
+    const keys = bufferWith(ctx, bitsOf(c.keys), SLACK);
+    const values = c.values ? bufferWith(ctx, bitsOf(c.values), SLACK) : undefined;
     owned.push(keys, ...(values ? [values] : []));
     const args: SortBuffers = { keys, ...(values ? { values } : {}), count: n };
     plan.encode(encoder, args);
@@ -204,13 +195,7 @@ describe('split radix sort', () => {
 describe('split radix sort: dispatch shapes, large sizes, reuse, arguments', () => {
   it('2-D dispatches (a context allowing 3 workgroups per dimension), partial last rows', async () => {
     const real = await getTestContext();
-    const ctx: ScanContext = {
-      device: real.device,
-      caps: { ...real.caps, limits: { ...real.caps.limits, maxComputeWorkgroupsPerDimension: 3 } },
-      lostReason: undefined,
-      lost: real.lost,
-      destroy() {},
-    };
+    const ctx = narrowDispatchContext(real, 3);
     for (const [keyType, valueType] of [
       ['u32', 'f32'],
       ['f32', undefined],
@@ -238,15 +223,15 @@ describe('split radix sort: dispatch shapes, large sizes, reuse, arguments', () 
     const plan = createSplitRadixSort(ctx, shapeOf('i32', 'u32', false, [2, 7]), 5000);
     const reserved = plan.allocations;
     expect(plan.scratchBytes).toBeGreaterThan(2 * 4 * 5000);
-    const keys = bufferWith(ctx, new Uint32Array(5000).fill(POISON_U32));
-    const values = bufferWith(ctx, new Uint32Array(5000).fill(POISON_U32));
+    const keys = bufferWith(ctx, new Uint32Array(5000).fill(POISON_U32), SLACK);
+    const values = bufferWith(ctx, new Uint32Array(5000).fill(POISON_U32), SLACK);
     const encoder = device.createCommandEncoder();
     for (const count of [0, 1, 4999, 5000, 17, 5000]) plan.encode(encoder, { keys, values, count });
     expect(plan.allocations).toBe(reserved);
     // A count of 0 or 1 records nothing: reversed keys stay as they are.
     const reversed = Uint32Array.from({ length: 8 }, (_, i) => 8 - i);
-    const small = bufferWith(ctx, reversed);
-    const smallValues = bufferWith(ctx, reversed);
+    const small = bufferWith(ctx, reversed, SLACK);
+    const smallValues = bufferWith(ctx, reversed, SLACK);
     plan.encode(encoder, { keys: small, values: smallValues, count: 0 });
     plan.encode(encoder, { keys: small, values: smallValues, count: 1 });
     const staging = device.createBuffer({ size: 32, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -262,8 +247,8 @@ describe('split radix sort: dispatch shapes, large sizes, reuse, arguments', () 
 
   it('rejects missing or unexpected values, a bad bit range, aliased buffers', async () => {
     const ctx = await getTestContext();
-    const keys = ctx.device.createBuffer({ size: 64, usage: USAGE });
-    const values = ctx.device.createBuffer({ size: 64, usage: USAGE });
+    const keys = ctx.device.createBuffer({ size: 64, usage: TEST_USAGE });
+    const values = ctx.device.createBuffer({ size: 64, usage: TEST_USAGE });
     const encoder = ctx.device.createCommandEncoder();
     const kv = createSplitRadixSort(ctx, shapeOf('u32', 'u32', false));
     expect(() => kv.encode(encoder, { keys, count: 4 })).toThrow(/args\.values/);

@@ -1,4 +1,4 @@
-import { createScanPlan, type Plan, type ScanContext, ScanError, STORAGE_USAGE } from '@scan/core';
+import { createScanPlan, type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
   checkBoolean,
@@ -17,42 +17,6 @@ import { gatherKernel, unpackHeadsKernel } from '../kernels/segmented-sort.js';
 import { checkCopyTargets, checkSortCount } from '../limits.js';
 import { createRadixSort } from './radix-plan.js';
 import type { SegmentedSortEncodeArgs, SegmentedSortPlanOptions } from './sort-plan-types.js';
-
-/** Scratch buffers of a segmented sort, grown with the count, never shrunk, kept until `destroy`. */
-class ScratchPool {
-  private readonly buffers = new Map<string, GPUBuffer>();
-  private readonly retired: GPUBuffer[] = [];
-  allocations = 0;
-
-  constructor(private readonly ctx: ScanContext) {}
-
-  get(name: string, bytes: number): GPUBuffer {
-    const have = this.buffers.get(name);
-    if (have && have.size >= bytes) return have;
-    // A command buffer recorded earlier may still use the old one.
-    if (have) this.retired.push(have);
-    const b = this.ctx.device.createBuffer({
-      label: `segmented sort ${name}`,
-      size: Math.max(16, Math.ceil(bytes / 16) * 16),
-      usage: STORAGE_USAGE,
-    });
-    this.buffers.set(name, b);
-    this.allocations++;
-    return b;
-  }
-
-  get scratchBytes(): number {
-    let total = 0;
-    for (const b of this.buffers.values()) total += b.size;
-    return total;
-  }
-
-  destroy(): void {
-    for (const b of [...this.buffers.values(), ...this.retired]) b.destroy();
-    this.buffers.clear();
-    this.retired.length = 0;
-  }
-}
 
 /** Bits that hold the numbers 0 … segments − 1 (at least 1). */
 function segmentBits(segments: number): number {
@@ -94,8 +58,12 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   const byKey = createRadixSort(ctx, keyShape, { values: valueType === undefined ? 'move' : 'index' });
   const bySegment = new Map<number, Plan<Parameters<typeof byKey.encode>[1]>>();
   const scan = createScanPlan(ctx, { type: 'u32', op: 'add', inclusive: true });
-  const pool = new ScratchPool(ctx);
+  // The executor owns every scratch buffer, also those the radix and scan plans read and write.
   const exec = new RecipeExecutor(ctx, 'segmented sort plan');
+  const scratch = (names: readonly string[], bytes: number): GPUBuffer[] => {
+    exec.reserve({ steps: [], params: [], scratch: Object.fromEntries(names.map((name) => [name, bytes])) });
+    return names.map((name) => exec.scratchBuffer(name));
+  };
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const elementwise = (b: RecipeBuilder, n: number) => {
     const groups = Math.ceil(n / ELEMENTWISE_WORKGROUP);
@@ -103,16 +71,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   };
   const scratchNames =
     valueType === undefined ? ['heads', 'segments'] : ['heads', 'segments', 'perm', 'sortedSegments', 'perm2', 'gathered'];
-  if (maxCount !== undefined) for (const name of scratchNames) pool.get(name, 4 * maxCount);
-  const parts = {
-    destroy: () => pool.destroy(),
-    get scratchBytes() {
-      return pool.scratchBytes;
-    },
-    get allocations() {
-      return pool.allocations;
-    },
-  };
+  if (maxCount !== undefined && maxCount > 0) scratch(scratchNames, 4 * maxCount);
   const segmentPlans = {
     destroy: () => {
       for (const p of bySegment.values()) p.destroy();
@@ -135,7 +94,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
     return plan;
   };
 
-  return planOf([byKey, scan, exec, parts, segmentPlans], {
+  return planOf([byKey, scan, exec, segmentPlans], {
     encode(encoder, args) {
       const need: Record<string, number | { bytes: (n: number) => number }> = {
         keys: 4,
@@ -155,8 +114,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
         checkCopyTargets('segmented sort plan', { keys: args.keys, ...(args.values ? { values: args.values } : {}) });
       if (n < 2) return;
       const bytes = 4 * n;
-      const heads = pool.get('heads', bytes);
-      const segments = pool.get('segments', bytes);
+      const [heads, segments] = scratch(['heads', 'segments'], bytes) as [GPUBuffer, GPUBuffer];
       // Segment numbers run from 0 to (segments − 1) ≤ n − 1.
       const bits = segmentBits(Math.min(n, maxSegments ?? n));
 
@@ -180,10 +138,12 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
         segmentSort(bits).encode(encoder, { keys: segments, values: args.keys, count: n });
         return;
       }
-      const perm = pool.get('perm', bytes);
-      const sortedSegments = pool.get('sortedSegments', bytes);
-      const perm2 = pool.get('perm2', bytes);
-      const gathered = pool.get('gathered', bytes);
+      const [perm, sortedSegments, perm2, gathered] = scratch(['perm', 'sortedSegments', 'perm2', 'gathered'], bytes) as [
+        GPUBuffer,
+        GPUBuffer,
+        GPUBuffer,
+        GPUBuffer,
+      ];
       // 2. Sort by key, indices riding along: p.
       byKey.encode(encoder, { keys: args.keys, values: perm, count: n });
       // 3. The segment numbers in key order, sorted stably by segment: q.
