@@ -19,7 +19,8 @@ export type Primitive =
   | SortPrimitive
   | TridiagPrimitive
   | WaterPrimitive
-  | TcuPrimitive;
+  | TcuPrimitive
+  | SpmvPrimitive;
 
 /** The primitives of `@scan/core`, in report order. */
 export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
@@ -60,6 +61,17 @@ export type TridiagPrimitive = (typeof TRIDIAG_PRIMITIVES)[number];
 export const WATER_PRIMITIVES = ['water-adi-step'] as const;
 export type WaterPrimitive = (typeof WATER_PRIMITIVES)[number];
 
+/**
+ * The cases of `@scan/spmv` (`--only spmv,spmv-t,spmm`), over a matrix suite instead of sizes:
+ * `y = A·x`, `y = Aᵀ·x`, and `Y = A·X` with X of several columns.
+ */
+export const SPMV_PRIMITIVES = ['spmv', 'spmv-t', 'spmm'] as const;
+export type SpmvPrimitive = (typeof SPMV_PRIMITIVES)[number];
+
+/** SpMV algorithms the bench runs side by side (the names of `createSpmvPlan`'s `algorithm`). */
+export const SPMV_ALGORITHM_NAMES = ['auto', 'row', 'segmented', 'branchless', 'merge'] as const;
+export type SpmvAlgorithmName = (typeof SPMV_ALGORITHM_NAMES)[number];
+
 /** Scan algorithms `--algorithms` accepts (the names of `createScanPlan`). */
 export const SCAN_ALGORITHM_NAMES = ['auto', 'blelloch', 'reduce-then-scan', 'decoupled-fallback'] as const;
 export type ScanAlgorithmName = (typeof SCAN_ALGORITHM_NAMES)[number];
@@ -84,9 +96,16 @@ export interface BenchCase {
   readonly primitive: Primitive;
   /**
    * Scan algorithm (scan), segmented scan algorithm (segmented-scan), split/pack algorithm, sort
-   * algorithm (sort, sort-pairs) or path (tcu-*); no other case has one.
+   * algorithm (sort, sort-pairs), path (tcu-*) or SpMV algorithm (spmv, spmv-t, spmm); no other
+   * case has one.
    */
-  readonly algorithm?: ScanAlgorithmName | SegmentedAlgorithmName | CompactAlgorithmName | SortAlgorithmName | TcuPathName;
+  readonly algorithm?:
+    | ScanAlgorithmName
+    | SegmentedAlgorithmName
+    | CompactAlgorithmName
+    | SortAlgorithmName
+    | TcuPathName
+    | SpmvAlgorithmName;
   /** Output (and accumulation) type; the tcu cases read `inputType` values; the key type of the sorts. */
   readonly type: ElementType;
   /** sort-pairs: the type of the values that move with the keys. */
@@ -111,6 +130,13 @@ export interface BenchCase {
   readonly segmentMean?: number;
   /** Segment size of the regular (fixed-size) segments of the tcu cases. */
   readonly segmentSize?: number;
+  /** SpMV cases: the matrix, a suite name (`biased-1M`) or a `.mtx` file's base name. */
+  readonly matrix?: string;
+  /** SpMV cases from `--mtx`: the absolute path of the Matrix Market file. */
+  readonly matrixPath?: string;
+  /** spmm: columns of X and Y. */
+  readonly k?: number;
+  /** Elements; for the SpMV cases the matrix's nonzeros (stored entries of a `.mtx` file). */
   readonly n: number;
   readonly seed: number;
   readonly runs: number;
@@ -132,4 +158,7 @@ export type CaseShape = Pick<
   | 'segmentMean'
   | 'segmentSize'
   | 'flagType'
+  | 'matrix'
+  | 'matrixPath'
+  | 'k'
 >;

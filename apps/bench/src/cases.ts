@@ -8,21 +8,25 @@ import {
   type ScanAlgorithmName,
   SEGMENTED_PRIMITIVES,
   SORT_PRIMITIVES,
+  SPMV_PRIMITIVES,
   TCU_PRIMITIVES,
   TRIDIAG_PRIMITIVES,
   WATER_PRIMITIVES,
 } from './case-types.js';
 import { DEFAULT_SEGMENT_MEANS, segmentedShapes } from './segmented-cases.js';
 import { sortShapes } from './sort-cases.js';
+import { type SizedShape, spmvShapes } from './spmv-cases.js';
+import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from './spmv-suite.js';
 import { tcuShapes } from './tcu-cases.js';
 import { tridiagShapes } from './tridiag-cases.js';
 import { waterShapes } from './water-cases.js';
 
 /**
  * Primitives left out of the default list, run only when `--only` names them: the tcu cases (16
- * configurations, the emulated path very slow on SwiftShader; see the README).
+ * configurations, the emulated path very slow on SwiftShader; see the README) and the SpMV cases
+ * (a suite of matrices with up to 64M nonzeros, meant for a GPU).
  */
-export const OPT_IN_PRIMITIVES: readonly Primitive[] = TCU_PRIMITIVES;
+export const OPT_IN_PRIMITIVES: readonly Primitive[] = [...TCU_PRIMITIVES, ...SPMV_PRIMITIVES];
 
 /** Every primitive name `--only` accepts. */
 export const PRIMITIVES: readonly Primitive[] = [
@@ -32,6 +36,7 @@ export const PRIMITIVES: readonly Primitive[] = [
   ...TRIDIAG_PRIMITIVES,
   ...WATER_PRIMITIVES,
   ...TCU_PRIMITIVES,
+  ...SPMV_PRIMITIVES,
   ...BASELINES,
 ];
 
@@ -55,6 +60,8 @@ export interface CaseSelection {
   readonly density: number;
   /** Internal plan options of the split and pack cases (`--tuning`), for sweeps. */
   readonly tuning?: Readonly<Record<string, number | boolean>>;
+  /** Matrices of the SpMV cases (`--matrices`, `--mtx`); default the suite {@link DEFAULT_MATRICES}. */
+  readonly matrices?: readonly MatrixSource[];
 }
 
 /**
@@ -70,6 +77,7 @@ export interface CaseSelection {
  * describeVariant({ primitive: 'pack', algorithm: 'single-pass', type: 'u32', flagType: 'u8' }); // 'u32 u8 flags'
  * describeVariant({ primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32' }); // 'u32 u32 values'
  * describeVariant({ primitive: 'sort', algorithm: 'radix', type: 'f32', descending: true }); // 'f32 desc'
+ * describeVariant({ primitive: 'spmm', algorithm: 'auto', type: 'f32', k: 8, matrix: 'biased-1M' }); // 'f32 k 8 biased-1M'
  * ```
  */
 export function describeVariant(c: CaseShape): string {
@@ -82,6 +90,8 @@ export function describeVariant(c: CaseShape): string {
   if (c.segmentMean !== undefined) parts.push(`mean ${c.segmentMean}`);
   if (c.segmentSize !== undefined) parts.push(`seg ${c.segmentSize}`);
   if (c.flagType !== undefined) parts.push(`${c.flagType} flags`);
+  if (c.k !== undefined) parts.push(`k ${c.k}`);
+  if (c.matrix !== undefined) parts.push(c.matrix);
   return parts.join(' ');
 }
 
@@ -121,13 +131,14 @@ function compactShapes(): CaseShape[] {
 
 /**
  * Every configuration of the default list (before filters), in report order, plus those of the
- * {@link OPT_IN_PRIMITIVES} named in `optIn`.
+ * {@link OPT_IN_PRIMITIVES} named in `optIn` (the SpMV ones over `matrices`, each with its `n`).
  */
 export function defaultShapes(
   algorithms?: readonly ScanAlgorithmName[],
   segmentMeans = DEFAULT_SEGMENT_MEANS,
   optIn: readonly Primitive[] = [],
-): CaseShape[] {
+  matrices?: readonly MatrixSource[],
+): SizedShape[] {
   // Without --algorithms the variants run on the fastest portable algorithm only; naming
   // algorithms asks for a side-by-side comparison, so each gets every variant.
   const scans = algorithms
@@ -146,6 +157,10 @@ export function defaultShapes(
     ...tridiagShapes(),
     ...waterShapes(),
     ...tcuShapes().filter((s) => optIn.includes(s.primitive)),
+    // The suite is parsed only when an SpMV primitive is asked for.
+    ...(optIn.some((p) => (SPMV_PRIMITIVES as readonly Primitive[]).includes(p))
+      ? spmvShapes(matrices ?? parseMatrixList(DEFAULT_MATRICES.join(','))).filter((s) => optIn.includes(s.primitive))
+      : []),
     { primitive: 'copy', type: 'u32' },
     { primitive: 'read-only', type: 'u32' },
   ];
@@ -161,16 +176,17 @@ export function defaultShapes(
  * ```
  */
 export function enumerateCases(selection: CaseSelection): BenchCase[] {
-  const shapes = defaultShapes(selection.algorithms, selection.segmentMeans, selection.only).filter(
+  const shapes = defaultShapes(selection.algorithms, selection.segmentMeans, selection.only, selection.matrices).filter(
     (s) =>
       (!selection.only || selection.only.includes(s.primitive)) &&
       (!selection.types || BASELINES.includes(s.primitive) || selection.types.includes(s.type)),
   );
   const cases: BenchCase[] = [];
-  for (const shape of shapes) {
+  for (const { n: fixed, ...shape } of shapes) {
     const series = seriesName(shape);
     const flags = shape.primitive === 'enumerate' || shape.primitive === 'split' || shape.primitive === 'pack';
-    for (const n of selection.sizes) {
+    // The SpMV cases have their matrix's size; --sizes does not apply to them.
+    for (const n of fixed !== undefined ? [fixed] : selection.sizes) {
       // A fixed segment longer than the array would just be the whole array again.
       if (shape.segmentSize !== undefined && shape.segmentSize > n) continue;
       cases.push({

@@ -26,11 +26,13 @@ function headBitBytes(n: number): number {
  * | water-adi-step   | 27·n·4                 | one ADI step of n cells, pass by pass (water-cases)  |
  * | tcu-reduce       | 2·n + segments·4       | read the f16 input, write one f32 per segment        |
  * | tcu-scan         | 2·n + n·4              | read the f16 input, write the f32 prefix sums        |
+ * | spmv, spmv-t, spmm | 8·n + 4·extra        | read values and column indices of the n nonzeros once, x once, write y once |
  * | copy             | 2·n·4                  | read and write every element                         |
  * | read-only        | n·4                    | read every element                                   |
  *
  * `f` (`flagBytes`) is 4 for u32 flags and 1 for u8 flags. `extra` is the number of 1-flags for pack and the number of segments for segmented-reduce and
- * tcu-reduce; n/8 stands for the ⌈n/32⌉ words of head bits. The tcu inputs are f16 (2 bytes each).
+ * tcu-reduce, and for the SpMV cases (n = nnz) the vector words k·(len x + len y) (`spmvVectorWords`:
+ * the x read once and y written once, per column; `rowPtr` is not counted). n/8 stands for the ⌈n/32⌉ words of head bits. The tcu inputs are f16 (2 bytes each).
  * The sorts count the traffic of a bandwidth-bound LSD radix sort of 32-bit keys with 8-bit digits
  * (Adinets & Merrill's one-sweep: one histogram pass, then one scatter pass per digit), whatever the
  * algorithm: `split-radix` (one split per bit) moves far more, but stating every sort over the same
@@ -44,6 +46,7 @@ function headBitBytes(n: number): number {
  * bytesMoved('segmented-reduce', 1024, 64); // 4096 + 128 + 256 = 4480
  * bytesMoved('tcu-reduce', 1024, 4); // 2048 + 16 = 2064
  * bytesMoved('sort', 1024); // 4096 + 4 · 8192 = 36864
+ * bytesMoved('spmv', 5, 6); // 8·5 + 4·6 = 64
  * ```
  */
 export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes = WORD): number {
@@ -80,6 +83,11 @@ export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes
       return 2 * n + extra * WORD;
     case 'tcu-scan':
       return 2 * n + n * WORD;
+    case 'spmv':
+    case 'spmv-t':
+    case 'spmm':
+      // A value (f32) and a column index (u32) per nonzero; the vectors' words come in `extra`.
+      return 8 * n + extra * WORD;
     case 'water-adi-step':
       // Row coefficients 3 reads + 4 writes, each solve 4 + 1, column coefficients 3 + 4, increment 2 + 1.
       return 27 * n * WORD;

@@ -4,6 +4,7 @@ import { ELEMENT_TYPE_NAMES, type Primitive, SCAN_ALGORITHM_NAMES, type ScanAlgo
 import { type CaseSelection, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from './cases.js';
 import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './segmented-cases.js';
 import { DEFAULT_SIZES, LARGE_SIZES, parseSizeList } from './sizes.js';
+import { DEFAULT_MATRICES, selectMatrices } from './spmv-suite.js';
 
 /** Fewest timed runs a median is reported over. */
 export const MIN_RUNS = 10;
@@ -45,6 +46,11 @@ Usage: node apps/bench/dist/cli.js [options]
   --seed N             seed of the GPU data generator (default 1)
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
   --segment-means LIST mean segment lengths of the segmented cases, 2^k allowed (default ${DEFAULT_SEGMENT_MEANS.join(',')})
+  --matrices LIST      SpMV matrices (spmv, spmv-t, spmm), <family>-<size> with family poisson2d (grid side),
+                       biased, powerlaw, uniform, banded (rows; K = 1000, M = 1000000, 2^k); default
+                       ${DEFAULT_MATRICES.join(',')}
+  --mtx LIST           Matrix Market files for the SpMV cases, comma-separated (named by their base name);
+                       given alone it replaces the default suite, with --matrices it adds to it
   --tuning JSON        internal plan options for split and pack sweeps, e.g. '{"workgroupSize":512,"elementsPerThread":8}'
                        (maintainers' tool: recorded in every case and the report; not a user-facing option)
   --out PATH           report file (default bench-results/report-<date>.json at the repository root)
@@ -96,6 +102,8 @@ export function parseCli(argv: readonly string[]): Invocation {
       seed: { type: 'string' },
       density: { type: 'string' },
       'segment-means': { type: 'string' },
+      matrices: { type: 'string' },
+      mtx: { type: 'string' },
       tuning: { type: 'string' },
       out: { type: 'string' },
       commit: { type: 'string' },
@@ -124,6 +132,7 @@ export function parseCli(argv: readonly string[]): Invocation {
     density: fraction(values.density, '--density', 0.5),
     segmentMeans: values['segment-means'] !== undefined ? parseSegmentMeans(values['segment-means']) : [...DEFAULT_SEGMENT_MEANS],
     ...(values.tuning !== undefined ? { tuning: parseTuning(values.tuning) } : {}),
+    ...(values.matrices !== undefined || values.mtx !== undefined ? { matrices: selectMatrices(values.matrices, values.mtx) } : {}),
     json: values.json,
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(values.commit !== undefined ? { commit: values.commit } : {}),

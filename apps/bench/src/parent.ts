@@ -28,13 +28,17 @@ function reportOptions(o: BenchOptions, dawnToggles: string | undefined): Report
     ...(o.algorithms ? { algorithms: o.algorithms } : {}),
     ...(dawnToggles ? { dawnToggles } : {}),
     ...(o.tuning ? { tuning: o.tuning } : {}),
+    ...(o.matrices ? { matrices: o.matrices.map((m) => m.path ?? m.name) } : {}),
   };
 }
 
 function progressLine(i: number, total: number, r: CaseResult): string {
   const m = r.measurement;
   const vsScan = r.ratioScanTime !== undefined ? ` ×scan ${formatNumber(r.ratioScanTime)}` : '';
-  const timing = m ? ` ${formatNumber(m.medianMs)} ms ${formatNumber(m.gbps)} GB/s ×copy ${formatNumber(r.ratioCopy)}${vsScan}` : '';
+  const spmv = r.matrix
+    ? ` ${formatNumber(r.gflops)} GFLOPS (${r.matrix.algorithm}${r.ratioSpmvTime !== undefined ? `, ×spmv ${formatNumber(r.ratioSpmvTime)}` : ''})`
+    : '';
+  const timing = m ? ` ${formatNumber(m.medianMs)} ms ${formatNumber(m.gbps)} GB/s ×copy ${formatNumber(r.ratioCopy)}${vsScan}${spmv}` : '';
   const why = r.status === 'ok' ? '' : ` ${(r.message ?? '').split('\n')[0]}`;
   return `[${i + 1}/${total}] ${r.case.series} n=${formatSize(r.case.n)}: ${r.status}${timing}${why}`;
 }

@@ -34,6 +34,22 @@ export interface Verification {
   readonly gpuMismatchesAfterTiming?: number;
 }
 
+/** SpMV cases: the matrix multiplied and what the plan made of it. */
+export interface SpmvMatrixInfo {
+  /** Suite name (`biased-1M`) or the `.mtx` file's base name. */
+  readonly name: string;
+  readonly rows: number;
+  readonly cols: number;
+  readonly nnz: number;
+  /** Right-hand sides (spmm: columns of X). */
+  readonly k: number;
+  /** The algorithm the plan runs (`plan.algorithm`: what `'auto'` chose). */
+  readonly algorithm: string;
+  /** Longest row of op(A) and the mean (from the plan's statistics). */
+  readonly maxRowLength: number;
+  readonly meanRowLength: number;
+}
+
 /** One row of the report. */
 export interface CaseResult {
   readonly case: BenchCase;
@@ -65,6 +81,14 @@ export interface CaseResult {
   readonly ones?: number;
   /** Segments in the generated head flags, counted on the GPU (segmented cases). */
   readonly segments?: number;
+  /** SpMV cases: the matrix, k and the algorithm the plan chose. */
+  readonly matrix?: SpmvMatrixInfo;
+  /** SpMV cases: 2·nnz·k ÷ median time, in 10^9 floating-point operations per second. */
+  readonly gflops?: number;
+  /** spmm: the single-vector product (`spmv` with `'auto'`) of the same matrix, same process. */
+  readonly spmv?: Measurement;
+  /** spmm: median time ÷ the single-vector product's median time (k columns cost this many products). */
+  readonly ratioSpmvTime?: number;
   readonly verification?: Verification;
   /** Last lines of the child's stderr when it did not end cleanly. */
   readonly stderrTail?: string;
@@ -105,6 +129,8 @@ export interface ReportOptions {
   readonly dawnToggles?: string;
   /** Internal plan options of a sweep (`--tuning`); absent in ordinary runs. */
   readonly tuning?: Readonly<Record<string, number | boolean>>;
+  /** Matrices of the SpMV cases (`--matrices`, `--mtx`), when given. */
+  readonly matrices?: readonly string[];
 }
 
 /** The JSON file `--out` writes and the dashboard reads. */

@@ -48,7 +48,8 @@ export function rowCells(r: CaseResult): string[] {
   const m = r.measurement;
   return [
     c.primitive,
-    c.algorithm ?? '',
+    // What 'auto' chose, for the SpMV cases (`auto→merge`).
+    c.algorithm === 'auto' && r.matrix ? `auto→${r.matrix.algorithm}` : (c.algorithm ?? ''),
     describeVariant(c),
     formatSize(c.n),
     formatNumber(m?.medianMs),

@@ -2,8 +2,10 @@ import { createGpuTimer, type ScanContext } from '@scan/core';
 import type { BenchCase, Primitive } from '../case-types.js';
 import type { CaseResult, Measurement, Verification } from '../report.js';
 import { unsegmentedScanCase } from '../segmented-cases.js';
+import { singleProductCase, spmvGflops } from '../spmv-cases.js';
 import { guarded } from './guard.js';
 import { CHECKSUM_MISMATCH } from './kernels/sort-checks.js';
+import { IDENTITY_MISMATCH } from './kernels/spmv-checks.js';
 import { type GpuTimer, measure, prepareRun } from './measure.js';
 import { CPU_COMPARE_MAX, UnsupportedCaseError } from './workload.js';
 import { WORKLOADS } from './workloads/index.js';
@@ -41,7 +43,9 @@ async function verifyOnce(w: Awaited<ReturnType<(typeof WORKLOADS)[Primitive]>>,
         ? 'the reported count is wrong'
         : gpu.first === CHECKSUM_MISMATCH
           ? 'the multiset of keys changed: checksums differ'
-          : `first at index ${gpu.first}`;
+          : gpu.first === IDENTITY_MISMATCH
+            ? 'wᵀ(Aᵀx) and (Aw)ᵀx differ beyond the bound'
+            : `first at index ${gpu.first}`;
     problems.push(`GPU check: ${gpu.mismatches} mismatches (${where})`);
   }
   if (cpuMismatches) problems.push(`CPU reference: ${cpuMismatches} elements differ`);
@@ -52,7 +56,7 @@ async function verifyOnce(w: Awaited<ReturnType<(typeof WORKLOADS)[Primitive]>>,
 interface Measured {
   readonly checked: Checked;
   readonly measurement?: Measurement;
-  readonly counts: { ones?: number; segments?: number };
+  readonly counts: Pick<CaseResult, 'ones' | 'segments' | 'matrix'>;
 }
 
 /**
@@ -73,6 +77,7 @@ async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: BenchCase)
     const counts = {
       ...(workload.ones !== undefined ? { ones: workload.ones } : {}),
       ...(workload.segments !== undefined ? { segments: workload.segments } : {}),
+      ...(workload.matrix !== undefined ? { matrix: workload.matrix } : {}),
     };
     if (checked.problem) return { checked, counts };
     const measurement = await guarded(ctx, `${primitive} timing`, () => measure(ctx, timer, workload, c.n, c));
@@ -132,6 +137,11 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
     // A time ratio, not finiteRatio's GB/s ratio: the targets are stated in time, and the two
     // count different bytes (the segmented scan also reads the head bits).
     const ratioScanTime = scan ? m.medianMs / scan.medianMs : undefined;
+    // spmm: the single-vector product of the same matrix, so the gain of k columns per pass shows.
+    const single = c.primitive === 'spmm' ? await baseline(ctx, timer, singleProductCase(c)) : undefined;
+    const ratioSpmvTime = single ? m.medianMs / single.medianMs : undefined;
+    const info = main.counts.matrix;
+    const gflops = info ? spmvGflops(info.nnz, info.k, m.medianMs) : undefined;
     return {
       ...base,
       status: 'ok',
@@ -140,6 +150,8 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
       ...finiteRatio('ratioCopy', m, copy),
       ...(readOnly ? { readOnly, ...finiteRatio('ratioReadOnly', m, readOnly) } : {}),
       ...(scan ? { scan, ...(Number.isFinite(ratioScanTime) ? { ratioScanTime } : {}) } : {}),
+      ...(gflops !== undefined ? { gflops } : {}),
+      ...(single ? { spmv: single, ...(Number.isFinite(ratioSpmvTime) ? { ratioSpmvTime } : {}) } : {}),
     };
   } finally {
     timer.destroy();

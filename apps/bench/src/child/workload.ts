@@ -1,5 +1,6 @@
 import type { ElementType, ScanContext } from '@scan/core';
 import type { BenchCase } from '../case-types.js';
+import type { SpmvMatrixInfo } from '../report.js';
 import type { CheckOutcome } from './device-ops.js';
 import { readWords } from './gpu.js';
 
@@ -19,6 +20,8 @@ export interface Workload {
   readonly ones?: number;
   /** Segments in the generated head flags (segmented cases). */
   readonly segments?: number;
+  /** SpMV cases: the matrix and what the plan chose. */
+  readonly matrix?: SpmvMatrixInfo;
   /**
    * Untimed work that must come before every run: an in-place primitive (the sorts) restores its
    * unsorted input here. It is submitted on its own and waited for before the run is recorded (see

@@ -15,6 +15,7 @@ import { segmentedScanWorkload } from './segmented-scan.js';
 import { sortKeysWorkload, sortPairsWorkload } from './sort.js';
 import { sortSegmentedWorkload } from './sort-segmented.js';
 import { splitWorkload } from './split.js';
+import { SPMV_WORKLOADS } from './spmv.js';
 
 /**
  * The workload factory of every primitive.
@@ -39,6 +40,7 @@ export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
   ...TRIDIAG_WORKLOADS,
   ...WATER_WORKLOADS,
   ...TCU_WORKLOADS,
+  ...SPMV_WORKLOADS,
   copy: copyWorkload,
   'read-only': readOnlyWorkload,
 };

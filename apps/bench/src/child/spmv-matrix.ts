@@ -1,0 +1,143 @@
+import type { ScanContext } from '@scan/core';
+import { createSortPlan } from '@scan/sort';
+import type { GpuCsrMatrix } from '@scan/spmv';
+import { cooToCsr } from '@scan/spmv/cpu';
+import { readMatrixMarketFile } from '@scan/spmv/node';
+import type { BenchCase } from '../case-types.js';
+import { bandOf, type MatrixSpec, matrixShape, parseMatrixName } from '../spmv-suite.js';
+import { type BufferPool, encodeKernel, submitAndWait } from './gpu.js';
+import { CSR_GENERATORS, RMAT_EDGES_KERNEL, ROW_PTR_FROM_SORTED_KERNEL } from './kernels/spmv-generate.js';
+
+/** Offset between the case seed and the matrix values' seed, so they differ from other cases' data. */
+const MATRIX_SEED_OFFSET = 0x5b7a;
+
+/** Bytes per `writeBuffer` of a `.mtx` upload, and how many go out before the queue is drained. */
+const UPLOAD_CHUNK = 8 << 20;
+const CHUNKS_PER_WAIT = 8;
+
+function csrBuffers(pool: BufferPool, rows: number, nnz: number): Pick<GpuCsrMatrix, 'rowPtr' | 'colIdx' | 'values'> {
+  return {
+    rowPtr: pool.storage(4 * (rows + 1), 'spmv rowPtr'),
+    colIdx: pool.storage(4 * nnz, 'spmv colIdx'),
+    values: pool.storage(4 * nnz, 'spmv values'),
+  };
+}
+
+/**
+ * R-MAT on the GPU: `rows·16` hashed edges (row, col), sorted by row with `@scan/sort` (a stable
+ * key–value radix sort on the ⌈log2 rows⌉ bits rows need), rowPtr by binary search in the sorted
+ * rows, values from the hash. The sorted columns are colIdx as they are: columns within a row stay
+ * in draw order (CSR does not need them sorted) and duplicate (row, col) pairs stay as separate
+ * nonzeros (CSR allows them; their products simply add), so nnz = rows·16 exactly.
+ */
+async function powerLaw(ctx: ScanContext, pool: BufferPool, spec: MatrixSpec, seed: number): Promise<GpuCsrMatrix> {
+  const { rows, cols, nnz } = matrixShape(spec);
+  const sortedRows = pool.storage(4 * nnz, 'spmv R-MAT rows');
+  const colIdx = pool.storage(4 * nnz, 'spmv colIdx');
+  const rowPtr = pool.storage(4 * (rows + 1), 'spmv rowPtr');
+  const values = pool.storage(4 * nnz, 'spmv values');
+  const draw = ctx.device.createCommandEncoder();
+  encodeKernel(ctx, draw, RMAT_EDGES_KERNEL, [sortedRows, colIdx, pool.params(nnz, seed, rows, cols)], { invocations: nnz });
+  await submitAndWait(ctx, draw);
+  const rowBits = Math.max(1, Math.ceil(Math.log2(rows)));
+  const sort = createSortPlan(ctx, { keyType: 'u32', valueType: 'u32', maxCount: nnz, bits: [0, Math.min(32, rowBits)] });
+  try {
+    const encoder = ctx.device.createCommandEncoder();
+    sort.encode(encoder, { keys: sortedRows, values: colIdx, count: nnz });
+    encodeKernel(ctx, encoder, ROW_PTR_FROM_SORTED_KERNEL, [sortedRows, rowPtr, values, pool.params(nnz, seed, rows)], {
+      invocations: Math.max(nnz, rows + 1),
+    });
+    await submitAndWait(ctx, encoder);
+  } finally {
+    sort.destroy();
+  }
+  return { rows, cols, nnz, rowPtr, colIdx, values };
+}
+
+/** Parameters of a one-pass generator: `Params { n, a, b, c }` and its invocations (see spmv-generate.ts). */
+function generatorLaunch(spec: MatrixSpec, seed: number): { params: [number, number, number, number]; invocations: number } {
+  const { rows, cols, nnz } = matrixShape(spec);
+  switch (spec.family) {
+    case 'poisson2d':
+      return { params: [rows, spec.size, 0, 0], invocations: rows + 1 };
+    case 'biased':
+      return { params: [rows, seed, 0, 0], invocations: Math.max(nnz, rows + 1) };
+    case 'uniform':
+      return { params: [rows, seed, cols, 0], invocations: Math.max(nnz, rows + 1) };
+    case 'banded': {
+      const { lower, upper } = bandOf(rows);
+      return { params: [rows, seed, lower, upper], invocations: rows + 1 };
+    }
+    case 'powerlaw':
+      throw new Error('powerlaw: generated in two passes around a sort');
+  }
+}
+
+/**
+ * A suite matrix generated on the GPU (see `kernels/spmv-generate.ts`): nothing of it passes
+ * through JavaScript.
+ *
+ * @example
+ * ```ts
+ * const A = await generateSuiteMatrix(ctx, pool, parseMatrixName('biased-1M'), 1);
+ * ```
+ */
+export async function generateSuiteMatrix(ctx: ScanContext, pool: BufferPool, spec: MatrixSpec, caseSeed: number): Promise<GpuCsrMatrix> {
+  const seed = (caseSeed + MATRIX_SEED_OFFSET) >>> 0;
+  if (spec.family === 'powerlaw') return powerLaw(ctx, pool, spec, seed);
+  const { rows, cols, nnz } = matrixShape(spec);
+  const buffers = csrBuffers(pool, rows, nnz);
+  const { params, invocations } = generatorLaunch(spec, seed);
+  const encoder = ctx.device.createCommandEncoder();
+  encodeKernel(ctx, encoder, CSR_GENERATORS[spec.family], [buffers.rowPtr, buffers.colIdx, buffers.values, pool.params(...params)], {
+    invocations,
+  });
+  await submitAndWait(ctx, encoder);
+  return { rows, cols, nnz, ...buffers };
+}
+
+/** Writes `data` into `buffer` in chunks, draining the queue now and then so staging stays bounded. */
+async function upload(ctx: ScanContext, buffer: GPUBuffer, data: Uint32Array | Float32Array): Promise<void> {
+  const bytes = data.byteLength;
+  for (let offset = 0, chunk = 0; offset < bytes; offset += UPLOAD_CHUNK, chunk++) {
+    const size = Math.min(UPLOAD_CHUNK, bytes - offset);
+    ctx.device.queue.writeBuffer(buffer, offset, data.buffer, data.byteOffset + offset, size);
+    if (chunk % CHUNKS_PER_WAIT === CHUNKS_PER_WAIT - 1) await ctx.device.queue.onSubmittedWorkDone();
+  }
+  await ctx.device.queue.onSubmittedWorkDone();
+}
+
+/**
+ * A Matrix Market file read on the host (`readMatrixMarketFile`, then `cooToCsr`, which sums
+ * duplicates and sorts each row) and uploaded in 8 MiB chunks. The one place the bench holds a
+ * matrix on the JS heap: the file is the user's, there is no generator for it.
+ *
+ * @example
+ * ```ts
+ * const A = await uploadMatrixMarket(ctx, pool, '/data/bcsstk13.mtx');
+ * ```
+ */
+export async function uploadMatrixMarket(ctx: ScanContext, pool: BufferPool, path: string): Promise<GpuCsrMatrix> {
+  const host = cooToCsr(await readMatrixMarketFile(path));
+  const nnz = host.colIdx.length;
+  const buffers = csrBuffers(pool, host.rows, nnz);
+  await upload(ctx, buffers.rowPtr, host.rowPtr);
+  await upload(ctx, buffers.colIdx, host.colIdx);
+  await upload(ctx, buffers.values, host.values);
+  return { rows: host.rows, cols: host.cols, nnz, ...buffers };
+}
+
+/**
+ * The matrix of an SpMV case on the GPU: a `.mtx` file (`c.matrixPath`) or a suite name
+ * (`c.matrix`), generated with the case's seed.
+ *
+ * @example
+ * ```ts
+ * const A = await caseMatrix(ctx, pool, c);
+ * ```
+ */
+export async function caseMatrix(ctx: ScanContext, pool: BufferPool, c: BenchCase): Promise<GpuCsrMatrix> {
+  if (c.matrixPath !== undefined) return uploadMatrixMarket(ctx, pool, c.matrixPath);
+  if (c.matrix === undefined) throw new Error(`${c.primitive}: the case names no matrix`);
+  return generateSuiteMatrix(ctx, pool, parseMatrixName(c.matrix), c.seed);
+}

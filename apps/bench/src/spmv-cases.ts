@@ -1,0 +1,87 @@
+import { type BenchCase, type CaseShape, SPMV_ALGORITHM_NAMES, type SpmvAlgorithmName, type SpmvPrimitive } from './case-types.js';
+import type { MatrixSource } from './spmv-suite.js';
+
+/** Columns of X in the `spmm` cases (the plan's one-pass limit for `'row'` and `'merge'`). */
+export const SPMM_COLUMNS = 8;
+
+/** A case shape of fixed size: the SpMV cases carry their matrix's `n` instead of taking `--sizes`. */
+export type SizedShape = CaseShape & { readonly n?: number };
+
+/**
+ * The SpMV configurations, in report order: `spmv` (A·x) and `spmv-t` (Aᵀ·x) with every algorithm
+ * for each matrix, then `spmm` (A·X, X of {@link SPMM_COLUMNS} columns) with `'auto'` only (the
+ * segmented and branchless plans take one right-hand side). Each carries the matrix's `n`.
+ *
+ * @example
+ * ```ts
+ * spmvShapes([{ name: 'poisson2d-64', n: 20224 }]).length; // 5 + 5 + 1
+ * spmvShapes([{ name: 'poisson2d-64', n: 20224 }])[0]; // { primitive: 'spmv', algorithm: 'auto', type: 'f32', matrix: 'poisson2d-64', n: 20224 }
+ * ```
+ */
+export function spmvShapes(matrices: readonly MatrixSource[]): SizedShape[] {
+  const shape = (primitive: SpmvPrimitive, algorithm: SpmvAlgorithmName, m: MatrixSource): SizedShape => ({
+    primitive,
+    algorithm,
+    type: 'f32',
+    ...(primitive === 'spmm' ? { k: SPMM_COLUMNS } : {}),
+    matrix: m.name,
+    ...(m.path !== undefined ? { matrixPath: m.path } : {}),
+    n: m.n,
+  });
+  return [
+    ...(['spmv', 'spmv-t'] as const).flatMap((p) => matrices.flatMap((m) => SPMV_ALGORITHM_NAMES.map((a) => shape(p, a, m)))),
+    ...matrices.map((m) => shape('spmm', 'auto', m)),
+  ];
+}
+
+/**
+ * Right-hand sides of an SpMV case: `k` for spmm, else 1.
+ *
+ * @example
+ * ```ts
+ * spmvColumns({ primitive: 'spmm', k: 8 }); // 8
+ * ```
+ */
+export function spmvColumns(c: Pick<BenchCase, 'primitive' | 'k'>): number {
+  return c.primitive === 'spmm' ? (c.k ?? SPMM_COLUMNS) : 1;
+}
+
+/**
+ * The vector words an SpMV case must move, the `extra` of `bytesMoved`: x (length `inputLength`)
+ * read once and y (`outputLength`) written once, `k` values each.
+ *
+ * @example
+ * ```ts
+ * bytesMoved('spmv', nnz, spmvVectorWords(rows, cols, 1)); // 8·nnz + 4·(rows + cols)
+ * ```
+ */
+export function spmvVectorWords(outputLength: number, inputLength: number, k: number): number {
+  return k * (outputLength + inputLength);
+}
+
+/**
+ * GFLOP/s of a product with `nnz` nonzeros and `k` right-hand sides in `ms` (a multiply and an add
+ * per nonzero and column).
+ *
+ * @example
+ * ```ts
+ * spmvGflops(1e6, 1, 1); // 2
+ * ```
+ */
+export function spmvGflops(nnz: number, k: number, ms: number): number | undefined {
+  return ms > 0 ? (2 * nnz * k) / ms / 1e6 : undefined;
+}
+
+/**
+ * The single-vector product an `spmm` case is compared with (`ratioSpmvTime`): `spmv` with
+ * `'auto'` on the same matrix, in the same child process.
+ *
+ * @example
+ * ```ts
+ * singleProductCase(c).primitive; // 'spmv'
+ * ```
+ */
+export function singleProductCase(c: BenchCase): BenchCase {
+  const { k: _k, ...rest } = c;
+  return { ...rest, primitive: 'spmv', algorithm: 'auto' };
+}

@@ -1,0 +1,108 @@
+import type { KernelSpec } from '@scan/core/kit';
+import { blendWgsl, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
+
+/** Invocations per workgroup of the row kernel. */
+export const ROW_WORKGROUP = 256;
+
+/** How the row kernel is specialized. */
+export interface RowKernelShape {
+  /** Lanes that share one row (a power of two, 1…32). */
+  lanes: number;
+  /** Right-hand sides this dispatch computes (1…8): columns `c0 … c0 + columns − 1` of x and y. */
+  columns: number;
+  /** Add lanes with subgroup shuffles (lanes ≤ the subgroup size) instead of workgroup memory. */
+  subgroups: boolean;
+  /** beta ≠ 0: y is read. */
+  readY: boolean;
+}
+
+/**
+ * CSR-vector (the `'row'` algorithm): a group of `lanes` invocations per row. The lanes stride
+ * through the row's nonzeros together (coalesced reads of values and column indices), each keeping
+ * `columns` partial sums, then the group adds its lanes — subgroup shuffles when they fit one
+ * subgroup, else a tree in workgroup memory — and lane 0 writes the row. A row that is much longer
+ * than the others keeps one group busy while the rest idle: that is this method's weakness, and why
+ * the plan's `'auto'` avoids it on skewed matrices.
+ *
+ * Bindings: 0 params (n0 rows, n1 k = the stride of x and y, n2 c0 = the first column), 1 row_ptr,
+ * 2 col_idx, 3 values, 4 x, 5 y.
+ *
+ * @example
+ * ```ts
+ * const kernel = rowKernel({ lanes: 4, columns: 1, subgroups: true, readY: false });
+ * ```
+ */
+export function rowKernel(shape: RowKernelShape): KernelSpec {
+  const { lanes, columns, subgroups, readY } = shape;
+  const wg = ROW_WORKGROUP;
+  const cols = [...Array(columns).keys()];
+  const accumulate = cols.map((t) => `    acc[${t}] += a * x[xb + ${t}u];`).join('\n');
+  const laneSum = subgroups
+    ? // Lane groups are aligned to their size, and subgroups to theirs (a power of two ≥ lanes), so
+      // a shuffle by < lanes stays inside the group. Every invocation reaches the shuffles (no
+      // early return), as they need.
+      `  for (var off = ${lanes / 2}u; off > 0u; off >>= 1u) {
+${cols.map((t) => `    acc[${t}] += subgroupShuffleXor(acc[${t}], off);`).join('\n')}
+  }`
+    : `  for (var off = ${lanes / 2}u; off > 0u; off >>= 1u) {
+${cols.map((t) => `    partial[lid * ${columns}u + ${t}u] = acc[${t}];`).join('\n')}
+    workgroupBarrier();
+    if ((lane & off) == 0u) {
+${cols.map((t) => `      acc[${t}] += partial[(lid + off) * ${columns}u + ${t}u];`).join('\n')}
+    }
+    workgroupBarrier();
+  }`;
+  return {
+    key: `spmv/row/l${lanes}/k${columns}/${subgroups ? 'sg' : 'wg'}/${readY ? 'beta' : 'nobeta'}`,
+    wgsl: () => `${subgroups && lanes > 1 ? 'enable subgroups;' : ''}
+${SPMV_PARAMS_WGSL}
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
+@group(0) @binding(2) var<storage, read> col_idx: array<u32>;
+@group(0) @binding(3) var<storage, read> values: array<f32>;
+@group(0) @binding(4) var<storage, read> x: array<f32>;
+@group(0) @binding(5) var<storage, read_write> y: array<f32>;
+${subgroups || lanes === 1 ? '' : `var<workgroup> partial: array<f32, ${wg * columns}>;`}
+
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  ${WORKGROUP_INDEX_WGSL}
+  let rows = params.n0;
+  let k = params.n1;
+  let c0 = params.n2;
+  let lane = lid % ${lanes}u;
+  let row = wg_index * ${wg / lanes}u + lid / ${lanes}u;
+  var acc = array<f32, ${columns}>();
+  if (row < rows) {
+    let end = row_ptr[row + 1u];
+    for (var j = row_ptr[row] + lane; j < end; j += ${lanes}u) {
+      let a = values[j];
+      let xb = col_idx[j] * k + c0;
+${accumulate}
+    }
+  }
+${lanes > 1 ? laneSum : ''}
+  if (row < rows && lane == 0u) {
+${cols.map((t) => `    y[row * k + c0 + ${t}u] = ${blendWgsl(`acc[${t}]`, `y[row * k + c0 + ${t}u]`, readY)};`).join('\n')}
+  }
+}
+`,
+  };
+}
+
+/**
+ * Lanes per row for a mean row length: the power of two nearest half the mean (so each lane has
+ * about two nonzeros), from 1 to 32 — a lane per row for very short rows, a whole warp for long
+ * ones.
+ *
+ * @example
+ * ```ts
+ * lanesForRowLength(5); // 2
+ * lanesForRowLength(1000); // 32
+ * ```
+ */
+export function lanesForRowLength(meanRowLength: number): number {
+  let lanes = 1;
+  while (lanes < 32 && lanes * 2 <= meanRowLength / 2 + 0.5) lanes *= 2;
+  return lanes;
+}

@@ -1,0 +1,27 @@
+import type { CsrStats, SpmvAlgorithm } from '../types.js';
+
+/** What `'auto'` decides from: the statistics and the number of right-hand sides. */
+export type ConcreteAlgorithm = Exclude<SpmvAlgorithm, 'auto'>;
+
+/**
+ * `'auto'`'s rule. The row kernel (CSR-vector) is the fastest when rows are alike: it reads each
+ * row once with no analysis and no second pass. Its time is bounded below by the longest row,
+ * which one group of at most 32 lanes walks alone, so when the longest row is far above the mean
+ * (the paper's biased matrices, power-law graphs) an algorithm that splits the nonzeros evenly
+ * wins. Measured on the H100 (BENCHMARKS.md, "SpMV"), the branchless segmented scan is the fastest
+ * of those on the skewed suite matrices (biased 1M and 16M, power law), within 20% of the best
+ * where it is not; merge path is the one left for several right-hand sides on skewed matrices
+ * (the branchless and segmented methods take one).
+ *
+ * @example
+ * ```ts
+ * chooseAlgorithm({ rows: 1e6, cols: 1e6, nnz: 2e6 - 1, meanRowLength: 2, maxRowLength: 1e6, rowLengthStdDev: 1000, emptyRows: 0 }); // 'branchless'
+ * ```
+ */
+export function chooseAlgorithm(stats: CsrStats | undefined, k = 1): ConcreteAlgorithm {
+  const balanced = k === 1 ? 'branchless' : 'merge';
+  if (!stats) return balanced;
+  if (stats.nnz === 0) return 'row';
+  const skewed = stats.maxRowLength > Math.max(256, 8 * stats.meanRowLength + 4 * stats.rowLengthStdDev);
+  return skewed ? balanced : 'row';
+}

@@ -1,0 +1,116 @@
+import { createStorageBuffer, type ScanContext, uploadArray } from '@scan/core';
+import { dispatchShape, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
+import { createSortPlan } from '@scan/sort';
+import {
+  TRANSPOSE_WORKGROUP,
+  transposeGatherKernel,
+  transposeKeysKernel,
+  transposeRowPtrKernel,
+} from '../kernels/transpose-kernels.js';
+import { spmvParams } from '../kernels/wgsl-common.js';
+import type { CsrMatrix, GpuCsrMatrix } from '../types.js';
+
+/** A {@link GpuCsrMatrix} whose buffers the holder owns. */
+export interface OwnedGpuCsr extends GpuCsrMatrix {
+  destroy(): void;
+}
+
+/**
+ * Uploads a CSR matrix into three new storage buffers.
+ *
+ * @example
+ * ```ts
+ * const m = uploadCsr(ctx, A);
+ * m.destroy();
+ * ```
+ */
+export function uploadCsr(ctx: ScanContext, A: CsrMatrix): OwnedGpuCsr {
+  const rowPtr = uploadArray(ctx, A.rowPtr, 'spmv rowPtr');
+  const colIdx = uploadArray(ctx, A.colIdx, 'spmv colIdx');
+  const values = uploadArray(ctx, A.values, 'spmv values');
+  return {
+    rows: A.rows,
+    cols: A.cols,
+    nnz: A.colIdx.length,
+    rowPtr,
+    colIdx,
+    values,
+    destroy() {
+      rowPtr.destroy();
+      colIdx.destroy();
+      values.destroy();
+    },
+  };
+}
+
+/** Bits that hold every index below `n` (at least 1, as the sort needs a non-empty range). */
+const bitsFor = (n: number): number => Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
+
+/**
+ * Aᵀ built on the GPU, recorded and submitted now: the column indices are sorted stably with their
+ * positions (`@scan/sort`'s radix sort, on the bits the column count needs), then a gather gives
+ * Aᵀ's values and column indices (A's rows, found by binary search on `row_ptr`) and a lower-bound
+ * search over the sorted columns its row pointers. Within a row of Aᵀ the entries keep A's row
+ * order (the sort is stable), as the CPU `transposeCsr` does.
+ *
+ * @example
+ * ```ts
+ * const t = transposeOnGpu(ctx, m);
+ * // t.rows === m.cols, t.cols === m.rows
+ * ```
+ */
+export function transposeOnGpu(ctx: ScanContext, m: GpuCsrMatrix): OwnedGpuCsr {
+  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const rowPtr = createStorageBuffer(ctx, 4 * (m.cols + 1), 'spmv transposed rowPtr');
+  const colIdx = createStorageBuffer(ctx, 4 * m.nnz, 'spmv transposed colIdx');
+  const values = createStorageBuffer(ctx, 4 * m.nnz, 'spmv transposed values');
+  const keys = createStorageBuffer(ctx, 4 * m.nnz, 'spmv transpose keys');
+  const positions = createStorageBuffer(ctx, 4 * m.nnz, 'spmv transpose positions');
+  const exec = new RecipeExecutor(ctx, 'spmv transpose');
+  const sortPlan = createSortPlan(ctx, { keyType: 'u32', valueType: 'u32', bits: [0, bitsFor(m.cols)], maxCount: Math.max(1, m.nnz) });
+  const encoder = ctx.device.createCommandEncoder({ label: 'spmv transpose' });
+  const nnzGroups = Math.ceil(m.nnz / TRANSPOSE_WORKGROUP);
+  const ptrGroups = Math.ceil((m.cols + 1) / TRANSPOSE_WORKGROUP);
+  const ref = (role: string, words: number) => ({ role, offset: 0, size: 4 * words });
+  const roles = { rowPtr: m.rowPtr, colIdx: m.colIdx, values: m.values, keys, positions, rowPtrT: rowPtr, colT: colIdx, valuesT: values };
+  if (m.nnz > 0) {
+    const before = new RecipeBuilder();
+    const p = before.paramBlock(spmvParams([m.rows, m.nnz, m.cols], dispatchShape(nnzGroups, maxDim).x));
+    before.dispatch(transposeKeysKernel(), [p, ref('colIdx', m.nnz), ref('keys', m.nnz), ref('positions', m.nnz)], nnzGroups);
+    const keysRecipe = before.build();
+    exec.encode(encoder, 'keys', () => keysRecipe, roles);
+    sortPlan.encode(encoder, { keys, values: positions, count: m.nnz });
+  }
+  const after = new RecipeBuilder();
+  if (m.nnz > 0) {
+    const p = after.paramBlock(spmvParams([m.rows, m.nnz, m.cols], dispatchShape(nnzGroups, maxDim).x));
+    after.dispatch(
+      transposeGatherKernel(),
+      [p, ref('rowPtr', m.rows + 1), ref('values', m.nnz), ref('positions', m.nnz), ref('colT', m.nnz), ref('valuesT', m.nnz)],
+      nnzGroups,
+    );
+  }
+  const q = after.paramBlock(spmvParams([m.rows, m.nnz, m.cols], dispatchShape(ptrGroups, maxDim).x));
+  after.dispatch(transposeRowPtrKernel(), [q, ref('keys', m.nnz), ref('rowPtrT', m.cols + 1)], ptrGroups);
+  const gatherRecipe = after.build();
+  exec.encode(encoder, 'gather', () => gatherRecipe, roles);
+  ctx.device.queue.submit([encoder.finish()]);
+  // The submitted work keeps what it uses alive; the temporaries can go now.
+  sortPlan.destroy();
+  exec.destroy();
+  keys.destroy();
+  positions.destroy();
+  return {
+    rows: m.cols,
+    cols: m.rows,
+    nnz: m.nnz,
+    rowPtr,
+    colIdx,
+    values,
+    destroy() {
+      rowPtr.destroy();
+      colIdx.destroy();
+      values.destroy();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { ScanContext } from '@scan/core';
+import { dispatchShape, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
+import { lanesForRowLength, ROW_WORKGROUP, rowKernel } from '../kernels/row-kernel.js';
+import { spmvParams } from '../kernels/wgsl-common.js';
+import type { CsrStats, GpuCsrMatrix } from '../types.js';
+import { columnBlocks, matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js';
+
+/**
+ * The `'row'` algorithm (CSR-vector): one dispatch per block of right-hand sides, `lanes` lanes per
+ * row chosen from the mean row length (or `lanes` given, for tuning). Needs no analysis beyond the
+ * statistics.
+ *
+ * @example
+ * ```ts
+ * const runner = createRowRunner(ctx, matrix, 1, stats);
+ * runner.encode(encoder, x, y, 1, 0);
+ * ```
+ */
+export function createRowRunner(ctx: ScanContext, m: GpuCsrMatrix, k: number, stats: CsrStats, lanesOverride?: number): SpmvRunner {
+  const lanes = lanesOverride ?? lanesForRowLength(stats.meanRowLength);
+  const subgroups = ctx.caps.features.subgroups && lanes <= (ctx.caps.subgroupMinSize ?? 0);
+  const exec = new RecipeExecutor(ctx, 'spmv row');
+  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const workgroups = Math.ceil(m.rows / (ROW_WORKGROUP / lanes));
+  const build = (alpha: number, beta: number): Recipe => {
+    const b = new RecipeBuilder();
+    const r = matrixRefs(m, k);
+    for (const [c0, columns] of columnBlocks(k)) {
+      const params = b.paramBlock(spmvParams([m.rows, k, c0], dispatchShape(workgroups, maxDim).x, { alpha, beta }));
+      const kernel = rowKernel({ lanes, columns, subgroups, readY: beta !== 0 });
+      b.dispatch(kernel, [params, r.rowPtr, r.colIdx, r.values, r.x, r.y], workgroups);
+    }
+    return b.build();
+  };
+  return {
+    encode(encoder, x, y, alpha, beta) {
+      exec.encode(encoder, scaleKey(alpha, beta), () => build(alpha, beta), matrixRoles(m, x, y));
+    },
+    get scratchBytes() {
+      return exec.scratchBytes;
+    },
+    get allocations() {
+      return exec.allocations;
+    },
+    destroy: () => exec.destroy(),
+  };
+}

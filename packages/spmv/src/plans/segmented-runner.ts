@@ -1,0 +1,84 @@
+import { createStorageBuffer, type ScanContext } from '@scan/core';
+import { dispatchShape, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
+import { createOffsetsToHeadFlagsPlan, createSegmentedScanPlan, packedFlagWords } from '@scan/segmented';
+import { SEGMENTED_WORKGROUP, segmentedGatherKernel, segmentedProductsKernel } from '../kernels/segmented-kernels.js';
+import { spmvParams } from '../kernels/wgsl-common.js';
+import type { GpuCsrMatrix } from '../types.js';
+import { matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js';
+
+/**
+ * The `'segmented'` algorithm, Sengupta et al. 2007 (§4.2), as the paper lays it out:
+ *
+ * 1. **products** — `values[i]·x[col_idx[i]]` for every nonzero;
+ * 2. **head flags** — a flag at each row's first nonzero, from `row_ptr` (the plan's analysis,
+ *    once: `@scan/segmented`'s offsets-to-head-flags, bit-packed);
+ * 3. **backward segmented inclusive scan** (`@scan/segmented`) — each row's first element then
+ *    holds the row's sum;
+ * 4. **gather** — y[r] from the first element of row r (0 for an empty row).
+ *
+ * One right-hand side only (the scan is of scalars).
+ *
+ * @example
+ * ```ts
+ * const runner = createSegmentedRunner(ctx, matrix);
+ * runner.encode(encoder, x, y, 1, 0);
+ * ```
+ */
+export function createSegmentedRunner(ctx: ScanContext, m: GpuCsrMatrix): SpmvRunner {
+  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const headBits = createStorageBuffer(ctx, 4 * packedFlagWords(m.nnz), 'spmv segmented head flags');
+  const scan = createSegmentedScanPlan(ctx, { type: 'f32', op: 'add', inclusive: true, backward: true, maxCount: m.nnz });
+  const exec = new RecipeExecutor(ctx, 'spmv segmented');
+  if (m.nnz > 0) {
+    // Analysis: the head flags of the rows, once.
+    const flags = createOffsetsToHeadFlagsPlan(ctx);
+    const encoder = ctx.device.createCommandEncoder({ label: 'spmv segmented flags' });
+    flags.encode(encoder, { offsets: m.rowPtr, segments: m.rows, output: headBits, count: m.nnz });
+    ctx.device.queue.submit([encoder.finish()]);
+    flags.destroy();
+  }
+  const productWorkgroups = Math.ceil(m.nnz / SEGMENTED_WORKGROUP);
+  const rowWorkgroups = Math.ceil(m.rows / SEGMENTED_WORKGROUP);
+  const productsRecipe = (): Recipe => {
+    const b = new RecipeBuilder();
+    const r = matrixRefs(m, 1);
+    const products = b.needScratch('products', 4 * m.nnz);
+    b.needScratch('scanned', 4 * m.nnz);
+    const params = b.paramBlock(spmvParams([m.nnz], dispatchShape(productWorkgroups, maxDim).x));
+    b.dispatch(segmentedProductsKernel(), [params, r.colIdx, r.values, r.x, products], productWorkgroups);
+    return b.build();
+  };
+  const gatherRecipe = (alpha: number, beta: number): Recipe => {
+    const b = new RecipeBuilder();
+    const r = matrixRefs(m, 1);
+    const scanned = b.needScratch('scanned', 4 * m.nnz);
+    const params = b.paramBlock(spmvParams([m.rows], dispatchShape(rowWorkgroups, maxDim).x, { alpha, beta }));
+    b.dispatch(segmentedGatherKernel(beta !== 0), [params, r.rowPtr, scanned, r.y], rowWorkgroups);
+    return b.build();
+  };
+  return {
+    encode(encoder, x, y, alpha, beta) {
+      const roles = matrixRoles(m, x, y);
+      if (m.nnz > 0) {
+        exec.encode(encoder, 'products', productsRecipe, roles);
+        const products = exec.scratchBuffer('products');
+        const scanned = exec.scratchBuffer('scanned');
+        scan.encode(encoder, { input: products, headBits, output: scanned, count: m.nnz });
+      } else {
+        exec.reserveFor('products', productsRecipe);
+      }
+      exec.encode(encoder, `gather ${scaleKey(alpha, beta)}`, () => gatherRecipe(alpha, beta), roles);
+    },
+    get scratchBytes() {
+      return exec.scratchBytes + scan.scratchBytes + headBits.size;
+    },
+    get allocations() {
+      return exec.allocations + scan.allocations + 1;
+    },
+    destroy() {
+      exec.destroy();
+      scan.destroy();
+      headBits.destroy();
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import { type ScanContext, ScanError } from '@scan/core';
+import { assertUsable, checkEncodeArgs, checkOneOf, checkOptions } from '@scan/core/kit';
+import { MAX_SEGMENT_LENGTH } from '../kernels/branchless-kernels.js';
+import { csrStatsUnchecked } from '../stats.js';
+import {
+  type CsrMatrix,
+  type CsrStats,
+  type GpuCsrMatrix,
+  SPMV_ALGORITHMS,
+  type SpmvAlgorithm,
+  type SpmvEncodeArgs,
+  type SpmvPlan,
+  type SpmvPlanOptions,
+} from '../types.js';
+import { checkCsr } from '../validate.js';
+import { createBranchlessRunner } from './branchless-runner.js';
+import { chooseAlgorithm } from './choose-algorithm.js';
+import { type OwnedGpuCsr, transposeOnGpu, uploadCsr } from './gpu-matrix.js';
+import { transposedStats } from './host-stats.js';
+import { createMergeRunner } from './merge-runner.js';
+import { createRowRunner } from './row-runner.js';
+import type { SpmvRunner } from './runner.js';
+import { createSegmentedRunner } from './segmented-runner.js';
+
+const WHAT = 'spmv plan';
+
+/** Internal options: tuning for the benchmark sweeps. */
+interface InternalPlanOptions extends SpmvPlanOptions {
+  /** Lanes per row of `'row'` (1…32, a power of two). */
+  lanes?: number;
+  /** Items per invocation of `'merge'`. */
+  itemsPerThread?: number;
+  /** Items per invocation of the merge fix-up (tests lower it to make it walk several rounds). */
+  fixupItemsPerThread?: number;
+}
+
+const PLAN_KEYS = ['algorithm', 'transpose', 'k', 'segmentLength', 'stats', 'lanes', 'itemsPerThread', 'fixupItemsPerThread'];
+
+/** True for a matrix whose arrays are GPU buffers rather than typed arrays. */
+function isGpuMatrix(A: unknown): A is GpuCsrMatrix {
+  return typeof A === 'object' && A !== null && !ArrayBuffer.isView((A as { rowPtr?: unknown }).rowPtr);
+}
+
+function checkGpuMatrix(ctx: ScanContext, A: GpuCsrMatrix): void {
+  for (const field of ['rows', 'cols', 'nnz'] as const) {
+    const v = A[field];
+    if (!(Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
+      throw new ScanError('INVALID_ARGUMENT', `A.${field} = ${String(v)}: expected an integer from 0 to 2^32 − 1`, { argument: `A.${field}` });
+    }
+  }
+  const need = { rowPtr: 4 * (A.rows + 1), colIdx: 4 * A.nnz, values: 4 * A.nnz } as const;
+  for (const [field, bytes] of Object.entries(need)) {
+    const b = (A as unknown as Record<string, GPUBuffer | undefined>)[field];
+    if (!b || typeof b.size !== 'number') {
+      throw new ScanError('INVALID_ARGUMENT', `A.${field} = ${String(b)}: expected a GPUBuffer (or a Uint32Array/Float32Array for a host matrix)`, {
+        argument: `A.${field}`,
+      });
+    }
+    if (b.size < bytes) {
+      throw new ScanError('INVALID_ARGUMENT', `A.${field} has ${b.size} bytes, needs ${bytes} for rows = ${A.rows}, nnz = ${A.nnz}`, {
+        argument: `A.${field}`,
+      });
+    }
+  }
+  if (4 * A.nnz > ctx.caps.limits.maxStorageBufferBindingSize) {
+    throw new ScanError('TOO_LARGE', `A.nnz = ${A.nnz} is past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes)`, {
+      argument: 'A.nnz',
+    });
+  }
+}
+
+function checkPowerOfTwo(value: unknown, argument: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max && (value & (value - 1)) === 0)) {
+    throw new ScanError('INVALID_ARGUMENT', `${argument} = ${String(value)}: expected a power of two from ${min} to ${max}`, { argument });
+  }
+  return value;
+}
+
+/**
+ * Uploads a CSR matrix once (or binds one already on the GPU), analyses it, and returns a plan
+ * that records `y ← alpha·op(A)·x + beta·y` into your encoder as often as you like — what an
+ * iterative solver wants: the upload, the analysis (statistics; merge-path partition, head flags
+ * or branchless indices; Aᵀ for `transpose`) are paid once, and no `encode` allocates after the
+ * first with the same buffers.
+ *
+ * With `k` right-hand sides x and y are row-major blocks of k columns and one pass over A serves up
+ * to 8 of them (`'row'` and `'merge'`; `'segmented'` and `'branchless'` take k = 1 only). A host
+ * matrix is validated in full; a {@link GpuCsrMatrix} only by its sizes (its contents are yours to
+ * keep valid: a column index out of range reads outside x).
+ *
+ * @example
+ * ```ts
+ * const plan = createSpmvPlan(ctx, A, { algorithm: 'auto' });
+ * const encoder = ctx.device.createCommandEncoder();
+ * plan.encode(encoder, { x: xBuffer, y: yBuffer });
+ * ctx.device.queue.submit([encoder.finish()]);
+ * plan.destroy();
+ * ```
+ */
+export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, options: SpmvPlanOptions = {}): SpmvPlan {
+  assertUsable(ctx);
+  const o = checkOptions(options, PLAN_KEYS, 'options') as InternalPlanOptions;
+  const requested = checkOneOf<SpmvAlgorithm>(o.algorithm, SPMV_ALGORITHMS, 'options.algorithm', 'auto');
+  if (o.transpose !== undefined && typeof o.transpose !== 'boolean') {
+    throw new ScanError('INVALID_ARGUMENT', `options.transpose = ${String(o.transpose)}: expected a boolean`, { argument: 'options.transpose' });
+  }
+  const transpose = o.transpose === true;
+  const k = o.k ?? 1;
+  if (!(Number.isInteger(k) && k >= 1 && k <= 65536)) {
+    throw new ScanError('INVALID_ARGUMENT', `options.k = ${String(o.k)}: expected an integer from 1 to 65536`, { argument: 'options.k' });
+  }
+  const segmentLength = checkPowerOfTwo(o.segmentLength, 'options.segmentLength', 32, MAX_SEGMENT_LENGTH) ?? MAX_SEGMENT_LENGTH;
+  const lanes = checkPowerOfTwo(o.lanes, 'options.lanes', 1, 32);
+  const itemsPerThread = checkPowerOfTwo(o.itemsPerThread, 'options.itemsPerThread', 1, 16);
+  const fixupItemsPerThread = checkPowerOfTwo(o.fixupItemsPerThread, 'options.fixupItemsPerThread', 1, 64);
+
+  // The matrix on the GPU, and its statistics.
+  let owned: OwnedGpuCsr | undefined;
+  let base: GpuCsrMatrix;
+  let stats: CsrStats | undefined;
+  if (isGpuMatrix(A)) {
+    checkGpuMatrix(ctx, A);
+    base = A;
+    stats = o.stats;
+  } else {
+    const host = checkCsr(A, 'A');
+    if (4 * host.colIdx.length > ctx.caps.limits.maxStorageBufferBindingSize) {
+      throw new ScanError('TOO_LARGE', `A has ${host.colIdx.length} nonzeros, past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes)`, {
+        argument: 'A',
+      });
+    }
+    stats = transpose ? transposedStats(host) : csrStatsUnchecked(host);
+    owned = uploadCsr(ctx, host);
+    base = owned;
+  }
+  let matrix: GpuCsrMatrix = base;
+  if (transpose) {
+    const t = transposeOnGpu(ctx, base);
+    owned?.destroy(); // the recorded transpose keeps what it reads alive
+    owned = t;
+    matrix = t;
+  }
+
+  const algorithm = requested === 'auto' ? chooseAlgorithm(stats, k) : requested;
+  if (k > 1 && (algorithm === 'segmented' || algorithm === 'branchless')) {
+    owned?.destroy();
+    throw new ScanError('UNSUPPORTED', `options.algorithm = '${algorithm}' takes one right-hand side; with k = ${k} use 'row', 'merge' or 'auto'`, {
+      argument: 'options.algorithm',
+    });
+  }
+  const runner = createRunner(ctx, matrix, algorithm, k, stats, { lanes, itemsPerThread, fixupItemsPerThread, segmentLength });
+  const outputLength = matrix.rows;
+  const inputLength = matrix.cols;
+  const planStats: CsrStats = stats ?? { rows: matrix.rows, cols: matrix.cols, nnz: matrix.nnz, meanRowLength: matrix.rows ? matrix.nnz / matrix.rows : 0, maxRowLength: NaN, rowLengthStdDev: NaN, emptyRows: NaN };
+  let destroyed = false;
+  return {
+    algorithm,
+    stats: planStats,
+    outputLength,
+    inputLength,
+    encode(encoder: GPUCommandEncoder, args: SpmvEncodeArgs) {
+      if (destroyed) throw new ScanError('INVALID_ARGUMENT', `${WHAT}: the plan was destroyed`, { argument: 'plan' });
+      assertUsable(ctx);
+      const a = checkOptions(args, ['x', 'y', 'alpha', 'beta'], 'args') as unknown as SpmvEncodeArgs;
+      checkEncodeArgs(WHAT, { x: a.x, y: a.y, count: 1 }, { x: { bytes: 4 * inputLength * k }, y: { bytes: 4 * outputLength * k } });
+      const alpha = checkScale(a.alpha, 'args.alpha', 1);
+      const beta = checkScale(a.beta, 'args.beta', 0);
+      if (outputLength === 0) return;
+      runner.encode(encoder, a.x, a.y, alpha, beta);
+    },
+    get scratchBytes() {
+      return runner.scratchBytes + (owned ? owned.rowPtr.size + owned.colIdx.size + owned.values.size : 0);
+    },
+    get allocations() {
+      return runner.allocations + (owned ? 3 : 0);
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      runner.destroy();
+      owned?.destroy();
+    },
+  };
+}
+
+function checkScale(value: unknown, argument: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new ScanError('INVALID_ARGUMENT', `${argument} = ${String(value)}: expected a number (not NaN)`, { argument });
+  }
+  return value;
+}
+
+function createRunner(
+  ctx: ScanContext,
+  m: GpuCsrMatrix,
+  algorithm: Exclude<SpmvAlgorithm, 'auto'>,
+  k: number,
+  stats: CsrStats | undefined,
+  tuning: { lanes: number | undefined; itemsPerThread: number | undefined; fixupItemsPerThread: number | undefined; segmentLength: number },
+): SpmvRunner {
+  const rowStats = stats ?? { meanRowLength: m.rows ? m.nnz / m.rows : 0 };
+  // No nonzeros: every algorithm's answer is beta·y, which the row kernel writes without scratch.
+  if (m.nnz === 0 || algorithm === 'row') return createRowRunner(ctx, m, k, rowStats as CsrStats, tuning.lanes);
+  if (algorithm === 'merge') return createMergeRunner(ctx, m, k, tuning);
+  if (algorithm === 'segmented') return createSegmentedRunner(ctx, m);
+  return createBranchlessRunner(ctx, m, tuning.segmentLength);
+}
