@@ -29,9 +29,9 @@ export {
   uniformRandomMatrix,
 } from './generators/index.js';
 export {
-  MatrixMarketParser,
   type MatrixMarketField,
   type MatrixMarketHeader,
+  MatrixMarketParser,
   type MatrixMarketParserOptions,
   type MatrixMarketSymmetry,
   matrixMarketChunks,

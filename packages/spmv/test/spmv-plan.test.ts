@@ -7,7 +7,8 @@
 import type { ScanContext } from '@scan/core';
 import { getTestContext, POISON_U32 } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
-import { spmvErrorBound, spmv as cpuSpmv } from '../src/cpu/index.js';
+import { cooToCsr } from '../src/convert.js';
+import { spmv as cpuSpmv, spmvErrorBound } from '../src/cpu/index.js';
 import {
   bandedMatrix,
   biasedMatrix,
@@ -18,7 +19,6 @@ import {
   randomCsr,
   uniformRandomMatrix,
 } from '../src/generators/index.js';
-import { cooToCsr } from '../src/convert.js';
 import { readMatrixMarket } from '../src/matrix-market/read.js';
 import { createSpmvPlan } from '../src/plans/spmv-plan.js';
 import type { CsrMatrix, SpmvAlgorithm } from '../src/types.js';
@@ -164,7 +164,12 @@ describe('spmv plan: scaling, several right-hand sides, tuning', async () => {
     // fix-up round of 256 carries — two rounds with a run crossing between them.
     const B = biasedMatrix(40_000, { seed: 22 });
     await expectProduct(ctx, B, { algorithm: 'merge', tuning: { itemsPerThread: 1, fixupItemsPerThread: 1 } }, 'merge small tiles');
-    await expectProduct(ctx, B, { algorithm: 'merge', k: 2, tuning: { itemsPerThread: 2, fixupItemsPerThread: 1 } }, 'merge k=2 small tiles');
+    await expectProduct(
+      ctx,
+      B,
+      { algorithm: 'merge', k: 2, tuning: { itemsPerThread: 2, fixupItemsPerThread: 1 } },
+      'merge k=2 small tiles',
+    );
   });
   it('branchless with segment vectors of 32 and 64', async () => {
     for (const segmentLength of [32, 64]) {

@@ -1,12 +1,7 @@
 import { createStorageBuffer, type ScanContext, uploadArray } from '@scan/core';
 import { dispatchShape, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { createSortPlan } from '@scan/sort';
-import {
-  TRANSPOSE_WORKGROUP,
-  transposeGatherKernel,
-  transposeKeysKernel,
-  transposeRowPtrKernel,
-} from '../kernels/transpose-kernels.js';
+import { TRANSPOSE_WORKGROUP, transposeGatherKernel, transposeKeysKernel, transposeRowPtrKernel } from '../kernels/transpose-kernels.js';
 import { spmvParams } from '../kernels/wgsl-common.js';
 import type { CsrMatrix, GpuCsrMatrix } from '../types.js';
 

@@ -67,7 +67,11 @@ export function createMergeRunner(
     const b = new RecipeBuilder();
     const workgroups = Math.ceil((tiles + 1) / 64);
     const params = b.paramBlock(spmvParams([m.rows, m.nnz, tiles, tile], dispatchShape(workgroups, maxDim).x));
-    b.dispatch(mergePartitionKernel(), [params, { role: 'rowPtr', offset: 0, size: 4 * (m.rows + 1) }, { role: 'coords', offset: 0 }], workgroups);
+    b.dispatch(
+      mergePartitionKernel(),
+      [params, { role: 'rowPtr', offset: 0, size: 4 * (m.rows + 1) }, { role: 'coords', offset: 0 }],
+      workgroups,
+    );
     const recipe = b.build();
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv merge partition' });
     partition.encode(encoder, 'partition', () => recipe, { rowPtr: m.rowPtr, coords });

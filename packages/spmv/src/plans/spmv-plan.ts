@@ -45,16 +45,22 @@ function checkGpuMatrix(ctx: ScanContext, A: GpuCsrMatrix): void {
   for (const field of ['rows', 'cols', 'nnz'] as const) {
     const v = A[field];
     if (!(Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
-      throw new ScanError('INVALID_ARGUMENT', `A.${field} = ${String(v)}: expected an integer from 0 to 2^32 − 1`, { argument: `A.${field}` });
+      throw new ScanError('INVALID_ARGUMENT', `A.${field} = ${String(v)}: expected an integer from 0 to 2^32 − 1`, {
+        argument: `A.${field}`,
+      });
     }
   }
   const need = { rowPtr: 4 * (A.rows + 1), colIdx: 4 * A.nnz, values: 4 * A.nnz } as const;
   for (const [field, bytes] of Object.entries(need)) {
     const b = (A as unknown as Record<string, GPUBuffer | undefined>)[field];
     if (!b || typeof b.size !== 'number') {
-      throw new ScanError('INVALID_ARGUMENT', `A.${field} = ${String(b)}: expected a GPUBuffer (or a Uint32Array/Float32Array for a host matrix)`, {
-        argument: `A.${field}`,
-      });
+      throw new ScanError(
+        'INVALID_ARGUMENT',
+        `A.${field} = ${String(b)}: expected a GPUBuffer (or a Uint32Array/Float32Array for a host matrix)`,
+        {
+          argument: `A.${field}`,
+        },
+      );
     }
     if (b.size < bytes) {
       throw new ScanError('INVALID_ARGUMENT', `A.${field} has ${b.size} bytes, needs ${bytes} for rows = ${A.rows}, nnz = ${A.nnz}`, {
@@ -63,9 +69,13 @@ function checkGpuMatrix(ctx: ScanContext, A: GpuCsrMatrix): void {
     }
   }
   if (4 * A.nnz > ctx.caps.limits.maxStorageBufferBindingSize) {
-    throw new ScanError('TOO_LARGE', `A.nnz = ${A.nnz} is past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes)`, {
-      argument: 'A.nnz',
-    });
+    throw new ScanError(
+      'TOO_LARGE',
+      `A.nnz = ${A.nnz} is past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes)`,
+      {
+        argument: 'A.nnz',
+      },
+    );
   }
 }
 
@@ -103,7 +113,9 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
   const o = checkOptions(options, PLAN_KEYS, 'options') as InternalPlanOptions;
   const requested = checkOneOf<SpmvAlgorithm>(o.algorithm, SPMV_ALGORITHMS, 'options.algorithm', 'auto');
   if (o.transpose !== undefined && typeof o.transpose !== 'boolean') {
-    throw new ScanError('INVALID_ARGUMENT', `options.transpose = ${String(o.transpose)}: expected a boolean`, { argument: 'options.transpose' });
+    throw new ScanError('INVALID_ARGUMENT', `options.transpose = ${String(o.transpose)}: expected a boolean`, {
+      argument: 'options.transpose',
+    });
   }
   const transpose = o.transpose === true;
   const k = o.k ?? 1;
@@ -126,9 +138,13 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
   } else {
     const host = checkCsr(A, 'A');
     if (4 * host.colIdx.length > ctx.caps.limits.maxStorageBufferBindingSize) {
-      throw new ScanError('TOO_LARGE', `A has ${host.colIdx.length} nonzeros, past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes)`, {
-        argument: 'A',
-      });
+      throw new ScanError(
+        'TOO_LARGE',
+        `A has ${host.colIdx.length} nonzeros, past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes)`,
+        {
+          argument: 'A',
+        },
+      );
     }
     stats = transpose ? transposedStats(host) : csrStatsUnchecked(host);
     owned = uploadCsr(ctx, host);
@@ -145,14 +161,26 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
   const algorithm = requested === 'auto' ? chooseAlgorithm(stats, k) : requested;
   if (k > 1 && (algorithm === 'segmented' || algorithm === 'branchless')) {
     owned?.destroy();
-    throw new ScanError('UNSUPPORTED', `options.algorithm = '${algorithm}' takes one right-hand side; with k = ${k} use 'row', 'merge' or 'auto'`, {
-      argument: 'options.algorithm',
-    });
+    throw new ScanError(
+      'UNSUPPORTED',
+      `options.algorithm = '${algorithm}' takes one right-hand side; with k = ${k} use 'row', 'merge' or 'auto'`,
+      {
+        argument: 'options.algorithm',
+      },
+    );
   }
   const runner = createRunner(ctx, matrix, algorithm, k, stats, { lanes, itemsPerThread, fixupItemsPerThread, segmentLength });
   const outputLength = matrix.rows;
   const inputLength = matrix.cols;
-  const planStats: CsrStats = stats ?? { rows: matrix.rows, cols: matrix.cols, nnz: matrix.nnz, meanRowLength: matrix.rows ? matrix.nnz / matrix.rows : 0, maxRowLength: NaN, rowLengthStdDev: NaN, emptyRows: NaN };
+  const planStats: CsrStats = stats ?? {
+    rows: matrix.rows,
+    cols: matrix.cols,
+    nnz: matrix.nnz,
+    meanRowLength: matrix.rows ? matrix.nnz / matrix.rows : 0,
+    maxRowLength: NaN,
+    rowLengthStdDev: NaN,
+    emptyRows: NaN,
+  };
   let destroyed = false;
   return {
     algorithm,
