@@ -1,18 +1,9 @@
 import { type ScanContext, ScanError } from '@scan/core';
-import { assertUsable, checkEncodeArgs, checkOneOf, checkOptions } from '@scan/core/kit';
+import { assertUsable, checkEncodeArgs, checkOptions } from '@scan/core/kit';
 import { MAX_SEGMENT_LENGTH } from '../kernels/branchless-kernels.js';
 import { csrStatsUnchecked } from '../stats.js';
-import {
-  type CsrMatrix,
-  type CsrStats,
-  type GpuCsrMatrix,
-  SPMV_ALGORITHMS,
-  type SpmvAlgorithm,
-  type SpmvEncodeArgs,
-  type SpmvPlan,
-  type SpmvPlanOptions,
-} from '../types.js';
-import { checkCsr } from '../validate.js';
+import type { CsrMatrix, CsrStats, GpuCsrMatrix, SpmvAlgorithm, SpmvEncodeArgs, SpmvPlan, SpmvPlanOptions } from '../types.js';
+import { checkCsr, checkPlanOptions } from '../validate.js';
 import { createBranchlessRunner } from './branchless-runner.js';
 import { chooseAlgorithm } from './choose-algorithm.js';
 import { type OwnedGpuCsr, transposeOnGpu, uploadCsr } from './gpu-matrix.js';
@@ -34,7 +25,8 @@ interface InternalPlanOptions extends SpmvPlanOptions {
   fixupItemsPerThread?: number;
 }
 
-const PLAN_KEYS = ['algorithm', 'transpose', 'k', 'segmentLength', 'stats', 'lanes', 'itemsPerThread', 'fixupItemsPerThread'];
+/** The internal options beyond the public ones. */
+const TUNING_KEYS = ['lanes', 'itemsPerThread', 'fixupItemsPerThread'];
 
 /** True for a matrix whose arrays are GPU buffers rather than typed arrays. */
 function isGpuMatrix(A: unknown): A is GpuCsrMatrix {
@@ -110,22 +102,24 @@ function checkPowerOfTwo(value: unknown, argument: string, min: number, max: num
  */
 export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, options: SpmvPlanOptions = {}): SpmvPlan {
   assertUsable(ctx);
-  const o = checkOptions(options, PLAN_KEYS, 'options') as InternalPlanOptions;
-  const requested = checkOneOf<SpmvAlgorithm>(o.algorithm, SPMV_ALGORITHMS, 'options.algorithm', 'auto');
-  if (o.transpose !== undefined && typeof o.transpose !== 'boolean') {
-    throw new ScanError('INVALID_ARGUMENT', `options.transpose = ${String(o.transpose)}: expected a boolean`, {
-      argument: 'options.transpose',
-    });
-  }
-  const transpose = o.transpose === true;
-  const k = o.k ?? 1;
-  if (!(Number.isInteger(k) && k >= 1 && k <= 65536)) {
-    throw new ScanError('INVALID_ARGUMENT', `options.k = ${String(o.k)}: expected an integer from 1 to 65536`, { argument: 'options.k' });
-  }
-  const segmentLength = checkPowerOfTwo(o.segmentLength, 'options.segmentLength', 32, MAX_SEGMENT_LENGTH) ?? MAX_SEGMENT_LENGTH;
+  const checked = checkPlanOptions(options, TUNING_KEYS);
+  const o = options as InternalPlanOptions;
+  const { algorithm: requested, transpose, k } = checked;
+  const segmentLength = checked.segmentLength ?? MAX_SEGMENT_LENGTH;
   const lanes = checkPowerOfTwo(o.lanes, 'options.lanes', 1, 32);
   const itemsPerThread = checkPowerOfTwo(o.itemsPerThread, 'options.itemsPerThread', 1, 16);
   const fixupItemsPerThread = checkPowerOfTwo(o.fixupItemsPerThread, 'options.fixupItemsPerThread', 1, 64);
+
+  // Refused before anything is uploaded: the scan-based methods sum scalars.
+  if (k > 1 && (requested === 'segmented' || requested === 'branchless')) {
+    throw new ScanError(
+      'UNSUPPORTED',
+      `options.algorithm = '${requested}' takes one right-hand side; with k = ${k} use 'row', 'merge' or 'auto'`,
+      {
+        argument: 'options.algorithm',
+      },
+    );
+  }
 
   // The matrix on the GPU, and its statistics.
   let owned: OwnedGpuCsr | undefined;
@@ -134,7 +128,7 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
   if (isGpuMatrix(A)) {
     checkGpuMatrix(ctx, A);
     base = A;
-    stats = o.stats;
+    stats = checked.stats;
   } else {
     const host = checkCsr(A, 'A');
     if (4 * host.colIdx.length > ctx.caps.limits.maxStorageBufferBindingSize) {
@@ -159,16 +153,6 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
   }
 
   const algorithm = requested === 'auto' ? chooseAlgorithm(stats, k) : requested;
-  if (k > 1 && (algorithm === 'segmented' || algorithm === 'branchless')) {
-    owned?.destroy();
-    throw new ScanError(
-      'UNSUPPORTED',
-      `options.algorithm = '${algorithm}' takes one right-hand side; with k = ${k} use 'row', 'merge' or 'auto'`,
-      {
-        argument: 'options.algorithm',
-      },
-    );
-  }
   const runner = createRunner(ctx, matrix, algorithm, k, stats, { lanes, itemsPerThread, fixupItemsPerThread, segmentLength });
   const outputLength = matrix.rows;
   const inputLength = matrix.cols;
