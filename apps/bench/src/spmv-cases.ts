@@ -1,20 +1,24 @@
 import { type BenchCase, type CaseShape, SPMV_ALGORITHM_NAMES, type SpmvAlgorithmName, type SpmvPrimitive } from './case-types.js';
 import type { MatrixSource } from './spmv-suite.js';
 
-/** Columns of X in the `spmm` cases (the plan's one-pass limit for `'row'` and `'merge'`). */
+/** Columns of X in the `spmm` cases (the plan's one-pass limit). */
 export const SPMM_COLUMNS = 8;
+
+/** The algorithms the `spmm` cases run. */
+const SPMM_ALGORITHMS: readonly SpmvAlgorithmName[] = ['auto', 'branchless', 'merge'];
 
 /** A case shape of fixed size: the SpMV cases carry their matrix's `n` instead of taking `--sizes`. */
 export type SizedShape = CaseShape & { readonly n?: number };
 
 /**
  * The SpMV configurations, in report order: `spmv` (A·x) and `spmv-t` (Aᵀ·x) with every algorithm
- * for each matrix, then `spmm` (A·X, X of {@link SPMM_COLUMNS} columns) with `'auto'` only (the
- * segmented and branchless plans take one right-hand side). Each carries the matrix's `n`.
+ * for each matrix, then `spmm` (A·X, X of {@link SPMM_COLUMNS} columns) with `'auto'`, `'branchless'`
+ * and `'merge'` (the segmented plan takes one right-hand side; the row kernel is what `'auto'` runs
+ * on the regular matrices and hopeless on the skewed ones). Each carries the matrix's `n`.
  *
  * @example
  * ```ts
- * spmvShapes([{ name: 'poisson2d-64', n: 20224 }]).length; // 5 + 5 + 1
+ * spmvShapes([{ name: 'poisson2d-64', n: 20224 }]).length; // 5 + 5 + 3
  * spmvShapes([{ name: 'poisson2d-64', n: 20224 }])[0]; // { primitive: 'spmv', algorithm: 'auto', type: 'f32', matrix: 'poisson2d-64', n: 20224 }
  * ```
  */
@@ -30,7 +34,7 @@ export function spmvShapes(matrices: readonly MatrixSource[]): SizedShape[] {
   });
   return [
     ...(['spmv', 'spmv-t'] as const).flatMap((p) => matrices.flatMap((m) => SPMV_ALGORITHM_NAMES.map((a) => shape(p, a, m)))),
-    ...matrices.map((m) => shape('spmm', 'auto', m)),
+    ...matrices.flatMap((m) => SPMM_ALGORITHMS.map((a) => shape('spmm', a, m))),
   ];
 }
 

@@ -69,7 +69,7 @@ describe('the SpMV matrix suite', () => {
 });
 
 describe('SpMV cases', () => {
-  test('opt-in: not in the default list; --only spmv,spmv-t,spmm gives every algorithm per matrix, spmm auto only', () => {
+  test('opt-in: not in the default list; --only spmv,spmv-t,spmm gives every algorithm per matrix, spmm auto, branchless and merge', () => {
     expect(OPT_IN_PRIMITIVES).toEqual(expect.arrayContaining(['spmv', 'spmv-t', 'spmm']));
     expect(PRIMITIVES).toEqual(expect.arrayContaining(['spmv', 'spmv-t', 'spmm']));
     expect(enumerateCases(base).some((c) => ['spmv', 'spmv-t', 'spmm'].includes(c.primitive))).toBe(false);
@@ -97,7 +97,11 @@ describe('SpMV cases', () => {
       'spmv-t branchless f32 biased-1000@1999',
       'spmv-t merge f32 biased-1000@1999',
       'spmm auto f32 k 8 poisson2d-64@20224',
+      'spmm branchless f32 k 8 poisson2d-64@20224',
+      'spmm merge f32 k 8 poisson2d-64@20224',
       'spmm auto f32 k 8 biased-1000@1999',
+      'spmm branchless f32 k 8 biased-1000@1999',
+      'spmm merge f32 k 8 biased-1000@1999',
       'copy u32@4096',
     ]);
     expect(cases[0]).toMatchObject({ matrix: 'poisson2d-64', type: 'f32', n: 20224, seed: 1, runs: 10 });
@@ -106,7 +110,7 @@ describe('SpMV cases', () => {
   });
 
   test('the default suite when --matrices is not given', () => {
-    const cases = enumerateCases({ ...base, only: ['spmm'] });
+    const cases = enumerateCases({ ...base, only: ['spmm'] }).filter((c) => c.algorithm === 'auto');
     expect(cases.map((c) => c.matrix)).toEqual(DEFAULT_MATRICES);
   });
 

@@ -111,7 +111,7 @@ export interface SpmvPlanOptions {
   segmentLength?: number;
   /**
    * Row-length statistics of op(A) for a {@link GpuCsrMatrix} (from `gpuCsrStats`), which the plan
-   * cannot read on its own: without them `'auto'` chooses `'branchless'` (`'merge'` for k > 1), which no row-length
+   * cannot read on its own: without them `'auto'` chooses `'branchless'`, which no row-length
    * distribution can unbalance. Ignored for a host matrix (the plan computes them).
    */
   stats?: CsrStats;

@@ -148,8 +148,8 @@ describe('spmv plan: scaling, several right-hand sides, tuning', async () => {
       await expectProduct(ctx, A, { algorithm, alpha: 0.5 }, `${algorithm} alpha`);
     }
   });
-  it('k = 3, 8 and 11 right-hand sides (row and merge), plain and transposed', async () => {
-    for (const algorithm of ['row', 'merge', 'auto'] as const) {
+  it('k = 3, 8 and 11 right-hand sides (row, branchless and merge), plain and transposed', async () => {
+    for (const algorithm of ['row', 'branchless', 'merge'] as const) {
       for (const k of [3, 8, 11]) {
         await expectProduct(ctx, A, { algorithm, k }, `${algorithm} k=${k}`);
         await expectProduct(ctx, A, { algorithm, k, transpose: true, beta: 2 }, `${algorithm} k=${k} transposed`);
@@ -171,17 +171,36 @@ describe('spmv plan: scaling, several right-hand sides, tuning', async () => {
       'merge k=2 small tiles',
     );
   });
-  it('branchless with segment vectors of 32 and 64', async () => {
+  it('branchless with segment vectors of 32 and 64, one and several right-hand sides', async () => {
+    // Rows spanning many vectors, rows ending exactly at a vector's end, empty rows between and
+    // after them: every way a row can meet the vectors' edges.
+    const B = biasedMatrix(5000, { seed: 23 });
+    const E = emptyRowsMatrix({ rows: 3000, seed: 25 });
+    const edges = csr(
+      6,
+      4,
+      [0, 32, 32, 64, 96, 96, 96],
+      [...Array(96).keys()].map((i) => i % 4),
+      Array.from(randomVector(96, 26)),
+    );
     for (const segmentLength of [32, 64]) {
-      const B = biasedMatrix(5000, { seed: 23 });
-      await expectProduct(ctx, B, { algorithm: 'branchless', tuning: { segmentLength } }, `branchless L=${segmentLength}`);
+      for (const [name, M] of [
+        ['biased', B],
+        ['empty rows', E],
+        ['rows on the edges', edges],
+      ] as const) {
+        for (const k of [1, 2, 5]) {
+          const label = `branchless L=${segmentLength} ${name} k=${k}`;
+          await expectProduct(ctx, M, { algorithm: 'branchless', k, beta: k === 2 ? 0.5 : 0, tuning: { segmentLength } }, label);
+        }
+      }
     }
   });
-  it("'auto' picks branchless on a biased matrix (merge with k > 1) and row on a regular one", () => {
+  it("'auto' picks branchless on a biased matrix (for any k) and row on a regular one", () => {
     const skewed = createSpmvPlan(ctx, biasedMatrix(5000, { seed: 24 }));
     const skewedK = createSpmvPlan(ctx, biasedMatrix(5000, { seed: 24 }), { k: 2 });
     const regular = createSpmvPlan(ctx, poisson2d(30));
-    expect([skewed.algorithm, skewedK.algorithm, regular.algorithm]).toEqual(['branchless', 'merge', 'row']);
+    expect([skewed.algorithm, skewedK.algorithm, regular.algorithm]).toEqual(['branchless', 'branchless', 'row']);
     skewedK.destroy();
     skewed.destroy();
     regular.destroy();

@@ -14,6 +14,8 @@ export interface RowKernelShape {
   subgroups: boolean;
   /** beta ≠ 0: y is read. */
   readY: boolean;
+  /** x is read as vec4s (k and `columns` multiples of 4): one load per four columns. */
+  vectorX: boolean;
 }
 
 /**
@@ -29,14 +31,21 @@ export interface RowKernelShape {
  *
  * @example
  * ```ts
- * const kernel = rowKernel({ lanes: 4, columns: 1, subgroups: true, readY: false });
+ * const kernel = rowKernel({ lanes: 4, columns: 1, subgroups: true, readY: false, vectorX: false });
  * ```
  */
 export function rowKernel(shape: RowKernelShape): KernelSpec {
-  const { lanes, columns, subgroups, readY } = shape;
+  const { lanes, columns, subgroups, readY, vectorX } = shape;
   const wg = ROW_WORKGROUP;
   const cols = [...Array(columns).keys()];
-  const accumulate = cols.map((t) => `    acc[${t}] += a * x[xb + ${t}u];`).join('\n');
+  const accumulate = vectorX
+    ? [...Array(columns / 4).keys()]
+        .map((q) => {
+          const load = `    let x${q} = x[(xb >> 2u) + ${q}u];`;
+          return [load, ...[0, 1, 2, 3].map((j) => `    acc[${4 * q + j}] += a * x${q}[${j}];`)].join('\n');
+        })
+        .join('\n')
+    : cols.map((t) => `    acc[${t}] += a * x[xb + ${t}u];`).join('\n');
   const laneSum = subgroups
     ? // Lane groups are aligned to their size, and subgroups to theirs (a power of two ≥ lanes), so
       // a shuffle by < lanes stays inside the group. Every invocation reaches the shuffles (no
@@ -53,14 +62,14 @@ ${cols.map((t) => `      acc[${t}] += partial[(lid + off) * ${columns}u + ${t}u]
     workgroupBarrier();
   }`;
   return {
-    key: `spmv/row/l${lanes}/k${columns}/${subgroups ? 'sg' : 'wg'}/${readY ? 'beta' : 'nobeta'}`,
+    key: `spmv/row/l${lanes}/k${columns}/${subgroups ? 'sg' : 'wg'}/${readY ? 'beta' : 'nobeta'}/${vectorX ? 'x4' : 'x1'}`,
     wgsl: () => `${subgroups && lanes > 1 ? 'enable subgroups;' : ''}
 ${SPMV_PARAMS_WGSL}
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
 @group(0) @binding(2) var<storage, read> col_idx: array<u32>;
 @group(0) @binding(3) var<storage, read> values: array<f32>;
-@group(0) @binding(4) var<storage, read> x: array<f32>;
+@group(0) @binding(4) var<storage, read> x: array<${vectorX ? 'vec4<f32>' : 'f32'}>;
 @group(0) @binding(5) var<storage, read_write> y: array<f32>;
 ${subgroups || lanes === 1 ? '' : `var<workgroup> partial: array<f32, ${wg * columns}>;`}
 

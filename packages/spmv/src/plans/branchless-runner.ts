@@ -2,96 +2,114 @@ import { createStorageBuffer, type ScanContext } from '@scan/core';
 import { dispatchShape, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { createSegmentedScanPlan } from '@scan/segmented';
 import {
-  branchlessFinishKernel,
+  branchlessFixupKernel,
   branchlessFlagsKernel,
   branchlessIndexKernel,
-  branchlessReduceKernel,
+  branchlessProductKernel,
+  branchlessRowStartsKernel,
 } from '../kernels/branchless-kernels.js';
 import { spmvParams } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
-import { matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js';
+import { columnBlocks, matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js';
 
 /**
- * The `'branchless'` algorithm (seed 003): the plan's analysis computes, once, every nonzero's run
- * index (a byte) and one head flag per segment vector; each product is then the branch-free
- * reduction per segment vector, the segmented scan joining rows across vectors, and the per-row
- * finish. One right-hand side only.
+ * The `'branchless'` algorithm (seed 003). The plan's analysis computes, once, every nonzero's run
+ * index (a byte), the rows each segment vector writes, and the head flags of the recursive scan;
+ * each product is then the branch-free reduction per segment vector (which also writes every row
+ * that starts and ends in its vector), the segmented scan joining rows across vectors, and the
+ * fix-up of the rows that span vectors. k right-hand sides: one product dispatch per block of at
+ * most 8, one scan over all k columns.
+ *
+ * The matrix must have nonzeros (the plan sends an empty one to the row kernel).
  *
  * @example
  * ```ts
- * const runner = createBranchlessRunner(ctx, matrix, 256);
+ * const runner = createBranchlessRunner(ctx, matrix, 1, 256);
  * runner.encode(encoder, x, y, 1, 0);
  * ```
  */
-export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, length: number): SpmvRunner {
+export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: number, length: number): SpmvRunner {
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const segments = Math.ceil(m.nnz / length);
+  const sums = k * segments;
   const indexWords = createStorageBuffer(ctx, 4 * Math.ceil(m.nnz / 4), 'spmv branchless indices');
-  const flagWords = createStorageBuffer(ctx, 4 * Math.ceil(segments / 32), 'spmv branchless flags');
-  const scan = createSegmentedScanPlan(ctx, { type: 'f32', op: 'add', inclusive: true, maxCount: segments });
+  const flagWords = createStorageBuffer(ctx, 4 * Math.ceil(sums / 32), 'spmv branchless flags');
+  const rowStarts = createStorageBuffer(ctx, 4 * (segments + 1), 'spmv branchless row starts');
+  const scan = createSegmentedScanPlan(ctx, { type: 'f32', op: 'add', inclusive: true, maxCount: sums });
   const exec = new RecipeExecutor(ctx, 'spmv branchless');
-  const analysis = new RecipeExecutor(ctx, 'spmv branchless analysis');
   const rowPtrRef = { role: 'rowPtr', offset: 0, size: 4 * (m.rows + 1) };
-  if (m.nnz > 0) {
+
+  // Analysis, recorded and submitted once.
+  const analysis = new RecipeExecutor(ctx, 'spmv branchless analysis');
+  {
     const b = new RecipeBuilder();
     const indexGroups = Math.ceil(Math.ceil(m.nnz / 4) / 256);
-    const flagGroups = Math.ceil(Math.ceil(segments / 32) / 64);
     const p1 = b.paramBlock(spmvParams([m.rows, m.nnz], dispatchShape(indexGroups, maxDim).x));
     b.dispatch(branchlessIndexKernel(length), [p1, rowPtrRef, { role: 'indices', offset: 0 }], indexGroups);
-    const p2 = b.paramBlock(spmvParams([m.rows, m.nnz, segments], dispatchShape(flagGroups, maxDim).x));
+    const flagGroups = Math.ceil(Math.ceil(sums / 32) / 64);
+    const p2 = b.paramBlock(spmvParams([m.rows, m.nnz, segments, k], dispatchShape(flagGroups, maxDim).x));
     b.dispatch(branchlessFlagsKernel(length), [p2, rowPtrRef, { role: 'flags', offset: 0 }], flagGroups);
+    const startGroups = Math.ceil((segments + 1) / 64);
+    const p3 = b.paramBlock(spmvParams([m.rows, m.nnz, segments], dispatchShape(startGroups, maxDim).x));
+    b.dispatch(branchlessRowStartsKernel(length), [p3, rowPtrRef, { role: 'rowStarts', offset: 0 }], startGroups);
     const recipe = b.build();
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv branchless analysis' });
-    analysis.encode(encoder, 'analysis', () => recipe, { rowPtr: m.rowPtr, indices: indexWords, flags: flagWords });
+    analysis.encode(encoder, 'analysis', () => recipe, { rowPtr: m.rowPtr, indices: indexWords, flags: flagWords, rowStarts });
     ctx.device.queue.submit([encoder.finish()]);
   }
-  const rowWorkgroups = Math.ceil(m.rows / 256);
-  const reduceRecipe = (): Recipe => {
+
+  const productRecipe = (alpha: number, beta: number): Recipe => {
     const b = new RecipeBuilder();
-    const r = matrixRefs(m, 1);
-    const partial = b.needScratch('partial', 4 * m.nnz);
-    const lastSums = b.needScratch('lastSums', 4 * segments);
-    b.needScratch('carries', 4 * segments);
-    const params = b.paramBlock(spmvParams([m.rows, m.nnz], dispatchShape(segments, maxDim).x));
-    b.dispatch(
-      branchlessReduceKernel(length),
-      [params, r.colIdx, r.values, r.x, { role: 'indices', offset: 0 }, partial, lastSums],
-      segments,
-    );
+    const r = matrixRefs(m, k);
+    const runSums = b.needScratch('runSums', 4 * 2 * sums);
+    b.needScratch('carries', 4 * sums);
+    for (const [c0, columns] of columnBlocks(k)) {
+      const shape = { length, columns, vectorX: k % 4 === 0, readY: beta !== 0 };
+      const params = b.paramBlock(spmvParams([m.rows, m.nnz, segments, k], dispatchShape(segments, maxDim).x, { alpha, beta }, c0));
+      b.dispatch(
+        branchlessProductKernel(shape),
+        [params, r.colIdx, r.values, r.x, { role: 'indices', offset: 0 }, r.rowPtr, { role: 'rowStarts', offset: 0 }, r.y, runSums],
+        segments,
+      );
+    }
     return b.build();
   };
-  const finishRecipe = (alpha: number, beta: number): Recipe => {
+  const fixupRecipe = (alpha: number, beta: number): Recipe => {
     const b = new RecipeBuilder();
-    const r = matrixRefs(m, 1);
-    const partial = b.needScratch('partial', 4 * m.nnz);
-    const carries = b.needScratch('carries', 4 * segments);
-    const params = b.paramBlock(spmvParams([m.rows], dispatchShape(rowWorkgroups, maxDim).x, { alpha, beta }));
-    b.dispatch(branchlessFinishKernel(length, beta !== 0), [params, r.rowPtr, partial, carries, r.y], rowWorkgroups);
+    const r = matrixRefs(m, k);
+    const runSums = b.needScratch('runSums', 4 * 2 * sums);
+    const carries = b.needScratch('carries', 4 * sums);
+    const groups = Math.ceil(sums / 256);
+    const params = b.paramBlock(spmvParams([m.rows, m.nnz, segments, k], dispatchShape(groups, maxDim).x, { alpha, beta }));
+    b.dispatch(
+      branchlessFixupKernel(length, beta !== 0),
+      [params, r.rowPtr, { role: 'rowStarts', offset: 0 }, carries, runSums, r.y],
+      groups,
+    );
     return b.build();
   };
   return {
     encode(encoder, x, y, alpha, beta) {
-      const roles = { ...matrixRoles(m, x, y), indices: indexWords };
-      if (m.nnz > 0) {
-        exec.encode(encoder, 'reduce', reduceRecipe, roles);
-        // The recursive step: a segmented scan of the vectors' last-run sums, a new segment
-        // wherever a vector's last run starts a row.
-        scan.encode(encoder, {
-          input: exec.scratchBuffer('lastSums'),
-          headBits: flagWords,
-          output: exec.scratchBuffer('carries'),
-          count: segments,
-        });
-      } else {
-        exec.reserveFor('reduce', reduceRecipe);
-      }
-      exec.encode(encoder, `finish ${scaleKey(alpha, beta)}`, () => finishRecipe(alpha, beta), roles);
+      const roles = { ...matrixRoles(m, x, y), indices: indexWords, rowStarts };
+      const scale = scaleKey(alpha, beta);
+      exec.encode(encoder, `product ${scale}`, () => productRecipe(alpha, beta), roles);
+      // One segment vector: no row can span vectors, nothing to join.
+      if (segments === 1) return;
+      // The recursive step: a segmented scan of the vectors' last-run sums (the first k·S words of
+      // runSums), a new segment wherever a vector's last run starts a row.
+      scan.encode(encoder, {
+        input: exec.scratchBuffer('runSums'),
+        headBits: flagWords,
+        output: exec.scratchBuffer('carries'),
+        count: sums,
+      });
+      exec.encode(encoder, `fixup ${scale}`, () => fixupRecipe(alpha, beta), roles);
     },
     get scratchBytes() {
-      return exec.scratchBytes + scan.scratchBytes + indexWords.size + flagWords.size;
+      return exec.scratchBytes + scan.scratchBytes + indexWords.size + flagWords.size + rowStarts.size;
     },
     get allocations() {
-      return exec.allocations + scan.allocations + 2;
+      return exec.allocations + scan.allocations + 3;
     },
     destroy() {
       exec.destroy();
@@ -99,6 +117,7 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, length
       scan.destroy();
       indexWords.destroy();
       flagWords.destroy();
+      rowStarts.destroy();
     },
   };
 }

@@ -9,9 +9,8 @@ export type ConcreteAlgorithm = Exclude<SpmvAlgorithm, 'auto'>;
  * which one group of at most 32 lanes walks alone, so when the longest row is far above the mean
  * (the paper's biased matrices, power-law graphs) an algorithm that splits the nonzeros evenly
  * wins. Measured on the H100 (BENCHMARKS.md, "SpMV"), the branchless segmented scan is the fastest
- * of those on the skewed suite matrices (biased 1M and 16M, power law), within 20% of the best
- * where it is not; merge path is the one left for several right-hand sides on skewed matrices
- * (the branchless and segmented methods take one).
+ * of those on the skewed suite matrices (biased 1M and 16M, power law), for one right-hand side
+ * and for several, within 20% of the best where it is not.
  *
  * @example
  * ```ts
@@ -19,9 +18,8 @@ export type ConcreteAlgorithm = Exclude<SpmvAlgorithm, 'auto'>;
  * ```
  */
 export function chooseAlgorithm(stats: CsrStats | undefined, k = 1): ConcreteAlgorithm {
-  const balanced = k === 1 ? 'branchless' : 'merge';
-  if (!stats) return balanced;
+  if (!stats) return 'branchless';
   if (stats.nnz === 0) return 'row';
   const skewed = stats.maxRowLength > Math.max(256, 8 * stats.meanRowLength + 4 * stats.rowLengthStdDev);
-  return skewed ? balanced : 'row';
+  return skewed ? 'branchless' : 'row';
 }

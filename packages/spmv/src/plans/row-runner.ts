@@ -27,7 +27,7 @@ export function createRowRunner(ctx: ScanContext, m: GpuCsrMatrix, k: number, st
     const r = matrixRefs(m, k);
     for (const [c0, columns] of columnBlocks(k)) {
       const params = b.paramBlock(spmvParams([m.rows, k, c0], dispatchShape(workgroups, maxDim).x, { alpha, beta }));
-      const kernel = rowKernel({ lanes, columns, subgroups, readY: beta !== 0 });
+      const kernel = rowKernel({ lanes, columns, subgroups, readY: beta !== 0, vectorX: k % 4 === 0 });
       b.dispatch(kernel, [params, r.rowPtr, r.colIdx, r.values, r.x, r.y], workgroups);
     }
     return b.build();

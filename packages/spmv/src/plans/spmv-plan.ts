@@ -87,7 +87,7 @@ function checkPowerOfTwo(value: unknown, argument: string, min: number, max: num
  * first with the same buffers.
  *
  * With `k` right-hand sides x and y are row-major blocks of k columns and one pass over A serves up
- * to 8 of them (`'row'` and `'merge'`; `'segmented'` and `'branchless'` take k = 1 only). A host
+ * to 8 of them (`'row'`, `'branchless'` and `'merge'`; `'segmented'` takes k = 1 only). A host
  * matrix is validated in full; a {@link GpuCsrMatrix} only by its sizes (its contents are yours to
  * keep valid: a column index out of range reads outside x).
  *
@@ -110,11 +110,11 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
   const itemsPerThread = checkPowerOfTwo(o.itemsPerThread, 'options.itemsPerThread', 1, 16);
   const fixupItemsPerThread = checkPowerOfTwo(o.fixupItemsPerThread, 'options.fixupItemsPerThread', 1, 64);
 
-  // Refused before anything is uploaded: the scan-based methods sum scalars.
-  if (k > 1 && (requested === 'segmented' || requested === 'branchless')) {
+  // Refused before anything is uploaded: the 2007 method scans one column of products.
+  if (k > 1 && requested === 'segmented') {
     throw new ScanError(
       'UNSUPPORTED',
-      `options.algorithm = '${requested}' takes one right-hand side; with k = ${k} use 'row', 'merge' or 'auto'`,
+      `options.algorithm = 'segmented' takes one right-hand side; with k = ${k} use 'row', 'branchless', 'merge' or 'auto'`,
       {
         argument: 'options.algorithm',
       },
@@ -217,5 +217,5 @@ function createRunner(
   if (m.nnz === 0 || algorithm === 'row') return createRowRunner(ctx, m, k, rowStats as CsrStats, tuning.lanes);
   if (algorithm === 'merge') return createMergeRunner(ctx, m, k, tuning);
   if (algorithm === 'segmented') return createSegmentedRunner(ctx, m);
-  return createBranchlessRunner(ctx, m, tuning.segmentLength);
+  return createBranchlessRunner(ctx, m, k, tuning.segmentLength);
 }
