@@ -173,9 +173,11 @@ describe('spmv plan: scaling, several right-hand sides, tuning', async () => {
   });
   it('branchless with segment vectors of 32 and 64, one and several right-hand sides', async () => {
     // Rows spanning many vectors, rows ending exactly at a vector's end, empty rows between and
-    // after them: every way a row can meet the vectors' edges.
+    // after them: every way a row can meet the vectors' edges; one, two and four vectors per
+    // workgroup.
     const B = biasedMatrix(5000, { seed: 23 });
-    const E = emptyRowsMatrix({ rows: 3000, seed: 25 });
+    // 97% empty rows: a workgroup of vectors writes more rows than it has invocations·vectors.
+    const E = emptyRowsMatrix({ rows: 6000, emptyFraction: 0.97, seed: 25 });
     const edges = csr(
       6,
       4,
@@ -189,9 +191,14 @@ describe('spmv plan: scaling, several right-hand sides, tuning', async () => {
         ['empty rows', E],
         ['rows on the edges', edges],
       ] as const) {
-        for (const k of [1, 2, 5]) {
-          const label = `branchless L=${segmentLength} ${name} k=${k}`;
-          await expectProduct(ctx, M, { algorithm: 'branchless', k, beta: k === 2 ? 0.5 : 0, tuning: { segmentLength } }, label);
+        for (const [k, vectorsPerWorkgroup] of [
+          [1, 4],
+          [2, 2],
+          [5, 1],
+        ] as const) {
+          const label = `branchless L=${segmentLength} ${name} k=${k} vectors=${vectorsPerWorkgroup}`;
+          const tuning = { segmentLength, vectorsPerWorkgroup };
+          await expectProduct(ctx, M, { algorithm: 'branchless', k, beta: k === 2 ? 0.5 : 0, tuning }, label);
         }
       }
     }

@@ -24,19 +24,8 @@ import { blendWgsl, ROW_SEARCH_WGSL, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } fr
 /** The largest segment-vector length: indices are stored as bytes, four to a word. */
 export const MAX_SEGMENT_LENGTH = 256;
 
-/** How the branchless product kernel is specialized. */
-export interface BranchlessShape {
-  /** Segment-vector length (a power of two, 32…256). */
-  length: number;
-  /** Right-hand sides this dispatch computes (1…8). */
-  columns: number;
-  /** x is read as vec4s (k a multiple of 4). */
-  vectorX: boolean;
-  /** beta ≠ 0: y is read. */
-  readY: boolean;
-}
-
-const HEADER = `${SPMV_PARAMS_WGSL}
+/** The uniform block every branchless kernel binds at 0. */
+export const BRANCHLESS_HEADER = `${SPMV_PARAMS_WGSL}
 @group(0) @binding(0) var<uniform> params: Params;`;
 
 const INDEX_WGSL = (length: number) => `
@@ -61,7 +50,7 @@ fn run_index(i: u32, rows: u32) -> u32 {
 export function branchlessIndexKernel(length: number): KernelSpec {
   return {
     key: `spmv/branchless/index/${length}`,
-    wgsl: () => `${HEADER}
+    wgsl: () => `${BRANCHLESS_HEADER}
 @group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
 @group(0) @binding(2) var<storage, read_write> index_words: array<u32>;
 ${ROW_SEARCH_WGSL}${INDEX_WGSL(length)}
@@ -98,7 +87,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 export function branchlessFlagsKernel(length: number): KernelSpec {
   return {
     key: `spmv/branchless/flags/${length}`,
-    wgsl: () => `${HEADER}
+    wgsl: () => `${BRANCHLESS_HEADER}
 @group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
 @group(0) @binding(2) var<storage, read_write> flag_words: array<u32>;
 ${ROW_SEARCH_WGSL}${INDEX_WGSL(length)}
@@ -127,24 +116,27 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   };
 }
 
+// The per-vector facts the product reads, `vector_info` (2·S + 1 words): words 0…S are the rows
+// each segment vector writes — word s the first row whose first nonzero is at or past the vector's
+// start (a lower bound on `row_ptr`), word S = rows, so the last vector also writes the empty rows
+// at the end; words S + 1 + s are each vector's first reduction step (branchlessStepsKernel).
+
 /**
- * Analysis (once per matrix): the rows each segment vector writes — `row_starts[s]` is the first
- * row whose first nonzero is at or past the vector's start (a lower bound on `row_ptr`), for s < S,
- * and `row_starts[S]` = rows, so the last vector also writes the empty rows at the end.
+ * Analysis (once per matrix): the row starts of `vector_info` (words 0…S).
  *
- * Bindings: 0 params (n0 rows, n2 S), 1 row_ptr, 2 row_starts (S + 1).
+ * Bindings: 0 params (n0 rows, n2 S), 1 row_ptr, 2 vector_info.
  *
  * @example
  * ```ts
- * b.dispatch(branchlessRowStartsKernel(256), [params, rowPtr, rowStarts], Math.ceil((segments + 1) / 64));
+ * b.dispatch(branchlessRowStartsKernel(256), [params, rowPtr, vectorInfo], Math.ceil((segments + 1) / 64));
  * ```
  */
 export function branchlessRowStartsKernel(length: number): KernelSpec {
   return {
     key: `spmv/branchless/row-starts/${length}`,
-    wgsl: () => `${HEADER}
+    wgsl: () => `${BRANCHLESS_HEADER}
 @group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read_write> row_starts: array<u32>;
+@group(0) @binding(2) var<storage, read_write> vector_info: array<u32>;
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
@@ -152,7 +144,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let rows = params.n0;
   let segments = params.n2;
   if (s > segments) { return; }
-  if (s == segments) { row_starts[s] = rows; return; }
+  if (s == segments) { vector_info[s] = rows; return; }
   // The first row r with row_ptr[r] ≥ s·length.
   let p = s * ${length}u;
   var lo = 0u;
@@ -161,142 +153,45 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let mid = (lo + hi) >> 1u;
     if (row_ptr[mid] < p) { lo = mid + 1u; } else { hi = mid; }
   }
-  row_starts[s] = lo;
+  vector_info[s] = lo;
 }
 `,
   };
 }
 
-/** The workgroup-memory slot type and the number of slot vectors per element for `columns` sums. */
-function slotLayout(columns: number): { type: string; width: number; passes: number } {
-  const width = columns === 1 ? 1 : columns === 2 ? 2 : 4;
-  return { type: width === 1 ? 'f32' : `vec${width}<f32>`, width, passes: Math.ceil(columns / width) };
-}
-
-const COMPONENTS = ['x', 'y', 'z', 'w'];
-
 /**
- * The branchless product, one workgroup per segment vector (`length` invocations, one element
- * each):
+ * Analysis (once per matrix): each segment vector's first reduction step, words S + 1 + s of
+ * `vector_info` — the largest power of two not above the vector's largest run index (0 when every
+ * run is one element). Steps above it move nothing (no element's index reaches them), so the
+ * product starts there: a vector of short rows skips most of the reduction, the same number of
+ * steps for every invocation, still without a branch per element.
  *
- * 1. **load** — each element's products (values·x, `columns` of them) go to workgroup memory;
- * 2. **reduce** — log2(length) steps driven by the precomputed index (dummy writes keep every
- *    invocation on the same path), after which each run's sum sits at its first element;
- * 3. **write rows** — every row this vector starts and finishes gets alpha·sum + beta·y (empty
- *    rows alpha·0 + beta·y);
- * 4. **carry-out** — the sums of the vector's first and last runs, for the recursive scan and the
- *    fix-up of the row that spans vectors.
- *
- * Bindings: 0 params (n0 rows, n1 nnz, n2 S, n3 k = the stride of x and y; n4 c0 = the first
- * column), 1 col_idx, 2 values, 3 x, 4 index_words, 5 row_ptr, 6 row_starts, 7 y, 8 run_sums
- * (2·k·S: the last-run sums, column-major, then the first-run sums).
+ * Bindings: 0 params (n1 nnz, n2 S), 1 index_words, 2 vector_info.
  *
  * @example
  * ```ts
- * const kernel = branchlessProductKernel({ length: 256, columns: 1, vectorX: false, readY: false });
+ * b.dispatch(branchlessStepsKernel(256), [params, indexWords, vectorInfo], segments);
  * ```
  */
-export function branchlessProductKernel(shape: BranchlessShape): KernelSpec {
-  const { length, columns, vectorX, readY } = shape;
-  const { type, width, passes } = slotLayout(columns);
-  const passList = [...Array(passes).keys()];
-  const lanesOf = (q: number) => [...Array(Math.min(width, columns - q * width)).keys()];
-  const component = (q: number, j: number, slot: string) => (width === 1 ? slot : `${slot}.${COMPONENTS[j]}`);
-  // The products of pass q: a vec4 load of x when k is a multiple of 4, else one scalar per column.
-  const product = (q: number): string => {
-    if (vectorX) return `a * x[(xb >> 2u) + ${q}u]`;
-    if (width === 1) return 'a * x[xb]';
-    const parts = [...Array(width).keys()].map((j) => (j < columns - q * width ? `x[xb + ${q * width + j}u]` : '0.0'));
-    return `a * ${type}(${parts.join(', ')})`;
-  };
-  const column = (q: number, j: number) => q * width + j;
+export function branchlessStepsKernel(length: number): KernelSpec {
   return {
-    key: `spmv/branchless/product/${length}/k${columns}/${vectorX ? 'x4' : 'x1'}/${readY ? 'beta' : 'nobeta'}`,
-    wgsl: () => `${HEADER}
-@group(0) @binding(1) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(2) var<storage, read> values: array<f32>;
-@group(0) @binding(3) var<storage, read> x: array<${vectorX ? 'vec4<f32>' : 'f32'}>;
-@group(0) @binding(4) var<storage, read> index_words: array<u32>;
-@group(0) @binding(5) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(6) var<storage, read> row_starts: array<u32>;
-@group(0) @binding(7) var<storage, read_write> y: array<f32>;
-@group(0) @binding(8) var<storage, read_write> run_sums: array<f32>;
-
-// ${passes} block(s) of ${length} slots (one per pass of ${width} column(s)), then ${length} dummy
-// slots (one per invocation, so dummy writes never race).
-var<workgroup> vals: array<${type}, ${(passes + 1) * length}>;
-
+    key: `spmv/branchless/steps/${length}`,
+    wgsl: () => `${BRANCHLESS_HEADER}
+@group(0) @binding(1) var<storage, read> index_words: array<u32>;
+@group(0) @binding(2) var<storage, read_write> vector_info: array<u32>;
+var<workgroup> largest: atomic<u32>;
 @compute @workgroup_size(${length})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
   let nnz = params.n1;
   let segments = params.n2;
-  let k = params.n3;
-  let c0 = params.n4;
-  // Workgroups past the last segment vector (a 2-D dispatch rounded up) leave together.
   if (wg_index >= segments) { return; }
-  let first = wg_index * ${length}u;
-  let i = first + lid;
-  let valid = i < nnz;
-
-  // 1. load.
-  var index = 0u;
-  var a = 0.0;
-  var xb = 0u;
-  if (valid) {
-    index = (index_words[i / 4u] >> (8u * (i % 4u))) & 0xffu;
-    a = values[i];
-    xb = col_idx[i] * k + c0;
-  }
-${passList.map((q) => `  vals[${q * length}u + lid] = select(${type}(), ${product(q)}, valid);`).join('\n')}
-
-  // 2. reduce.
-  for (var c = ${length / 2}u; c > 0u; c >>= 1u) {
-    workgroupBarrier();
-    let moves = index >= c && index < 2u * c;
-${passList
-  .map((q) => `    vals[select(${passes * length}u + lid, ${q * length}u + lid - c, moves)] += vals[${q * length}u + lid];`)
-  .join('\n')}
-  }
+  let i = wg_index * ${length}u + lid;
+  if (i < nnz) { atomicMax(&largest, (index_words[i / 4u] >> (8u * (i % 4u))) & 0xffu); }
   workgroupBarrier();
-
-  // 3. write rows: those starting in this vector and ending in it.
-  let vector_end = first + ${length}u;
-  let row_end = row_starts[wg_index + 1u];
-  for (var r = row_starts[wg_index] + lid; r < row_end; r += ${length}u) {
-    let start = row_ptr[r];
-    let end = row_ptr[r + 1u];
-    if (end <= vector_end) {
-      let at = start - first;
-${passList
-  .map((q) =>
-    lanesOf(q)
-      .map((j) => {
-        const t = column(q, j);
-        const sum = `select(0.0, ${component(q, j, `vals[${q * length}u + at]`)}, start < end)`;
-        return `      y[r * k + c0 + ${t}u] = ${blendWgsl(sum, `y[r * k + c0 + ${t}u]`, readY)};`;
-      })
-      .join('\n'),
-  )
-  .join('\n')}
-    }
-  }
-
-  // 4. carry-out: column t's last-run sum at t·S + s, its first-run sum at (k + t)·S + s.
-  let count = min(${length}u, nnz - first);
-  if (lid == count - 1u) {
-    let head = lid - index;
-${passList
-  .map((q) =>
-    lanesOf(q)
-      .map((j) => {
-        const t = column(q, j);
-        return `    run_sums[(c0 + ${t}u) * segments + wg_index] = ${component(q, j, `vals[${q * length}u + head]`)};
-    run_sums[(k + c0 + ${t}u) * segments + wg_index] = ${component(q, j, `vals[${q * length}u]`)};`;
-      })
-      .join('\n'),
-  )
-  .join('\n')}
+  if (lid == 0u) {
+    let m = atomicLoad(&largest);
+    vector_info[segments + 1u + wg_index] = select(0u, 1u << firstLeadingBit(m), m > 0u);
   }
 }
 `,
@@ -308,20 +203,20 @@ ${passList
  * last row s starts runs past its end (into vector s1), that row is the scanned carry of vector
  * s1 − 1 (its head run plus the vectors wholly inside it) plus the first run of s1.
  *
- * Bindings: 0 params (n0 rows, n2 S, n3 k; alpha, beta), 1 row_ptr, 2 row_starts, 3 carries (the
+ * Bindings: 0 params (n0 rows, n2 S, n3 k; alpha, beta), 1 row_ptr, 2 vector_info, 3 carries (the
  * inclusive segmented scan of the last-run sums, k·S), 4 run_sums, 5 y.
  *
  * @example
  * ```ts
- * b.dispatch(branchlessFixupKernel(256, false), [params, rowPtr, rowStarts, carries, runSums, y], Math.ceil(k * segments / 256));
+ * b.dispatch(branchlessFixupKernel(256, false), [params, rowPtr, vectorInfo, carries, runSums, y], Math.ceil(k * segments / 256));
  * ```
  */
 export function branchlessFixupKernel(length: number, readY: boolean): KernelSpec {
   return {
     key: `spmv/branchless/fixup/${length}/${readY ? 'beta' : 'nobeta'}`,
-    wgsl: () => `${HEADER}
+    wgsl: () => `${BRANCHLESS_HEADER}
 @group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read> row_starts: array<u32>;
+@group(0) @binding(2) var<storage, read> vector_info: array<u32>;
 @group(0) @binding(3) var<storage, read> carries: array<f32>;
 @group(0) @binding(4) var<storage, read> run_sums: array<f32>;
 @group(0) @binding(5) var<storage, read_write> y: array<f32>;
@@ -335,8 +230,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (g >= segments * k) { return; }
   let s = g % segments;
   let t = g / segments;
-  let rows_begin = row_starts[s];
-  let rows_end = row_starts[s + 1u];
+  let rows_begin = vector_info[s];
+  let rows_end = vector_info[s + 1u];
   if (rows_begin == rows_end) { return; }
   let r = rows_end - 1u;
   let end = row_ptr[r + 1u];

@@ -14,7 +14,7 @@ export interface RowKernelShape {
   subgroups: boolean;
   /** beta ≠ 0: y is read. */
   readY: boolean;
-  /** x is read as vec4s (k and `columns` multiples of 4): one load per four columns. */
+  /** x is read and y written as vec4s (k and `columns` multiples of 4): one access per four columns. */
   vectorX: boolean;
 }
 
@@ -61,6 +61,19 @@ ${cols.map((t) => `      acc[${t}] += partial[(lid + off) * ${columns}u + ${t}u]
     }
     workgroupBarrier();
   }`;
+  // The row's outputs: vec4s when x is read as vec4s (y has the same stride k), else scalars. After
+  // the shuffles every lane holds the sums, so the lanes share the writes; the tree in workgroup
+  // memory leaves them in lane 0.
+  const words = vectorX ? columns / 4 : columns;
+  const writeOf = (w: number): string => {
+    if (!vectorX) return `y[row * k + c0 + ${w}u] = ${blendWgsl(`acc[${w}]`, `y[row * k + c0 + ${w}u]`, readY)};`;
+    const sum = `vec4<f32>(${[0, 1, 2, 3].map((j) => `acc[${4 * w + j}]`).join(', ')})`;
+    return `y[((row * k + c0) >> 2u) + ${w}u] = ${blendWgsl(sum, `y[((row * k + c0) >> 2u) + ${w}u]`, readY)};`;
+  };
+  const shared = subgroups && lanes > 1;
+  const writes = [...Array(words).keys()]
+    .map((w) => `  if (row < rows && lane == ${shared ? w % lanes : 0}u) { ${writeOf(w)} }`)
+    .join('\n');
   return {
     key: `spmv/row/l${lanes}/k${columns}/${subgroups ? 'sg' : 'wg'}/${readY ? 'beta' : 'nobeta'}/${vectorX ? 'x4' : 'x1'}`,
     wgsl: () => `${subgroups && lanes > 1 ? 'enable subgroups;' : ''}
@@ -70,7 +83,7 @@ ${SPMV_PARAMS_WGSL}
 @group(0) @binding(2) var<storage, read> col_idx: array<u32>;
 @group(0) @binding(3) var<storage, read> values: array<f32>;
 @group(0) @binding(4) var<storage, read> x: array<${vectorX ? 'vec4<f32>' : 'f32'}>;
-@group(0) @binding(5) var<storage, read_write> y: array<f32>;
+@group(0) @binding(5) var<storage, read_write> y: array<${vectorX ? 'vec4<f32>' : 'f32'}>;
 ${subgroups || lanes === 1 ? '' : `var<workgroup> partial: array<f32, ${wg * columns}>;`}
 
 @compute @workgroup_size(${wg})
@@ -91,9 +104,7 @@ ${accumulate}
     }
   }
 ${lanes > 1 ? laneSum : ''}
-  if (row < rows && lane == 0u) {
-${cols.map((t) => `    y[row * k + c0 + ${t}u] = ${blendWgsl(`acc[${t}]`, `y[row * k + c0 + ${t}u]`, readY)};`).join('\n')}
-  }
+${writes}
 }
 `,
   };

@@ -23,10 +23,12 @@ interface InternalPlanOptions extends SpmvPlanOptions {
   itemsPerThread?: number;
   /** Items per invocation of the merge fix-up (tests lower it to make it walk several rounds). */
   fixupItemsPerThread?: number;
+  /** Segment vectors per workgroup of `'branchless'` (1, 2 or 4). */
+  vectorsPerWorkgroup?: number;
 }
 
 /** The internal options beyond the public ones. */
-const TUNING_KEYS = ['lanes', 'itemsPerThread', 'fixupItemsPerThread'];
+const TUNING_KEYS = ['lanes', 'itemsPerThread', 'fixupItemsPerThread', 'vectorsPerWorkgroup'];
 
 /** True for a matrix whose arrays are GPU buffers rather than typed arrays. */
 function isGpuMatrix(A: unknown): A is GpuCsrMatrix {
@@ -109,6 +111,7 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
   const lanes = checkPowerOfTwo(o.lanes, 'options.lanes', 1, 32);
   const itemsPerThread = checkPowerOfTwo(o.itemsPerThread, 'options.itemsPerThread', 1, 16);
   const fixupItemsPerThread = checkPowerOfTwo(o.fixupItemsPerThread, 'options.fixupItemsPerThread', 1, 64);
+  const vectorsPerWorkgroup = checkPowerOfTwo(o.vectorsPerWorkgroup, 'options.vectorsPerWorkgroup', 1, 4);
 
   // Refused before anything is uploaded: the 2007 method scans one column of products.
   if (k > 1 && requested === 'segmented') {
@@ -153,7 +156,8 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
   }
 
   const algorithm = requested === 'auto' ? chooseAlgorithm(stats, k) : requested;
-  const runner = createRunner(ctx, matrix, algorithm, k, stats, { lanes, itemsPerThread, fixupItemsPerThread, segmentLength });
+  const tuning = { lanes, itemsPerThread, fixupItemsPerThread, segmentLength, vectorsPerWorkgroup };
+  const runner = createRunner(ctx, matrix, algorithm, k, stats, tuning);
   const outputLength = matrix.rows;
   const inputLength = matrix.cols;
   const planStats: CsrStats = stats ?? {
@@ -210,12 +214,18 @@ function createRunner(
   algorithm: Exclude<SpmvAlgorithm, 'auto'>,
   k: number,
   stats: CsrStats | undefined,
-  tuning: { lanes: number | undefined; itemsPerThread: number | undefined; fixupItemsPerThread: number | undefined; segmentLength: number },
+  tuning: {
+    lanes: number | undefined;
+    itemsPerThread: number | undefined;
+    fixupItemsPerThread: number | undefined;
+    segmentLength: number;
+    vectorsPerWorkgroup: number | undefined;
+  },
 ): SpmvRunner {
   const rowStats = stats ?? { meanRowLength: m.rows ? m.nnz / m.rows : 0 };
   // No nonzeros: every algorithm's answer is beta·y, which the row kernel writes without scratch.
   if (m.nnz === 0 || algorithm === 'row') return createRowRunner(ctx, m, k, rowStats as CsrStats, tuning.lanes);
   if (algorithm === 'merge') return createMergeRunner(ctx, m, k, tuning);
   if (algorithm === 'segmented') return createSegmentedRunner(ctx, m);
-  return createBranchlessRunner(ctx, m, k, tuning.segmentLength);
+  return createBranchlessRunner(ctx, m, k, tuning.segmentLength, tuning.vectorsPerWorkgroup);
 }
