@@ -1,6 +1,6 @@
 import type { CsrStats, SpmvAlgorithm } from '../types.js';
 
-/** What `'auto'` decides from: the statistics and the number of right-hand sides. */
+/** The algorithms `'auto'` chooses among. */
 export type ConcreteAlgorithm = Exclude<SpmvAlgorithm, 'auto'>;
 
 /**
@@ -8,16 +8,18 @@ export type ConcreteAlgorithm = Exclude<SpmvAlgorithm, 'auto'>;
  * row once with no analysis and no second pass. Its time is bounded below by the longest row,
  * which one group of at most 32 lanes walks alone, so when the longest row is far above the mean
  * (the paper's biased matrices, power-law graphs) an algorithm that splits the nonzeros evenly
- * wins. Measured on the H100 (BENCHMARKS.md, "SpMV"), the branchless segmented scan is the fastest
- * of those on the skewed suite matrices (biased 1M and 16M, power law), for one right-hand side
- * and for several, within 20% of the best where it is not.
+ * wins. Measured on the H100 (BENCHMARKS.md, "SpMV", commit a58641e), the branchless segmented
+ * scan is the fastest of those on every skewed suite matrix (biased 1M and 16M, power law), for
+ * one right-hand side (merge path 1.2–3.3× slower, the 2007 method 1.2–1.7×) and for eight (merge
+ * path 1.6–3×); on the regular ones (the transposed biased matrices included) the row kernel is
+ * 1.2–6× faster than it.
  *
  * @example
  * ```ts
  * chooseAlgorithm({ rows: 1e6, cols: 1e6, nnz: 2e6 - 1, meanRowLength: 2, maxRowLength: 1e6, rowLengthStdDev: 1000, emptyRows: 0 }); // 'branchless'
  * ```
  */
-export function chooseAlgorithm(stats: CsrStats | undefined, k = 1): ConcreteAlgorithm {
+export function chooseAlgorithm(stats: CsrStats | undefined): ConcreteAlgorithm {
   if (!stats) return 'branchless';
   if (stats.nnz === 0) return 'row';
   const skewed = stats.maxRowLength > Math.max(256, 8 * stats.meanRowLength + 4 * stats.rowLengthStdDev);

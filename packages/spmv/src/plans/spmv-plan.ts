@@ -155,7 +155,7 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
     matrix = t;
   }
 
-  const algorithm = requested === 'auto' ? chooseAlgorithm(stats, k) : requested;
+  const algorithm = requested === 'auto' ? chooseAlgorithm(stats) : requested;
   const tuning = { lanes, itemsPerThread, fixupItemsPerThread, segmentLength, vectorsPerWorkgroup };
   const runner = createRunner(ctx, matrix, algorithm, k, stats, tuning);
   const outputLength = matrix.rows;
