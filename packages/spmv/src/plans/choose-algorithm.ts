@@ -8,11 +8,11 @@ export type ConcreteAlgorithm = Exclude<SpmvAlgorithm, 'auto'>;
  * row once with no analysis and no second pass. Its time is bounded below by the longest row,
  * which one group of at most 32 lanes walks alone, so when the longest row is far above the mean
  * (the paper's biased matrices, power-law graphs) an algorithm that splits the nonzeros evenly
- * wins. Measured on the H100 (BENCHMARKS.md, "SpMV", commit a58641e), the branchless segmented
+ * wins. Measured on the H100 (BENCHMARKS.md, "SpMV", commit 090d581), the branchless segmented
  * scan is the fastest of those on every skewed suite matrix (biased 1M and 16M, power law), for
  * one right-hand side (merge path 1.2–3.3× slower, the 2007 method 1.2–1.7×) and for eight (merge
- * path 1.6–3×); on the regular ones (the transposed biased matrices included) the row kernel is
- * 1.2–6× faster than it.
+ * path 2.7–4.5×); on the regular ones (the transposed biased matrices included) the row kernel is
+ * 1.07–4× faster than it.
  *
  * @example
  * ```ts
