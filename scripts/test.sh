@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check of the repository after scripts/setup.sh (idempotent): build, the published
-# packages' shape (publint, attw), lint, typecheck and the tests (GPU tests in headless Chromium,
+# packages' shape (publint, attw), a fresh project installing the packed packages (typechecked with
+# tsc and run in Node), lint, typecheck and the tests (GPU tests in headless Chromium,
 # the Node project on Dawn; SwiftShader when there is no GPU). Every step runs even when an earlier
 # one failed, so one run shows everything; the exit status is non-zero when any step failed. The
 # last line sums vitest's counts: "N passed, N failed".
@@ -35,6 +36,7 @@ step() {
 # --continue: turbo goes on with the other packages after one fails, so all failures show at once.
 step build /dev/null pnpm build --continue
 step packages /dev/null bash scripts/check-packages.sh
+step install /dev/null bash scripts/check-install.sh
 step lint /dev/null pnpm lint
 step typecheck /dev/null pnpm typecheck --continue
 step test "$test_log" pnpm test --continue
