@@ -19,7 +19,7 @@ import { type SizedShape, spmvShapes } from './spmv-cases.js';
 import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from './spmv-suite.js';
 import { tcuShapes } from './tcu-cases.js';
 import { tridiagShapes } from './tridiag-cases.js';
-import { waterShapes } from './water-cases.js';
+import { waterCaseSize, waterShapes } from './water-cases.js';
 
 /**
  * Primitives left out of the default list, run only when `--only` names them: the tcu cases (16
@@ -185,8 +185,11 @@ export function enumerateCases(selection: CaseSelection): BenchCase[] {
   for (const { n: fixed, ...shape } of shapes) {
     const series = seriesName(shape);
     const flags = shape.primitive === 'enumerate' || shape.primitive === 'split' || shape.primitive === 'pack';
-    // The SpMV cases have their matrix's size; --sizes does not apply to them.
-    for (const n of fixed !== undefined ? [fixed] : selection.sizes) {
+    // The SpMV cases have their matrix's size; --sizes does not apply to them. A water case runs
+    // (and reports) a square grid's cells.
+    const sizes =
+      fixed !== undefined ? [fixed] : shape.primitive === 'water-adi-step' ? selection.sizes.map(waterCaseSize) : selection.sizes;
+    for (const n of [...new Set(sizes)]) {
       // A fixed segment longer than the array would just be the whole array again.
       if (shape.segmentSize !== undefined && shape.segmentSize > n) continue;
       cases.push({

@@ -7,12 +7,15 @@ import { type CaseShape, WATER_PRIMITIVES, type WaterPrimitive } from './case-ty
 import { type CheckOutcome, encodeReduceTree, runCheck } from './child/device-ops.js';
 import { BufferPool, encodeKernel, readWords } from './child/gpu.js';
 import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './child/kernels/common.js';
-import { readArray, type WorkloadFactory } from './child/workload.js';
+import { readArray, UnsupportedCaseError, type WorkloadFactory } from './child/workload.js';
 import { bytesMoved } from './metrics.js';
 
+/** The simulation's largest grid side (apps/water): 4096 × 4096 = 2^24 cells. */
+export const WATER_MAX_SIDE = 4096;
+
 /**
- * The grid side of a case of size N (cells): ⌊√N⌋, within the simulation's 2..4096 — 2048 × 2048
- * at N = 2^22 (`--sizes 2^22`), 1024 at the default 2^20.
+ * The grid side of a case of size N (cells): ⌊√N⌋, at least 2 — 2048 × 2048 at N = 2^22
+ * (`--sizes 2^22`), 1024 at the default 2^20. Past {@link WATER_MAX_SIDE} the case is skipped.
  *
  * @example
  * ```ts
@@ -20,7 +23,23 @@ import { bytesMoved } from './metrics.js';
  * ```
  */
 export function waterGridSide(size: number): number {
-  return Math.min(4096, Math.max(2, Math.floor(Math.sqrt(size))));
+  return Math.max(2, Math.floor(Math.sqrt(size)));
+}
+
+/**
+ * The size a water case reports for a requested N: the cells of the grid it runs (side², so 2^21
+ * becomes 1448² = 2,096,704), or N itself past the largest grid, where the case is skipped — never
+ * a size it did not run.
+ *
+ * @example
+ * ```ts
+ * waterCaseSize(2 ** 21); // 2096704
+ * waterCaseSize(2 ** 26); // 67108864 (skipped when run)
+ * ```
+ */
+export function waterCaseSize(size: number): number {
+  const side = waterGridSide(size);
+  return side > WATER_MAX_SIDE ? size : side * side;
 }
 
 /**
@@ -73,6 +92,9 @@ const VOLUME_TOLERANCE = 1e-4;
  */
 const waterWorkload: WorkloadFactory = async (ctx, c) => {
   const side = waterGridSide(c.n);
+  if (side > WATER_MAX_SIDE) {
+    throw new UnsupportedCaseError(`past the simulation's largest grid, ${WATER_MAX_SIDE}² = ${WATER_MAX_SIDE ** 2} cells`);
+  }
   const cells = side * side;
   const pool = new BufferPool(ctx);
   const sim: WaterSim = createWaterSim(ctx, { size: side, terrain: 'flat' });

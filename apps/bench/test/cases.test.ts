@@ -8,6 +8,7 @@ import {
   parseNameList,
   seriesName,
 } from '../src/cases.js';
+import { waterCaseSize } from '../src/water-cases.js';
 
 const base: CaseSelection = { sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, seed: 1, density: 0.5 };
 
@@ -117,6 +118,18 @@ describe('enumerateCases', () => {
       expect(c.density !== undefined).toBe(['enumerate', 'split', 'pack'].includes(c.primitive));
     }
     expect(cases.find((c) => c.primitive === 'pack')?.density).toBe(0.25);
+  });
+
+  test('a water case reports the cells of the grid it runs; past the largest grid it keeps its size (and is skipped when run)', () => {
+    const cases = enumerateCases({ ...base, sizes: [2 ** 20, 2 ** 21, 2 ** 24, 2 ** 26], only: ['water-adi-step'] });
+    expect(cases.map((c) => c.n)).toEqual([2 ** 20, 1448 ** 2, 2 ** 24, 2 ** 26]);
+    expect(cases.map((c) => c.id)).toEqual([
+      `water-adi-step f32@${2 ** 20}`,
+      'water-adi-step f32@2096704',
+      `water-adi-step f32@${2 ** 24}`,
+      `water-adi-step f32@${2 ** 26}`,
+    ]);
+    expect([waterCaseSize(3), waterCaseSize(2 ** 24 + 1), waterCaseSize(4097 ** 2)]).toEqual([4, 2 ** 24, 4097 ** 2]);
   });
 
   test('--only filters primitives', () => {
