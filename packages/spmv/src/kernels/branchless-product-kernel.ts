@@ -81,7 +81,8 @@ export function branchlessProductKernel(shape: BranchlessShape): KernelSpec {
   // One column: the paper's branch-free step, every invocation adding somewhere (non-movers to a
   // dummy slot of their own). Several columns: the same steps, but only the movers write — the
   // dummies' read–modify–writes of vec4 slots would cost workgroup-memory bandwidth the one-column
-  // pass does not feel (H100, k = 8: biased-16M 1.29 → 1.11 ms, power law 2.76 → 2.34 ms).
+  // pass does not feel, and their block workgroup memory (H100, k = 8: biased-16M 1.29 → 0.86 ms,
+  // power law 2.76 → 1.67 ms).
   const branchFree = columns === 1;
   const dummy = `${V * P * L}u + lid`;
   const lanesOf = (q: number) => range(Math.min(width, columns - q * width));

@@ -15,7 +15,8 @@ import { columnBlocks, matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from
 
 /**
  * The `'branchless'` algorithm (seed 003). The plan's analysis computes, once, every nonzero's run
- * index (a byte), the rows each segment vector writes, and the head flags of the recursive scan;
+ * index (a byte), the rows each segment vector writes and its first reduction step, and the head
+ * flags of the recursive scan;
  * each product is then the branch-free reduction per segment vector (which also writes every row
  * that starts and ends in its vector), the segmented scan joining rows across vectors, and the
  * fix-up of the rows that span vectors. k right-hand sides: one product dispatch per block of at
