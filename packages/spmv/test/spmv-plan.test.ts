@@ -156,6 +156,10 @@ describe('spmv plan: scaling, several right-hand sides, tuning', async () => {
       }
     }
   });
+  it('rows of 16 and more with several right-hand sides (the row kernel doubles its lanes)', async () => {
+    const D = uniformRandomMatrix({ rows: 400, nnzPerRow: 20, seed: 27 });
+    for (const k of [3, 4]) await expectProduct(ctx, D, { algorithm: 'row', k, beta: 1.5 }, `row k=${k} long rows`);
+  });
   it('every lane count of the row kernel (subgroup and workgroup-memory paths)', async () => {
     for (const lanes of [1, 2, 4, 8, 16, 32]) await expectProduct(ctx, A, { algorithm: 'row', tuning: { lanes } }, `row lanes=${lanes}`);
   });
