@@ -10,6 +10,21 @@ export interface OwnedGpuCsr extends GpuCsrMatrix {
   destroy(): void;
 }
 
+/** A matrix of `rows` × `cols` over three buffers that it owns (and frees in `destroy`). */
+function ownedCsr(rows: number, cols: number, nnz: number, buffers: Pick<GpuCsrMatrix, 'rowPtr' | 'colIdx' | 'values'>): OwnedGpuCsr {
+  return {
+    rows,
+    cols,
+    nnz,
+    ...buffers,
+    destroy() {
+      buffers.rowPtr.destroy();
+      buffers.colIdx.destroy();
+      buffers.values.destroy();
+    },
+  };
+}
+
 /**
  * Uploads a CSR matrix into three new storage buffers.
  *
@@ -20,22 +35,11 @@ export interface OwnedGpuCsr extends GpuCsrMatrix {
  * ```
  */
 export function uploadCsr(ctx: ScanContext, A: CsrMatrix): OwnedGpuCsr {
-  const rowPtr = uploadArray(ctx, A.rowPtr, 'spmv rowPtr');
-  const colIdx = uploadArray(ctx, A.colIdx, 'spmv colIdx');
-  const values = uploadArray(ctx, A.values, 'spmv values');
-  return {
-    rows: A.rows,
-    cols: A.cols,
-    nnz: A.colIdx.length,
-    rowPtr,
-    colIdx,
-    values,
-    destroy() {
-      rowPtr.destroy();
-      colIdx.destroy();
-      values.destroy();
-    },
-  };
+  return ownedCsr(A.rows, A.cols, A.colIdx.length, {
+    rowPtr: uploadArray(ctx, A.rowPtr, 'spmv rowPtr'),
+    colIdx: uploadArray(ctx, A.colIdx, 'spmv colIdx'),
+    values: uploadArray(ctx, A.values, 'spmv values'),
+  });
 }
 
 /** Bits that hold every index below `n` (at least 1, as the sort needs a non-empty range). */
@@ -95,17 +99,5 @@ export function transposeOnGpu(ctx: ScanContext, m: GpuCsrMatrix): OwnedGpuCsr {
   exec.destroy();
   keys.destroy();
   positions.destroy();
-  return {
-    rows: m.cols,
-    cols: m.rows,
-    nnz: m.nnz,
-    rowPtr,
-    colIdx,
-    values,
-    destroy() {
-      rowPtr.destroy();
-      colIdx.destroy();
-      values.destroy();
-    },
-  };
+  return ownedCsr(m.cols, m.rows, m.nnz, { rowPtr, colIdx, values });
 }
