@@ -46,7 +46,8 @@ class Context implements ScanContext {
     });
     this.onDestroy = options.onDestroy;
     this.lost = device.lost.then((info) => {
-      this.lostReason = info.reason === 'destroyed' ? 'the device was destroyed' : `the device was lost: ${info.message || info.reason}`;
+      // ctx.destroy() names itself first; the device it destroys must not rename the cause.
+      this.lostReason ??= info.reason === 'destroyed' ? 'the device was destroyed' : `the device was lost: ${info.message || info.reason}`;
       throw new ScanError('DEVICE_LOST', `${this.lostReason}`);
     });
     // Nobody may await `lost`; keep an unobserved rejection from being reported.

@@ -4,7 +4,7 @@ import { createNodeContext } from '@scan/core/node';
 /** Options of {@link getNodeTestContext}: those of `createNodeContext`. */
 export type NodeTestContextOptions = Parameters<typeof createNodeContext>[0];
 
-// Dawn in Node is expensive to start and unstable when restarted repeatedly, so tests without
+// Dawn in Node is expensive to start (SwiftShader compiles every pipeline again), so tests without
 // options share one context per process.
 let shared: Promise<ScanContext> | undefined;
 

@@ -84,9 +84,12 @@ function defineMissingGlobals(globals: object): void {
  *   instance. Node then exits by itself: Dawn holds no handle on the event loop once nothing
  *   references the instance, and this function keeps it only inside the context (never on
  *   `globalThis`).
- * - **Size.** The array-level functions have run clean on host arrays of 2^20 elements (100 calls,
- *   10 processes at once on SwiftShader) and 2^22 (SwiftShader) and 2^26 (H100) in earlier
- *   measurements; the Node test project still stays at ≤ 2^18 per call until it covers more.
+ * - **Size.** Host arrays are limited only by the device: every package's array-level functions
+ *   are checked in CI at up to 2^22 elements on SwiftShader, and at 2^26 on the lent H100 by
+ *   `scripts/node-stress` (core's README, "Node", has the results and the transfer speeds).
+ * - **Device loss.** Calls on a destroyed context, or whose device is lost mid-call, reject with
+ *   `ScanError` `DEVICE_LOST`. `destroy()` keeps the Dawn instance until the device's pending
+ *   callbacks have run: dropping it mid-call crashed the process at exit.
  *
  * @example
  * ```ts
@@ -116,7 +119,13 @@ export async function createNodeContext(options: NodeContextOptions = {}): Promi
     ...(options.shaderF16 === undefined ? {} : { shaderF16: options.shaderF16 }),
     onDestroy: () => {
       device.destroy();
-      held.gpu = undefined;
+      // Dawn still delivers the destroyed device's callbacks (aborted maps, work done) through the
+      // instance: let go of it only once they have run. Dropped at once, mid-call, the process
+      // crashed at exit (core README, "Node").
+      const release = () => {
+        held.gpu = undefined;
+      };
+      device.queue.onSubmittedWorkDone().then(release, release);
     },
   });
 }

@@ -38,8 +38,10 @@ async function scatterOnGpu<A extends ScanTypedArray>(
     const readOut = s.readback(output, 4 * n);
     const readCount = s.readback(counted, 4);
     s.submit();
-    const [out, count] = await Promise.all([readOut(), readCount()]);
-    return { output: out, count: new Uint32Array(count)[0] as number };
+    // Both copies are in one submission; the count comes first so that pack copies only the kept
+    // elements out of the mapping (split keeps all n).
+    const count = new Uint32Array(await readCount())[0] as number;
+    return { output: await readOut(mode === 'split' ? 4 * n : 4 * count), count };
   });
 }
 
@@ -161,8 +163,8 @@ export async function pack<A extends ScanTypedArray>(ctx: ScanContext, data: A, 
   checkFlags(flags, data.length, 'flags');
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
-  const { output, count } = await scatterOnGpu(ctx, 'pack', data, flags);
-  return typedArrayOver(data, output.slice(0, 4 * count));
+  const { output } = await scatterOnGpu(ctx, 'pack', data, flags);
+  return typedArrayOver(data, output);
 }
 
 /**
@@ -182,6 +184,6 @@ export async function packIf<A extends ScanTypedArray>(ctx: ScanContext, data: A
   const { op, value } = checkPredicate(options, type);
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
-  const { output, count } = await scatterOnGpu(ctx, 'packIf', data, { op, value });
-  return typedArrayOver(data, output.slice(0, 4 * count));
+  const { output } = await scatterOnGpu(ctx, 'packIf', data, { op, value });
+  return typedArrayOver(data, output);
 }

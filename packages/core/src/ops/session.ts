@@ -1,6 +1,7 @@
 import { checkBufferSize, createStorageBuffer, encodeReadback, uploadArray } from '../buffers.js';
 import type { ScanContext } from '../context.js';
 import { runGuarded } from '../gpu-errors.js';
+import { writeToBuffer } from '../staging.js';
 
 /**
  * The GPU side of one array-level call: buffers and plans it creates are freed when it ends,
@@ -25,14 +26,20 @@ export class GpuSession {
   }
 
   /**
-   * Uploads one byte per flag as the one-pass split and pack read them (four to a word); WebGPU
-   * writes whole words, so a length that is not a multiple of 4 is padded with zero bytes.
+   * Uploads one byte per flag as the one-pass split and pack read them (four to a word). WebGPU
+   * writes whole words, so a length that is not a multiple of 4 goes up as its whole words and
+   * then one zero-padded word, without copying the array on the host.
    */
   uploadBytes(bytes: Uint8Array, label = 'flags'): GPUBuffer {
-    if (bytes.length % 4 === 0) return this.upload(bytes, label);
-    const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
-    padded.set(bytes);
-    return this.upload(padded, label);
+    const buffer = this.buffer(bytes.byteLength, label);
+    const whole = bytes.byteLength - (bytes.byteLength % 4);
+    if (whole > 0) writeToBuffer(this.ctx.device, buffer, 0, bytes.subarray(0, whole));
+    if (whole < bytes.byteLength) {
+      const tail = new Uint8Array(4);
+      tail.set(bytes.subarray(whole));
+      this.ctx.device.queue.writeBuffer(buffer, whole, tail);
+    }
+    return buffer;
   }
 
   /** A new storage buffer of `bytes` bytes owned by the session. */
@@ -47,8 +54,11 @@ export class GpuSession {
     return thing;
   }
 
-  /** Records a read-back of `bytes` bytes; call the result after `submit`. */
-  readback(buffer: GPUBuffer, bytes: number, byteOffset = 0): () => Promise<ArrayBuffer> {
+  /**
+   * Records a read-back of `bytes` bytes; call the result after `submit`, with the number of
+   * leading bytes wanted when fewer (see `encodeReadback`).
+   */
+  readback(buffer: GPUBuffer, bytes: number, byteOffset = 0): (take?: number) => Promise<ArrayBuffer> {
     return encodeReadback(this.ctx, this.encoder, buffer, byteOffset, bytes);
   }
 

@@ -75,9 +75,8 @@ export async function headFlagsToOffsets(ctx: ScanContext, headFlags: HeadFlags)
     const readOffsets = s.readback(output, 4 * (n + 1));
     const readCount = s.readback(segmentCount, 4);
     s.submit();
-    const [offsets, count] = await Promise.all([readOffsets(), readCount()]);
-    const segments = new Uint32Array(count)[0]!;
-    return new Uint32Array(offsets, 0, segments + 1).slice();
+    const segments = new Uint32Array(await readCount())[0]!;
+    return new Uint32Array(await readOffsets(4 * (segments + 1)));
   });
 }
 

@@ -1,0 +1,58 @@
+// @scan/core's array-level functions on host data.
+import { enumerate, pack, packIf, reduce, scan, split } from '@scan/core';
+import * as cpu from '@scan/core/cpu';
+import { expectEqualArrays, expectScanClose, randomData, randomFlags } from '@scan/gpu-testing';
+import { defineCase, expectSame, type NodeCase } from '../case.js';
+
+/** Flags as bytes, which the functions take as they are (no widening on the host). */
+function byteFlags(size: number, seed: number, density: number): Uint8Array {
+  return Uint8Array.from(randomFlags(size, seed, density));
+}
+
+export const coreCases: readonly NodeCase[] = [
+  defineCase('core.scan', 'u32 add, exclusive', (size, seed) => {
+    const data = randomData('u32', size, seed);
+    return { call: (ctx) => scan(ctx, data), check: (got) => expectEqualArrays(got, cpu.scan(data), 'scan') };
+  }),
+  defineCase('core.scan:f32', 'f32 add, inclusive, backward', (size, seed) => {
+    const data = randomData('f32', size, seed, 'small');
+    const options = { inclusive: true, backward: true } as const;
+    return {
+      call: (ctx) => scan(ctx, data, options),
+      check: (got) => expectScanClose(got, data, cpu.scan(data, options), 'add', 'scan f32', { backward: true }),
+    };
+  }),
+  defineCase('core.reduce', 'i32 max', (size, seed) => {
+    const data = randomData('i32', size, seed);
+    return { call: (ctx) => reduce(ctx, data, { op: 'max' }), check: (got) => expectSame(got, cpu.reduce(data, { op: 'max' }), 'reduce') };
+  }),
+  defineCase('core.split', 'u32 data, u8 flags of density 0.5', (size, seed) => {
+    const data = randomData('u32', size, seed);
+    const flags = byteFlags(size, seed + 1, 0.5);
+    return {
+      call: (ctx) => split(ctx, data, flags),
+      check: (got) => {
+        const want = cpu.split(data, flags);
+        expectSame(got.falseCount, want.falseCount, 'split falseCount');
+        expectEqualArrays(got.output, want.output, 'split');
+      },
+    };
+  }),
+  defineCase('core.pack', 'f32 data, u32 flags of density 0.1', (size, seed) => {
+    const data = randomData('f32', size, seed);
+    const flags = randomFlags(size, seed + 1, 0.1);
+    return { call: (ctx) => pack(ctx, data, flags), check: (got) => expectEqualArrays(got, cpu.pack(data, flags), 'pack') };
+  }),
+  defineCase('core.packIf', 'i32 data, value > 0', (size, seed) => {
+    const data = randomData('i32', size, seed);
+    const predicate = { op: 'gt', value: 0 } as const;
+    return { call: (ctx) => packIf(ctx, data, predicate), check: (got) => expectEqualArrays(got, cpu.packIf(data, predicate), 'packIf') };
+  }),
+  defineCase('core.enumerate', 'u8 flags of density 0.5, backward', (size, seed) => {
+    const flags = byteFlags(size, seed, 0.5);
+    return {
+      call: (ctx) => enumerate(ctx, flags, { backward: true }),
+      check: (got) => expectEqualArrays(got, cpu.enumerate(flags, { backward: true }), 'enumerate'),
+    };
+  }),
+];

@@ -1,0 +1,42 @@
+// @scan/sort's array-level functions on host data (the default radix sort; the paper's split radix
+// sort and quicksort run one pass per bit or per level, which SwiftShader takes minutes over at
+// these sizes, and share every host transfer with it).
+import { expectEqualArrays, randomData, randomSegmentFlags } from '@scan/gpu-testing';
+import { headFlagsToOffsets } from '@scan/segmented/cpu';
+import { argsort, segmentedSort, sort } from '@scan/sort';
+import * as cpu from '@scan/sort/cpu';
+import { defineCase, type NodeCase } from '../case.js';
+
+/** Checks the keys and, when there are any, the values of a sort result. */
+function expectSorted(got: { keys: ArrayLike<number>; values?: ArrayLike<number> }, want: typeof got, label: string): void {
+  expectEqualArrays(got.keys, want.keys, `${label} keys`);
+  if (want.values) expectEqualArrays(got.values ?? [], want.values, `${label} values`);
+}
+
+export const sortCases: readonly NodeCase[] = [
+  defineCase('sort.sort:pairs', 'u32 keys with u32 values, ascending', (size, seed) => {
+    const keys = randomData('u32', size, seed);
+    const values = randomData('u32', size, seed + 1);
+    return { call: (ctx) => sort(ctx, keys, { values }), check: (got) => expectSorted(got, cpu.sort(keys, { values }), 'sort') };
+  }),
+  defineCase('sort.sort:f32', 'f32 keys with NaN, descending', (size, seed) => {
+    const keys = randomData('f32', size, seed, 'nan');
+    return {
+      call: (ctx) => sort(ctx, keys, { descending: true }),
+      check: (got) => expectSorted(got, cpu.sort(keys, { descending: true }), 'sort f32'),
+    };
+  }),
+  defineCase('sort.argsort', 'i32 keys of few distinct values (stability)', (size, seed) => {
+    const keys = randomData('i32', size, seed, 'small');
+    return { call: (ctx) => argsort(ctx, keys), check: (got) => expectEqualArrays(got, cpu.argsort(keys), 'argsort') };
+  }),
+  defineCase('sort.segmentedSort', 'u32 keys with f32 values over offsets, segments of mean 4096', (size, seed) => {
+    const keys = randomData('u32', size, seed);
+    const values = randomData('f32', size, seed + 1);
+    const segments = { offsets: headFlagsToOffsets(randomSegmentFlags(size, 4096, seed + 2)) };
+    return {
+      call: (ctx) => segmentedSort(ctx, keys, segments, { values }),
+      check: (got) => expectSorted(got, cpu.segmentedSort(keys, segments, { values }), 'segmentedSort'),
+    };
+  }),
+];
