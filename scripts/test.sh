@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs every check of the repository after scripts/setup.sh (idempotent): build, the published
 # packages' shape (publint, attw), a fresh project installing the packed packages (typechecked with
-# tsc and run in Node), lint, typecheck and the tests (GPU tests in headless Chromium,
-# the Node project on Dawn; SwiftShader when there is no GPU). Every step runs even when an earlier
-# one failed, so one run shows everything; the exit status is non-zero when any step failed. The
-# last line sums vitest's counts: "N passed, N failed".
+# tsc and run in Node), lint, typecheck, the documentation site (TypeDoc, warnings as errors) and
+# the tests (GPU tests in headless Chromium, the Node projects on Dawn; SwiftShader when there is
+# no GPU). Every step runs even when an earlier one failed, so one run shows everything; the exit
+# status is non-zero when any step failed. The last line sums vitest's counts: "N passed, N failed".
 #
 # The build runs first although turbo would build dependencies for typecheck and test on its own
 # (their "^build"): it also checks the packages nothing depends on, and fails in one visible place.
@@ -39,6 +39,7 @@ step packages /dev/null bash scripts/check-packages.sh
 step install /dev/null bash scripts/check-install.sh
 step lint /dev/null pnpm lint
 step typecheck /dev/null pnpm typecheck --continue
+step docs /dev/null pnpm run docs
 step test "$test_log" pnpm test --continue
 
 # Sum the "Tests  3 failed | 40 passed (43)" lines of every vitest run (turbo prefixes them with

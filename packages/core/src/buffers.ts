@@ -43,10 +43,10 @@ export function checkBufferSize(ctx: ScanContext, size: number, what: string): v
 }
 
 /**
- * Uploads a typed array into a new storage buffer (padded to 16 bytes). Large arrays go through a
- * staging buffer that the device keeps for the next upload (see `staging.ts`: 4–5× faster than
- * `writeBuffer` in Node on the lent H100); like `writeBuffer`, the data is in place for any later
- * submission.
+ * Uploads a typed array of any byte length into a new storage buffer (padded with zeros to 16
+ * bytes). Large arrays go through a staging buffer that the device keeps for the next upload (see
+ * `staging.ts`: 4–5× faster than `writeBuffer` in Node on the lent H100); like `writeBuffer`, the
+ * data is in place for any later submission.
  *
  * @example
  * ```ts
@@ -55,7 +55,14 @@ export function checkBufferSize(ctx: ScanContext, size: number, what: string): v
  */
 export function uploadArray(ctx: ScanContext, data: ArrayBufferView, label?: string): GPUBuffer {
   const buffer = createStorageBuffer(ctx, data.byteLength, label);
-  if (data.byteLength > 0) writeToBuffer(ctx.device, buffer, 0, data);
+  // WebGPU writes whole words: the last partial word (bytes of a Uint8Array, say) goes up zero-padded.
+  const whole = data.byteLength - (data.byteLength % 4);
+  if (whole > 0) writeToBuffer(ctx.device, buffer, 0, new Uint8Array(data.buffer, data.byteOffset, whole));
+  if (whole < data.byteLength) {
+    const tail = new Uint8Array(4);
+    tail.set(new Uint8Array(data.buffer, data.byteOffset + whole, data.byteLength - whole));
+    ctx.device.queue.writeBuffer(buffer, whole, tail);
+  }
   return buffer;
 }
 

@@ -5,7 +5,7 @@ import { checkCsr } from './validate.js';
  * The row-length statistics of a CSR matrix (see `CsrStats`), computed from `rowPtr` alone in one
  * pass: nnz, mean, longest row, standard deviation (of the population of rows), empty rows. The
  * matrix is validated first (`INVALID_ARGUMENT` on a bad one); a caller that has just run
- * `checkCsr` can skip the second check with {@link csrStatsUnchecked}.
+ * `checkCsr` can skip the second check with `csrStatsUnchecked` (internal).
  *
  * @example
  * ```ts

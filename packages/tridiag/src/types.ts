@@ -16,7 +16,7 @@ export type TridiagonalLayout = 'contiguous' | 'interleaved';
 /**
  * Solver algorithm: `'cr'` cyclic reduction (Sengupta et al. 2007, §4.3), `'pcr'` parallel cyclic
  * reduction, `'cr-pcr'` the hybrid of Zhang, Cohen and Owens 2010, `'partition'` the partition
- * method (blocks of 4 rows eliminated in registers, their reduced system solved by `'cr-pcr'`; for
+ * method (blocks of 8 rows eliminated in registers, their reduced system solved by `'cr-pcr'`; for
  * contiguous systems with n a multiple of 4 whose reduced system fits a workgroup — other shapes
  * run `'cr-pcr'`),
  * `'auto'` picks by shape.

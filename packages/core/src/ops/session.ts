@@ -1,7 +1,6 @@
 import { checkBufferSize, createStorageBuffer, encodeReadback, uploadArray } from '../buffers.js';
 import type { ScanContext } from '../context.js';
 import { runGuarded } from '../gpu-errors.js';
-import { writeToBuffer } from '../staging.js';
 
 /**
  * The GPU side of one array-level call: buffers and plans it creates are freed when it ends,
@@ -25,21 +24,9 @@ export class GpuSession {
     return this.upload(flags instanceof Uint32Array ? flags : Uint32Array.from(flags), label);
   }
 
-  /**
-   * Uploads one byte per flag as the one-pass split and pack read them (four to a word). WebGPU
-   * writes whole words, so a length that is not a multiple of 4 goes up as its whole words and
-   * then one zero-padded word, without copying the array on the host.
-   */
+  /** Uploads one byte per flag as the one-pass split and pack read them (four to a word). */
   uploadBytes(bytes: Uint8Array, label = 'flags'): GPUBuffer {
-    const buffer = this.buffer(bytes.byteLength, label);
-    const whole = bytes.byteLength - (bytes.byteLength % 4);
-    if (whole > 0) writeToBuffer(this.ctx.device, buffer, 0, bytes.subarray(0, whole));
-    if (whole < bytes.byteLength) {
-      const tail = new Uint8Array(4);
-      tail.set(bytes.subarray(whole));
-      this.ctx.device.queue.writeBuffer(buffer, whole, tail);
-    }
-    return buffer;
+    return this.upload(bytes, label);
   }
 
   /** A new storage buffer of `bytes` bytes owned by the session. */
