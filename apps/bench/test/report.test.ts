@@ -1,5 +1,6 @@
-import { expect, test } from 'vitest';
-import { validateReport } from '../src/report.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, test } from 'vitest';
+import { type BenchReport, validateReport } from '../src/report.js';
 import { sampleReport } from './fixtures.js';
 
 test('a complete report is valid and survives JSON', () => {
@@ -20,4 +21,28 @@ test('problems are named', () => {
   expect(validateReport({ ...report, results: [{ ...scan, verification: { gpuMismatches: 2, cpuCompared: false } }] })[0]).toMatch(
     /must be verified/,
   );
+});
+
+describe('the committed CUDA baseline report (baselines/cuda.py)', () => {
+  const url = new URL('../../../benchmarks/h100-2026-11-25-cuda-baselines.json', import.meta.url);
+  const report = JSON.parse(readFileSync(url, 'utf8')) as BenchReport & { baseline?: string };
+
+  it('has the bench schema, so the dashboard can load it beside the bench reports', () => {
+    expect(validateReport(report)).toEqual([]);
+    expect(report.baseline).toBe('cuda');
+    expect(report.device?.adapter.description).toMatch(/H100/);
+  });
+
+  it('names the library of every row, and gives ×copy against a copy of the same size', () => {
+    const primitives = new Set(report.results.map((r) => r.case.primitive as string));
+    for (const p of ['scan', 'reduce', 'sort', 'sort-pairs', 'segmented-reduce', 'pack', 'spmv', 'spmv-t', 'sparse-add', 'tridiag']) {
+      expect(primitives.has(p), p).toBe(true);
+    }
+    for (const row of report.results) {
+      expect(typeof (row.case as { baseline?: unknown }).baseline, row.case.id).toBe('string');
+      if (row.status !== 'ok' || row.case.primitive === 'copy') continue;
+      expect(row.copy?.bytes, row.case.id).toBeGreaterThan(0);
+      expect(row.ratioCopy, row.case.id).toBeCloseTo((row.measurement?.gbps ?? 0) / (row.copy?.gbps ?? 1), 6);
+    }
+  });
 });

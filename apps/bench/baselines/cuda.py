@@ -1,0 +1,392 @@
+"""CUDA library baselines for the bench, written as a bench report (schema scan-bench/1).
+
+Runs where PyTorch and CuPy exist (the lent GPU has both), in the same device call as the bench, so
+that every ratio compares two numbers from one machine state. Each line of the report is a baseline
+of one bench primitive at one size, timed with CUDA events (median of --runs after --warmup), with
+the bench's bytes model (apps/bench/src/metrics.ts) for GB/s, a copy of the same size in the same
+process for ×copy, and a check of the result (a wrong baseline is worse than none: it becomes a
+"failed" line, never a time).
+
+  primitive          library call                                   data
+  copy               y.copy_(x)                                     int32 (the ×copy reference)
+  scan               torch.cumsum(x, dtype=int32)   (CUB scan)      int32, wraps like u32
+  reduce             torch.sum(x)                   (CUB reduce)    f32 integers in [0, 1024)
+  sort               cupy.sort (CUB radix, keys only), torch.sort   u32 / int32 keys
+  sort-pairs         torch.sort(stable=True) with its int64 indices int32 keys
+  segmented-reduce   torch.segment_reduce(x, 'sum', lengths)        f32 small integers, random
+                                                                    lengths of mean 16, 256, 4096
+  pack               torch.masked_select (CUB select, bool mask)    int32, density 0.5
+  spmv, spmv-t       cuSPARSE A @ x, A.T @ x (cupyx.scipy.sparse)   the bench's SpMV suite
+  sparse-add         cuSPARSE csrgeam A + B, B = 2A                 the same suite
+  tridiag            cuSPARSE gtsv2StridedBatch (cupyx.cusparse)    diagonally dominant, n × batch
+
+Usage on the lent GPU:
+  python3 apps/bench/baselines/cuda.py [--sizes 20,24,28] [--only scan,sort,...] [--matrices ...]
+                                       [--commit SHA] [--out FILE]
+Writes the report to --out (default: stdout) and a one-line summary per case to stderr.
+"""
+import argparse
+import datetime
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+import sys
+
+# This file is named cuda.py, and Python puts its folder first on the path: CuPy's own
+# `import cuda.pathfinder` (the cuda-python package) would then find this file instead.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+import torch  # noqa: E402
+
+try:
+    import cupy as cp  # noqa: E402
+    import cupyx.scipy.sparse as cpx  # noqa: E402
+    CUPY_MISSING = None
+except ImportError as error:  # the baselines that need CuPy become "skipped" lines saying why
+    cp = None
+    cpx = None
+    CUPY_MISSING = f"CuPy did not import: {error}"
+
+SCHEMA = "scan-bench/1"
+WORD = 4
+RADIX_PASSES = 4  # the bench's sort model: 8-bit digits of 32-bit keys
+PRIMITIVES = ["copy", "scan", "reduce", "sort", "sort-pairs", "segmented-reduce", "pack", "spmv", "spmv-t", "sparse-add", "tridiag"]
+SEGMENT_MEANS = [16, 256, 4096]
+TRIDIAG_SHAPES = [(1024, 4096), (2048, 2048)]  # (unknowns per system, systems)
+
+
+def head_bit_bytes(n):
+    return 4 * ((n + 31) // 32)
+
+
+def bytes_moved(primitive, n, extra=0):
+    """The bench's bytes model (apps/bench/src/metrics.ts), so GB/s and ×copy compare like for like."""
+    return {
+        "copy": 2 * n * WORD,
+        "scan": 2 * n * WORD,
+        "reduce": n * WORD,
+        "sort": n * WORD + RADIX_PASSES * 2 * n * WORD,
+        "sort-pairs": n * WORD + RADIX_PASSES * 2 * (2 * n * WORD),
+        "segmented-reduce": n * WORD + head_bit_bytes(n) + extra * WORD,
+        "pack": n * WORD + n * WORD + extra * WORD,
+        "spmv": 8 * n + extra * WORD,
+        "spmv-t": 8 * n + extra * WORD,
+        "sparse-add": 3 * 8 * n,  # read A and B (values and indices), write C (~ the same nnz each)
+        "tridiag": 5 * n * WORD,
+    }[primitive]
+
+
+def timed(fn, runs, warmup, setup=None):
+    """Milliseconds of `fn` per run (CUDA events); `setup` runs untimed before each run."""
+    for _ in range(warmup):
+        if setup:
+            setup()
+        fn()
+    samples = []
+    for _ in range(runs):
+        if setup:
+            setup()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        samples.append(start.elapsed_time(end))
+    return samples
+
+
+def measurement(samples, moved, n):
+    ordered = sorted(samples)
+    mid = len(ordered) // 2
+    median = ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+    return {
+        "runs": len(samples),
+        "medianMs": median,
+        "minMs": ordered[0],
+        "maxMs": ordered[-1],
+        "meanMs": sum(samples) / len(samples),
+        "samplesMs": samples,
+        "bytes": moved,
+        "gbps": moved / median / 1e6 if median > 0 else None,
+        "gelemsPerS": n / median / 1e6 if median > 0 else None,
+    }
+
+
+class Report:
+    def __init__(self, args):
+        self.args = args
+        self.results = []
+        self.copies = {}
+
+    def case(self, primitive, n, library, type_, **fields):
+        series = "/".join([primitive, library, type_] + [f"{k}={v}" for k, v in sorted(fields.items())])
+        return {"id": f"{series}@{n}", "series": series, "primitive": primitive, "n": n, "type": type_, "baseline": library, **fields}
+
+    def copy_of(self, n):
+        """The copy baseline at n, measured once per size (int32, like the bench's u32 copy)."""
+        if n not in self.copies:
+            x = torch.randint(0, 2**31 - 1, (n,), dtype=torch.int32, device="cuda")
+            y = torch.empty_like(x)
+            samples = timed(lambda: y.copy_(x), self.args.runs, self.args.warmup)
+            self.copies[n] = measurement(samples, bytes_moved("copy", n), n)
+            self.add(self.case("copy", n, "torch.copy_", "u32"), self.copies[n], 0, with_copy=False)
+            del x, y
+        return self.copies[n]
+
+    def add(self, case, m, mismatches, extra=None, with_copy=True, copy_n=None):
+        row = {"case": case, "status": "ok" if mismatches == 0 else "failed", "timer": "cuda-events"}
+        if mismatches != 0:
+            row["message"] = f"{mismatches} elements differ from the reference; not timed as a baseline"
+        else:
+            row["measurement"] = m
+            if with_copy:
+                copy = self.copy_of(copy_n or case["n"])
+                row["copy"] = copy
+                if m["gbps"] and copy["gbps"]:
+                    row["ratioCopy"] = m["gbps"] / copy["gbps"]
+        row["verification"] = {"gpuMismatches": mismatches, "cpuCompared": False}
+        if extra:
+            row.update(extra)
+        self.results.append(row)
+        ratio = f"  {row['ratioCopy']:.2f}x copy" if "ratioCopy" in row else ""
+        ms = f"{m['medianMs']:.3f} ms" if mismatches == 0 else "FAILED"
+        print(f"{case['id']:<60} {ms}{ratio}", file=sys.stderr, flush=True)
+
+    def skip(self, case, why):
+        self.results.append({"case": case, "status": "skipped", "message": why})
+        print(f"{case['id']:<60} skipped: {why}", file=sys.stderr, flush=True)
+
+
+def run_scan(report, n):
+    x = torch.randint(-(2**31), 2**31 - 1, (n,), dtype=torch.int32, device="cuda")
+    y = torch.empty_like(x)
+    m = measurement(timed(lambda: torch.cumsum(x, 0, dtype=torch.int32, out=y), report.args.runs, report.args.warmup), bytes_moved("scan", n), n)
+    want = torch.cumsum(x.to(torch.int64), 0).remainder(2**32)
+    got = y.to(torch.int64).remainder(2**32)
+    report.add(report.case("scan", n, "torch.cumsum", "u32", inclusive=True), m, int((got != want).sum()))
+
+
+def run_reduce(report, n):
+    x = torch.randint(0, 1024, (n,), device="cuda").to(torch.float32)
+    holder = {}
+    m = measurement(timed(lambda: holder.__setitem__("r", torch.sum(x)), report.args.runs, report.args.warmup), bytes_moved("reduce", n), n)
+    want = x.double().sum().item()  # exact: integers below 2^53
+    wrong = int(abs(holder["r"].item() - want) > 1e-5 * want)
+    report.add(report.case("reduce", n, "torch.sum", "f32"), m, wrong)
+
+
+def descents(keys):
+    return int((keys[1:] < keys[:-1]).sum()) if keys.numel() > 1 else 0
+
+
+def run_sort(report, n):
+    bits = torch.randint(-(2**31), 2**31 - 1, (n,), dtype=torch.int32, device="cuda")
+    total = int(bits.to(torch.int64).sum())
+    holder = {}
+    m = measurement(timed(lambda: holder.__setitem__("r", torch.sort(bits)), report.args.runs, report.args.warmup), bytes_moved("sort", n), n)
+    keys = holder["r"].values
+    report.add(report.case("sort", n, "torch.sort", "i32"), m, descents(keys) + int(int(keys.to(torch.int64).sum()) != total))
+    m = measurement(timed(lambda: holder.__setitem__("r", torch.sort(bits, stable=True)), report.args.runs, report.args.warmup), bytes_moved("sort-pairs", n), n)
+    keys, idx = holder["r"].values, holder["r"].indices
+    wrong = descents(keys) + int((bits[idx] != keys).sum())
+    report.add(report.case("sort-pairs", n, "torch.sort(stable)", "i32", valueType="i64"), m, wrong)
+    if cp is None:
+        report.skip(report.case("sort", n, "cupy.sort", "u32"), CUPY_MISSING)
+        return
+    u = cp.asarray(bits).view(cp.uint32)
+    m = measurement(timed(lambda: holder.__setitem__("c", cp.sort(u)), report.args.runs, report.args.warmup), bytes_moved("sort", n), n)
+    keys = torch.as_tensor(holder["c"].view(cp.int32), device="cuda").to(torch.int64).remainder(2**32)
+    report.add(report.case("sort", n, "cupy.sort", "u32"), m, descents(keys) + int(int(keys.sum()) != int(u.astype(cp.uint64).sum())))
+
+
+def run_segmented_reduce(report, n, mean):
+    # Random segment lengths: each element starts a segment with probability 1/mean.
+    heads = torch.rand(n, device="cuda") < 1.0 / mean
+    heads[0] = True
+    starts = torch.nonzero(heads).flatten()
+    lengths = torch.diff(torch.cat([starts, torch.tensor([n], device="cuda")]))
+    x = torch.randint(-8, 8, (n,), device="cuda").to(torch.float32)  # sums stay exact
+    holder = {}
+    m = measurement(
+        timed(lambda: holder.__setitem__("r", torch.segment_reduce(x, "sum", lengths=lengths)), report.args.runs, report.args.warmup),
+        bytes_moved("segmented-reduce", n, lengths.numel()),
+        n,
+    )
+    ids = torch.repeat_interleave(torch.arange(lengths.numel(), device="cuda"), lengths)
+    want = torch.zeros(lengths.numel(), device="cuda").index_add_(0, ids, x)
+    report.add(report.case("segmented-reduce", n, "torch.segment_reduce", "f32", segmentMean=mean), m, int((holder["r"] != want).sum()), {"segments": lengths.numel()})
+
+
+def run_pack(report, n):
+    x = torch.randint(0, 2**31 - 1, (n,), dtype=torch.int32, device="cuda")
+    mask = torch.rand(n, device="cuda") < 0.5
+    holder = {}
+    kept = int(mask.sum())
+    m = measurement(timed(lambda: holder.__setitem__("r", torch.masked_select(x, mask)), report.args.runs, report.args.warmup), n * WORD + n + kept * WORD, n)
+    got = holder["r"]
+    wrong = abs(got.numel() - kept) + (int((got != x[mask]).sum()) if got.numel() == kept else 0)
+    report.add(report.case("pack", n, "torch.masked_select", "u32", density=0.5, flagType="bool"), m, wrong, {"ones": kept})
+
+
+def load_spmv_suite():
+    """The bench's matrix suite as apps/bench/cuda/spmv.py builds it with CuPy."""
+    path = os.path.join(_HERE, "..", "cuda", "spmv.py")
+    spec = importlib.util.spec_from_file_location("bench_cuda_spmv", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_sparse(report, suite, name):
+    a = suite.build(name)
+    nnz = int(a.nnz)
+    rows, cols = a.shape
+    x = cp.random.uniform(-1, 1, cols, dtype=cp.float32)
+    xt = cp.random.uniform(-1, 1, rows, dtype=cp.float32)
+    at = a.T  # the transposed view, made untimed as in apps/bench/cuda/spmv.py
+    a64 = a.astype(cp.float64)
+    holder = {}
+    magnitude = abs(a64)
+    for primitive, product, op64, vec, length_in, length_out in (
+        ("spmv", lambda: a @ x, a64, x, cols, rows),
+        ("spmv-t", lambda: at @ xt, a64.T, xt, rows, cols),
+    ):
+        samples = timed(lambda: holder.__setitem__("y", product()), report.args.runs, report.args.warmup)
+        m = measurement(samples, bytes_moved(primitive, nnz, length_in + length_out), nnz)
+        ref = lambda: op64 @ vec.astype(cp.float64)  # noqa: E731
+        # The f32 error of a row's sum is bounded by its terms' magnitudes (op(|A|)·|x|).
+        bound = 1e-4 * ((magnitude if primitive == "spmv" else magnitude.T) @ abs(vec.astype(cp.float64)) + 1e-30)
+        wrong = int((abs(holder["y"].astype(cp.float64) - ref()) > bound).sum())
+        info = {"matrix": {"name": name, "rows": rows, "cols": cols, "nnz": nnz, "k": 1, "algorithm": "cusparse"}}
+        info["gflops"] = 2 * nnz / m["medianMs"] / 1e6
+        report.add(report.case(primitive, nnz, "cusparse", "f32", matrix=name), m, wrong, info)
+    b = a * 2
+    samples = timed(lambda: holder.__setitem__("c", a + b), report.args.runs, report.args.warmup)
+    m = measurement(samples, bytes_moved("sparse-add", nnz), nnz)
+    c = holder["c"]
+    c.sum_duplicates()
+    wrong = abs(int(c.nnz) - nnz) + (int((abs(c.data - 3 * a.data) > 1e-5 * abs(3 * a.data)).sum()) if int(c.nnz) == nnz else 0)
+    report.add(report.case("sparse-add", nnz, "cusparse.csrgeam", "f32", matrix=name), m, wrong, {"matrix": {"name": name, "rows": rows, "cols": cols, "nnz": nnz, "k": 1, "algorithm": "csrgeam"}})
+
+
+def run_tridiag(report, unknowns, systems):
+    """cuSPARSE's batched solver through CuPy's low-level bindings (CuPy has no high-level wrapper)."""
+    total = unknowns * systems
+    case = report.case("tridiag", total, "cusparse.gtsv2StridedBatch", "f32", unknowns=unknowns)
+    try:
+        from cupy_backends.cuda.libs import cusparse as lib
+
+        handle = cp.cuda.device.get_cusparse_handle()
+        size_of_buffer = lib.sgtsv2StridedBatch_bufferSizeExt
+        solve_batch = lib.sgtsv2StridedBatch
+    except (ImportError, AttributeError) as error:
+        report.skip(case, f"no cuSPARSE gtsv2StridedBatch binding in this CuPy: {error}")
+        return
+    dl = cp.random.uniform(-1, 1, total, dtype=cp.float32)
+    du = cp.random.uniform(-1, 1, total, dtype=cp.float32)
+    d = cp.random.uniform(3, 4, total, dtype=cp.float32)
+    dl.reshape(systems, unknowns)[:, 0] = 0
+    du.reshape(systems, unknowns)[:, -1] = 0
+    rhs = cp.random.uniform(-1, 1, total, dtype=cp.float32)
+    x = cp.empty_like(rhs)
+    args = (handle, unknowns, dl.data.ptr, d.data.ptr, du.data.ptr, x.data.ptr, systems, unknowns)
+    work = cp.empty(size_of_buffer(*args), dtype=cp.uint8)
+
+    def solve():
+        x[...] = rhs  # gtsv2 overwrites the right-hand side with the solution (the copy is timed too)
+        solve_batch(*args, work.data.ptr)
+
+    m = measurement(timed(solve, report.args.runs, report.args.warmup), bytes_moved("tridiag", total), total)
+    xs = x.reshape(systems, unknowns).astype(cp.float64)
+    r = d.reshape(systems, unknowns) * xs - rhs.reshape(systems, unknowns)
+    r[:, 1:] += dl.reshape(systems, unknowns)[:, 1:] * xs[:, :-1]
+    r[:, :-1] += du.reshape(systems, unknowns)[:, :-1] * xs[:, 1:]
+    report.add(case, m, int((abs(r) > 1e-4).sum()))
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip() or None
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="20,24,28", help="log2 of the element counts (default 20,24,28)")
+    parser.add_argument("--only", default=",".join(PRIMITIVES), help=f"comma-separated primitives of {PRIMITIVES}")
+    parser.add_argument("--matrices", default="poisson2d-2048,biased-1M,biased-16M,powerlaw-4M,uniform-4M,banded-4M")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--commit", default=None)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    sizes = [2 ** int(s) for s in args.sizes.split(",")]
+    only = set(args.only.split(","))
+    unknown = only - set(PRIMITIVES)
+    if unknown:
+        parser.error(f"--only: unknown primitives {sorted(unknown)}")
+    torch.manual_seed(1)
+    if cp is not None:
+        cp.random.seed(1)
+    report = Report(args)
+    for n in sizes:
+        if "copy" in only:
+            report.copy_of(n)
+        if "scan" in only:
+            run_scan(report, n)
+        if "reduce" in only:
+            run_reduce(report, n)
+        if "sort" in only or "sort-pairs" in only:
+            run_sort(report, n)
+        if "segmented-reduce" in only:
+            for mean in SEGMENT_MEANS:
+                run_segmented_reduce(report, n, mean)
+        if "pack" in only:
+            run_pack(report, n)
+        torch.cuda.empty_cache()
+    if only & {"spmv", "spmv-t", "sparse-add"}:
+        if cp is None:
+            report.skip(report.case("spmv", 0, "cusparse", "f32"), CUPY_MISSING)
+        else:
+            suite = load_spmv_suite()
+            for name in args.matrices.split(","):
+                run_sparse(report, suite, name)
+                cp.get_default_memory_pool().free_all_blocks()
+    if "tridiag" in only:
+        for unknowns, systems in TRIDIAG_SHAPES:
+            if cp is None:
+                report.skip(report.case("tridiag", unknowns * systems, "cusparse.gtsv2StridedBatch", "f32", unknowns=unknowns), CUPY_MISSING)
+            else:
+                run_tridiag(report, unknowns, systems)
+    props = torch.cuda.get_device_properties(0)
+    doc = {
+        "schema": SCHEMA,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "commit": args.commit or git_commit(),
+        "host": {"node": None, "python": platform.python_version(), "platform": sys.platform, "arch": platform.machine()},
+        "options": {"sizes": sizes, "runs": args.runs, "warmup": args.warmup, "seed": 1, "density": 0.5, "timeoutS": 0,
+                    "only": sorted(only), "segmentMeans": SEGMENT_MEANS, "matrices": args.matrices.split(",")},
+        "device": {
+            "adapter": {"vendor": "nvidia", "architecture": f"sm_{props.major}{props.minor}", "description": props.name,
+                        "device": f"CUDA {torch.version.cuda}, torch {torch.__version__}" + (f", CuPy {cp.__version__}" if cp is not None else "")},
+            "features": {}, "limits": {},
+        },
+        "baseline": "cuda",
+        "results": report.results,
+    }
+    text = json.dumps(doc, indent=1)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
+    failed = [r for r in report.results if r["status"] == "failed"]
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
