@@ -1,8 +1,7 @@
-// The sim is imported by a relative path, not as `@scan/water`: the bench resolves `@scan/*` through
-// the tsconfig paths to packages/*/src (apps/water is not there), and adding a workspace
-// dependency would need a `pnpm install`.
+// The simulation comes from the water app's package export `@scan/water/sim` (its sources: the
+// bench bundles them like the packages'), so the bench and the app run the same step.
 
-import { cpuAdiStep, createWaterSim, type WaterSim } from '../../water/src/sim/index.js';
+import { cpuAdiStep, createWaterSim, type WaterSim } from '@scan/water/sim';
 import { type CaseShape, WATER_PRIMITIVES, type WaterPrimitive } from './case-types.js';
 import { type CheckOutcome, encodeReduceTree, runCheck } from './child/device-ops.js';
 import { BufferPool, encodeKernel, readWords } from './child/gpu.js';
