@@ -4,6 +4,7 @@
 // 5.2 GB/s. Fresh host-visible memory pays a page fault per 4 KiB on first touch, which dominates
 // on that host; a buffer already written once does not. So large transfers go through buffers kept
 // per device, and small ones stay with writeBuffer and one-off buffers.
+
 /** Transfers below this many bytes do not use the pool: page faults do not matter there. */
 export const STAGING_MIN_BYTES = 1 << 20;
 /** Idle staging kept per device and direction; larger buffers are destroyed after use. */
@@ -31,9 +32,13 @@ function poolOf(device: GPUDevice): Pool {
   return pool;
 }
 
-/** Power-of-two sizes from 1 MiB, so a buffer serves every transfer up to twice as small. */
-function stagingSize(bytes: number): number {
-  return Math.max(STAGING_MIN_BYTES, 2 ** Math.ceil(Math.log2(bytes)));
+/**
+ * Power-of-two sizes from 1 MiB, so a buffer serves every transfer up to twice as small; never past
+ * the device's `maxBufferSize` (a transfer that fits a buffer always fits its staging).
+ */
+function stagingSize(device: GPUDevice, bytes: number): number {
+  const rounded = Math.max(STAGING_MIN_BYTES, 2 ** Math.ceil(Math.log2(bytes)));
+  return Math.max(bytes, Math.min(rounded, Math.floor(device.limits.maxBufferSize / 4) * 4));
 }
 
 /** Takes the smallest idle buffer of at least `bytes` from `idle`, if any. */
@@ -71,7 +76,7 @@ export function writeToBuffer(device: GPUDevice, target: GPUBuffer, offset: numb
   const pool = poolOf(device);
   const staging =
     take(pool.write, bytes) ??
-    device.createBuffer({ size: stagingSize(bytes), usage: MAP_WRITE | COPY_SRC, mappedAtCreation: true, label: 'upload staging' });
+    device.createBuffer({ size: stagingSize(device, bytes), usage: MAP_WRITE | COPY_SRC, mappedAtCreation: true, label: 'upload staging' });
   new Uint8Array(staging.getMappedRange(0, bytes)).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
   staging.unmap();
   const encoder = device.createCommandEncoder({ label: 'upload' });
@@ -98,7 +103,7 @@ export function takeReadStaging(device: GPUDevice, bytes: number): GPUBuffer {
   if (bytes < STAGING_MIN_BYTES) return device.createBuffer({ size: bytes, usage: MAP_READ | COPY_DST, label: 'readback' });
   return (
     take(poolOf(device).read, bytes) ??
-    device.createBuffer({ size: stagingSize(bytes), usage: MAP_READ | COPY_DST, label: 'readback staging' })
+    device.createBuffer({ size: stagingSize(device, bytes), usage: MAP_READ | COPY_DST, label: 'readback staging' })
   );
 }
 
