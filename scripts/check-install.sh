@@ -11,6 +11,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tarballs" "$work/app"
 for dir in "$root"/packages/*/; do
+  # Private packages are not published, so users cannot install them: leave them out.
+  if [ "$(node -p "require('$dir/package.json').private === true")" = true ]; then continue; fi
   (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >/dev/null)
 done
 ls "$work/tarballs"

@@ -1,0 +1,128 @@
+import { checkHiSparse } from '../format/args.js';
+import { NODE_TYPE, NODE_TYPE_NAMES, type NodeType, POOL_HEADER_WORDS, TYPE_MASK } from '../format/layout.js';
+import type { HiSparseHost } from '../format/matrix.js';
+import { nodeSizeAt, readNode } from '../format/node-io.js';
+import { forEachNode } from './traverse.js';
+
+/**
+ * Bytes the matrix needs on its own: the words of every distinct node reachable from its root
+ * plus the 16-byte pool header — exactly the bytes of the pool `hisparseCompact` (or a fresh
+ * build) gives it. Nodes of other matrices sharing the pool, and the old paths that edits left
+ * behind, are not counted.
+ *
+ * @example
+ * ```ts
+ * hisparseMemoryBytes(hisparseFromCsr(A)); // === 4 · H.pool.used for a fresh build
+ * ```
+ */
+export function hisparseMemoryBytes(H: HiSparseHost): number {
+  const h = checkHiSparse(H, 'H');
+  let words = POOL_HEADER_WORDS;
+  forEachNode(h, (pointer) => {
+    words += nodeSizeAt(h.pool, pointer, h.nodeSize);
+  });
+  return 4 * words;
+}
+
+/**
+ * Counts by node type (the names of `NODE_TYPE`).
+ *
+ * @example
+ * ```ts
+ * hisparseStats(H).leafNodes.dense; // dense leaves
+ * ```
+ */
+export type NodeTypeCounts = Record<(typeof NODE_TYPE_NAMES)[number], number>;
+
+/**
+ * What `hisparseStats` reports (the paper's Figure 2 and Figure 4 columns, for one matrix).
+ *
+ * @example
+ * ```ts
+ * const { memoryBytes, csrBytes, cooBytes } = hisparseStats(H);
+ * ```
+ */
+export interface HiSparseStats {
+  /** Logical shape and the format's parameters. */
+  readonly rows: number;
+  readonly cols: number;
+  readonly nodeSize: number;
+  readonly levels: number;
+  /** Stored entries (a +0 word in a dense leaf is not one). */
+  readonly nnz: number;
+  /** Distinct inner nodes and leaves by type. */
+  readonly innerNodes: NodeTypeCounts;
+  readonly leafNodes: NodeTypeCounts;
+  /** Mean entries per leaf of each type (0 where there is none), and per inner node (children). */
+  readonly meanLeafEntries: NodeTypeCounts;
+  readonly meanInnerEntries: NodeTypeCounts;
+  /** `hisparseMemoryBytes`. */
+  readonly memoryBytes: number;
+  /** The same matrix as CSR (u32 row pointers and column indices, f32 values): 4·(rows + 1) + 8·nnz. */
+  readonly csrBytes: number;
+  /** The same matrix as COO (u32 row and column, f32 value): 12·nnz. */
+  readonly cooBytes: number;
+  /** memoryBytes / nnz (0 without entries): the paper's Figure 2 measure. */
+  readonly bytesPerNonzero: number;
+}
+
+function zeroCounts(): NodeTypeCounts {
+  return { dense: 0, coo1: 0, coo2: 0, coo4: 0 };
+}
+
+/**
+ * Statistics of a matrix: nodes of each type among inner nodes and leaves, levels, mean entries
+ * per node type, nnz, and the bytes of the matrix in HiSparse, CSR and COO (§3.3, Figures 2 and 4).
+ * Shared nodes are counted once.
+ *
+ * @example
+ * ```ts
+ * const st = hisparseStats(hisparseFromCsr(poisson2d(64)));
+ * st.leafNodes.coo4; // leaves holding three or more entries
+ * st.memoryBytes / st.cooBytes; // the saving over COO
+ * ```
+ */
+export function hisparseStats(H: HiSparseHost): HiSparseStats {
+  const h = checkHiSparse(H, 'H');
+  const innerNodes = zeroCounts();
+  const leafNodes = zeroCounts();
+  const leafEntries = zeroCounts();
+  const innerEntries = zeroCounts();
+  let words = POOL_HEADER_WORDS;
+  forEachNode(h, (pointer, level) => {
+    const name = NODE_TYPE_NAMES[(pointer & TYPE_MASK) as NodeType];
+    const type = (pointer & TYPE_MASK) as NodeType;
+    const count = type === NODE_TYPE.dense ? readNode(h.pool, pointer, h.nodeSize).slots.length : h.pool.words[pointer - type]!;
+    words += nodeSizeAt(h.pool, pointer, h.nodeSize);
+    if (level === h.levels - 1) {
+      leafNodes[name]++;
+      leafEntries[name] += count;
+    } else {
+      innerNodes[name]++;
+      innerEntries[name] += count;
+    }
+  });
+  const mean = (sum: NodeTypeCounts, n: NodeTypeCounts): NodeTypeCounts => {
+    const out = zeroCounts();
+    for (const k of NODE_TYPE_NAMES) out[k] = n[k] > 0 ? sum[k] / n[k] : 0;
+    return out;
+  };
+  // Each entry is in exactly one leaf (the path to a position is unique), so nnz is the leaves' sum.
+  const nnz = NODE_TYPE_NAMES.reduce((sum, k) => sum + leafEntries[k], 0);
+  const memoryBytes = 4 * words;
+  return {
+    rows: h.rows,
+    cols: h.cols,
+    nodeSize: h.nodeSize,
+    levels: h.levels,
+    nnz,
+    innerNodes,
+    leafNodes,
+    meanLeafEntries: mean(leafEntries, leafNodes),
+    meanInnerEntries: mean(innerEntries, innerNodes),
+    memoryBytes,
+    csrBytes: 4 * (h.rows + 1) + 8 * nnz,
+    cooBytes: 12 * nnz,
+    bytesPerNonzero: nnz > 0 ? memoryBytes / nnz : 0,
+  };
+}

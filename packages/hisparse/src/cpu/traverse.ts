@@ -1,0 +1,59 @@
+import type { HiSparseHost } from '../format/matrix.js';
+import { readNode } from '../format/node-io.js';
+
+// Depth-first walks over the stored matrix (state not applied: callers decide what transposition
+// and scale mean for them). Children are visited in slot order, so entries come out in the
+// hierarchical order of FORMAT.md (block by block, row-major inside each node).
+
+/**
+ * Calls `visit(row, col, value)` for every stored entry, with the global stored coordinates and
+ * the f32 value as stored (before the matrix's scale).
+ *
+ * @example
+ * ```ts
+ * forEachStoredEntry(H, (r, c, v) => console.log(r, c, v));
+ * ```
+ */
+export function forEachStoredEntry(H: HiSparseHost, visit: (row: number, col: number, value: number) => void): void {
+  const { pool, nodeSize: d, levels } = H;
+  const bits = new Uint32Array(1);
+  const f32 = new Float32Array(bits.buffer);
+  const walk = (pointer: number, level: number, row0: number, col0: number, span: number): void => {
+    const { slots, words } = readNode(pool, pointer, d);
+    const child = span / d;
+    for (let i = 0; i < slots.length; i++) {
+      const r = row0 + Math.floor(slots[i]! / d) * child;
+      const c = col0 + (slots[i]! % d) * child;
+      if (level === levels - 1) {
+        bits[0] = words[i]!;
+        visit(r, c, f32[0]!);
+      } else {
+        walk(words[i]!, level + 1, r, c, child);
+      }
+    }
+  };
+  if (H.root !== 0) walk(H.root, 0, 0, 0, d ** levels);
+}
+
+/**
+ * Calls `visit(pointer, level)` once for every distinct node reachable from the root (a node
+ * shared by two parents is visited once), parents before children.
+ *
+ * @example
+ * ```ts
+ * let nodes = 0;
+ * forEachNode(H, () => nodes++);
+ * ```
+ */
+export function forEachNode(H: HiSparseHost, visit: (pointer: number, level: number) => void): void {
+  const { pool, nodeSize: d, levels } = H;
+  const seen = new Set<number>();
+  const walk = (pointer: number, level: number): void => {
+    if (seen.has(pointer)) return;
+    seen.add(pointer);
+    visit(pointer, level);
+    if (level === levels - 1) return;
+    for (const child of readNode(pool, pointer, d).words) walk(child, level + 1);
+  };
+  if (H.root !== 0) walk(H.root, 0);
+}

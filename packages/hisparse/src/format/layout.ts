@@ -1,0 +1,245 @@
+// The bit layout of HiSparse nodes (FORMAT.md is the specification; this file is its executable
+// form, shared by the CPU reference and, later, the WGSL generators). Everything is counted in
+// 32-bit words of one pool; nodes start at word offsets that are multiples of 4 (16 bytes), so a
+// kernel can read any node with vec4<u32> loads and the two low bits of an offset are free for the
+// node type (Derler et al., ICS 2017, §3.1).
+
+/**
+ * Node types, the values kept in the two low bits of a child pointer (the paper's enumeration,
+ * §3.1: dense, COO1, COO2, COO4 as 0, 1, 2, 3). Whether a node is inner or a leaf follows from its
+ * level, not from its type: inner nodes hold child pointers where leaves hold f32 values.
+ *
+ * @example
+ * ```ts
+ * const pointer = 64 | NODE_TYPE.coo4; // a COO4 node at word 64
+ * pointer & 3; // 3 === NODE_TYPE.coo4
+ * ```
+ */
+export const NODE_TYPE = { dense: 0, coo1: 1, coo2: 2, coo4: 3 } as const;
+
+/**
+ * One of the {@link NODE_TYPE} values.
+ *
+ * @example
+ * ```ts
+ * const type = (pointer & TYPE_MASK) as NodeType;
+ * ```
+ */
+export type NodeType = (typeof NODE_TYPE)[keyof typeof NODE_TYPE];
+
+/**
+ * Names of the node types, indexed by their value (for statistics and messages).
+ *
+ * @example
+ * ```ts
+ * NODE_TYPE_NAMES[pointer & TYPE_MASK]; // 'coo4' for a COO4 child
+ * ```
+ */
+export const NODE_TYPE_NAMES = ['dense', 'coo1', 'coo2', 'coo4'] as const;
+
+/**
+ * Mask of the type bits of a child pointer.
+ *
+ * @example
+ * ```ts
+ * const type = pointer & TYPE_MASK;
+ * const offset = pointer - type; // a multiple of 4
+ * ```
+ */
+export const TYPE_MASK = 3;
+
+/**
+ * The null pointer: word 0 is the pool header, which is never a node, so 0 can mean "no child".
+ *
+ * @example
+ * ```ts
+ * if (H.root === NULL_POINTER) console.log('no entries');
+ * ```
+ */
+export const NULL_POINTER = 0;
+
+/**
+ * Words of the pool header (`POOL_MAGIC`, `FORMAT_VERSION`, 0, 0): one vec4, so nodes stay aligned.
+ *
+ * @example
+ * ```ts
+ * hisparseMemoryBytes(emptyMatrix) === 4 * POOL_HEADER_WORDS; // true
+ * ```
+ */
+export const POOL_HEADER_WORDS = 4;
+
+/**
+ * First word of every pool: 'HSP1' in ASCII, little-endian.
+ *
+ * @example
+ * ```ts
+ * H.pool.words[0] === POOL_MAGIC; // true
+ * ```
+ */
+export const POOL_MAGIC = 0x31505348;
+
+/**
+ * Version of the layout in FORMAT.md; a kernel may check it.
+ *
+ * @example
+ * ```ts
+ * H.pool.words[1] === FORMAT_VERSION; // true
+ * ```
+ */
+export const FORMAT_VERSION = 1;
+
+/**
+ * Smallest node size d: d ≥ 4 keeps a dense node a whole number of vec4s (d² words).
+ *
+ * @example
+ * ```ts
+ * hisparseFromCsr(A, { nodeSize: MIN_NODE_SIZE });
+ * ```
+ */
+export const MIN_NODE_SIZE = 4;
+
+/**
+ * Largest node size d: d ≤ 256 keeps a coordinate in one byte.
+ *
+ * @example
+ * ```ts
+ * hisparseFromCsr(A, { nodeSize: MAX_NODE_SIZE });
+ * ```
+ */
+export const MAX_NODE_SIZE = 256;
+
+/**
+ * The default node size d. Provisional until the GPU kernels are measured: the paper found d = 128
+ * best on a GTX 1080 (§7), but a 128×128 dense node is 64 KiB, past the 16 KiB of workgroup memory
+ * WebGPU guarantees, while a 32×32 one (4 KiB) can be staged whole; d = 32 also keeps inner nodes
+ * small for the moderately sized matrices of the tests and benchmarks.
+ *
+ * @example
+ * ```ts
+ * hisparseFromCsr(A); // same as hisparseFromCsr(A, { nodeSize: DEFAULT_NODE_SIZE })
+ * ```
+ */
+export const DEFAULT_NODE_SIZE = 32;
+
+/** `n` rounded up to a multiple of `m` (a power of two). */
+function alignUp(n: number, m: number): number {
+  return (n + m - 1) & ~(m - 1);
+}
+
+/**
+ * Entries one thread loads at once from a COOX node: X of COO1, COO2, COO4.
+ *
+ * @example
+ * ```ts
+ * entriesPerLoad(NODE_TYPE.coo4); // 4
+ * ```
+ */
+export function entriesPerLoad(type: Exclude<NodeType, 0>): 1 | 2 | 4 {
+  return type === NODE_TYPE.coo1 ? 1 : type === NODE_TYPE.coo2 ? 2 : 4;
+}
+
+/**
+ * Where the parts of a COOX node with `count` entries lie, in words from the node's start.
+ *
+ * @example
+ * ```ts
+ * const { coordStart, valueStart, words } = sparseLayout(NODE_TYPE.coo4, 7);
+ * ```
+ */
+export interface SparseLayout {
+  /** First word of the packed coordinates (two 16-bit coordinates per word). */
+  readonly coordStart: number;
+  /** First word of the values (f32 bits in a leaf, child pointers in an inner node). */
+  readonly valueStart: number;
+  /** Words of the whole node, padding included (a multiple of 4). */
+  readonly words: number;
+}
+
+/**
+ * The layout of a COOX node with `count` entries (FORMAT.md, "COOX nodes"): word 0 holds `count`;
+ * coordinates start at word 1 (COO1, COO2) or 2 (COO4, so one thread's four coordinates are an
+ * aligned vec2); values start at the next multiple of X words (an aligned vecX load) after
+ * ⌈count / X⌉·X coordinates; the node is padded to a multiple of 4 words. Any count ≥ 1 is valid for
+ * any X — the builder's choice of X is a separate rule ({@link chooseNodeType}).
+ *
+ * @example
+ * ```ts
+ * sparseLayout(NODE_TYPE.coo1, 1); // { coordStart: 1, valueStart: 2, words: 4 }
+ * sparseLayout(NODE_TYPE.coo2, 2); // { coordStart: 1, valueStart: 2, words: 4 }
+ * sparseLayout(NODE_TYPE.coo4, 5); // { coordStart: 2, valueStart: 8, words: 16 }
+ * ```
+ */
+export function sparseLayout(type: Exclude<NodeType, 0>, count: number): SparseLayout {
+  const x = entriesPerLoad(type);
+  const slots = Math.ceil(count / x) * x; // entries including the padding of the last load
+  const coordStart = x === 4 ? 2 : 1;
+  const valueStart = alignUp(coordStart + Math.ceil(slots / 2), x);
+  return { coordStart, valueStart, words: alignUp(valueStart + slots, 4) };
+}
+
+/**
+ * Words of a node of `type` holding `count` entries in a d×d grid: d² for a dense node (whatever
+ * it holds), the {@link sparseLayout} size for a COOX node.
+ *
+ * @example
+ * ```ts
+ * nodeWords(NODE_TYPE.dense, 3, 4); // 16
+ * nodeWords(NODE_TYPE.coo4, 3, 4); // 8
+ * ```
+ */
+export function nodeWords(type: NodeType, count: number, d: number): number {
+  return type === NODE_TYPE.dense ? d * d : sparseLayout(type, count).words;
+}
+
+/**
+ * The node type the builder, add and edits give a node of `count` ≥ 1 entries (inner or leaf):
+ * the sparse type by entry count as the paper's evaluation does (§7: COO1 for one entry, COO2 for
+ * two, COO4 for three or more), then dense instead when the d² dense words are fewer than the
+ * sparse node's words (§3.3: "nodes are stored in dense form, if the memory costs of storing it in
+ * sparse format are higher"; on a tie the node stays sparse).
+ *
+ * @example
+ * ```ts
+ * chooseNodeType(1, 32); // NODE_TYPE.coo1
+ * chooseNodeType(9, 4); // NODE_TYPE.dense (COO4 would take 20 words, dense 16)
+ * chooseNodeType(8, 4); // NODE_TYPE.coo4 (16 words either way)
+ * ```
+ */
+export function chooseNodeType(count: number, d: number): NodeType {
+  const sparse = count === 1 ? NODE_TYPE.coo1 : count === 2 ? NODE_TYPE.coo2 : NODE_TYPE.coo4;
+  return d * d < sparseLayout(sparse, count).words ? NODE_TYPE.dense : sparse;
+}
+
+/**
+ * Levels of the hierarchy for a stored rows×cols matrix: the smallest L ≥ 1 with d^L ≥ max(rows,
+ * cols). The root (level 0) covers a d^L×d^L square, a node at level ℓ a d^(L−ℓ) square, and the
+ * nodes of level L − 1 are the leaves.
+ *
+ * @example
+ * ```ts
+ * levelsFor(0, 0, 32); // 1
+ * levelsFor(1000, 10, 32); // 2 (32² = 1024 ≥ 1000)
+ * ```
+ */
+export function levelsFor(rows: number, cols: number, d: number): number {
+  const extent = Math.max(rows, cols);
+  let levels = 1;
+  for (let span = d; span < extent; span *= d) levels++;
+  return levels;
+}
+
+/**
+ * The packed coordinate of an entry at (row, col) inside its node: row in bits 0–7, column in
+ * bits 8–15 of a 16-bit half word. Entry i sits in half word i of the coordinate words (bits
+ * 0–15 of word i/2 for even i, 16–31 for odd i), so `unpack4xU8` of one word gives
+ * (row, col, row, col) of two entries.
+ *
+ * @example
+ * ```ts
+ * packCoord(3, 0); // 0x0003
+ * packCoord(1, 2); // 0x0201
+ * ```
+ */
+export function packCoord(row: number, col: number): number {
+  return row | (col << 8);
+}
