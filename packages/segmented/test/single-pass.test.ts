@@ -1,5 +1,5 @@
 // The single-pass segmented scan against the CPU reference: every op × type × direction ×
-// inclusive, both paths, segment-length distributions, chunking, forced fallback; outputs poisoned.
+// inclusive (see FULL), both paths, segment-length distributions, chunking, forced fallback; outputs poisoned.
 
 import { ELEMENT_TYPES, SCAN_OPS, type ScanContext, type ScanOp, type ScanTypedArray } from '@scan/core';
 import { opFitsType } from '@scan/core/kit';
@@ -59,27 +59,39 @@ const kindFor = (op: ScanOp) => (op === 'add' ? ('small' as const) : op === 'mul
 const SIZES = [1, 2, 3, 4, 5, 7, 31, 32, 33, 255, 1023, 1024, 1025, 4095, 4096, 4097, 3 * 4096 + 7];
 const MEANS = [1, 3, 30, 3000, 1e9];
 
+/**
+ * Type/op pairs that get every direction × inclusive combination on both paths. The other pairs get
+ * two combinations between them covering both directions, both modes and both paths (exclusive
+ * forward with subgroups, inclusive backward without), as scan-multipass.test.ts in core: an
+ * operator changes only `combine` and the identity, orthogonal to the direction and mode logic,
+ * and every combination is a pipeline SwiftShader compiles anew.
+ */
+const FULL = new Set(['u32.add', 'i32.min', 'f32.add', 'f32.max']);
+
+function combosFor(type: string, op: ScanOp, subgroups: boolean): { backward: boolean; inclusive: boolean }[] {
+  if (!FULL.has(`${type}.${op}`)) return [{ backward: !subgroups, inclusive: !subgroups }];
+  return [false, true].flatMap((backward) => [false, true].map((inclusive) => ({ backward, inclusive })));
+}
+
 for (const subgroups of [true, false]) {
   describe(`single-pass segmented scan (${subgroups ? 'subgroups' : 'workgroup memory'})`, () => {
     for (const type of ELEMENT_TYPES) {
       it(`${type}: every op, direction, inclusive; segment lengths 1, ~3, ~30, ~3000, one segment`, async () => {
         const ctx = await getTestContext({ subgroups });
         for (const op of SCAN_OPS.filter((o) => opFitsType(o, type))) {
-          for (const backward of [false, true]) {
-            for (const inclusive of [false, true]) {
-              const cases = SIZES.map((n, i) => ({
-                data: randomData(type, n, i + n, kindFor(op)),
-                flags: randomSegmentFlags(n, MEANS[i % MEANS.length]!, 7 * n + i),
-              }));
-              const got = await runPlan(ctx, { type, op, backward, inclusive, algorithm: 'single-pass' }, cases);
-              cases.forEach(({ data, flags }, i) =>
-                expectEqualArrays(
-                  got[i]!,
-                  cpu.segmentedScan(data, flags, { op, backward, inclusive }),
-                  `${type} ${op} ${backward ? 'bwd' : 'fwd'} ${inclusive ? 'inc' : 'exc'} n=${data.length} mean=${MEANS[i % MEANS.length]}`,
-                ),
-              );
-            }
+          for (const { backward, inclusive } of combosFor(type, op, subgroups)) {
+            const cases = SIZES.map((n, i) => ({
+              data: randomData(type, n, i + n, kindFor(op)),
+              flags: randomSegmentFlags(n, MEANS[i % MEANS.length]!, 7 * n + i),
+            }));
+            const got = await runPlan(ctx, { type, op, backward, inclusive, algorithm: 'single-pass' }, cases);
+            cases.forEach(({ data, flags }, i) =>
+              expectEqualArrays(
+                got[i]!,
+                cpu.segmentedScan(data, flags, { op, backward, inclusive }),
+                `${type} ${op} ${backward ? 'bwd' : 'fwd'} ${inclusive ? 'inc' : 'exc'} n=${data.length} mean=${MEANS[i % MEANS.length]}`,
+              ),
+            );
           }
         }
       });
@@ -99,14 +111,16 @@ for (const subgroups of [true, false]) {
           );
         }
       }
+      // Past 2^20 (257 tiles): short segments forward, long ones (crossing tiles) backward.
       const n = (1 << 20) + 3;
-      for (const mean of [16, 4096]) {
+      for (const [mean, backward] of [
+        [16, false],
+        [4096, true],
+      ] as const) {
         const data = randomData('f32', n, mean, 'small');
         const flags = randomSegmentFlags(n, mean, mean);
-        for (const backward of [false, true]) {
-          const [got] = await runPlan(ctx, { type: 'f32', backward, inclusive: true }, [{ data, flags }]);
-          expectEqualArrays(got!, cpu.segmentedScan(data, flags, { backward, inclusive: true }), `2^20+3 mean ${mean} bwd=${backward}`);
-        }
+        const [got] = await runPlan(ctx, { type: 'f32', backward, inclusive: true }, [{ data, flags }]);
+        expectEqualArrays(got!, cpu.segmentedScan(data, flags, { backward, inclusive: true }), `2^20+3 mean ${mean} bwd=${backward}`);
       }
     });
   });

@@ -45,7 +45,7 @@ function* cases(kinds: readonly (readonly ['u32' | 'i32' | 'f32', 'add' | 'min' 
 
 for (const subgroups of [true, false]) {
   describe(`single pass, segment lengths around the tile (${TILE}) and the subgroup run (${RUN}) (${subgroups ? 'subgroups' : 'workgroup memory'})`, () => {
-    it('segmentedScan: u32 and f32 add, i32 max; forward and backward, inclusive and exclusive', async () => {
+    it('segmentedScan: u32 add forward and backward, inclusive and exclusive; f32 add and i32 max in two of those each', async () => {
       const ctx = await getTestContext({ subgroups });
       for (const { label, flags, op, data } of cases([
         ['u32', 'add'],
@@ -54,6 +54,9 @@ for (const subgroups of [true, false]) {
       ])) {
         for (const backward of [false, true]) {
           for (const inclusive of [false, true]) {
+            // u32 add in every direction and mode; f32 add and i32 max in two each, between them
+            // the four (the boundaries are the same for every operator; each mode is a pipeline).
+            if (label.startsWith('f32') ? backward === inclusive : label.startsWith('i32') && backward !== inclusive) continue;
             const got = await segmentedScan(ctx, data, flags, { op, backward, inclusive, algorithm: 'single-pass' });
             const want = cpu.segmentedScan(data, flags, { op, backward, inclusive });
             const where = `${label} ${backward ? 'bwd' : 'fwd'} ${inclusive ? 'inc' : 'exc'}`;
