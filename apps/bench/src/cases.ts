@@ -1,68 +1,21 @@
-import type { ElementType } from '@scan/core';
-import {
-  BASELINES,
-  type BenchCase,
-  type CaseShape,
-  CORE_PRIMITIVES,
-  type Primitive,
-  type ScanAlgorithmName,
-  SEGMENTED_PRIMITIVES,
-  SORT_PRIMITIVES,
-  SPMV_PRIMITIVES,
-  TCU_PRIMITIVES,
-  TRIDIAG_PRIMITIVES,
-  WATER_PRIMITIVES,
-} from './case-types.js';
-import { DEFAULT_SEGMENT_MEANS, segmentedShapes } from './segmented-cases.js';
-import { sortShapes } from './sort-cases.js';
-import { type SizedShape, spmvShapes } from './spmv-cases.js';
-import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from './spmv-suite.js';
-import { tcuShapes } from './tcu-cases.js';
-import { tridiagShapes } from './tridiag-cases.js';
-import { waterCaseSize, waterShapes } from './water-cases.js';
+import type { CaseSelection } from './case-module.js';
+import { CASE_MODULES } from './case-modules.js';
+import { BASELINES, type BenchCase, type CaseShape, type Primitive } from './case-types.js';
+
+// Builds a run's cases from the registry (case-modules.ts); nothing here names a package. This
+// module and everything it imports are free of Node modules: the dashboard bundles it for the browser.
+
+export type { CaseSelection } from './case-module.js';
+export { DEFAULT_SCAN_ALGORITHMS } from './core-cases.js';
 
 /**
- * Primitives left out of the default list, run only when `--only` names them: the tcu cases (16
- * configurations, the emulated path very slow on SwiftShader; see the README) and the SpMV cases
- * (a suite of matrices with up to 64M nonzeros, meant for a GPU).
+ * Primitives left out of the default list, run only when `--only` names them: those of the opt-in
+ * modules (the tcu cases: 16 configurations, the emulated path very slow on SwiftShader; see the README).
  */
-export const OPT_IN_PRIMITIVES: readonly Primitive[] = [...TCU_PRIMITIVES, ...SPMV_PRIMITIVES];
+export const OPT_IN_PRIMITIVES: readonly Primitive[] = CASE_MODULES.filter((m) => m.optIn).flatMap((m) => m.primitives);
 
-/** Every primitive name `--only` accepts. */
-export const PRIMITIVES: readonly Primitive[] = [
-  ...CORE_PRIMITIVES,
-  ...SEGMENTED_PRIMITIVES,
-  ...SORT_PRIMITIVES,
-  ...TRIDIAG_PRIMITIVES,
-  ...WATER_PRIMITIVES,
-  ...TCU_PRIMITIVES,
-  ...SPMV_PRIMITIVES,
-  ...BASELINES,
-];
-
-/** The algorithms run when `--algorithms` is not given ('auto' is one of them by another name). */
-export const DEFAULT_SCAN_ALGORITHMS: readonly ScanAlgorithmName[] = ['blelloch', 'reduce-then-scan', 'decoupled-fallback'];
-
-/** What {@link enumerateCases} needs from the command line. */
-export interface CaseSelection {
-  readonly sizes: readonly number[];
-  /** Primitive filter; undefined means every primitive but the {@link OPT_IN_PRIMITIVES} (tcu), and both baselines. */
-  readonly only?: readonly Primitive[];
-  /** Element-type filter (baselines always stay: they move bits, not values). */
-  readonly types?: readonly ElementType[];
-  /** Scan algorithms; when given, each named algorithm gets the full set of scan variants. */
-  readonly algorithms?: readonly ScanAlgorithmName[];
-  /** Mean segment lengths of the segmented cases (default {@link DEFAULT_SEGMENT_MEANS}). */
-  readonly segmentMeans?: readonly number[];
-  readonly runs: number;
-  readonly warmup: number;
-  readonly seed: number;
-  readonly density: number;
-  /** Internal plan options of the split and pack cases (`--tuning`), for sweeps. */
-  readonly tuning?: Readonly<Record<string, number | boolean>>;
-  /** Matrices of the SpMV cases (`--matrices`, `--mtx`); default the suite {@link DEFAULT_MATRICES}. */
-  readonly matrices?: readonly MatrixSource[];
-}
+/** Every primitive name `--only` accepts, in report order. */
+export const PRIMITIVES: readonly Primitive[] = CASE_MODULES.flatMap((m) => m.primitives);
 
 /**
  * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
@@ -107,65 +60,6 @@ export function seriesName(c: CaseShape): string {
   return [c.primitive, c.algorithm, describeVariant(c)].filter(Boolean).join(' ');
 }
 
-/** The scan configurations run for one algorithm; `withVariants` adds inclusive, backward, i32 max and f32 add. */
-function scanShapes(algorithm: ScanAlgorithmName, withVariants: boolean): CaseShape[] {
-  const base = { primitive: 'scan', algorithm, type: 'u32', op: 'add', inclusive: false, backward: false } as const;
-  const shapes: CaseShape[] = [base];
-  if (withVariants) {
-    shapes.push({ ...base, inclusive: true }, { ...base, backward: true }, { ...base, type: 'i32', op: 'max' }, { ...base, type: 'f32' });
-  }
-  return shapes;
-}
-
-/**
- * Split and pack: the one-pass kernels with u32 and with u8 flags, beside the paper's
- * scan-then-scatter on u32 flags.
- */
-function compactShapes(): CaseShape[] {
-  return (['split', 'pack'] as const).flatMap((primitive) => [
-    { primitive, algorithm: 'single-pass', type: 'u32', flagType: 'u32' } as const,
-    { primitive, algorithm: 'single-pass', type: 'u32', flagType: 'u8' } as const,
-    { primitive, algorithm: 'scan-then-scatter', type: 'u32', flagType: 'u32' } as const,
-  ]);
-}
-
-/**
- * Every configuration of the default list (before filters), in report order, plus those of the
- * {@link OPT_IN_PRIMITIVES} named in `optIn` (the SpMV ones over `matrices`, each with its `n`).
- */
-export function defaultShapes(
-  algorithms?: readonly ScanAlgorithmName[],
-  segmentMeans = DEFAULT_SEGMENT_MEANS,
-  optIn: readonly Primitive[] = [],
-  matrices?: readonly MatrixSource[],
-): SizedShape[] {
-  // Without --algorithms the variants run on the fastest portable algorithm only; naming
-  // algorithms asks for a side-by-side comparison, so each gets every variant.
-  const scans = algorithms
-    ? algorithms.flatMap((a) => scanShapes(a, true))
-    : DEFAULT_SCAN_ALGORITHMS.flatMap((a) => scanShapes(a, a === 'decoupled-fallback'));
-  return [
-    ...scans,
-    { primitive: 'reduce', type: 'u32', op: 'add' },
-    { primitive: 'reduce', type: 'f32', op: 'add' },
-    { primitive: 'reduce', type: 'u32', op: 'max' },
-    { primitive: 'enumerate', type: 'u32', backward: false },
-    { primitive: 'distribute', type: 'u32', backward: false },
-    ...compactShapes(),
-    ...segmentedShapes(segmentMeans),
-    ...sortShapes(),
-    ...tridiagShapes(),
-    ...waterShapes(),
-    ...tcuShapes().filter((s) => optIn.includes(s.primitive)),
-    // The suite is parsed only when an SpMV primitive is asked for.
-    ...(optIn.some((p) => (SPMV_PRIMITIVES as readonly Primitive[]).includes(p))
-      ? spmvShapes(matrices ?? parseMatrixList(DEFAULT_MATRICES.join(','))).filter((s) => optIn.includes(s.primitive))
-      : []),
-    { primitive: 'copy', type: 'u32' },
-    { primitive: 'read-only', type: 'u32' },
-  ];
-}
-
 /**
  * The cases of a run: each selected configuration at each size (series-major, sizes ascending).
  *
@@ -176,33 +70,34 @@ export function defaultShapes(
  * ```
  */
 export function enumerateCases(selection: CaseSelection): BenchCase[] {
-  const shapes = defaultShapes(selection.algorithms, selection.segmentMeans, selection.only, selection.matrices).filter(
-    (s) =>
-      (!selection.only || selection.only.includes(s.primitive)) &&
-      (!selection.types || BASELINES.includes(s.primitive) || selection.types.includes(s.type)),
-  );
+  const { only, types } = selection;
   const cases: BenchCase[] = [];
-  for (const { n: fixed, ...shape } of shapes) {
-    const series = seriesName(shape);
-    const flags = shape.primitive === 'enumerate' || shape.primitive === 'split' || shape.primitive === 'pack';
-    // The SpMV cases have their matrix's size; --sizes does not apply to them. A water case runs
-    // (and reports) a square grid's cells.
-    const sizes =
-      fixed !== undefined ? [fixed] : shape.primitive === 'water-adi-step' ? selection.sizes.map(waterCaseSize) : selection.sizes;
-    for (const n of [...new Set(sizes)]) {
-      // A fixed segment longer than the array would just be the whole array again.
-      if (shape.segmentSize !== undefined && shape.segmentSize > n) continue;
-      cases.push({
-        ...shape,
-        ...(flags ? { density: selection.density } : {}),
-        ...(selection.tuning && (shape.primitive === 'split' || shape.primitive === 'pack') ? { tuning: selection.tuning } : {}),
-        id: `${series}@${n}`,
-        series,
-        n,
-        seed: selection.seed,
-        runs: selection.runs,
-        warmup: selection.warmup,
-      });
+  for (const module of CASE_MODULES) {
+    // Asked for by --only, else in the default list. Skipping a module also skips its shapes
+    // (the SpMV suite is parsed only when an SpMV primitive runs).
+    if (only ? !module.primitives.some((p) => only.includes(p)) : module.optIn) continue;
+    const shapes = module
+      .shapes(selection)
+      .filter((s) => (!only || only.includes(s.primitive)) && (!types || BASELINES.includes(s.primitive) || types.includes(s.type)));
+    for (const { n: fixed, ...shape } of shapes) {
+      const series = seriesName(shape);
+      // The SpMV cases have their matrix's size; --sizes does not apply to them. A water case runs
+      // (and reports) a square grid's cells.
+      const sizes = fixed !== undefined ? [fixed] : selection.sizes.map((n) => module.caseSize?.(n) ?? n);
+      for (const n of [...new Set(sizes)]) {
+        // A fixed segment longer than the array would just be the whole array again.
+        if (shape.segmentSize !== undefined && shape.segmentSize > n) continue;
+        cases.push({
+          ...shape,
+          ...module.caseFields?.(shape, selection),
+          id: `${series}@${n}`,
+          series,
+          n,
+          seed: selection.seed,
+          runs: selection.runs,
+          warmup: selection.warmup,
+        });
+      }
     }
   }
   return cases;

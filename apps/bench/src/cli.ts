@@ -25,8 +25,14 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (invocation.kind === 'child') {
-    // Imported only here, so the parent never loads the GPU side of the bundle's code.
-    const { childMain } = await import('./child/main.js');
+    // Imported only here, so the parent never loads the GPU side of the bundle's code. The child
+    // code is browser-safe (the dashboard bundles it); the Node entry gives it the .mtx file reader.
+    const [{ childMain }, { useMatrixFileReader }, { readMatrixMarketFile }] = await Promise.all([
+      import('./child/main.js'),
+      import('./child/matrix-file.js'),
+      import('@scan/spmv/node'),
+    ]);
+    useMatrixFileReader(readMatrixMarketFile);
     await childMain(invocation.caseJson);
     return 0;
   }

@@ -3,8 +3,10 @@ import type { ElementType } from '@scan/core';
 import { ELEMENT_TYPE_NAMES, type Primitive, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from './case-types.js';
 import { type CaseSelection, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from './cases.js';
 import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './segmented-cases.js';
-import { DEFAULT_SIZES, LARGE_SIZES, parseSizeList } from './sizes.js';
-import { DEFAULT_MATRICES, selectMatrices } from './spmv-suite.js';
+import { DEFAULT_SIZES, formatSize, LARGE_SIZES, parseSizeList } from './sizes.js';
+import { type DefaultedSetting, SOFTWARE_RUNS, SOFTWARE_SIZES, SOFTWARE_WARMUP } from './software-adapter.js';
+import { selectMatrices } from './spmv-mtx-file.js';
+import { DEFAULT_MATRICES, SOFTWARE_MATRICES } from './spmv-suite.js';
 
 /** Fewest timed runs a median is reported over. */
 export const MIN_RUNS = 10;
@@ -21,6 +23,11 @@ export interface BenchOptions extends CaseSelection {
   readonly json: boolean;
   /** Commit to record when `git` is not available (the lent GPU machine). */
   readonly commit?: string;
+  /**
+   * The settings not given on the command line (`--large` gives the sizes, `--mtx` the matrices):
+   * on a software adapter the run replaces them with its own defaults. Absent or empty: none.
+   */
+  readonly defaulted?: readonly DefaultedSetting[];
 }
 
 /** What the command line asks for. */
@@ -34,21 +41,23 @@ export const HELP_TEXT = `scan-bench: times every @scan/core primitive on the GP
 
 Usage: node apps/bench/dist/cli.js [options]
 
-  --sizes LIST         element counts, comma-separated; 2^k allowed (default 2^16,2^20: fine on SwiftShader)
+  --sizes LIST         element counts, comma-separated; 2^k allowed (default ${DEFAULT_SIZES.map(formatSize).join(',')};
+                       on a software adapter such as SwiftShader ${SOFTWARE_SIZES.map(formatSize).join(',')})
   --large              add the GPU sizes 2^20,2^24,2^26,2^28
   --only LIST          primitives: ${PRIMITIVES.join(', ')}
                        (${OPT_IN_PRIMITIVES.join(', ')}: only when named here, not in the default list)
   --algorithms LIST    scan algorithms, each with every scan variant: ${SCAN_ALGORITHM_NAMES.join(', ')}
   --types LIST         keep cases of these element types: ${ELEMENT_TYPE_NAMES.join(', ')}
-  --runs N             timed runs per case, median reported (default 20, at least ${MIN_RUNS})
-  --warmup N           untimed runs first (default 3)
+  --runs N             timed runs per case, median reported (default 20, at least ${MIN_RUNS}; software adapter ${SOFTWARE_RUNS})
+  --warmup N           untimed runs first (default 3; software adapter ${SOFTWARE_WARMUP})
   --timeout S          seconds per case before its process is killed (default 300: SwiftShader is slow)
   --seed N             seed of the GPU data generator (default 1)
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
   --segment-means LIST mean segment lengths of the segmented cases, 2^k allowed (default ${DEFAULT_SEGMENT_MEANS.join(',')})
   --matrices LIST      SpMV matrices (spmv, spmv-t, spmm), <family>-<size> with family poisson2d (grid side),
                        biased, powerlaw, uniform, banded (rows; K = 1000, M = 1000000, 2^k); default
-                       ${DEFAULT_MATRICES.join(',')}
+                       ${DEFAULT_MATRICES.join(',')}; on a software adapter
+                       ${SOFTWARE_MATRICES.join(',')}
   --mtx LIST           Matrix Market files for the SpMV cases, comma-separated (named by their base name);
                        given alone it replaces the default suite, with --matrices it adds to it
   --tuning JSON        internal plan options for split and pack sweeps, e.g. '{"workgroupSize":512,"elementsPerThread":8}'
@@ -57,6 +66,10 @@ Usage: node apps/bench/dist/cli.js [options]
   --commit SHA         commit to record when git is not available
   --json               print the JSON report instead of the table (progress goes to stderr)
   --help               this text
+
+On a software adapter (SwiftShader, llvmpipe, WARP) the settings not given get small defaults, so that
+the default run ends within minutes; its numbers say nothing about GPUs. A first child process reads
+the adapter when one of --sizes, --runs, --warmup, --matrices that would matter is left out.
 
 Environment: SCAN_DAWN_TOGGLES (Dawn toggles, read by createNodeContext), VK_ICD_FILENAMES.`;
 
@@ -136,8 +149,20 @@ export function parseCli(argv: readonly string[]): Invocation {
     json: values.json,
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(values.commit !== undefined ? { commit: values.commit } : {}),
+    defaulted: defaultedSettings(values),
   };
   return { kind: 'run', options };
+}
+
+/** The adapter-dependent settings the command line left out, in a fixed order. */
+function defaultedSettings(values: { sizes?: string; large?: boolean; runs?: string; warmup?: string; matrices?: string; mtx?: string }) {
+  const given: Record<DefaultedSetting, boolean> = {
+    sizes: values.sizes !== undefined || values.large === true,
+    runs: values.runs !== undefined,
+    warmup: values.warmup !== undefined,
+    matrices: values.matrices !== undefined || values.mtx !== undefined,
+  };
+  return (Object.keys(given) as DefaultedSetting[]).filter((k) => !given[k]);
 }
 
 /**

@@ -1,11 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { probeAdapter } from './adapter-probe.js';
 import { enumerateCases } from './cases.js';
 import { defaultReportPath, gitInfo, repoRoot } from './env.js';
 import type { BenchOptions } from './options.js';
 import { type BenchReport, type CaseResult, type DeviceInfo, REPORT_SCHEMA, type ReportOptions } from './report.js';
 import { runCaseInChild } from './run-case.js';
 import { formatSize } from './sizes.js';
+import { isSoftwareAdapter, softwareOptions } from './software-adapter.js';
 import { formatNumber, formatTable } from './table.js';
 
 /** Where a run's report went and what it holds. */
@@ -32,6 +34,17 @@ function reportOptions(o: BenchOptions, dawnToggles: string | undefined): Report
   };
 }
 
+/** What a run on a software adapter changed, for stderr before the first case. */
+function softwareLine(device: DeviceInfo, requested: BenchOptions, options: BenchOptions): string {
+  const changed = [
+    options.sizes !== requested.sizes ? `sizes ${options.sizes.map(formatSize).join(',')}` : '',
+    options.runs !== requested.runs || options.warmup !== requested.warmup ? `${options.runs} runs after ${options.warmup} warm-up` : '',
+    options.matrices !== requested.matrices ? `SpMV matrices ${(options.matrices ?? []).map((m) => m.name).join(',')}` : '',
+  ].filter(Boolean);
+  const adapter = [device.adapter.vendor, device.adapter.architecture, device.adapter.description].filter(Boolean).join(' / ');
+  return `software adapter (${adapter}): ${changed.length ? `${changed.join('; ')} where the command line gave none` : 'the settings given'}; its numbers say nothing about GPUs`;
+}
+
 function progressLine(i: number, total: number, r: CaseResult): string {
   const m = r.measurement;
   const vsScan = r.ratioScanTime !== undefined ? ` ×scan ${formatNumber(r.ratioScanTime)}` : '';
@@ -46,22 +59,34 @@ function progressLine(i: number, total: number, r: CaseResult): string {
 /**
  * Runs every selected case, each in its own child process of `script` (this CLI's bundle), one at
  * a time so cases never share the GPU; writes the JSON report and prints the table (or the JSON).
- * The parent never creates a GPU device: a Dawn crash can only take one child with it.
+ * The parent never creates a GPU device: a Dawn crash can only take one child with it. When the
+ * command line left sizes, runs, warm-up or matrices out, a first child reads the adapter, and a
+ * software one (SwiftShader) gets the small defaults of software-adapter.ts instead.
  *
  * @example
  * ```ts
  * await runBench(options, fileURLToPath(import.meta.url));
  * ```
  */
-export async function runBench(options: BenchOptions, script: string): Promise<RunOutcome> {
+export async function runBench(requested: BenchOptions, script: string): Promise<RunOutcome> {
   const started = new Date();
   const root = repoRoot(process.cwd());
-  const git = options.commit ? { commit: options.commit, dirty: undefined } : gitInfo(root);
-  const cases = enumerateCases(options);
+  const git = requested.commit ? { commit: requested.commit, dirty: undefined } : gitInfo(root);
   // Children inherit the environment: SCAN_DAWN_TOGGLES, VK_ICD_FILENAMES, SCAN_VK_ICD.
   const env = process.env;
+  // The adapter matters before the run only where a default it decides changes the cases (explicit
+  // settings always win; `--only copy` has no matrices to shrink): only then a child reads it.
+  const gpuCases = enumerateCases(requested);
+  const softwareCases = enumerateCases(softwareOptions(requested));
+  let device: DeviceInfo | null =
+    JSON.stringify(softwareCases) !== JSON.stringify(gpuCases)
+      ? await probeAdapter({ script, env, timeoutS: Math.min(requested.timeoutS, 120) })
+      : null;
+  const software = isSoftwareAdapter(device);
+  const options = software ? softwareOptions(requested) : requested;
+  if (device && software) process.stderr.write(`${softwareLine(device, requested, options)}\n`);
+  const cases = software ? softwareCases : gpuCases;
   const results: CaseResult[] = [];
-  let device: DeviceInfo | null = null;
   for (const [i, c] of cases.entries()) {
     // The paper's split radix sort makes 32 splits: three times the budget (SwiftShader takes
     // 10-18 s per 2^20-key sort), so the default run finishes there too.

@@ -1,3 +1,6 @@
+import type { CaseModule } from './case-module.js';
+import { type BenchCase, type CaseShape, SEGMENTED_ALGORITHM_NAMES, SEGMENTED_PRIMITIVES } from './case-types.js';
+
 /**
  * Mean segment lengths of `--segment-means` when it is not given: short segments (16, where the
  * head flags decide nearly every combine) and long ones (4096, close to an unsegmented scan).
@@ -78,4 +81,16 @@ export function unsegmentedScanCase(c: BenchCase): BenchCase {
   return { ...rest, primitive: 'scan', algorithm: 'decoupled-fallback', type: 'u32', op: 'add', inclusive: false, backward: false };
 }
 
-import { type BenchCase, type CaseShape, SEGMENTED_ALGORITHM_NAMES } from './case-types.js';
+/**
+ * `@scan/segmented` in the case registry, at the selection's `--segment-means`.
+ *
+ * @example
+ * ```ts
+ * SEGMENTED_CASES.shapes(selection).length; // 5 per mean
+ * ```
+ */
+export const SEGMENTED_CASES: CaseModule = {
+  package: '@scan/segmented',
+  primitives: SEGMENTED_PRIMITIVES,
+  shapes: (selection) => segmentedShapes(selection.segmentMeans ?? DEFAULT_SEGMENT_MEANS),
+};

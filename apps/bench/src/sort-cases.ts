@@ -1,4 +1,5 @@
-import type { CaseShape, SortAlgorithmName } from './case-types.js';
+import type { CaseModule } from './case-module.js';
+import { type CaseShape, SORT_PRIMITIVES, type SortAlgorithmName } from './case-types.js';
 
 /**
  * Mean segment length of the `segmented-sort` case (random segments, geometric lengths, like the
@@ -62,3 +63,13 @@ export function sortAlgorithmOf(c: Pick<CaseShape, 'algorithm'>): SortAlgorithmN
   if (c.algorithm === 'split-radix') return 'split-radix';
   throw new Error(`sort: algorithm ${c.algorithm} is not one of radix, split-radix`);
 }
+
+/**
+ * `@scan/sort` in the case registry.
+ *
+ * @example
+ * ```ts
+ * SORT_CASES.primitives; // ['sort', 'sort-pairs', 'segmented-sort']
+ * ```
+ */
+export const SORT_CASES: CaseModule = { package: '@scan/sort', primitives: SORT_PRIMITIVES, shapes: sortShapes };

@@ -1,14 +1,14 @@
-import { type BenchCase, type CaseShape, SPMV_ALGORITHM_NAMES, type SpmvAlgorithmName, type SpmvPrimitive } from './case-types.js';
-import type { MatrixSource } from './spmv-suite.js';
+import type { CaseModule, SizedShape } from './case-module.js';
+import { type BenchCase, SPMV_ALGORITHM_NAMES, SPMV_PRIMITIVES, type SpmvAlgorithmName, type SpmvPrimitive } from './case-types.js';
+import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from './spmv-suite.js';
+
+export type { SizedShape } from './case-module.js';
 
 /** Columns of X in the `spmm` cases (the plan's one-pass limit). */
 export const SPMM_COLUMNS = 8;
 
 /** The algorithms the `spmm` cases run. */
 const SPMM_ALGORITHMS: readonly SpmvAlgorithmName[] = ['auto', 'branchless', 'merge'];
-
-/** A case shape of fixed size: the SpMV cases carry their matrix's `n` instead of taking `--sizes`. */
-export type SizedShape = CaseShape & { readonly n?: number };
 
 /**
  * The SpMV configurations, in report order: `spmv` (A·x) and `spmv-t` (Aᵀ·x) with every algorithm
@@ -89,3 +89,18 @@ export function singleProductCase(c: BenchCase): BenchCase {
   const { k: _k, ...rest } = c;
   return { ...rest, primitive: 'spmv', algorithm: 'auto' };
 }
+
+/**
+ * `@scan/spmv` in the case registry: the cases over the selection's matrices, else the suite
+ * {@link DEFAULT_MATRICES} (a software adapter's run passes its small suite as the selection's).
+ *
+ * @example
+ * ```ts
+ * SPMV_CASES.shapes({ ...selection, matrices: parseMatrixList('poisson2d-64') }).length; // 13
+ * ```
+ */
+export const SPMV_CASES: CaseModule = {
+  package: '@scan/spmv',
+  primitives: SPMV_PRIMITIVES,
+  shapes: (selection) => spmvShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(','))),
+};

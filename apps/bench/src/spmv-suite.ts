@@ -1,10 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
-
 // The SpMV matrix suite: names such as `biased-1M` map to a family and a size, and every shape
 // (rows, columns, nonzeros) follows from them in closed form, so the parent knows each case's size
 // without generating anything. The child generates the same matrices on the GPU
-// (child/kernels/spmv-generate.ts); cuda/spmv.py builds them again with CuPy.
+// (child/kernels/spmv-generate.ts); cuda/spmv.py builds them again with CuPy. No Node module here:
+// a browser bundle (the dashboard) imports this file; reading `.mtx` files is in spmv-mtx-file.ts.
 
 /** Matrix families of the suite; a name is `<family>-<size>`. */
 export const MATRIX_FAMILIES = ['poisson2d', 'biased', 'powerlaw', 'uniform', 'banded'] as const;
@@ -15,6 +13,15 @@ export type MatrixFamily = (typeof MATRIX_FAMILIES)[number];
  * grid, the paper's biased mat1M and a 16M one, R-MAT power law, uniform and banded at 4M rows.
  */
 export const DEFAULT_MATRICES: readonly string[] = ['poisson2d-2048', 'biased-1M', 'biased-16M', 'powerlaw-4M', 'uniform-4M', 'banded-4M'];
+
+/**
+ * The suite on a software adapter (SwiftShader), where the GPU suite would take hours: the same
+ * generators at sizes their names state, verified against the CPU too (nnz ≤ 2^16): a regular
+ * matrix and the paper's skewed one. Two, because an SpMV case costs 2–4 s there whatever its size
+ * (its own process, plan and pipelines), and the whole default run must end within 3 minutes on 2
+ * cores; test/spmv-verify.test.ts runs every family.
+ */
+export const SOFTWARE_MATRICES: readonly string[] = ['poisson2d-16', 'biased-1K'];
 
 /** R-MAT: edges drawn per row and the quadrant probabilities (Graph500's; d = 1 − a − b − c = 0.05). */
 export const POWERLAW = { edgesPerRow: 16, a: 0.57, b: 0.19, c: 0.19 } as const;
@@ -160,94 +167,4 @@ export function parseMatrixList(text: string): MatrixSource[] {
   ];
   if (names.length === 0) throw new Error(`--matrices "${text}": expected a comma-separated list such as ${DEFAULT_MATRICES.join(',')}`);
   return names.map((name) => ({ name, n: matrixShape(parseMatrixName(name)).nnz }));
-}
-
-/**
- * The name of a Matrix Market file in the report: its base name without `.mtx`.
- *
- * @example
- * ```ts
- * mtxName('/data/bcsstk13.mtx'); // 'bcsstk13'
- * ```
- */
-export function mtxName(path: string): string {
-  return basename(path).replace(/\.mtx$/i, '');
-}
-
-/**
- * Reads the size line of a Matrix Market file (only its first 64 KiB): rows, columns and stored
- * entries of a `coordinate` matrix. Throws a message naming the file when it is not one.
- *
- * @example
- * ```ts
- * readMtxSize('bcsstk13.mtx'); // { rows: 2003, cols: 2003, entries: 42943 }
- * ```
- */
-export function readMtxSize(path: string): { rows: number; cols: number; entries: number } {
-  let text: string;
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      const buffer = Buffer.alloc(1 << 16);
-      text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    throw new Error(`--mtx ${path}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const lines = text.split('\n');
-  if (!/^%%MatrixMarket\s+matrix\s+coordinate/i.test(lines[0] ?? '')) {
-    throw new Error(`--mtx ${path}: not a Matrix Market coordinate matrix (first line "${(lines[0] ?? '').slice(0, 60)}")`);
-  }
-  const sizeLine = lines.slice(1).find((l) => l.trim() !== '' && !l.startsWith('%'));
-  const parts = (sizeLine ?? '').trim().split(/\s+/).map(Number);
-  if (parts.length !== 3 || !parts.every((v) => Number.isSafeInteger(v) && v >= 0)) {
-    throw new Error(`--mtx ${path}: no "rows cols entries" line in its first 64 KiB`);
-  }
-  const [rows, cols, entries] = parts as [number, number, number];
-  return { rows, cols, entries };
-}
-
-/**
- * Parses `--mtx`: comma-separated paths of Matrix Market files (resolved against the working
- * directory), each named by its base name; `n` is its stored entries (at least 1).
- *
- * @example
- * ```ts
- * parseMtxList('a.mtx,dir/b.mtx'); // [{ name: 'a', n: …, path: '/…/a.mtx' }, { name: 'b', … }]
- * ```
- */
-export function parseMtxList(text: string): MatrixSource[] {
-  const paths = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (paths.length === 0) throw new Error(`--mtx "${text}": expected comma-separated .mtx paths`);
-  return paths.map((p) => {
-    const path = resolve(p);
-    return { name: mtxName(path), n: Math.max(1, readMtxSize(path).entries), path };
-  });
-}
-
-/**
- * The matrices of a run: `--matrices` (default {@link DEFAULT_MATRICES} unless `--mtx` is given
- * alone) followed by the `--mtx` files. Names must be unique: they name the series.
- *
- * @example
- * ```ts
- * selectMatrices(undefined, undefined).length; // 6, the default suite
- * selectMatrices('poisson2d-64', undefined); // [{ name: 'poisson2d-64', n: 20224 }]
- * ```
- */
-export function selectMatrices(matrices: string | undefined, mtx: string | undefined): MatrixSource[] {
-  const files = mtx !== undefined ? parseMtxList(mtx) : [];
-  const suite = matrices !== undefined ? parseMatrixList(matrices) : files.length > 0 ? [] : parseMatrixList(DEFAULT_MATRICES.join(','));
-  const all = [...suite, ...files];
-  const seen = new Set<string>();
-  for (const m of all) {
-    if (seen.has(m.name)) throw new Error(`--mtx: two matrices are named "${m.name}"; rename one of the files`);
-    seen.add(m.name);
-  }
-  return all;
 }

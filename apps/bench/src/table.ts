@@ -1,6 +1,7 @@
 import { describeVariant } from './cases.js';
 import type { BenchReport, CaseResult } from './report.js';
 import { formatSize } from './sizes.js';
+import { softwareNote } from './software-adapter.js';
 
 /**
  * A number with about three significant digits and no exponent, or `-` when there is none.
@@ -105,7 +106,8 @@ export function formatHeader(report: BenchReport): string {
 }
 
 /**
- * The whole text report: header, table, and a count of cases by status.
+ * The whole text report: header, table, a count of cases by status, and on a software adapter a
+ * line saying that its numbers say nothing about GPUs.
  *
  * @example
  * ```ts
@@ -116,11 +118,13 @@ export function formatTable(report: BenchReport): string {
   const counts = new Map<string, number>();
   for (const r of report.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   const summary = [...counts].map(([s, k]) => `${k} ${s}`).join(', ');
+  const note = softwareNote(report.device);
   return [
     formatHeader(report),
     '',
     formatGrid(HEADERS, report.results.map(rowCells), RIGHT),
     '',
     `${report.results.length} cases: ${summary || 'none'}`,
+    ...(note ? [note] : []),
   ].join('\n');
 }

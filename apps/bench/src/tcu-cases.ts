@@ -1,4 +1,5 @@
 import { createTcuReducePlan, createTcuScanPlan, prepareTcu, type TcuPlan } from '@scan/tcu';
+import type { CaseModule } from './case-module.js';
 import { type CaseShape, TCU_PATHS, TCU_PRIMITIVES, type TcuPathName, type TcuPrimitive } from './case-types.js';
 import { encodeFill, runCheck } from './child/device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from './child/gpu.js';
@@ -246,3 +247,14 @@ export const TCU_WORKLOADS: Readonly<Record<TcuPrimitive, WorkloadFactory>> = {
   'tcu-reduce': tcuWorkload('tcu-reduce'),
   'tcu-scan': tcuWorkload('tcu-scan'),
 };
+
+/**
+ * `@scan/tcu` in the case registry, opt-in (`--only tcu-reduce,tcu-scan`): the emulated path is
+ * very slow on SwiftShader (README, tcu cases), and a GPU run asks for it by name.
+ *
+ * @example
+ * ```ts
+ * TCU_CASES.optIn; // true
+ * ```
+ */
+export const TCU_CASES: CaseModule = { package: '@scan/tcu', primitives: TCU_PRIMITIVES, optIn: true, shapes: () => tcuShapes() };

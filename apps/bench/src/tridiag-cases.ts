@@ -1,5 +1,6 @@
 import { createTridiagonalPlan, type TridiagonalAlgorithm } from '@scan/tridiag';
 import { solveTridiagonal as cpuSolveTridiagonal } from '@scan/tridiag/cpu';
+import type { CaseModule } from './case-module.js';
 import { type CaseShape, TRIDIAG_PRIMITIVES, type TridiagPrimitive } from './case-types.js';
 import { encodeFill, runCheck } from './child/device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from './child/gpu.js';
@@ -164,3 +165,13 @@ export const TRIDIAG_WORKLOADS: Readonly<Record<TridiagPrimitive, WorkloadFactor
   'tridiag-cr-pcr': tridiagWorkload('cr-pcr'),
   'tridiag-partition': tridiagWorkload('partition'),
 };
+
+/**
+ * `@scan/tridiag` in the case registry.
+ *
+ * @example
+ * ```ts
+ * TRIDIAG_CASES.primitives; // ['tridiag-cr', 'tridiag-pcr', 'tridiag-cr-pcr', 'tridiag-partition']
+ * ```
+ */
+export const TRIDIAG_CASES: CaseModule = { package: '@scan/tridiag', primitives: TRIDIAG_PRIMITIVES, shapes: tridiagShapes };

@@ -2,6 +2,7 @@
 // bench bundles them like the packages'), so the bench and the app run the same step.
 
 import { cpuAdiStep, createWaterSim, type WaterSim } from '@scan/water/sim';
+import type { CaseModule } from './case-module.js';
 import { type CaseShape, WATER_PRIMITIVES, type WaterPrimitive } from './case-types.js';
 import { type CheckOutcome, encodeReduceTree, runCheck } from './child/device-ops.js';
 import { BufferPool, encodeKernel, readWords } from './child/gpu.js';
@@ -158,4 +159,20 @@ const waterWorkload: WorkloadFactory = async (ctx, c) => {
 /** The workload factory of the water case. */
 export const WATER_WORKLOADS: Readonly<Record<WaterPrimitive, WorkloadFactory>> = {
   'water-adi-step': waterWorkload,
+};
+
+/**
+ * The water step in the case registry: a case runs (and reports) the square grid of a size
+ * ({@link waterCaseSize}).
+ *
+ * @example
+ * ```ts
+ * WATER_CASES.caseSize?.(2 ** 21); // 2096704
+ * ```
+ */
+export const WATER_CASES: CaseModule = {
+  package: '@scan/water',
+  primitives: WATER_PRIMITIVES,
+  shapes: waterShapes,
+  caseSize: waterCaseSize,
 };

@@ -8,13 +8,22 @@ import {
   parseNameList,
   seriesName,
 } from '../src/cases.js';
+import { DEFAULT_MATRICES, parseMatrixList } from '../src/spmv-suite.js';
 import { waterCaseSize } from '../src/water-cases.js';
 
 const base: CaseSelection = { sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, seed: 1, density: 0.5 };
 
 describe('enumerateCases', () => {
-  test('the default list: every primitive, every scan algorithm and the scan variants, both baselines', () => {
-    const cases = enumerateCases(base);
+  test('the default list: every primitive, every scan algorithm and the scan variants, the SpMV suite, both baselines', () => {
+    const all = enumerateCases(base);
+    // The SpMV cases run over the matrix suite (one n each), between the water step and the baselines.
+    const spmvAt = all.findIndex((c) => c.primitive === 'spmv');
+    const spmv = all.filter((c) => c.matrix !== undefined);
+    expect(spmv).toHaveLength(DEFAULT_MATRICES.length * 13);
+    expect(all.slice(spmvAt, spmvAt + spmv.length)).toEqual(spmv);
+    expect(all[spmvAt - 1]?.primitive).toBe('water-adi-step');
+    expect(all[spmvAt + spmv.length]?.primitive).toBe('copy');
+    const cases = all.filter((c) => c.matrix === undefined);
     const series = [...new Set(cases.map((c) => c.series))];
     expect(series).toEqual([
       'scan blelloch u32 add excl fwd',
@@ -62,8 +71,8 @@ describe('enumerateCases', () => {
     ]);
     expect(cases).toHaveLength(series.length * 2);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
-    expect(new Set(cases.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES.filter((p) => !OPT_IN_PRIMITIVES.includes(p))));
-    expect(OPT_IN_PRIMITIVES).toEqual(['tcu-reduce', 'tcu-scan', 'spmv', 'spmv-t', 'spmm']);
+    expect(new Set(all.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES.filter((p) => !OPT_IN_PRIMITIVES.includes(p))));
+    expect(OPT_IN_PRIMITIVES).toEqual(['tcu-reduce', 'tcu-scan']);
   });
 
   test('the tcu cases run only when --only names them: both paths side by side, segments longer than n left out', () => {
@@ -111,10 +120,11 @@ describe('enumerateCases', () => {
     expect(cases.some((c) => c.density !== undefined || c.segmentMean !== undefined)).toBe(false);
   });
 
-  test('each case carries its size and run settings; flag primitives get the density', () => {
-    const cases = enumerateCases({ ...base, sizes: [4096], density: 0.25 });
+  test('each case carries its size (an SpMV case the nonzeros of its matrix) and run settings; flag primitives get the density', () => {
+    const cases = enumerateCases({ ...base, sizes: [4096], density: 0.25, matrices: parseMatrixList('biased-10') });
     for (const c of cases) {
-      expect(c).toMatchObject({ n: 4096, runs: 20, warmup: 3, seed: 1, id: `${c.series}@4096` });
+      const n = c.matrix === undefined ? 4096 : 19;
+      expect(c).toMatchObject({ n, runs: 20, warmup: 3, seed: 1, id: `${c.series}@${n}` });
       expect(c.density !== undefined).toBe(['enumerate', 'split', 'pack'].includes(c.primitive));
     }
     expect(cases.find((c) => c.primitive === 'pack')?.density).toBe(0.25);
@@ -162,8 +172,8 @@ describe('enumerateCases', () => {
   });
 
   test('--types filters element types but keeps the baselines', () => {
-    const cases = enumerateCases({ ...base, sizes: [4096], types: ['f32'] });
-    expect(cases.map((c) => c.series)).toEqual([
+    const cases = enumerateCases({ ...base, sizes: [4096], types: ['f32'], matrices: parseMatrixList('biased-10') });
+    expect(cases.map((c) => c.series.replace(/^(spmv|spmv-t|spmm) .*/, '$1'))).toEqual([
       'scan decoupled-fallback f32 add excl fwd',
       'reduce f32 add',
       'sort radix f32',
@@ -172,6 +182,9 @@ describe('enumerateCases', () => {
       'tridiag-cr-pcr f32',
       'tridiag-partition f32',
       'water-adi-step f32',
+      ...Array<string>(5).fill('spmv'),
+      ...Array<string>(5).fill('spmv-t'),
+      ...Array<string>(3).fill('spmm'),
       'copy u32',
       'read-only u32',
     ]);

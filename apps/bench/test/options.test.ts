@@ -7,7 +7,7 @@ function run(argv: string[]): BenchOptions {
   return inv.options;
 }
 
-test('defaults suit SwiftShader', () => {
+test('the GPU defaults, each marked as left to the adapter', () => {
   expect(run([])).toEqual({
     sizes: [1 << 16, 1 << 20],
     runs: 20,
@@ -17,7 +17,16 @@ test('defaults suit SwiftShader', () => {
     density: 0.5,
     segmentMeans: [16, 4096],
     json: false,
+    defaulted: ['sizes', 'runs', 'warmup', 'matrices'],
   });
+});
+
+test('what the command line gives is not left to the adapter', () => {
+  expect(run(['--sizes', '2^12']).defaulted).toEqual(['runs', 'warmup', 'matrices']);
+  expect(run(['--large']).defaulted).toEqual(['runs', 'warmup', 'matrices']);
+  expect(run(['--runs', '10', '--warmup', '0']).defaulted).toEqual(['sizes', 'matrices']);
+  expect(run(['--matrices', 'biased-10']).defaulted).toEqual(['sizes', 'runs', 'warmup']);
+  expect(run(['--sizes', '2^12', '--runs', '10', '--warmup', '1', '--matrices', 'biased-10']).defaulted).toEqual([]);
 });
 
 test('--sizes with 2^k, --large adds the GPU sizes', () => {

@@ -2,11 +2,11 @@ import type { ScanContext } from '@scan/core';
 import { createSortPlan } from '@scan/sort';
 import type { GpuCsrMatrix } from '@scan/spmv';
 import { cooToCsr } from '@scan/spmv/cpu';
-import { readMatrixMarketFile } from '@scan/spmv/node';
 import type { BenchCase } from '../case-types.js';
 import { bandOf, type MatrixSpec, matrixShape, parseMatrixName } from '../spmv-suite.js';
 import { type BufferPool, encodeKernel, submitAndWait } from './gpu.js';
 import { CSR_GENERATORS, RMAT_EDGES_KERNEL, ROW_PTR_FROM_SORTED_KERNEL } from './kernels/spmv-generate.js';
+import { readMatrixFile } from './matrix-file.js';
 
 /** Offset between the case seed and the matrix values' seed, so they differ from other cases' data. */
 const MATRIX_SEED_OFFSET = 0x5b7a;
@@ -108,8 +108,8 @@ async function upload(ctx: ScanContext, buffer: GPUBuffer, data: Uint32Array | F
 }
 
 /**
- * A Matrix Market file read on the host (`readMatrixMarketFile`, then `cooToCsr`, which sums
- * duplicates and sorts each row) and uploaded in 8 MiB chunks. The one place the bench holds a
+ * A Matrix Market file read on the host (`readMatrixMarketFile`, which the CLI installs, then
+ * `cooToCsr`, which sums duplicates and sorts each row) and uploaded in 8 MiB chunks. The one place the bench holds a
  * matrix on the JS heap: the file is the user's, there is no generator for it.
  *
  * @example
@@ -118,7 +118,7 @@ async function upload(ctx: ScanContext, buffer: GPUBuffer, data: Uint32Array | F
  * ```
  */
 export async function uploadMatrixMarket(ctx: ScanContext, pool: BufferPool, path: string): Promise<GpuCsrMatrix> {
-  const host = cooToCsr(await readMatrixMarketFile(path));
+  const host = cooToCsr(await readMatrixFile(path));
   const nnz = host.colIdx.length;
   const buffers = csrBuffers(pool, host.rows, nnz);
   await upload(ctx, buffers.rowPtr, host.rowPtr);
