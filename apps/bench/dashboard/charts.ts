@@ -1,5 +1,4 @@
 import {
-  CategoryScale,
   Chart,
   Legend,
   LinearScale,
@@ -7,58 +6,81 @@ import {
   LineElement,
   LogarithmicScale,
   PointElement,
+  ScatterController,
   Title,
   Tooltip,
+  type TooltipItem,
 } from 'chart.js';
-import type { ChartSeries, Metric } from './series.js';
+import type { ChartPoint, ChartSpec } from './views.js';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title, Tooltip);
+Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale, LogarithmicScale, Legend, Title, Tooltip);
 
 /** Distinct, colour-blind-friendly line colours (Okabe–Ito). */
 const COLORS = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
 
-const AXIS_TITLE: Record<Metric, string> = { gbps: 'GB/s', ratioCopy: '× copy (GB/s ÷ copy GB/s)' };
-
 /**
- * Draws one chart of `metric` against size into a new canvas under `parent`. GB/s is drawn on a
- * log scale (it spans orders of magnitude across sizes); × copy on a linear one.
+ * Draws a chart specification with Chart.js into a new canvas under `parent` (the canvas carries
+ * `data-chart` = the spec's id, and `data-plot` = the plot area's left, top, right, bottom). x is log2 of the size, labelled as powers of two; each tooltip
+ * lists the point's exact figures.
  *
  * @example
  * ```ts
- * drawChart(section, 'scan — GB/s', 'gbps', seriesByPrimitive(report, 'gbps').get('scan')!);
+ * for (const spec of throughputCharts(rows, 'natural')) charts.push(drawChart(section, spec));
  * ```
  */
-export function drawChart(parent: HTMLElement, title: string, metric: Metric, series: readonly ChartSeries[]): Chart {
+export function drawChart(parent: HTMLElement, spec: ChartSpec): Chart {
   const canvas = document.createElement('canvas');
+  canvas.dataset.chart = spec.id;
   const box = document.createElement('div');
   box.className = 'chart';
   box.append(canvas);
   parent.append(box);
   return new Chart(canvas, {
-    type: 'line',
+    type: spec.scatter ? 'scatter' : 'line',
     data: {
-      datasets: series.map((s, i) => ({
-        label: s.label,
-        data: s.points.map((p) => ({ x: p.x, y: p.y })),
+      datasets: spec.lines.map((line, i) => ({
+        label: line.label,
+        data: line.points.map((p) => ({ ...p })),
         borderColor: COLORS[i % COLORS.length],
         backgroundColor: COLORS[i % COLORS.length],
+        borderDash: line.dashed ? [6, 4] : [],
+        showLine: !spec.scatter,
+        pointRadius: spec.scatter ? 4 : 3,
         tension: 0,
       })),
     },
+    // Where the plot is, in canvas pixels: the end-to-end test counts the lines' pixels there, away
+    // from the legend's colour boxes.
+    plugins: [
+      {
+        id: 'plot-area',
+        afterLayout: (chart) => {
+          const { left, top, right, bottom } = chart.chartArea;
+          const ratio = canvas.width / (canvas.clientWidth || canvas.width);
+          canvas.dataset.plot = [left, top, right, bottom].map((v) => Math.round(v * ratio)).join(',');
+        },
+      },
+    ],
     options: {
       animation: false,
       maintainAspectRatio: false,
       plugins: {
-        title: { display: true, text: title },
-        tooltip: { callbacks: { title: (items) => `n = 2^${items[0]?.parsed.x ?? '?'}` } },
+        title: { display: true, text: spec.title },
+        legend: { labels: { boxWidth: 18 } },
+        tooltip: {
+          callbacks: {
+            title: (items: TooltipItem<'line' | 'scatter'>[]) => items[0]?.dataset.label ?? '',
+            label: (item: TooltipItem<'line' | 'scatter'>) => [...(item.raw as ChartPoint).tip],
+          },
+        },
       },
       scales: {
-        x: { type: 'linear', title: { display: true, text: 'n (elements)' }, ticks: { stepSize: 2, callback: (v) => `2^${v}` } },
-        y: {
-          type: metric === 'gbps' ? 'logarithmic' : 'linear',
-          title: { display: true, text: AXIS_TITLE[metric] },
-          beginAtZero: metric !== 'gbps',
+        x: {
+          type: 'linear',
+          title: { display: true, text: spec.scatter ? 'nonzeros (log2)' : 'n (elements, log2)' },
+          ticks: { stepSize: 2, callback: (v) => `2^${v}` },
         },
+        y: { type: spec.yLog ? 'logarithmic' : 'linear', title: { display: true, text: spec.yTitle }, beginAtZero: !spec.yLog },
       },
     },
   });

@@ -1,104 +1,383 @@
 import type { Chart } from 'chart.js';
-import { type BenchReport, validateReport } from '../src/report.js';
+import { type Primitive, SPMV_PRIMITIVES } from '../src/case-types.js';
+import { PRIMITIVES } from '../src/cases.js';
 import { drawChart } from './charts.js';
-import { problemRows, seriesByPrimitive } from './series.js';
+import { loadCommittedReports } from './committed.js';
+import { liveCaseCount } from './live-cases.js';
+import { baselineRows, currentRows, type LoadedReport, newestFirst, type ReportOrigin, toLoadedReport } from './model.js';
+import { drawTable } from './table.js';
+import { type ChartSpec, cudaCharts, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts, type UnitChoice } from './views.js';
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+// The page: the loaded reports (committed ones first, newest first, all shown), the views over
+// them, and live runs. `window.scanDashboard` exposes the state the end-to-end test waits on.
+
+type View = 'throughput' | 'ratio' | 'paper' | 'devices' | 'cuda' | 'table' | 'live';
+
+interface DashboardState {
+  ready: boolean;
+  reports: number;
+  skipped: string[];
+  error?: string;
+  live: { state: 'idle' | 'running' | 'done' | 'cancelled' | 'failed'; done: number; total: number; ok: number; notOk: string[] };
+}
+
+declare global {
+  interface Window {
+    scanDashboard: DashboardState;
+  }
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const state: DashboardState = { ready: false, reports: 0, skipped: [], live: { state: 'idle', done: 0, total: 0, ok: 0, notOk: [] } };
+window.scanDashboard = state;
+
+const reports: LoadedReport[] = [];
+const hidden = new Set<string>();
 let charts: Chart[] = [];
+let view: View = (new URLSearchParams(location.search).get('view') as View | null) ?? 'throughput';
+let liveCount = 0;
 
-function text(tag: string, content: string, className?: string): HTMLElement {
+function element(tag: string, content: string, className?: string): HTMLElement {
   const el = document.createElement(tag);
   el.textContent = content;
   if (className) el.className = className;
   return el;
 }
 
-function showError(message: string): void {
+function showStatus(message: string, error = false): void {
   $('status').textContent = message;
-  $('status').className = 'error';
+  $('status').className = error ? 'error' : '';
 }
 
-/** Parses, validates and draws a report; a wrong file shows what is wrong with it. */
-function render(json: string, source: string): void {
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch (e) {
-    showError(`${source}: not JSON (${(e as Error).message})`);
-    return;
+function shown(): LoadedReport[] {
+  return newestFirst(reports.filter((r) => !hidden.has(r.key)));
+}
+
+/** Adds a report (replacing one with the same key) and redraws. */
+function addReport(key: string, origin: ReportOrigin, data: unknown): boolean {
+  const loaded = toLoadedReport(key, origin, data);
+  if ('problems' in loaded) {
+    showStatus(`${key}: not a bench report:\n${loaded.problems.slice(0, 8).join('\n')}`, true);
+    return false;
   }
-  const problems = validateReport(data);
-  if (problems.length) {
-    showError(`${source}: not a bench report:\n${problems.slice(0, 8).join('\n')}`);
-    return;
+  const at = reports.findIndex((r) => r.key === key);
+  if (at >= 0) reports.splice(at, 1);
+  reports.push(loaded);
+  state.reports = reports.length;
+  renderReportList();
+  render();
+  return true;
+}
+
+function renderReportList(): void {
+  const list = $('report-list');
+  list.replaceChildren();
+  for (const r of newestFirst(reports)) {
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = !hidden.has(r.key);
+    box.addEventListener('change', () => {
+      if (box.checked) hidden.delete(r.key);
+      else hidden.add(r.key);
+      render();
+    });
+    const ok = r.report.results.filter((x) => x.status === 'ok').length;
+    const kind = r.isBaseline ? 'CUDA libraries' : r.origin;
+    label.append(
+      box,
+      ` ${r.name}`,
+      element(
+        'span',
+        ` ${r.report.date.slice(0, 16).replace('T', ' ')} · ${r.device} · ${ok}/${r.report.results.length} ok · ${kind}`,
+        'meta',
+      ),
+    );
+    list.append(label);
   }
-  const report = data as BenchReport;
+}
+
+function chartSection(title: string, specs: readonly ChartSpec[], note?: string): void {
+  const root = $('view');
+  root.append(element('h2', title));
+  if (note) root.append(element('p', note, 'note'));
+  if (specs.length === 0) root.append(element('p', 'Nothing to draw: no shown report has cases for this view.', 'note'));
+  const grid = document.createElement('div');
+  grid.className = 'grid';
+  root.append(grid);
+  for (const spec of specs) charts.push(drawChart(grid, spec));
+}
+
+function deviceSelect(id: string, devices: readonly string[], preferred: string | undefined): HTMLSelectElement {
+  const select = document.createElement('select');
+  select.id = id;
+  for (const d of devices) select.append(new Option(d, d, false, d === preferred));
+  select.addEventListener('change', render);
+  return select;
+}
+
+/** Redraws the current view from the shown reports. */
+function render(): void {
   for (const c of charts) c.destroy();
   charts = [];
-  const d = report.device;
-  $('status').className = '';
-  $('status').textContent = [
-    `${source}`,
-    `device: ${d ? [d.adapter.device, d.adapter.description, d.adapter.vendor, d.adapter.architecture].filter(Boolean).join(' / ') : 'unknown'}`,
-    `date: ${report.date}   commit: ${report.commit ?? 'unknown'}${report.dirty ? ' (dirty)' : ''}`,
-    `median of ${report.options.runs} runs; ${report.results.filter((r) => r.status === 'ok').length}/${report.results.length} cases ok`,
-  ].join('\n');
-
-  const root = $('charts');
+  const root = $('view');
   root.replaceChildren();
-  const gbps = seriesByPrimitive(report, 'gbps');
-  const ratio = seriesByPrimitive(report, 'ratioCopy');
-  for (const [primitive, series] of gbps) {
-    const section = document.createElement('section');
-    section.append(text('h2', primitive));
-    const row = document.createElement('div');
-    row.className = 'row';
-    section.append(row);
-    root.append(section);
-    charts.push(drawChart(row, `${primitive}: GB/s`, 'gbps', series));
-    charts.push(drawChart(row, `${primitive}: × copy`, 'ratioCopy', ratio.get(primitive) ?? []));
+  for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs button'))
+    tab.setAttribute('aria-pressed', String(tab.dataset.view === view));
+  $('live').hidden = view !== 'live';
+  const selected = shown();
+  const rows = currentRows(selected);
+  showStatus(
+    `${selected.length} of ${reports.length} reports shown · ${rows.length} cases (${rows.filter((r) => r.result.status === 'ok').length} verified and timed)` +
+      (state.skipped.length ? ` · not bench reports: ${state.skipped.join(', ')}` : ''),
+  );
+  if (view === 'throughput') {
+    const unit = ($<HTMLSelectElement>('unit')?.value ?? 'natural') as UnitChoice;
+    const picker = document.createElement('select');
+    picker.id = 'unit';
+    for (const [value, text] of [
+      ['natural', "each primitive's own unit"],
+      ['gbps', 'GB/s'],
+      ['gelems', 'elements (keys) per second'],
+    ]) {
+      picker.append(new Option(text, value, false, value === unit));
+    }
+    picker.addEventListener('change', render);
+    const line = element('p', 'Unit: ');
+    line.append(picker);
+    root.append(line);
+    chartSection(
+      'Throughput against size',
+      throughputCharts(rows, unit),
+      'Sorts in G keys/s, sparse products in GFLOPS, the rest in GB/s of the bytes the primitive must move. Hover a point for its exact figures.',
+    );
+  } else if (view === 'ratio') {
+    chartSection(
+      'Ratio to copy',
+      ratioCopyCharts(rows),
+      'GB/s of the primitive ÷ GB/s of a vec4 copy kernel at the same size in the same process: 1 is the memory-bandwidth bound.',
+    );
+  } else if (view === 'paper') {
+    chartSection(
+      'The papers beside the modern algorithms',
+      paperCharts(rows),
+      "Dashed: the seed papers' algorithms (Sengupta et al. 2007; the branchless SpMV). Solid: decoupled look-back, one-sweep radix, merge path, the partition method.",
+    );
+  } else if (view === 'devices') {
+    const devices = [...new Set(rows.map((r) => r.source.device))];
+    if (devices.length < 2) {
+      chartSection(
+        'One device against another',
+        [],
+        `Only ${devices[0] ?? 'no device'} is in the shown reports: load a report from another GPU, or make one in the Live run tab.`,
+      );
+    } else {
+      const live = rows.find((r) => r.source.origin === 'live')?.source.device;
+      const first = deviceSelect('device-a', devices, ($<HTMLSelectElement>('device-a')?.value || devices[0]) as string);
+      const second = deviceSelect('device-b', devices, ($<HTMLSelectElement>('device-b')?.value || live || devices[1]) as string);
+      const line = element('p', 'Compare ');
+      line.append(first, ' with ', second, ' (dashed)');
+      root.append(line);
+      chartSection('One device against another', deviceCharts(rows, first.value, second.value));
+    }
+  } else if (view === 'cuda') {
+    const { charts: specs, unmatched } = cudaCharts(rows, baselineRows(selected));
+    chartSection(
+      'CUDA libraries on the same GPU',
+      specs,
+      'CUB (through torch and CuPy), cuSPARSE and torch timed on the same GPU by apps/bench/baselines/cuda.py; each point is the library time ÷ ours on the same case (above 1: ours is faster).' +
+        (unmatched.length ? ` Not yet matched by a project case: ${unmatched.join(', ')}.` : ''),
+    );
+  } else if (view === 'table') {
+    root.append(element('h2', 'Every case'));
+    root.append(element('p', 'Click a header to sort. Rows that are not ok say why in the last column.', 'note'));
+    const box = document.createElement('div');
+    box.id = 'table';
+    root.append(box);
+    drawTable(box, [...rows, ...baselineRows(selected)]);
   }
-
-  const failed = problemRows(report);
-  const list = $('problems');
-  list.replaceChildren();
-  if (failed.length) list.append(text('h2', `Not timed (${failed.length})`));
-  for (const r of failed) list.append(text('p', `${r.case.id}: ${r.status.toUpperCase()} ${r.message ?? ''}`, 'problem'));
 }
 
-async function load(url: string): Promise<void> {
+// --- loading from a file or a URL ---
+
+async function loadUrl(url: string): Promise<void> {
   try {
     const response = await fetch(url);
-    if (!response.ok) return showError(`${url}: HTTP ${response.status}`);
-    render(await response.text(), url);
+    if (!response.ok) return showStatus(`${url}: HTTP ${response.status}`, true);
+    addReport(url, 'url', JSON.parse(await response.text()));
   } catch (e) {
-    showError(`${url}: ${(e as Error).message}`);
-  }
-}
-
-/** Lists the reports in bench-results/ (served by the dashboard's dev server) as links. */
-async function listReports(): Promise<void> {
-  try {
-    const response = await fetch('/reports.json');
-    if (!response.ok) return;
-    const names = (await response.json()) as string[];
-    const list = $('reports');
-    for (const name of names) {
-      const a = document.createElement('a');
-      a.href = `?report=${encodeURIComponent(`/${name}`)}`;
-      a.textContent = name;
-      list.append(a, document.createElement('br'));
-    }
-  } catch {
-    // Opened without the dev server: the file picker still works.
+    showStatus(`${url}: ${(e as Error).message}`, true);
   }
 }
 
 $<HTMLInputElement>('file').addEventListener('change', async (event) => {
-  const file = (event.target as HTMLInputElement).files?.[0];
-  if (file) render(await file.text(), file.name);
+  for (const file of (event.target as HTMLInputElement).files ?? []) {
+    try {
+      addReport(file.name, 'file', JSON.parse(await file.text()));
+    } catch (e) {
+      showStatus(`${file.name}: not JSON (${(e as Error).message})`, true);
+    }
+  }
 });
+$('load-url').addEventListener('click', () => void loadUrl($<HTMLInputElement>('url').value.trim()));
 
-const requested = new URLSearchParams(location.search).get('report');
-if (requested) void load(requested);
-void listReports();
+for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs button')) {
+  tab.addEventListener('click', () => {
+    view = tab.dataset.view as View;
+    render();
+  });
+}
+
+// --- live runs ---
+
+// The sparse products run over a suite of matrices with millions of rows, too large for a page.
+const LIVE_PRIMITIVES = PRIMITIVES.filter((p) => !(SPMV_PRIMITIVES as readonly Primitive[]).includes(p));
+const LIVE_DEFAULT: readonly Primitive[] = ['scan', 'reduce', 'sort', 'copy'];
+const LIVE_SIZES = [10, 12, 14, 16, 18, 20, 22, 24, 26];
+
+function checkboxes(
+  parent: HTMLElement,
+  name: string,
+  values: readonly (string | number)[],
+  checked: (v: string) => boolean,
+  label: (v: string) => string,
+): void {
+  for (const v of values.map(String)) {
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.name = name;
+    box.value = v;
+    box.checked = checked(v);
+    box.addEventListener('change', updateLiveCount);
+    const l = document.createElement('label');
+    l.append(box, ` ${label(v)}`);
+    parent.append(l);
+  }
+}
+
+function liveSelection() {
+  const values = (name: string) => [...document.querySelectorAll<HTMLInputElement>(`input[name=${name}]:checked`)].map((b) => b.value);
+  return {
+    primitives: values('live-primitive') as Primitive[],
+    sizes: values('live-size').map((k) => 2 ** Number(k)),
+    runs: Math.max(1, Math.min(100, Number($<HTMLInputElement>('live-runs').value) || 10)),
+    warmup: 2,
+  };
+}
+
+function updateLiveCount(): void {
+  const count = liveCaseCount(liveSelection());
+  $('live-count').textContent = `${count} cases`;
+  $<HTMLButtonElement>('live-start').disabled = count === 0 || state.live.state === 'running';
+}
+
+let controller: AbortController | undefined;
+/** The last live run's report, as a blob URL and the file name it downloads under. */
+let download: { url: string; name: string } | undefined;
+
+function saveDownload(): void {
+  if (!download) return;
+  const a = document.createElement('a');
+  a.href = download.url;
+  a.download = download.name;
+  a.click();
+}
+
+async function startLive(): Promise<void> {
+  const selection = liveSelection();
+  controller = new AbortController();
+  const progress = $<HTMLProgressElement>('live-progress');
+  const log = $('live-log');
+  log.replaceChildren();
+  state.live = { state: 'running', done: 0, total: liveCaseCount(selection), ok: 0, notOk: [] };
+  progress.max = state.live.total;
+  progress.value = 0;
+  $<HTMLButtonElement>('live-start').disabled = true;
+  $<HTMLButtonElement>('live-cancel').disabled = false;
+  $<HTMLButtonElement>('live-download').disabled = true;
+  try {
+    $('live-device').textContent = 'Loading the kernels and creating a device…';
+    // The packages' kernels load only now: the charts do not need them.
+    const { createPageContext } = await import('./gpu.js');
+    const { describeDevice, runLive } = await import('./live.js');
+    const ctx = await createPageContext();
+    const { text, software } = describeDevice(ctx);
+    $('live-device').textContent = `Device: ${text}${software ? ' — a software adapter: its numbers say nothing about GPUs.' : ''}`;
+    const report = await runLive(ctx, selection, {
+      signal: controller.signal,
+      commit: __SCAN_COMMIT__,
+      onProgress: ({ done, total, result }) => {
+        progress.value = done;
+        state.live.done = done;
+        if (result.status === 'ok') state.live.ok++;
+        else state.live.notOk.push(`${result.case.id}: ${result.status} ${result.message ?? ''}`);
+        const m = result.measurement;
+        log.prepend(
+          element(
+            'div',
+            `[${done}/${total}] ${result.case.id}: ${result.status}${m ? ` ${m.medianMs.toPrecision(3)} ms, ${m.gbps?.toPrecision(3) ?? '—'} GB/s` : ` ${result.message ?? ''}`}`,
+            result.status === 'ok' ? '' : 'problem',
+          ),
+        );
+      },
+    });
+    ctx.device.destroy();
+    liveCount++;
+    const key = `live-${liveCount}`;
+    addReport(key, 'live', report);
+    const blob = new Blob([`${JSON.stringify(report, null, 2)}\n`], { type: 'application/json' });
+    if (download) URL.revokeObjectURL(download.url);
+    download = { url: URL.createObjectURL(blob), name: `scan-bench-live-${report.date.replace(/[:.]/g, '-')}.json` };
+    $<HTMLButtonElement>('live-download').disabled = false;
+    state.live.state = controller.signal.aborted ? 'cancelled' : 'done';
+    $('live-summary').textContent =
+      `${state.live.state === 'cancelled' ? 'Cancelled' : 'Done'}: ${state.live.ok} of ${report.results.length} cases verified and timed. The run is now one of the shown reports (“${key}”); compare it in the Devices tab.`;
+  } catch (e) {
+    state.live.state = 'failed';
+    state.error = (e as Error).message;
+    $('live-summary').textContent = `The live run failed: ${(e as Error).message}`;
+  } finally {
+    $<HTMLButtonElement>('live-cancel').disabled = true;
+    updateLiveCount();
+  }
+}
+
+checkboxes(
+  $('live-primitives'),
+  'live-primitive',
+  LIVE_PRIMITIVES,
+  (v) => LIVE_DEFAULT.includes(v as Primitive),
+  (v) => v,
+);
+checkboxes(
+  $('live-sizes'),
+  'live-size',
+  LIVE_SIZES,
+  (v) => v === '16',
+  (v) => `2^${v}`,
+);
+$('live-runs').addEventListener('change', updateLiveCount);
+$('live-start').addEventListener('click', () => void startLive());
+$('live-cancel').addEventListener('click', () => controller?.abort());
+$('live-download').addEventListener('click', saveDownload);
+updateLiveCount();
+
+// --- start: the committed reports, then ?report=URL ---
+
+async function start(): Promise<void> {
+  try {
+    const { reports: committed, skipped } = await loadCommittedReports();
+    state.skipped = skipped;
+    reports.push(...committed);
+    state.reports = reports.length;
+    renderReportList();
+    render();
+    const requested = new URLSearchParams(location.search).get('report');
+    if (requested) await loadUrl(requested);
+  } catch (e) {
+    state.error = (e as Error).message;
+    showStatus(`Could not load the committed reports: ${(e as Error).message}`, true);
+  }
+  state.ready = true;
+}
+void start();

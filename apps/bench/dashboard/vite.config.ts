@@ -1,31 +1,23 @@
-import { readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { workspaceAliases } from '@scan/gpu-testing/vitest-browser';
 import { defineConfig } from 'vite';
 
-// Reports are written to <repo>/bench-results/; serving that folder as the public directory makes
-// `?report=/report-….json` work, and /reports.json lists what is there.
-const reports = fileURLToPath(new URL('../../../bench-results/', import.meta.url));
+function commit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
 
+// @scan/* resolve to the workspace sources, so the page runs the code in the tree without a build.
+// `pnpm --filter @scan/bench dashboard` serves the page; `pnpm --filter @scan/bench dashboard:build`
+// writes a static site (relative paths, so it can be hosted under any path) to dist-dashboard/.
 export default defineConfig({
-  publicDir: reports,
-  plugins: [
-    {
-      name: 'list-bench-reports',
-      configureServer(server) {
-        server.middlewares.use('/reports.json', (_req, res) => {
-          let names: string[] = [];
-          try {
-            names = readdirSync(reports)
-              .filter((f) => f.endsWith('.json'))
-              .sort()
-              .reverse();
-          } catch {
-            // No bench-results folder yet.
-          }
-          res.setHeader('content-type', 'application/json');
-          res.end(JSON.stringify(names));
-        });
-      },
-    },
-  ],
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: './',
+  resolve: { alias: workspaceAliases() },
+  define: { __SCAN_COMMIT__: JSON.stringify(commit()) },
+  build: { outDir: fileURLToPath(new URL('../dist-dashboard/', import.meta.url)), emptyOutDir: true, target: 'es2022' },
 });

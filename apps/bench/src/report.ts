@@ -142,7 +142,8 @@ export interface BenchReport {
   readonly commit: string | null;
   /** Whether the working tree had uncommitted changes (undefined when unknown). */
   readonly dirty?: boolean;
-  readonly host: { readonly node: string; readonly platform: string; readonly arch: string };
+  /** Where the run happened; a dashboard live run has no Node and gives the browser's user agent. */
+  readonly host: { readonly node: string; readonly platform: string; readonly arch: string; readonly userAgent?: string };
   readonly options: ReportOptions;
   /** From the first child that created a device; null if none did. */
   readonly device: DeviceInfo | null;

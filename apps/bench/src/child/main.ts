@@ -3,20 +3,8 @@ import { createNodeContext } from '@scan/core/node';
 import type { BenchCase } from '../case-types.js';
 import { parseCaseJson, resultLine } from '../protocol.js';
 import type { CaseResult, DeviceInfo } from '../report.js';
+import { deviceInfo } from './device-info.js';
 import { runCase } from './run.js';
-
-function deviceInfo(ctx: ScanContext): DeviceInfo {
-  const caps = ctx.caps;
-  // caps.adapter has no device name; Dawn's adapterInfo does (its description is often the driver).
-  const name = (ctx.device as { adapterInfo?: { device?: string } }).adapterInfo?.device;
-  return {
-    adapter: { ...caps.adapter, ...(name ? { device: name } : {}) },
-    features: { ...caps.features },
-    ...(caps.subgroupMinSize !== undefined ? { subgroupMinSize: caps.subgroupMinSize } : {}),
-    ...(caps.subgroupMaxSize !== undefined ? { subgroupMaxSize: caps.subgroupMaxSize } : {}),
-    limits: { ...caps.limits },
-  };
-}
 
 function errorText(e: unknown): string {
   if (!(e instanceof Error)) return String(e);

@@ -1,0 +1,129 @@
+import { type BenchReport, type CaseResult, validateReport } from '../src/report.js';
+
+// What the dashboard holds: the reports it loaded (committed, from a file or URL, or a live run)
+// and the rows its views draw. Pure functions only, so the views can be tested in Node.
+
+/** Where a report came from. */
+export type ReportOrigin = 'committed' | 'file' | 'url' | 'live';
+
+/** A validated report with the names the views show. */
+export interface LoadedReport {
+  /** Unique among the loaded reports (the file name, URL or `live-<n>`). */
+  readonly key: string;
+  /** Short name for lists and tooltips. */
+  readonly name: string;
+  readonly origin: ReportOrigin;
+  readonly report: BenchReport;
+  /** The device's name, normalized so the bench and the CUDA baselines agree (`nvidia-h100-80gb-hbm3`). */
+  readonly device: string;
+  /** A CUDA-library baseline report (`apps/bench/baselines/cuda.py`), not the project's numbers. */
+  readonly isBaseline: boolean;
+}
+
+/** One result and the report it came from. */
+export interface Row {
+  readonly source: LoadedReport;
+  readonly result: CaseResult;
+}
+
+/**
+ * The device name of a report: the adapter's device name, else its description, else vendor and
+ * architecture; lower case with runs of other characters as `-`. A baseline report names its
+ * software stack in `adapter.device`, so its description (the GPU) is used instead.
+ *
+ * @example
+ * ```ts
+ * deviceName(report); // 'nvidia-h100-80gb-hbm3'
+ * ```
+ */
+export function deviceName(report: BenchReport): string {
+  const a = report.device?.adapter;
+  if (!a) return 'unknown device';
+  const raw = (isBaselineReport(report) ? a.description : a.device) || a.description || `${a.vendor} ${a.architecture}`;
+  return (
+    raw
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'unknown device'
+  );
+}
+
+function isBaselineReport(report: BenchReport): boolean {
+  return (report as { baseline?: unknown }).baseline !== undefined;
+}
+
+/**
+ * Validates parsed JSON as a bench report and names it; returns the problems instead when it is not
+ * one (the dashboard shows them).
+ *
+ * @example
+ * ```ts
+ * const loaded = toLoadedReport('h100-2026-11-25-090d581-spmv.json', 'committed', JSON.parse(text));
+ * if ('problems' in loaded) console.error(loaded.problems);
+ * ```
+ */
+export function toLoadedReport(key: string, origin: ReportOrigin, data: unknown): LoadedReport | { problems: string[] } {
+  const problems = validateReport(data);
+  if (problems.length) return { problems };
+  const report = data as BenchReport;
+  const name = key.replace(/^.*\//, '').replace(/\.json$/, '');
+  return { key, name, origin, report, device: deviceName(report), isBaseline: isBaselineReport(report) };
+}
+
+/**
+ * Newest first: by the report's date, then by key so the order is stable.
+ *
+ * @example
+ * ```ts
+ * const ordered = newestFirst(reports);
+ * ```
+ */
+export function newestFirst(reports: readonly LoadedReport[]): LoadedReport[] {
+  return [...reports].sort((a, b) => Date.parse(b.report.date) - Date.parse(a.report.date) || a.key.localeCompare(b.key));
+}
+
+/** What makes two results the same measurement: device, case id and (for flag cases) density. */
+function identity(row: Row): string {
+  const c = row.result.case;
+  return `${row.source.device}|${c.id}|${c.density ?? ''}`;
+}
+
+/**
+ * The project's rows of the given reports (baselines left out): for each device, case and density
+ * the newest report's result, so superseded runs of the same case do not draw twice.
+ *
+ * @example
+ * ```ts
+ * const rows = currentRows(selectedReports);
+ * ```
+ */
+export function currentRows(reports: readonly LoadedReport[]): Row[] {
+  return latest(reports.filter((r) => !r.isBaseline));
+}
+
+/**
+ * The CUDA-library rows of the given reports, newest per device and case.
+ *
+ * @example
+ * ```ts
+ * const cuda = baselineRows(selectedReports);
+ * ```
+ */
+export function baselineRows(reports: readonly LoadedReport[]): Row[] {
+  return latest(reports.filter((r) => r.isBaseline));
+}
+
+function latest(reports: readonly LoadedReport[]): Row[] {
+  const seen = new Set<string>();
+  const rows: Row[] = [];
+  for (const source of newestFirst(reports)) {
+    for (const result of source.report.results) {
+      const row = { source, result };
+      const id = identity(row);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      rows.push(row);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,98 @@
+import { metricValue, naturalUnit } from './metrics.js';
+import type { Row } from './model.js';
+
+// The table view's columns: what each shows and how it sorts. Kept apart from the DOM so the
+// sorting can be tested in Node.
+
+/** A column of the table: its header, the cell's sort key and its text. */
+export interface Column {
+  readonly key: string;
+  readonly header: string;
+  /** Numbers sort numerically; undefined (no value) sorts last either way. */
+  readonly value: (row: Row) => string | number | undefined;
+  readonly text: (row: Row) => string;
+  readonly numeric?: boolean;
+}
+
+const fmt = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
+const int = new Intl.NumberFormat('en-US');
+
+function numberColumn(key: string, header: string, value: (row: Row) => number | undefined, format = fmt): Column {
+  return {
+    key,
+    header,
+    numeric: true,
+    value,
+    text: (row) => {
+      const v = value(row);
+      return v === undefined ? '' : format.format(v);
+    },
+  };
+}
+
+function textColumn(key: string, header: string, value: (row: Row) => string | undefined): Column {
+  return { key, header, value, text: (row) => value(row) ?? '' };
+}
+
+/**
+ * What the verification column says: verified on the GPU (and against the CPU reference at small
+ * sizes), or the number of wrong elements, or nothing when the case never ran far enough.
+ *
+ * @example
+ * ```ts
+ * verificationText(row); // 'GPU ✓ CPU ✓'
+ * ```
+ */
+export function verificationText(row: Row): string {
+  const v = row.result.verification;
+  if (!v) return '—';
+  if (v.gpuMismatches !== 0) return `✗ ${v.gpuMismatches} wrong`;
+  if (v.gpuMismatchesAfterTiming) return `✗ ${v.gpuMismatchesAfterTiming} wrong after timing`;
+  if (v.cpuMismatches) return `✗ CPU ${v.cpuMismatches} wrong`;
+  return v.cpuCompared ? 'GPU ✓ CPU ✓' : 'GPU ✓';
+}
+
+/** The table's columns, in order. */
+export const COLUMNS: readonly Column[] = [
+  textColumn('primitive', 'primitive', (r) => r.result.case.primitive),
+  textColumn('algorithm', 'algorithm', (r) => r.result.matrix?.algorithm ?? r.result.case.algorithm),
+  textColumn('series', 'configuration', (r) => r.result.case.series),
+  numberColumn('n', 'n', (r) => r.result.case.n, int),
+  textColumn('status', 'status', (r) => r.result.status),
+  textColumn('verified', 'verified', verificationText),
+  numberColumn('ms', 'median ms', (r) => r.result.measurement?.medianMs),
+  numberColumn('gbps', 'GB/s', (r) => metricValue(r.result, 'gbps')),
+  numberColumn('gelems', 'G elem/s', (r) => metricValue(r.result, 'gelems')),
+  numberColumn('gflops', 'GFLOPS', (r) =>
+    naturalUnit(r.result.case.primitive) === 'gflops' ? metricValue(r.result, 'gflops') : undefined,
+  ),
+  numberColumn('ratioCopy', '× copy', (r) => r.result.ratioCopy),
+  textColumn('device', 'device', (r) => r.source.device),
+  textColumn('report', 'report', (r) => r.source.name),
+  textColumn('message', 'note', (r) => r.result.message),
+];
+
+/**
+ * The rows sorted by a column (stable: equal cells keep their order), empty cells last.
+ *
+ * @example
+ * ```ts
+ * sortRows(rows, 'gbps', 'descending');
+ * ```
+ */
+export function sortRows(rows: readonly Row[], key: string, direction: 'ascending' | 'descending'): Row[] {
+  const column = COLUMNS.find((c) => c.key === key);
+  if (!column) throw new Error(`sortRows: no column "${key}"; expected one of ${COLUMNS.map((c) => c.key).join(', ')}`);
+  const sign = direction === 'ascending' ? 1 : -1;
+  return rows
+    .map((row, index) => ({ row, index, value: column.value(row) }))
+    .sort((a, b) => {
+      if (a.value === undefined || b.value === undefined) return a.value === b.value ? a.index - b.index : a.value === undefined ? 1 : -1;
+      const order =
+        typeof a.value === 'number' && typeof b.value === 'number'
+          ? a.value - b.value
+          : String(a.value).localeCompare(String(b.value), 'en', { numeric: true });
+      return order * sign || a.index - b.index;
+    })
+    .map((e) => e.row);
+}

@@ -1,0 +1,347 @@
+import type { Primitive } from '../src/case-types.js';
+import { PRIMITIVES } from '../src/cases.js';
+import type { CaseResult } from '../src/report.js';
+import { lineage, lineageGroup, metricValue, naturalUnit, UNIT_SHORT, UNIT_TITLE, type Unit } from './metrics.js';
+import type { Row } from './model.js';
+
+// The dashboard's views as data: each builds chart specifications from rows, and charts.ts draws
+// them. Keeping them free of the DOM lets Node tests check what every view would draw.
+
+/** One point; `tip` holds the exact figures its tooltip shows, a line each. */
+export interface ChartPoint {
+  readonly x: number;
+  readonly y: number;
+  readonly tip: readonly string[];
+}
+
+/** One line of a chart. Dashed lines are the paper's algorithms, or the second device. */
+export interface ChartLine {
+  readonly label: string;
+  readonly dashed?: boolean;
+  readonly points: readonly ChartPoint[];
+}
+
+/** A chart: x is log2 of the size (elements; nonzeros for sparse products). */
+export interface ChartSpec {
+  /** Unique within a view; the page uses it as the canvas's test id. */
+  readonly id: string;
+  readonly title: string;
+  readonly yTitle: string;
+  /** Log scale for throughput (it spans orders of magnitude), linear for ratios. */
+  readonly yLog: boolean;
+  /** Points without lines: the sparse products' points are different matrices, not a size sweep. */
+  readonly scatter: boolean;
+  readonly lines: readonly ChartLine[];
+}
+
+/** How the throughput view picks its unit: each primitive's own, or one for all. */
+export type UnitChoice = 'natural' | 'gbps' | 'gelems';
+
+const fmt = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
+const int = new Intl.NumberFormat('en-US');
+
+/** `1,048,576 (2^20)`, or the plain count when it is not a power of two. */
+function sizeText(n: number): string {
+  const log = Math.log2(n);
+  return Number.isInteger(log) ? `${int.format(n)} (2^${log})` : int.format(n);
+}
+
+/**
+ * The series name without its primitive (the chart's title says it), with the flag density when it
+ * is not the default. A sparse product's line is its algorithm across the suite: the matrix is a
+ * point of it (named in the tooltip), not a line of its own.
+ */
+function lineName(result: CaseResult): string {
+  const c = result.case;
+  let base = c.series.startsWith(`${c.primitive} `) ? c.series.slice(c.primitive.length + 1) : c.series;
+  if (c.matrix !== undefined && base.endsWith(` ${c.matrix}`)) base = base.slice(0, -c.matrix.length - 1);
+  return c.density !== undefined && c.density !== 0.5 ? `${base} density ${c.density}` : base;
+}
+
+/** Charts in the order the bench lists its primitives (core first), whatever order the reports came in. */
+function chartOrder(key: string): number {
+  const at = PRIMITIVES.indexOf((key === 'tridiag' ? 'tridiag-cr' : key) as Primitive);
+  return at < 0 ? PRIMITIVES.length : at;
+}
+
+/**
+ * The exact figures of a result, a line each, for tooltips: size, times, throughput in every unit
+ * that applies, ratio to copy, matrix, verification and the report it came from.
+ *
+ * @example
+ * ```ts
+ * resultFigures(row); // ['n = 1,048,576 (2^20)', 'median 0.0123 ms (min 0.012, max 0.013, 20 runs)', …]
+ * ```
+ */
+export function resultFigures(row: Row): string[] {
+  const r = row.result;
+  const m = r.measurement;
+  const lines = [
+    r.matrix
+      ? `${r.matrix.name}: ${int.format(r.matrix.rows)} rows, nnz ${int.format(r.matrix.nnz)}, k ${r.matrix.k}`
+      : `n = ${sizeText(r.case.n)}`,
+  ];
+  if (m) {
+    lines.push(`median ${fmt.format(m.medianMs)} ms (min ${fmt.format(m.minMs)}, max ${fmt.format(m.maxMs)}, ${m.samplesMs.length} runs)`);
+    const units = (['gbps', 'gelems', 'gflops'] as const)
+      .map((u) => [u, metricValue(r, u)] as const)
+      .filter(([, v]) => v !== undefined)
+      .map(
+        ([u, v]) =>
+          `${fmt.format(v as number)} ${u === 'gelems' && naturalUnit(r.case.primitive) === 'gkeys' ? UNIT_SHORT.gkeys : UNIT_SHORT[u]}`,
+      );
+    if (units.length) lines.push(units.join(' · '));
+  }
+  if (r.ratioCopy !== undefined) lines.push(`× copy ${fmt.format(r.ratioCopy)}`);
+  if (r.matrix) lines.push(`algorithm chosen: ${r.matrix.algorithm}`);
+  const v = r.verification;
+  if (v)
+    lines.push(
+      v.gpuMismatches === 0
+        ? `verified on the GPU${v.cpuCompared ? ' and against the CPU reference' : ''}`
+        : `${v.gpuMismatches} mismatches`,
+    );
+  const s = row.source;
+  lines.push(`${s.name} · ${s.device} · ${s.report.commit?.slice(0, 7) ?? 'no commit'} · ${s.report.date.slice(0, 10)}`);
+  return lines;
+}
+
+/** Groups points into charts and lines, in first-seen order; lines' points sorted by x. */
+function build(
+  entries: Iterable<{ chart: string; title: string; line: string; dashed?: boolean; point: ChartPoint }>,
+  axis: (chart: string) => { yTitle: string; yLog: boolean },
+  idPrefix: string,
+): ChartSpec[] {
+  const charts = new Map<string, { title: string; lines: Map<string, { dashed?: boolean; points: ChartPoint[] }> }>();
+  for (const e of entries) {
+    const chart = charts.get(e.chart) ?? { title: e.title, lines: new Map() };
+    charts.set(e.chart, chart);
+    const line = chart.lines.get(e.line) ?? { ...(e.dashed ? { dashed: true } : {}), points: [] };
+    chart.lines.set(e.line, line);
+    line.points.push(e.point);
+  }
+  return [...charts]
+    .sort(([a], [b]) => chartOrder(a) - chartOrder(b))
+    .map(([key, c]) => ({
+      id: `${idPrefix}-${key}`,
+      title: c.title,
+      ...axis(key),
+      scatter: naturalUnit(key) === 'gflops',
+      lines: [...c.lines].map(([label, l]) => ({
+        label,
+        ...(l.dashed ? { dashed: true } : {}),
+        points: l.points.sort((a, b) => a.x - b.x),
+      })),
+    }));
+}
+
+function xOf(result: CaseResult): number {
+  return Math.log2(result.matrix?.nnz ?? result.case.n);
+}
+
+function unitFor(primitive: string, choice: UnitChoice): Unit {
+  if (choice === 'natural') return naturalUnit(primitive);
+  return choice === 'gelems' && naturalUnit(primitive) === 'gkeys' ? 'gkeys' : choice;
+}
+
+/**
+ * Throughput against size, a chart per primitive and a line per configuration, in each
+ * primitive's own unit (G keys/s for sorts, GFLOPS for sparse products, GB/s otherwise) or in one
+ * unit for all.
+ *
+ * @example
+ * ```ts
+ * const charts = throughputCharts(currentRows(reports), 'natural');
+ * ```
+ */
+export function throughputCharts(rows: readonly Row[], choice: UnitChoice): ChartSpec[] {
+  const units = new Map<string, Unit>();
+  return build(
+    (function* () {
+      for (const row of rows) {
+        const p = row.result.case.primitive;
+        const unit = unitFor(p, choice);
+        const y = metricValue(row.result, unit);
+        if (y === undefined) continue;
+        units.set(p, unit);
+        yield {
+          chart: p,
+          title: `${p}: ${UNIT_SHORT[unit]}`,
+          line: lineName(row.result),
+          point: { x: xOf(row.result), y, tip: resultFigures(row) },
+        };
+      }
+    })(),
+    (p) => ({ yTitle: UNIT_TITLE[units.get(p) ?? 'gbps'], yLog: true }),
+    'throughput',
+  );
+}
+
+/**
+ * The primitive's GB/s over the copy kernel's at the same size, timed in the same process: how
+ * close to the memory-bandwidth bound a primitive runs (1 = as fast as copying its data).
+ *
+ * @example
+ * ```ts
+ * const charts = ratioCopyCharts(currentRows(reports));
+ * ```
+ */
+export function ratioCopyCharts(rows: readonly Row[]): ChartSpec[] {
+  return build(
+    (function* () {
+      for (const row of rows) {
+        const r = row.result;
+        if (r.status !== 'ok' || r.ratioCopy === undefined || r.case.primitive === 'copy') continue;
+        yield {
+          chart: r.case.primitive,
+          title: `${r.case.primitive}: × copy`,
+          line: lineName(r),
+          point: { x: xOf(r), y: r.ratioCopy, tip: resultFigures(row) },
+        };
+      }
+    })(),
+    () => ({ yTitle: '× copy (GB/s ÷ copy GB/s, same size)', yLog: false }),
+    'ratio',
+  );
+}
+
+/**
+ * The seed papers' algorithms (dashed) beside the modern ones (solid), for every primitive that has
+ * both, in the primitive's own unit.
+ *
+ * @example
+ * ```ts
+ * const charts = paperCharts(currentRows(reports));
+ * ```
+ */
+export function paperCharts(rows: readonly Row[]): ChartSpec[] {
+  const kinds = new Map<string, Set<string>>();
+  const entries = [];
+  for (const row of rows) {
+    const c = row.result.case;
+    const kind = lineage(c.primitive, c.algorithm);
+    const y = metricValue(row.result, naturalUnit(c.primitive));
+    if (!kind || y === undefined) continue;
+    const group = lineageGroup(c.primitive);
+    kinds.set(group, (kinds.get(group) ?? new Set()).add(kind));
+    const label = group === c.primitive ? lineName(row.result) : c.series;
+    entries.push({
+      chart: group,
+      title: `${group}: the paper's algorithms (dashed) and modern ones`,
+      line: `${kind} · ${label}`,
+      dashed: kind === 'paper',
+      point: { x: xOf(row.result), y, tip: resultFigures(row) },
+    });
+  }
+  const both = entries.filter((e) => kinds.get(e.chart)?.size === 2);
+  return build(both, (group) => ({ yTitle: UNIT_TITLE[naturalUnit(group === 'tridiag' ? 'tridiag-cr' : group)], yLog: true }), 'paper');
+}
+
+/**
+ * Two devices on the same charts: a line per device and configuration (the second device dashed),
+ * in each primitive's own unit. Where both ran the same case, the tooltip gives their ratio.
+ *
+ * @example
+ * ```ts
+ * const charts = deviceCharts(currentRows(reports), 'nvidia-h100-80gb-hbm3', 'swiftshader-device-subzero');
+ * ```
+ */
+export function deviceCharts(rows: readonly Row[], first: string, second: string): ChartSpec[] {
+  const byCase = new Map<string, Row>();
+  const key = (row: Row) => `${row.source.device}|${row.result.case.id}|${row.result.case.density ?? ''}`;
+  for (const row of rows) byCase.set(key(row), row);
+  const entries = [];
+  for (const row of rows) {
+    const device = row.source.device;
+    if (device !== first && device !== second) continue;
+    const p = row.result.case.primitive;
+    const unit = naturalUnit(p);
+    const y = metricValue(row.result, unit);
+    if (y === undefined) continue;
+    const other = byCase.get(key({ ...row, source: { ...row.source, device: device === first ? second : first } }));
+    const otherY = other ? metricValue(other.result, unit) : undefined;
+    const tip = [...resultFigures(row), ...(otherY ? [`${fmt.format(y / otherY)}× the other device on this case`] : [])];
+    entries.push({
+      chart: p,
+      title: `${p}: ${first} and ${second} (dashed)`,
+      line: `${device}: ${lineName(row.result)}`,
+      dashed: device === second,
+      point: { x: xOf(row.result), y, tip },
+    });
+  }
+  return build(entries, (p) => ({ yTitle: UNIT_TITLE[naturalUnit(p)], yLog: true }), 'device');
+}
+
+/** Case fields that must agree between a baseline and a project case when both have them. */
+const MATCHED_FIELDS = ['segmentMean', 'density'] as const;
+
+/** Whether our result measures what the baseline result measures (type aside). */
+function sameWork(ours: CaseResult, baseline: CaseResult): boolean {
+  const o = ours.case;
+  const b = baseline.case;
+  const primitive = b.primitive === o.primitive || ((b.primitive as string) === 'tridiag' && o.primitive.startsWith('tridiag-'));
+  if (!primitive || ours.status !== 'ok') return false;
+  // The sparse products have one 'auto' line each: the algorithm a user gets.
+  if (b.matrix !== undefined) return o.matrix === b.matrix && (o.algorithm === 'auto' || o.algorithm === undefined);
+  if (o.n !== b.n) return false;
+  return MATCHED_FIELDS.every((f) => o[f] === undefined || b[f] === undefined || o[f] === b[f]);
+}
+
+/** The CUDA-library view: the charts, and the baselines nothing of ours measures yet (`sparse-add (cusparse.csrgeam)`). */
+export interface CudaView {
+  readonly charts: ChartSpec[];
+  readonly unmatched: string[];
+}
+
+/**
+ * Our time against the CUDA library's on the same case and GPU, as `library time ÷ our time` (above
+ * 1: we are faster). A chart per primitive and a line per pair of configurations; when some of our
+ * configurations have the baseline's element type, only those are paired.
+ *
+ * @example
+ * ```ts
+ * const { charts, unmatched } = cudaCharts(currentRows(reports), baselineRows(reports));
+ * ```
+ */
+export function cudaCharts(ours: readonly Row[], baselines: readonly Row[]): CudaView {
+  const entries = [];
+  const all = new Set<string>();
+  const matched = new Set<string>();
+  for (const b of baselines) {
+    const bc = b.result.case;
+    const bm = b.result.measurement;
+    if (b.result.status !== 'ok' || !bm) continue;
+    const candidates = ours.filter((o) => o.source.device === b.source.device && sameWork(o.result, b.result));
+    const typed = candidates.filter((o) => o.result.case.type === bc.type);
+    const paired = typed.length ? typed : candidates;
+    // The library and what sets its case apart (`torch.cumsum/u32/inclusive=True`), without the
+    // primitive, which the chart's title gives, or the matrix, which is the point.
+    const library = bc.series
+      .split('/')
+      .slice(1)
+      .filter((part) => !part.startsWith('matrix='))
+      .join('/');
+    const family = `${bc.primitive} (${(bc as { baseline?: string }).baseline ?? library})`;
+    all.add(family);
+    if (paired.length) matched.add(family);
+    for (const o of paired) {
+      const om = o.result.measurement;
+      if (!om || om.medianMs <= 0) continue;
+      const p = o.result.case.primitive;
+      entries.push({
+        chart: lineageGroup(p),
+        title: `${lineageGroup(p)}: CUDA library time ÷ ours (above 1: ours is faster)`,
+        line: `${lineageGroup(p) === p ? lineName(o.result) : o.result.case.series} vs ${library}`,
+        point: {
+          x: xOf(o.result),
+          y: bm.medianMs / om.medianMs,
+          tip: [`${library}${bc.matrix ? ` on ${bc.matrix}` : ''}: ${fmt.format(bm.medianMs)} ms`, ...resultFigures(o)],
+        },
+      });
+    }
+  }
+  return {
+    charts: build(entries, () => ({ yTitle: 'CUDA library time ÷ our time', yLog: true }), 'cuda'),
+    unmatched: [...all].filter((f) => !matched.has(f)),
+  };
+}

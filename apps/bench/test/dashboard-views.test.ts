@@ -1,0 +1,212 @@
+import { describe, expect, test } from 'vitest';
+import { lineage, metricValue, naturalUnit } from '../dashboard/metrics.js';
+import { baselineRows, currentRows, deviceName, type LoadedReport, newestFirst, toLoadedReport } from '../dashboard/model.js';
+import { sortRows, verificationText } from '../dashboard/table-model.js';
+import { cudaCharts, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts } from '../dashboard/views.js';
+import type { BenchCase } from '../src/case-types.js';
+import type { BenchReport, CaseResult } from '../src/report.js';
+import { measurement, sampleReport } from './fixtures.js';
+
+const verified = { gpuMismatches: 0, cpuCompared: true, gpuMismatchesAfterTiming: 0 };
+
+function load(key: string, report: BenchReport): LoadedReport {
+  const loaded = toLoadedReport(key, 'committed', report);
+  if ('problems' in loaded) throw new Error(loaded.problems.join('\n'));
+  return loaded;
+}
+
+/** An ok result of `shape` at n elements taking `ms`, with copy at `copyMs`. */
+function ok(shape: Partial<BenchCase> & Pick<BenchCase, 'primitive' | 'series'>, n: number, ms: number, copyMs = ms / 2): CaseResult {
+  const c = { type: 'u32', seed: 1, runs: 10, warmup: 2, ...shape, n, id: `${shape.series}@${n}` } as BenchCase;
+  const m = measurement(ms, 8 * n, n);
+  const copy = measurement(copyMs, 8 * n, n);
+  return { case: c, status: 'ok', timer: 'timestamp', measurement: m, copy, ratioCopy: m.gbps / copy.gbps, verification: verified };
+}
+
+/** A result as baselines/cuda.py writes it: the library in `case.baseline`. */
+function asBaseline(result: CaseResult, baseline: string): CaseResult {
+  return { ...result, case: { ...result.case, baseline } as BenchCase };
+}
+
+function report(date: string, results: CaseResult[], device = 'nvidia-h100-80gb-hbm3', extra: object = {}): BenchReport {
+  const base = sampleReport();
+  return { ...base, date, device: { ...base.device!, adapter: { ...base.device!.adapter, device } }, results, ...extra };
+}
+
+const scanShape = {
+  primitive: 'scan',
+  algorithm: 'decoupled-fallback',
+  series: 'scan decoupled-fallback u32 add excl fwd',
+  inclusive: false,
+} as const;
+const blelloch = { primitive: 'scan', algorithm: 'blelloch', series: 'scan blelloch u32 add excl fwd', inclusive: false } as const;
+const sortShape = { primitive: 'sort', algorithm: 'radix', series: 'sort radix u32' } as const;
+
+describe('loading reports', () => {
+  test('a report that is not one gives its problems; device names agree between the bench and the baselines', () => {
+    expect(toLoadedReport('x.json', 'file', { schema: 'nope' })).toHaveProperty('problems');
+    const ours = load('a.json', report('2026-11-22T00:00:00Z', []));
+    expect(ours.device).toBe('nvidia-h100-80gb-hbm3');
+    const cuda = report('2026-11-25T00:00:00Z', [], 'CUDA 13.0, torch 2.11', { baseline: 'cuda' });
+    expect(deviceName(cuda)).toBe('nvidia-h100-80gb-hbm3');
+    expect(load('b.json', cuda).isBaseline).toBe(true);
+  });
+
+  test('the newest report of a case wins; older cases that were not re-run stay; flag densities stay apart', () => {
+    const old = load('old.json', report('2026-11-22T00:00:00Z', [ok(scanShape, 1 << 20, 1), ok(blelloch, 1 << 20, 3)]));
+    const fresh = load('new.json', report('2026-11-24T00:00:00Z', [ok(scanShape, 1 << 20, 0.5)]));
+    const packAt = (density: number) =>
+      ok({ primitive: 'pack', algorithm: 'single-pass', series: 'pack single-pass u32 u32 flags', density }, 1 << 20, 1);
+    const dense = load('d.json', report('2026-11-23T00:00:00Z', [packAt(0.5), packAt(0.01)]));
+    expect(newestFirst([old, dense, fresh]).map((r) => r.key)).toEqual(['new.json', 'd.json', 'old.json']);
+    const rows = currentRows([old, fresh, dense]);
+    expect(rows.map((r) => `${r.source.key} ${r.result.case.id} ${r.result.case.density ?? ''}`)).toEqual([
+      'new.json scan decoupled-fallback u32 add excl fwd@1048576 ',
+      'd.json pack single-pass u32 u32 flags@1048576 0.5',
+      'd.json pack single-pass u32 u32 flags@1048576 0.01',
+      'old.json scan blelloch u32 add excl fwd@1048576 ',
+    ]);
+  });
+});
+
+describe('views', () => {
+  const sizes = [1 << 16, 1 << 20, 1 << 24];
+  const rows = currentRows([
+    load(
+      'a.json',
+      report('2026-11-24T00:00:00Z', [
+        ...sizes.map((n, i) => ok(scanShape, n, 2 ** i)),
+        ...sizes.map((n) => ok(blelloch, n, 4)),
+        ok(sortShape, 1 << 20, 0.1),
+        { case: { ...ok(sortShape, 1 << 24, 1).case }, status: 'failed', message: 'GPU check: 3 mismatches' },
+      ]),
+    ),
+  ]);
+
+  test('throughput: a chart per primitive in its own unit, a line per configuration, points by size; failed cases are not drawn', () => {
+    const charts = throughputCharts(rows, 'natural');
+    expect(charts.map((c) => [c.id, c.yTitle.split(' ')[0], c.yLog])).toEqual([
+      ['throughput-scan', 'GB/s', true],
+      ['throughput-sort', 'G', true],
+    ]);
+    const [scan, sort] = charts;
+    expect(scan!.lines.map((l) => l.label)).toEqual(['decoupled-fallback u32 add excl fwd', 'blelloch u32 add excl fwd']);
+    expect(scan!.lines[0]!.points.map((p) => p.x)).toEqual([16, 20, 24]);
+    expect(scan!.lines[0]!.points[1]!.y).toBeCloseTo((8 * (1 << 20)) / 2 / 1e6);
+    expect(sort!.lines[0]!.points).toHaveLength(1);
+    expect(sort!.lines[0]!.points[0]!.y).toBeCloseTo((1 << 20) / 0.1 / 1e6);
+    expect(sort!.lines[0]!.points[0]!.tip.join('\n')).toMatch(/G keys\/s/);
+    // One unit for all: sorts in GB/s too.
+    expect(throughputCharts(rows, 'gbps')[1]!.lines[0]!.points[0]!.y).toBeCloseTo((8 * (1 << 20)) / 0.1 / 1e6);
+  });
+
+  test('tooltips carry the exact figures', () => {
+    const tip = throughputCharts(rows, 'natural')[0]!.lines[0]!.points[0]!.tip;
+    expect(tip[0]).toBe('n = 65,536 (2^16)');
+    expect(tip[1]).toMatch(/^median 1 ms \(min 0.9, max 1.5, 10 runs\)$/);
+    expect(tip.join('\n')).toMatch(/× copy 0.5\n/);
+    expect(tip.join('\n')).toMatch(/verified on the GPU and against the CPU reference/);
+    expect(tip.at(-1)).toBe('a · nvidia-h100-80gb-hbm3 · abcdef0 · 2026-11-24');
+  });
+
+  test('× copy: linear axis, the copy kernel itself left out', () => {
+    const charts = ratioCopyCharts(rows);
+    expect(charts.map((c) => c.id)).toEqual(['ratio-scan', 'ratio-sort']);
+    expect(charts[0]!.yLog).toBe(false);
+    expect(charts[0]!.lines[0]!.points.map((p) => p.y)).toEqual([0.5, 0.5, 0.5]);
+  });
+
+  test("paper vs modern: only primitives with both, the paper's algorithms dashed", () => {
+    const charts = paperCharts(rows);
+    expect(charts.map((c) => c.id)).toEqual(['paper-scan']);
+    expect(charts[0]!.lines.map((l) => [l.label, l.dashed ?? false])).toEqual([
+      ['modern · decoupled-fallback u32 add excl fwd', false],
+      ['paper · blelloch u32 add excl fwd', true],
+    ]);
+    expect(lineage('tridiag-cr', undefined)).toBe('paper');
+    expect(lineage('tridiag-partition', undefined)).toBe('modern');
+    expect(lineage('spmv', 'auto')).toBeUndefined();
+  });
+
+  test('devices: both devices on one chart, the second dashed, the ratio where both ran the case', () => {
+    const other = load('b.json', report('2026-11-25T00:00:00Z', [ok(scanShape, 1 << 16, 10)], 'swiftshader-device'));
+    const both = currentRows([
+      load(
+        'a.json',
+        report(
+          '2026-11-24T00:00:00Z',
+          sizes.map((n, i) => ok(scanShape, n, 2 ** i)),
+        ),
+      ),
+      other,
+    ]);
+    const [chart] = deviceCharts(both, 'nvidia-h100-80gb-hbm3', 'swiftshader-device');
+    expect(chart!.lines.map((l) => [l.label, l.dashed ?? false, l.points.length])).toEqual([
+      ['swiftshader-device: decoupled-fallback u32 add excl fwd', true, 1],
+      ['nvidia-h100-80gb-hbm3: decoupled-fallback u32 add excl fwd', false, 3],
+    ]);
+    expect(chart!.lines[0]!.points[0]!.tip.at(-1)).toBe('0.1× the other device on this case');
+  });
+
+  test('CUDA libraries: library time ÷ ours on the same device and size, same element type preferred, unmatched ones named', () => {
+    const cumsum = asBaseline(
+      ok({ primitive: 'scan', series: 'scan/torch.cumsum/u32/inclusive=True', inclusive: true }, 1 << 20, 3),
+      'torch.cumsum',
+    );
+    const geam = asBaseline(
+      ok(
+        {
+          primitive: 'sparse-add' as BenchCase['primitive'],
+          series: 'sparse-add/cusparse.csrgeam/f32/matrix=biased-1M',
+          matrix: 'biased-1M',
+        },
+        1 << 20,
+        1,
+      ),
+      'cusparse.csrgeam',
+    );
+    const f32 = ok({ ...scanShape, type: 'f32', series: 'scan decoupled-fallback f32 add excl fwd' }, 1 << 20, 1);
+    const cuda = load('cuda.json', report('2026-11-25T00:00:00Z', [cumsum, geam], 'CUDA 13', { baseline: 'cuda' }));
+    const ours = load('ours.json', report('2026-11-24T00:00:00Z', [...sizes.map((n, i) => ok(scanShape, n, 2 ** i)), f32]));
+    // The baseline names its GPU in the description, as the committed report does.
+    expect(cuda.device).toBe(ours.device);
+    const view = cudaCharts(currentRows([ours]), baselineRows([cuda]));
+    expect(view.charts).toHaveLength(1);
+    expect(view.charts[0]!.lines.map((l) => l.label)).toEqual(['decoupled-fallback u32 add excl fwd vs torch.cumsum/u32/inclusive=True']);
+    expect(view.charts[0]!.lines[0]!.points).toEqual([expect.objectContaining({ x: 20, y: 1.5 })]);
+    expect(view.unmatched).toEqual(['sparse-add (cusparse.csrgeam)']);
+  });
+});
+
+describe('units and the table', () => {
+  test('natural units and values; no value for a case that was not timed', () => {
+    expect([naturalUnit('sort'), naturalUnit('spmm'), naturalUnit('scan')]).toEqual(['gkeys', 'gflops', 'gbps']);
+    const r = ok(sortShape, 1000, 0.001);
+    expect(metricValue(r, 'gkeys')).toBeCloseTo(1);
+    expect(metricValue({ ...r, status: 'failed' }, 'gkeys')).toBeUndefined();
+    expect(
+      metricValue(
+        { ...r, matrix: { name: 'm', rows: 10, cols: 10, nnz: 500, k: 2, algorithm: 'row', maxRowLength: 1, meanRowLength: 1 } },
+        'gflops',
+      ),
+    ).toBeCloseTo(2);
+  });
+
+  test('sorting by a numeric column puts empty cells last both ways; ties keep their order; text sorts naturally', () => {
+    const a = load(
+      'a.json',
+      report('2026-11-24T00:00:00Z', [
+        ok(scanShape, 1 << 20, 2),
+        ok(blelloch, 1 << 20, 1),
+        { case: ok(sortShape, 1 << 20, 1).case, status: 'skipped', message: 'too large' },
+      ]),
+    );
+    const rows = currentRows([a]);
+    expect(sortRows(rows, 'ms', 'ascending').map((r) => r.result.case.algorithm)).toEqual(['blelloch', 'decoupled-fallback', 'radix']);
+    expect(sortRows(rows, 'ms', 'descending').map((r) => r.result.case.algorithm)).toEqual(['decoupled-fallback', 'blelloch', 'radix']);
+    expect(sortRows(rows, 'status', 'ascending').map((r) => r.result.status)).toEqual(['ok', 'ok', 'skipped']);
+    expect(sortRows(rows, 'n', 'ascending').map((r) => r.result.case.algorithm)).toEqual(['decoupled-fallback', 'blelloch', 'radix']);
+    expect(() => sortRows(rows, 'nope', 'ascending')).toThrow(/no column "nope"/);
+    expect(rows.map(verificationText)).toEqual(['GPU ✓ CPU ✓', 'GPU ✓ CPU ✓', '—']);
+  });
+});

@@ -1,0 +1,188 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromiumLaunchOptions } from '@scan/gpu-testing/vitest-browser';
+import { type Browser, chromium, type Page } from 'playwright';
+import { build, type PreviewServer, preview } from 'vite';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { baselineRows, currentRows, type LoadedReport, toLoadedReport } from '../dashboard/model.js';
+import { throughputCharts } from '../dashboard/views.js';
+import { validateReport } from '../src/report.js';
+
+// The dashboard as a user gets it: the static build, served as plain files, in headless Chromium
+// (SwiftShader's WebGPU for the live run). What the page shows is checked against what the views
+// compute in Node from the same committed reports.
+
+const configFile = fileURLToPath(new URL('../dashboard/vite.config.ts', import.meta.url));
+const benchmarks = fileURLToPath(new URL('../../../benchmarks/', import.meta.url));
+
+let outDir: string;
+let server: PreviewServer;
+let browser: Browser;
+let page: Page;
+let committed: LoadedReport[];
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'scan-dashboard-'));
+  await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  const address = server.httpServer.address() as AddressInfo;
+  committed = readdirSync(benchmarks)
+    .filter((f) => f.endsWith('.json'))
+    .flatMap((f) => {
+      const loaded = toLoadedReport(f, 'committed', JSON.parse(readFileSync(join(benchmarks, f), 'utf8')));
+      return 'problems' in loaded ? [] : [loaded];
+    });
+  browser = await chromium.launch(chromiumLaunchOptions());
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`http://127.0.0.1:${address.port}/`);
+  await page.waitForFunction(() => window.scanDashboard?.ready, undefined, { timeout: 60_000 });
+  expect(errors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+/** Pixels of the first line's colour (#0072B2) inside a chart's plot area (`data-plot`), legend and title left out. */
+function canvasPixels(selector: string): Promise<{ lineColour: number; width: number }> {
+  return page.$eval(selector, (canvas) => {
+    const c = canvas as HTMLCanvasElement;
+    const [left, top, right, bottom] = (c.dataset.plot ?? '').split(',').map(Number) as [number, number, number, number];
+    const data = c.getContext('2d')!.getImageData(left, top, right - left, bottom - top).data;
+    let lineColour = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.abs(data[i]! - 0x00) < 16 && Math.abs(data[i + 1]! - 0x72) < 16 && Math.abs(data[i + 2]! - 0xb2) < 16 && data[i + 3]! > 200)
+        lineColour++;
+    }
+    return { lineColour, width: c.width };
+  });
+}
+
+describe('the dashboard (static build)', () => {
+  test('opens on every committed report, newest first, and names the files that are not reports', async () => {
+    const state = await page.evaluate(() => window.scanDashboard);
+    expect(state.error).toBeUndefined();
+    expect(state.reports).toBe(committed.length);
+    expect(committed.length).toBeGreaterThan(10);
+    const stress = readdirSync(benchmarks).filter(
+      (f) => f.endsWith('.json') && validateReport(JSON.parse(readFileSync(join(benchmarks, f), 'utf8'))).length > 0,
+    );
+    expect(state.skipped).toEqual(stress.sort());
+    const listed = await page.$$eval('#report-list label', (labels) => labels.map((l) => l.textContent ?? ''));
+    expect(listed).toHaveLength(committed.length);
+    const dates = listed.map((l) => /(\d{4}-\d\d-\d\d \d\d:\d\d)/.exec(l)?.[1] ?? '');
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  test('draws a throughput chart per primitive, with lines in its pixels', async () => {
+    const expected = throughputCharts(currentRows(committed), 'natural');
+    const ids = await page.$$eval('canvas[data-chart]', (canvases) => canvases.map((c) => (c as HTMLElement).dataset.chart));
+    expect(ids).toEqual(expected.map((c) => c.id));
+    // A line across the plot is thousands of pixels; the six points of a sparse product's scatter
+    // a few hundred; axes and grid have none of this colour.
+    for (const [id, least] of [
+      ['throughput-scan', 1000],
+      ['throughput-sort', 1000],
+      ['throughput-spmv', 150],
+    ] as const) {
+      const pixels = await canvasPixels(`canvas[data-chart="${id}"]`);
+      expect(pixels.width, id).toBeGreaterThan(300);
+      expect(pixels.lineColour, id).toBeGreaterThan(least);
+    }
+  });
+
+  test('every view draws charts from the committed reports', async () => {
+    for (const [view, prefix] of [
+      ['ratio', 'ratio-'],
+      ['paper', 'paper-'],
+      ['cuda', 'cuda-'],
+    ] as const) {
+      await page.click(`#tabs button[data-view="${view}"]`);
+      const ids = await page.$$eval('canvas[data-chart]', (canvases) => canvases.map((c) => (c as HTMLElement).dataset.chart ?? ''));
+      expect(ids.length, view).toBeGreaterThan(0);
+      expect(
+        ids.every((id) => id.startsWith(prefix)),
+        view,
+      ).toBe(true);
+      expect((await canvasPixels(`canvas[data-chart="${ids[0]}"]`)).lineColour, view).toBeGreaterThan(150);
+    }
+    for (const id of ['paper-scan', 'paper-sort', 'cuda-scan', 'cuda-sort', 'cuda-spmv']) {
+      await page.click(`#tabs button[data-view="${id.split('-')[0]}"]`);
+      expect(await page.$(`canvas[data-chart="${id}"]`), id).not.toBeNull();
+    }
+  });
+
+  test('the table lists every case and sorts by a column', async () => {
+    await page.click('#tabs button[data-view="table"]');
+    const rows = currentRows(committed).length + baselineRows(committed).length;
+    expect(await page.$$eval('#table tbody tr', (trs) => trs.length)).toBe(rows);
+    const gbps = async () =>
+      page.$$eval('#table tbody tr', (trs) =>
+        trs
+          .map((tr) => tr.children[7]!.textContent ?? '')
+          .filter(Boolean)
+          .map((t) => Number(t.replaceAll(',', ''))),
+      );
+    await page.click('#table th[data-column="gbps"]');
+    const ascending = await gbps();
+    expect(ascending.length).toBeGreaterThan(100);
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    await page.click('#table th[data-column="gbps"]');
+    const descending = await gbps();
+    expect(descending).toEqual([...ascending].reverse());
+  });
+
+  test('a live run on SwiftShader verifies every case, can be cancelled, and downloads a report of the schema', async () => {
+    await page.click('#tabs button[data-view="live"]');
+    const pick = async (primitives: string[], sizes: string[]) => {
+      await page.$$eval(
+        'input[name=live-primitive], input[name=live-size]',
+        (boxes, [p, s]) => {
+          for (const b of boxes as HTMLInputElement[]) b.checked = (b.name === 'live-primitive' ? p : s)!.includes(b.value);
+          boxes[0]!.dispatchEvent(new Event('change'));
+        },
+        [primitives, sizes] as const,
+      );
+    };
+    await page.fill('#live-runs', '3');
+    // Cancel: three scan algorithms and copy at two sizes; cancelled after the first case.
+    await pick(['scan', 'copy'], ['10', '12']);
+    await page.click('#live-start');
+    await page.waitForFunction(() => window.scanDashboard.live.done >= 1, undefined, { timeout: 120_000 });
+    await page.click('#live-cancel');
+    await page.waitForFunction(() => window.scanDashboard.live.state !== 'running', undefined, { timeout: 120_000 });
+    const cancelled = await page.evaluate(() => window.scanDashboard.live);
+    expect(cancelled.state).toBe('cancelled');
+    expect(cancelled.done).toBeLessThan(cancelled.total);
+
+    // A whole small run: every case verified and timed.
+    await pick(['scan', 'sort', 'copy'], ['12']);
+    await page.click('#live-start');
+    await page.waitForFunction(() => window.scanDashboard.live.state !== 'running', undefined, { timeout: 170_000 });
+    const live = await page.evaluate(() => window.scanDashboard.live);
+    expect(live.notOk).toEqual([]);
+    expect(live.state).toBe('done');
+    expect(live.ok).toBe(live.total);
+    expect(live.total).toBeGreaterThanOrEqual(5);
+    expect(await page.$eval('#live-progress', (p) => (p as HTMLProgressElement).value)).toBe(live.total);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#live-download')]);
+    const report = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(validateReport(report)).toEqual([]);
+    expect(report.results).toHaveLength(live.total);
+    expect(report.device.adapter.architecture).toMatch(/swiftshader/i);
+    expect(await page.textContent('#live-device')).toMatch(/a software adapter: its numbers say nothing about GPUs/);
+
+    // The run joins the shown reports: the devices view now has two devices.
+    await page.click('#tabs button[data-view="devices"]');
+    expect(await page.$$eval('#device-a option', (o) => o.length)).toBeGreaterThanOrEqual(2);
+    expect(await page.$('canvas[data-chart="device-scan"]')).not.toBeNull();
+  });
+});
