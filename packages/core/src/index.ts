@@ -14,6 +14,7 @@ export { BufferUsage, createStorageBuffer, encodeReadback, STORAGE_USAGE, upload
 export type { ScanCaps, SubgroupMatrixConfig } from './caps.js';
 export { SUBGROUP_MATRIX_FEATURE } from './caps.js';
 export { type ContextOptions, createContext, type ScanContext } from './context.js';
+export { SCAN_FEATURES, SCAN_LIMITS, scanDeviceDescriptor } from './device-descriptor.js';
 export { ELEMENT_TYPES, type ElementType, SCAN_OPS, type ScanOp, type ScanTypedArray } from './element-types.js';
 export { ScanError, type ScanErrorCode } from './errors.js';
 export { distribute, enumerate, pack, packIf, reduce, split } from './ops/primitives.js';

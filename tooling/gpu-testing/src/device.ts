@@ -1,23 +1,10 @@
-import { createContext, type ScanContext } from '@scan/core';
+import { createContext, type ScanContext, scanDeviceDescriptor } from '@scan/core';
 
 /** Options of {@link getTestContext}. */
 export interface TestContextOptions {
   /** `false` forces the portable (workgroup-memory) kernels even where the device has subgroups. */
   subgroups?: boolean;
 }
-
-/** Optional features the kernels can use; each is requested only when the adapter offers it. */
-const WANTED_FEATURES = ['subgroups', 'shader-f16', 'timestamp-query', 'chromium-experimental-subgroup-matrix'] as const;
-
-/** Limits raised to the adapter's maximum, so tests can reach the sizes the device allows. */
-const RAISED_LIMITS = [
-  'maxStorageBufferBindingSize',
-  'maxBufferSize',
-  'maxComputeWorkgroupStorageSize',
-  'maxComputeInvocationsPerWorkgroup',
-  'maxComputeWorkgroupSizeX',
-  'maxComputeWorkgroupsPerDimension',
-] as const;
 
 const HOW_TO_GET_ONE =
   'GPU tests run in headless Chromium through Vitest browser mode: install Debian `chromium` ' +
@@ -36,10 +23,9 @@ async function acquire(): Promise<Acquired> {
   if (!gpu) throw new Error(`WebGPU is not available here (navigator.gpu is missing). ${HOW_TO_GET_ONE}`);
   const adapter = await gpu.requestAdapter();
   if (!adapter) throw new Error(`navigator.gpu.requestAdapter() returned null: this browser has no WebGPU adapter. ${HOW_TO_GET_ONE}`);
-  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f)) as GPUFeatureName[];
-  const requiredLimits: Record<string, number> = {};
-  for (const name of RAISED_LIMITS) requiredLimits[name] = adapter.limits[name];
-  const device = await adapter.requestDevice({ requiredFeatures, requiredLimits, label: 'scan test device' });
+  // Every optional feature the kernels use that the adapter has, and its largest limits, so tests
+  // reach the sizes the device allows.
+  const device = await adapter.requestDevice(scanDeviceDescriptor(adapter, 'scan test device'));
   return { adapter, device };
 }
 

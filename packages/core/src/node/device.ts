@@ -1,47 +1,5 @@
+import { scanDeviceDescriptor } from '../device-descriptor.js';
 import { ScanError } from '../errors.js';
-
-/**
- * Optional features the scan family's kernels can use; each is requested when the adapter has it.
- *
- * @example
- * ```ts
- * const wanted = SCAN_FEATURES.filter((f) => adapter.features.has(f));
- * ```
- */
-export const SCAN_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'timestamp-query', 'chromium-experimental-subgroup-matrix'];
-
-/**
- * Limits raised to the adapter's maximum, so sizes and workgroups are bounded by the hardware, not the defaults.
- *
- * @example
- * ```ts
- * for (const name of SCAN_LIMITS) console.log(name, ctx.device.limits[name]);
- * ```
- */
-export const SCAN_LIMITS = [
-  'maxStorageBufferBindingSize',
-  'maxBufferSize',
-  'maxComputeWorkgroupStorageSize',
-  'maxComputeInvocationsPerWorkgroup',
-  'maxComputeWorkgroupSizeX',
-  'maxComputeWorkgroupsPerDimension',
-] as const satisfies readonly (keyof GPUSupportedLimits)[];
-
-/**
- * The device descriptor for the scan family on `adapter`: every {@link SCAN_FEATURES} entry the
- * adapter offers, and the adapter's own value for every {@link SCAN_LIMITS} entry.
- *
- * @example
- * ```ts
- * const device = await adapter.requestDevice(scanDeviceDescriptor(adapter));
- * ```
- */
-export function scanDeviceDescriptor(adapter: Pick<GPUAdapter, 'features' | 'limits'>): GPUDeviceDescriptor {
-  const requiredFeatures = SCAN_FEATURES.filter((name) => adapter.features.has(name)) as GPUFeatureName[];
-  const requiredLimits: Record<string, number> = {};
-  for (const name of SCAN_LIMITS) requiredLimits[name] = adapter.limits[name];
-  return { label: '@scan/core node device', requiredFeatures, requiredLimits };
-}
 
 /**
  * Requests the scan family's device from `adapter` (see {@link scanDeviceDescriptor}); a refusal
@@ -53,7 +11,7 @@ export function scanDeviceDescriptor(adapter: Pick<GPUAdapter, 'features' | 'lim
  * ```
  */
 export async function requestScanDevice(adapter: GPUAdapter): Promise<GPUDevice> {
-  const descriptor = scanDeviceDescriptor(adapter);
+  const descriptor = scanDeviceDescriptor(adapter, '@scan/core node device');
   try {
     return await adapter.requestDevice(descriptor);
   } catch (error) {

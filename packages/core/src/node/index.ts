@@ -19,7 +19,7 @@ import { loadWebGpu } from './load-webgpu.js';
 import { defaultMachine } from './machine.js';
 import { resolveDawnToggles } from './toggles.js';
 
-export { SCAN_FEATURES, SCAN_LIMITS, scanDeviceDescriptor } from './device.js';
+export { SCAN_FEATURES, SCAN_LIMITS, scanDeviceDescriptor } from '../device-descriptor.js';
 export { DAWN_TOGGLES_ENV, parseDawnToggles } from './toggles.js';
 export { CHROMIUM_SWIFTSHADER_ICD, SWIFTSHADER_ICD_ENV } from './vulkan-icd.js';
 

@@ -4,8 +4,9 @@ import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ScanContext } from '../../src/context.js';
+import { scanDeviceDescriptor } from '../../src/device-descriptor.js';
 import { ScanError } from '../../src/errors.js';
-import { normalizeAdapterInfo, scanDeviceDescriptor } from '../../src/node/device.js';
+import { normalizeAdapterInfo } from '../../src/node/device.js';
 import { createNodeContext } from '../../src/node/index.js';
 import { bundleNodeEntry, packageRoot } from './bundle.js';
 
