@@ -13,6 +13,8 @@ const MAIN_VALUES = [
   'COMPARE_OPS',
   'ELEMENT_TYPES',
   'SCAN_ALGORITHMS',
+  'SCAN_FEATURES',
+  'SCAN_LIMITS',
   'SCAN_OPS',
   'STORAGE_USAGE',
   'SUBGROUP_MATRIX_FEATURE',
@@ -35,6 +37,7 @@ const MAIN_VALUES = [
   'packIf',
   'reduce',
   'scan',
+  'scanDeviceDescriptor',
   'split',
   'uploadArray',
 ];
