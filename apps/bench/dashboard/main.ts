@@ -36,6 +36,9 @@ const hidden = new Set<string>();
 let charts: Chart[] = [];
 let view: View = (new URLSearchParams(location.search).get('view') as View | null) ?? 'throughput';
 let liveCount = 0;
+// The views' own settings, kept here: render() rebuilds their controls from them.
+let unit: UnitChoice = 'natural';
+const compared: { first?: string; second?: string } = {};
 
 function element(tag: string, content: string, className?: string): HTMLElement {
   const el = document.createElement(tag);
@@ -108,11 +111,14 @@ function chartSection(title: string, specs: readonly ChartSpec[], note?: string)
   for (const spec of specs) charts.push(drawChart(grid, spec));
 }
 
-function deviceSelect(id: string, devices: readonly string[], preferred: string | undefined): HTMLSelectElement {
+function deviceSelect(id: string, which: 'first' | 'second', devices: readonly string[], selected: string): HTMLSelectElement {
   const select = document.createElement('select');
   select.id = id;
-  for (const d of devices) select.append(new Option(d, d, false, d === preferred));
-  select.addEventListener('change', render);
+  for (const d of devices) select.append(new Option(d, d, false, d === selected));
+  select.addEventListener('change', () => {
+    compared[which] = select.value;
+    render();
+  });
   return select;
 }
 
@@ -132,7 +138,6 @@ function render(): void {
       (state.skipped.length ? ` · not bench reports: ${state.skipped.join(', ')}` : ''),
   );
   if (view === 'throughput') {
-    const unit = ($<HTMLSelectElement>('unit')?.value ?? 'natural') as UnitChoice;
     const picker = document.createElement('select');
     picker.id = 'unit';
     for (const [value, text] of [
@@ -142,7 +147,10 @@ function render(): void {
     ]) {
       picker.append(new Option(text, value, false, value === unit));
     }
-    picker.addEventListener('change', render);
+    picker.addEventListener('change', () => {
+      unit = picker.value as UnitChoice;
+      render();
+    });
     const line = element('p', 'Unit: ');
     line.append(picker);
     root.append(line);
@@ -172,9 +180,16 @@ function render(): void {
         `Only ${devices[0] ?? 'no device'} is in the shown reports: load a report from another GPU, or make one in the Live run tab.`,
       );
     } else {
-      const live = rows.find((r) => r.source.origin === 'live')?.source.device;
-      const first = deviceSelect('device-a', devices, ($<HTMLSelectElement>('device-a')?.value || devices[0]) as string);
-      const second = deviceSelect('device-b', devices, ($<HTMLSelectElement>('device-b')?.value || live || devices[1]) as string);
+      // Defaults: a device of the loaded reports beside the newest live run's (or the second device).
+      const live = newestFirst(selected).find((r) => r.origin === 'live')?.device;
+      const pick = (d: string | undefined, fallback: string) => (d !== undefined && devices.includes(d) ? d : fallback);
+      const firstDevice = pick(compared.first, devices.find((d) => d !== live) ?? (devices[0] as string));
+      const secondDevice = pick(
+        compared.second,
+        live !== undefined && live !== firstDevice ? live : (devices.find((d) => d !== firstDevice) as string),
+      );
+      const first = deviceSelect('device-a', 'first', devices, firstDevice);
+      const second = deviceSelect('device-b', 'second', devices, secondDevice);
       const line = element('p', 'Compare ');
       line.append(first, ' with ', second, ' (dashed)');
       root.append(line);

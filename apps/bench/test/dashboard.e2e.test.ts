@@ -98,6 +98,17 @@ describe('the dashboard (static build)', () => {
     }
   });
 
+  test('the unit picker redraws every chart in the unit picked, and stays on it', async () => {
+    const label = (id: string) => page.$eval(`canvas[data-chart="${id}"]`, (c) => c.getAttribute('aria-label') ?? '');
+    expect(await label('throughput-sort')).toMatch(/y: G keys\/s/);
+    await page.selectOption('#unit', 'gbps');
+    expect(await page.$eval('#unit', (s) => (s as HTMLSelectElement).value)).toBe('gbps');
+    expect(await label('throughput-sort')).toMatch(/y: GB\/s/);
+    expect(await label('throughput-spmv')).toMatch(/y: GB\/s/);
+    await page.selectOption('#unit', 'natural');
+    expect(await label('throughput-spmv')).toMatch(/y: GFLOPS/);
+  });
+
   test('every view draws charts from the committed reports', async () => {
     for (const [view, prefix] of [
       ['ratio', 'ratio-'],
@@ -182,7 +193,15 @@ describe('the dashboard (static build)', () => {
 
     // The run joins the shown reports: the devices view now has two devices.
     await page.click('#tabs button[data-view="devices"]');
-    expect(await page.$$eval('#device-a option', (o) => o.length)).toBeGreaterThanOrEqual(2);
+    const devices = await page.$$eval('#device-a option', (o) => o.map((x) => (x as HTMLOptionElement).value));
+    expect(devices.length).toBeGreaterThanOrEqual(2);
+    const software = devices.find((d) => /swiftshader/.test(d))!;
+    expect(await page.$eval('#device-b', (s) => (s as HTMLSelectElement).value)).toBe(software);
+    expect(await page.$('canvas[data-chart="device-scan"]')).not.toBeNull();
+    // The pair picked stays picked when the view redraws.
+    await page.selectOption('#device-a', software);
+    await page.selectOption('#device-b', devices.find((d) => d !== software)!);
+    expect(await page.$eval('#device-a', (s) => (s as HTMLSelectElement).value)).toBe(software);
     expect(await page.$('canvas[data-chart="device-scan"]')).not.toBeNull();
   });
 });
