@@ -1,22 +1,13 @@
 import type { ScanContext } from '@scan/core';
-import type { Primitive } from '../src/case-types.js';
-import { enumerateCases } from '../src/cases.js';
 import { deviceInfo } from '../src/child/device-info.js';
 import { runCase } from '../src/child/run.js';
 import { type BenchReport, type CaseResult, REPORT_SCHEMA } from '../src/report.js';
 import { isSoftwareAdapter } from '../src/software-adapter.js';
+import { LIVE_MATRIX_SUITES, type LiveSelection, liveCases } from './live-cases.js';
 
 // A benchmark run in the visitor's browser, on their GPU: the same cases and the same runCase as a
 // bench child process (verify first, then time, then verify again), one after another on one
 // device, collected into a report of the bench's schema.
-
-/** What the visitor picked. */
-export interface LiveSelection {
-  readonly primitives: readonly Primitive[];
-  readonly sizes: readonly number[];
-  readonly runs: number;
-  readonly warmup: number;
-}
 
 /** Progress of a live run, after each case. */
 export interface LiveProgress {
@@ -51,7 +42,8 @@ export async function runLive(ctx: ScanContext, selection: LiveSelection, option
   if (selection.sizes.length === 0) throw new Error('pick at least one size');
   const started = new Date();
   const settings = { sizes: [...selection.sizes], runs: selection.runs, warmup: selection.warmup, seed: 1, density: 0.5 };
-  const cases = enumerateCases({ ...settings, only: [...selection.primitives] });
+  const cases = liveCases(selection);
+  const matrices = cases.some((c) => c.matrix !== undefined) ? { matrices: [...LIVE_MATRIX_SUITES[selection.matrices ?? '1M']] } : {};
   const results: CaseResult[] = [];
   for (const c of cases) {
     if (options.signal?.aborted) break;
@@ -72,7 +64,7 @@ export async function runLive(ctx: ScanContext, selection: LiveSelection, option
     date: started.toISOString(),
     commit: options.commit ?? null,
     host: { node: 'none (browser)', platform: navigator.platform || 'unknown', arch: 'unknown', userAgent: navigator.userAgent },
-    options: { ...settings, timeoutS: 0, only: [...selection.primitives] },
+    options: { ...settings, timeoutS: 0, only: [...selection.primitives], ...matrices },
     device: deviceInfo(ctx),
     results,
   };

@@ -1,9 +1,9 @@
 import type { Chart } from 'chart.js';
-import { type Primitive, SPMV_PRIMITIVES } from '../src/case-types.js';
+import type { Primitive } from '../src/case-types.js';
 import { PRIMITIVES } from '../src/cases.js';
 import { drawChart } from './charts.js';
 import { loadCommittedReports } from './committed.js';
-import { liveCaseCount } from './live-cases.js';
+import { type LiveMatrixSuite, liveCaseCount } from './live-cases.js';
 import { baselineRows, currentRows, type LoadedReport, newestFirst, type ReportOrigin, toLoadedReport } from './model.js';
 import { drawTable } from './table.js';
 import { type ChartSpec, cudaCharts, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts, type UnitChoice } from './views.js';
@@ -245,8 +245,6 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs button')) 
 
 // --- live runs ---
 
-// The sparse products run over a suite of matrices with millions of rows, too large for a page.
-const LIVE_PRIMITIVES = PRIMITIVES.filter((p) => !(SPMV_PRIMITIVES as readonly Primitive[]).includes(p));
 const LIVE_DEFAULT: readonly Primitive[] = ['scan', 'reduce', 'sort', 'copy'];
 const LIVE_SIZES = [10, 12, 14, 16, 18, 20, 22, 24, 26];
 
@@ -277,6 +275,7 @@ function liveSelection() {
     sizes: values('live-size').map((k) => 2 ** Number(k)),
     runs: Math.max(1, Math.min(100, Number($<HTMLInputElement>('live-runs').value) || 10)),
     warmup: 2,
+    matrices: $<HTMLSelectElement>('live-matrices').value as LiveMatrixSuite,
   };
 }
 
@@ -360,7 +359,7 @@ async function startLive(): Promise<void> {
 checkboxes(
   $('live-primitives'),
   'live-primitive',
-  LIVE_PRIMITIVES,
+  PRIMITIVES,
   (v) => LIVE_DEFAULT.includes(v as Primitive),
   (v) => v,
 );
@@ -372,6 +371,7 @@ checkboxes(
   (v) => `2^${v}`,
 );
 $('live-runs').addEventListener('change', updateLiveCount);
+$('live-matrices').addEventListener('change', updateLiveCount);
 $('live-start').addEventListener('click', () => void startLive());
 $('live-cancel').addEventListener('click', () => controller?.abort());
 $('live-download').addEventListener('click', saveDownload);

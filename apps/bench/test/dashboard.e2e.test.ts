@@ -173,8 +173,9 @@ describe('the dashboard (static build)', () => {
     expect(cancelled.state).toBe('cancelled');
     expect(cancelled.done).toBeLessThan(cancelled.total);
 
-    // A whole small run: every case verified and timed.
-    await pick(['scan', 'sort', 'copy'], ['12']);
+    // A whole small run: every case verified and timed, the sparse products on the small suite.
+    await page.selectOption('#live-matrices', 'small');
+    await pick(['scan', 'sort', 'spmv', 'copy'], ['12']);
     await page.click('#live-start');
     await page.waitForFunction(() => window.scanDashboard.live.state !== 'running', undefined, { timeout: 170_000 });
     const live = await page.evaluate(() => window.scanDashboard.live);
@@ -188,6 +189,8 @@ describe('the dashboard (static build)', () => {
     const report = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(validateReport(report)).toEqual([]);
     expect(report.results).toHaveLength(live.total);
+    expect(report.options.matrices).toEqual(['poisson2d-16', 'biased-1K']);
+    expect(report.results.filter((r: { case: { primitive: string } }) => r.case.primitive === 'spmv')).toHaveLength(10);
     expect(report.device.adapter.architecture).toMatch(/swiftshader/i);
     expect(await page.textContent('#live-device')).toMatch(/a software adapter: its numbers say nothing about GPUs/);
 
