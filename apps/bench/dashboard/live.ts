@@ -2,7 +2,7 @@ import type { ScanContext } from '@scan/core';
 import { deviceInfo } from '../src/child/device-info.js';
 import { runCase } from '../src/child/run.js';
 import { type BenchReport, type CaseResult, REPORT_SCHEMA } from '../src/report.js';
-import { isSoftwareAdapter } from '../src/software-adapter.js';
+import { adapterText, isSoftwareAdapter } from '../src/software-adapter.js';
 import { LIVE_MATRIX_SUITES, type LiveSelection, liveCases } from './live-cases.js';
 
 // A benchmark run in the visitor's browser, on their GPU: the same cases and the same runCase as a
@@ -81,6 +81,5 @@ export async function runLive(ctx: ScanContext, selection: LiveSelection, option
  */
 export function describeDevice(ctx: ScanContext): { text: string; software: boolean } {
   const info = deviceInfo(ctx);
-  const a = info.adapter;
-  return { text: [a.device, a.vendor, a.architecture, a.description].filter(Boolean).join(' / '), software: isSoftwareAdapter(info) };
+  return { text: [info.adapter.device, adapterText(info)].filter(Boolean).join(' / '), software: isSoftwareAdapter(info) };
 }

@@ -1,4 +1,6 @@
+import { SORT_PRIMITIVES, SPMV_PRIMITIVES } from '../src/case-types.js';
 import type { CaseResult } from '../src/report.js';
+import { spmvGflops } from '../src/spmv-cases.js';
 
 /** The throughput units the charts can draw. */
 export type Unit = 'gbps' | 'gelems' | 'gkeys' | 'gflops';
@@ -14,8 +16,9 @@ export const UNIT_TITLE: Readonly<Record<Unit, string>> = {
 /** Short unit names for tooltips and the table. */
 export const UNIT_SHORT: Readonly<Record<Unit, string>> = { gbps: 'GB/s', gelems: 'Gelem/s', gkeys: 'G keys/s', gflops: 'GFLOPS' };
 
-const SORTS = new Set(['sort', 'sort-pairs', 'segmented-sort']);
-const SPMV = new Set(['spmv', 'spmv-t', 'spmm', 'sparse-add']);
+const SORTS = new Set<string>(SORT_PRIMITIVES);
+// `sparse-add` is a CUDA baseline's primitive (csrgeam) that HiSparse's add will match.
+const SPMV = new Set<string>([...SPMV_PRIMITIVES, 'sparse-add']);
 
 /**
  * The unit a primitive is usually quoted in: keys per second for sorts, GFLOPS for sparse
@@ -49,7 +52,7 @@ export function metricValue(result: CaseResult, unit: Unit): number | undefined 
   let value: number | undefined | null;
   if (unit === 'gbps') value = m.gbps;
   else if (unit === 'gflops')
-    value = result.gflops ?? (result.matrix ? (2 * result.matrix.nnz * result.matrix.k) / m.medianMs / 1e6 : undefined);
+    value = result.gflops ?? (result.matrix ? spmvGflops(result.matrix.nnz, result.matrix.k, m.medianMs) : undefined);
   else value = m.gelemsPerS;
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }

@@ -1,3 +1,4 @@
+import type { BenchCase } from '../src/case-types.js';
 import { type BenchReport, type CaseResult, validateReport } from '../src/report.js';
 
 // What the dashboard holds: the reports it loaded (committed, from a file or URL, or a live run)
@@ -82,10 +83,16 @@ export function newestFirst(reports: readonly LoadedReport[]): LoadedReport[] {
   return [...reports].sort((a, b) => Date.parse(b.report.date) - Date.parse(a.report.date) || a.key.localeCompare(b.key));
 }
 
-/** What makes two results the same measurement: device, case id and (for flag cases) density. */
-function identity(row: Row): string {
-  const c = row.result.case;
-  return `${row.source.device}|${c.id}|${c.density ?? ''}`;
+/**
+ * What makes two results the same measurement: device, case id and (for flag cases) density.
+ *
+ * @example
+ * ```ts
+ * caseKey(row.source.device, row.result.case); // 'nvidia-h100-80gb-hbm3|pack single-pass u32 u32 flags@1048576|0.01'
+ * ```
+ */
+export function caseKey(device: string, c: Pick<BenchCase, 'id' | 'density'>): string {
+  return `${device}|${c.id}|${c.density ?? ''}`;
 }
 
 /**
@@ -119,7 +126,7 @@ function latest(reports: readonly LoadedReport[]): Row[] {
   for (const source of newestFirst(reports)) {
     for (const result of source.report.results) {
       const row = { source, result };
-      const id = identity(row);
+      const id = caseKey(source.device, result.case);
       if (seen.has(id)) continue;
       seen.add(id);
       rows.push(row);

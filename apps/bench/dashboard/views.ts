@@ -2,7 +2,7 @@ import type { Primitive } from '../src/case-types.js';
 import { PRIMITIVES } from '../src/cases.js';
 import type { CaseResult } from '../src/report.js';
 import { lineage, lineageGroup, metricValue, naturalUnit, UNIT_SHORT, UNIT_TITLE, type Unit } from './metrics.js';
-import type { Row } from './model.js';
+import { caseKey, type Row } from './model.js';
 
 // The dashboard's views as data: each builds chart specifications from rows, and charts.ts draws
 // them. Keeping them free of the DOM lets Node tests check what every view would draw.
@@ -248,8 +248,7 @@ export function paperCharts(rows: readonly Row[]): ChartSpec[] {
  */
 export function deviceCharts(rows: readonly Row[], first: string, second: string): ChartSpec[] {
   const byCase = new Map<string, Row>();
-  const key = (row: Row) => `${row.source.device}|${row.result.case.id}|${row.result.case.density ?? ''}`;
-  for (const row of rows) byCase.set(key(row), row);
+  for (const row of rows) byCase.set(caseKey(row.source.device, row.result.case), row);
   const entries = [];
   for (const row of rows) {
     const device = row.source.device;
@@ -258,7 +257,7 @@ export function deviceCharts(rows: readonly Row[], first: string, second: string
     const unit = naturalUnit(p);
     const y = metricValue(row.result, unit);
     if (y === undefined) continue;
-    const other = byCase.get(key({ ...row, source: { ...row.source, device: device === first ? second : first } }));
+    const other = byCase.get(caseKey(device === first ? second : first, row.result.case));
     const otherY = other ? metricValue(other.result, unit) : undefined;
     const tip = [...resultFigures(row), ...(otherY ? [`${fmt.format(y / otherY)}× the other device on this case`] : [])];
     entries.push({

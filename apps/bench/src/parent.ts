@@ -7,7 +7,7 @@ import type { BenchOptions } from './options.js';
 import { type BenchReport, type CaseResult, type DeviceInfo, REPORT_SCHEMA, type ReportOptions } from './report.js';
 import { runCaseInChild } from './run-case.js';
 import { formatSize } from './sizes.js';
-import { isSoftwareAdapter, softwareOptions } from './software-adapter.js';
+import { adapterText, isSoftwareAdapter, softwareOptions } from './software-adapter.js';
 import { formatNumber, formatTable } from './table.js';
 
 /** Where a run's report went and what it holds. */
@@ -41,8 +41,7 @@ function softwareLine(device: DeviceInfo, requested: BenchOptions, options: Benc
     options.runs !== requested.runs || options.warmup !== requested.warmup ? `${options.runs} runs after ${options.warmup} warm-up` : '',
     options.matrices !== requested.matrices ? `SpMV matrices ${(options.matrices ?? []).map((m) => m.name).join(',')}` : '',
   ].filter(Boolean);
-  const adapter = [device.adapter.vendor, device.adapter.architecture, device.adapter.description].filter(Boolean).join(' / ');
-  return `software adapter (${adapter}): ${changed.length ? `${changed.join('; ')} where the command line gave none` : 'the settings given'}; its numbers say nothing about GPUs`;
+  return `software adapter (${adapterText(device)}): ${changed.length ? `${changed.join('; ')} where the command line gave none` : 'the settings given'}; its numbers say nothing about GPUs`;
 }
 
 function progressLine(i: number, total: number, r: CaseResult): string {

@@ -42,6 +42,19 @@ export function isSoftwareAdapter(device: DeviceInfo | null | undefined): boolea
 }
 
 /**
+ * The adapter as the software-adapter lines name it: vendor, architecture and description.
+ *
+ * @example
+ * ```ts
+ * adapterText(report.device); // 'google / swiftshader / SwiftShader driver 5.0.0'
+ * ```
+ */
+export function adapterText(device: DeviceInfo): string {
+  const { vendor, architecture, description } = device.adapter;
+  return [vendor, architecture, description].filter(Boolean).join(' / ');
+}
+
+/**
  * The line printed under the table of a run on a software adapter, or undefined on a GPU.
  *
  * @example
@@ -51,9 +64,7 @@ export function isSoftwareAdapter(device: DeviceInfo | null | undefined): boolea
  */
 export function softwareNote(device: DeviceInfo | null | undefined): string | undefined {
   if (!device || !isSoftwareAdapter(device)) return undefined;
-  const { vendor, architecture, description } = device.adapter;
-  const name = [vendor, architecture, description].filter(Boolean).join(' / ');
-  return `NOTE: software adapter (${name}): these numbers only show that every case runs and verifies on the CPU; they say nothing about GPU performance.`;
+  return `NOTE: software adapter (${adapterText(device)}): these numbers only show that every case runs and verifies on the CPU; they say nothing about GPU performance.`;
 }
 
 /**
