@@ -77,6 +77,11 @@ export class RecipeExecutor {
         if (!pass) pass = encoder.beginComputePass({ label: this.label });
         pass.setPipeline(getPipeline(this.ctx, step.kernel));
         pass.setBindGroup(0, groups[dispatchIndex++] as GPUBindGroup);
+        if (step.indirect) {
+          const args = this.resolve(step.indirect, roles, prepared);
+          pass.dispatchWorkgroupsIndirect(args.buffer, args.offset);
+          continue;
+        }
         const { x, y } = dispatchShape(step.workgroups, maxDim);
         pass.dispatchWorkgroups(x, y);
         continue;

@@ -24,13 +24,20 @@ export interface CopyStep {
   readonly size: number;
 }
 
-/** One dispatch of `workgroups` workgroups (the executor makes it 2-D when it must). */
+/**
+ * One dispatch of `workgroups` workgroups (the executor makes it 2-D when it must), or, with
+ * `indirect`, of as many as the three u32 at that ref say (`dispatchWorkgroupsIndirect`: sizes the
+ * GPU computed, no read-back; the buffer needs `INDIRECT` usage, and the kernel must take its
+ * workgroup index from a 2-D grid and skip what lies past its count).
+ */
 export interface DispatchStep {
   readonly kind: 'dispatch';
   readonly kernel: KernelSpec;
   /** Bindings of group 0, by binding number; `undefined` for numbers the kernel does not declare. */
   readonly bindings: readonly (BufferRef | undefined)[];
   readonly workgroups: number;
+  /** Where the x, y, z workgroup counts are (12 bytes at a multiple of 4), for an indirect dispatch. */
+  readonly indirect?: BufferRef;
 }
 
 export type Step = ClearStep | CopyStep | DispatchStep;
@@ -74,6 +81,11 @@ export class RecipeBuilder {
 
   dispatch(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], workgroups: number): void {
     if (workgroups > 0) this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups });
+  }
+
+  /** A dispatch whose workgroup counts the GPU wrote at `args` (see {@link DispatchStep.indirect}). */
+  dispatchIndirect(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], args: BufferRef): void {
+    this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups: 0, indirect: args });
   }
 
   build(): Recipe {

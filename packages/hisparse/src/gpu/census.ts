@@ -1,0 +1,137 @@
+import { createStorageBuffer, type ScanContext } from '@scan/core';
+import { type BufferRef, RecipeBuilder, RecipeExecutor, withSession } from '@scan/core/kit';
+import { NODE_TYPE, type NodeType } from '../format/layout.js';
+import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS, TALLY_WORDS } from './kernels/expand-kernel.js';
+import type { GpuHiSparseParts } from './parts.js';
+
+const TYPES: readonly NodeType[] = [NODE_TYPE.dense, NODE_TYPE.coo1, NODE_TYPE.coo2, NODE_TYPE.coo4];
+
+/**
+ * What a matrix's tree holds, level by level and per node type: `nodes[ℓ][t]`, their entries
+ * (children of inner nodes, stored values of leaves) and their words. The traversal plans size
+ * their queues from `nodes`; `stats()` and `memoryBytes()` are read from it.
+ *
+ * @example
+ * ```ts
+ * const c = await takeCensus(ctx, parts);
+ * c.nodes[c.nodes.length - 1]; // leaves per type
+ * ```
+ */
+export interface Census {
+  readonly nodes: readonly (readonly number[])[];
+  readonly entries: readonly (readonly number[])[];
+  readonly words: readonly (readonly number[])[];
+}
+
+/** Where each type's queue starts in a level's queue buffer (entries): the types one after the other. */
+export function queueBases(counts: readonly number[]): number[] {
+  const bases: number[] = [];
+  let at = 0;
+  for (const c of counts) {
+    bases.push(at);
+    at += c;
+  }
+  return bases;
+}
+
+/** d^(L−ℓ−1): the side of the blocks a level-ℓ node's slots cover. */
+export function childSpan(nodeSize: number, levels: number, level: number): number {
+  return nodeSize ** Math.max(0, levels - level - 1);
+}
+
+/**
+ * Counts the tree on the GPU, one level at a time: the level's nodes are tallied (children per
+ * type, entries, words) by the traversal kernel in its counting form, the tally is read back (a
+ * dozen words), the next level's queues are allocated to size and filled by the same kernel in its
+ * pushing form. Run once per matrix; every product after it runs without read-backs.
+ *
+ * @example
+ * ```ts
+ * const census = await takeCensus(ctx, uploadHiSparse(ctx, H));
+ * ```
+ */
+export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Promise<Census> {
+  const L = parts.levels;
+  const zero = (): number[] => [0, 0, 0, 0];
+  const nodes: number[][] = Array.from({ length: L }, zero);
+  const entries: number[][] = Array.from({ length: L }, zero);
+  const words: number[][] = Array.from({ length: L }, zero);
+  if (parts.root === 0) return { nodes, entries, words };
+  (nodes[0] as number[])[parts.root & 3] = 1;
+  const exec = new RecipeExecutor(ctx, 'hisparse census');
+  let queueIn = createStorageBuffer(ctx, 16, 'hisparse census queue');
+  ctx.device.queue.writeBuffer(queueIn, 0, new Uint32Array([parts.root, 0, 0, 0]));
+  const counters = createStorageBuffer(ctx, 32, 'hisparse census counters');
+  const tally = createStorageBuffer(ctx, 4 * TALLY_WORDS, 'hisparse census tally');
+  const owned = [queueIn, counters, tally];
+  try {
+    for (let level = 0; level < L; level++) {
+      const counts = nodes[level] as number[];
+      const bases = queueBases(counts);
+      const span = childSpan(parts.nodeSize, L, level);
+      const leaf = level === L - 1;
+      ctx.device.queue.writeBuffer(counters, 0, new Uint32Array([...counts, 0, 0, 0, 0]));
+      ctx.device.queue.writeBuffer(tally, 0, new Uint32Array(TALLY_WORDS));
+      const count = levelRecipe(parts.nodeSize, counts, bases, span, 'count', leaf, [0, 0, 0, 0]);
+      const t = await withSession(ctx, 'hisparse census', async (s) => {
+        exec.encode(s.encoder, `count ${level}`, () => count, { pool: parts.pool, queueIn, counters, tally });
+        const read = s.readback(tally, 4 * TALLY_WORDS);
+        s.submit();
+        return new Uint32Array(await read());
+      });
+      for (const type of TYPES) {
+        (entries[level] as number[])[type] = t[4 + 2 * type] as number;
+        (words[level] as number[])[type] = t[5 + 2 * type] as number;
+      }
+      if (leaf) break;
+      const next = [t[0], t[1], t[2], t[3]] as number[];
+      nodes[level + 1] = next;
+      const total = next.reduce((a, b) => a + b, 0);
+      const queueOut = createStorageBuffer(ctx, Math.max(16, 4 * QUEUE_ENTRY_WORDS * total), 'hisparse census queue');
+      owned.push(queueOut);
+      const push = levelRecipe(parts.nodeSize, counts, bases, span, 'push', false, queueBases(next));
+      await withSession(ctx, 'hisparse census', async (s) => {
+        exec.encode(s.encoder, `push ${level}`, () => push, { pool: parts.pool, queueIn, counters, queueOut });
+        s.submit();
+      });
+      queueIn = queueOut;
+    }
+  } finally {
+    exec.destroy();
+    for (const b of owned) b.destroy();
+  }
+  return { nodes, entries, words };
+}
+
+/**
+ * The dispatches of one level in the census (direct: the counts are known on the host here).
+ * Counters 0–3 hold this level's counts; a push writes the next level's into 4–7.
+ */
+function levelRecipe(
+  d: number,
+  counts: readonly number[],
+  bases: readonly number[],
+  span: number,
+  mode: 'count' | 'push',
+  leaf: boolean,
+  nextBases: readonly number[],
+) {
+  const b = new RecipeBuilder();
+  const B = EXPAND_BINDINGS;
+  const whole = (role: string): BufferRef => ({ role, offset: 0 });
+  for (const type of TYPES) {
+    const n = counts[type] as number;
+    if (n === 0) continue;
+    const { lanes, workgroupSize } = expandShape(type);
+    const params = b.paramBlock([bases[type] as number, type, mode === 'push' ? 4 : 0, ...nextBases, span]);
+    const bindings: (BufferRef | undefined)[] = [];
+    bindings[B.pool] = whole('pool');
+    bindings[B.queueIn] = whole('queueIn');
+    bindings[B.counters] = whole('counters');
+    bindings[B.params] = params;
+    if (mode === 'push') bindings[B.queueOut] = whole('queueOut');
+    else bindings[B.tally] = whole('tally');
+    b.dispatch(expandKernel({ nodeSize: d, type, mode, leaf }), bindings, Math.ceil((n * lanes) / workgroupSize));
+  }
+  return b.build();
+}

@@ -1,0 +1,167 @@
+import type { KernelSpec } from '@scan/core/kit';
+import { NODE_TYPE, type NodeType } from '../../format/layout.js';
+import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL, NODE_WGSL } from './node-wgsl.js';
+
+/** Binding numbers of the expansion kernel. */
+export const EXPAND_BINDINGS = { pool: 0, queueIn: 1, counters: 2, queueOut: 3, params: 4, tally: 5 } as const;
+
+/** Words of a queue entry: the node pointer and the stored row and column where its block starts. */
+export const QUEUE_ENTRY_WORDS = 3;
+
+/** Words of one level's census tally: children per type (4), then entries and words per node type (4 × 2). */
+export const TALLY_WORDS = 12;
+
+/**
+ * How many invocations work on one node of `type` (its "lanes"), and the workgroup size: an
+ * invocation per node for COO1 and COO2 (one or two entries), a whole workgroup per node for COO4
+ * and dense nodes (up to d² slots).
+ */
+export function expandShape(type: NodeType): { lanes: number; workgroupSize: number } {
+  return type === NODE_TYPE.coo1 || type === NODE_TYPE.coo2 ? { lanes: 1, workgroupSize: 256 } : { lanes: 64, workgroupSize: 64 };
+}
+
+/** What an expansion dispatch is specialized on. */
+export interface ExpandSpec {
+  readonly nodeSize: number;
+  readonly type: NodeType;
+  /**
+   * `'push'`: the traversal step — every child goes into the next level's queue of its type, at a
+   * place reserved with one atomic per workgroup and type. `'count'`: the census — children per
+   * type, entries and words of the nodes themselves are added to the tally (the plan sizes its
+   * queues from it; `stats()` and `memoryBytes()` come from it).
+   */
+  readonly mode: 'push' | 'count';
+  /** The nodes are leaves (census only: no children to count). */
+  readonly leaf: boolean;
+}
+
+/**
+ * One level of the top-down traversal (Derler et al. §5: the GPU-controlled scheduler, here as
+ * per-type queues that the GPU fills and sizes itself). Each queue entry is a node of type
+ * `spec.type`; its children (non-null slots of a dense node, the entries of a COOX node) are the
+ * next level's work, each placed with the stored coordinates of its block, so leaves know where
+ * their entries are without walking back up.
+ *
+ * Phases: **count** the children per type in workgroup memory; **reserve** a run of each next-level
+ * queue with one global atomic per type and workgroup (millions of leaves must not all hit four
+ * counters one by one); **push** the children into their runs. The order inside a queue depends
+ * on the scheduler, which only changes the order of additions in the leaves.
+ *
+ * Params: queue base of this (level, type), index of its counter, index of the next level's first
+ * counter, the next level's queue bases per type (4), and the child span d^(L−ℓ−1).
+ *
+ * @example
+ * ```ts
+ * const kernel = expandKernel({ nodeSize: 32, type: NODE_TYPE.coo4, mode: 'push', leaf: false });
+ * ```
+ */
+export function expandKernel(spec: ExpandSpec): KernelSpec {
+  const key = `hisparse/expand/d${spec.nodeSize}/t${spec.type}/${spec.mode}${spec.leaf ? '/leaf' : ''}`;
+  return { key, wgsl: () => expandWgsl(spec) };
+}
+
+function expandWgsl(spec: ExpandSpec): string {
+  const { lanes, workgroupSize } = expandShape(spec.type);
+  const B = EXPAND_BINDINGS;
+  const d = spec.nodeSize;
+  const dense = spec.type === NODE_TYPE.dense;
+  const push = spec.mode === 'push';
+  const children = !spec.leaf;
+  // A slot is present when a dense node's word is not null (+0.0 in a leaf: no entry); every COOX entry is.
+  const slotRead = dense
+    ? `let word = pool[off + i]; let present = word != 0u; let r = i / D; let c = i % D;`
+    : `let word = pool[off + vs + i]; let present = true; let rc = coord_of(off, T, i); let r = rc.x; let c = rc.y;`;
+  return /* wgsl */ `
+struct Params { in_base: u32, count_index: u32, next_counter: u32, nb0: u32, nb1: u32, nb2: u32, nb3: u32, child_span: u32 }
+@group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
+@group(0) @binding(${B.queueIn}) var<storage, read> queue_in: array<u32>;
+@group(0) @binding(${B.counters}) var<storage, read_write> counters: array<atomic<u32>>;
+${push ? `@group(0) @binding(${B.queueOut}) var<storage, read_write> queue_out: array<u32>;` : ''}
+@group(0) @binding(${B.params}) var<uniform> params: Params;
+${push ? '' : `@group(0) @binding(${B.tally}) var<storage, read_write> tally: array<atomic<u32>>;`}
+${NODE_WGSL}
+const D: u32 = ${d}u;
+const T: u32 = ${spec.type}u;
+const LANES: u32 = ${lanes}u;
+const WG: u32 = ${workgroupSize}u;
+
+var<workgroup> wg_children: array<atomic<u32>, 4>;
+var<workgroup> wg_base: array<u32, 4>;
+var<workgroup> wg_entries: atomic<u32>;
+var<workgroup> wg_words: atomic<u32>;
+
+fn next_base(t: u32) -> u32 {
+  return select(select(select(params.nb3, params.nb2, t == 2u), params.nb1, t == 1u), params.nb0, t == 0u);
+}
+
+@compute @workgroup_size(${workgroupSize})
+fn main(${FLAT_BUILTINS_WGSL}) {
+  ${FLAT_WORKGROUP_WGSL}
+  let k = (wg * WG + lid) / LANES;
+  let lane = lid % LANES;
+  let count = atomicLoad(&counters[params.count_index]);
+  let live = k < count;
+  var off = 0u;
+  var row0 = 0u;
+  var col0 = 0u;
+  var extent = 0u;
+  var vs = 0u;
+  if (live) {
+    let e = (params.in_base + k) * ${QUEUE_ENTRY_WORDS}u;
+    off = queue_in[e] & ~3u;
+    row0 = queue_in[e + 1u];
+    col0 = queue_in[e + 2u];
+    ${dense ? 'extent = D * D;' : 'extent = pool[off]; vs = value_start(T, extent);'}
+  }
+
+  // Count: the children of each type (census: also the node's own entries and words).
+  var entries = 0u;
+  for (var i = lane; i < extent; i += LANES) {
+    ${slotRead}
+    if (present) {
+      entries++;
+      ${children ? 'atomicAdd(&wg_children[word & 3u], 1u);' : ''}
+    }
+  }
+  ${
+    push
+      ? ''
+      : `if (live) {
+    atomicAdd(&wg_entries, entries);
+    if (lane == 0u) { atomicAdd(&wg_words, ${dense ? 'D * D' : 'sparse_words(T, extent)'}); }
+  }`
+  }
+  workgroupBarrier();
+  ${
+    push
+      ? `
+  // Reserve: one run per type of the next level's queues for the whole workgroup.
+  if (lid < 4u) {
+    let n = atomicLoad(&wg_children[lid]);
+    if (n > 0u) { wg_base[lid] = next_base(lid) + atomicAdd(&counters[params.next_counter + lid], n); }
+    atomicStore(&wg_children[lid], 0u);
+  }
+  workgroupBarrier();
+
+  // Push: each child with the stored coordinates of its block.
+  for (var i = lane; i < extent; i += LANES) {
+    ${slotRead}
+    if (present) {
+      let t = word & 3u;
+      let dst = (wg_base[t] + atomicAdd(&wg_children[t], 1u)) * ${QUEUE_ENTRY_WORDS}u;
+      queue_out[dst] = word;
+      queue_out[dst + 1u] = row0 + r * params.child_span;
+      queue_out[dst + 2u] = col0 + c * params.child_span;
+    }
+  }`
+      : `
+  // Tally: this level's children per type, and entries and words per node type.
+  if (lid < 4u) { atomicAdd(&tally[params.next_counter + lid], atomicLoad(&wg_children[lid])); }
+  if (lid == 0u) {
+    atomicAdd(&tally[params.next_counter + 4u + 2u * T], atomicLoad(&wg_entries));
+    atomicAdd(&tally[params.next_counter + 5u + 2u * T], atomicLoad(&wg_words));
+  }`
+  }
+}
+`;
+}

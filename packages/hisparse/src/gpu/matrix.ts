@@ -1,0 +1,256 @@
+import { type ScanContext, ScanError } from '@scan/core';
+import { assertUsable, checkBoolean, checkOptions, withSession } from '@scan/core/kit';
+import type { CsrMatrix } from '@scan/spmv';
+import { hisparseToCsr } from '../cpu/to-csr.js';
+import { checkFinite, checkHiSparse, checkVector } from '../format/args.js';
+import type { HiSparseHost } from '../format/matrix.js';
+import { type Census, takeCensus } from './census.js';
+import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
+import { createHiSparseSpmvPlan, type HiSparseSpmvPlan } from './spmv-plan.js';
+import { type HiSparseStats, statsFromCensus } from './stats.js';
+
+/** Options of {@link HiSparseMatrix.spmv}. */
+export interface HiSparseMatrixSpmvOptions {
+  /** Multiply by the transpose of the matrix (default false); costs what the plain product costs. */
+  transpose?: boolean;
+}
+
+/**
+ * A pool buffer and what is known of the tree in it, shared by every matrix that reads it (a
+ * matrix and its `transpose()` and `scale()` views): the buffer is freed when the last of them is
+ * destroyed.
+ */
+export class SharedTree {
+  private refs = 1;
+  constructor(
+    readonly parts: Omit<GpuHiSparseParts, 'transposed' | 'scale'>,
+    readonly census: Census,
+  ) {}
+  retain(): this {
+    this.refs++;
+    return this;
+  }
+  release(): void {
+    if (--this.refs === 0) this.parts.pool.destroy();
+  }
+}
+
+/**
+ * A HiSparse matrix on the GPU (Derler, Zayer, Seidel and Steinberger, ICS 2017): a tree of d×d
+ * dense and COO1/COO2/COO4 nodes in one pool buffer, with the matrix state — the transposed flag
+ * and the scale — kept outside it, so `transpose()` and `scale(s)` are O(1) views of the same pool.
+ * Products traverse the tree level by level with per-type queues that the GPU fills and sizes
+ * itself (no read-back between levels) and leaf kernels per node type; y = s·op(A)·x costs the
+ * same with or without `transpose`.
+ *
+ * Made by `HiSparseMatrix.fromCsr` / `fromCoo` (see `./build.ts`) or `fromHost`. Call `destroy()`
+ * when done: the pool is freed once no view of it is left.
+ *
+ * @example
+ * ```ts
+ * const A = await HiSparseMatrix.fromCsr(ctx, csr, { nodeSize: 32 });
+ * const y = await A.spmv(x);                        // A·x
+ * const z = await A.spmv(w, { transpose: true });   // Aᵀ·w, same cost
+ * const B = A.transpose().scale(2);                 // 2·Aᵀ, O(1), shares A's pool
+ * A.stats().leafNodes; // nodes per type
+ * B.destroy(); A.destroy();
+ * ```
+ */
+export class HiSparseMatrix {
+  private destroyed = false;
+
+  /** @internal Use the static constructors. */
+  constructor(
+    readonly ctx: ScanContext,
+    /** @internal */ readonly tree: SharedTree,
+    /** Whether the stored matrix is read transposed. */
+    readonly transposed: boolean,
+    /** The factor every stored value is multiplied by when read. */
+    readonly scaleFactor: number,
+  ) {}
+
+  /** @internal Wraps freshly made parts (the matrix owns the pool) after taking the census. */
+  static async fromParts(ctx: ScanContext, parts: GpuHiSparseParts): Promise<HiSparseMatrix> {
+    const census = await takeCensus(ctx, parts);
+    const { transposed, scale, ...rest } = parts;
+    return new HiSparseMatrix(ctx, new SharedTree(rest, census), transposed, scale);
+  }
+
+  /**
+   * Uploads a matrix built on the host (`@scan/hisparse/cpu`), with its state, into a new pool
+   * buffer, and takes the census the products are sized from.
+   *
+   * @example
+   * ```ts
+   * const A = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(csr, { nodeSize: 16 }));
+   * ```
+   */
+  static async fromHost(ctx: ScanContext, H: HiSparseHost): Promise<HiSparseMatrix> {
+    assertUsable(ctx);
+    return HiSparseMatrix.fromParts(ctx, uploadHiSparse(ctx, checkHiSparse(H, 'H')));
+  }
+
+  /** Rows of the logical matrix. */
+  get rows(): number {
+    return this.transposed ? this.tree.parts.storedCols : this.tree.parts.storedRows;
+  }
+  /** Columns of the logical matrix. */
+  get cols(): number {
+    return this.transposed ? this.tree.parts.storedRows : this.tree.parts.storedCols;
+  }
+  /** Node size d. */
+  get nodeSize(): number {
+    return this.tree.parts.nodeSize;
+  }
+  /** Levels of the tree. */
+  get levels(): number {
+    return this.tree.parts.levels;
+  }
+  /** The pool buffer, the root pointer and the state, for buffer-level use (plans). */
+  get parts(): GpuHiSparseParts {
+    return { ...this.tree.parts, transposed: this.transposed, scale: this.scaleFactor };
+  }
+
+  private usable(): void {
+    assertUsable(this.ctx);
+    if (this.destroyed) throw new ScanError('INVALID_ARGUMENT', 'HiSparseMatrix: used after destroy()', { argument: 'this' });
+  }
+
+  /**
+   * `y = s·op(A)·x` on the GPU (f32; s the scale, op(A) = A or Aᵀ), resolved as a new array.
+   * `x` must have `cols` elements (`rows` with `transpose`). For repeated products, make a plan
+   * with {@link HiSparseMatrix.createSpmvPlan} and keep x and y on the GPU.
+   *
+   * @example
+   * ```ts
+   * await A.spmv(new Float32Array(A.cols).fill(1)); // row sums
+   * ```
+   */
+  async spmv(x: Float32Array, options?: HiSparseMatrixSpmvOptions): Promise<Float32Array> {
+    this.usable();
+    const o = checkOptions(options, ['transpose']);
+    const transpose = checkBoolean(o['transpose'], 'options.transpose', false);
+    const [inLength, inName] = transpose ? [this.rows, 'A.rows, transposed'] : [this.cols, 'A.cols'];
+    checkVector(x, inLength, 'x', inName);
+    const outLength = transpose ? this.cols : this.rows;
+    if (outLength === 0) return new Float32Array(0);
+    return withSession(this.ctx, 'hisparse spmv', async (s) => {
+      const plan = s.own(this.createSpmvPlan({ transpose }));
+      const xBuffer = x.length > 0 ? s.upload(x, 'x') : s.buffer(16, 'x');
+      const y = s.buffer(4 * outLength, 'y');
+      plan.encode(s.encoder, { x: xBuffer, y });
+      const read = s.readback(y, 4 * outLength);
+      s.submit();
+      return new Float32Array(await read());
+    });
+  }
+
+  /**
+   * A product plan over this matrix (buffer level): `encode(encoder, { x, y })` records
+   * `y = s·op(A)·x` with no read-back and no allocation; `destroy()` frees its queues.
+   *
+   * @example
+   * ```ts
+   * const plan = A.createSpmvPlan({ transpose: true });
+   * plan.encode(encoder, { x, y });
+   * ```
+   */
+  createSpmvPlan(options?: HiSparseMatrixSpmvOptions): HiSparseSpmvPlan {
+    this.usable();
+    const o = checkOptions(options, ['transpose']);
+    const transpose = checkBoolean(o['transpose'], 'options.transpose', false);
+    return createHiSparseSpmvPlan(this.ctx, this.parts, this.tree.census, { transpose });
+  }
+
+  /**
+   * Aᵀ in O(1): a view with the transposed flag flipped, sharing the pool (destroy it too).
+   *
+   * @example
+   * ```ts
+   * const T = A.transpose(); // T.rows === A.cols
+   * ```
+   */
+  transpose(): HiSparseMatrix {
+    this.usable();
+    return new HiSparseMatrix(this.ctx, this.tree.retain(), !this.transposed, this.scaleFactor);
+  }
+
+  /**
+   * s·A in O(1): a view whose scale is multiplied by `s` (finite), sharing the pool.
+   *
+   * @example
+   * ```ts
+   * const twice = A.scale(2);
+   * ```
+   */
+  scale(s: number): HiSparseMatrix {
+    this.usable();
+    const factor = checkFinite(s, 's');
+    return new HiSparseMatrix(this.ctx, this.tree.retain(), this.transposed, this.scaleFactor * factor);
+  }
+
+  /**
+   * The matrix in host form: its pool read back, with the same state (what `@scan/hisparse/cpu` reads).
+   *
+   * @example
+   * ```ts
+   * const H = await A.toHost();
+   * ```
+   */
+  async toHost(): Promise<HiSparseHost> {
+    this.usable();
+    return downloadHiSparse(this.ctx, this.parts);
+  }
+
+  /**
+   * The logical matrix (state applied) as canonical CSR: sorted rows, values times the scale.
+   *
+   * @example
+   * ```ts
+   * const csr = await A.transpose().toCsr(); // Aᵀ in CSR
+   * ```
+   */
+  async toCsr(): Promise<CsrMatrix> {
+    return hisparseToCsr(await this.toHost());
+  }
+
+  /**
+   * Bytes of the nodes this matrix reaches, plus the pool header (what the format costs; compare
+   * `stats().csrBytes`). Views share these bytes.
+   *
+   * @example
+   * ```ts
+   * A.memoryBytes() / A.stats().csrBytes; // below 1 on structured matrices
+   * ```
+   */
+  memoryBytes(): number {
+    return this.stats().memoryBytes;
+  }
+
+  /**
+   * Nodes per type of inner nodes and leaves, mean entries, levels, and the bytes of this matrix
+   * beside those of the same matrix in CSR and COO (from the census taken when it was made).
+   *
+   * @example
+   * ```ts
+   * const { leafNodes, bytesPerNonzero } = A.stats();
+   * ```
+   */
+  stats(): HiSparseStats {
+    return statsFromCensus(this.tree.census, { rows: this.rows, cols: this.cols, nodeSize: this.nodeSize, levels: this.levels });
+  }
+
+  /**
+   * Releases this matrix; the pool is freed when no view of it is left. Idempotent.
+   *
+   * @example
+   * ```ts
+   * A.destroy();
+   * ```
+   */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.tree.release();
+  }
+}

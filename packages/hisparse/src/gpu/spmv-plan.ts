@@ -1,0 +1,145 @@
+import { BufferUsage, createStorageBuffer, type Plan, type ScanContext } from '@scan/core';
+import { type BufferRef, checkEncodeArgs, planOf, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
+import { NODE_TYPE, type NodeType } from '../format/layout.js';
+import { type Census, childSpan, queueBases } from './census.js';
+import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
+import { LEAF_BINDINGS, leafKernel, leafShape } from './kernels/leaf-kernel.js';
+import { ARGS_BINDINGS, queueArgsKernel, SEED_BINDINGS, seedKernel } from './kernels/queue-kernels.js';
+import type { GpuHiSparseParts } from './parts.js';
+
+const TYPES: readonly NodeType[] = [NODE_TYPE.dense, NODE_TYPE.coo1, NODE_TYPE.coo2, NODE_TYPE.coo4];
+
+/** Buffers of one HiSparse product: `x` (f32, the product's input length) and `y` (f32, its output length; overwritten). */
+export interface HiSparseSpmvEncodeArgs {
+  x: GPUBuffer;
+  y: GPUBuffer;
+}
+
+/** A recorded traversal of one matrix: `encode` writes `y = s·op(A)·x`; `outLength`/`inLength` are its vector lengths. */
+export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
+  readonly inLength: number;
+  readonly outLength: number;
+}
+
+const f32Bits = (v: number): number => new Uint32Array(new Float32Array([v]).buffer)[0] as number;
+
+/**
+ * A product plan over a matrix on the GPU (Derler et al. §5): every `encode` clears y, puts the
+ * root in the first queue, and walks the tree level by level — per level one small kernel sizes
+ * the four per-type queues' dispatches on the GPU (`dispatchWorkgroupsIndirect`), then the inner
+ * nodes of each type push their children into the next level's queues; the last level runs the
+ * leaf kernel of each type, which adds into y by compare-and-swap. Nothing is read back. The queues
+ * are owned by the plan and sized from the census (the nodes per level and type), so a product
+ * allocates nothing. `transpose` multiplies by the transpose of the logical matrix; with the
+ * matrix's own transposed flag this decides whether the leaves read their blocks transposed.
+ *
+ * @example
+ * ```ts
+ * const plan = createHiSparseSpmvPlan(ctx, parts, census, { transpose: false });
+ * plan.encode(encoder, { x, y });
+ * plan.destroy();
+ * ```
+ */
+export function createHiSparseSpmvPlan(
+  ctx: ScanContext,
+  parts: GpuHiSparseParts,
+  census: Census,
+  options: { transpose: boolean },
+): HiSparseSpmvPlan {
+  const L = parts.levels;
+  const swap = parts.transposed !== options.transpose;
+  const outLength = swap ? parts.storedCols : parts.storedRows;
+  const inLength = swap ? parts.storedRows : parts.storedCols;
+  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const exec = new RecipeExecutor(ctx, 'hisparse spmv');
+  const levelTotal = (level: number) => (census.nodes[level] ?? []).reduce((a, b) => a + b, 0);
+  const queueBytes = (parity: number) => {
+    let most = 1;
+    for (let level = parity; level < L; level += 2) most = Math.max(most, levelTotal(level));
+    return 4 * QUEUE_ENTRY_WORDS * most;
+  };
+  const owned: GPUBuffer[] = [];
+  const traversal = parts.root !== 0;
+  if (traversal) {
+    owned.push(createStorageBuffer(ctx, queueBytes(0), 'hisparse queue (even levels)'));
+    owned.push(createStorageBuffer(ctx, queueBytes(1), 'hisparse queue (odd levels)'));
+    owned.push(createStorageBuffer(ctx, 16 * L, 'hisparse queue counts'));
+    owned.push(
+      ctx.device.createBuffer({
+        label: 'hisparse dispatch args',
+        size: 48 * L,
+        usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
+      }),
+    );
+  }
+  const [queueEven, queueOdd, counters, args] = owned;
+  const queueBytesTotal = owned.reduce((sum, b) => sum + b.size, 0);
+
+  const build = () => {
+    const b = new RecipeBuilder();
+    const whole = (role: string): BufferRef => ({ role, offset: 0 });
+    b.clear({ role: 'y', offset: 0, size: 4 * outLength });
+    if (!traversal) return b.build();
+    const queueOf = (level: number) => whole(level % 2 === 0 ? 'queueEven' : 'queueOdd');
+    b.clear(whole('counters'));
+    const seed: (BufferRef | undefined)[] = [];
+    seed[SEED_BINDINGS.counters] = whole('counters');
+    seed[SEED_BINDINGS.queue] = queueOf(0);
+    seed[SEED_BINDINGS.params] = b.paramBlock([parts.root]);
+    b.dispatch(seedKernel(), seed, 1);
+    for (let level = 0; level < L; level++) {
+      const leaf = level === L - 1;
+      const shape = leaf ? leafShape : expandShape;
+      const perGroup = TYPES.map((t) => shape(t).workgroupSize / shape(t).lanes);
+      // Queue sizing: this level's counts, written by the previous level's pushes, become dispatch sizes.
+      const sizing: (BufferRef | undefined)[] = [];
+      sizing[ARGS_BINDINGS.counters] = whole('counters');
+      sizing[ARGS_BINDINGS.args] = whole('args');
+      sizing[ARGS_BINDINGS.params] = b.paramBlock([4 * level, ...perGroup, maxDim]);
+      b.dispatch(queueArgsKernel(), sizing, 1);
+      const counts = census.nodes[level] as readonly number[];
+      const bases = queueBases(counts);
+      const nextBases = leaf ? [0, 0, 0, 0] : queueBases(census.nodes[level + 1] as readonly number[]);
+      for (const type of TYPES) {
+        if (counts[type] === 0) continue;
+        const argsRef: BufferRef = { role: 'args', offset: 12 * (4 * level + type), size: 12 };
+        const bindings: (BufferRef | undefined)[] = [];
+        if (leaf) {
+          bindings[LEAF_BINDINGS.pool] = whole('pool');
+          bindings[LEAF_BINDINGS.queueIn] = queueOf(level);
+          bindings[LEAF_BINDINGS.counters] = whole('counters');
+          bindings[LEAF_BINDINGS.x] = whole('x');
+          bindings[LEAF_BINDINGS.y] = whole('y');
+          bindings[LEAF_BINDINGS.params] = b.paramBlock([bases[type] as number, 4 * level + type, swap ? 1 : 0, f32Bits(parts.scale)]);
+          b.dispatchIndirect(leafKernel({ nodeSize: parts.nodeSize, type }), bindings, argsRef);
+        } else {
+          bindings[EXPAND_BINDINGS.pool] = whole('pool');
+          bindings[EXPAND_BINDINGS.queueIn] = queueOf(level);
+          bindings[EXPAND_BINDINGS.counters] = whole('counters');
+          bindings[EXPAND_BINDINGS.queueOut] = queueOf(level + 1);
+          bindings[EXPAND_BINDINGS.params] = b.paramBlock([
+            bases[type] as number,
+            4 * level + type,
+            4 * (level + 1),
+            ...nextBases,
+            childSpan(parts.nodeSize, L, level),
+          ]);
+          b.dispatchIndirect(expandKernel({ nodeSize: parts.nodeSize, type, mode: 'push', leaf: false }), bindings, argsRef);
+        }
+      }
+    }
+    return b.build();
+  };
+
+  return Object.assign(
+    planOf([exec, { destroy: () => owned.forEach((b) => b.destroy()), scratchBytes: queueBytesTotal, allocations: owned.length }], {
+      encode(encoder: GPUCommandEncoder, a: HiSparseSpmvEncodeArgs) {
+        checkEncodeArgs('hisparse spmv plan', { ...a, count: 1 }, { x: { bytes: 4 * inLength }, y: { bytes: 4 * outLength } });
+        const roles: Record<string, GPUBuffer> = { pool: parts.pool, x: a.x, y: a.y };
+        if (traversal) Object.assign(roles, { queueEven, queueOdd, counters, args });
+        exec.encode(encoder, 'spmv', build, roles);
+      },
+    }),
+    { inLength, outLength },
+  );
+}
