@@ -1,0 +1,131 @@
+import type { KernelSpec } from '@scan/core/kit';
+import { buildKernelFrame } from './params.js';
+
+// The hierarchical keys of binning (§3.2). An entry's key is its slot at every level, most
+// significant first: slot_ℓ = (row digit ℓ)·d + (column digit ℓ), 2·log2(d) bits each, so the key
+// has 2·log2(d)·L bits — past 32 for deep hierarchies — and is kept as two words (lo, hi). Sorting
+// by the whole key gives the hierarchical order in one go: the top-down binning of the CPU
+// reference reaches the same order because entries are distinct positions.
+
+/**
+ * The key of every CSR nonzero: its row (by binary search on `row_ptr`), its column, and from them
+ * the slot digits of all levels, shifted into a 64-bit (lo, hi) pair. Writes `key_lo`, `key_hi`,
+ * `sort_key` (= lo, the first sort's keys) and `perm` (the identity, the sorts' values).
+ * Bindings: 0 params (n, rows, levels, log2d), 1 row_ptr, 2 col_idx, 3 key_lo, 4 key_hi,
+ * 5 sort_key, 6 perm.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(hierarchicalKeyKernel(), [p, rowPtr, colIdx, keyLo, keyHi, sortKey, perm], groups);
+ * ```
+ */
+export function hierarchicalKeyKernel(): KernelSpec {
+  return {
+    key: 'hisparse/build/hierarchical-key',
+    wgsl: () =>
+      buildKernelFrame(
+        `@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
+@group(0) @binding(2) var<storage, read> col_idx: array<u32>;
+@group(0) @binding(3) var<storage, read_write> key_lo: array<u32>;
+@group(0) @binding(4) var<storage, read_write> key_hi: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sort_key: array<u32>;
+@group(0) @binding(6) var<storage, read_write> perm: array<u32>;
+// The last row r with row_ptr[r] <= p: the row holding nonzero p (empty rows share a row_ptr).
+fn row_of(p: u32) -> u32 {
+  var lo = 0u;
+  var hi = params.rows;
+  while (hi - lo > 1u) {
+    let mid = (lo + hi) >> 1u;
+    if (row_ptr[mid] <= p) { lo = mid; } else { hi = mid; }
+  }
+  return lo;
+}`,
+        `  if (i >= params.n) { return; }
+  let r = row_of(i);
+  let c = col_idx[i];
+  let b = params.log2d;
+  let mask = (1u << b) - 1u;
+  let width = 2u * b; // bits of one slot, 4 to 16: a shift by it never reaches 32
+  var lo = 0u;
+  var hi = 0u;
+  for (var level = 0u; level < params.levels; level++) {
+    let s = b * (params.levels - 1u - level); // < 32 because d^(L-1) < 2^32
+    let slot = (((r >> s) & mask) << b) | ((c >> s) & mask);
+    hi = (hi << width) | (lo >> (32u - width));
+    lo = (lo << width) | slot;
+  }
+  key_lo[i] = lo;
+  key_hi[i] = hi;
+  sort_key[i] = lo;
+  perm[i] = i;`,
+      ),
+  };
+}
+
+/**
+ * Between the two stable sorts of an LSD sort by (lo, then hi): `sort_key[j] = key_hi[perm[j]]`,
+ * the high words in the order the first sort left.
+ * Bindings: 0 params (n), 1 key_hi, 2 perm, 3 sort_key.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(highWordKernel(), [p, keyHi, perm, sortKey], groups);
+ * ```
+ */
+export function highWordKernel(): KernelSpec {
+  return {
+    key: 'hisparse/build/high-word',
+    wgsl: () =>
+      buildKernelFrame(
+        `@group(0) @binding(1) var<storage, read> key_hi: array<u32>;
+@group(0) @binding(2) var<storage, read> perm: array<u32>;
+@group(0) @binding(3) var<storage, read_write> sort_key: array<u32>;`,
+        `  if (i >= params.n) { return; }
+  sort_key[i] = key_hi[perm[i]];`,
+      ),
+  };
+}
+
+/**
+ * After the sorts, in hierarchical order: `entries[j] = (lo, hi, bits, depth)`, the key and value
+ * bits of each entry (gathered through `perm`; one vec4 so the filling kernels stay within the
+ * eight storage bindings WebGPU guarantees) and its **depth**: 0 for the first entry, else 1 + the
+ * first level at which its slot differs from the previous entry's (1 … L). Entry j then starts a
+ * node of level ℓ exactly when `depth <= ℓ`, and a child of one (an entry of a level-ℓ node) when
+ * `depth <= ℓ + 1`: the head flags of every level come from this one field.
+ * Bindings: 0 params (n, levels, log2d), 1 perm, 2 key_lo, 3 key_hi, 4 values, 5 entries.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(hierarchicalOrderKernel(), [p, perm, keyLo, keyHi, values, entries], groups);
+ * ```
+ */
+export function hierarchicalOrderKernel(): KernelSpec {
+  return {
+    key: 'hisparse/build/hierarchical-order',
+    wgsl: () =>
+      buildKernelFrame(
+        `@group(0) @binding(1) var<storage, read> perm: array<u32>;
+@group(0) @binding(2) var<storage, read> key_lo: array<u32>;
+@group(0) @binding(3) var<storage, read> key_hi: array<u32>;
+@group(0) @binding(4) var<storage, read> values: array<u32>;
+@group(0) @binding(5) var<storage, read_write> entries: array<vec4<u32>>;`,
+        `  if (i >= params.n) { return; }
+  let p = perm[i];
+  let lo = key_lo[p];
+  let hi = key_hi[p];
+  var depth = 0u;
+  if (i > 0u) {
+    let q = perm[i - 1u];
+    let x_hi = hi ^ key_hi[q];
+    let x_lo = lo ^ key_lo[q];
+    // Highest differing bit of the 64-bit keys (they differ: entries are distinct positions).
+    let top = select(firstLeadingBit(x_lo), 32u + firstLeadingBit(x_hi), x_hi != 0u);
+    // That bit lies in slot top / (2·log2d) counted from the leaf's, i.e. level L − 1 − that.
+    depth = params.levels - top / (2u * params.log2d);
+  }
+  // Value bits are copied untouched (−0 and NaN payloads survive).
+  entries[i] = vec4<u32>(lo, hi, values[p], depth);`,
+      ),
+  };
+}
