@@ -1,0 +1,107 @@
+// The work queue of the joint traversal and its control words. The paper keeps one queue per
+// combination of node types and sizes and launches kernels from a GPU controller (§4, §6); WebGPU
+// has no dynamic parallelism, so here the host launches one kernel per level and the GPU appends
+// the next level's pairs to one array with an atomic counter. All levels stay in that array (level
+// ℓ + 1 follows level ℓ): the fill sweep walks it again top-down and a child finds its parent's
+// output node through the parent's item.
+
+/**
+ * Words of one queued pair (one output node), in order: A's pointer (0 when only B has the node),
+ * B's pointer (0 when only A has it), the parent's item index ({@link NO_PARENT} for the root),
+ * the slot of the node in its parent's d×d grid (bits 0–15) and its rank among the parent's union
+ * entries (bits 16–31), the union count (written by the counting sweep), and the output pointer
+ * (written by the fill sweep).
+ *
+ * @example
+ * ```ts
+ * const items = createStorageBuffer(ctx, 4 * ITEM_WORDS * capacity, 'hisparse add items');
+ * ```
+ */
+export const ITEM_WORDS = 6;
+
+/**
+ * Field offsets inside an item (see {@link ITEM_WORDS}).
+ *
+ * @example
+ * ```ts
+ * items[ITEM_WORDS * i + ITEM.count]; // the union count of pair i
+ * ```
+ */
+export const ITEM = { a: 0, b: 1, parent: 2, slotRank: 3, count: 4, out: 5 } as const;
+
+/**
+ * Parent index of the root pair: no parent node to link into; the root pointer goes to
+ * `CONTROL.root` instead.
+ *
+ * @example
+ * ```ts
+ * const rootItem = [A.root, B.root, NO_PARENT, 0, 0, 0];
+ * ```
+ */
+export const NO_PARENT = 0xffffffff;
+
+/**
+ * The control words (one small storage buffer of atomics): the next free item (the queue's
+ * atomic tail), the words the output pool needs (summed by the counting sweep), the output pool's
+ * allocation counter (the paper's "simple allocator using an atomic counter", a word offset), the
+ * root pointer of C, and an overflow flag (set if a malformed input needs more items than the
+ * bound; then the result is refused).
+ *
+ * @example
+ * ```ts
+ * const words = new Uint32Array(CONTROL_WORDS); words[CONTROL.items] = 1;
+ * ```
+ */
+export const CONTROL = { items: 0, total: 1, alloc: 2, root: 3, overflow: 4 } as const;
+
+/**
+ * Words of the control buffer (a multiple of 4).
+ *
+ * @example
+ * ```ts
+ * createStorageBuffer(ctx, 4 * CONTROL_WORDS, 'hisparse add control');
+ * ```
+ */
+export const CONTROL_WORDS = 8;
+
+/**
+ * Bits of `params.flags` for one level's kernel: the level is the leaves' (values, not child
+ * pointers), B's slots are read swapped (its transposed flag differs from A's), and A's or B's
+ * scale is exactly 1 (then leaf bits are copied unchanged, −0 and NaN payloads included, as the CPU
+ * reference's `scaledBits` does).
+ *
+ * @example
+ * ```ts
+ * const flags = (leaf ? FLAG.leaf : 0) | (swapB ? FLAG.swapB : 0);
+ * ```
+ */
+export const FLAG = { leaf: 1, swapB: 2, aScaleOne: 4, bScaleOne: 8 } as const;
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+const bitsOf = (x: number): number => {
+  f32[0] = x;
+  return u32[0] as number;
+};
+
+/**
+ * The uniform block of one level's kernel (see `ADD_PARAMS_WGSL`): the level's first item and item
+ * count, the dispatch width of a 2-D dispatch, the flags, both scales as f32 bits, and the item
+ * capacity.
+ *
+ * @example
+ * ```ts
+ * b.paramBlock(addParams({ first: 0, count: 1, dispatchX: 1, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64 }));
+ * ```
+ */
+export function addParams(p: {
+  first: number;
+  count: number;
+  dispatchX: number;
+  flags: number;
+  scaleA: number;
+  scaleB: number;
+  capacity: number;
+}): number[] {
+  return [p.first, p.count, p.dispatchX, p.flags, bitsOf(p.scaleA), bitsOf(p.scaleB), p.capacity, 0];
+}

@@ -1,0 +1,160 @@
+import { CONTROL, FLAG, ITEM, ITEM_WORDS, NO_PARENT } from '../items.js';
+import { nodeLayoutWgsl } from './node-layout-wgsl.js';
+
+// The heart of both sweeps: one workgroup per queued pair of nodes walks the output node's d×d
+// slot grid in row-major tiles of `pairTileWidth(d)` slots. For each tile both nodes are expanded
+// into workgroup memory (a present flag and a word per slot), then a workgroup scan of "A or B
+// has this slot" gives every union entry its rank in row-major order. This one scheme covers every
+// combination the paper lists (§6): dense+dense (a word per slot straight away), dense+sparse (the
+// paper buffers the dense node and "attaches" the sparse entries by their coordinates — the same
+// scatter), and sparse+sparse (the scatter by slot is a bucket sort, so the merged order needs no
+// comparison sort). A transposed operand is read with row and column swapped; the scatter by the
+// swapped slot is the per-node re-sorting the paper "requires" for transposed addition (§7). The
+// union count is the total of the scans (the paper counts |A| + |B| − common; the scan counts the
+// union directly, which is the same number), and no subgroup size is assumed: the scan runs in
+// workgroup memory.
+
+/**
+ * Slots one workgroup handles per tile (its workgroup size): d² up to 256 (one tile for d ≤ 16),
+ * else 256 with d²/256 tiles — 1 KiB of workgroup memory per array whatever d is.
+ *
+ * @example
+ * ```ts
+ * pairTileWidth(4); // 16
+ * pairTileWidth(32); // 256 (four tiles)
+ * ```
+ */
+export function pairTileWidth(d: number): number {
+  return Math.min(d * d, 256);
+}
+
+/**
+ * The declarations every add kernel shares: the uniform block, A's and B's pools (read-only; the
+ * same buffer may be bound twice), the items and control words, the node layout for `d`, the tile
+ * arrays in workgroup memory, and `W`/`TILES`.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `${pairDeclarationsWgsl(32)} @group(0) @binding(5) var<storage, read_write> pool_c: array<atomic<u32>>;`;
+ * ```
+ */
+export function pairDeclarationsWgsl(d: number): string {
+  const w = pairTileWidth(d);
+  return `
+struct Params { first: u32, count: u32, dispatch_x: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, pad: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> pool_a: array<u32>;
+@group(0) @binding(2) var<storage, read> pool_b: array<u32>;
+@group(0) @binding(3) var<storage, read_write> items: array<u32>;
+@group(0) @binding(4) var<storage, read_write> ctl: array<atomic<u32>>;
+${nodeLayoutWgsl(d)}
+const W = ${w}u;
+const TILES = ${(d * d) / w}u;
+const ITEM_WORDS = ${ITEM_WORDS}u;
+const ITEM_A = ${ITEM.a}u;
+const ITEM_B = ${ITEM.b}u;
+const ITEM_PARENT = ${ITEM.parent}u;
+const ITEM_SLOT_RANK = ${ITEM.slotRank}u;
+const ITEM_COUNT = ${ITEM.count}u;
+const ITEM_OUT = ${ITEM.out}u;
+const NO_PARENT = ${NO_PARENT}u;
+const CTL_ITEMS = ${CONTROL.items}u;
+const CTL_TOTAL = ${CONTROL.total}u;
+const CTL_ALLOC = ${CONTROL.alloc}u;
+const CTL_ROOT = ${CONTROL.root}u;
+const CTL_OVERFLOW = ${CONTROL.overflow}u;
+const FLAG_LEAF = ${FLAG.leaf}u;
+const FLAG_SWAP_B = ${FLAG.swapB}u;
+const FLAG_A_SCALE_ONE = ${FLAG.aScaleOne}u;
+const FLAG_B_SCALE_ONE = ${FLAG.bScaleOne}u;
+var<workgroup> a_has: array<u32, ${w}>;
+var<workgroup> a_word: array<u32, ${w}>;
+var<workgroup> b_has: array<u32, ${w}>;
+var<workgroup> b_word: array<u32, ${w}>;
+var<workgroup> tile_scan: array<u32, ${w}>;
+var<workgroup> tile_base: u32;
+`;
+}
+
+/** WGSL that scatters one side's node `p` into the tile starting at `tile_start` (see the file comment). */
+function scatterSideWgsl(side: 'a' | 'b', swap: string): string {
+  const pool = `pool_${side}`;
+  return `
+  if (p_${side} != 0u) {
+    let t = p_${side} & 3u;
+    let off = p_${side} - t;
+    if (t == 0u) {
+      // Dense: this thread's output slot, read at the swapped place when transposed.
+      let s = tile_start + lid;
+      let src = select(s, (s % D) * D + s / D, ${swap});
+      let w = ${pool}[off + src];
+      ${side}_has[lid] = select(0u, 1u, w != 0u);
+      ${side}_word[lid] = w;
+    } else {
+      let n = ${pool}[off];
+      let cs = off + coord_start(t);
+      let vs = off + value_start(t, n);
+      for (var k = lid; k < n; k += W) {
+        let c = (${pool}[cs + (k >> 1u)] >> ((k & 1u) * 16u)) & 0xffffu;
+        let r = c & 0xffu;
+        let col = c >> 8u;
+        let s = select(r * D + col, col * D + r, ${swap});
+        if (s >= tile_start && s < tile_start + W) {
+          ${side}_has[s - tile_start] = 1u;
+          ${side}_word[s - tile_start] = ${pool}[vs + k];
+        }
+      }
+    }
+  }`;
+}
+
+/**
+ * WGSL statements, inside the tile loop (`tile_start`, `lid`, `p_a`, `p_b` in scope), that load
+ * the tile of both nodes and scan it: afterwards `present` (0 or 1), `ranked` (the exclusive scan,
+ * this slot's rank inside the tile) and `tile_total` are defined, and `a_has`/`a_word`/`b_has`/
+ * `b_word` hold the tile. All barriers are in uniform control flow.
+ *
+ * @example
+ * ```ts
+ * const body = `for (var tile = 0u; tile < TILES; tile++) { let tile_start = tile * W; ${loadAndScanTileWgsl()} ... }`;
+ * ```
+ */
+export function loadAndScanTileWgsl(): string {
+  return `
+    a_has[lid] = 0u;
+    b_has[lid] = 0u;
+    workgroupBarrier();
+    ${scatterSideWgsl('a', 'false')}
+    ${scatterSideWgsl('b', '(params.flags & FLAG_SWAP_B) != 0u')}
+    workgroupBarrier();
+    let present = a_has[lid] | b_has[lid];
+    tile_scan[lid] = present;
+    workgroupBarrier();
+    for (var step = 1u; step < W; step <<= 1u) {
+      let earlier = select(0u, tile_scan[max(lid, step) - step], lid >= step);
+      workgroupBarrier();
+      tile_scan[lid] += earlier;
+      workgroupBarrier();
+    }
+    let ranked = tile_scan[lid] - present;
+    let tile_total = tile_scan[W - 1u];`;
+}
+
+/**
+ * The first lines of a kernel body: the linear workgroup index of a (possibly 2-D, see core's
+ * `dispatchShape`) dispatch, the pair it works on, and both node pointers.
+ *
+ * @example
+ * ```ts
+ * const body = `${pairPrologueWgsl()} for (var tile = 0u; tile < TILES; tile++) { ... }`;
+ * ```
+ */
+export function pairPrologueWgsl(): string {
+  return `
+  let wg_index = wid.x + wid.y * params.dispatch_x;
+  if (wg_index >= params.count) { return; }
+  let item = params.first + wg_index;
+  let io = item * ITEM_WORDS;
+  let p_a = items[io + ITEM_A];
+  let p_b = items[io + ITEM_B];`;
+}
