@@ -24,8 +24,10 @@ import { createBuildScratch } from './scratch.js';
 /** A fresh pool of exactly `words` words: the header, then zeros for the filling to write into. */
 function createPool(ctx: ScanContext, words: number): GPUBuffer {
   const bytes = 4 * words;
-  if (bytes > ctx.caps.limits.maxBufferSize || words > 2 ** 32) {
-    throw new ScanError('TOO_LARGE', `hisparse build: the pool needs ${bytes} bytes, past maxBufferSize ${ctx.caps.limits.maxBufferSize}`);
+  // The filling kernels bind the whole pool, so it must fit one storage binding.
+  const limit = Math.min(ctx.caps.limits.maxBufferSize, ctx.caps.limits.maxStorageBufferBindingSize);
+  if (bytes > limit) {
+    throw new ScanError('TOO_LARGE', `hisparse build: the pool needs ${bytes} bytes, past the device's storage binding limit (${limit})`);
   }
   // mappedAtCreation writes the header without a command; WebGPU zero-initializes the rest, which
   // is FORMAT.md's padding (0) and the "no entry" of dense nodes, so filling writes only entries.
@@ -66,6 +68,14 @@ export async function buildOnGpu(ctx: ScanContext, A: GpuCsrMatrix, nodeSize: nu
     const pool = await runGuarded(ctx, 'hisparse build', async () => createPool(ctx, POOL_HEADER_WORDS));
     return { ...state, root: NULL_POINTER, pool, poolWords: POOL_HEADER_WORDS };
   }
+  // The entries in hierarchical order are one vec4 each, bound whole (no chunking yet).
+  if (16 * A.nnz > ctx.caps.limits.maxStorageBufferBindingSize) {
+    throw new ScanError(
+      'TOO_LARGE',
+      `hisparse build: A.nnz = ${A.nnz} needs ${16 * A.nnz} bytes of sorted entries, past maxStorageBufferBindingSize (${ctx.caps.limits.maxStorageBufferBindingSize})`,
+      { argument: 'A' },
+    );
+  }
   if (keyBits(shape) > 64) {
     throw new ScanError(
       'UNSUPPORTED',
@@ -78,6 +88,7 @@ export async function buildOnGpu(ctx: ScanContext, A: GpuCsrMatrix, nodeSize: nu
     const exec = new RecipeExecutor(ctx, 'hisparse build');
     const binning = createLevelBinning(ctx, exec, shape);
     const owned: { destroy(): void }[] = [binning, exec, scratch];
+    let returned = false;
     try {
       const roles: Record<string, GPUBuffer> = { ...scratch.roles, rowPtr: A.rowPtr, colIdx: A.colIdx, values: A.values };
       // Pass 1, binning: hierarchical order, then each level's node count, entry count and words.
@@ -100,6 +111,8 @@ export async function buildOnGpu(ctx: ScanContext, A: GpuCsrMatrix, nodeSize: nu
         words += stats[3 * level + 2] as number;
       }
       const pool = createPool(ctx, words);
+      // Until it is returned the pool is the build's: a failure below frees it too.
+      owned.push({ destroy: () => (returned ? undefined : pool.destroy()) });
       // Pass 2, filling: each level is binned again (the scratch holds one level) and filled.
       const second = ctx.device.createCommandEncoder({ label: 'hisparse build filling' });
       roles.pool = pool;
@@ -110,6 +123,7 @@ export async function buildOnGpu(ctx: ScanContext, A: GpuCsrMatrix, nodeSize: nu
       ctx.device.queue.submit([second.finish()]);
       // The root is the one node of level 0, at its level's base, typed by its entry count.
       const root = (base[0] as number) | chooseNodeType(stats[1] as number, d);
+      returned = true;
       return { ...state, root, pool, poolWords: words };
     } finally {
       // Submitted work keeps what it uses alive; the scratch can go now.
