@@ -70,11 +70,11 @@ async function checkAdd(
   hA: HiSparseHost,
   hB: HiSparseHost,
   label: string,
-  opts: { exact?: boolean; gA?: GpuHiSparseParts; gB?: GpuHiSparseParts } = {},
+  opts: { exact?: boolean; gA?: GpuHiSparseParts; gB?: GpuHiSparseParts; on?: ScanContext } = {},
 ) {
   const A = opts.gA ? withState(opts.gA, hA) : uploadHiSparse(ctx, hA);
   const B = opts.gB ? withState(opts.gB, hB) : uploadHiSparse(ctx, hB);
-  const C = await addOnGpu(ctx, A, B);
+  const C = await addOnGpu(opts.on ?? ctx, A, B);
   const hC = await downloadHiSparse(ctx, C);
   C.pool.destroy();
   if (!opts.gA) A.pool.destroy();
@@ -198,6 +198,23 @@ describe('gpu add: operand state', () => {
       gB.pool.destroy();
     });
   }
+});
+
+describe('gpu add: 2-D dispatch', () => {
+  it('levels wider than the workgroups-per-dimension limit (a context claiming a limit of 7)', async () => {
+    // Same device, a smaller stated limit: every level past 7 pairs runs as a 2-D indirect grid
+    // (x = 7, y = ⌈pairs / 7⌉, the last row partly past the count), as past 65,535 on a real one.
+    const narrow: ScanContext = {
+      device: ctx.device,
+      caps: { ...ctx.caps, limits: { ...ctx.caps.limits, maxComputeWorkgroupsPerDimension: 7 } },
+      lostReason: undefined,
+      lost: ctx.lost,
+      destroy: () => undefined,
+    };
+    const hA = build(randomCsrDyadic(90, 90, 700, 31), 4);
+    const hB = build(randomCsrDyadic(90, 90, 500, 32), 4);
+    await checkAdd(hA, transpose(hB), '2-D: A + Bᵀ', { on: narrow });
+  });
 });
 
 describe('gpu add: generators and B = 2A (the csrgeam anchor)', () => {

@@ -1,19 +1,14 @@
-import { createStorageBuffer, encodeReadback, type ScanContext, ScanError, uploadArray } from '@scan/core';
-import { dispatchShape, type KernelSpec, RecipeBuilder, RecipeExecutor, runGuarded } from '@scan/core/kit';
+import { BufferUsage, createStorageBuffer, encodeReadback, type ScanContext, ScanError, uploadArray } from '@scan/core';
+import { type KernelSpec, type Recipe, RecipeBuilder, RecipeExecutor, runGuarded } from '@scan/core/kit';
 import { FORMAT_VERSION, NULL_POINTER, POOL_HEADER_WORDS, POOL_MAGIC } from '../../format/layout.js';
 import type { GpuHiSparseParts } from '../parts.js';
 import { checkAddOperands, checkGpuOperand } from './args.js';
-import { addParams, CONTROL, CONTROL_WORDS, FLAG, ITEM_WORDS, NO_PARENT } from './items.js';
+import { addParams, CONTROL, controlWords, FLAG, ITEM_WORDS, LEVEL_WORDS, NO_PARENT } from './items.js';
 import { fillKernel } from './kernels/fill-kernel.js';
+import { levelArgsKernel } from './kernels/level-args-kernel.js';
 import { unionCountKernel } from './kernels/union-count-kernel.js';
 
-/** The range of the item array that holds one level's pairs. */
-interface LevelRange {
-  readonly first: number;
-  readonly count: number;
-}
-
-/** What every level's kernel needs besides its range: the operands' state as flags and scales. */
+/** What every level's kernels need: the operands' state as flags and scales, and the bounds. */
 interface AddState {
   readonly d: number;
   readonly levels: number;
@@ -21,32 +16,37 @@ interface AddState {
   readonly scaleA: number;
   readonly scaleB: number;
   readonly capacity: number;
+  readonly maxDim: number;
 }
 
-/** One level's dispatch (one workgroup per pair, 2-D past 65,535) as a recipe. */
-function levelRecipe(ctx: ScanContext, kernel: KernelSpec, state: AddState, level: number, range: LevelRange, withPoolC: boolean) {
-  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+/** The uniform block of `level`'s kernels. */
+function levelParams(state: AddState, level: number): number[] {
   const flags =
     (level === state.levels - 1 ? FLAG.leaf : 0) |
     (state.swapB ? FLAG.swapB : 0) |
     (state.scaleA === 1 ? FLAG.aScaleOne : 0) |
     (state.scaleB === 1 ? FLAG.bScaleOne : 0);
+  return addParams({ level, flags, scaleA: state.scaleA, scaleB: state.scaleB, capacity: state.capacity, maxDim: state.maxDim });
+}
+
+const whole = (role: string) => ({ role, offset: 0 });
+/** Level `level`'s indirect dispatch arguments. */
+const argsOf = (level: number) => ({ role: 'args', offset: 4 * LEVEL_WORDS * level });
+
+/**
+ * One sweep over every level, top-down, as one recipe: `kernel` once per level through an
+ * indirect dispatch; with `sizeLevels`, `levelArgsKernel` first sizes each level below the root
+ * from the queue tail the level above left (the counting sweep); the fill sweep reuses the sizes.
+ */
+function sweepRecipe(state: AddState, kernel: KernelSpec, sizeLevels: boolean, withPoolC: boolean): Recipe {
   const b = new RecipeBuilder();
-  const p = b.paramBlock(
-    addParams({
-      first: range.first,
-      count: range.count,
-      dispatchX: dispatchShape(range.count, maxDim).x,
-      flags,
-      scaleA: state.scaleA,
-      scaleB: state.scaleB,
-      capacity: state.capacity,
-    }),
-  );
-  const whole = (role: string) => ({ role, offset: 0 });
-  const bindings = [p, whole('poolA'), whole('poolB'), whole('items'), whole('control')];
-  if (withPoolC) bindings.push(whole('poolC'));
-  b.dispatch(kernel, bindings, range.count);
+  for (let level = 0; level < state.levels; level++) {
+    const p = b.paramBlock(levelParams(state, level));
+    if (sizeLevels && level > 0) b.dispatch(levelArgsKernel(), [p, whole('control'), whole('args')], 1);
+    const bindings = [p, whole('poolA'), whole('poolB'), whole('items'), whole('control')];
+    if (withPoolC) bindings.push(whole('poolC'));
+    b.dispatchIndirect(kernel, bindings, argsOf(level));
+  }
   return b.build();
 }
 
@@ -67,16 +67,18 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  * C = A + B of the logical matrices on the GPU, by the paper's joint top-down traversal (Derler et
  * al., ICS 2017, §6), level by level:
  *
- * 1. **Union counting** (one kernel per level, top-down): each queued pair of nodes — A's and B's
- *    node at the same place, or one of them alone — counts the union of its slot lists, adds its
- *    output node's size (type by the format's rule from the union count) to the pool total, and
- *    queues its children as the next level's pairs: common children to be traversed together,
- *    children only one side has to be copied. The host reads back two counters per level (the
- *    queue tail, the total).
+ * 1. **Union counting** (one kernel per level, top-down, one submission): each queued pair of
+ *    nodes — A's and B's node at the same place, or one of them alone — counts the union of its
+ *    slot lists, adds its output node's size (type by the format's rule from the union count) to
+ *    the pool total, and queues its children as the next level's pairs: common children to be
+ *    traversed together, children only one side has to be copied. Between levels a one-invocation
+ *    kernel sizes the next level from the queue tail and writes its indirect dispatch arguments
+ *    (the paper's GPU controller, §4.2), so the host reads back once, after the last level (the
+ *    total words).
  * 2. **Pool allocation**: the output pool is created with exactly the words counted (so no upper
  *    bound is needed — a bound from the input pools would be about 3.6× their words in the worst
  *    case — and C's `poolWords` equals the canonical pool's size), zero-filled, with the header.
- * 3. **Fill** (one kernel per level, top-down, one submission): each pair takes its node's words from
+ * 3. **Fill** (one kernel per level, top-down, one submission, the same indirect sizes): each pair takes its node's words from
  *    the pool with an atomic counter, links the node into its parent's slot, and writes
  *    coordinates and, at the leaves, the sums (common entries) or scaled copies.
  *
@@ -129,29 +131,43 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
     scaleA: a.scale,
     scaleB: b.scale,
     capacity,
+    maxDim: ctx.caps.limits.maxComputeWorkgroupsPerDimension,
   };
   return runGuarded(ctx, 'hisparse add', async () => {
     const exec = new RecipeExecutor(ctx, 'hisparse add');
     const items = createStorageBuffer(ctx, 4 * ITEM_WORDS * capacity, 'hisparse add items');
     ctx.device.queue.writeBuffer(items, 0, Uint32Array.of(a.root, b.root, NO_PARENT, 0, 0, 0));
-    const control = new Uint32Array(CONTROL_WORDS);
+    // The root level is one pair, sized here; the GPU sizes the others.
+    const control = new Uint32Array(controlWords(add.levels));
     control[CONTROL.items] = 1;
     control[CONTROL.total] = POOL_HEADER_WORDS;
     control[CONTROL.alloc] = POOL_HEADER_WORDS;
+    control.set([0, 1, 1], CONTROL.levels);
     const controlBuffer = uploadArray(ctx, control, 'hisparse add control');
-    const roles = { poolA: a.pool, poolB: b.pool, items, control: controlBuffer };
+    const args = ctx.device.createBuffer({
+      label: 'hisparse add dispatch args',
+      size: 4 * LEVEL_WORDS * add.levels,
+      usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
+    });
+    ctx.device.queue.writeBuffer(args, 0, Uint32Array.of(1, 1, 1, 0));
+    const roles = { poolA: a.pool, poolB: b.pool, items, control: controlBuffer, args };
     let pool: GPUBuffer | undefined;
     try {
-      const ranges = await countUnions(ctx, exec, add, roles);
-      const total = ranges.total;
+      const counted = await runSweep(ctx, exec, 'union counting', sweepRecipe(add, unionCountKernel(add.d), true, false), roles);
+      if (counted[CONTROL.overflow] !== 0) {
+        throw new ScanError('INVALID_ARGUMENT', 'A, B: the pools hold more nodes than their words allow (not valid HiSparse pools)', {
+          argument: 'A',
+        });
+      }
+      const total = counted[CONTROL.total] as number;
       checkBindable(ctx, 4 * total, 'the output pool');
       pool = createStorageBuffer(ctx, 4 * total, 'hisparse pool');
       ctx.device.queue.writeBuffer(pool, 0, Uint32Array.of(POOL_MAGIC, FORMAT_VERSION, 0, 0));
-      const words = await fillNodes(ctx, exec, add, ranges.levels, { ...roles, poolC: pool });
-      if (words[CONTROL.overflow] !== 0 || words[CONTROL.alloc] !== total) {
-        throw new ScanError('GPU_ERROR', `hisparse add: the fill allocated ${words[CONTROL.alloc]} words of the ${total} counted`);
+      const filled = await runSweep(ctx, exec, 'fill', sweepRecipe(add, fillKernel(add.d), false, true), { ...roles, poolC: pool });
+      if (filled[CONTROL.overflow] !== 0 || filled[CONTROL.alloc] !== total) {
+        throw new ScanError('GPU_ERROR', `hisparse add: the fill allocated ${filled[CONTROL.alloc]} words of the ${total} counted`);
       }
-      const result: GpuHiSparseParts = { ...state, root: words[CONTROL.root] as number, pool, poolWords: total };
+      const result: GpuHiSparseParts = { ...state, root: filled[CONTROL.root] as number, pool, poolWords: total };
       pool = undefined;
       return result;
     } finally {
@@ -159,62 +175,26 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
       exec.destroy();
       items.destroy();
       controlBuffer.destroy();
+      args.destroy();
     }
   });
 }
 
 /**
- * Phase 1, union counting: one kernel per level, top-down, reading back the control words after
- * each (the next level's queue tail, and at the end the pool's total words).
+ * Records one sweep (all levels) in one submission and reads the control words back after it: the
+ * one wait of each phase.
  */
-async function countUnions(
+async function runSweep(
   ctx: ScanContext,
   exec: RecipeExecutor,
-  add: AddState,
-  roles: Record<string, GPUBuffer>,
-): Promise<{ levels: LevelRange[]; total: number }> {
-  const kernel = unionCountKernel(add.d);
-  const levels: LevelRange[] = [];
-  let first = 0;
-  let end = 1;
-  let total = POOL_HEADER_WORDS;
-  for (let level = 0; level < add.levels && end > first; level++) {
-    const range = { first, count: end - first };
-    levels.push(range);
-    const encoder = ctx.device.createCommandEncoder({ label: 'hisparse add: union counting' });
-    exec.encode(encoder, `count/${level}`, () => levelRecipe(ctx, kernel, add, level, range, false), roles);
-    const read = encodeReadback(ctx, encoder, roles['control'] as GPUBuffer, 0, 4 * CONTROL_WORDS);
-    ctx.device.queue.submit([encoder.finish()]);
-    const words = new Uint32Array(await read());
-    if (words[CONTROL.overflow] !== 0) {
-      throw new ScanError('INVALID_ARGUMENT', 'A, B: the pools hold more nodes than their words allow (not valid HiSparse pools)', {
-        argument: 'A',
-      });
-    }
-    first = end;
-    end = words[CONTROL.items] as number;
-    total = words[CONTROL.total] as number;
-  }
-  return { levels, total };
-}
-
-/**
- * Phase 3, fill: every level's kernel in one submission (top-down, so a parent's node exists before
- * its children link into it); returns the control words read back after it.
- */
-async function fillNodes(
-  ctx: ScanContext,
-  exec: RecipeExecutor,
-  add: AddState,
-  levels: readonly LevelRange[],
+  phase: string,
+  recipe: Recipe,
   roles: Record<string, GPUBuffer>,
 ): Promise<Uint32Array> {
-  const kernel = fillKernel(add.d);
-  const encoder = ctx.device.createCommandEncoder({ label: 'hisparse add: fill' });
-  levels.forEach((range, level) => {
-    exec.encode(encoder, `fill/${level}`, () => levelRecipe(ctx, kernel, add, level, range, true), roles);
-  });
-  const read = encodeReadback(ctx, encoder, roles['control'] as GPUBuffer, 0, 4 * CONTROL_WORDS);
+  const encoder = ctx.device.createCommandEncoder({ label: `hisparse add: ${phase}` });
+  exec.encode(encoder, phase, () => recipe, roles);
+  const control = roles['control'] as GPUBuffer;
+  const read = encodeReadback(ctx, encoder, control, 0, control.size);
   ctx.device.queue.submit([encoder.finish()]);
   return new Uint32Array(await read());
 }

@@ -1,9 +1,10 @@
 // The work queue of the joint traversal and its control words. The paper keeps one queue per
 // combination of node types and sizes and launches kernels from a GPU controller (§4, §6); WebGPU
-// has no dynamic parallelism, so here the host launches one kernel per level and the GPU appends
+// has no dynamic parallelism, so here the host records one kernel per level and the GPU appends
 // the next level's pairs to one array with an atomic counter. All levels stay in that array (level
 // ℓ + 1 follows level ℓ): the fill sweep walks it again top-down and a child finds its parent's
-// output node through the parent's item.
+// output node through the parent's item. Each level's size is computed on the GPU and its kernel
+// launched with dispatchWorkgroupsIndirect, so a whole sweep is one submission.
 
 /**
  * Words of one queued pair (one output node), in order: A's pointer (0 when only B has the node),
@@ -45,24 +46,39 @@ export const NO_PARENT = 0xffffffff;
  * atomic tail), the words the output pool needs (summed by the counting sweep), the output pool's
  * allocation counter (the paper's "simple allocator using an atomic counter", a word offset), the
  * root pointer of C, and an overflow flag (set if a malformed input needs more items than the
- * bound; then the result is refused).
+ * bound; then the result is refused). From word `levels` on, one {@link LEVEL_WORDS}-word record
+ * per level: its first item, its item count and the x width of its dispatch — written by the GPU
+ * (`levelArgsKernel`) as the previous level finishes, so the host never waits between levels.
  *
  * @example
  * ```ts
- * const words = new Uint32Array(CONTROL_WORDS); words[CONTROL.items] = 1;
+ * const words = new Uint32Array(controlWords(levels)); words[CONTROL.items] = 1;
  * ```
  */
-export const CONTROL = { items: 0, total: 1, alloc: 2, root: 3, overflow: 4 } as const;
+export const CONTROL = { items: 0, total: 1, alloc: 2, root: 3, overflow: 4, levels: 8 } as const;
 
 /**
- * Words of the control buffer (a multiple of 4).
+ * Words of one level's record in the control words, and of one level's indirect dispatch
+ * arguments (x, y, z and a pad word, so every level's arguments start 16-byte aligned).
  *
  * @example
  * ```ts
- * createStorageBuffer(ctx, 4 * CONTROL_WORDS, 'hisparse add control');
+ * const first = control[CONTROL.levels + LEVEL_WORDS * level];
  * ```
  */
-export const CONTROL_WORDS = 8;
+export const LEVEL_WORDS = 4;
+
+/**
+ * Words of the control buffer for a hierarchy of `levels` levels.
+ *
+ * @example
+ * ```ts
+ * createStorageBuffer(ctx, 4 * controlWords(3), 'hisparse add control');
+ * ```
+ */
+export function controlWords(levels: number): number {
+  return CONTROL.levels + LEVEL_WORDS * levels;
+}
 
 /**
  * Bits of `params.flags` for one level's kernel: the level is the leaves' (values, not child
@@ -85,23 +101,15 @@ const bitsOf = (x: number): number => {
 };
 
 /**
- * The uniform block of one level's kernel (see `ADD_PARAMS_WGSL`): the level's first item and item
- * count, the dispatch width of a 2-D dispatch, the flags, both scales as f32 bits, and the item
- * capacity.
+ * The uniform block of one level's kernels (see `pairDeclarationsWgsl`): the level, the flags,
+ * both scales as f32 bits, the item capacity and the device's workgroups-per-dimension limit (for
+ * the 2-D shape of the next level's indirect dispatch).
  *
  * @example
  * ```ts
- * b.paramBlock(addParams({ first: 0, count: 1, dispatchX: 1, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64 }));
+ * b.paramBlock(addParams({ level: 0, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64, maxDim: 65535 }));
  * ```
  */
-export function addParams(p: {
-  first: number;
-  count: number;
-  dispatchX: number;
-  flags: number;
-  scaleA: number;
-  scaleB: number;
-  capacity: number;
-}): number[] {
-  return [p.first, p.count, p.dispatchX, p.flags, bitsOf(p.scaleA), bitsOf(p.scaleB), p.capacity, 0];
+export function addParams(p: { level: number; flags: number; scaleA: number; scaleB: number; capacity: number; maxDim: number }): number[] {
+  return [p.level, p.flags, bitsOf(p.scaleA), bitsOf(p.scaleB), p.capacity, p.maxDim, 0, 0];
 }

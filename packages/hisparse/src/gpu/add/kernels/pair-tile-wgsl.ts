@@ -1,4 +1,4 @@
-import { CONTROL, FLAG, ITEM, ITEM_WORDS, NO_PARENT } from '../items.js';
+import { CONTROL, FLAG, ITEM, ITEM_WORDS, LEVEL_WORDS, NO_PARENT } from '../items.js';
 import { nodeLayoutWgsl } from './node-layout-wgsl.js';
 
 // The heart of both sweeps: one workgroup per queued pair of nodes walks the output node's d×d
@@ -41,7 +41,7 @@ export function pairTileWidth(d: number): number {
 export function pairDeclarationsWgsl(d: number): string {
   const w = pairTileWidth(d);
   return `
-struct Params { first: u32, count: u32, dispatch_x: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, pad: u32 }
+struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, max_dim: u32, pad0: u32, pad1: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> pool_a: array<u32>;
 @group(0) @binding(2) var<storage, read> pool_b: array<u32>;
@@ -63,6 +63,8 @@ const CTL_TOTAL = ${CONTROL.total}u;
 const CTL_ALLOC = ${CONTROL.alloc}u;
 const CTL_ROOT = ${CONTROL.root}u;
 const CTL_OVERFLOW = ${CONTROL.overflow}u;
+const CTL_LEVELS = ${CONTROL.levels}u;
+const LEVEL_WORDS = ${LEVEL_WORDS}u;
 const FLAG_LEAF = ${FLAG.leaf}u;
 const FLAG_SWAP_B = ${FLAG.swapB}u;
 const FLAG_A_SCALE_ONE = ${FLAG.aScaleOne}u;
@@ -73,6 +75,7 @@ var<workgroup> b_has: array<u32, ${w}>;
 var<workgroup> b_word: array<u32, ${w}>;
 var<workgroup> tile_scan: array<u32, ${w}>;
 var<workgroup> tile_base: u32;
+var<workgroup> level_range: vec3<u32>;
 `;
 }
 
@@ -141,8 +144,10 @@ export function loadAndScanTileWgsl(): string {
 }
 
 /**
- * The first lines of a kernel body: the linear workgroup index of a (possibly 2-D, see core's
- * `dispatchShape`) dispatch, the pair it works on, and both node pointers.
+ * The first lines of a kernel body: the level's range (first item, count, dispatch width) as the
+ * GPU wrote it into the control words, made workgroup-uniform; the linear workgroup index of the
+ * (possibly 2-D, see core's `dispatchShape`) indirect dispatch; the pair it works on, and both
+ * node pointers.
  *
  * @example
  * ```ts
@@ -151,9 +156,14 @@ export function loadAndScanTileWgsl(): string {
  */
 export function pairPrologueWgsl(): string {
   return `
-  let wg_index = wid.x + wid.y * params.dispatch_x;
-  if (wg_index >= params.count) { return; }
-  let item = params.first + wg_index;
+  if (lid == 0u) {
+    let r = CTL_LEVELS + LEVEL_WORDS * params.level;
+    level_range = vec3<u32>(atomicLoad(&ctl[r]), atomicLoad(&ctl[r + 1u]), atomicLoad(&ctl[r + 2u]));
+  }
+  let range = workgroupUniformLoad(&level_range);
+  let wg_index = wid.x + wid.y * range.z;
+  if (wg_index >= range.y) { return; }
+  let item = range.x + wg_index;
   let io = item * ITEM_WORDS;
   let p_a = items[io + ITEM_A];
   let p_b = items[io + ITEM_B];`;
