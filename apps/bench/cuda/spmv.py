@@ -19,7 +19,9 @@ Matrices (names as in the bench: <family>-<size>, K = 1000, M = 1000000, or 2^k)
   banded-N     N x N, 4 diagonals below and 4 above, the diagonal 1 + Σ|off-diagonals| of its row
 Values uniform in [-1, 1) (Poisson: 4 and -1).
 
-Usage on the lent GPU: python3 apps/bench/cuda/spmv.py [matrix ...]
+  A+B     A + B with B = 2A made untimed (cuSPARSE csrgeam; only with --add: it is slow)
+
+Usage on the lent GPU: python3 apps/bench/cuda/spmv.py [--add] [matrix ...]
 (default poisson2d-2048 biased-1M biased-16M powerlaw-4M uniform-4M banded-4M).
 Prints one JSON object per line: {"matrix", "rows", "cols", "nnz", "op", "ms", "gflops", "gbps"} —
 the median of 25 runs after 5 warm-ups (CUDA events); GFLOP/s = 2·nnz·k / t, GB/s over the bench's
@@ -202,12 +204,28 @@ def run(name):
     Y = a @ X
     if all(checked(name, f"AX8[:, {j}]", a64, cp.ascontiguousarray(X[:, j]), Y[:, j]) for j in (0, SPMM_COLUMNS - 1)):
         emit(name, a, "AX8", median_ms(lambda: a @ X), SPMM_COLUMNS, cols, rows)
+    if ADD:
+        # A + B with B = 2A (cuSPARSE csrgeam, the HiSparse issue's anchor): C must be 3A on A's pattern.
+        b = a * 2  # untimed
+        c = a + b
+        c.sum_duplicates()
+        if c.nnz != a.nnz or bool(cp.any(cp.abs(c.data - 3 * a.data) > 1e-6 * cp.abs(3 * a.data))):
+            print(json.dumps({"matrix": name, "op": "A+B", "error": "A + 2A differs from 3A"}), flush=True)
+        else:
+            emit(name, a, "A+B", median_ms(lambda: a + b))
+        del b, c
     del a, a64, at, x, xt, X, Y
     cp.get_default_memory_pool().free_all_blocks()
 
 
+ADD = False
+
+
 def main():
-    names = sys.argv[1:] or DEFAULT
+    global ADD
+    args = sys.argv[1:]
+    ADD = "--add" in args
+    names = [n for n in args if n != "--add"] or DEFAULT
     props = cp.cuda.runtime.getDeviceProperties(0)
     print(json.dumps({"device": props["name"].decode(), "cupy": cp.__version__, "cuda": cp.cuda.runtime.runtimeGetVersion()}), flush=True)
     for name in names:

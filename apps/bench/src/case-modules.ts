@@ -1,6 +1,7 @@
 import { BASELINE_CASES } from './baseline-cases.js';
 import type { CaseModule } from './case-module.js';
 import { CORE_CASES } from './core-cases.js';
+import { HISPARSE_CASES } from './hisparse-cases.js';
 import { SEGMENTED_CASES } from './segmented-cases.js';
 import { SORT_CASES } from './sort-cases.js';
 import { SPMV_CASES } from './spmv-cases.js';
@@ -26,5 +27,6 @@ export const CASE_MODULES: readonly CaseModule[] = [
   WATER_CASES,
   TCU_CASES,
   SPMV_CASES,
+  HISPARSE_CASES,
   BASELINE_CASES,
 ];

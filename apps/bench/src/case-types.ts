@@ -20,7 +20,8 @@ export type Primitive =
   | TridiagPrimitive
   | WaterPrimitive
   | TcuPrimitive
-  | SpmvPrimitive;
+  | SpmvPrimitive
+  | HiSparsePrimitive;
 
 /** The primitives of `@scan/core`, in report order. */
 export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
@@ -67,6 +68,13 @@ export type WaterPrimitive = (typeof WATER_PRIMITIVES)[number];
  */
 export const SPMV_PRIMITIVES = ['spmv', 'spmv-t', 'spmm'] as const;
 export type SpmvPrimitive = (typeof SPMV_PRIMITIVES)[number];
+
+/**
+ * The cases of `@scan/hisparse` (`--only hisparse-spmv,hisparse-spmv-t`), over the SpMV matrix
+ * suite: `y = A·x` and `y = Aᵀ·x` through the HiSparse traversal, at several node sizes.
+ */
+export const HISPARSE_PRIMITIVES = ['hisparse-spmv', 'hisparse-spmv-t'] as const;
+export type HiSparsePrimitive = (typeof HISPARSE_PRIMITIVES)[number];
 
 /** SpMV algorithms the bench runs side by side (the names of `createSpmvPlan`'s `algorithm`). */
 export const SPMV_ALGORITHM_NAMES = ['auto', 'row', 'segmented', 'branchless', 'merge'] as const;
@@ -136,6 +144,8 @@ export interface BenchCase {
   readonly matrixPath?: string;
   /** spmm: columns of X and Y. */
   readonly k?: number;
+  /** HiSparse cases: the node size d. */
+  readonly nodeSize?: number;
   /** Elements; for the SpMV cases the matrix's nonzeros (stored entries of a `.mtx` file). */
   readonly n: number;
   readonly seed: number;
@@ -161,4 +171,5 @@ export type CaseShape = Pick<
   | 'matrix'
   | 'matrixPath'
   | 'k'
+  | 'nodeSize'
 >;

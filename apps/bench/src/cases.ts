@@ -31,6 +31,7 @@ export const PRIMITIVES: readonly Primitive[] = CASE_MODULES.flatMap((m) => m.pr
  * describeVariant({ primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32' }); // 'u32 u32 values'
  * describeVariant({ primitive: 'sort', algorithm: 'radix', type: 'f32', descending: true }); // 'f32 desc'
  * describeVariant({ primitive: 'spmm', algorithm: 'auto', type: 'f32', k: 8, matrix: 'biased-1M' }); // 'f32 k 8 biased-1M'
+ * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, matrix: 'biased-1M' }); // 'f32 d 32 biased-1M'
  * ```
  */
 export function describeVariant(c: CaseShape): string {
@@ -44,6 +45,7 @@ export function describeVariant(c: CaseShape): string {
   if (c.segmentSize !== undefined) parts.push(`seg ${c.segmentSize}`);
   if (c.flagType !== undefined) parts.push(`${c.flagType} flags`);
   if (c.k !== undefined) parts.push(`k ${c.k}`);
+  if (c.nodeSize !== undefined) parts.push(`d ${c.nodeSize}`);
   if (c.matrix !== undefined) parts.push(c.matrix);
   return parts.join(' ');
 }

@@ -27,6 +27,7 @@ function headBitBytes(n: number): number {
  * | tcu-reduce       | 2·n + segments·4       | read the f16 input, write one f32 per segment        |
  * | tcu-scan         | 2·n + n·4              | read the f16 input, write the f32 prefix sums        |
  * | spmv, spmv-t, spmm | 8·n + 4·extra        | read values and column indices of the n nonzeros once, x once, write y once |
+ * | hisparse-spmv, hisparse-spmv-t | 8·n + 4·extra | the CSR model of the same product (not the HiSparse pool's bytes), so GB/s and ×copy compare with the spmv cases as time ratios |
  * | copy             | 2·n·4                  | read and write every element                         |
  * | read-only        | n·4                    | read every element                                   |
  *
@@ -86,6 +87,8 @@ export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes
     case 'spmv':
     case 'spmv-t':
     case 'spmm':
+    case 'hisparse-spmv':
+    case 'hisparse-spmv-t':
       // A value (f32) and a column index (u32) per nonzero; the vectors' words come in `extra`.
       return 8 * n + extra * WORD;
     case 'water-adi-step':

@@ -48,6 +48,11 @@ export interface SpmvMatrixInfo {
   /** Longest row of op(A) and the mean (from the plan's statistics). */
   readonly maxRowLength: number;
   readonly meanRowLength: number;
+  /** HiSparse cases: bytes of the matrix in HiSparse (its reachable nodes and the pool header), and in CSR. */
+  readonly memoryBytes?: number;
+  readonly csrBytes?: number;
+  /** HiSparse cases: levels of the tree. */
+  readonly levels?: number;
 }
 
 /** One row of the report. */

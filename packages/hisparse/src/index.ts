@@ -15,6 +15,8 @@
  * @packageDocumentation
  */
 
+export type { HiSparseBuildOptions } from './cpu/build.js';
+export type { HiSparseStats, NodeTypeCounts } from './cpu/memory.js';
 export {
   chooseNodeType,
   DEFAULT_NODE_SIZE,
@@ -38,3 +40,6 @@ export {
 export type { HiSparseHost } from './format/matrix.js';
 export { type NodeEntries, readNode, writeNode } from './format/node-io.js';
 export { HiSparsePool } from './format/pool.js';
+export { HiSparseMatrix, type HiSparseMatrixSpmvOptions } from './gpu/matrix.js';
+export { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './gpu/parts.js';
+export type { HiSparseSpmvEncodeArgs, HiSparseSpmvPlan } from './gpu/spmv-plan.js';

@@ -1,9 +1,12 @@
-import { type ScanContext, ScanError } from '@scan/core';
-import { assertUsable, checkBoolean, checkOptions, withSession } from '@scan/core/kit';
-import type { CsrMatrix } from '@scan/spmv';
+import { type ScanContext, ScanError, uploadArray } from '@scan/core';
+import { assertUsable, checkBoolean, checkOptions, invalidArgument, withSession } from '@scan/core/kit';
+import { type CooMatrix, type CsrMatrix, cooToCsr, csrToCoo, type GpuCsrMatrix } from '@scan/spmv';
+import type { HiSparseBuildOptions } from '../cpu/build.js';
 import { hisparseToCsr } from '../cpu/to-csr.js';
-import { checkFinite, checkHiSparse, checkVector } from '../format/args.js';
+import { checkFinite, checkHiSparse, checkNodeSize, checkVector } from '../format/args.js';
 import type { HiSparseHost } from '../format/matrix.js';
+import { addOnGpu } from './add/index.js';
+import { buildOnGpu } from './build/index.js';
 import { type Census, takeCensus } from './census.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
 import { createHiSparseSpmvPlan, type HiSparseSpmvPlan } from './spmv-plan.js';
@@ -90,6 +93,65 @@ export class HiSparseMatrix {
     return HiSparseMatrix.fromParts(ctx, uploadHiSparse(ctx, checkHiSparse(H, 'H')));
   }
 
+  /**
+   * Builds a matrix from CSR (Derler et al. §3.2): the entries are made canonical on the host
+   * (`@scan/spmv`'s conversions validate A — a bad `rowPtr` or column index is an
+   * `INVALID_ARGUMENT` ScanError naming the field — sort each row and sum duplicates), then binned
+   * and laid out on the GPU. The pool is word for word what `hisparseFromCsr` makes.
+   *
+   * @example
+   * ```ts
+   * const A = await HiSparseMatrix.fromCsr(ctx, poisson2d(64), { nodeSize: 32 });
+   * ```
+   */
+  static async fromCsr(ctx: ScanContext, A: CsrMatrix, options?: HiSparseBuildOptions): Promise<HiSparseMatrix> {
+    assertUsable(ctx);
+    const canonical = cooToCsr(csrToCoo(A));
+    const nodeSize = checkNodeSize(checkOptions(options, ['nodeSize'])['nodeSize'], 'options.nodeSize');
+    const buffers = [
+      uploadArray(ctx, canonical.rowPtr, 'hisparse build rowPtr'),
+      uploadArray(ctx, canonical.colIdx.length > 0 ? canonical.colIdx : new Uint32Array(1), 'hisparse build colIdx'),
+      uploadArray(ctx, canonical.values.length > 0 ? canonical.values : new Float32Array(1), 'hisparse build values'),
+    ] as const;
+    const [rowPtr, colIdx, values] = buffers;
+    try {
+      const gpu = { rows: canonical.rows, cols: canonical.cols, nnz: canonical.colIdx.length, rowPtr, colIdx, values };
+      return await HiSparseMatrix.fromGpuCsr(ctx, gpu, { nodeSize });
+    } finally {
+      for (const b of buffers) b.destroy();
+    }
+  }
+
+  /**
+   * Builds a matrix from COO (any order; duplicates summed in f64 as `cooToCsr` does); otherwise as
+   * {@link HiSparseMatrix.fromCsr}.
+   *
+   * @example
+   * ```ts
+   * const A = await HiSparseMatrix.fromCoo(ctx, readMatrixMarket(text));
+   * ```
+   */
+  static async fromCoo(ctx: ScanContext, coo: CooMatrix, options?: HiSparseBuildOptions): Promise<HiSparseMatrix> {
+    assertUsable(ctx);
+    return HiSparseMatrix.fromCsr(ctx, cooToCsr(coo), options);
+  }
+
+  /**
+   * Builds a matrix from a CSR matrix already on the GPU (buffer level: nothing of A is read back).
+   * A must be canonical — rows sorted by column, no duplicates — as `@scan/spmv`'s generators and
+   * `cooToCsr` make them; the buffers are not modified and stay the caller's.
+   *
+   * @example
+   * ```ts
+   * const A = await HiSparseMatrix.fromGpuCsr(ctx, uploadCsr(ctx, csr), { nodeSize: 16 });
+   * ```
+   */
+  static async fromGpuCsr(ctx: ScanContext, A: GpuCsrMatrix, options?: HiSparseBuildOptions): Promise<HiSparseMatrix> {
+    assertUsable(ctx);
+    const nodeSize = checkNodeSize(checkOptions(options, ['nodeSize'])['nodeSize'], 'options.nodeSize');
+    return HiSparseMatrix.fromParts(ctx, await buildOnGpu(ctx, A, nodeSize));
+  }
+
   /** Rows of the logical matrix. */
   get rows(): number {
     return this.transposed ? this.tree.parts.storedCols : this.tree.parts.storedRows;
@@ -160,6 +222,26 @@ export class HiSparseMatrix {
     const o = checkOptions(options, ['transpose']);
     const transpose = checkBoolean(o['transpose'], 'options.transpose', false);
     return createHiSparseSpmvPlan(this.ctx, this.parts, this.tree.census, { transpose });
+  }
+
+  /**
+   * C = A + B on the GPU (Derler et al. §6): a joint top-down traversal that counts the union of
+   * every pair of nodes, allocates C's nodes from one pool with an atomic counter and fills them;
+   * both operands' states (transposed, scale) apply. C is a new matrix with its own pool (scale 1);
+   * A and B are unchanged. Shapes must match (an `INVALID_ARGUMENT` ScanError names both).
+   *
+   * @example
+   * ```ts
+   * const C = await A.add(A.scale(2)); // 3·A
+   * const S = await A.add(A.transpose()); // A + Aᵀ (square A)
+   * ```
+   */
+  async add(B: HiSparseMatrix): Promise<HiSparseMatrix> {
+    this.usable();
+    if (!(B instanceof HiSparseMatrix)) invalidArgument('B', B, 'expected a HiSparseMatrix');
+    B.usable();
+    if (B.ctx !== this.ctx) invalidArgument('B', B, 'expected a matrix of the same context');
+    return HiSparseMatrix.fromParts(this.ctx, await addOnGpu(this.ctx, this.parts, B.parts));
   }
 
   /**

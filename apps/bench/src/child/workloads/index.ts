@@ -6,6 +6,7 @@ import type { WorkloadFactory } from '../workload.js';
 import { copyWorkload } from './copy.js';
 import { distributeWorkload } from './distribute.js';
 import { enumerateWorkload } from './enumerate.js';
+import { HISPARSE_WORKLOADS } from './hisparse.js';
 import { packWorkload } from './pack.js';
 import { readOnlyWorkload } from './read-only.js';
 import { reduceWorkload } from './reduce.js';
@@ -41,6 +42,7 @@ export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
   ...WATER_WORKLOADS,
   ...TCU_WORKLOADS,
   ...SPMV_WORKLOADS,
+  ...HISPARSE_WORKLOADS,
   copy: copyWorkload,
   'read-only': readOnlyWorkload,
 };
