@@ -2,7 +2,9 @@
 // padding), the root pointer, the levels and the state. Shapes: 0×0, 1×1, no entries in a
 // nonzero shape, dense nodes, one full row, non-square and sizes not multiples of d, the
 // generators of @scan/spmv, node sizes 4, 16, 32 and 256, more than 2^16 nonzeros, and keys past
-// 32 bits (two sort passes). SwiftShader-sized; one context for the file.
+// 32 bits (two sort passes); CSR inputs with duplicate positions (summed like the CPU's
+// canonicalization; dyadic values, so the GPU's f32 sums are the CPU's f64 sums rounded).
+// SwiftShader-sized; one context for the file.
 import { type ScanContext, uploadArray } from '@scan/core';
 import { getTestContext } from '@scan/gpu-testing';
 import { bandedMatrix, biasedMatrix, type GpuCsrMatrix, poisson2d, powerLawMatrix, uniformRandomMatrix } from '@scan/spmv';
@@ -99,11 +101,14 @@ function narrowContext(maxDim: number): ScanContext {
   };
 }
 
-/** Builds on the GPU and compares everything with the CPU reference; returns the reference. */
-async function expectSameAsCpu(A: CsrMatrix, d: number, on: ScanContext = ctx) {
+/**
+ * Builds on the GPU and compares everything with the CPU reference; returns the reference. The GPU
+ * gets `A` made canonical, or `A` as it is with `raw` (duplicates and unsorted columns kept).
+ */
+async function expectSameAsCpu(A: CsrMatrix, d: number, on: ScanContext = ctx, raw = false) {
   const canonical = cooToCsr(csrToCoo(A));
   const want = hisparseFromCsr(canonical, { nodeSize: d });
-  const m = upload(canonical);
+  const m = upload(raw ? A : canonical);
   const parts = await buildOnGpu(on, m, d);
   m.destroy();
   const got = await downloadHiSparse(ctx, parts);
@@ -205,5 +210,121 @@ describe('buildOnGpu: sizes', () => {
   it('2-D dispatch (a device limit of 3 workgroups per dimension)', async () => {
     // About 4,070 nonzeros are 16 workgroups of 256: a 3×6 grid, so every kernel linearizes wid.y.
     await expectSameAsCpu(scattered(300, 300, 4100, 13), 4, narrowContext(3));
+  });
+});
+
+/** A small dyadic value (a multiple of 1/4 in [−8, 8)): sums of a few thousand are exact in f32. */
+const dyadic = (k: number) => ((k % 64) - 32) / 4;
+
+/**
+ * A non-canonical CSR of `n` seeded positions, each repeated 1 + (0 … `extra`) times in a row
+ * (shuffled within its row, so columns are unsorted and duplicates are not adjacent), with dyadic
+ * values; rows come out in order.
+ */
+function withDuplicates(rows: number, cols: number, n: number, extra: number, seed: number): CsrMatrix {
+  let s = seed >>> 0 || 1;
+  const next = (m: number) => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return Math.floor((s / 2 ** 32) * m);
+  };
+  const byRow: [number, number][][] = Array.from({ length: rows }, () => []);
+  for (let k = 0; k < n; k++) {
+    const r = next(rows);
+    const c = next(cols);
+    for (let t = 0, copies = 1 + next(extra + 1); t < copies; t++) byRow[r]!.push([c, dyadic(next(1 << 20))]);
+  }
+  return fromRows(cols, byRow, next);
+}
+
+/** A CSR of the given rows of (column, value), each row shuffled when `next` is given. */
+function fromRows(cols: number, byRow: [number, number][][], next?: (m: number) => number): CsrMatrix {
+  const rowPtr = [0];
+  const colIdx: number[] = [];
+  const vals: number[] = [];
+  for (const row of byRow) {
+    if (next) {
+      for (let i = row.length - 1; i > 0; i--) {
+        const j = next(i + 1);
+        [row[i], row[j]] = [row[j]!, row[i]!];
+      }
+    }
+    for (const [c, v] of row) {
+      colIdx.push(c);
+      vals.push(v);
+    }
+    rowPtr.push(colIdx.length);
+  }
+  return csr(byRow.length, cols, rowPtr, colIdx, vals);
+}
+
+/** The GPU build of the non-canonical `A` against the CPU build of `A` (which sums duplicates). */
+async function expectSumsDuplicates(A: CsrMatrix, d: number, on: ScanContext = ctx) {
+  const merged = cooToCsr(csrToCoo(A)).colIdx.length;
+  expect(merged, 'the test matrix has duplicates').toBeLessThan(A.colIdx.length);
+  return expectSameAsCpu(A, d, on, true);
+}
+
+describe('buildOnGpu: duplicate positions are summed', () => {
+  it('several duplicates in one row, a run of 3+, a run cancelling to an explicit zero', async () => {
+    // Row 2: (2, 5) three times, (2, 1) twice, (2, 3) once; (0, 0) cancels to 0; (4, 7) four times.
+    const A = csr(
+      6,
+      9,
+      [0, 3, 3, 9, 9, 13, 13],
+      [0, 4, 0, 5, 1, 5, 5, 3, 1, 7, 7, 7, 7],
+      [1.5, 2, -1.5, 0.25, 3, 0.5, -4, 8, 0.125, 1, 2, 4, 8],
+    );
+    for (const d of [4, 16]) await expectSumsDuplicates(A, d);
+    // A 1×1 matrix that is one run, and a dense leaf (d = 4, 4×4 full) where one run cancels to +0.
+    await expectSumsDuplicates(csr(1, 1, [0, 3], [0, 0, 0], [1, 2, 4]), 4);
+    const rowPtr = [0, 5, 9, 13, 17];
+    const colIdx = [0, 1, 2, 3, 1, ...[0, 1, 2, 3], ...[0, 1, 2, 3], ...[0, 1, 2, 3]];
+    const vals = [0.5, 2, 0.25, 1, -2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    const H = await expectSumsDuplicates(csr(4, 4, rowPtr, colIdx, vals), 4);
+    expect(H.root & 3).toBe(NODE_TYPE.dense);
+  });
+
+  it('duplicates across all rows, unsorted columns, node sizes 4, 16, 32, 256', async () => {
+    // Every row holds each of its columns twice or more, in shuffled order.
+    const byRow: [number, number][][] = [];
+    for (let r = 0; r < 50; r++) {
+      const row: [number, number][] = [];
+      for (let k = 0; k < 6; k++) {
+        const c = (r * 7 + k * 13) % 61;
+        for (let t = 0; t < 2 + ((r + k) % 3); t++) row.push([c, dyadic(r * 31 + k * 5 + t)]);
+      }
+      byRow.push(row);
+    }
+    let s = 9;
+    const allRows = fromRows(61, byRow, (m) => {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      return Math.floor((s / 2 ** 32) * m);
+    });
+    for (const d of [4, 16, 32, 256]) await expectSumsDuplicates(allRows, d);
+    await expectSumsDuplicates(withDuplicates(200, 150, 1500, 3, 21), 4);
+    await expectSumsDuplicates(withDuplicates(37, 1000, 800, 2, 22), 32);
+  });
+
+  it('runs crossing 4096-entry tile boundaries, a long run, > 2^16 entries', async () => {
+    // One position repeated 5000 times sits in the middle of the hierarchical order, among runs of
+    // 1 … 8, so runs cross every boundary of the sort's, the scans' and the reduction's tiles.
+    const base = withDuplicates(300, 300, 9000, 7, 23);
+    const byRow: [number, number][][] = [];
+    for (let r = 0; r < base.rows; r++) {
+      const row: [number, number][] = [];
+      for (let p = base.rowPtr[r]!; p < base.rowPtr[r + 1]!; p++) row.push([base.colIdx[p]!, base.values[p]!]);
+      if (r === 150) for (let t = 0; t < 5000; t++) row.push([151, dyadic(t)]);
+      byRow.push(row);
+    }
+    const A = fromRows(300, byRow);
+    expect(A.colIdx.length).toBeGreaterThan(4096 * 8);
+    await expectSumsDuplicates(A, 4);
+    await expectSumsDuplicates(A, 32);
+    await expectSumsDuplicates(withDuplicates(400, 400, 40_000, 2, 24), 16);
+  });
+
+  it('with 64-bit keys and with the 2-D dispatch path', async () => {
+    await expectSumsDuplicates(withDuplicates(40_000, 40_000, 1500, 3, 25), 32);
+    await expectSumsDuplicates(withDuplicates(300, 300, 1500, 3, 26), 4, narrowContext(3));
   });
 });

@@ -35,8 +35,8 @@ export function keyBits(shape: BuildShape): number {
  * Records the first phase of binning: every nonzero's hierarchical key, a stable LSD radix sort by
  * its low word and then (only when the key passes 32 bits) its high word — `@scan/sort` sorts one
  * u32 key with its value, so a 64-bit key is two stable passes — and the gather that leaves
- * `entries` (key, value bits, depth) in hierarchical order. The CSR input is canonical, so keys
- * are distinct and the order is unique. `roles` must hold the matrix (`rowPtr`, `colIdx`,
+ * `entries` (key, value bits, depth) in hierarchical order. Keys are distinct for a canonical CSR,
+ * so the order is unique; duplicate positions end up adjacent in input order (the sorts are stable). `roles` must hold the matrix (`rowPtr`, `colIdx`,
  * `values`) and the scratch of `createBuildScratch`. Returns the sort plans to destroy after submit.
  *
  * @example

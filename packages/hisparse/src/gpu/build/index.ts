@@ -4,6 +4,7 @@ import type { GpuCsrMatrix } from '@scan/spmv';
 import { checkNodeSize } from '../../format/args.js';
 import { chooseNodeType, FORMAT_VERSION, levelsFor, NULL_POINTER, POOL_HEADER_WORDS, POOL_MAGIC } from '../../format/layout.js';
 import type { GpuHiSparseParts } from '../parts.js';
+import { encodeDuplicateSums } from './duplicate-sums.js';
 import { type BuildShape, encodeHierarchicalOrder, keyBits } from './hierarchical-order.js';
 import { createLevelBinning } from './level-binning.js';
 import { encodeLevelFilling } from './level-filling.js';
@@ -19,7 +20,10 @@ import { createBuildScratch } from './scratch.js';
 // filled just before, or leaf values). The pool is sized exactly, so the build makes two passes
 // over the levels: the first reads back only the per-level totals (three words a level), the
 // second repeats the binning of each level just before filling it, which keeps the scratch O(nnz)
-// whatever the depth.
+// whatever the depth. Duplicate positions (a non-canonical CSR) sort into runs that the binning
+// already counts as one entry each; the leaf level's entry count, among the totals read back, tells
+// whether there are any, and only then does the second pass sum each run's values into its first
+// entry (a segmented reduction) before filling the leaves.
 
 /** A fresh pool of exactly `words` words: the header, then zeros for the filling to write into. */
 function createPool(ctx: ScanContext, words: number): GPUBuffer {
@@ -43,14 +47,19 @@ function createPool(ctx: ScanContext, words: number): GPUBuffer {
 }
 
 /**
- * Builds the HiSparse form of a canonical CSR matrix on the GPU (rows sorted, columns sorted within
- * rows, no duplicates — the caller guarantees it; `@scan/spmv`'s `cooToCsr` gives such a matrix):
- * the same pool, word for word, and the same root and levels as the CPU reference
- * `hisparseFromCsr(A, { nodeSize })` (FORMAT.md, "Build order"), in a new buffer the caller owns.
- * The state is untransposed with scale 1. Reads back three words per level between the two passes;
- * everything of size nnz stays on the GPU. Throws `INVALID_ARGUMENT` for a bad node size,
- * `UNSUPPORTED` when the hierarchical key passes 64 bits (a side past 2^28 with some node sizes)
- * and `TOO_LARGE` past the device's buffer limits.
+ * Builds the HiSparse form of a CSR matrix on the GPU: the same root and levels as the CPU
+ * reference `hisparseFromCsr(A, { nodeSize })` (FORMAT.md, "Build order"), in a new pool the caller
+ * owns — for a canonical CSR (no two nonzeros at one position) the same pool, word for word. Columns
+ * need not be sorted within rows. Duplicate positions (as `@scan/spmv`'s SpMV and cuSPARSE accept
+ * them, e.g. the R-MAT generator's repeated edges) are summed into one entry, like the CPU
+ * reference's `cooToCsr`, but in f32 (a segmented reduction, in an order of its own) where the CPU
+ * sums in f64 and rounds once: a sum that is not exact in f32 may differ in its last bits, and a
+ * run of −0 only may give +0. The layout is the same either way (a run summing to 0 stays an entry,
+ * as an explicit zero does). Without duplicates the summing costs nothing: the leaf level's entry
+ * count, read back anyway, tells whether to run it. The state is untransposed with scale 1. Reads
+ * back three words per level between the two passes; everything of size nnz stays on the GPU.
+ * Throws `INVALID_ARGUMENT` for a bad node size, `UNSUPPORTED` when the hierarchical key passes 64
+ * bits (a side past 2^28 with some node sizes) and `TOO_LARGE` past the device's buffer limits.
  *
  * @example
  * ```ts
@@ -116,8 +125,11 @@ export async function buildOnGpu(ctx: ScanContext, A: GpuCsrMatrix, nodeSize: nu
       // Pass 2, filling: each level is binned again (the scratch holds one level) and filled.
       const second = ctx.device.createCommandEncoder({ label: 'hisparse build filling' });
       roles.pool = pool;
+      // Entries of the leaf level: distinct positions, fewer than nnz when some are duplicates.
+      const runs = stats[3 * (levels - 1) + 1] as number;
       for (let level = levels - 1; level >= 0; level--) {
         binning.encode(second, roles, level);
+        if (level === levels - 1 && runs < A.nnz) owned.push(encodeDuplicateSums(ctx, exec, second, roles, shape, runs));
         encodeLevelFilling(ctx, exec, second, roles, shape, { level, base: base[level] as number, nodes: stats[3 * level] as number });
       }
       ctx.device.queue.submit([second.finish()]);

@@ -5,7 +5,9 @@ import { buildKernelFrame } from './params.js';
 // significant first: slot_ℓ = (row digit ℓ)·d + (column digit ℓ), 2·log2(d) bits each, so the key
 // has 2·log2(d)·L bits — past 32 for deep hierarchies — and is kept as two words (lo, hi). Sorting
 // by the whole key gives the hierarchical order in one go: the top-down binning of the CPU
-// reference reaches the same order because entries are distinct positions.
+// reference reaches the same order because its entries are distinct positions. Duplicate positions
+// (a non-canonical CSR) sort next to each other, in input order (the sort is stable), and are
+// summed into the first of their run (`duplicate-sums.ts`).
 
 /**
  * The key of every CSR nonzero: its row (by binary search on `row_ptr`), its column, and from them
@@ -90,9 +92,11 @@ export function highWordKernel(): KernelSpec {
  * After the sorts, in hierarchical order: `entries[j] = (lo, hi, bits, depth)`, the key and value
  * bits of each entry (gathered through `perm`; one vec4 so the filling kernels stay within the
  * eight storage bindings WebGPU guarantees) and its **depth**: 0 for the first entry, else 1 + the
- * first level at which its slot differs from the previous entry's (1 … L). Entry j then starts a
- * node of level ℓ exactly when `depth <= ℓ`, and a child of one (an entry of a level-ℓ node) when
- * `depth <= ℓ + 1`: the head flags of every level come from this one field.
+ * first level at which its slot differs from the previous entry's (1 … L), or L + 1 when its key
+ * equals the previous entry's (a duplicate position). Entry j then starts a node of level ℓ exactly
+ * when `depth <= ℓ`, and a child of one (an entry of a level-ℓ node) when `depth <= ℓ + 1`: the
+ * head flags of every level come from this one field, and a duplicate starts nothing, so the
+ * binning counts each run of equal keys as one entry (the first of the run carries it).
  * Bindings: 0 params (n, levels, log2d), 1 perm, 2 key_lo, 3 key_hi, 4 values, 5 entries.
  *
  * @example
@@ -119,10 +123,16 @@ export function hierarchicalOrderKernel(): KernelSpec {
     let q = perm[i - 1u];
     let x_hi = hi ^ key_hi[q];
     let x_lo = lo ^ key_lo[q];
-    // Highest differing bit of the 64-bit keys (they differ: entries are distinct positions).
-    let top = select(firstLeadingBit(x_lo), 32u + firstLeadingBit(x_hi), x_hi != 0u);
-    // That bit lies in slot top / (2·log2d) counted from the leaf's, i.e. level L − 1 − that.
-    depth = params.levels - top / (2u * params.log2d);
+    if ((x_hi | x_lo) == 0u) {
+      // The same position as the previous entry (a duplicate of a non-canonical CSR): L + 1
+      // starts nothing at any level, so the binning sees the run as its first entry alone.
+      depth = params.levels + 1u;
+    } else {
+      // Highest differing bit of the 64-bit keys.
+      let top = select(firstLeadingBit(x_lo), 32u + firstLeadingBit(x_hi), x_hi != 0u);
+      // That bit lies in slot top / (2·log2d) counted from the leaf's, i.e. level L − 1 − that.
+      depth = params.levels - top / (2u * params.log2d);
+    }
   }
   // Value bits are copied untouched (−0 and NaN payloads survive).
   entries[i] = vec4<u32>(lo, hi, values[p], depth);`,
