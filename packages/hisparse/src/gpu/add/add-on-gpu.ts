@@ -6,6 +6,7 @@ import { checkAddOperands, checkGpuOperand } from './args.js';
 import { addParams, CONTROL, controlWords, FLAG, ITEM_WORDS, LEVEL_WORDS, NO_PARENT } from './items.js';
 import { fillKernel } from './kernels/fill-kernel.js';
 import { levelArgsKernel } from './kernels/level-args-kernel.js';
+import { smallFillKernel, smallUnionCountKernel } from './kernels/small-pair-kernels.js';
 import { unionCountKernel } from './kernels/union-count-kernel.js';
 
 /** What every level's kernels need: the operands' state as flags and scales, and the bounds. */
@@ -30,22 +31,40 @@ function levelParams(state: AddState, level: number): number[] {
 }
 
 const whole = (role: string) => ({ role, offset: 0 });
-/** Level `level`'s indirect dispatch arguments. */
-const argsOf = (level: number) => ({ role: 'args', offset: 4 * LEVEL_WORDS * level });
+/** Level `level`'s indirect dispatch arguments of one queue (the large queue's first, as in the level records). */
+const argsOf = (level: number, queue: 'large' | 'small') => ({
+  role: 'args',
+  offset: 4 * (LEVEL_WORDS * level + (queue === 'large' ? 0 : 4)),
+});
+
+/** The kernels of one sweep: for the large queue (a workgroup per pair) and the small one (a thread per pair). */
+interface SweepKernels {
+  readonly large: KernelSpec;
+  readonly small: KernelSpec;
+}
 
 /**
- * One sweep over every level, top-down, as one recipe: `kernel` once per level through an
- * indirect dispatch; with `sizeLevels`, `levelArgsKernel` first sizes each level below the root
- * from the queue tail the level above left (the counting sweep); the fill sweep reuses the sizes.
+ * One sweep over every level, top-down, as one recipe: per level the large and the small queue's
+ * kernel through indirect dispatches; with `sizeLevels`, `levelArgsKernel` first sizes each level
+ * below the root from the queue tails the level above left (the counting sweep); the fill sweep
+ * reuses those sizes.
  */
-function sweepRecipe(state: AddState, kernel: KernelSpec, sizeLevels: boolean, withPoolC: boolean): Recipe {
+function sweepRecipe(state: AddState, kernels: SweepKernels, sizeLevels: boolean, withPoolC: boolean): Recipe {
   const b = new RecipeBuilder();
   for (let level = 0; level < state.levels; level++) {
     const p = b.paramBlock(levelParams(state, level));
     if (sizeLevels && level > 0) b.dispatch(levelArgsKernel(), [p, whole('control'), whole('args')], 1);
-    const bindings = [p, whole('poolA'), whole('poolB'), whole('items'), whole('control')];
-    if (withPoolC) bindings.push(whole('poolC'));
-    b.dispatchIndirect(kernel, bindings, argsOf(level));
+    const bindings = [
+      p,
+      whole('poolA'),
+      whole('poolB'),
+      whole('items'),
+      whole('control'),
+      withPoolC ? whole('poolC') : undefined,
+      whole('queues'),
+    ];
+    b.dispatchIndirect(kernels.large, bindings, argsOf(level, 'large'));
+    b.dispatchIndirect(kernels.small, bindings, argsOf(level, 'small'));
   }
   return b.build();
 }
@@ -65,33 +84,37 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
 
 /**
  * C = A + B of the logical matrices on the GPU, by the paper's joint top-down traversal (Derler et
- * al., ICS 2017, §6), level by level:
+ * al., ICS 2017, §6), level by level. The pairs of nodes to visit sit in two queues per level
+ * (§6's queues per combination of node types and sizes, reduced to two bins): **small** pairs —
+ * two sparse nodes, or one and nothing, with at most 16 entries together — are merged by one
+ * thread each in registers; **large** pairs — a dense node on either side, or more entries — by one
+ * workgroup each over the d×d slot grid in workgroup memory, which handles dense+dense,
+ * dense+sparse and sparse+sparse alike. The phases:
  *
- * 1. **Union counting** (one kernel per level, top-down, one submission): each queued pair of
- *    nodes — A's and B's node at the same place, or one of them alone — counts the union of its
- *    slot lists, adds its output node's size (type by the format's rule from the union count) to
- *    the pool total, and queues its children as the next level's pairs: common children to be
- *    traversed together, children only one side has to be copied. Between levels a one-invocation
- *    kernel sizes the next level from the queue tail and writes its indirect dispatch arguments
- *    (the paper's GPU controller, §4.2), so the host reads back once, after the last level (the
- *    total words).
+ * 1. **Union counting** (top-down, one submission): each pair — A's and B's node at the same place,
+ *    or one of them alone — counts the union of its slot lists, adds its output node's size (type
+ *    by the format's rule from the union count) to the pool total, and queues its children as the
+ *    next level's pairs: common children to be traversed together, children only one side has to
+ *    be copied. Between levels a one-invocation kernel sizes the next level's queues from their
+ *    tails and writes their indirect dispatch arguments (the paper's GPU controller, §4.2), so the
+ *    host reads back once, after the last level (the total words).
  * 2. **Pool allocation**: the output pool is created with exactly the words counted (so no upper
  *    bound is needed — a bound from the input pools would be about 3.6× their words in the worst
  *    case — and C's `poolWords` equals the canonical pool's size), zero-filled, with the header.
- * 3. **Fill** (one kernel per level, top-down, one submission, the same indirect sizes): each pair takes its node's words from
- *    the pool with an atomic counter, links the node into its parent's slot, and writes
+ * 3. **Fill** (top-down, one submission, the same indirect sizes): each pair takes its node's words
+ *    from the pool with an atomic counter, links the node into its parent's slot, and writes
  *    coordinates and, at the leaves, the sums (common entries) or scaled copies.
  *
  * Operand state: C is built in A's stored orientation with scale 1, as the CPU `hisparseAdd`
- * builds it — B's slots are swapped (and the node re-sorted, by a bucket scatter in workgroup
- * memory) where B's transposed flag differs from A's, and each side's scale is applied to its leaf
- * values (f32; bits unchanged for a scale of exactly 1). Subtrees only one side has are **always
- * copied** into C's fresh pool rather than shared: C's pool is a buffer the caller owns and may
- * destroy independently of A's and B's, and sharing across buffers is impossible (a pointer is an
- * offset into one pool). Values: common leaf entries are `sA·a + sB·b` in f32, which equals the CPU
- * reference's f64 sum rounded once whenever the products are exact (scales 1 or powers of two) and
- * is otherwise within a rounding or two of it. C's pool is valid but not canonical: nodes lie in the
- * atomic counter's order.
+ * builds it — B's slots are swapped (and each node re-sorted: by insertion in a small pair, by the
+ * scatter into the slot grid in a large one) where B's transposed flag differs from A's, and each
+ * side's scale is applied to its leaf values (f32; bits unchanged for a scale of exactly 1).
+ * Subtrees only one side has are **always copied** into C's fresh pool rather than shared: C's
+ * pool is a buffer the caller owns and may destroy independently of A's and B's, and sharing
+ * across buffers is impossible (a pointer is an offset into one pool). Values: common leaf entries
+ * are `sA·a + sB·b` in f32, which equals the CPU reference's f64 sum rounded once whenever the
+ * products are exact (scales 1 or powers of two) and is otherwise within a rounding or two of it.
+ * C's pool is valid but not canonical: nodes lie in the atomic counter's order.
  *
  * Throws `INVALID_ARGUMENT` when the logical shapes or the node sizes differ (as `hisparseAdd`),
  * `TOO_LARGE` when a buffer passes one storage binding. The inputs are not changed; the caller owns
@@ -123,7 +146,7 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
   // Every output node sits where A or B has a node, and every reachable node takes at least 4 of
   // its pool's words after the header: the queue never holds more pairs than this.
   const capacity = Math.max(1, Math.floor((a.poolWords + b.poolWords) / 4));
-  checkBindable(ctx, 4 * ITEM_WORDS * capacity, 'the pair queue');
+  checkBindable(ctx, 4 * ITEM_WORDS * capacity, 'the pair items');
   const add: AddState = {
     d: a.nodeSize,
     levels: a.levels,
@@ -142,18 +165,28 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
     control[CONTROL.items] = 1;
     control[CONTROL.total] = POOL_HEADER_WORDS;
     control[CONTROL.alloc] = POOL_HEADER_WORDS;
-    control.set([0, 1, 1], CONTROL.levels);
+    control[CONTROL.largeTail] = 1;
+    control.set([0, 1, 1, 0, 0, 0, 0, 0], CONTROL.levels);
     const controlBuffer = uploadArray(ctx, control, 'hisparse add control');
     const args = ctx.device.createBuffer({
       label: 'hisparse add dispatch args',
       size: 4 * LEVEL_WORDS * add.levels,
       usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
     });
-    ctx.device.queue.writeBuffer(args, 0, Uint32Array.of(1, 1, 1, 0));
-    const roles = { poolA: a.pool, poolB: b.pool, items, control: controlBuffer, args };
+    ctx.device.queue.writeBuffer(args, 0, Uint32Array.of(1, 1, 1, 0, 0, 0, 1, 0));
+    // The root pair goes to the large queue (slot 0 of its half of the queue buffer).
+    const queues = createStorageBuffer(ctx, 4 * 2 * capacity, 'hisparse add queues');
+    ctx.device.queue.writeBuffer(queues, 4 * capacity, Uint32Array.of(0));
+    const roles = { poolA: a.pool, poolB: b.pool, items, control: controlBuffer, args, queues };
     let pool: GPUBuffer | undefined;
     try {
-      const counted = await runSweep(ctx, exec, 'union counting', sweepRecipe(add, unionCountKernel(add.d), true, false), roles);
+      const counted = await runSweep(
+        ctx,
+        exec,
+        'union counting',
+        sweepRecipe(add, { large: unionCountKernel(add.d), small: smallUnionCountKernel(add.d) }, true, false),
+        roles,
+      );
       if (counted[CONTROL.overflow] !== 0) {
         throw new ScanError('INVALID_ARGUMENT', 'A, B: the pools hold more nodes than their words allow (not valid HiSparse pools)', {
           argument: 'A',
@@ -163,7 +196,13 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
       checkBindable(ctx, 4 * total, 'the output pool');
       pool = createStorageBuffer(ctx, 4 * total, 'hisparse pool');
       ctx.device.queue.writeBuffer(pool, 0, Uint32Array.of(POOL_MAGIC, FORMAT_VERSION, 0, 0));
-      const filled = await runSweep(ctx, exec, 'fill', sweepRecipe(add, fillKernel(add.d), false, true), { ...roles, poolC: pool });
+      const filled = await runSweep(
+        ctx,
+        exec,
+        'fill',
+        sweepRecipe(add, { large: fillKernel(add.d), small: smallFillKernel(add.d) }, false, true),
+        { ...roles, poolC: pool },
+      );
       if (filled[CONTROL.overflow] !== 0 || filled[CONTROL.alloc] !== total) {
         throw new ScanError('GPU_ERROR', `hisparse add: the fill allocated ${filled[CONTROL.alloc]} words of the ${total} counted`);
       }
@@ -176,6 +215,7 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
       items.destroy();
       controlBuffer.destroy();
       args.destroy();
+      queues.destroy();
     }
   });
 }

@@ -42,31 +42,64 @@ export const ITEM = { a: 0, b: 1, parent: 2, slotRank: 3, count: 4, out: 5 } as 
 export const NO_PARENT = 0xffffffff;
 
 /**
- * The control words (one small storage buffer of atomics): the next free item (the queue's
- * atomic tail), the words the output pool needs (summed by the counting sweep), the output pool's
+ * The control words (one small storage buffer of atomics): the next free item (the items' atomic
+ * tail), the words the output pool needs (summed by the counting sweep), the output pool's
  * allocation counter (the paper's "simple allocator using an atomic counter", a word offset), the
- * root pointer of C, and an overflow flag (set if a malformed input needs more items than the
- * bound; then the result is refused). From word `levels` on, one {@link LEVEL_WORDS}-word record
- * per level: its first item, its item count and the x width of its dispatch — written by the GPU
- * (`levelArgsKernel`) as the previous level finishes, so the host never waits between levels.
+ * root pointer of C, an overflow flag (set if a malformed input needs more items than the bound;
+ * then the result is refused), and the tails of the small and the large queue. From word `levels`
+ * on, one {@link LEVEL_WORDS}-word record per level: the first entry, entry count and dispatch
+ * width of its large queue, then the same of its small queue — written by the GPU
+ * (`levelArgsKernel`) as the level above finishes, so the host never waits between levels.
  *
  * @example
  * ```ts
  * const words = new Uint32Array(controlWords(levels)); words[CONTROL.items] = 1;
  * ```
  */
-export const CONTROL = { items: 0, total: 1, alloc: 2, root: 3, overflow: 4, levels: 8 } as const;
+export const CONTROL = { items: 0, total: 1, alloc: 2, root: 3, overflow: 4, smallTail: 5, largeTail: 6, levels: 8 } as const;
 
 /**
  * Words of one level's record in the control words, and of one level's indirect dispatch
- * arguments (x, y, z and a pad word, so every level's arguments start 16-byte aligned).
+ * arguments: the large queue's (x, y, z, pad) then the small queue's, each 16-byte aligned.
  *
  * @example
  * ```ts
- * const first = control[CONTROL.levels + LEVEL_WORDS * level];
+ * const largeFirst = control[CONTROL.levels + LEVEL_WORDS * level];
+ * const smallFirst = control[CONTROL.levels + LEVEL_WORDS * level + 4];
  * ```
  */
-export const LEVEL_WORDS = 4;
+export const LEVEL_WORDS = 8;
+
+/*
+ * The two queues of pairs (§6: "we set up queues for each combination of node types and maximum
+ * number of elements in either node"; this is the coarsest such binning): the small queue holds
+ * pairs of two sparse nodes (or one sparse node and nothing) with at most SMALL_PAIR_ENTRIES
+ * entries together, merged by one thread each; the large queue holds the rest (a dense node on
+ * either side, or more entries), one workgroup each over the slot grid. The queues hold item
+ * indices in one buffer: the small one at [0, capacity), the large one at [capacity, 2·capacity).
+ */
+
+/**
+ * Most entries (both nodes together) of a pair that one thread merges: such a pair's slot lists
+ * fit in registers, and the thread sorts a transposed side by insertion. Most leaves of sparse
+ * matrices hold a handful of entries; a whole workgroup per such pair would idle.
+ *
+ * @example
+ * ```ts
+ * const small = countA + countB <= SMALL_PAIR_ENTRIES;
+ * ```
+ */
+export const SMALL_PAIR_ENTRIES = 16;
+
+/**
+ * Threads per workgroup of the small-pair kernels (one pair each).
+ *
+ * @example
+ * ```ts
+ * const groups = Math.ceil(smallPairs / SMALL_PAIR_GROUP);
+ * ```
+ */
+export const SMALL_PAIR_GROUP = 64;
 
 /**
  * Words of the control buffer for a hierarchy of `levels` levels.

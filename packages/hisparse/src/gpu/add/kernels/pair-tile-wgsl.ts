@@ -1,5 +1,4 @@
-import { CONTROL, FLAG, ITEM, ITEM_WORDS, LEVEL_WORDS, NO_PARENT } from '../items.js';
-import { nodeLayoutWgsl } from './node-layout-wgsl.js';
+import { addCommonWgsl } from './add-common-wgsl.js';
 
 // The heart of both sweeps: one workgroup per queued pair of nodes walks the output node's d×d
 // slot grid in row-major tiles of `pairTileWidth(d)` slots. For each tile both nodes are expanded
@@ -29,52 +28,29 @@ export function pairTileWidth(d: number): number {
 }
 
 /**
- * The declarations every add kernel shares: the uniform block, A's and B's pools (read-only; the
- * same buffer may be bound twice), the items and control words, the node layout for `d`, the tile
- * arrays in workgroup memory, and `W`/`TILES`.
+ * The declarations of the large-pair kernels: {@link addCommonWgsl}, `W`/`TILES`, the tile arrays
+ * in workgroup memory, and the per-tile enqueue state.
  *
  * @example
  * ```ts
- * const wgsl = `${pairDeclarationsWgsl(32)} @group(0) @binding(5) var<storage, read_write> pool_c: array<atomic<u32>>;`;
+ * const wgsl = `${pairDeclarationsWgsl(32)} @compute @workgroup_size(${pairTileWidth(32)}) fn main(...) { ... }`;
  * ```
  */
 export function pairDeclarationsWgsl(d: number): string {
   const w = pairTileWidth(d);
-  return `
-struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, max_dim: u32, pad0: u32, pad1: u32 }
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> pool_a: array<u32>;
-@group(0) @binding(2) var<storage, read> pool_b: array<u32>;
-@group(0) @binding(3) var<storage, read_write> items: array<u32>;
-@group(0) @binding(4) var<storage, read_write> ctl: array<atomic<u32>>;
-${nodeLayoutWgsl(d)}
+  return `${addCommonWgsl(d)}
 const W = ${w}u;
 const TILES = ${(d * d) / w}u;
-const ITEM_WORDS = ${ITEM_WORDS}u;
-const ITEM_A = ${ITEM.a}u;
-const ITEM_B = ${ITEM.b}u;
-const ITEM_PARENT = ${ITEM.parent}u;
-const ITEM_SLOT_RANK = ${ITEM.slotRank}u;
-const ITEM_COUNT = ${ITEM.count}u;
-const ITEM_OUT = ${ITEM.out}u;
-const NO_PARENT = ${NO_PARENT}u;
-const CTL_ITEMS = ${CONTROL.items}u;
-const CTL_TOTAL = ${CONTROL.total}u;
-const CTL_ALLOC = ${CONTROL.alloc}u;
-const CTL_ROOT = ${CONTROL.root}u;
-const CTL_OVERFLOW = ${CONTROL.overflow}u;
-const CTL_LEVELS = ${CONTROL.levels}u;
-const LEVEL_WORDS = ${LEVEL_WORDS}u;
-const FLAG_LEAF = ${FLAG.leaf}u;
-const FLAG_SWAP_B = ${FLAG.swapB}u;
-const FLAG_A_SCALE_ONE = ${FLAG.aScaleOne}u;
-const FLAG_B_SCALE_ONE = ${FLAG.bScaleOne}u;
 var<workgroup> a_has: array<u32, ${w}>;
 var<workgroup> a_word: array<u32, ${w}>;
 var<workgroup> b_has: array<u32, ${w}>;
 var<workgroup> b_word: array<u32, ${w}>;
 var<workgroup> tile_scan: array<u32, ${w}>;
 var<workgroup> tile_base: u32;
+var<workgroup> small_base: u32;
+var<workgroup> large_base: u32;
+var<workgroup> small_count: atomic<u32>;
+var<workgroup> large_count: atomic<u32>;
 var<workgroup> level_range: vec3<u32>;
 `;
 }
@@ -144,10 +120,10 @@ export function loadAndScanTileWgsl(): string {
 }
 
 /**
- * The first lines of a kernel body: the level's range (first item, count, dispatch width) as the
- * GPU wrote it into the control words, made workgroup-uniform; the linear workgroup index of the
- * (possibly 2-D, see core's `dispatchShape`) indirect dispatch; the pair it works on, and both
- * node pointers.
+ * The first lines of a large-pair kernel body: the level's large-queue range (first entry, count,
+ * dispatch width) as the GPU wrote it into the control words, made workgroup-uniform; the linear
+ * workgroup index of the (possibly 2-D, see core's `dispatchShape`) indirect dispatch; the pair it
+ * works on (through the large queue), and both node pointers.
  *
  * @example
  * ```ts
@@ -163,8 +139,51 @@ export function pairPrologueWgsl(): string {
   let range = workgroupUniformLoad(&level_range);
   let wg_index = wid.x + wid.y * range.z;
   if (wg_index >= range.y) { return; }
-  let item = range.x + wg_index;
+  let item = queues[params.capacity + range.x + wg_index];
   let io = item * ITEM_WORDS;
   let p_a = items[io + ITEM_A];
   let p_b = items[io + ITEM_B];`;
+}
+
+/**
+ * WGSL statements of the large counting kernel, after a tile's scan at an inner level: the tile's
+ * union slots become child pairs — items reserved with one atomicAdd on the items' tail, each
+ * child binned into the small or the large queue (counted in workgroup atomics, then one global
+ * atomicAdd per queue and tile). Needs `inner` uniform; its barriers are then in uniform control
+ * flow.
+ *
+ * @example
+ * ```ts
+ * const body = `... ${loadAndScanTileWgsl()} if (inner) { ${enqueueTileWgsl()} } base += tile_total;`;
+ * ```
+ */
+export function enqueueTileWgsl(): string {
+  return `
+      if (lid == 0u) {
+        tile_base = atomicAdd(&ctl[CTL_ITEMS], tile_total);
+        if (tile_base + tile_total > params.capacity) { atomicStore(&ctl[CTL_OVERFLOW], 1u); }
+        atomicStore(&small_count, 0u);
+        atomicStore(&large_count, 0u);
+      }
+      workgroupBarrier();
+      let child = tile_base + ranked;
+      let c_a = select(0u, a_word[lid], a_has[lid] == 1u);
+      let c_b = select(0u, b_word[lid], b_has[lid] == 1u);
+      let ok = present == 1u && child < params.capacity;
+      var small = false;
+      var local = 0u;
+      if (ok) {
+        write_item(child, c_a, c_b, item, tile_start + lid, base + ranked);
+        small = is_small_pair(c_a, c_b);
+        if (small) { local = atomicAdd(&small_count, 1u); } else { local = atomicAdd(&large_count, 1u); }
+      }
+      workgroupBarrier();
+      if (lid == 0u) {
+        small_base = atomicAdd(&ctl[CTL_SMALL_TAIL], atomicLoad(&small_count));
+        large_base = atomicAdd(&ctl[CTL_LARGE_TAIL], atomicLoad(&large_count));
+      }
+      workgroupBarrier();
+      if (ok) {
+        if (small) { queues[small_base + local] = child; } else { queues[params.capacity + large_base + local] = child; }
+      }`;
 }
