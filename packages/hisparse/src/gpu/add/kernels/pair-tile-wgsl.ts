@@ -1,17 +1,17 @@
 import { addCommonWgsl } from './add-common-wgsl.js';
 
-// The heart of both sweeps: one workgroup per queued pair of nodes walks the output node's d×d
-// slot grid in row-major tiles of `pairTileWidth(d)` slots. For each tile both nodes are expanded
-// into workgroup memory (a present flag and a word per slot), then a workgroup scan of "A or B
-// has this slot" gives every union entry its rank in row-major order. This one scheme covers every
-// combination the paper lists (§6): dense+dense (a word per slot straight away), dense+sparse (the
-// paper buffers the dense node and "attaches" the sparse entries by their coordinates — the same
-// scatter), and sparse+sparse (the scatter by slot is a bucket sort, so the merged order needs no
-// comparison sort). A transposed operand is read with row and column swapped; the scatter by the
-// swapped slot is the per-node re-sorting the paper "requires" for transposed addition (§7). The
-// union count is the total of the scans (the paper counts |A| + |B| − common; the scan counts the
-// union directly, which is the same number), and no subgroup size is assumed: the scan runs in
-// workgroup memory.
+// The large queue's scheme, in both sweeps: one workgroup per queued pair of nodes walks the
+// output node's d×d slot grid in row-major tiles of `pairTileWidth(d)` slots. For each tile both
+// nodes are expanded into workgroup memory (a present flag and a word per slot), then a workgroup
+// scan of "A or B has this slot" gives every union entry its rank in row-major order. This one
+// scheme covers every combination the paper lists (§6): dense+dense (a word per slot straight
+// away), dense+sparse (the paper buffers the dense node and "attaches" the sparse entries by their
+// coordinates — the same scatter), and sparse+sparse (the scatter by slot is a bucket sort, so the
+// merged order needs no comparison sort). A transposed operand is read with row and column
+// swapped; the scatter by the swapped slot is the per-node re-sorting the paper "requires" for
+// transposed addition (§7). The union count is the total of the scans (the paper counts |A| + |B|
+// − common; the scan counts the union directly, which is the same number), and no subgroup size
+// is assumed: the scan runs in workgroup memory.
 
 /**
  * Slots one workgroup handles per tile (its workgroup size): d² up to 256 (one tile for d ≤ 16),
