@@ -5,7 +5,9 @@
 // 16-byte aligned inside `poolWords`, COOX slots sorted row-major, the format's node type for every
 // sparse node). Operands: disjoint and overlapping patterns, A + A (one buffer bound twice),
 // empty, 1×1, non-square, dense nodes meeting sparse ones (d = 4), d = 4, 16, 32, transposed (one
-// and both), scaled, the spmv generators, B = 2A, and the argument errors. SwiftShader-sized.
+// and both), scaled, the spmv generators, B = 2A, 2-D indirect grids, and the argument errors.
+// Every case runs both queues: small sparse pairs (a thread each) and dense or larger pairs (a
+// workgroup each). SwiftShader-sized: the file takes about 10 s here.
 import type { ScanContext } from '@scan/core';
 import { getTestContext } from '@scan/gpu-testing';
 import { biasedMatrix, poisson2d, uniformRandomMatrix } from '@scan/spmv';
