@@ -8,12 +8,13 @@ export const LEAF_BINDINGS = { pool: 0, queueIn: 1, counters: 2, x: 3, y: 4, par
 
 /**
  * Invocations per leaf and workgroup size of the leaf kernel of `type`: one invocation per COO1 or
- * COO2 leaf, eight per COO4 leaf (each takes one four-entry load at a time), a workgroup per dense
- * leaf (an invocation per row or column of the d×d block).
+ * COO2 leaf (256 leaves per workgroup), eight per COO4 leaf (each takes a run of consecutive
+ * four-entry loads; 32 leaves per workgroup), a workgroup per dense leaf (an invocation per row or
+ * column of the d×d block).
  */
 export function leafShape(type: NodeType): { lanes: number; workgroupSize: number } {
   if (type === NODE_TYPE.coo1 || type === NODE_TYPE.coo2) return { lanes: 1, workgroupSize: 256 };
-  if (type === NODE_TYPE.coo4) return { lanes: 8, workgroupSize: 64 };
+  if (type === NODE_TYPE.coo4) return { lanes: 8, workgroupSize: 256 };
   return { lanes: 64, workgroupSize: 64 };
 }
 
@@ -30,10 +31,11 @@ export interface LeafSpec {
  * so transposed and plain products share the pipeline and cost the same.
  *
  * **Combine without float atomics**: WebGPU has only integer atomics, so a sum is added into y by
- * compare-and-swap on its f32 bits (retried while another invocation changed the word). An
- * invocation first sums the consecutive entries it holds that go to the same output (a COOX leaf
- * is sorted row-major, so a row's entries in a plain product are consecutive), and a dense leaf
- * sums a whole line of its block, so one compare-and-swap carries many products.
+ * compare-and-swap on its f32 bits (retried while another invocation changed the word). Three
+ * levels keep those few: an invocation sums the consecutive entries it holds that go to one output
+ * (a COOX leaf is sorted row-major, so a row's entries in a plain product are consecutive); a
+ * workgroup of sparse leaves adds those sums into a table in workgroup memory keyed by output and
+ * flushes it once; a dense leaf sums a whole line of its block per invocation.
  *
  * Params: queue base of the leaves, index of their counter, swap (0/1), the scale's f32 bits.
  *
@@ -45,6 +47,42 @@ export interface LeafSpec {
 export function leafKernel(spec: LeafSpec): KernelSpec {
   return { key: `hisparse/leaf/d${spec.nodeSize}/t${spec.type}/cas`, wgsl: () => leafWgsl(spec) };
 }
+
+/** Slots of the workgroup's table of partial sums (two words each in workgroup memory). */
+const HASH_SLOTS = 1024;
+
+/**
+ * A workgroup's partial sums by output index, an open-addressing table in workgroup memory: the
+ * leaves of one workgroup are siblings pushed together (one run of the queue per parent and
+ * workgroup), so their entries share outputs — a full row of a skewed matrix crosses thousands of
+ * leaves — and one compare-and-swap per output and workgroup reaches y instead of one per run.
+ * A key is claimed by compare-and-swap from 0 (empty) to index + 1; a spurious failure or a
+ * crowded neighbourhood only costs a second slot or a direct add into y, never a wrong sum.
+ */
+const HASH_WGSL = /* wgsl */ `
+const HASH_SLOTS: u32 = ${HASH_SLOTS}u;
+const NO_OUTPUT: u32 = 0xffffffffu;
+var<workgroup> hash_key: array<atomic<u32>, HASH_SLOTS>;
+var<workgroup> hash_sum: array<atomic<u32>, HASH_SLOTS>;
+
+fn add_local(i: u32, v: f32) {
+  let home = (i * 2654435761u) >> ${32 - Math.log2(HASH_SLOTS)}u;
+  for (var probe = 0u; probe < 8u; probe++) {
+    let slot = (home + probe) & (HASH_SLOTS - 1u);
+    let claim = atomicCompareExchangeWeak(&hash_key[slot], 0u, i + 1u);
+    if (claim.exchanged || claim.old_value == i + 1u) {
+      var old = atomicLoad(&hash_sum[slot]);
+      loop {
+        let r = atomicCompareExchangeWeak(&hash_sum[slot], old, bitcast<u32>(bitcast<f32>(old) + v));
+        if (r.exchanged) { break; }
+        old = r.old_value;
+      }
+      return;
+    }
+  }
+  add_y(i, v);
+}
+`;
 
 function leafWgsl(spec: LeafSpec): string {
   const { lanes, workgroupSize } = leafShape(spec.type);
@@ -66,29 +104,41 @@ function leafWgsl(spec: LeafSpec): string {
     if (any) { add_y(select(row0, col0, swap) + line, scale * sum); }
   }`
     : /* wgsl */ `
-  // Runs of entries with one output are summed before they are added.
-  var run_out = 0xffffffffu;
+  // Runs of entries with one output are summed before they are added: a lane takes consecutive
+  // loads, and a COOX leaf is sorted row-major, so a row's entries of a plain product are one run.
+  var run_out = NO_OUTPUT;
   var run_sum = 0.0;
-  let loads = (n + X - 1u) / X;
-  for (var g = lane; g < loads; g += LANES) {
-    for (var e = 0u; e < X; e++) {
-      let i = g * X + e;
-      if (i < n) {
-        let rc = coord_of(off, T, i);
-        let r = row0 + rc.x;
-        let c = col0 + rc.y;
-        let out = select(r, c, swap);
-        let product = bitcast<f32>(pool[off + vs + i]) * x[select(c, r, swap)];
-        if (out != run_out) {
-          if (run_out != 0xffffffffu) { add_y(run_out, scale * run_sum); }
-          run_out = out;
-          run_sum = 0.0;
+  if (live) {
+    let loads = (n + X - 1u) / X;
+    let per_lane = (loads + LANES - 1u) / LANES;
+    let first = min(lane * per_lane, loads);
+    let last = min(first + per_lane, loads);
+    for (var g = first; g < last; g++) {
+      for (var e = 0u; e < X; e++) {
+        let i = g * X + e;
+        if (i < n) {
+          let rc = coord_of(off, T, i);
+          let r = row0 + rc.x;
+          let c = col0 + rc.y;
+          let out = select(r, c, swap);
+          let product = bitcast<f32>(pool[off + vs + i]) * x[select(c, r, swap)];
+          if (out != run_out) {
+            if (run_out != NO_OUTPUT) { add_local(run_out, scale * run_sum); }
+            run_out = out;
+            run_sum = 0.0;
+          }
+          run_sum += product;
         }
-        run_sum += product;
       }
     }
   }
-  if (run_out != 0xffffffffu) { add_y(run_out, scale * run_sum); }`;
+  if (run_out != NO_OUTPUT) { add_local(run_out, scale * run_sum); }
+  workgroupBarrier();
+  // Flush: one compare-and-swap into y per output the workgroup's leaves touched.
+  for (var slot = lid; slot < HASH_SLOTS; slot += WG) {
+    let key = atomicLoad(&hash_key[slot]);
+    if (key != 0u) { add_y(key - 1u, bitcast<f32>(atomicLoad(&hash_sum[slot]))); }
+  }`;
   return /* wgsl */ `
 struct Params { in_base: u32, count_index: u32, swap: u32, scale_bits: u32 }
 @group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
@@ -113,20 +163,20 @@ fn add_y(i: u32, v: f32) {
     old = r.old_value;
   }
 }
-
+${dense ? '' : HASH_WGSL}
 @compute @workgroup_size(${workgroupSize})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}
   let k = (wg * WG + lid) / LANES;
   let lane = lid % LANES;
-  if (k >= counters[params.count_index]) { return; }
+  ${dense ? 'if (k >= counters[params.count_index]) { return; }\n  let live = true;' : '// Every invocation reaches the flush barrier.\n  let live = k < counters[params.count_index];'}
   let swap = params.swap != 0u;
   let scale = bitcast<f32>(params.scale_bits);
-  let e = (params.in_base + k) * ${QUEUE_ENTRY_WORDS}u;
+  let e = (params.in_base + min(k, max(counters[params.count_index], 1u) - 1u)) * ${QUEUE_ENTRY_WORDS}u;
   let off = queue_in[e] & ~3u;
   let row0 = queue_in[e + 1u];
   let col0 = queue_in[e + 2u];
-  ${dense ? '' : 'let n = pool[off];\n  let vs = value_start(T, n);'}
+  ${dense ? '' : 'let n = select(0u, pool[off], live);\n  let vs = value_start(T, n);'}
 ${body}
 }
 `;

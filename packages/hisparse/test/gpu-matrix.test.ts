@@ -1,0 +1,84 @@
+// HiSparseMatrix as an application uses it: built on the GPU from CSR and COO (the pool must be the
+// CPU reference's, word for word), views that share the pool and outlive each other, addition on
+// the GPU through the class, toCsr, and the ScanErrors of bad input.
+import type { ScanContext } from '@scan/core';
+import { getTestContext } from '@scan/gpu-testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hisparseAdd, hisparseFromCoo, hisparseFromCsr, hisparseToCsr, scale, transpose } from '../src/cpu/index.js';
+import { HiSparseMatrix } from '../src/gpu/matrix.js';
+import { dyadicVector, expectSameCsr, randomCoo, randomCsrDyadic } from './oracle.js';
+
+let ctx: ScanContext;
+beforeAll(async () => {
+  ctx = await getTestContext();
+});
+
+const words = (a: Uint32Array) => Array.from(a);
+
+describe('HiSparseMatrix', () => {
+  it('fromCsr and fromCoo build on the GPU exactly the CPU pool', async () => {
+    const A = randomCsrDyadic(300, 200, 2000, 11);
+    const M = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 8 });
+    const H = hisparseFromCsr(A, { nodeSize: 8 });
+    expect(words((await M.toHost()).pool.view())).toEqual(words(H.pool.view()));
+    expect([M.rows, M.cols, M.nodeSize, M.levels]).toEqual([300, 200, 8, H.levels]);
+    M.destroy();
+    // COO with duplicates and any order: summed as cooToCsr sums them.
+    const coo = randomCoo(90, 120, 900, 12);
+    const C = await HiSparseMatrix.fromCoo(ctx, coo);
+    expect(words((await C.toHost()).pool.view())).toEqual(words(hisparseFromCoo(coo).pool.view()));
+    expect(C.nodeSize).toBe(32);
+    C.destroy();
+  });
+
+  it('views share the pool and survive the matrix they came from', async () => {
+    const A = randomCsrDyadic(150, 150, 1200, 13);
+    const M = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 16 });
+    const T = M.transpose().scale(2);
+    M.destroy();
+    expect(() => M.transpose()).toThrow(/destroy/);
+    const H = scale(transpose(hisparseFromCsr(A, { nodeSize: 16 })), 2);
+    expectSameCsr(await T.toCsr(), hisparseToCsr(H), 'view after the source was destroyed');
+    const x = dyadicVector(T.cols, 1);
+    const y = await T.spmv(x);
+    expect(y.length).toBe(T.rows);
+    T.destroy();
+    T.destroy(); // idempotent
+  });
+
+  it('add on the GPU through the class, with transposed and scaled operands', async () => {
+    const A = randomCsrDyadic(120, 120, 900, 14);
+    const B = randomCsrDyadic(120, 120, 700, 15);
+    const [MA, MB] = await Promise.all([HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 8 }), HiSparseMatrix.fromCsr(ctx, B, { nodeSize: 8 })]);
+    const [HA, HB] = [hisparseFromCsr(A, { nodeSize: 8 }), hisparseFromCsr(B, { nodeSize: 8 })];
+    const cases: [string, Promise<HiSparseMatrix>, ReturnType<typeof hisparseAdd>][] = [
+      ['A + B', MA.add(MB), hisparseAdd(HA, HB)],
+      ['A + 2A', MA.add(MA.scale(2)), hisparseAdd(HA, scale(HA, 2))],
+      ['A + Bᵀ', MA.add(MB.transpose()), hisparseAdd(HA, transpose(HB))],
+    ];
+    for (const [label, made, expected] of cases) {
+      const C = await made;
+      expectSameCsr(await C.toCsr(), hisparseToCsr(expected), label);
+      expect(C.stats().nnz, label).toBe(hisparseToCsr(expected).colIdx.length);
+      C.destroy();
+    }
+    MA.destroy();
+    MB.destroy();
+  });
+
+  it('bad input is a ScanError naming the argument', async () => {
+    const A = randomCsrDyadic(10, 12, 30, 16);
+    await expect(HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 48 })).rejects.toThrow(/options\.nodeSize = 48/);
+    await expect(HiSparseMatrix.fromCsr(ctx, { ...A, rowPtr: new Uint32Array(3) })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    const M = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 4 });
+    await expect(M.spmv(new Float32Array(10))).rejects.toThrow(/x .*12 elements/);
+    await expect(M.spmv(new Float32Array(10), { transpose: true, extra: 1 } as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    const N = await HiSparseMatrix.fromCsr(ctx, randomCsrDyadic(12, 10, 30, 17), { nodeSize: 4 });
+    await expect(M.add(N)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(M.add({} as never)).rejects.toThrow(/B = /);
+    expect(() => M.scale(Number.NaN)).toThrow(/s = NaN/);
+    N.destroy();
+    M.destroy();
+    await expect(M.spmv(new Float32Array(12))).rejects.toThrow(/destroy/);
+  });
+});
