@@ -1,16 +1,19 @@
 /**
  * `@scan/hisparse`: the HiSparse hierarchical sparse matrix format of Derler, Zayer, Seidel and
- * Steinberger (ICS 2017) for WebGPU. This first layer holds the format — a flat `Uint32Array`
- * pool of 16-byte-aligned dense and COO1/COO2/COO4 nodes, the node type in the low bits of each
- * child pointer, the transposed flag and the scale kept outside the pool (see FORMAT.md) — and
- * its layout helpers, which the GPU kernels will be generated against. The CPU reference (build,
- * SpMV, add, edits, statistics) is `@scan/hisparse/cpu`; `HiSparseMatrix` (GPU) comes next.
+ * Steinberger (ICS 2017) for WebGPU — a flat `Uint32Array` pool of 16-byte-aligned dense and
+ * COO1/COO2/COO4 nodes, the node type in the low bits of each child pointer, the transposed flag
+ * and the scale kept outside the pool (see FORMAT.md). `HiSparseMatrix` holds a matrix on the GPU:
+ * built there from CSR or COO, multiplied (A·x and Aᵀ·x by a level-by-level traversal with
+ * per-type queues the GPU sizes itself), added, transposed and scaled in O(1). The layout helpers
+ * here are what the kernels are generated against; the CPU reference (build, SpMV, add, edits,
+ * statistics) is `@scan/hisparse/cpu`.
  *
  * @example
  * ```ts
- * import { chooseNodeType, NODE_TYPE, sparseLayout } from '@scan/hisparse';
- * chooseNodeType(3, 32) === NODE_TYPE.coo4; // true
- * sparseLayout(NODE_TYPE.coo4, 3); // { coordStart: 2, valueStart: 4, words: 8 }
+ * import { HiSparseMatrix } from '@scan/hisparse';
+ * const A = await HiSparseMatrix.fromCsr(ctx, csr, { nodeSize: 32 });
+ * const y = await A.spmv(x, { transpose: true });
+ * A.destroy();
  * ```
  * @packageDocumentation
  */

@@ -66,8 +66,61 @@ export interface HiSparseStats {
   readonly bytesPerNonzero: number;
 }
 
-function zeroCounts(): NodeTypeCounts {
+/**
+ * Zero for every node type.
+ *
+ * @example
+ * ```ts
+ * const counts = zeroCounts(); // { dense: 0, coo1: 0, coo2: 0, coo4: 0 }
+ * ```
+ */
+export function zeroCounts(): NodeTypeCounts {
   return { dense: 0, coo1: 0, coo2: 0, coo4: 0 };
+}
+
+/** What statistics are made from: nodes and entries per type of inner nodes and leaves, and the words they take. */
+export interface NodeTally {
+  readonly innerNodes: NodeTypeCounts;
+  readonly leafNodes: NodeTypeCounts;
+  readonly innerEntries: NodeTypeCounts;
+  readonly leafEntries: NodeTypeCounts;
+  /** Words of every counted node plus the pool header. */
+  readonly words: number;
+}
+
+/**
+ * {@link HiSparseStats} from a tally of the nodes, however it was counted (the CPU walk here, the
+ * GPU census of `HiSparseMatrix`). Each entry is in exactly one leaf (the path to a position is
+ * unique), so nnz is the leaves' sum.
+ *
+ * @example
+ * ```ts
+ * statsFromTally({ rows: 4, cols: 4, nodeSize: 4, levels: 1 }, tally).bytesPerNonzero;
+ * ```
+ */
+export function statsFromTally(shape: Pick<HiSparseStats, 'rows' | 'cols' | 'nodeSize' | 'levels'>, tally: NodeTally): HiSparseStats {
+  const mean = (sum: NodeTypeCounts, n: NodeTypeCounts): NodeTypeCounts => {
+    const out = zeroCounts();
+    for (const k of NODE_TYPE_NAMES) out[k] = n[k] > 0 ? sum[k] / n[k] : 0;
+    return out;
+  };
+  const nnz = NODE_TYPE_NAMES.reduce((sum, k) => sum + tally.leafEntries[k], 0);
+  const memoryBytes = 4 * tally.words;
+  return {
+    rows: shape.rows,
+    cols: shape.cols,
+    nodeSize: shape.nodeSize,
+    levels: shape.levels,
+    nnz,
+    innerNodes: tally.innerNodes,
+    leafNodes: tally.leafNodes,
+    meanLeafEntries: mean(tally.leafEntries, tally.leafNodes),
+    meanInnerEntries: mean(tally.innerEntries, tally.innerNodes),
+    memoryBytes,
+    csrBytes: 4 * (shape.rows + 1) + 8 * nnz,
+    cooBytes: 12 * nnz,
+    bytesPerNonzero: nnz > 0 ? memoryBytes / nnz : 0,
+  };
 }
 
 /**
@@ -102,27 +155,5 @@ export function hisparseStats(H: HiSparseHost): HiSparseStats {
       innerEntries[name] += count;
     }
   });
-  const mean = (sum: NodeTypeCounts, n: NodeTypeCounts): NodeTypeCounts => {
-    const out = zeroCounts();
-    for (const k of NODE_TYPE_NAMES) out[k] = n[k] > 0 ? sum[k] / n[k] : 0;
-    return out;
-  };
-  // Each entry is in exactly one leaf (the path to a position is unique), so nnz is the leaves' sum.
-  const nnz = NODE_TYPE_NAMES.reduce((sum, k) => sum + leafEntries[k], 0);
-  const memoryBytes = 4 * words;
-  return {
-    rows: h.rows,
-    cols: h.cols,
-    nodeSize: h.nodeSize,
-    levels: h.levels,
-    nnz,
-    innerNodes,
-    leafNodes,
-    meanLeafEntries: mean(leafEntries, leafNodes),
-    meanInnerEntries: mean(innerEntries, innerNodes),
-    memoryBytes,
-    csrBytes: 4 * (h.rows + 1) + 8 * nnz,
-    cooBytes: 12 * nnz,
-    bytesPerNonzero: nnz > 0 ? memoryBytes / nnz : 0,
-  };
+  return statsFromTally(h, { innerNodes, leafNodes, innerEntries, leafEntries, words });
 }
