@@ -5,26 +5,49 @@ import { NODE_TYPE } from '../../format/layout.js';
 // starts with its entry count, then two byte-coordinates per word, then the value words (child
 // pointers in an inner node, f32 bits in a leaf) at an offset aligned for X-wide loads.
 
-/** Types of the queue entries and node helpers every traversal kernel declares. */
+/**
+ * FORMAT.md's node layout in WGSL, mirroring `src/format/layout.ts` (`chooseNodeType`,
+ * `sparseLayout`, `nodeWords`) function for function — the one copy every kernel (build, traversal,
+ * add) is generated with, since the GPU must reach the very words of the CPU reference:
+ * `per_load(t)`, `coord_start(t)`, `value_start(t, n)`, `sparse_words(t, n)`, `dense_words()`,
+ * `node_words(t, n)` and `node_type(n)` (dense 0, COO1 1, COO2 2, COO4 3 for n ≥ 1 entries; dense
+ * when d² words are fewer, a tie stays sparse). `denseWords` is the WGSL expression of d² in the
+ * kernel: a constant, or read from its uniforms.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `const D: u32 = 32u;\n${nodeLayoutWgsl('D * D')}`;
+ * ```
+ */
+export function nodeLayoutWgsl(denseWords: string): string {
+  return /* wgsl */ `
+fn align_up(x: u32, m: u32) -> u32 { return (x + m - 1u) & ~(m - 1u); }
+// X, the entries one thread loads at once: 1, 2 or 4 for COO1, COO2, COO4.
+fn per_load(t: u32) -> u32 { return select(select(4u, 2u, t == 2u), 1u, t == 1u); }
+// COO4 starts its coordinates at word 2 so that a thread's four coordinates are an aligned vec2.
+fn coord_start(t: u32) -> u32 { return select(1u, 2u, t == 3u); }
+fn padded_slots(t: u32, n: u32) -> u32 { let x = per_load(t); return ((n + x - 1u) / x) * x; }
+// First value word of a COOX node with n entries: C + ⌈slots/2⌉, aligned to X.
+fn value_start(t: u32, n: u32) -> u32 {
+  return align_up(coord_start(t) + (padded_slots(t, n) + 1u) / 2u, per_load(t));
+}
+fn sparse_words(t: u32, n: u32) -> u32 { return align_up(value_start(t, n) + padded_slots(t, n), 4u); }
+fn dense_words() -> u32 { return ${denseWords}; }
+fn node_words(t: u32, n: u32) -> u32 { return select(sparse_words(t, n), dense_words(), t == 0u); }
+fn node_type(n: u32) -> u32 {
+  let sparse = select(select(3u, 2u, n == 2u), 1u, n == 1u);
+  return select(sparse, 0u, dense_words() < sparse_words(sparse, n));
+}
+`;
+}
+
+/** Node types and helpers every traversal kernel declares (it declares `pool` and `D`). */
 export const NODE_WGSL = /* wgsl */ `
 const TYPE_DENSE: u32 = ${NODE_TYPE.dense}u;
 const TYPE_COO1: u32 = ${NODE_TYPE.coo1}u;
 const TYPE_COO2: u32 = ${NODE_TYPE.coo2}u;
 const TYPE_COO4: u32 = ${NODE_TYPE.coo4}u;
-
-// Entries per vector load of a COOX node: 1, 2 or 4.
-fn per_load(t: u32) -> u32 { return select(select(4u, 2u, t == TYPE_COO2), 1u, t == TYPE_COO1); }
-fn align_up(n: u32, m: u32) -> u32 { return (n + m - 1u) & ~(m - 1u); }
-// First word of the packed coordinates: COO4 pads one word so its coordinate pairs are 8-byte aligned.
-fn coord_start(t: u32) -> u32 { return select(1u, 2u, t == TYPE_COO4); }
-// First value word of a COOX node with n entries (FORMAT.md: C + ⌈slots/2⌉, aligned to X).
-fn value_start(t: u32, n: u32) -> u32 {
-  let x = per_load(t);
-  let slots = align_up(n, x);
-  return align_up(coord_start(t) + (slots + 1u) / 2u, x);
-}
-// Words of a COOX node with n entries, padding included.
-fn sparse_words(t: u32, n: u32) -> u32 { return align_up(value_start(t, n) + align_up(n, per_load(t)), 4u); }
+${nodeLayoutWgsl('D * D')}
 // Local (row, col) of entry i of the COOX node at word \`off\`.
 fn coord_of(off: u32, t: u32, i: u32) -> vec2<u32> {
   let half = (pool[off + coord_start(t) + (i >> 1u)] >> (16u * (i & 1u))) & 0xffffu;
