@@ -78,6 +78,20 @@ describe('HiSparseMatrix', () => {
     await expect(M.add({} as never)).rejects.toThrow(/B = /);
     expect(() => M.scale(Number.NaN)).toThrow(/s = NaN/);
     N.destroy();
+    // A queue past one storage binding is refused when the plan is made, not left to WebGPU.
+    const base = ctx;
+    const small = {
+      device: base.device,
+      caps: { ...base.caps, limits: { ...base.caps.limits, maxStorageBufferBindingSize: 16 } },
+      get lostReason() {
+        return base.lostReason;
+      },
+      lost: base.lost,
+      destroy() {},
+    } as ScanContext;
+    const tight = new HiSparseMatrix(small, M.tree.retain(), M.transposed, M.scaleFactor);
+    expect(() => tight.createSpmvPlan()).toThrow(/TOO_LARGE|maxStorageBufferBindingSize 16/);
+    tight.destroy();
     M.destroy();
     await expect(M.spmv(new Float32Array(12))).rejects.toThrow(/destroy/);
   });

@@ -1,4 +1,4 @@
-import { BufferUsage, createStorageBuffer, type Plan, type ScanContext } from '@scan/core';
+import { BufferUsage, createStorageBuffer, type Plan, type ScanContext, ScanError } from '@scan/core';
 import { type BufferRef, checkEncodeArgs, planOf, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { NODE_TYPE, type NodeType } from '../format/layout.js';
 import { type Census, childSpan, queueBases } from './census.js';
@@ -60,6 +60,15 @@ export function createHiSparseSpmvPlan(
   };
   const owned: GPUBuffer[] = [];
   const traversal = parts.root !== 0;
+  const bindable = ctx.caps.limits.maxStorageBufferBindingSize;
+  for (const parity of [0, 1]) {
+    if (traversal && queueBytes(parity) > bindable) {
+      throw new ScanError(
+        'TOO_LARGE',
+        `hisparse spmv: the largest level's queue needs ${queueBytes(parity)} bytes, past maxStorageBufferBindingSize ${bindable}`,
+      );
+    }
+  }
   if (traversal) {
     owned.push(createStorageBuffer(ctx, queueBytes(0), 'hisparse queue (even levels)'));
     owned.push(createStorageBuffer(ctx, queueBytes(1), 'hisparse queue (odd levels)'));
