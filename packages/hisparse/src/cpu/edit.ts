@@ -1,9 +1,9 @@
 import { ScanError } from '@scan/core';
 import { invalidArgument } from '@scan/core/kit';
 import { checkHiSparse, checkIndex } from '../format/args.js';
-import { chooseNodeType, NULL_POINTER } from '../format/layout.js';
+import { chooseNodeType, type NodeType, NULL_POINTER } from '../format/layout.js';
 import { type HiSparseHost, makeHiSparse } from '../format/matrix.js';
-import { readNode, writeNode } from '../format/node-io.js';
+import { type NodeEntries, readNode, writeNode } from '../format/node-io.js';
 import { f32Bits } from './bits.js';
 
 // Copy-on-write edits (§3.2: "only the affected nodes need to be altered or generated anew" and
@@ -12,46 +12,147 @@ import { f32Bits } from './bits.js';
 // points at the new root. Every other subtree is shared by offset with the old matrix, which is
 // untouched: its root and every word it can reach stay as they were.
 
-/** What an edit does at the leaf: store these value bits, or remove the entry. */
-type Change = { readonly bits: number } | null;
+/**
+ * What an edit does at the leaf: store these value bits, or remove the entry (`null`).
+ *
+ * @example
+ * ```ts
+ * const insert: EditChange = { bits: f32Bits(5) };
+ * const remove: EditChange = null;
+ * ```
+ */
+export type EditChange = { readonly bits: number } | null;
 
-/** The edit itself, after the checks: returns the new root, or `root` unchanged when nothing changed. */
-function editPath(h: HiSparseHost, row: number, col: number, change: Change): number {
-  const { pool, nodeSize: d, levels } = h;
-  const [r, c] = h.transposed ? [col, row] : [row, col];
+/**
+ * The slot (row-major place in the d×d grid) the stored position (r, c) takes at each level, root
+ * first: `slots[ℓ]` is where the path to (r, c) goes in its level-ℓ node.
+ *
+ * @example
+ * ```ts
+ * pathSlots(5, 6, 4, 2); // [1 * 4 + 1, 1 * 4 + 2] = [5, 6]
+ * ```
+ */
+export function pathSlots(r: number, c: number, d: number, levels: number): number[] {
   const log2d = Math.log2(d);
   const mask = d - 1;
-  const visit = (pointer: number, level: number): number => {
+  const slots: number[] = [];
+  for (let level = 0; level < levels; level++) {
     const shift = log2d * (levels - 1 - level);
-    const slot = ((r >>> shift) & mask) * d + ((c >>> shift) & mask);
-    const { slots, words } = pointer === NULL_POINTER ? { slots: [], words: [] } : readNode(pool, pointer, d);
+    slots.push(((r >>> shift) & mask) * d + ((c >>> shift) & mask));
+  }
+  return slots;
+}
+
+/**
+ * Where the path continues below a node read on it: the child pointer in `slot` of the node's
+ * entries, or the null pointer when the slot is empty or the node is a leaf (the path ends there).
+ *
+ * @example
+ * ```ts
+ * let pointer = H.root;
+ * for (let level = 0; pointer !== NULL_POINTER; level++) pointer = nextOnPath(readNode(H.pool, pointer, d), slots[level], level === H.levels - 1);
+ * ```
+ */
+export function nextOnPath(node: NodeEntries, slot: number, leaf: boolean): number {
+  if (leaf) return NULL_POINTER;
+  const at = node.slots.indexOf(slot);
+  return at < 0 ? NULL_POINTER : node.words[at]!;
+}
+
+/**
+ * The new path of an edit, bottom-up, from the nodes read on the old one. `path[ℓ]` is the level-ℓ
+ * node on the way from the root (pointer `root`) to the edited position, as far as nodes exist
+ * (see {@link nextOnPath}); `slots` are the {@link pathSlots}. Each changed node is written through
+ * `write(type, slots, words, level)` — its type re-chosen by {@link chooseNodeType}, children
+ * written before their parents — which returns its pointer. Returns the new root: `root` itself
+ * when nothing changes (removing an absent entry: nothing is written), the null pointer when the
+ * last entry goes. When the root changes, every node of `path` has left the new tree and the
+ * written nodes have taken their places (nodes left empty are not written).
+ *
+ * @example
+ * ```ts
+ * const write = (t, s, w) => writeNode(H.pool, t, s, w, H.nodeSize);
+ * const root = rewritePath(path, H.root, slots, H.nodeSize, H.levels, { bits: f32Bits(1) }, write);
+ * ```
+ */
+export function rewritePath(
+  path: readonly NodeEntries[],
+  root: number,
+  slots: readonly number[],
+  d: number,
+  levels: number,
+  change: EditChange,
+  write: (type: NodeType, slots: number[], words: number[], level: number) => number,
+): number {
+  if (change === null) {
+    const leaf = path[levels - 1];
+    if (leaf === undefined || !leaf.slots.includes(slots[levels - 1]!)) return root; // removing what is not there: nothing to copy
+  }
+  // The word that goes into the slot below: the value bits at the leaf, then each new child.
+  let word = change === null ? NULL_POINTER : change.bits;
+  for (let level = levels - 1; level >= 0; level--) {
+    const node = path[level];
+    const nodeSlots = node ? [...node.slots] : [];
+    const nodeWords = node ? [...node.words] : [];
+    const slot = slots[level]!;
     let at = 0;
-    while (at < slots.length && slots[at]! < slot) at++;
-    const found = slots[at] === slot;
-    if (change === null && !found) return pointer; // removing what is not there: nothing to copy
-    let word: number;
-    if (level === levels - 1) {
-      if (change === null) word = NULL_POINTER;
-      else word = change.bits;
-    } else {
-      const child = found ? words[at]! : NULL_POINTER;
-      word = visit(child, level + 1);
-      if (word === child) return pointer;
-    }
+    while (at < nodeSlots.length && nodeSlots[at]! < slot) at++;
     // Remove the slot when the child vanished (or the entry was removed), else replace or insert.
     if (change === null && word === NULL_POINTER) {
-      slots.splice(at, 1);
-      words.splice(at, 1);
-    } else if (found) {
-      words[at] = word;
+      nodeSlots.splice(at, 1);
+      nodeWords.splice(at, 1);
+    } else if (nodeSlots[at] === slot) {
+      nodeWords[at] = word;
     } else {
-      slots.splice(at, 0, slot);
-      words.splice(at, 0, word);
+      nodeSlots.splice(at, 0, slot);
+      nodeWords.splice(at, 0, word);
     }
-    if (slots.length === 0) return NULL_POINTER;
-    return writeNode(pool, chooseNodeType(slots.length, d), slots, words, d);
-  };
-  return visit(h.root, 0);
+    word = nodeSlots.length === 0 ? NULL_POINTER : write(chooseNodeType(nodeSlots.length, d), nodeSlots, nodeWords, level);
+  }
+  return word;
+}
+
+/**
+ * The checks every edit makes, in the CPU reference's terms (`name` is the matrix's argument name):
+ * `row` and `col` in range of the logical shape, and for an insert (`value` given) a number and a
+ * scale other than 0 (the stored value is `value / scale`). Throws `INVALID_ARGUMENT` ScanErrors.
+ *
+ * @example
+ * ```ts
+ * checkEdit({ rows: 3, cols: 3, scale: 1 }, 3, 0, 'H', { value: 1 }); // throws: row = 3: expected an integer from 0 to H.rows − 1 = 2
+ * ```
+ */
+export function checkEdit(
+  m: { readonly rows: number; readonly cols: number; readonly scale: number },
+  row: unknown,
+  col: unknown,
+  name: string,
+  insert?: { readonly value: unknown },
+): void {
+  checkIndex(row, m.rows, 'row', `${name}.rows`);
+  checkIndex(col, m.cols, 'col', `${name}.cols`);
+  if (insert === undefined) return;
+  const { value } = insert;
+  if (typeof value !== 'number') invalidArgument('value', value, 'expected a number');
+  if (m.scale === 0) {
+    throw new ScanError('INVALID_ARGUMENT', `${name}.scale = 0: a matrix scaled by 0 cannot store a value (value / scale)`, {
+      argument: `${name}.scale`,
+    });
+  }
+}
+
+/** The edit itself, after the checks: returns the new root, or `root` unchanged when nothing changed. */
+function editPath(h: HiSparseHost, row: number, col: number, change: EditChange): number {
+  const { pool, nodeSize: d, levels } = h;
+  const [r, c] = h.transposed ? [col, row] : [row, col];
+  const slots = pathSlots(r, c, d, levels);
+  const path: NodeEntries[] = [];
+  for (let pointer = h.root, level = 0; pointer !== NULL_POINTER; level++) {
+    const node = readNode(pool, pointer, d);
+    path.push(node);
+    pointer = nextOnPath(node, slots[level]!, level === levels - 1);
+  }
+  return rewritePath(path, h.root, slots, d, levels, change, (type, s, w) => writeNode(pool, type, s, w, d));
 }
 
 /**
@@ -70,14 +171,7 @@ function editPath(h: HiSparseHost, row: number, col: number, change: Change): nu
  */
 export function hisparseInsert(H: HiSparseHost, row: number, col: number, value: number): HiSparseHost {
   const h = checkHiSparse(H, 'H');
-  checkIndex(row, h.rows, 'row', 'H.rows');
-  checkIndex(col, h.cols, 'col', 'H.cols');
-  if (typeof value !== 'number') invalidArgument('value', value, 'expected a number');
-  if (h.scale === 0) {
-    throw new ScanError('INVALID_ARGUMENT', 'H.scale = 0: a matrix scaled by 0 cannot store a value (value / scale)', {
-      argument: 'H.scale',
-    });
-  }
+  checkEdit(h, row, col, 'H', { value });
   return makeHiSparse({ ...h, root: editPath(h, row, col, { bits: f32Bits(value / h.scale) }) });
 }
 
@@ -94,7 +188,6 @@ export function hisparseInsert(H: HiSparseHost, row: number, col: number, value:
  */
 export function hisparseRemove(H: HiSparseHost, row: number, col: number): HiSparseHost {
   const h = checkHiSparse(H, 'H');
-  checkIndex(row, h.rows, 'row', 'H.rows');
-  checkIndex(col, h.cols, 'col', 'H.cols');
+  checkEdit(h, row, col, 'H');
   return makeHiSparse({ ...h, root: editPath(h, row, col, null) });
 }

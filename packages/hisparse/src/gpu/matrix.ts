@@ -1,15 +1,18 @@
 import { type ScanContext, ScanError, uploadArray } from '@scan/core';
 import { assertUsable, checkBoolean, checkOptions, invalidArgument, withSession } from '@scan/core/kit';
 import { type CooMatrix, type CsrMatrix, cooToCsr, csrToCoo, type GpuCsrMatrix } from '@scan/spmv';
+import { f32Bits } from '../cpu/bits.js';
 import type { HiSparseBuildOptions } from '../cpu/build.js';
+import { checkEdit, type EditChange } from '../cpu/edit.js';
 import { hisparseToCsr } from '../cpu/to-csr.js';
 import { checkFinite, checkHiSparse, checkNodeSize, checkVector } from '../format/args.js';
 import type { HiSparseHost } from '../format/matrix.js';
 import { addOnGpu } from './add/index.js';
 import { buildOnGpu } from './build/index.js';
 import { type Census, takeCensus } from './census.js';
+import { editOnGpu, type GrowablePool } from './edit/index.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
-import { createHiSparseSpmvPlan, type HiSparseSpmvPlan } from './spmv-plan.js';
+import { createHiSparseSpmvPlan, type HiSparseSpmvEncodeArgs, type HiSparseSpmvPlan } from './spmv-plan.js';
 import { type HiSparseStats, statsFromCensus } from './stats.js';
 
 /** Options of {@link HiSparseMatrix.spmv}. */
@@ -19,14 +22,31 @@ export interface HiSparseMatrixSpmvOptions {
 }
 
 /**
- * A pool buffer and what is known of the tree in it, shared by every matrix that reads it (a
- * matrix and its `transpose()` and `scale()` views): the buffer is freed when the last of them is
- * destroyed.
+ * A pool buffer shared by every matrix that reads it — a matrix, its `transpose()` and `scale()`
+ * views, and the matrices `insert` and `remove` made from them, which append their new paths to
+ * the same pool — with the shape all of them have, and the root and census of the matrix the pool
+ * was made for (edited matrices carry their own). The buffer is held mutably: when an edit needs
+ * more room it is replaced by a larger copy (see `./edit/pool-append.ts`) and every sharer reads
+ * the new one from here. It is freed when the last sharer is destroyed.
+ *
+ * @example
+ * ```ts
+ * const tree = new SharedTree({ storedRows: 4, storedCols: 4, nodeSize: 4, levels: 1 }, parts.pool, parts.poolWords, parts.root, census);
+ * tree.retain(); // a second sharer
+ * tree.release(); tree.release(); // the buffer is destroyed
+ * ```
  */
-export class SharedTree {
+export class SharedTree implements GrowablePool {
   private refs = 1;
   constructor(
-    readonly parts: Omit<GpuHiSparseParts, 'transposed' | 'scale'>,
+    readonly shape: Pick<GpuHiSparseParts, 'storedRows' | 'storedCols' | 'nodeSize' | 'levels'>,
+    /** The pool buffer; replaced (grown) by edits. */
+    public pool: GPUBuffer,
+    /** Words written, header included; grows with every edit. */
+    public poolWords: number,
+    /** Root of the matrix the pool was made for. */
+    readonly root: number,
+    /** Census of the matrix the pool was made for. */
     readonly census: Census,
   ) {}
   retain(): this {
@@ -34,7 +54,7 @@ export class SharedTree {
     return this;
   }
   release(): void {
-    if (--this.refs === 0) this.parts.pool.destroy();
+    if (--this.refs === 0) this.pool.destroy();
   }
 }
 
@@ -70,13 +90,18 @@ export class HiSparseMatrix {
     readonly transposed: boolean,
     /** The factor every stored value is multiplied by when read. */
     readonly scaleFactor: number,
+    /** @internal The root pointer (word offset | node type) of this matrix in the shared pool. */
+    readonly root: number = tree.root,
+    /** @internal Nodes, entries and words per level and type of what this matrix reaches. */
+    readonly census: Census = tree.census,
   ) {}
 
   /** @internal Wraps freshly made parts (the matrix owns the pool) after taking the census. */
   static async fromParts(ctx: ScanContext, parts: GpuHiSparseParts): Promise<HiSparseMatrix> {
     const census = await takeCensus(ctx, parts);
-    const { transposed, scale, ...rest } = parts;
-    return new HiSparseMatrix(ctx, new SharedTree(rest, census), transposed, scale);
+    const { storedRows, storedCols, nodeSize, levels } = parts;
+    const tree = new SharedTree({ storedRows, storedCols, nodeSize, levels }, parts.pool, parts.poolWords, parts.root, census);
+    return new HiSparseMatrix(ctx, tree, parts.transposed, parts.scale);
   }
 
   /**
@@ -154,23 +179,24 @@ export class HiSparseMatrix {
 
   /** Rows of the logical matrix. */
   get rows(): number {
-    return this.transposed ? this.tree.parts.storedCols : this.tree.parts.storedRows;
+    return this.transposed ? this.tree.shape.storedCols : this.tree.shape.storedRows;
   }
   /** Columns of the logical matrix. */
   get cols(): number {
-    return this.transposed ? this.tree.parts.storedRows : this.tree.parts.storedCols;
+    return this.transposed ? this.tree.shape.storedRows : this.tree.shape.storedCols;
   }
   /** Node size d. */
   get nodeSize(): number {
-    return this.tree.parts.nodeSize;
+    return this.tree.shape.nodeSize;
   }
   /** Levels of the tree. */
   get levels(): number {
-    return this.tree.parts.levels;
+    return this.tree.shape.levels;
   }
   /** The pool buffer, the root pointer and the state, for buffer-level use (plans). */
   get parts(): GpuHiSparseParts {
-    return { ...this.tree.parts, transposed: this.transposed, scale: this.scaleFactor };
+    const { pool, poolWords } = this.tree;
+    return { ...this.tree.shape, root: this.root, pool, poolWords, transposed: this.transposed, scale: this.scaleFactor };
   }
 
   private usable(): void {
@@ -221,7 +247,89 @@ export class HiSparseMatrix {
     this.usable();
     const o = checkOptions(options, ['transpose']);
     const transpose = checkBoolean(o['transpose'], 'options.transpose', false);
-    return createHiSparseSpmvPlan(this.ctx, this.parts, this.tree.census, { transpose });
+    // The plan binds the pool buffer it was made with; when an edit of any sharer grows the pool,
+    // the next encode makes the plan again over the new buffer (same census, same root).
+    const tree = this.tree;
+    const make = () => createHiSparseSpmvPlan(this.ctx, this.parts, this.census, { transpose });
+    let inner = make();
+    let bound = tree.pool;
+    let allocations = inner.allocations;
+    return {
+      inLength: inner.inLength,
+      outLength: inner.outLength,
+      get scratchBytes() {
+        return inner.scratchBytes;
+      },
+      get allocations() {
+        return allocations;
+      },
+      encode(encoder: GPUCommandEncoder, args: HiSparseSpmvEncodeArgs) {
+        if (tree.pool !== bound) {
+          inner.destroy();
+          inner = make();
+          bound = tree.pool;
+          allocations += inner.allocations;
+        }
+        inner.encode(encoder, args);
+      },
+      destroy() {
+        inner.destroy();
+      },
+    };
+  }
+
+  /**
+   * A new matrix equal to this one with entry (row, col) of the logical matrix set to `value`
+   * (inserted, or replaced when present), copy-on-write on the GPU pool as `hisparseInsert` does on
+   * the host: the nodes on the root-to-leaf path are read back (one small read per level), the new
+   * path (at most `levels` nodes, node types chosen again for their entry counts) is built on the
+   * host and **appended** to the same pool buffer — only those words are uploaded — and every other
+   * node is shared. This matrix is unchanged and both stay usable (destroy both). The state
+   * applies: coordinates are swapped for a transposed view and `value / scale` is stored (exact for
+   * power-of-two scales); a matrix scaled by 0 cannot be edited, and storing +0 in a dense leaf
+   * removes the entry. When the pool buffer is full it is replaced by one twice as large, for every
+   * matrix sharing it. Bad `row`/`col` are `INVALID_ARGUMENT` ScanErrors naming the argument.
+   *
+   * @example
+   * ```ts
+   * const B = await A.insert(0, 1, 5); // B has 5 at (0, 1); A is unchanged and shares B's other nodes
+   * const T = await A.transpose().insert(1, 0, 5); // the same stored entry, through the view
+   * ```
+   */
+  async insert(row: number, col: number, value: number): Promise<HiSparseMatrix> {
+    this.usable();
+    checkEdit({ rows: this.rows, cols: this.cols, scale: this.scaleFactor }, row, col, 'A', { value });
+    return this.edit(row, col, { bits: f32Bits(value / this.scaleFactor) });
+  }
+
+  /**
+   * A new matrix equal to this one without entry (row, col) of the logical matrix, copy-on-write
+   * as {@link HiSparseMatrix.insert} (`hisparseRemove` on the host): nodes left empty disappear
+   * from their parents, a matrix whose last entry goes has no root, and removing an absent entry
+   * reads the path but appends nothing (the result shares this matrix's root).
+   *
+   * @example
+   * ```ts
+   * const C = await B.remove(0, 1); // C equals A again; the pool holds both paths
+   * ```
+   */
+  async remove(row: number, col: number): Promise<HiSparseMatrix> {
+    this.usable();
+    checkEdit({ rows: this.rows, cols: this.cols, scale: this.scaleFactor }, row, col, 'A');
+    return this.edit(row, col, null);
+  }
+
+  /** The edit at logical (row, col): the new matrix shares the pool (held for the edit's duration). */
+  private async edit(row: number, col: number, change: EditChange): Promise<HiSparseMatrix> {
+    const [r, c] = this.transposed ? [col, row] : [row, col];
+    const tree = this.tree.retain();
+    try {
+      const target = { shared: tree, nodeSize: this.nodeSize, levels: this.levels, root: this.root, census: this.census };
+      const { root, census } = await editOnGpu(this.ctx, target, r, c, change);
+      return new HiSparseMatrix(this.ctx, tree.retain(), this.transposed, this.scaleFactor, root, census);
+    } finally {
+      tree.release();
+    }
   }
 
   /**
@@ -254,7 +362,7 @@ export class HiSparseMatrix {
    */
   transpose(): HiSparseMatrix {
     this.usable();
-    return new HiSparseMatrix(this.ctx, this.tree.retain(), !this.transposed, this.scaleFactor);
+    return new HiSparseMatrix(this.ctx, this.tree.retain(), !this.transposed, this.scaleFactor, this.root, this.census);
   }
 
   /**
@@ -268,7 +376,7 @@ export class HiSparseMatrix {
   scale(s: number): HiSparseMatrix {
     this.usable();
     const factor = checkFinite(s, 's');
-    return new HiSparseMatrix(this.ctx, this.tree.retain(), this.transposed, this.scaleFactor * factor);
+    return new HiSparseMatrix(this.ctx, this.tree.retain(), this.transposed, this.scaleFactor * factor, this.root, this.census);
   }
 
   /**
@@ -319,7 +427,7 @@ export class HiSparseMatrix {
    * ```
    */
   stats(): HiSparseStats {
-    return statsFromCensus(this.tree.census, { rows: this.rows, cols: this.cols, nodeSize: this.nodeSize, levels: this.levels });
+    return statsFromCensus(this.census, { rows: this.rows, cols: this.cols, nodeSize: this.nodeSize, levels: this.levels });
   }
 
   /**

@@ -1,0 +1,124 @@
+import type { ScanContext } from '@scan/core';
+import { type EditChange, pathSlots, rewritePath } from '../../cpu/edit.js';
+import { NODE_TYPE, type NodeType, nodeWords, POOL_HEADER_WORDS, TYPE_MASK } from '../../format/layout.js';
+import { writeNode } from '../../format/node-io.js';
+import { HiSparsePool } from '../../format/pool.js';
+import type { Census } from '../census.js';
+import { appendToPool, type GrowablePool, serializeOn } from './pool-append.js';
+import { readPathOnGpu } from './read-path.js';
+
+export { appendToPool, type GrowablePool, reservePool, serializeOn } from './pool-append.js';
+export { type PathNode, readPathOnGpu } from './read-path.js';
+
+// Copy-on-write edits of a pool on the GPU, the CPU reference's (`../../cpu/edit.ts`) with the
+// reads and the append moved: the root-to-leaf path is read back node by node (at most L small
+// reads), the new path is built on the host by the same `rewritePath` — so node types and layout
+// are the reference's — at the offsets the pool's end will give it, and only those words are
+// uploaded. The census of the result is the old one minus the replaced path plus the new nodes:
+// the rest of the tree is shared, so nothing else changes and no traversal is needed.
+
+/**
+ * What the tree of one matrix is, in the terms an edit needs: its pool (shared, growable), node
+ * size, levels, root and census.
+ *
+ * @example
+ * ```ts
+ * const edited = await editOnGpu(ctx, { shared: tree, nodeSize: 32, levels: 2, root, census }, r, c, null);
+ * ```
+ */
+export interface EditTarget {
+  readonly shared: GrowablePool;
+  readonly nodeSize: number;
+  readonly levels: number;
+  readonly root: number;
+  readonly census: Census;
+}
+
+/**
+ * One node as the census counts it: its level, type, entries and words.
+ *
+ * @example
+ * ```ts
+ * const leaf: CountedNode = { level: 1, type: NODE_TYPE.coo1, entries: 1, words: 4 };
+ * ```
+ */
+export interface CountedNode {
+  readonly level: number;
+  readonly type: NodeType;
+  readonly entries: number;
+  readonly words: number;
+}
+
+/**
+ * The census after an edit: `removed` nodes (the old path) taken out, `added` ones (the new path)
+ * put in; every other node is shared and stays counted.
+ *
+ * @example
+ * ```ts
+ * const next = censusAfter(census, [{ level: 0, type: 1, entries: 1, words: 4 }], []);
+ * ```
+ */
+export function censusAfter(census: Census, removed: readonly CountedNode[], added: readonly CountedNode[]): Census {
+  const copy = (table: readonly (readonly number[])[]) => table.map((row) => [...row]);
+  const nodes = copy(census.nodes);
+  const entries = copy(census.entries);
+  const words = copy(census.words);
+  const apply = (list: readonly CountedNode[], sign: number) => {
+    for (const n of list) {
+      (nodes[n.level] as number[])[n.type] = ((nodes[n.level] as number[])[n.type] as number) + sign;
+      (entries[n.level] as number[])[n.type] = ((entries[n.level] as number[])[n.type] as number) + sign * n.entries;
+      (words[n.level] as number[])[n.type] = ((words[n.level] as number[])[n.type] as number) + sign * n.words;
+    }
+  };
+  apply(removed, -1);
+  apply(added, 1);
+  return { nodes, entries, words };
+}
+
+/**
+ * Edits the stored position (r, c) — already swapped for a transposed view — of the tree `target`
+ * describes: `change` stores value bits or (null) removes the entry. Reads the path back, builds
+ * the new path on the host exactly as `hisparseInsert`/`hisparseRemove` would, appends it to the
+ * shared pool (growing the buffer when needed) and returns the new root with its census. Edits of
+ * one pool run one at a time. The old root and everything it reaches are untouched.
+ *
+ * @example
+ * ```ts
+ * const { root, census } = await editOnGpu(ctx, target, 3, 5, { bits: 0x3f800000 }); // 1.0 at stored (3, 5)
+ * ```
+ */
+export async function editOnGpu(
+  ctx: ScanContext,
+  target: EditTarget,
+  r: number,
+  c: number,
+  change: EditChange,
+): Promise<{ root: number; census: Census }> {
+  const { shared, nodeSize: d, levels, root } = target;
+  const slots = pathSlots(r, c, d, levels);
+  return serializeOn(shared, async () => {
+    const path = await readPathOnGpu(ctx, shared, root, slots, d);
+    // The new nodes are written into a scratch pool at the offsets the pool's end will give them.
+    const base = shared.poolWords;
+    const scratch = new HiSparsePool(64);
+    const added: CountedNode[] = [];
+    const write = (type: NodeType, s: number[], w: number[], level: number): number => {
+      const pointer = writeNode(scratch, type, s, w, d);
+      const entries = type === NODE_TYPE.dense ? w.filter((word) => word !== 0).length : s.length;
+      added.push({ level, type, entries, words: nodeWords(type, s.length, d) });
+      return pointer - POOL_HEADER_WORDS + base;
+    };
+    const entries = path.map((n) => n.entries);
+    const newRoot = rewritePath(entries, root, slots, d, levels, change, write);
+    if (newRoot === root) return { root, census: target.census };
+    const at = await appendToPool(ctx, shared, scratch.words.slice(POOL_HEADER_WORDS, scratch.used));
+    if (at !== base) throw new Error(`hisparse edit: the pool's end moved during the edit (${base} → ${at})`);
+    const removed = path.map((n, level) => ({
+      level,
+      type: (n.pointer & TYPE_MASK) as NodeType,
+      entries: n.entries.slots.length,
+      words: n.words,
+    }));
+    return { root: newRoot, census: censusAfter(target.census, removed, added) };
+  });
+}
