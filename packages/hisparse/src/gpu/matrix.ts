@@ -63,8 +63,8 @@ export class SharedTree implements GrowablePool {
  * dense and COO1/COO2/COO4 nodes in one pool buffer, with the matrix state — the transposed flag
  * and the scale — kept outside it, so `transpose()` and `scale(s)` are O(1) views of the same pool.
  * Products traverse the tree level by level with per-type queues that the GPU fills and sizes
- * itself (no read-back between levels) and leaf kernels per node type; y = s·op(A)·x costs the
- * same with or without `transpose`.
+ * itself (no read-back between levels) and leaf kernels per node type; y = s·op(A)·x runs the
+ * same traversal with or without `transpose` (the leaves read their blocks transposed).
  *
  * Made by `HiSparseMatrix.fromCsr` / `fromCoo` (see `./build.ts`) or `fromHost`. Call `destroy()`
  * when done: the pool is freed once no view of it is left.
