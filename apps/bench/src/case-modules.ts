@@ -1,7 +1,7 @@
 import { BASELINE_CASES } from './baseline-cases.js';
 import type { CaseModule } from './case-module.js';
 import { CORE_CASES } from './core-cases.js';
-import { HISPARSE_CASES } from './hisparse-cases.js';
+import { HISPARSE_ADD_CASES, HISPARSE_CASES } from './hisparse-cases.js';
 import { SEGMENTED_CASES } from './segmented-cases.js';
 import { SORT_CASES } from './sort-cases.js';
 import { SPMV_CASES } from './spmv-cases.js';
@@ -28,5 +28,6 @@ export const CASE_MODULES: readonly CaseModule[] = [
   TCU_CASES,
   SPMV_CASES,
   HISPARSE_CASES,
+  HISPARSE_ADD_CASES,
   BASELINE_CASES,
 ];

@@ -70,11 +70,18 @@ export const SPMV_PRIMITIVES = ['spmv', 'spmv-t', 'spmm'] as const;
 export type SpmvPrimitive = (typeof SPMV_PRIMITIVES)[number];
 
 /**
- * The cases of `@scan/hisparse` (`--only hisparse-spmv,hisparse-spmv-t`), over the SpMV matrix
- * suite: `y = A·x` and `y = Aᵀ·x` through the HiSparse traversal, at several node sizes.
+ * The product cases of `@scan/hisparse` (`--only hisparse-spmv,hisparse-spmv-t`), over the SpMV
+ * matrix suite: `y = A·x` and `y = Aᵀ·x` through the HiSparse traversal, at several node sizes.
  */
 export const HISPARSE_PRIMITIVES = ['hisparse-spmv', 'hisparse-spmv-t'] as const;
-export type HiSparsePrimitive = (typeof HISPARSE_PRIMITIVES)[number];
+
+/**
+ * The sparse addition of `@scan/hisparse` (`--only hisparse-add`): `C = A.add(A.scale(2))` over the
+ * same suite and node sizes, the anchor of cuSPARSE `csrgeam`. Not one encodable command (it reads
+ * counts back and allocates C between submissions), so it is timed by wall clock (see `AsyncWorkload`).
+ */
+export const HISPARSE_ADD_PRIMITIVES = ['hisparse-add'] as const;
+export type HiSparsePrimitive = (typeof HISPARSE_PRIMITIVES)[number] | (typeof HISPARSE_ADD_PRIMITIVES)[number];
 
 /** SpMV algorithms the bench runs side by side (the names of `createSpmvPlan`'s `algorithm`). */
 export const SPMV_ALGORITHM_NAMES = ['auto', 'row', 'segmented', 'branchless', 'merge'] as const;

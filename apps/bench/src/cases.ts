@@ -10,7 +10,8 @@ export { DEFAULT_SCAN_ALGORITHMS } from './core-cases.js';
 
 /**
  * Primitives left out of the default list, run only when `--only` names them: those of the opt-in
- * modules (the tcu cases: 16 configurations, the emulated path very slow on SwiftShader; see the README).
+ * modules (the tcu cases: 16 configurations, the emulated path very slow on SwiftShader; `hisparse-add`,
+ * several read-backs per run; see the README).
  */
 export const OPT_IN_PRIMITIVES: readonly Primitive[] = CASE_MODULES.filter((m) => m.optIn).flatMap((m) => m.primitives);
 

@@ -1,5 +1,5 @@
 import type { CaseModule, SizedShape } from './case-module.js';
-import { HISPARSE_PRIMITIVES } from './case-types.js';
+import { HISPARSE_ADD_PRIMITIVES, HISPARSE_PRIMITIVES, type HiSparsePrimitive } from './case-types.js';
 import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from './spmv-suite.js';
 
 /**
@@ -9,18 +9,23 @@ import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from './spmv-sui
 export const HISPARSE_NODE_SIZES: readonly number[] = [16, 32, 64];
 
 /**
- * The HiSparse configurations, in report order: `hisparse-spmv` (A·x) then `hisparse-spmv-t`
- * (Aᵀ·x), each matrix at every node size of {@link HISPARSE_NODE_SIZES}. Each carries the
- * matrix's `n` (its nonzeros), as the SpMV cases do, so the two read side by side.
+ * The HiSparse configurations of `primitives`, in report order: by default `hisparse-spmv` (A·x)
+ * then `hisparse-spmv-t` (Aᵀ·x); `hisparse-add` (C = A + 2A) for the add module. Each matrix runs at
+ * every node size of {@link HISPARSE_NODE_SIZES} and carries the matrix's `n` (its nonzeros), as the
+ * SpMV cases do, so they read side by side.
  *
  * @example
  * ```ts
  * hisparseShapes([{ name: 'poisson2d-64', n: 20224 }]).length; // 2 · 3
  * hisparseShapes([{ name: 'poisson2d-64', n: 20224 }])[0]; // { primitive: 'hisparse-spmv', type: 'f32', nodeSize: 16, matrix: 'poisson2d-64', n: 20224 }
+ * hisparseShapes([{ name: 'poisson2d-64', n: 20224 }], ['hisparse-add']).length; // 3
  * ```
  */
-export function hisparseShapes(matrices: readonly MatrixSource[]): SizedShape[] {
-  return HISPARSE_PRIMITIVES.flatMap((primitive) =>
+export function hisparseShapes(
+  matrices: readonly MatrixSource[],
+  primitives: readonly HiSparsePrimitive[] = HISPARSE_PRIMITIVES,
+): SizedShape[] {
+  return primitives.flatMap((primitive) =>
     matrices.flatMap((m) =>
       HISPARSE_NODE_SIZES.map(
         (nodeSize): SizedShape => ({
@@ -49,4 +54,22 @@ export const HISPARSE_CASES: CaseModule = {
   package: '@scan/hisparse',
   primitives: HISPARSE_PRIMITIVES,
   shapes: (selection) => hisparseShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(','))),
+};
+
+/**
+ * `hisparse-add` in the case registry, a module of its own because it is opt-in (run only when
+ * `--only` names it): each case process compiles the add's many kernels and every run reads counts
+ * back between submissions, slow on a software adapter. Same matrices and node sizes as
+ * {@link HISPARSE_CASES}.
+ *
+ * @example
+ * ```ts
+ * HISPARSE_ADD_CASES.shapes({ ...selection, matrices: parseMatrixList('biased-1K') }).length; // 3
+ * ```
+ */
+export const HISPARSE_ADD_CASES: CaseModule = {
+  package: '@scan/hisparse',
+  primitives: HISPARSE_ADD_PRIMITIVES,
+  optIn: true,
+  shapes: (selection) => hisparseShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(',')), HISPARSE_ADD_PRIMITIVES),
 };

@@ -28,6 +28,7 @@ function headBitBytes(n: number): number {
  * | tcu-scan         | 2·n + n·4              | read the f16 input, write the f32 prefix sums        |
  * | spmv, spmv-t, spmm | 8·n + 4·extra        | read values and column indices of the n nonzeros once, x once, write y once |
  * | hisparse-spmv, hisparse-spmv-t | 8·n + 4·extra | the CSR model of the same product (not the HiSparse pool's bytes), so GB/s and ×copy compare with the spmv cases as time ratios |
+ * | hisparse-add     | 3·8·n                  | C = A + 2A in the CSR model of cuSPARSE csrgeam (`baselines/cuda.py`'s `sparse-add`): read A's and B's values and column indices, write C's (n = A's CSR nnz; C has as many). Not the HiSparse pools' words, so GB/s compares with csrgeam as a time ratio |
  * | copy             | 2·n·4                  | read and write every element                         |
  * | read-only        | n·4                    | read every element                                   |
  *
@@ -48,6 +49,7 @@ function headBitBytes(n: number): number {
  * bytesMoved('tcu-reduce', 1024, 4); // 2048 + 16 = 2064
  * bytesMoved('sort', 1024); // 4096 + 4 · 8192 = 36864
  * bytesMoved('spmv', 5, 6); // 8·5 + 4·6 = 64
+ * bytesMoved('hisparse-add', 5); // 3·8·5 = 120
  * ```
  */
 export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes = WORD): number {
@@ -91,6 +93,9 @@ export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes
     case 'hisparse-spmv-t':
       // A value (f32) and a column index (u32) per nonzero; the vectors' words come in `extra`.
       return 8 * n + extra * WORD;
+    case 'hisparse-add':
+      // A value (f32) and a column index (u32) per nonzero, read from A and from B, written to C.
+      return 3 * 8 * n;
     case 'water-adi-step':
       // Row coefficients 3 reads + 4 writes, each solve 4 + 1, column coefficients 3 + 4, increment 2 + 1.
       return 27 * n * WORD;

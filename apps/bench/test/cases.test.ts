@@ -16,10 +16,12 @@ const base: CaseSelection = { sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, se
 describe('enumerateCases', () => {
   test('the default list: every primitive, every scan algorithm and the scan variants, the SpMV suite, both baselines', () => {
     const all = enumerateCases(base);
-    // The SpMV cases run over the matrix suite (one n each), between the water step and the baselines.
+    // The SpMV cases run over the matrix suite (one n each), between the water step and the
+    // baselines: 13 of @scan/spmv, then 2 · 3 HiSparse products (hisparse-add is opt-in).
     const spmvAt = all.findIndex((c) => c.primitive === 'spmv');
     const spmv = all.filter((c) => c.matrix !== undefined);
-    expect(spmv).toHaveLength(DEFAULT_MATRICES.length * 13);
+    expect(spmv).toHaveLength(DEFAULT_MATRICES.length * (13 + 6));
+    expect(spmv.filter((c) => c.primitive.startsWith('hisparse-'))).toHaveLength(DEFAULT_MATRICES.length * 6);
     expect(all.slice(spmvAt, spmvAt + spmv.length)).toEqual(spmv);
     expect(all[spmvAt - 1]?.primitive).toBe('water-adi-step');
     expect(all[spmvAt + spmv.length]?.primitive).toBe('copy');
@@ -72,7 +74,7 @@ describe('enumerateCases', () => {
     expect(cases).toHaveLength(series.length * 2);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     expect(new Set(all.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES.filter((p) => !OPT_IN_PRIMITIVES.includes(p))));
-    expect(OPT_IN_PRIMITIVES).toEqual(['tcu-reduce', 'tcu-scan']);
+    expect(OPT_IN_PRIMITIVES).toEqual(['tcu-reduce', 'tcu-scan', 'hisparse-add']);
   });
 
   test('the tcu cases run only when --only names them: both paths side by side, segments longer than n left out', () => {
@@ -185,6 +187,12 @@ describe('enumerateCases', () => {
       ...Array<string>(5).fill('spmv'),
       ...Array<string>(5).fill('spmv-t'),
       ...Array<string>(3).fill('spmm'),
+      'hisparse-spmv f32 d 16 biased-10',
+      'hisparse-spmv f32 d 32 biased-10',
+      'hisparse-spmv f32 d 64 biased-10',
+      'hisparse-spmv-t f32 d 16 biased-10',
+      'hisparse-spmv-t f32 d 32 biased-10',
+      'hisparse-spmv-t f32 d 64 biased-10',
       'copy u32',
       'read-only u32',
     ]);

@@ -176,6 +176,32 @@ describe('views', () => {
     expect(view.charts[0]!.lines[0]!.points).toEqual([expect.objectContaining({ x: 20, y: 1.5 })]);
     expect(view.unmatched).toEqual(['sparse-add (cusparse.csrgeam)']);
   });
+
+  test('CUDA libraries: hisparse-add is paired with csrgeam on the same matrix, a line per node size, in GFLOPS', () => {
+    const geam = asBaseline(
+      ok(
+        {
+          primitive: 'sparse-add' as BenchCase['primitive'],
+          series: 'sparse-add/cusparse.csrgeam/f32/matrix=biased-1M',
+          matrix: 'biased-1M',
+        },
+        1 << 20,
+        2,
+      ),
+      'cusparse.csrgeam',
+    );
+    const add = (d: number, matrix: string) =>
+      ok({ primitive: 'hisparse-add', type: 'f32', nodeSize: d, matrix, series: `hisparse-add f32 d ${d} ${matrix}` }, 1 << 20, 1);
+    const cuda = load('cuda.json', report('2026-11-25T00:00:00Z', [geam], 'CUDA 13', { baseline: 'cuda' }));
+    const ours = load('ours.json', report('2026-11-24T00:00:00Z', [add(16, 'biased-1M'), add(32, 'biased-1M'), add(16, 'uniform-4M')]));
+    const view = cudaCharts(currentRows([ours]), baselineRows([cuda]));
+    expect(view.unmatched).toEqual([]);
+    expect(view.charts.map((c) => c.id)).toHaveLength(1);
+    expect(view.charts[0]!.lines.map((l) => l.label)).toEqual(['f32 d 16 vs cusparse.csrgeam/f32', 'f32 d 32 vs cusparse.csrgeam/f32']);
+    expect(view.charts[0]!.lines[0]!.points).toEqual([expect.objectContaining({ x: 20, y: 2 })]);
+    expect(naturalUnit('hisparse-add')).toBe(naturalUnit('sparse-add'));
+    expect(naturalUnit('hisparse-add')).toBe('gflops');
+  });
 });
 
 describe('units and the table', () => {

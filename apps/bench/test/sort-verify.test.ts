@@ -15,7 +15,7 @@ import {
   sortChecksumWgsl,
 } from '../src/child/kernels/sort-checks.js';
 import { sortKeysWgsl } from '../src/child/kernels/sort-keys.js';
-import { prepareRun } from '../src/child/measure.js';
+import { runOnce } from '../src/child/measure.js';
 import type { Workload } from '../src/child/workload.js';
 import { WORKLOADS } from '../src/child/workloads/index.js';
 
@@ -286,10 +286,7 @@ function extraCase(shape: CaseShape): BenchCase {
 }
 
 async function run(w: Workload): Promise<void> {
-  await prepareRun(ctx, w);
-  const encoder = ctx.device.createCommandEncoder();
-  w.encode(encoder);
-  await submitAndWait(ctx, encoder);
+  await runOnce(ctx, w);
 }
 
 describe.each(workloadCases.map((c) => [c.id, c] as const))('%s', (_id, c) => {

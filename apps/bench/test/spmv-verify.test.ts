@@ -3,6 +3,7 @@ import { createNodeContext } from '@scan/core/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { enumerateCases } from '../src/cases.js';
 import { readWords } from '../src/child/gpu.js';
+import { runOnce } from '../src/child/measure.js';
 import { SPMV_WORKLOADS } from '../src/child/workloads/spmv.js';
 import { parseMatrixList } from '../src/spmv-suite.js';
 
@@ -28,10 +29,7 @@ describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
   test('verified and compared with the CPU; one corrupted output is caught', async () => {
     const w = await SPMV_WORKLOADS[c.primitive as 'spmv' | 'spmv-t' | 'spmm'](ctx, c);
     try {
-      const encoder = ctx.device.createCommandEncoder();
-      w.prepare?.(encoder);
-      w.encode(encoder);
-      ctx.device.queue.submit([encoder.finish()]);
+      await runOnce(ctx, w);
       expect(await w.verify()).toEqual({ mismatches: 0 });
       expect(await w.compareWithCpu!()).toBe(0);
       expect(w.matrix).toMatchObject({ name: c.matrix, nnz: c.n, algorithm: 'row' });

@@ -3,6 +3,7 @@ import { createNodeContext } from '@scan/core/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { enumerateCases } from '../src/cases.js';
 import { readWords } from '../src/child/gpu.js';
+import { runOnce as runWorkloadOnce } from '../src/child/measure.js';
 import { UnsupportedCaseError, type Workload } from '../src/child/workload.js';
 import { WORKLOADS } from '../src/child/workloads/index.js';
 import { bytesMoved } from '../src/metrics.js';
@@ -53,10 +54,7 @@ describe('tcu checks on a device', () => {
   const cases = enumerateCases({ sizes: [N], only: ['tcu-reduce', 'tcu-scan'], runs: 10, warmup: 0, seed: 3, density: 0.5 });
 
   async function runOnce(w: Workload): Promise<void> {
-    const encoder = ctx.device.createCommandEncoder();
-    w.encode(encoder);
-    ctx.device.queue.submit([encoder.finish()]);
-    await ctx.device.queue.onSubmittedWorkDone();
+    await runWorkloadOnce(ctx, w);
   }
 
   test.each(cases.map((c) => [c.series, c] as const))('%s: passes the plan output, catches one wrong value', async (_s, c) => {

@@ -3,6 +3,7 @@ import { createNodeContext } from '@scan/core/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { enumerateCases } from '../src/cases.js';
 import { readWords } from '../src/child/gpu.js';
+import { runOnce as runWorkloadOnce } from '../src/child/measure.js';
 import type { Workload } from '../src/child/workload.js';
 import { WORKLOADS } from '../src/child/workloads/index.js';
 
@@ -41,10 +42,7 @@ async function corrupt(w: Workload, index: number): Promise<void> {
 }
 
 async function runOnce(w: Workload): Promise<void> {
-  const encoder = ctx.device.createCommandEncoder();
-  w.encode(encoder);
-  ctx.device.queue.submit([encoder.finish()]);
-  await ctx.device.queue.onSubmittedWorkDone();
+  await runWorkloadOnce(ctx, w);
 }
 
 describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {

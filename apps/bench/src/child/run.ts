@@ -6,7 +6,7 @@ import { singleProductCase, spmvGflops } from '../spmv-cases.js';
 import { guarded } from './guard.js';
 import { CHECKSUM_MISMATCH } from './kernels/sort-checks.js';
 import { IDENTITY_MISMATCH } from './kernels/spmv-checks.js';
-import { type GpuTimer, measure, prepareRun } from './measure.js';
+import { createWallClockTimer, type GpuTimer, measure, runOnce, timerMethod } from './measure.js';
 import { CPU_COMPARE_MAX, UnsupportedCaseError } from './workload.js';
 import { WORKLOADS } from './workloads/index.js';
 
@@ -57,6 +57,8 @@ interface Measured {
   readonly checked: Checked;
   readonly measurement?: Measurement;
   readonly counts: Pick<CaseResult, 'ones' | 'segments' | 'matrix'>;
+  /** How it was timed: `timer`'s method, or wall clock for an asynchronous workload. */
+  readonly timer: GpuTimer['method'];
 }
 
 /**
@@ -68,18 +70,16 @@ async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: BenchCase)
   const workload = await guarded(ctx, `${primitive} setup`, () => WORKLOADS[primitive](ctx, c));
   try {
     const checked = await guarded(ctx, `${primitive} first run`, async () => {
-      await prepareRun(ctx, workload);
-      const encoder = ctx.device.createCommandEncoder();
-      workload.encode(encoder);
-      ctx.device.queue.submit([encoder.finish()]);
+      await runOnce(ctx, workload);
       return verifyOnce(workload, c.n);
     });
+    const method = timerMethod(timer, workload);
     const counts = {
       ...(workload.ones !== undefined ? { ones: workload.ones } : {}),
       ...(workload.segments !== undefined ? { segments: workload.segments } : {}),
       ...(workload.matrix !== undefined ? { matrix: workload.matrix } : {}),
     };
-    if (checked.problem) return { checked, counts };
+    if (checked.problem) return { checked, counts, timer: method };
     const measurement = await guarded(ctx, `${primitive} timing`, () => measure(ctx, timer, workload, c.n, c));
     const after = await guarded(ctx, `${primitive} re-check`, () => workload.verify());
     const verification = { ...checked.verification, gpuMismatchesAfterTiming: after.mismatches };
@@ -87,9 +87,10 @@ async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: BenchCase)
       return {
         checked: { verification, problem: `GPU check after the timed runs: ${after.mismatches} mismatches (first at ${after.first})` },
         counts,
+        timer: method,
       };
     }
-    return { checked: { verification }, measurement, counts };
+    return { checked: { verification }, measurement, counts, timer: method };
   } finally {
     workload.destroy();
   }
@@ -113,6 +114,7 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
   const skip = tooLarge(ctx, c);
   if (skip) return { case: c, status: 'skipped', message: skip };
   const timer = createGpuTimer(ctx);
+  let wall: GpuTimer | undefined;
   try {
     let main: Measured;
     try {
@@ -122,23 +124,27 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
       if (error instanceof UnsupportedCaseError) return { case: c, status: 'skipped', message: error.message };
       throw error;
     }
-    const base = { case: c, timer: timer.method, verification: main.checked.verification, ...main.counts };
+    const base = { case: c, timer: main.timer, verification: main.checked.verification, ...main.counts };
     if (!main.measurement) return { ...base, status: 'failed', message: main.checked.problem ?? 'not verified' };
     const m = main.measurement;
+    // An asynchronous case (hisparse-add) was timed by wall clock: its baselines are too, through
+    // createGpuTimer's wall-clock path, so the ratios compare like with like.
+    if (main.timer !== timer.method) wall = createWallClockTimer(ctx);
+    const baseTimer = wall ?? timer;
     // The baselines share this process and size, so the ratio compares like with like.
-    const copy = c.primitive === 'copy' ? m : await baseline(ctx, timer, { ...c, primitive: 'copy' });
+    const copy = c.primitive === 'copy' ? m : await baseline(ctx, baseTimer, { ...c, primitive: 'copy' });
     const readOnly =
       c.primitive === 'read-only'
         ? m
         : READ_BOUND.includes(c.primitive)
-          ? await baseline(ctx, timer, { ...c, primitive: 'read-only' })
+          ? await baseline(ctx, baseTimer, { ...c, primitive: 'read-only' })
           : undefined;
-    const scan = c.primitive === 'segmented-scan' ? await baseline(ctx, timer, unsegmentedScanCase(c)) : undefined;
+    const scan = c.primitive === 'segmented-scan' ? await baseline(ctx, baseTimer, unsegmentedScanCase(c)) : undefined;
     // A time ratio, not finiteRatio's GB/s ratio: the targets are stated in time, and the two
     // count different bytes (the segmented scan also reads the head bits).
     const ratioScanTime = scan ? m.medianMs / scan.medianMs : undefined;
     // spmm: the single-vector product of the same matrix, so the gain of k columns per pass shows.
-    const single = c.primitive === 'spmm' ? await baseline(ctx, timer, singleProductCase(c)) : undefined;
+    const single = c.primitive === 'spmm' ? await baseline(ctx, baseTimer, singleProductCase(c)) : undefined;
     const ratioSpmvTime = single ? m.medianMs / single.medianMs : undefined;
     const info = main.counts.matrix;
     const gflops = info ? spmvGflops(info.nnz, info.k, m.medianMs) : undefined;
@@ -155,6 +161,7 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
     };
   } finally {
     timer.destroy();
+    wall?.destroy();
   }
 }
 

@@ -7,14 +7,11 @@ import { readWords } from './gpu.js';
 /** Largest size whose output is also read back and compared with `@scan/core/cpu`. */
 export const CPU_COMPARE_MAX = 2 ** 16;
 
-/**
- * One measured operation with its data already on the GPU. `encode` must be repeatable: every
- * timed run recomputes the same output from the same inputs (unchanged, or restored by `prepare`).
- */
-export interface Workload {
+/** What every workload has, whichever way its run is recorded and timed. */
+interface WorkloadBase {
   /** Bytes the operation must move (see `bytesMoved`). */
   readonly bytes: number;
-  /** The buffer the checks read (the primitive's output; the partial sums of read-only). */
+  /** The buffer the checks read (the primitive's output; the partial sums of read-only; hisparse-add: C·x/3). */
   readonly output: GPUBuffer;
   /** 1-flags in the generated flags (enumerate, split, pack). */
   readonly ones?: number;
@@ -22,6 +19,20 @@ export interface Workload {
   readonly segments?: number;
   /** SpMV cases: the matrix and what the plan chose. */
   readonly matrix?: SpmvMatrixInfo;
+  /** Checks the output of the last run on the GPU with an independent kernel. */
+  verify(): Promise<CheckOutcome>;
+  /** Reads inputs and output back and counts elements that differ from the CPU reference. */
+  compareWithCpu?(): Promise<number>;
+  /** Frees every buffer and plan (and, for an {@link AsyncWorkload}, the last run's result). */
+  destroy(): void;
+}
+
+/**
+ * One measured operation with its data already on the GPU, recorded into one command encoder and
+ * timed with the GPU timer (timestamps where the device has them). `encode` must be repeatable:
+ * every timed run recomputes the same output from the same inputs (unchanged, or restored by `prepare`).
+ */
+export interface EncodedWorkload extends WorkloadBase {
   /**
    * Untimed work that must come before every run: an in-place primitive (the sorts) restores its
    * unsorted input here. It is submitted on its own and waited for before the run is recorded (see
@@ -30,13 +41,29 @@ export interface Workload {
   prepare?(encoder: GPUCommandEncoder): void;
   /** Records one run (after `prepare`, when there is one). */
   encode(encoder: GPUCommandEncoder): void;
-  /** Checks the output of the last run on the GPU with an independent kernel. */
-  verify(): Promise<CheckOutcome>;
-  /** Reads inputs and output back and counts elements that differ from the CPU reference. */
-  compareWithCpu?(): Promise<number>;
-  /** Frees every buffer and plan. */
-  destroy(): void;
+  readonly run?: undefined;
 }
+
+/**
+ * One measured operation that cannot be recorded into one encoder (hisparse-add: it counts on the
+ * GPU, reads a few words back, allocates its result, then fills it in several submissions). `run`
+ * performs one whole operation; it is timed by wall clock, from the call to the queue's
+ * `onSubmittedWorkDone` after it resolves (`measure`), and the case reports `timer: 'wall-clock'`.
+ */
+export interface AsyncWorkload extends WorkloadBase {
+  /** Performs one whole operation, making a new result each time (kept until `discard`). */
+  run(): Promise<void>;
+  /**
+   * Untimed, before every run (see `prepareRun`): frees the result the previous run made, so
+   * memory does not grow over the timed runs. The last run's result stays for the checks; `destroy` frees it.
+   */
+  discard?(): void;
+  readonly encode?: undefined;
+  readonly prepare?: undefined;
+}
+
+/** A workload in either form: {@link EncodedWorkload} (most) or {@link AsyncWorkload}. */
+export type Workload = EncodedWorkload | AsyncWorkload;
 
 /**
  * Thrown by a workload factory when the device lacks what the case needs (a feature, not a size):
