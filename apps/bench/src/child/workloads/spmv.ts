@@ -1,4 +1,3 @@
-import type { ScanContext } from '@scan/core';
 import { createSpmvPlan, gpuCsrStats, type SpmvPlan } from '@scan/spmv';
 import { type BenchCase, SPMV_ALGORITHM_NAMES, type SpmvAlgorithmName, type SpmvPrimitive } from '../../case-types.js';
 import { bytesMoved } from '../../metrics.js';
