@@ -83,6 +83,17 @@ export const HISPARSE_PRIMITIVES = ['hisparse-spmv', 'hisparse-spmv-t'] as const
 export const HISPARSE_ADD_PRIMITIVES = ['hisparse-add'] as const;
 export type HiSparsePrimitive = (typeof HISPARSE_PRIMITIVES)[number] | (typeof HISPARSE_ADD_PRIMITIVES)[number];
 
+/**
+ * How a HiSparse product combines the leaves' sums (the names of `createSpmvPlan`'s `combine`).
+ *
+ * @example
+ * ```ts
+ * const combine: HiSparseCombineName = HISPARSE_COMBINE_NAMES[1]; // 'segmented'
+ * ```
+ */
+export const HISPARSE_COMBINE_NAMES = ['atomic', 'segmented'] as const;
+export type HiSparseCombineName = (typeof HISPARSE_COMBINE_NAMES)[number];
+
 /** SpMV algorithms the bench runs side by side (the names of `createSpmvPlan`'s `algorithm`). */
 export const SPMV_ALGORITHM_NAMES = ['auto', 'row', 'segmented', 'branchless', 'merge'] as const;
 export type SpmvAlgorithmName = (typeof SPMV_ALGORITHM_NAMES)[number];
@@ -153,6 +164,12 @@ export interface BenchCase {
   readonly k?: number;
   /** HiSparse cases: the node size d. */
   readonly nodeSize?: number;
+  /**
+   * HiSparse products: how the leaves' sums reach y (`HiSparseMatrix.createSpmvPlan`'s `combine`):
+   * `'segmented'` (records sorted by key and reduced by a segmented scan); absent means `'atomic'`
+   * (compare-and-swap into y), so the atomic series keep their names.
+   */
+  readonly combine?: HiSparseCombineName;
   /** Elements; for the SpMV cases the matrix's nonzeros (stored entries of a `.mtx` file). */
   readonly n: number;
   readonly seed: number;
@@ -179,4 +196,5 @@ export type CaseShape = Pick<
   | 'matrixPath'
   | 'k'
   | 'nodeSize'
+  | 'combine'
 >;

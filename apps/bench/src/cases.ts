@@ -20,8 +20,9 @@ export const PRIMITIVES: readonly Primitive[] = CASE_MODULES.flatMap((m) => m.pr
 
 /**
  * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
- * segmented cases, `seg 256` (and the f16 input type) for the tcu cases, and for the sorts the key
- * type, `u32 values` when values move with the keys and `desc` when descending.
+ * segmented cases, `seg 256` (and the f16 input type) for the tcu cases, for the sorts the key
+ * type, `u32 values` when values move with the keys and `desc` when descending, and for the
+ * HiSparse products the node size and `segmented combine` when the sums are reduced by records.
  *
  * @example
  * ```ts
@@ -33,6 +34,7 @@ export const PRIMITIVES: readonly Primitive[] = CASE_MODULES.flatMap((m) => m.pr
  * describeVariant({ primitive: 'sort', algorithm: 'radix', type: 'f32', descending: true }); // 'f32 desc'
  * describeVariant({ primitive: 'spmm', algorithm: 'auto', type: 'f32', k: 8, matrix: 'biased-1M' }); // 'f32 k 8 biased-1M'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, matrix: 'biased-1M' }); // 'f32 d 32 biased-1M'
+ * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, combine: 'segmented', matrix: 'biased-1M' }); // 'f32 d 32 segmented combine biased-1M'
  * ```
  */
 export function describeVariant(c: CaseShape): string {
@@ -47,6 +49,7 @@ export function describeVariant(c: CaseShape): string {
   if (c.flagType !== undefined) parts.push(`${c.flagType} flags`);
   if (c.k !== undefined) parts.push(`k ${c.k}`);
   if (c.nodeSize !== undefined) parts.push(`d ${c.nodeSize}`);
+  if (c.combine !== undefined && c.combine !== 'atomic') parts.push(`${c.combine} combine`);
   if (c.matrix !== undefined) parts.push(c.matrix);
   return parts.join(' ');
 }

@@ -1,5 +1,5 @@
 import type { CaseModule, SizedShape } from './case-module.js';
-import { HISPARSE_ADD_PRIMITIVES, HISPARSE_PRIMITIVES, type HiSparsePrimitive } from './case-types.js';
+import { HISPARSE_ADD_PRIMITIVES, HISPARSE_PRIMITIVES, type HiSparseCombineName, type HiSparsePrimitive } from './case-types.js';
 import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from './spmv-suite.js';
 
 /**
@@ -9,14 +9,33 @@ import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from './spmv-sui
 export const HISPARSE_NODE_SIZES: readonly number[] = [16, 32, 64];
 
 /**
- * The HiSparse configurations of `primitives`, in report order: by default `hisparse-spmv` (A·x)
- * then `hisparse-spmv-t` (Aᵀ·x); `hisparse-add` (C = A + 2A) for the add module. Each matrix runs at
- * every node size of {@link HISPARSE_NODE_SIZES} and carries the matrix's `n` (its nonzeros), as the
- * SpMV cases do, so they read side by side.
+ * Node sizes at which the products also run the `'segmented'` combine (records sorted by key and
+ * reduced by a segmented scan) beside the default `'atomic'` one (compare-and-swap into y), so the
+ * two ways of combining without float atomics can be compared.
  *
  * @example
  * ```ts
- * hisparseShapes([{ name: 'poisson2d-64', n: 20224 }]).length; // 2 · 3
+ * HISPARSE_SEGMENTED_NODE_SIZES.includes(32); // true
+ * ```
+ */
+export const HISPARSE_SEGMENTED_NODE_SIZES: readonly number[] = [32, 64];
+
+/** The combines a product runs at node size d: atomic always, segmented at {@link HISPARSE_SEGMENTED_NODE_SIZES}. */
+function combinesAt(primitive: HiSparsePrimitive, d: number): (HiSparseCombineName | undefined)[] {
+  return primitive !== 'hisparse-add' && HISPARSE_SEGMENTED_NODE_SIZES.includes(d) ? [undefined, 'segmented'] : [undefined];
+}
+
+/**
+ * The HiSparse configurations of `primitives`, in report order: by default `hisparse-spmv` (A·x)
+ * then `hisparse-spmv-t` (Aᵀ·x); `hisparse-add` (C = A + 2A) for the add module. Each matrix runs at
+ * every node size of {@link HISPARSE_NODE_SIZES} and carries the matrix's `n` (its nonzeros), as the
+ * SpMV cases do, so they read side by side. A product runs with the default (atomic) combine at
+ * every node size and, right after it, with `combine: 'segmented'` at
+ * {@link HISPARSE_SEGMENTED_NODE_SIZES}.
+ *
+ * @example
+ * ```ts
+ * hisparseShapes([{ name: 'poisson2d-64', n: 20224 }]).length; // 2 · (3 + 2)
  * hisparseShapes([{ name: 'poisson2d-64', n: 20224 }])[0]; // { primitive: 'hisparse-spmv', type: 'f32', nodeSize: 16, matrix: 'poisson2d-64', n: 20224 }
  * hisparseShapes([{ name: 'poisson2d-64', n: 20224 }], ['hisparse-add']).length; // 3
  * ```
@@ -27,15 +46,18 @@ export function hisparseShapes(
 ): SizedShape[] {
   return primitives.flatMap((primitive) =>
     matrices.flatMap((m) =>
-      HISPARSE_NODE_SIZES.map(
-        (nodeSize): SizedShape => ({
-          primitive,
-          type: 'f32',
-          nodeSize,
-          matrix: m.name,
-          ...(m.path !== undefined ? { matrixPath: m.path } : {}),
-          n: m.n,
-        }),
+      HISPARSE_NODE_SIZES.flatMap((nodeSize) =>
+        combinesAt(primitive, nodeSize).map(
+          (combine): SizedShape => ({
+            primitive,
+            type: 'f32',
+            nodeSize,
+            ...(combine !== undefined ? { combine } : {}),
+            matrix: m.name,
+            ...(m.path !== undefined ? { matrixPath: m.path } : {}),
+            n: m.n,
+          }),
+        ),
       ),
     ),
   );
@@ -47,7 +69,7 @@ export function hisparseShapes(
  *
  * @example
  * ```ts
- * HISPARSE_CASES.shapes({ ...selection, matrices: parseMatrixList('biased-1K') }).length; // 6
+ * HISPARSE_CASES.shapes({ ...selection, matrices: parseMatrixList('biased-1K') }).length; // 10
  * ```
  */
 export const HISPARSE_CASES: CaseModule = {

@@ -17,11 +17,17 @@ describe('enumerateCases', () => {
   test('the default list: every primitive, every scan algorithm and the scan variants, the SpMV suite, both baselines', () => {
     const all = enumerateCases(base);
     // The SpMV cases run over the matrix suite (one n each), between the water step and the
-    // baselines: 13 of @scan/spmv, then 2 · 3 HiSparse products (hisparse-add is opt-in).
+    // baselines: 13 of @scan/spmv, then 2 · (3 + 2) HiSparse products — every node size with the
+    // atomic combine, d 32 and 64 also with the segmented one (hisparse-add is opt-in).
     const spmvAt = all.findIndex((c) => c.primitive === 'spmv');
     const spmv = all.filter((c) => c.matrix !== undefined);
-    expect(spmv).toHaveLength(DEFAULT_MATRICES.length * (13 + 6));
-    expect(spmv.filter((c) => c.primitive.startsWith('hisparse-'))).toHaveLength(DEFAULT_MATRICES.length * 6);
+    expect(spmv).toHaveLength(DEFAULT_MATRICES.length * (13 + 10));
+    expect(spmv.filter((c) => c.primitive.startsWith('hisparse-'))).toHaveLength(DEFAULT_MATRICES.length * 10);
+    expect(spmv.filter((c) => c.combine === 'segmented').map((c) => c.nodeSize)).toEqual(
+      Array<number[]>(2 * DEFAULT_MATRICES.length)
+        .fill([32, 64])
+        .flat(),
+    );
     expect(all.slice(spmvAt, spmvAt + spmv.length)).toEqual(spmv);
     expect(all[spmvAt - 1]?.primitive).toBe('water-adi-step');
     expect(all[spmvAt + spmv.length]?.primitive).toBe('copy');
@@ -189,10 +195,14 @@ describe('enumerateCases', () => {
       ...Array<string>(3).fill('spmm'),
       'hisparse-spmv f32 d 16 biased-10',
       'hisparse-spmv f32 d 32 biased-10',
+      'hisparse-spmv f32 d 32 segmented combine biased-10',
       'hisparse-spmv f32 d 64 biased-10',
+      'hisparse-spmv f32 d 64 segmented combine biased-10',
       'hisparse-spmv-t f32 d 16 biased-10',
       'hisparse-spmv-t f32 d 32 biased-10',
+      'hisparse-spmv-t f32 d 32 segmented combine biased-10',
       'hisparse-spmv-t f32 d 64 biased-10',
+      'hisparse-spmv-t f32 d 64 segmented combine biased-10',
       'copy u32',
       'read-only u32',
     ]);

@@ -33,9 +33,11 @@ describe('hisparse-add cases', () => {
     expect(cases[0]).toMatchObject({ primitive: 'hisparse-add', type: 'f32', matrix: 'poisson2d-16', n: 1216, runs: 10, warmup: 1 });
     expect(cases[0]!.algorithm).toBeUndefined();
     expect(describeVariant(cases[0]!)).toBe('f32 d 16 poisson2d-16');
-    // Named with the products, each module gives its own, in report order.
+    // Named with the products, each module gives its own, in report order (the products also with
+    // the segmented combine at d 32 and 64; the add has no combine).
     const both = enumerateCases({ ...base, only: ['hisparse-spmv', 'hisparse-add'], matrices: parseMatrixList('biased-1K') });
-    expect(both.map((c) => c.primitive)).toEqual([...Array<string>(3).fill('hisparse-spmv'), ...Array<string>(3).fill('hisparse-add')]);
+    expect(both.map((c) => c.primitive)).toEqual([...Array<string>(5).fill('hisparse-spmv'), ...Array<string>(3).fill('hisparse-add')]);
+    expect(both.filter((c) => c.primitive === 'hisparse-add').every((c) => c.combine === undefined)).toBe(true);
   });
 
   test('the module: opt-in, the default suite when no matrices are given, .mtx paths carried', () => {

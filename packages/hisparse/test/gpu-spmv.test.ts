@@ -1,14 +1,16 @@
 // The GPU traversal (census, per-type queues sized on the GPU, leaf kernels that add by
 // compare-and-swap) against the CPU reference, on dyadic data so every sum is exact whatever the
 // order the leaves add in: y = s·op(A)·x for plain, transposed, scaled and transposed-view
-// matrices, every generator shape and the edge shapes, node sizes 4 to 256. Statistics and memory
+// matrices, every generator shape and the edge shapes, node sizes 4 to 256, each with both combines
+// (compare-and-swap into y, and records reduced by sort and segmented scan). Statistics and memory
 // must equal the CPU's counts exactly.
-import type { ScanContext } from '@scan/core';
+import { type ScanContext, ScanError } from '@scan/core';
 import { getTestContext } from '@scan/gpu-testing';
 import { bandedMatrix, biasedMatrix, type CsrMatrix, poisson2d, powerLawMatrix, uniformRandomMatrix } from '@scan/spmv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hisparseFromCsr, hisparseSpmv, hisparseStats, scale as scaleHost, transpose as transposeHost } from '../src/cpu/index.js';
 import { HiSparseMatrix } from '../src/gpu/matrix.js';
+import { createHiSparseSpmvPlan } from '../src/gpu/spmv-plan.js';
 import { dyadicVector, randomCsrDyadic } from './oracle.js';
 
 let ctx: ScanContext;
@@ -26,6 +28,8 @@ function dyadic(A: CsrMatrix): CsrMatrix {
 // Bits, with −0 read as +0: an empty row of a negatively scaled matrix is s·0 = −0 on the CPU and a cleared +0 on the GPU.
 const bits = (a: Float32Array) => Array.from(a, (v) => new Uint32Array(new Float32Array([v === 0 ? 0 : v]).buffer)[0]);
 
+const COMBINES = ['atomic', 'segmented'] as const;
+
 async function expectProducts(A: CsrMatrix, nodeSize: number, label: string): Promise<void> {
   const H = hisparseFromCsr(A, { nodeSize });
   const M = await HiSparseMatrix.fromHost(ctx, H);
@@ -39,8 +43,10 @@ async function expectProducts(A: CsrMatrix, nodeSize: number, label: string): Pr
       for (const transpose of [false, true]) {
         const x = dyadicVector(transpose ? G.rows : G.cols, A.rows + 3);
         const expected = hisparseSpmv(host, x, { transpose });
-        const actual = await G.spmv(x, { transpose });
-        expect(bits(actual), `${label} d=${nodeSize} ${name} transpose=${transpose}`).toEqual(bits(expected));
+        for (const combine of COMBINES) {
+          const actual = await G.spmv(x, { transpose, combine });
+          expect(bits(actual), `${label} d=${nodeSize} ${name} transpose=${transpose} ${combine}`).toEqual(bits(expected));
+        }
       }
     }
     const stats = hisparseStats(H);
@@ -81,5 +87,103 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
     await expectProducts(dyadic(powerLawMatrix({ rows: 2048, nnzPerRow: 6, seed: 4 })), 32, 'power law');
     await expectProducts(dyadic(uniformRandomMatrix({ rows: 1500, cols: 900, nnzPerRow: 6, seed: 5 })), 8, 'uniform');
     await expectProducts(dyadic(bandedMatrix({ n: 2500, lower: 2, upper: 3, seed: 6 })), 256, 'banded');
+  });
+
+  it('one full row across many leaves: both combines, a plan reused for several encodes', async () => {
+    // Row 0 full and the diagonal: every leaf of the top row of blocks adds into y[0].
+    const n = 3000;
+    const rowPtr = new Uint32Array(n + 1);
+    const colIdx: number[] = [];
+    for (let r = 0; r < n; r++) {
+      if (r === 0) for (let c = 0; c < n; c++) colIdx.push(c);
+      else colIdx.push(r);
+      rowPtr[r + 1] = colIdx.length;
+    }
+    const A = dyadic({ rows: n, cols: n, rowPtr, colIdx: Uint32Array.from(colIdx), values: new Float32Array(colIdx.length) });
+    const H = hisparseFromCsr(A, { nodeSize: 32 });
+    const M = await HiSparseMatrix.fromHost(ctx, H);
+    const device = ctx.device;
+    const scratch: Record<string, number> = {};
+    try {
+      for (const transpose of [false, true]) {
+        for (const combine of COMBINES) {
+          const plan = M.createSpmvPlan({ transpose, combine });
+          const xs = [1, 2, 3].map((seed) => dyadicVector(n, seed));
+          const buffers = xs.map((x) => {
+            const b = device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+            device.queue.writeBuffer(b, 0, x as Float32Array<ArrayBuffer>);
+            return b;
+          });
+          const y = device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+          const reads = buffers.map(() => device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }));
+          const allocations = plan.allocations;
+          scratch[combine] = plan.scratchBytes;
+          // Several encodes of one plan into one encoder: each product reuses the plan's scratch.
+          const encoder = device.createCommandEncoder();
+          buffers.forEach((x, i) => {
+            plan.encode(encoder, { x, y });
+            encoder.copyBufferToBuffer(y, 0, reads[i] as GPUBuffer, 0, 4 * n);
+          });
+          device.queue.submit([encoder.finish()]);
+          expect(plan.allocations, `${combine}: no allocation per encode`).toBe(allocations);
+          for (const [i, read] of reads.entries()) {
+            await read.mapAsync(GPUMapMode.READ);
+            const actual = new Float32Array(read.getMappedRange().slice(0));
+            read.unmap();
+            const expected = hisparseSpmv(H, xs[i] as Float32Array, { transpose });
+            expect(bits(actual), `full row transpose=${transpose} ${combine} encode ${i}`).toEqual(bits(expected));
+          }
+          plan.destroy();
+          for (const b of [...buffers, y, ...reads]) b.destroy();
+        }
+        // The records combine owns its record arrays (one slot per leaf entry) beside the queues.
+        expect(scratch['segmented'] as number).toBeGreaterThan((scratch['atomic'] as number) + 8 * A.colIdx.length);
+      }
+      // A context claiming smaller limits: record arrays past the binding limit are refused (the
+      // queues still fit); with 7 workgroups per dimension every combine pass runs as a 2-D grid.
+      const claiming = (limits: Partial<GPUSupportedLimits>): ScanContext => ({
+        device: ctx.device,
+        caps: { ...ctx.caps, limits: { ...ctx.caps.limits, ...limits } },
+        lostReason: undefined,
+        lost: ctx.lost,
+        destroy: () => undefined,
+      });
+      const small = claiming({ maxStorageBufferBindingSize: 4096 });
+      const options = { transpose: false, combine: 'segmented' } as const;
+      expect(() => createHiSparseSpmvPlan(small, M.parts, M.census, options)).toThrow(
+        expect.objectContaining({ code: 'TOO_LARGE' }) as unknown as Error,
+      );
+      createHiSparseSpmvPlan(small, M.parts, M.census, { transpose: false }).destroy();
+      const narrow = createHiSparseSpmvPlan(claiming({ maxComputeWorkgroupsPerDimension: 7 }), M.parts, M.census, options);
+      const x = dyadicVector(n, 4);
+      const xBuffer = device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      device.queue.writeBuffer(xBuffer, 0, x as Float32Array<ArrayBuffer>);
+      const y = device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+      const read = device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const encoder = device.createCommandEncoder();
+      narrow.encode(encoder, { x: xBuffer, y });
+      encoder.copyBufferToBuffer(y, 0, read, 0, 4 * n);
+      device.queue.submit([encoder.finish()]);
+      await read.mapAsync(GPUMapMode.READ);
+      const actual = new Float32Array(read.getMappedRange().slice(0));
+      read.unmap();
+      expect(bits(actual), 'full row, 2-D combine grids').toEqual(bits(hisparseSpmv(H, x)));
+      narrow.destroy();
+      for (const b of [xBuffer, y, read]) b.destroy();
+    } finally {
+      M.destroy();
+    }
+  });
+
+  it('rejects a bad combine', async () => {
+    const M = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(randomCsrDyadic(8, 8, 10, 7), { nodeSize: 4 }));
+    try {
+      const bad = { combine: 'x' } as unknown as { combine: 'atomic' };
+      await expect(M.spmv(new Float32Array(8), bad)).rejects.toThrow(ScanError);
+      await expect(M.spmv(new Float32Array(8), bad)).rejects.toThrow(/options\.combine/);
+      expect(() => M.createSpmvPlan(bad)).toThrow(/options\.combine/);
+    } finally {
+      M.destroy();
+    }
   });
 });

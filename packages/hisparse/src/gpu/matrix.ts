@@ -1,5 +1,5 @@
 import { type ScanContext, ScanError, uploadArray } from '@scan/core';
-import { assertUsable, checkBoolean, checkOptions, invalidArgument, withSession } from '@scan/core/kit';
+import { assertUsable, checkBoolean, checkOneOf, checkOptions, invalidArgument, withSession } from '@scan/core/kit';
 import { type CooMatrix, type CsrMatrix, cooToCsr, csrToCoo, type GpuCsrMatrix } from '@scan/spmv';
 import { f32Bits } from '../cpu/bits.js';
 import type { HiSparseBuildOptions } from '../cpu/build.js';
@@ -11,6 +11,7 @@ import { addOnGpu } from './add/index.js';
 import { buildOnGpu } from './build/index.js';
 import { type Census, takeCensus } from './census.js';
 import { editOnGpu, type GrowablePool } from './edit/index.js';
+import type { LeafCombine } from './kernels/leaf-kernel.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
 import { createHiSparseSpmvPlan, type HiSparseSpmvEncodeArgs, type HiSparseSpmvPlan } from './spmv-plan.js';
 import { type HiSparseStats, statsFromCensus } from './stats.js';
@@ -19,6 +20,22 @@ import { type HiSparseStats, statsFromCensus } from './stats.js';
 export interface HiSparseMatrixSpmvOptions {
   /** Multiply by the transpose of the matrix (default false); costs what the plain product costs. */
   transpose?: boolean;
+  /**
+   * How the leaves' sums are combined into y without float atomics (default `'atomic'`):
+   * `'atomic'` adds them by compare-and-swap on the f32 bits of y; `'segmented'` writes them as
+   * records (output index, partial) that a radix sort by key, a segmented scan and a scatter
+   * reduce — no contention on one word of y (a full row of a skewed matrix), at the cost of
+   * about 20 bytes of scratch per leaf entry and a few passes over the records.
+   */
+  combine?: LeafCombine;
+}
+
+/** Reads `transpose` and `combine` of product options (bad values are `INVALID_ARGUMENT` ScanErrors naming them). */
+function spmvOptions(options: HiSparseMatrixSpmvOptions | undefined): { transpose: boolean; combine: LeafCombine } {
+  const o = checkOptions(options, ['transpose', 'combine']);
+  const transpose = checkBoolean(o['transpose'], 'options.transpose', false);
+  const combine = checkOneOf(o['combine'], ['atomic', 'segmented'] as const, 'options.combine', 'atomic');
+  return { transpose, combine };
 }
 
 /**
@@ -212,18 +229,18 @@ export class HiSparseMatrix {
    * @example
    * ```ts
    * await A.spmv(new Float32Array(A.cols).fill(1)); // row sums
+   * await A.spmv(x, { combine: 'segmented' }); // sums reduced by sort and segmented scan
    * ```
    */
   async spmv(x: Float32Array, options?: HiSparseMatrixSpmvOptions): Promise<Float32Array> {
     this.usable();
-    const o = checkOptions(options, ['transpose']);
-    const transpose = checkBoolean(o['transpose'], 'options.transpose', false);
+    const { transpose, combine } = spmvOptions(options);
     const [inLength, inName] = transpose ? [this.rows, 'A.rows, transposed'] : [this.cols, 'A.cols'];
     checkVector(x, inLength, 'x', inName);
     const outLength = transpose ? this.cols : this.rows;
     if (outLength === 0) return new Float32Array(0);
     return withSession(this.ctx, 'hisparse spmv', async (s) => {
-      const plan = s.own(this.createSpmvPlan({ transpose }));
+      const plan = s.own(this.createSpmvPlan({ transpose, combine }));
       const xBuffer = x.length > 0 ? s.upload(x, 'x') : s.buffer(16, 'x');
       const y = s.buffer(4 * outLength, 'y');
       plan.encode(s.encoder, { x: xBuffer, y });
@@ -239,18 +256,17 @@ export class HiSparseMatrix {
    *
    * @example
    * ```ts
-   * const plan = A.createSpmvPlan({ transpose: true });
+   * const plan = A.createSpmvPlan({ transpose: true, combine: 'segmented' });
    * plan.encode(encoder, { x, y });
    * ```
    */
   createSpmvPlan(options?: HiSparseMatrixSpmvOptions): HiSparseSpmvPlan {
     this.usable();
-    const o = checkOptions(options, ['transpose']);
-    const transpose = checkBoolean(o['transpose'], 'options.transpose', false);
+    const { transpose, combine } = spmvOptions(options);
     // The plan binds the pool buffer it was made with; when an edit of any sharer grows the pool,
     // the next encode makes the plan again over the new buffer (same census, same root).
     const tree = this.tree;
-    const make = () => createHiSparseSpmvPlan(this.ctx, this.parts, this.census, { transpose });
+    const make = () => createHiSparseSpmvPlan(this.ctx, this.parts, this.census, { transpose, combine });
     let inner = make();
     let bound = tree.pool;
     let allocations = inner.allocations;

@@ -2,8 +2,9 @@ import { BufferUsage, createStorageBuffer, type Plan, type ScanContext, ScanErro
 import { type BufferRef, checkEncodeArgs, planOf, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { NODE_TYPE, type NodeType } from '../format/layout.js';
 import { type Census, childSpan, queueBases } from './census.js';
+import { createSegmentedCombine, type SegmentedCombine } from './combine/segmented-combine.js';
 import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
-import { LEAF_BINDINGS, leafKernel, leafShape } from './kernels/leaf-kernel.js';
+import { LEAF_BINDINGS, type LeafCombine, leafKernel, leafShape } from './kernels/leaf-kernel.js';
 import { ARGS_BINDINGS, queueArgsKernel, SEED_BINDINGS, seedKernel } from './kernels/queue-kernels.js';
 import type { GpuHiSparseParts } from './parts.js';
 
@@ -13,6 +14,24 @@ const TYPES: readonly NodeType[] = [NODE_TYPE.dense, NODE_TYPE.coo1, NODE_TYPE.c
 export interface HiSparseSpmvEncodeArgs {
   x: GPUBuffer;
   y: GPUBuffer;
+}
+
+/**
+ * Options of {@link createHiSparseSpmvPlan}.
+ *
+ * @example
+ * ```ts
+ * const options: HiSparseSpmvPlanOptions = { transpose: false, combine: 'segmented' };
+ * ```
+ */
+export interface HiSparseSpmvPlanOptions {
+  /** Multiply by the transpose of the logical matrix. */
+  transpose: boolean;
+  /**
+   * How the leaves' sums reach y (default `'atomic'`): compare-and-swap on the f32 bits of y, or
+   * records reduced by a sort and a segmented scan (`./combine/segmented-combine.ts`).
+   */
+  combine?: LeafCombine;
 }
 
 /** A recorded traversal of one matrix: `encode` writes `y = s·op(A)·x`; `outLength`/`inLength` are its vector lengths. */
@@ -28,7 +47,10 @@ const f32Bits = (v: number): number => new Uint32Array(new Float32Array([v]).buf
  * root in the first queue, and walks the tree level by level — per level one small kernel sizes
  * the four per-type queues' dispatches on the GPU (`dispatchWorkgroupsIndirect`), then the inner
  * nodes of each type push their children into the next level's queues; the last level runs the
- * leaf kernel of each type, which adds into y by compare-and-swap. Nothing is read back. The queues
+ * leaf kernel of each type, which adds into y by compare-and-swap (`combine: 'atomic'`) or writes
+ * its sums as records that a sort by key, a segmented scan and a scatter reduce into y
+ * (`combine: 'segmented'`; the plan owns the record arrays, sized from the census's leaf entries,
+ * and the sort and scan plans). Nothing is read back. The queues
  * are owned by the plan and sized from the census (the nodes per level and type), so a product
  * allocates nothing. `transpose` multiplies by the transpose of the logical matrix; with the
  * matrix's own transposed flag this decides whether the leaves read their blocks transposed.
@@ -38,14 +60,18 @@ const f32Bits = (v: number): number => new Uint32Array(new Float32Array([v]).buf
  * const plan = createHiSparseSpmvPlan(ctx, parts, census, { transpose: false });
  * plan.encode(encoder, { x, y });
  * plan.destroy();
+ * const records = createHiSparseSpmvPlan(ctx, parts, census, { transpose: false, combine: 'segmented' });
+ * records.encode(encoder, { x, y }); // the same y, no compare-and-swap on it
+ * records.destroy();
  * ```
  */
 export function createHiSparseSpmvPlan(
   ctx: ScanContext,
   parts: GpuHiSparseParts,
   census: Census,
-  options: { transpose: boolean },
+  options: HiSparseSpmvPlanOptions,
 ): HiSparseSpmvPlan {
+  const combine = options.combine ?? 'atomic';
   const L = parts.levels;
   const swap = parts.transposed !== options.transpose;
   const outLength = swap ? parts.storedCols : parts.storedRows;
@@ -83,6 +109,17 @@ export function createHiSparseSpmvPlan(
   }
   const [queueEven, queueOdd, counters, args] = owned;
   const queueBytesTotal = owned.reduce((sum, b) => sum + b.size, 0);
+  // The records combine: at most one record per leaf entry (a run sum covers one or more entries).
+  const leafEntries = (census.entries[L - 1] ?? []).reduce((a, b) => a + b, 0);
+  let records: SegmentedCombine | undefined;
+  if (traversal && combine === 'segmented') {
+    try {
+      records = createSegmentedCombine(ctx, { capacity: leafEntries, outLength });
+    } catch (e) {
+      for (const b of owned) b.destroy();
+      throw e;
+    }
+  }
 
   const build = () => {
     const b = new RecipeBuilder();
@@ -91,6 +128,7 @@ export function createHiSparseSpmvPlan(
     if (!traversal) return b.build();
     const queueOf = (level: number) => whole(level % 2 === 0 ? 'queueEven' : 'queueOdd');
     b.clear(whole('counters'));
+    if (records) b.clear(whole('recordCount'));
     const seed: (BufferRef | undefined)[] = [];
     seed[SEED_BINDINGS.counters] = whole('counters');
     seed[SEED_BINDINGS.queue] = queueOf(0);
@@ -118,9 +156,15 @@ export function createHiSparseSpmvPlan(
           bindings[LEAF_BINDINGS.queueIn] = queueOf(level);
           bindings[LEAF_BINDINGS.counters] = whole('counters');
           bindings[LEAF_BINDINGS.x] = whole('x');
-          bindings[LEAF_BINDINGS.y] = whole('y');
+          if (records) {
+            bindings[LEAF_BINDINGS.recordCount] = whole('recordCount');
+            bindings[LEAF_BINDINGS.recordKeys] = whole('recordKeys');
+            bindings[LEAF_BINDINGS.recordValues] = whole('recordValues');
+          } else {
+            bindings[LEAF_BINDINGS.y] = whole('y');
+          }
           bindings[LEAF_BINDINGS.params] = b.paramBlock([bases[type] as number, 4 * level + type, swap ? 1 : 0, f32Bits(parts.scale)]);
-          b.dispatchIndirect(leafKernel({ nodeSize: parts.nodeSize, type }), bindings, argsRef);
+          b.dispatchIndirect(leafKernel({ nodeSize: parts.nodeSize, type, combine }), bindings, argsRef);
         } else {
           bindings[EXPAND_BINDINGS.pool] = whole('pool');
           bindings[EXPAND_BINDINGS.queueIn] = queueOf(level);
@@ -140,13 +184,18 @@ export function createHiSparseSpmvPlan(
     return b.build();
   };
 
+  const queues = { destroy: () => owned.forEach((b) => b.destroy()), scratchBytes: queueBytesTotal, allocations: owned.length };
   return Object.assign(
-    planOf([exec, { destroy: () => owned.forEach((b) => b.destroy()), scratchBytes: queueBytesTotal, allocations: owned.length }], {
+    planOf([exec, queues, ...(records ? [records] : [])], {
       encode(encoder: GPUCommandEncoder, a: HiSparseSpmvEncodeArgs) {
         checkEncodeArgs('hisparse spmv plan', { ...a, count: 1 }, { x: { bytes: 4 * inLength }, y: { bytes: 4 * outLength } });
         const roles: Record<string, GPUBuffer> = { pool: parts.pool, x: a.x, y: a.y };
         if (traversal) Object.assign(roles, { queueEven, queueOdd, counters, args });
+        if (records) Object.assign(roles, records.buffers);
+        // Clear y, traverse, leaves (they add into y, or write records).
         exec.encode(encoder, 'spmv', build, roles);
+        // Sort, reduce by key, scatter (records only).
+        records?.encode(encoder, a.y);
       },
     }),
     { inLength, outLength },

@@ -27,7 +27,8 @@ function hisparseWorkload(primitive: 'hisparse-spmv' | 'hisparse-spmv-t'): Workl
       // The CSR the matrix is built from stays: the checks of the SpMV cases run on it.
       const A = await caseMatrix(ctx, pool, c);
       matrix = await HiSparseMatrix.fromGpuCsr(ctx, A, { nodeSize: nodeSizeOf(c) });
-      plan = matrix.createSpmvPlan({ transpose });
+      const combine = c.combine ?? 'atomic';
+      plan = matrix.createSpmvPlan({ transpose, combine });
       const p = plan;
       const { inLength, outLength } = p;
       const x = pool.storage(4 * Math.max(1, inLength), 'hisparse x');
@@ -43,7 +44,7 @@ function hisparseWorkload(primitive: 'hisparse-spmv' | 'hisparse-spmv-t'): Workl
         cols: A.cols,
         nnz: A.nnz,
         k: 1,
-        algorithm: `hisparse d ${matrix.nodeSize}`,
+        algorithm: `hisparse d ${matrix.nodeSize}${combine === 'atomic' ? '' : ` ${combine} combine`}`,
         maxRowLength: Number.NaN,
         meanRowLength: A.rows > 0 ? A.nnz / A.rows : 0,
         memoryBytes: stats.memoryBytes,
@@ -56,7 +57,8 @@ function hisparseWorkload(primitive: 'hisparse-spmv' | 'hisparse-spmv-t'): Workl
         bytes: bytesMoved(primitive, A.nnz, spmvVectorWords(outLength, inLength, 1)),
         output: y,
         matrix: info,
-        // y is poisoned before every run (untimed); the plan clears it and the leaves add into it.
+        // y is poisoned before every run (untimed); the plan clears it and the leaves add into it
+        // (atomic), or the scatter of the run sums of the sorted records writes it (segmented).
         prepare: (encoder) => encodeKernel(ctx, encoder, POISON_KERNEL, [y, poisonParams], { invocations: outLength }),
         encode: (encoder) => p.encode(encoder, { x, y }),
         verify,
@@ -217,7 +219,8 @@ async function verifyAdd(
 /**
  * The workload factory of each HiSparse case: the SpMV case's matrix (generated on the GPU, or read
  * from its `.mtx` file), built into HiSparse on the GPU at the case's node size, x random on the
- * GPU, y poisoned before every run, the traversal plan of `@scan/hisparse`; checked on the GPU
+ * GPU, y poisoned before every run, the traversal plan of `@scan/hisparse` with the case's combine
+ * (compare-and-swap into y, or records reduced by sort and segmented scan); checked on the GPU
  * against the CSR it was built from with the SpMV cases' checks, and against `@scan/spmv/cpu`
  * when nnz ≤ 2^16. The matrix's memory (its census) goes into the report beside the CSR bytes.
  * `hisparse-add` times C = A + 2A (see `hisparseAddWorkload`), an asynchronous workload.

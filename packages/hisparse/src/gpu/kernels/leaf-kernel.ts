@@ -3,8 +3,38 @@ import { entriesPerLoad, NODE_TYPE, type NodeType } from '../../format/layout.js
 import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL, NODE_WGSL } from './node-wgsl.js';
 
-/** Binding numbers of the leaf kernels. */
-export const LEAF_BINDINGS = { pool: 0, queueIn: 1, counters: 2, x: 3, y: 4, params: 5 } as const;
+/**
+ * Binding numbers of the leaf kernels: `y` with the `'atomic'` combine; `recordCount`, `recordKeys`
+ * and `recordValues` (the run sums as records) with the `'segmented'` one.
+ *
+ * @example
+ * ```ts
+ * bindings[LEAF_BINDINGS.recordKeys] = { role: 'recordKeys', offset: 0 };
+ * ```
+ */
+export const LEAF_BINDINGS = {
+  pool: 0,
+  queueIn: 1,
+  counters: 2,
+  x: 3,
+  y: 4,
+  params: 5,
+  recordCount: 6,
+  recordKeys: 7,
+  recordValues: 8,
+} as const;
+
+/**
+ * How the leaves' sums reach y (WebGPU has no float atomics): `'atomic'` adds them into y by
+ * compare-and-swap on the f32 bits; `'segmented'` writes every run sum as a record (output index,
+ * partial) that a sort by key and a segmented scan reduce afterwards (`../combine/`).
+ *
+ * @example
+ * ```ts
+ * const combine: LeafCombine = 'segmented';
+ * ```
+ */
+export type LeafCombine = 'atomic' | 'segmented';
 
 /**
  * Invocations per leaf and workgroup size of the leaf kernel of `type`: one invocation per COO1 or
@@ -22,6 +52,8 @@ export function leafShape(type: NodeType): { lanes: number; workgroupSize: numbe
 export interface LeafSpec {
   readonly nodeSize: number;
   readonly type: NodeType;
+  /** How sums reach y (default `'atomic'`). */
+  readonly combine?: LeafCombine;
 }
 
 /**
@@ -37,15 +69,27 @@ export interface LeafSpec {
  * workgroup of sparse leaves adds those sums into a table in workgroup memory keyed by output and
  * flushes it once; a dense leaf sums a whole line of its block per invocation.
  *
+ * **Combine by records** (`combine: 'segmented'`): the same run sums (a line of a dense leaf, a run
+ * of a lane's consecutive entries with one output) are written as records — key the output index,
+ * value the partial with the scale applied — instead of being added: a first walk counts the
+ * lane's runs (coordinates only, x is not read) and adds them in workgroup memory, which gives
+ * each lane its place in the workgroup's run; one global atomic per workgroup reserves that run of
+ * the record arrays; a second walk writes the records. No hash table: every run sum is a record.
+ *
  * Params: queue base of the leaves, index of their counter, swap (0/1), the scale's f32 bits.
  *
  * @example
  * ```ts
  * const kernel = leafKernel({ nodeSize: 32, type: NODE_TYPE.coo4 });
+ * const records = leafKernel({ nodeSize: 32, type: NODE_TYPE.coo4, combine: 'segmented' });
  * ```
  */
 export function leafKernel(spec: LeafSpec): KernelSpec {
-  return { key: `hisparse/leaf/d${spec.nodeSize}/t${spec.type}/cas`, wgsl: () => leafWgsl(spec) };
+  const combine = spec.combine ?? 'atomic';
+  return {
+    key: `hisparse/leaf/d${spec.nodeSize}/t${spec.type}/${combine === 'atomic' ? 'cas' : 'records'}`,
+    wgsl: () => leafWgsl(spec, combine),
+  };
 }
 
 /** Slots of the workgroup's table of partial sums (two words each in workgroup memory). */
@@ -84,27 +128,32 @@ fn add_local(i: u32, v: f32) {
 }
 `;
 
-function leafWgsl(spec: LeafSpec): string {
-  const { lanes, workgroupSize } = leafShape(spec.type);
-  const B = LEAF_BINDINGS;
-  const dense = spec.type === NODE_TYPE.dense;
-  const body = dense
-    ? /* wgsl */ `
+/**
+ * The walk over a leaf's entries, with `emit(out, value)` the WGSL statement each sum goes to (once
+ * per line of a dense leaf, once per run of a sparse lane); `counting` leaves out the reads of x
+ * (the first walk of the records combine only counts the runs).
+ */
+function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, counting: boolean): string {
+  if (dense) {
+    return /* wgsl */ `
   // One line of the block per invocation: a row (plain) or a column (swapped) of stored entries.
-  for (var line = lane; line < D; line += LANES) {
-    var sum = 0.0;
-    var any = false;
-    for (var m = 0u; m < D; m++) {
-      let word = pool[off + select(line * D + m, m * D + line, swap)];
-      if (word != 0u) {
-        sum += bitcast<f32>(word) * x[select(col0, row0, swap) + m];
-        any = true;
+  if (live) {
+    for (var line = lane; line < D; line += LANES) {
+      var sum = 0.0;
+      var any = false;
+      for (var m = 0u; m < D; m++) {
+        let word = pool[off + select(line * D + m, m * D + line, swap)];
+        if (word != 0u) {
+          ${counting ? '' : 'sum += bitcast<f32>(word) * x[select(col0, row0, swap) + m];'}
+          any = true;
+        }
       }
+      if (any) { ${emit('select(row0, col0, swap) + line', 'scale * sum')} }
     }
-    if (any) { add_y(select(row0, col0, swap) + line, scale * sum); }
-  }`
-    : /* wgsl */ `
-  // Runs of entries with one output are summed before they are added: a lane takes consecutive
+  }`;
+  }
+  return /* wgsl */ `
+  // Runs of entries with one output are summed before they are combined: a lane takes consecutive
   // loads, and a COOX leaf is sorted row-major, so a row's entries of a plain product are one run.
   var run_out = NO_OUTPUT;
   var run_sum = 0.0;
@@ -121,38 +170,64 @@ function leafWgsl(spec: LeafSpec): string {
           let r = row0 + rc.x;
           let c = col0 + rc.y;
           let out = select(r, c, swap);
-          let product = bitcast<f32>(pool[off + vs + i]) * x[select(c, r, swap)];
+          ${counting ? '' : 'let product = bitcast<f32>(pool[off + vs + i]) * x[select(c, r, swap)];'}
           if (out != run_out) {
-            if (run_out != NO_OUTPUT) { add_local(run_out, scale * run_sum); }
+            if (run_out != NO_OUTPUT) { ${emit('run_out', 'scale * run_sum')} }
             run_out = out;
             run_sum = 0.0;
           }
-          run_sum += product;
+          ${counting ? '' : 'run_sum += product;'}
         }
       }
     }
   }
-  if (run_out != NO_OUTPUT) { add_local(run_out, scale * run_sum); }
+  if (run_out != NO_OUTPUT) { ${emit('run_out', 'scale * run_sum')} }`;
+}
+
+function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
+  const { lanes, workgroupSize } = leafShape(spec.type);
+  const B = LEAF_BINDINGS;
+  const dense = spec.type === NODE_TYPE.dense;
+  const records = combine === 'segmented';
+  let body: string;
+  if (!records) {
+    body = walkWgsl(dense, (o, v) => (dense ? `add_y(${o}, ${v});` : `add_local(${o}, ${v});`), false);
+    if (!dense) {
+      body += /* wgsl */ `
   workgroupBarrier();
   // Flush: one compare-and-swap into y per output the workgroup's leaves touched.
   for (var slot = lid; slot < HASH_SLOTS; slot += WG) {
     let key = atomicLoad(&hash_key[slot]);
     if (key != 0u) { add_y(key - 1u, bitcast<f32>(atomicLoad(&hash_sum[slot]))); }
   }`;
-  return /* wgsl */ `
-struct Params { in_base: u32, count_index: u32, swap: u32, scale_bits: u32 }
-@group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
-@group(0) @binding(${B.queueIn}) var<storage, read> queue_in: array<u32>;
-@group(0) @binding(${B.counters}) var<storage, read> counters: array<u32>;
-@group(0) @binding(${B.x}) var<storage, read> x: array<f32>;
-@group(0) @binding(${B.y}) var<storage, read_write> y: array<atomic<u32>>;
-@group(0) @binding(${B.params}) var<uniform> params: Params;
-${NODE_WGSL}
-const D: u32 = ${spec.nodeSize}u;
-const T: u32 = ${spec.type}u;
-const X: u32 = ${dense ? 1 : entriesPerLoad(spec.type as Exclude<NodeType, 0>)}u;
-const LANES: u32 = ${lanes}u;
-const WG: u32 = ${workgroupSize}u;
+    }
+  } else {
+    body = /* wgsl */ `
+  // Count: this lane's runs; the workgroup's total in workgroup memory gives the lane its place.
+  var runs = 0u;
+  {${walkWgsl(dense, () => 'runs += 1u;', true)}
+  }
+  let mine = atomicAdd(&wg_records, runs);
+  workgroupBarrier();
+  // Reserve: one run of the record arrays for the whole workgroup.
+  if (lid == 0u) {
+    let total = atomicLoad(&wg_records);
+    wg_base = select(0u, atomicAdd(&record_count[0], total), total > 0u);
+  }
+  workgroupBarrier();
+  // Write: the same walk, each run sum a record (output index, partial).
+  var at = wg_base + mine;
+  {${walkWgsl(dense, (o, v) => `record_keys[at] = ${o}; record_values[at] = ${v}; at += 1u;`, false)}
+  }`;
+  }
+  const yDecl = records
+    ? `@group(0) @binding(${B.recordCount}) var<storage, read_write> record_count: array<atomic<u32>>;
+@group(0) @binding(${B.recordKeys}) var<storage, read_write> record_keys: array<u32>;
+@group(0) @binding(${B.recordValues}) var<storage, read_write> record_values: array<f32>;
+var<workgroup> wg_records: atomic<u32>;
+var<workgroup> wg_base: u32;
+const NO_OUTPUT: u32 = 0xffffffffu;`
+    : `@group(0) @binding(${B.y}) var<storage, read_write> y: array<atomic<u32>>;
 
 // y[i] += v through a compare-and-swap loop on the f32 bits (no float atomics in WebGPU).
 fn add_y(i: u32, v: f32) {
@@ -163,13 +238,28 @@ fn add_y(i: u32, v: f32) {
     old = r.old_value;
   }
 }
-${dense ? '' : HASH_WGSL}
+${dense ? '' : HASH_WGSL}`;
+  return /* wgsl */ `
+struct Params { in_base: u32, count_index: u32, swap: u32, scale_bits: u32 }
+@group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
+@group(0) @binding(${B.queueIn}) var<storage, read> queue_in: array<u32>;
+@group(0) @binding(${B.counters}) var<storage, read> counters: array<u32>;
+@group(0) @binding(${B.x}) var<storage, read> x: array<f32>;
+@group(0) @binding(${B.params}) var<uniform> params: Params;
+${NODE_WGSL}
+const D: u32 = ${spec.nodeSize}u;
+const T: u32 = ${spec.type}u;
+const X: u32 = ${dense ? 1 : entriesPerLoad(spec.type as Exclude<NodeType, 0>)}u;
+const LANES: u32 = ${lanes}u;
+const WG: u32 = ${workgroupSize}u;
+${yDecl}
 @compute @workgroup_size(${workgroupSize})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}
   let k = (wg * WG + lid) / LANES;
   let lane = lid % LANES;
-  ${dense ? 'if (k >= counters[params.count_index]) { return; }\n  let live = true;' : '// Every invocation reaches the flush barrier.\n  let live = k < counters[params.count_index];'}
+  // Every invocation reaches the workgroup's barriers (hash flush, record reservation).
+  let live = k < counters[params.count_index];
   let swap = params.swap != 0u;
   let scale = bitcast<f32>(params.scale_bits);
   let e = (params.in_base + min(k, max(counters[params.count_index], 1u) - 1u)) * ${QUEUE_ENTRY_WORDS}u;
