@@ -1,6 +1,7 @@
 import type { ScanContext } from '@scan/core';
 import { HiSparseMatrix, type HiSparseSpmvPlan } from '@scan/hisparse';
 import { hisparseAdd, hisparseToCsr, scale } from '@scan/hisparse/cpu';
+import type { GpuCsrMatrix } from '@scan/spmv';
 import type { CsrMatrix } from '@scan/spmv/cpu';
 import type { BenchCase, HiSparsePrimitive } from '../../case-types.js';
 import { bytesMoved } from '../../metrics.js';
@@ -11,6 +12,24 @@ import { BufferPool, encodeKernel, submitAndWait } from '../gpu.js';
 import { caseMatrix } from '../spmv-matrix.js';
 import { type AsyncWorkload, POISON, type WorkloadFactory } from '../workload.js';
 import { compareWithReference, encodeVector, POISON_KERNEL, rowChecker, transposedChecker, X_SEED_OFFSET } from './spmv-verify.js';
+
+/** The report's matrix fields of a HiSparse case: the CSR it came from and the HiSparse bytes (its census). */
+function matrixInfo(c: BenchCase, A: Pick<GpuCsrMatrix, 'rows' | 'cols' | 'nnz'>, m: HiSparseMatrix, algorithm: string): SpmvMatrixInfo {
+  const stats = m.stats();
+  return {
+    name: c.matrix ?? '',
+    rows: A.rows,
+    cols: A.cols,
+    nnz: A.nnz,
+    k: 1,
+    algorithm,
+    maxRowLength: Number.NaN,
+    meanRowLength: A.rows > 0 ? A.nnz / A.rows : 0,
+    memoryBytes: stats.memoryBytes,
+    csrBytes: stats.csrBytes,
+    levels: stats.levels,
+  };
+}
 
 function nodeSizeOf(c: BenchCase): number {
   if (c.nodeSize === undefined) throw new Error(`${c.primitive}: the case has no node size`);
@@ -37,20 +56,7 @@ function hisparseWorkload(primitive: 'hisparse-spmv' | 'hisparse-spmv-t'): Workl
       encodeVector(ctx, pool, setup, x, inLength, c.seed + X_SEED_OFFSET);
       await submitAndWait(ctx, setup);
       const verify = transpose ? await transposedChecker(ctx, pool, A, x, y, c.seed) : rowChecker(ctx, pool, A, x, y, 1);
-      const stats = matrix.stats();
-      const info: SpmvMatrixInfo = {
-        name: c.matrix ?? '',
-        rows: A.rows,
-        cols: A.cols,
-        nnz: A.nnz,
-        k: 1,
-        algorithm: `hisparse d ${matrix.nodeSize}${combine === 'atomic' ? '' : ` ${combine} combine`}`,
-        maxRowLength: Number.NaN,
-        meanRowLength: A.rows > 0 ? A.nnz / A.rows : 0,
-        memoryBytes: stats.memoryBytes,
-        csrBytes: stats.csrBytes,
-        levels: stats.levels,
-      };
+      const info = matrixInfo(c, A, matrix, `hisparse d ${matrix.nodeSize}${combine === 'atomic' ? '' : ` ${combine} combine`}`);
       const poisonParams = pool.params(outLength, 0, POISON);
       const m = matrix;
       return {
@@ -139,20 +145,7 @@ const hisparseAddWorkload: WorkloadFactory = async (ctx, c) => {
     const rows = rowChecker(ctx, pool, csr, x, y, 1);
     const poisonParams = pool.params(csr.rows, 0, POISON);
     const poisonY = (encoder: GPUCommandEncoder) => encodeKernel(ctx, encoder, POISON_KERNEL, [y, poisonParams], { invocations: csr.rows });
-    const stats = a.stats();
-    const info: SpmvMatrixInfo = {
-      name: c.matrix ?? '',
-      rows: csr.rows,
-      cols: csr.cols,
-      nnz: csr.nnz,
-      k: 1,
-      algorithm: `hisparse d ${a.nodeSize} add`,
-      maxRowLength: Number.NaN,
-      meanRowLength: csr.rows > 0 ? csr.nnz / csr.rows : 0,
-      memoryBytes: stats.memoryBytes,
-      csrBytes: stats.csrBytes,
-      levels: stats.levels,
-    };
+    const info = matrixInfo(c, csr, a, `hisparse d ${a.nodeSize} add`);
     const last = (): HiSparseMatrix => {
       if (!C) throw new Error('hisparse-add: no run has made C yet');
       return C;
@@ -165,7 +158,7 @@ const hisparseAddWorkload: WorkloadFactory = async (ctx, c) => {
       async run() {
         C = await a.add(b);
       },
-      verify: async () => verifyAdd(ctx, last(), stats.nnz, poisonY, { x, y }, rows),
+      verify: async () => verifyAdd(ctx, last(), a.stats().nnz, poisonY, { x, y }, rows),
       async compareWithCpu() {
         const host = await a.toHost();
         return csrDifferences(hisparseToCsr(hisparseAdd(host, scale(host, ADD_SCALE))), await last().toCsr());
