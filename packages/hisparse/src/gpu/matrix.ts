@@ -115,7 +115,14 @@ export class HiSparseMatrix {
 
   /** @internal Wraps freshly made parts (the matrix owns the pool) after taking the census. */
   static async fromParts(ctx: ScanContext, parts: GpuHiSparseParts): Promise<HiSparseMatrix> {
-    const census = await takeCensus(ctx, parts);
+    let census: Census;
+    try {
+      census = await takeCensus(ctx, parts);
+    } catch (error) {
+      // The matrix never came to be: its pool (made for it) goes with it.
+      parts.pool.destroy();
+      throw error;
+    }
     const { storedRows, storedCols, nodeSize, levels } = parts;
     const tree = new SharedTree({ storedRows, storedCols, nodeSize, levels }, parts.pool, parts.poolWords, parts.root, census);
     return new HiSparseMatrix(ctx, tree, parts.transposed, parts.scale);
