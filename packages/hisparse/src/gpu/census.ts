@@ -4,7 +4,8 @@ import { NODE_TYPE, type NodeType } from '../format/layout.js';
 import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS, TALLY_WORDS } from './kernels/expand-kernel.js';
 import type { GpuHiSparseParts } from './parts.js';
 
-const TYPES: readonly NodeType[] = [NODE_TYPE.dense, NODE_TYPE.coo1, NODE_TYPE.coo2, NODE_TYPE.coo4];
+/** The node types in the order of their codes: the order of a level's four queues. */
+export const NODE_TYPES: readonly NodeType[] = [NODE_TYPE.dense, NODE_TYPE.coo1, NODE_TYPE.coo2, NODE_TYPE.coo4];
 
 /**
  * What a matrix's tree holds, level by level and per node type: `nodes[ℓ][t]`, their entries
@@ -79,7 +80,7 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
         s.submit();
         return new Uint32Array(await read());
       });
-      for (const type of TYPES) {
+      for (const type of NODE_TYPES) {
         (entries[level] as number[])[type] = t[4 + 2 * type] as number;
         (words[level] as number[])[type] = t[5 + 2 * type] as number;
       }
@@ -119,7 +120,7 @@ function levelRecipe(
   const b = new RecipeBuilder();
   const B = EXPAND_BINDINGS;
   const whole = (role: string): BufferRef => ({ role, offset: 0 });
-  for (const type of TYPES) {
+  for (const type of NODE_TYPES) {
     const n = counts[type] as number;
     if (n === 0) continue;
     const { lanes, workgroupSize } = expandShape(type);

@@ -18,7 +18,7 @@ import { type HiSparseStats, statsFromCensus } from './stats.js';
 
 /** Options of {@link HiSparseMatrix.spmv}. */
 export interface HiSparseMatrixSpmvOptions {
-  /** Multiply by the transpose of the matrix (default false); costs what the plain product costs. */
+  /** Multiply by the transpose of the matrix (default false): the same traversal, the leaves read their blocks transposed. */
   transpose?: boolean;
   /**
    * How the leaves' sums are combined into y without float atomics (default `'atomic'`):
@@ -90,7 +90,7 @@ export class SharedTree implements GrowablePool {
  * ```ts
  * const A = await HiSparseMatrix.fromCsr(ctx, csr, { nodeSize: 32 });
  * const y = await A.spmv(x);                        // A·x
- * const z = await A.spmv(w, { transpose: true });   // Aᵀ·w, same cost
+ * const z = await A.spmv(w, { transpose: true });   // Aᵀ·w, the same traversal
  * const B = A.transpose().scale(2);                 // 2·Aᵀ, O(1), shares A's pool
  * A.stats().leafNodes; // nodes per type
  * B.destroy(); A.destroy();

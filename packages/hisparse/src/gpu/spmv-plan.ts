@@ -1,14 +1,12 @@
 import { BufferUsage, createStorageBuffer, type Plan, type ScanContext, ScanError } from '@scan/core';
 import { type BufferRef, checkEncodeArgs, planOf, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
-import { NODE_TYPE, type NodeType } from '../format/layout.js';
-import { type Census, childSpan, queueBases } from './census.js';
+import { f32Bits } from '../cpu/bits.js';
+import { type Census, childSpan, NODE_TYPES, queueBases } from './census.js';
 import { createSegmentedCombine, type SegmentedCombine } from './combine/segmented-combine.js';
 import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
 import { LEAF_BINDINGS, type LeafCombine, leafKernel, leafShape } from './kernels/leaf-kernel.js';
 import { ARGS_BINDINGS, queueArgsKernel, SEED_BINDINGS, seedKernel } from './kernels/queue-kernels.js';
 import type { GpuHiSparseParts } from './parts.js';
-
-const TYPES: readonly NodeType[] = [NODE_TYPE.dense, NODE_TYPE.coo1, NODE_TYPE.coo2, NODE_TYPE.coo4];
 
 /** Buffers of one HiSparse product: `x` (f32, the product's input length) and `y` (f32, its output length; overwritten). */
 export interface HiSparseSpmvEncodeArgs {
@@ -39,8 +37,6 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
   readonly inLength: number;
   readonly outLength: number;
 }
-
-const f32Bits = (v: number): number => new Uint32Array(new Float32Array([v]).buffer)[0] as number;
 
 /**
  * A product plan over a matrix on the GPU (Derler et al. §5): every `encode` clears y, puts the
@@ -137,7 +133,7 @@ export function createHiSparseSpmvPlan(
     for (let level = 0; level < L; level++) {
       const leaf = level === L - 1;
       const shape = leaf ? leafShape : expandShape;
-      const perGroup = TYPES.map((t) => shape(t).workgroupSize / shape(t).lanes);
+      const perGroup = NODE_TYPES.map((t) => shape(t).workgroupSize / shape(t).lanes);
       // Queue sizing: this level's counts, written by the previous level's pushes, become dispatch sizes.
       const sizing: (BufferRef | undefined)[] = [];
       sizing[ARGS_BINDINGS.counters] = whole('counters');
@@ -147,7 +143,7 @@ export function createHiSparseSpmvPlan(
       const counts = census.nodes[level] as readonly number[];
       const bases = queueBases(counts);
       const nextBases = leaf ? [0, 0, 0, 0] : queueBases(census.nodes[level + 1] as readonly number[]);
-      for (const type of TYPES) {
+      for (const type of NODE_TYPES) {
         if (counts[type] === 0) continue;
         const argsRef: BufferRef = { role: 'args', offset: 12 * (4 * level + type), size: 12 };
         const bindings: (BufferRef | undefined)[] = [];

@@ -1,3 +1,5 @@
+import { f32Bits } from '../../cpu/bits.js';
+
 // The work queue of the joint traversal and its control words. The paper keeps one queue per
 // combination of node types and sizes and launches kernels from a GPU controller (§4, §6); WebGPU
 // has no dynamic parallelism, so here the host records one kernel per level and the GPU appends
@@ -126,13 +128,6 @@ export function controlWords(levels: number): number {
  */
 export const FLAG = { leaf: 1, swapB: 2, aScaleOne: 4, bScaleOne: 8 } as const;
 
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-const bitsOf = (x: number): number => {
-  f32[0] = x;
-  return u32[0] as number;
-};
-
 /**
  * The uniform block of one level's kernels (see `pairDeclarationsWgsl`): the level, the flags,
  * both scales as f32 bits, the item capacity and the device's workgroups-per-dimension limit (for
@@ -144,5 +139,5 @@ const bitsOf = (x: number): number => {
  * ```
  */
 export function addParams(p: { level: number; flags: number; scaleA: number; scaleB: number; capacity: number; maxDim: number }): number[] {
-  return [p.level, p.flags, bitsOf(p.scaleA), bitsOf(p.scaleB), p.capacity, p.maxDim, 0, 0];
+  return [p.level, p.flags, f32Bits(p.scaleA), f32Bits(p.scaleB), p.capacity, p.maxDim, 0, 0];
 }
