@@ -89,6 +89,42 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
     await expectProducts(dyadic(bandedMatrix({ n: 2500, lower: 2, upper: 3, seed: 6 })), 256, 'banded');
   });
 
+  it('COO4 leaves of every size class (per-size queues) in one matrix', async () => {
+    // 64×64 blocks at d = 64 holding 0 to 1,500 entries: COO4 leaves of up to 64, up to 512 and
+    // more entries (the three size classes, each with its own dispatch), beside COO1, COO2 and
+    // dense leaves, in several blocks of each kind so the classes interleave in the leaf queue.
+    const d = 64;
+    const blocks = 6;
+    const perBlock = [3, 40, 64, 65, 300, 512, 513, 1500, 0, 1, 2, 4000];
+    const coords = new Map<number, number[]>();
+    let b = 0;
+    for (let bi = 0; bi < blocks; bi++) {
+      for (let bj = 0; bj < blocks; bj++) {
+        const n = perBlock[b++ % perBlock.length] as number;
+        // n distinct slots of the block, spread by a stride coprime to d².
+        for (let k = 0; k < n; k++) {
+          const slot = (k * 2909 + b * 17) % (d * d);
+          const r = bi * d + Math.floor(slot / d);
+          const list = coords.get(r) ?? [];
+          list.push(bj * d + (slot % d));
+          coords.set(r, list);
+        }
+      }
+    }
+    const rows = blocks * d;
+    const rowPtr = new Uint32Array(rows + 1);
+    const colIdx: number[] = [];
+    for (let r = 0; r < rows; r++) {
+      colIdx.push(...(coords.get(r) ?? []).sort((x, y) => x - y));
+      rowPtr[r + 1] = colIdx.length;
+    }
+    const A = dyadic({ rows, cols: rows, rowPtr, colIdx: Uint32Array.from(colIdx), values: new Float32Array(colIdx.length) });
+    const stats = hisparseStats(hisparseFromCsr(A, { nodeSize: d }));
+    expect(stats.leafNodes.coo4, 'COO4 leaves').toBeGreaterThan(12);
+    expect(stats.leafNodes.dense, 'dense leaves').toBeGreaterThan(0);
+    await expectProducts(A, d, 'size classes');
+  });
+
   it('one full row across many leaves: both combines, a plan reused for several encodes', async () => {
     // Row 0 full and the diagonal: every leaf of the top row of blocks adds into y[0].
     const n = 3000;

@@ -1,11 +1,20 @@
 import { BufferUsage, createStorageBuffer, type Plan, type ScanContext, ScanError } from '@scan/core';
 import { type BufferRef, checkEncodeArgs, planOf, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { f32Bits } from '../cpu/bits.js';
+import { NODE_TYPE, type NodeType } from '../format/layout.js';
 import { type Census, childSpan, NODE_TYPES, queueBases } from './census.js';
 import { createSegmentedCombine, type SegmentedCombine } from './combine/segmented-combine.js';
 import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
 import { LEAF_BINDINGS, type LeafCombine, leafKernel, leafShape } from './kernels/leaf-kernel.js';
 import { ARGS_BINDINGS, queueArgsKernel, SEED_BINDINGS, seedKernel } from './kernels/queue-kernels.js';
+import {
+  CLASS_COUNTER_WORDS,
+  CLASS_WORD,
+  COO4_SIZE_CLASSES,
+  SIZE_CLASS_BINDINGS,
+  sizeClassKernel,
+  sizeClassWorkgroups,
+} from './kernels/size-class-kernels.js';
 import type { GpuHiSparseParts } from './parts.js';
 
 /** Buffers of one HiSparse product: `x` (f32, the product's input length) and `y` (f32, its output length; overwritten). */
@@ -39,17 +48,24 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
 }
 
 /**
- * A product plan over a matrix on the GPU (Derler et al. §5): every `encode` clears y, puts the
- * root in the first queue, and walks the tree level by level — per level one small kernel sizes
- * the four per-type queues' dispatches on the GPU (`dispatchWorkgroupsIndirect`), then the inner
- * nodes of each type push their children into the next level's queues; the last level runs the
- * leaf kernel of each type, which adds into y by compare-and-swap (`combine: 'atomic'`) or writes
- * its sums as records that a sort by key, a segmented scan and a scatter reduce into y
- * (`combine: 'segmented'`; the plan owns the record arrays, sized from the census's leaf entries,
- * and the sort and scan plans). Nothing is read back. The queues
- * are owned by the plan and sized from the census (the nodes per level and type), so a product
- * allocates nothing. `transpose` multiplies by the transpose of the logical matrix; with the
- * matrix's own transposed flag this decides whether the leaves read their blocks transposed.
+ * A product plan over a matrix on the GPU (Derler et al. §5). **Traversal**, once, when the plan is
+ * made (submitted to the device queue right away, so it runs before any product recorded later):
+ * the root goes into the first queue, and the tree is walked level by level — per level one small
+ * kernel sizes the four per-type queues' dispatches on the GPU (`dispatchWorkgroupsIndirect`), then
+ * the inner nodes of each type push their children into the next level's queues — until the leaf
+ * level's queues are filled and sized. Nothing is read back. **Product**, every `encode`: clear y,
+ * then the leaf kernel of each type over those queues, which adds into y by compare-and-swap
+ * (`combine: 'atomic'`) or writes its sums as records that a sort by key, a segmented scan and a
+ * scatter reduce into y (`combine: 'segmented'`; the plan owns the record arrays, sized from the
+ * census's leaf entries, and the sort and scan plans).
+ *
+ * Walking the tree once per plan instead of once per product is sound because a matrix's nodes
+ * never change (edits append new paths; `HiSparseMatrix.createSpmvPlan` makes the plan again when
+ * an edit moves the pool to a larger buffer), and it leaves a product with as many dispatches as
+ * leaf types instead of five per level. The queues are sized from the census (the nodes per level
+ * and type); the inner levels' queue is freed after the traversal and the leaf queue kept, so a
+ * product allocates nothing. `transpose` multiplies by the transpose of the logical matrix; with
+ * the matrix's own transposed flag this decides whether the leaves read their blocks transposed.
  *
  * @example
  * ```ts
@@ -81,6 +97,8 @@ export function createHiSparseSpmvPlan(
     return 4 * QUEUE_ENTRY_WORDS * most;
   };
   const owned: GPUBuffer[] = [];
+  // The per-level counters (four per level), then the COO4 size classes' words.
+  const classCounter = 4 * L;
   const traversal = parts.root !== 0;
   const bindable = ctx.caps.limits.maxStorageBufferBindingSize;
   for (const parity of [0, 1]) {
@@ -94,17 +112,17 @@ export function createHiSparseSpmvPlan(
   if (traversal) {
     owned.push(createStorageBuffer(ctx, queueBytes(0), 'hisparse queue (even levels)'));
     owned.push(createStorageBuffer(ctx, queueBytes(1), 'hisparse queue (odd levels)'));
-    owned.push(createStorageBuffer(ctx, 16 * L, 'hisparse queue counts'));
+    owned.push(createStorageBuffer(ctx, 4 * (classCounter + CLASS_COUNTER_WORDS), 'hisparse queue counts'));
     owned.push(
       ctx.device.createBuffer({
         label: 'hisparse dispatch args',
-        size: 48 * L,
+        size: 12 * (classCounter + 4),
         usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
       }),
     );
   }
   const [queueEven, queueOdd, counters, args] = owned;
-  const queueBytesTotal = owned.reduce((sum, b) => sum + b.size, 0);
+  const allocated = owned.length;
   // The records combine: at most one record per leaf entry (a run sum covers one or more entries).
   const leafEntries = (census.entries[L - 1] ?? []).reduce((a, b) => a + b, 0);
   let records: SegmentedCombine | undefined;
@@ -117,21 +135,24 @@ export function createHiSparseSpmvPlan(
     }
   }
 
-  const build = () => {
+  const whole = (role: string): BufferRef => ({ role, offset: 0 });
+  const queueOf = (level: number) => whole(level % 2 === 0 ? 'queueEven' : 'queueOdd');
+  const leafLevel = L - 1;
+  const coo4Leaves = traversal ? ((census.nodes[leafLevel] as readonly number[])[NODE_TYPE.coo4] as number) : 0;
+
+  // The traversal (once, when the plan is made): the root into the first queue, then per level the
+  // queue sizing and the inner nodes' pushes; it ends with the leaf level's queues filled and their
+  // dispatch sizes written, which every product then reuses.
+  const traverse = () => {
     const b = new RecipeBuilder();
-    const whole = (role: string): BufferRef => ({ role, offset: 0 });
-    b.clear({ role: 'y', offset: 0, size: 4 * outLength });
-    if (!traversal) return b.build();
-    const queueOf = (level: number) => whole(level % 2 === 0 ? 'queueEven' : 'queueOdd');
     b.clear(whole('counters'));
-    if (records) b.clear(whole('recordCount'));
     const seed: (BufferRef | undefined)[] = [];
     seed[SEED_BINDINGS.counters] = whole('counters');
     seed[SEED_BINDINGS.queue] = queueOf(0);
     seed[SEED_BINDINGS.params] = b.paramBlock([parts.root]);
     b.dispatch(seedKernel(), seed, 1);
     for (let level = 0; level < L; level++) {
-      const leaf = level === L - 1;
+      const leaf = level === leafLevel;
       const shape = leaf ? leafShape : expandShape;
       const perGroup = NODE_TYPES.map((t) => shape(t).workgroupSize / shape(t).lanes);
       // Queue sizing: this level's counts, written by the previous level's pushes, become dispatch sizes.
@@ -140,56 +161,129 @@ export function createHiSparseSpmvPlan(
       sizing[ARGS_BINDINGS.args] = whole('args');
       sizing[ARGS_BINDINGS.params] = b.paramBlock([4 * level, ...perGroup, maxDim]);
       b.dispatch(queueArgsKernel(), sizing, 1);
+      if (leaf) {
+        if (coo4Leaves > 0) sizeClasses(b);
+        break;
+      }
       const counts = census.nodes[level] as readonly number[];
       const bases = queueBases(counts);
-      const nextBases = leaf ? [0, 0, 0, 0] : queueBases(census.nodes[level + 1] as readonly number[]);
+      const nextBases = queueBases(census.nodes[level + 1] as readonly number[]);
       for (const type of NODE_TYPES) {
         if (counts[type] === 0) continue;
-        const argsRef: BufferRef = { role: 'args', offset: 12 * (4 * level + type), size: 12 };
         const bindings: (BufferRef | undefined)[] = [];
-        if (leaf) {
-          bindings[LEAF_BINDINGS.pool] = whole('pool');
-          bindings[LEAF_BINDINGS.queueIn] = queueOf(level);
-          bindings[LEAF_BINDINGS.counters] = whole('counters');
-          bindings[LEAF_BINDINGS.x] = whole('x');
-          if (records) {
-            bindings[LEAF_BINDINGS.recordCount] = whole('recordCount');
-            bindings[LEAF_BINDINGS.recordKeys] = whole('recordKeys');
-            bindings[LEAF_BINDINGS.recordValues] = whole('recordValues');
-          } else {
-            bindings[LEAF_BINDINGS.y] = whole('y');
-          }
-          bindings[LEAF_BINDINGS.params] = b.paramBlock([bases[type] as number, 4 * level + type, swap ? 1 : 0, f32Bits(parts.scale)]);
-          b.dispatchIndirect(leafKernel({ nodeSize: parts.nodeSize, type, combine }), bindings, argsRef);
-        } else {
-          bindings[EXPAND_BINDINGS.pool] = whole('pool');
-          bindings[EXPAND_BINDINGS.queueIn] = queueOf(level);
-          bindings[EXPAND_BINDINGS.counters] = whole('counters');
-          bindings[EXPAND_BINDINGS.queueOut] = queueOf(level + 1);
-          bindings[EXPAND_BINDINGS.params] = b.paramBlock([
-            bases[type] as number,
-            4 * level + type,
-            4 * (level + 1),
-            ...nextBases,
-            childSpan(parts.nodeSize, L, level),
-          ]);
-          b.dispatchIndirect(expandKernel({ nodeSize: parts.nodeSize, type, mode: 'push', leaf: false }), bindings, argsRef);
-        }
+        bindings[EXPAND_BINDINGS.pool] = whole('pool');
+        bindings[EXPAND_BINDINGS.queueIn] = queueOf(level);
+        bindings[EXPAND_BINDINGS.counters] = whole('counters');
+        bindings[EXPAND_BINDINGS.queueOut] = queueOf(level + 1);
+        bindings[EXPAND_BINDINGS.params] = b.paramBlock([
+          bases[type] as number,
+          4 * level + type,
+          4 * (level + 1),
+          ...nextBases,
+          childSpan(parts.nodeSize, L, level),
+        ]);
+        const argsRef: BufferRef = { role: 'args', offset: 12 * (4 * level + type), size: 12 };
+        b.dispatchIndirect(expandKernel({ nodeSize: parts.nodeSize, type, mode: 'push', leaf: false }), bindings, argsRef);
       }
     }
     return b.build();
   };
 
-  const queues = { destroy: () => owned.forEach((b) => b.destroy()), scratchBytes: queueBytesTotal, allocations: owned.length };
+  // The per-size queues of the COO4 leaves: count per class, scatter into class runs, copy back, size a dispatch per class.
+  const leafBases = traversal ? queueBases(census.nodes[leafLevel] as readonly number[]) : [0, 0, 0, 0];
+  function sizeClasses(b: RecipeBuilder): void {
+    const bindings: (BufferRef | undefined)[] = [];
+    bindings[SIZE_CLASS_BINDINGS.pool] = whole('pool');
+    bindings[SIZE_CLASS_BINDINGS.queue] = queueOf(leafLevel);
+    bindings[SIZE_CLASS_BINDINGS.counters] = whole('counters');
+    bindings[SIZE_CLASS_BINDINGS.params] = b.paramBlock([leafBases[NODE_TYPE.coo4] as number, coo4Leaves, classCounter]);
+    const groups = sizeClassWorkgroups(coo4Leaves);
+    b.dispatch(sizeClassKernel('count'), bindings, groups);
+    const scatter = [...bindings];
+    scatter[SIZE_CLASS_BINDINGS.sorted] = whole('sorted');
+    b.dispatch(sizeClassKernel('scatter'), scatter, groups);
+    const bytes = 4 * QUEUE_ENTRY_WORDS * coo4Leaves;
+    b.copy(whole('sorted'), { ...queueOf(leafLevel), offset: 4 * QUEUE_ENTRY_WORDS * (leafBases[NODE_TYPE.coo4] as number) }, bytes);
+    const sizing: (BufferRef | undefined)[] = [];
+    sizing[ARGS_BINDINGS.counters] = whole('counters');
+    sizing[ARGS_BINDINGS.args] = whole('args');
+    sizing[ARGS_BINDINGS.params] = b.paramBlock([classCounter, ...COO4_SIZE_CLASSES.map((c) => 256 / c.lanes), 1, maxDim]);
+    b.dispatch(queueArgsKernel(), sizing, 1);
+  }
+
+  // A product: clear y, then the leaf kernel of each type over the leaf queues the traversal left.
+  const product = () => {
+    const b = new RecipeBuilder();
+    b.clear({ role: 'y', offset: 0, size: 4 * outLength });
+    if (!traversal) return b.build();
+    if (records) b.clear(whole('recordCount'));
+    const counts = census.nodes[leafLevel] as readonly number[];
+    // One dispatch per leaf type, and per size class for COO4 leaves; each reads its queue's count
+    // and start from the counters, and its workgroup counts from the traversal's sizing.
+    const leafDispatch = (type: NodeType, sizeClass: number | undefined) => {
+      const split = sizeClass !== undefined;
+      const countIndex = split ? classCounter + CLASS_WORD.count + sizeClass : 4 * leafLevel + type;
+      const startIndex = split ? classCounter + CLASS_WORD.start + sizeClass : classCounter + CLASS_WORD.zero;
+      const argsRef: BufferRef = { role: 'args', offset: 12 * (split ? classCounter + sizeClass : 4 * leafLevel + type), size: 12 };
+      const bindings: (BufferRef | undefined)[] = [];
+      bindings[LEAF_BINDINGS.pool] = whole('pool');
+      bindings[LEAF_BINDINGS.queueIn] = queueOf(leafLevel);
+      bindings[LEAF_BINDINGS.counters] = whole('counters');
+      bindings[LEAF_BINDINGS.x] = whole('x');
+      if (records) {
+        bindings[LEAF_BINDINGS.recordCount] = whole('recordCount');
+        bindings[LEAF_BINDINGS.recordKeys] = whole('recordKeys');
+        bindings[LEAF_BINDINGS.recordValues] = whole('recordValues');
+      } else {
+        bindings[LEAF_BINDINGS.y] = whole('y');
+      }
+      const params = [leafBases[type] as number, countIndex, swap ? 1 : 0, f32Bits(parts.scale), startIndex];
+      bindings[LEAF_BINDINGS.params] = b.paramBlock(params);
+      b.dispatchIndirect(leafKernel({ nodeSize: parts.nodeSize, type, combine, sizeClass }), bindings, argsRef);
+    };
+    for (const type of NODE_TYPES) {
+      if (counts[type] === 0) continue;
+      if (type !== NODE_TYPE.coo4) leafDispatch(type, undefined);
+      else COO4_SIZE_CLASSES.forEach((_, k) => leafDispatch(type, k));
+    }
+    return b.build();
+  };
+
+  if (traversal) {
+    const encoder = ctx.device.createCommandEncoder({ label: 'hisparse traversal' });
+    // The size classes' scatter target, only while the traversal runs.
+    const sorted = createStorageBuffer(ctx, Math.max(16, 4 * QUEUE_ENTRY_WORDS * coo4Leaves), 'hisparse size classes');
+    try {
+      const roles = { pool: parts.pool, queueEven, queueOdd, counters, args, sorted } as Record<string, GPUBuffer>;
+      exec.encode(encoder, 'traverse', traverse, roles);
+      ctx.device.queue.submit([encoder.finish()]);
+    } finally {
+      sorted.destroy();
+    }
+    // Only the leaf level's queue is read again; the other one was the traversal's scratch.
+    if (L > 1) {
+      const spent = leafLevel % 2 === 0 ? queueOdd : queueEven;
+      spent?.destroy();
+      owned.splice(owned.indexOf(spent as GPUBuffer), 1);
+    }
+  }
+
+  const queueBytesTotal = owned.reduce((sum, b) => sum + b.size, 0);
+  const queues = { destroy: () => owned.forEach((b) => b.destroy()), scratchBytes: queueBytesTotal, allocations: allocated };
   return Object.assign(
     planOf([exec, queues, ...(records ? [records] : [])], {
       encode(encoder: GPUCommandEncoder, a: HiSparseSpmvEncodeArgs) {
         checkEncodeArgs('hisparse spmv plan', { ...a, count: 1 }, { x: { bytes: 4 * inLength }, y: { bytes: 4 * outLength } });
         const roles: Record<string, GPUBuffer> = { pool: parts.pool, x: a.x, y: a.y };
-        if (traversal) Object.assign(roles, { queueEven, queueOdd, counters, args });
+        if (traversal)
+          Object.assign(roles, {
+            [leafLevel % 2 === 0 ? 'queueEven' : 'queueOdd']: leafLevel % 2 === 0 ? queueEven : queueOdd,
+            counters,
+            args,
+          });
         if (records) Object.assign(roles, records.buffers);
-        // Clear y, traverse, leaves (they add into y, or write records).
-        exec.encode(encoder, 'spmv', build, roles);
+        // Clear y, the leaves (they add into y, or write records).
+        exec.encode(encoder, 'product', product, roles);
         // Sort, reduce by key, scatter (records only).
         records?.encode(encoder, a.y);
       },

@@ -2,6 +2,7 @@ import type { KernelSpec } from '@scan/core/kit';
 import { entriesPerLoad, NODE_TYPE, type NodeType } from '../../format/layout.js';
 import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL, NODE_WGSL } from './node-wgsl.js';
+import { COO4_SIZE_CLASSES } from './size-class-kernels.js';
 
 /**
  * Binding numbers of the leaf kernels: `y` with the `'atomic'` combine; `recordCount`, `recordKeys`
@@ -38,13 +39,20 @@ export type LeafCombine = 'atomic' | 'segmented';
 
 /**
  * Invocations per leaf and workgroup size of the leaf kernel of `type`: one invocation per COO1 or
- * COO2 leaf (256 leaves per workgroup), eight per COO4 leaf (each takes a run of consecutive
- * four-entry loads; 32 leaves per workgroup), a workgroup per dense leaf (an invocation per row or
- * column of the d×d block).
+ * COO2 leaf (256 leaves per workgroup); for COO4 leaves the lanes of their size class
+ * (`COO4_SIZE_CLASSES`: 8, 64 or 256, each taking a run of consecutive four-entry loads; 256
+ * invocations per workgroup); a workgroup per dense leaf (an invocation per row or column of the
+ * d×d block). `sizeClass` defaults to 0, the class a COO4 queue that is not split by size uses.
+ *
+ * @example
+ * ```ts
+ * leafShape(NODE_TYPE.coo4, 2); // { lanes: 256, workgroupSize: 256 }
+ * ```
  */
-export function leafShape(type: NodeType): { lanes: number; workgroupSize: number } {
+export function leafShape(type: NodeType, sizeClass = 0): { lanes: number; workgroupSize: number } {
   if (type === NODE_TYPE.coo1 || type === NODE_TYPE.coo2) return { lanes: 1, workgroupSize: 256 };
-  if (type === NODE_TYPE.coo4) return { lanes: 8, workgroupSize: 256 };
+  if (type === NODE_TYPE.coo4)
+    return { lanes: (COO4_SIZE_CLASSES[sizeClass] ?? COO4_SIZE_CLASSES[0])?.lanes as number, workgroupSize: 256 };
   return { lanes: 64, workgroupSize: 64 };
 }
 
@@ -54,6 +62,8 @@ export interface LeafSpec {
   readonly type: NodeType;
   /** How sums reach y (default `'atomic'`). */
   readonly combine?: LeafCombine;
+  /** COO4 only: the size class whose lanes per leaf the kernel uses (default 0; see {@link leafShape}). */
+  readonly sizeClass?: number;
 }
 
 /**
@@ -76,7 +86,9 @@ export interface LeafSpec {
  * each lane its place in the workgroup's run; one global atomic per workgroup reserves that run of
  * the record arrays; a second walk writes the records. No hash table: every run sum is a record.
  *
- * Params: queue base of the leaves, index of their counter, swap (0/1), the scale's f32 bits.
+ * Params: queue base of the leaves, index of their counter, swap (0/1), the scale's f32 bits, and
+ * the index of the counter word added to the queue base (a size class's start inside the COO4
+ * leaves, written on the GPU; a word that stays 0 for queues not split by size).
  *
  * @example
  * ```ts
@@ -87,7 +99,7 @@ export interface LeafSpec {
 export function leafKernel(spec: LeafSpec): KernelSpec {
   const combine = spec.combine ?? 'atomic';
   return {
-    key: `hisparse/leaf/d${spec.nodeSize}/t${spec.type}/${combine === 'atomic' ? 'cas' : 'records'}`,
+    key: `hisparse/leaf/d${spec.nodeSize}/t${spec.type}/c${spec.sizeClass ?? 0}/${combine === 'atomic' ? 'cas' : 'records'}`,
     wgsl: () => leafWgsl(spec, combine),
   };
 }
@@ -185,7 +197,7 @@ function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, 
 }
 
 function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
-  const { lanes, workgroupSize } = leafShape(spec.type);
+  const { lanes, workgroupSize } = leafShape(spec.type, spec.sizeClass);
   const B = LEAF_BINDINGS;
   const dense = spec.type === NODE_TYPE.dense;
   const records = combine === 'segmented';
@@ -240,7 +252,7 @@ fn add_y(i: u32, v: f32) {
 }
 ${dense ? '' : HASH_WGSL}`;
   return /* wgsl */ `
-struct Params { in_base: u32, count_index: u32, swap: u32, scale_bits: u32 }
+struct Params { in_base: u32, count_index: u32, swap: u32, scale_bits: u32, start_index: u32 }
 @group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
 @group(0) @binding(${B.queueIn}) var<storage, read> queue_in: array<u32>;
 @group(0) @binding(${B.counters}) var<storage, read> counters: array<u32>;
@@ -262,7 +274,7 @@ fn main(${FLAT_BUILTINS_WGSL}) {
   let live = k < counters[params.count_index];
   let swap = params.swap != 0u;
   let scale = bitcast<f32>(params.scale_bits);
-  let e = (params.in_base + min(k, max(counters[params.count_index], 1u) - 1u)) * ${QUEUE_ENTRY_WORDS}u;
+  let e = (params.in_base + counters[params.start_index] + min(k, max(counters[params.count_index], 1u) - 1u)) * ${QUEUE_ENTRY_WORDS}u;
   let off = queue_in[e] & ~3u;
   let row0 = queue_in[e + 1u];
   let col0 = queue_in[e + 2u];

@@ -1,0 +1,135 @@
+import type { KernelSpec } from '@scan/core/kit';
+import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
+
+/**
+ * The size classes of COO4 leaves (Derler et al. §5: work queues per node type **and size**, so
+ * that the threads given to a node match its entries): a leaf of up to `most` entries is
+ * multiplied by `lanes` invocations. COO1 and COO2 leaves hold one or two entries and dense leaves
+ * d² slots, so only COO4 leaves — from 3 entries to most of a block — vary enough to need classes.
+ * Eight lanes keep small leaves (a diagonal block's few entries) from idling a wide group; a whole
+ * workgroup takes a leaf of hundreds of entries, which eight lanes would walk one after another.
+ *
+ * @example
+ * ```ts
+ * COO4_SIZE_CLASSES[2].lanes; // 256: a workgroup per leaf
+ * ```
+ */
+export const COO4_SIZE_CLASSES: readonly { readonly most: number; readonly lanes: number }[] = [
+  { most: 64, lanes: 8 },
+  { most: 512, lanes: 64 },
+  { most: 0xffffffff, lanes: 256 },
+];
+
+/**
+ * Words the size classes add after the level counters, from the plan's `classCounter` index c:
+ * c + k the count of class k (c + 3 stays 0, so the queue-sizing kernel's fourth slot sizes an
+ * empty dispatch), c + 4 + k where class k starts inside the COO4 leaves, c + 7 a word that stays
+ * 0 (the start of every queue that is not split), c + 8 + k the scatter's cursors.
+ *
+ * @example
+ * ```ts
+ * const counterWords = 4 * levels + CLASS_COUNTER_WORDS;
+ * ```
+ */
+export const CLASS_COUNTER_WORDS = 12;
+
+/** Where the class words sit, relative to the plan's class counter index (see {@link CLASS_COUNTER_WORDS}). */
+export const CLASS_WORD = { count: 0, start: 4, zero: 7, cursor: 8 } as const;
+
+/** Binding numbers of the size-class kernels. */
+export const SIZE_CLASS_BINDINGS = { pool: 0, queue: 1, counters: 2, sorted: 3, params: 4 } as const;
+
+const WORKGROUP = 256;
+
+/**
+ * The workgroups of one size-class pass over `leaves` COO4 leaves (one invocation per leaf).
+ *
+ * @example
+ * ```ts
+ * b.dispatch(sizeClassKernel('count'), bindings, sizeClassWorkgroups(census.nodes[L - 1][3]));
+ * ```
+ */
+export function sizeClassWorkgroups(leaves: number): number {
+  return Math.ceil(leaves / WORKGROUP);
+}
+
+/**
+ * The per-size queues of the COO4 leaves, filled on the GPU once the traversal has left them in
+ * the leaf queue (their number is the census's, so the host sizes these dispatches). `'count'`:
+ * each leaf's class from its entry count, tallied per workgroup and added to the class counts.
+ * `'scatter'`: from the counts, where each class starts (written for the leaf kernels), then every
+ * leaf copied into its class's run of `sorted` with one global atomic per class and workgroup.
+ * The plan copies `sorted` back over the COO4 part of the leaf queue and sizes one dispatch per
+ * class from the counts.
+ *
+ * Params: the COO4 leaves' first queue entry, their number, the class counter index.
+ *
+ * @example
+ * ```ts
+ * const count = sizeClassKernel('count');
+ * const scatter = sizeClassKernel('scatter');
+ * ```
+ */
+export function sizeClassKernel(mode: 'count' | 'scatter'): KernelSpec {
+  return { key: `hisparse/size-class/${mode}`, wgsl: () => sizeClassWgsl(mode) };
+}
+
+function sizeClassWgsl(mode: 'count' | 'scatter'): string {
+  const B = SIZE_CLASS_BINDINGS;
+  const W = QUEUE_ENTRY_WORDS;
+  const scatter = mode === 'scatter';
+  const [small, medium] = COO4_SIZE_CLASSES.map((c) => c.most);
+  return /* wgsl */ `
+struct Params { first: u32, leaves: u32, class_counter: u32 }
+@group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
+@group(0) @binding(${B.queue}) var<storage, read> queue: array<u32>;
+@group(0) @binding(${B.counters}) var<storage, read_write> counters: array<atomic<u32>>;
+${scatter ? `@group(0) @binding(${B.sorted}) var<storage, read_write> sorted: array<u32>;` : ''}
+@group(0) @binding(${B.params}) var<uniform> params: Params;
+
+var<workgroup> wg_count: array<atomic<u32>, 3>;
+var<workgroup> wg_base: array<u32, 3>;
+
+fn class_of(n: u32) -> u32 { return select(select(2u, 1u, n <= ${medium}u), 0u, n <= ${small}u); }
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let i = gid.x;
+  let live = i < params.leaves;
+  let e = (params.first + min(i, max(params.leaves, 1u) - 1u)) * ${W}u;
+  let cls = class_of(pool[queue[e] & ~3u]);
+  var rank = 0u;
+  if (live) { rank = atomicAdd(&wg_count[cls], 1u); }
+  workgroupBarrier();
+  let c = params.class_counter;
+${
+  scatter
+    ? `  // Starts: class k begins after the classes before it (every workgroup computes the same).
+  let n0 = atomicLoad(&counters[c + ${CLASS_WORD.count}u]);
+  let n1 = atomicLoad(&counters[c + ${CLASS_WORD.count + 1}u]);
+  if (gid.x == 0u) {
+    atomicStore(&counters[c + ${CLASS_WORD.start}u], 0u);
+    atomicStore(&counters[c + ${CLASS_WORD.start + 1}u], n0);
+    atomicStore(&counters[c + ${CLASS_WORD.start + 2}u], n0 + n1);
+  }
+  // Reserve: one run per class for the workgroup.
+  if (lid < 3u) {
+    let start = select(select(n0 + n1, n0, lid == 1u), 0u, lid == 0u);
+    let n = atomicLoad(&wg_count[lid]);
+    if (n > 0u) { wg_base[lid] = start + atomicAdd(&counters[c + ${CLASS_WORD.cursor}u + lid], n); }
+  }
+  workgroupBarrier();
+  // Scatter: the leaf's queue entry into its class's run.
+  if (live) {
+    let dst = (wg_base[cls] + rank) * ${W}u;
+    for (var w = 0u; w < ${W}u; w++) { sorted[dst + w] = queue[e + w]; }
+  }`
+    : `  // Tally: this workgroup's leaves per class.
+  if (lid < 3u) {
+    let n = atomicLoad(&wg_count[lid]);
+    if (n > 0u) { atomicAdd(&counters[c + ${CLASS_WORD.count}u + lid], n); }
+  }`
+}
+}
+`;
+}
