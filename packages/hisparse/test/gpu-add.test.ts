@@ -13,7 +13,7 @@ import { getTestContext } from '@scan/gpu-testing';
 import { biasedMatrix, poisson2d, uniformRandomMatrix } from '@scan/spmv';
 import type { CsrMatrix } from '@scan/spmv/cpu';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hisparseAdd, hisparseFromCsr, hisparseToCsr, scale, transpose } from '../src/cpu/index.js';
+import { hisparseAdd, hisparseFromCsr, hisparseStats, hisparseToCsr, scale, transpose } from '../src/cpu/index.js';
 import { chooseNodeType, FORMAT_VERSION, NODE_TYPE, POOL_MAGIC, TYPE_MASK } from '../src/format/layout.js';
 import type { HiSparseHost } from '../src/format/matrix.js';
 import { nodeSizeAt, readNode } from '../src/format/node-io.js';
@@ -72,11 +72,11 @@ async function checkAdd(
   hA: HiSparseHost,
   hB: HiSparseHost,
   label: string,
-  opts: { exact?: boolean; gA?: GpuHiSparseParts; gB?: GpuHiSparseParts; on?: ScanContext } = {},
+  opts: { exact?: boolean; gA?: GpuHiSparseParts; gB?: GpuHiSparseParts; on?: ScanContext; nodes?: number } = {},
 ) {
   const A = opts.gA ? withState(opts.gA, hA) : uploadHiSparse(ctx, hA);
   const B = opts.gB ? withState(opts.gB, hB) : uploadHiSparse(ctx, hB);
-  const C = await addOnGpu(opts.on ?? ctx, A, B);
+  const C = await addOnGpu(opts.on ?? ctx, A, B, opts.nodes === undefined ? {} : { nodes: opts.nodes });
   const hC = await downloadHiSparse(ctx, C);
   C.pool.destroy();
   if (!opts.gA) A.pool.destroy();
@@ -89,6 +89,10 @@ async function checkAdd(
   return hC;
 }
 
+const nodeCount = (H: HiSparseHost) => {
+  const s = hisparseStats(H);
+  return [s.innerNodes, s.leafNodes].reduce((sum, t) => sum + t.dense + t.coo1 + t.coo2 + t.coo4, 0);
+};
 const build = (A: CsrMatrix, d: number) => hisparseFromCsr(A, { nodeSize: d });
 const doubled = (A: CsrMatrix): CsrMatrix => ({ ...A, values: A.values.map((v) => 2 * v) });
 
@@ -98,6 +102,13 @@ describe('gpu add: patterns and node sizes', () => {
       const A = build(randomCsrDyadic(70, 70, 600, d), d);
       const B = build(randomCsrDyadic(70, 70, 500, d + 1), d);
       await checkAdd(A, B, 'overlapping');
+      // The pair bound from the node counts (as HiSparseMatrix.add passes them): exactly enough.
+      await checkAdd(A, B, 'overlapping, items for the nodes of A and B only', { nodes: nodeCount(A) + nodeCount(B) });
+      // A bound too small is caught by the overflow flag, never a truncated sum.
+      const [gA0, gB0] = [uploadHiSparse(ctx, A), uploadHiSparse(ctx, B)];
+      await expect(addOnGpu(ctx, gA0, gB0, { nodes: 3 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      gA0.pool.destroy();
+      gB0.pool.destroy();
       // Disjoint: A in the upper rows, B in the lower ones (whole subtrees copied, none merged).
       const top = build(upperRows(randomCsrDyadic(70, 70, 300, 5), 35), d);
       const bottom = build(lowerRows(randomCsrDyadic(70, 70, 300, 6), 35), d);
@@ -109,6 +120,35 @@ describe('gpu add: patterns and node sizes', () => {
       await checkAdd(build(randomCsrDyadic(13, 150, 300, 7), d), build(randomCsrDyadic(13, 150, 200, 8), d), '13×150');
     });
   }
+});
+
+describe('gpu add: leaf pairs of two sparse lists (the merge kernels)', () => {
+  it('large sparse leaf pairs by rank: overlapping, one inside the other, scaled, and the tile path beside them', async () => {
+    // d = 16, 64×64: leaves of about 90 entries each side (COO4), far past the small queue's 16.
+    const A = randomCsrDyadic(64, 64, 1500, 21);
+    const B = randomCsrDyadic(64, 64, 1200, 22);
+    const hA = build(A, 16);
+    expect(readNode(hA.pool, readNode(hA.pool, hA.root, 16).words[0]!, 16).type).toBe(NODE_TYPE.coo4);
+    await checkAdd(hA, build(B, 16), 'overlapping');
+    await checkAdd(hA, scale(build(B, 16), -0.5), 'A − B/2');
+    // B's pattern inside A's: every B entry common (no B-only entries), and the reverse.
+    const inner = upperRows(A, 20);
+    await checkAdd(hA, build(inner, 16), 'B inside A');
+    await checkAdd(build(inner, 16), hA, 'A inside B');
+    // Transposed B: the same pairs through the tile kernels (the merge path needs one orientation).
+    await checkAdd(hA, transpose(build(B, 16)), 'A + Bᵀ (tile path)');
+  });
+
+  it('d = 128: A leaf of more than MERGE_MAX_ENTRIES entries keeps the tile kernels', async () => {
+    // One 128×128 block: 5000 entries (COO4, past the 4096-bit mask) against 3000.
+    const big = build(randomCsrDyadic(128, 128, 7000, 23), 128);
+    const small = build(randomCsrDyadic(128, 128, 3500, 24), 128);
+    const n = readNode(big.pool, big.root, 128);
+    expect(n.type).toBe(NODE_TYPE.coo4);
+    expect(n.slots.length).toBeGreaterThan(4096);
+    await checkAdd(big, small, 'big + small (tile path)');
+    await checkAdd(small, big, 'small + big (merge path, B past the mask)');
+  });
 });
 
 /** Rows below `split` of A (the others emptied). */

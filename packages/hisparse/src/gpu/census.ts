@@ -24,6 +24,18 @@ export interface Census {
   readonly words: readonly (readonly number[])[];
 }
 
+/**
+ * All nodes of a census, every level and type.
+ *
+ * @example
+ * ```ts
+ * totalNodes({ nodes: [[0, 0, 0, 1], [2, 5, 0, 0]], entries: [], words: [] }); // 8
+ * ```
+ */
+export function totalNodes(census: Census): number {
+  return census.nodes.reduce((sum, level) => sum + level.reduce((a, b) => a + b, 0), 0);
+}
+
 /** Where each type's queue starts in a level's queue buffer (entries): the types one after the other. */
 export function queueBases(counts: readonly number[]): number[] {
   const bases: number[] = [];

@@ -6,6 +6,7 @@ import { checkAddOperands, checkGpuOperand } from './args.js';
 import { addParams, CONTROL, controlWords, FLAG, ITEM_WORDS, LEVEL_WORDS, NO_PARENT } from './items.js';
 import { fillKernel } from './kernels/fill-kernel.js';
 import { levelArgsKernel } from './kernels/level-args-kernel.js';
+import { mergePairKernel } from './kernels/merge-pair-kernels.js';
 import { smallFillKernel, smallUnionCountKernel } from './kernels/small-pair-kernels.js';
 import { unionCountKernel } from './kernels/union-count-kernel.js';
 
@@ -40,6 +41,8 @@ const argsOf = (level: number, queue: 'large' | 'small') => ({
 /** The kernels of one sweep: for the large queue (a workgroup per pair) and the small one (a thread per pair). */
 interface SweepKernels {
   readonly large: KernelSpec;
+  /** The leaf level's large pairs of two sparse lists (the large kernel skips them). */
+  readonly merge: KernelSpec;
   readonly small: KernelSpec;
 }
 
@@ -64,9 +67,26 @@ function sweepRecipe(state: AddState, kernels: SweepKernels, sizeLevels: boolean
       whole('queues'),
     ];
     b.dispatchIndirect(kernels.large, bindings, argsOf(level, 'large'));
+    if (level === state.levels - 1) b.dispatchIndirect(kernels.merge, bindings, argsOf(level, 'large'));
     b.dispatchIndirect(kernels.small, bindings, argsOf(level, 'small'));
   }
   return b.build();
+}
+
+/**
+ * Options of {@link addOnGpu}.
+ *
+ * @example
+ * ```ts
+ * const options: AddOnGpuOptions = { nodes: totalNodes(censusA) + totalNodes(censusB) };
+ * ```
+ */
+export interface AddOnGpuOptions {
+  /**
+   * How many nodes A and B reach together (from their censuses): the bound on the pairs the
+   * traversal queues. Without it the bound comes from the pool words, several times larger.
+   */
+  readonly nodes?: number;
 }
 
 /** Refuses buffers past one storage binding: each of these is bound whole. */
@@ -116,6 +136,9 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  * products are exact (scales 1 or powers of two) and is otherwise within a rounding or two of it.
  * C's pool is valid but not canonical: nodes lie in the atomic counter's order.
  *
+ * The pair items and queues are sized by `options.nodes` (A's and B's node counts together, which
+ * `HiSparseMatrix.add` passes from the censuses) or else by the pool words.
+ *
  * Throws `INVALID_ARGUMENT` when the logical shapes or the node sizes differ (as `hisparseAdd`),
  * `TOO_LARGE` when a buffer passes one storage binding. The inputs are not changed; the caller owns
  * C's pool buffer.
@@ -128,7 +151,12 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  * C.pool.destroy();
  * ```
  */
-export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSparseParts): Promise<GpuHiSparseParts> {
+export async function addOnGpu(
+  ctx: ScanContext,
+  A: GpuHiSparseParts,
+  B: GpuHiSparseParts,
+  options: AddOnGpuOptions = {},
+): Promise<GpuHiSparseParts> {
   const a = checkGpuOperand(A, 'A');
   const b = checkGpuOperand(B, 'B');
   checkAddOperands(a, b);
@@ -143,9 +171,12 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
   if (a.root === NULL_POINTER && b.root === NULL_POINTER) {
     return { ...state, root: NULL_POINTER, pool: emptyPool(ctx), poolWords: POOL_HEADER_WORDS };
   }
-  // Every output node sits where A or B has a node, and every reachable node takes at least 4 of
-  // its pool's words after the header: the queue never holds more pairs than this.
-  const capacity = Math.max(1, Math.floor((a.poolWords + b.poolWords) / 4));
+  // Every output node sits where A or B has a node: the queue never holds more pairs than their
+  // nodes together — counted by their censuses when the caller has them, else bounded by the pool
+  // words (every reachable node takes at least 4 words after the header; ten times more for
+  // typical leaves, and the items are 24 bytes each).
+  const byWords = Math.floor((a.poolWords + b.poolWords) / 4);
+  const capacity = Math.max(1, Math.min(byWords, options.nodes ?? byWords));
   checkBindable(ctx, 4 * ITEM_WORDS * capacity, 'the pair items');
   const add: AddState = {
     d: a.nodeSize,
@@ -184,13 +215,22 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
         ctx,
         exec,
         'union counting',
-        sweepRecipe(add, { large: unionCountKernel(add.d), small: smallUnionCountKernel(add.d) }, true, false),
+        sweepRecipe(
+          add,
+          { large: unionCountKernel(add.d), merge: mergePairKernel(add.d, 'count'), small: smallUnionCountKernel(add.d) },
+          true,
+          false,
+        ),
         roles,
       );
       if (counted[CONTROL.overflow] !== 0) {
-        throw new ScanError('INVALID_ARGUMENT', 'A, B: the pools hold more nodes than their words allow (not valid HiSparse pools)', {
-          argument: 'A',
-        });
+        throw new ScanError(
+          'INVALID_ARGUMENT',
+          'A, B: the pools hold more nodes than their words (or options.nodes) allow (not valid HiSparse pools)',
+          {
+            argument: 'A',
+          },
+        );
       }
       const total = counted[CONTROL.total] as number;
       checkBindable(ctx, 4 * total, 'the output pool');
@@ -200,7 +240,7 @@ export async function addOnGpu(ctx: ScanContext, A: GpuHiSparseParts, B: GpuHiSp
         ctx,
         exec,
         'fill',
-        sweepRecipe(add, { large: fillKernel(add.d), small: smallFillKernel(add.d) }, false, true),
+        sweepRecipe(add, { large: fillKernel(add.d), merge: mergePairKernel(add.d, 'fill'), small: smallFillKernel(add.d) }, false, true),
         { ...roles, poolC: pool },
       );
       if (filled[CONTROL.overflow] !== 0 || filled[CONTROL.alloc] !== total) {

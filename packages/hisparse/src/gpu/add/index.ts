@@ -10,4 +10,4 @@
  * ```
  * @module
  */
-export { addOnGpu } from './add-on-gpu.js';
+export { type AddOnGpuOptions, addOnGpu } from './add-on-gpu.js';

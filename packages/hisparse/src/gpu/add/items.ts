@@ -141,3 +141,26 @@ export const FLAG = { leaf: 1, swapB: 2, aScaleOne: 4, bScaleOne: 8 } as const;
 export function addParams(p: { level: number; flags: number; scaleA: number; scaleB: number; capacity: number; maxDim: number }): number[] {
   return [p.level, p.flags, f32Bits(p.scaleA), f32Bits(p.scaleB), p.capacity, p.maxDim, 0, 0];
 }
+
+/**
+ * Threads per workgroup of the merge kernels (one leaf pair of two sparse lists each): a leaf of a
+ * structured matrix holds tens to hundreds of entries, a binary search each.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `@compute @workgroup_size(${MERGE_PAIR_GROUP}) fn main() { ... }`;
+ * ```
+ */
+export const MERGE_PAIR_GROUP = 64;
+
+/**
+ * Entries of A's list below which a leaf pair takes the merge path: one bit per entry of A in
+ * workgroup memory (the common flags), 512 bytes at 4096. Larger sparse leaves (d ≥ 64 only) keep
+ * the tile kernels.
+ *
+ * @example
+ * ```ts
+ * const merged = countA < MERGE_MAX_ENTRIES;
+ * ```
+ */
+export const MERGE_MAX_ENTRIES = 4096;

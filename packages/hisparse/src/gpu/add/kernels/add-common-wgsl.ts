@@ -1,4 +1,5 @@
 import { CONTROL, FLAG, ITEM, ITEM_WORDS, LEVEL_WORDS, NO_PARENT, SMALL_PAIR_ENTRIES } from '../items.js';
+import { mergeHelpersWgsl } from './merge-helpers-wgsl.js';
 import { nodeLayoutWgsl } from './node-layout-wgsl.js';
 
 // WGSL shared by every add kernel, large pairs and small pairs, counting and fill: the bindings,
@@ -75,7 +76,7 @@ fn write_item(child: u32, p_a: u32, p_b: u32, parent: u32, slot: u32, rank: u32)
   items[o + ITEM_COUNT] = 0u;
   items[o + ITEM_OUT] = 0u;
 }
-`;
+${mergeHelpersWgsl()}`;
 }
 
 /**

@@ -52,6 +52,7 @@ var<workgroup> large_base: u32;
 var<workgroup> small_count: atomic<u32>;
 var<workgroup> large_count: atomic<u32>;
 var<workgroup> level_range: vec3<u32>;
+var<workgroup> skip_pair: u32;
 `;
 }
 
@@ -123,7 +124,8 @@ export function loadAndScanTileWgsl(): string {
  * The first lines of a large-pair kernel body: the level's large-queue range (first entry, count,
  * dispatch width) as the GPU wrote it into the control words, made workgroup-uniform; the linear
  * workgroup index of the (possibly 2-D, see core's `dispatchShape`) indirect dispatch; the pair it
- * works on (through the large queue), and both node pointers.
+ * works on (through the large queue), and both node pointers; a pair the merge kernels take
+ * (`merge_eligible`) ends the workgroup here.
  *
  * @example
  * ```ts
@@ -142,7 +144,10 @@ export function pairPrologueWgsl(): string {
   let item = queues[params.capacity + range.x + wg_index];
   let io = item * ITEM_WORDS;
   let p_a = items[io + ITEM_A];
-  let p_b = items[io + ITEM_B];`;
+  let p_b = items[io + ITEM_B];
+  // Leaf pairs of two sparse lists in one orientation are the merge kernels' (merge-pair-kernels.ts).
+  if (lid == 0u) { skip_pair = select(0u, 1u, merge_eligible(p_a, p_b)); }
+  if (workgroupUniformLoad(&skip_pair) == 1u) { return; }`;
 }
 
 /**
