@@ -7,7 +7,7 @@
 // empty, 1×1, non-square, dense nodes meeting sparse ones (d = 4), d = 4, 16, 32, transposed (one
 // and both), scaled, the spmv generators, B = 2A, 2-D indirect grids, and the argument errors.
 // Every case runs both queues: small sparse pairs (a thread each) and dense or larger pairs (a
-// workgroup each). SwiftShader-sized: the file takes about 10 s here.
+// workgroup each), and C's census tallied by the sweeps must equal a count of C's tree. SwiftShader-sized: the file takes about 10 s here.
 import type { ScanContext } from '@scan/core';
 import { getTestContext } from '@scan/gpu-testing';
 import { biasedMatrix, poisson2d, uniformRandomMatrix } from '@scan/spmv';
@@ -18,6 +18,7 @@ import { chooseNodeType, FORMAT_VERSION, NODE_TYPE, POOL_MAGIC, TYPE_MASK } from
 import type { HiSparseHost } from '../src/format/matrix.js';
 import { nodeSizeAt, readNode } from '../src/format/node-io.js';
 import { addOnGpu } from '../src/gpu/add/index.js';
+import { takeCensus } from '../src/gpu/census.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from '../src/gpu/parts.js';
 import { expectSameCsr, randomCsrDyadic } from './oracle.js';
 
@@ -78,6 +79,8 @@ async function checkAdd(
   const B = opts.gB ? withState(opts.gB, hB) : uploadHiSparse(ctx, hB);
   const C = await addOnGpu(opts.on ?? ctx, A, B, opts.nodes === undefined ? {} : { nodes: opts.nodes });
   const hC = await downloadHiSparse(ctx, C);
+  // The census the sweeps tallied is the one a count of C's tree gives.
+  expect(C.census, `${label}: census`).toEqual(await takeCensus(ctx, C));
   C.pool.destroy();
   if (!opts.gA) A.pool.destroy();
   if (!opts.gB) B.pool.destroy();

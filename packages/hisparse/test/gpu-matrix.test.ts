@@ -5,6 +5,7 @@ import type { ScanContext } from '@scan/core';
 import { getTestContext } from '@scan/gpu-testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hisparseAdd, hisparseFromCoo, hisparseFromCsr, hisparseToCsr, scale, transpose } from '../src/cpu/index.js';
+import { DEFAULT_NODE_SIZE } from '../src/format/layout.js';
 import { HiSparseMatrix } from '../src/gpu/matrix.js';
 import { dyadicVector, expectSameCsr, randomCoo, randomCsrDyadic } from './oracle.js';
 
@@ -27,7 +28,7 @@ describe('HiSparseMatrix', () => {
     const coo = randomCoo(90, 120, 900, 12);
     const C = await HiSparseMatrix.fromCoo(ctx, coo);
     expect(words((await C.toHost()).pool.view())).toEqual(words(hisparseFromCoo(coo).pool.view()));
-    expect(C.nodeSize).toBe(32);
+    expect(C.nodeSize).toBe(DEFAULT_NODE_SIZE);
     C.destroy();
   });
 

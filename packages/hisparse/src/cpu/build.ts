@@ -14,7 +14,7 @@ import { fillPool, type SkeletonNode } from './tree.js';
  * ```
  */
 export interface HiSparseBuildOptions {
-  /** Node size d: a power of two from 4 to 256 (default `DEFAULT_NODE_SIZE`, 32 for now). */
+  /** Node size d: a power of two from 4 to 256 (default `DEFAULT_NODE_SIZE`, 64). */
   nodeSize?: number;
 }
 

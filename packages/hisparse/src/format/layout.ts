@@ -109,17 +109,19 @@ export const MIN_NODE_SIZE = 4;
 export const MAX_NODE_SIZE = 256;
 
 /**
- * The default node size d. Provisional until the GPU kernels are measured: the paper found d = 128
- * best on a GTX 1080 (§7), but a 128×128 dense node is 64 KiB, past the 16 KiB of workgroup memory
- * WebGPU guarantees, while a 32×32 one (4 KiB) can be staged whole; d = 32 also keeps inner nodes
- * small for the moderately sized matrices of the tests and benchmarks.
+ * The default node size d, chosen by measurement on the lent H100 (BENCHMARKS.md, "HiSparse
+ * second pass"): over the SpMV suite, d = 64 gives the smallest pool of 16, 32 and 64 on every
+ * matrix, the fastest add on every matrix, and the best geometric mean of the A·x times; d = 16 or
+ * 32 is faster on some single matrices (Poisson's and the banded one's Aᵀ·x). The paper's best
+ * was 128 on a GTX 1080 (§7); here 128 and 256 shrink the pool little more (0.70 and 0.69 of CSR
+ * on Poisson) while the add's slot-grid kernels and the leaves' workgroup tables grow with d.
  *
  * @example
  * ```ts
  * hisparseFromCsr(A); // same as hisparseFromCsr(A, { nodeSize: DEFAULT_NODE_SIZE })
  * ```
  */
-export const DEFAULT_NODE_SIZE = 32;
+export const DEFAULT_NODE_SIZE = 64;
 
 /** `n` rounded up to a multiple of `m` (a power of two). */
 function alignUp(n: number, m: number): number {

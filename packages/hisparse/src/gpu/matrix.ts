@@ -113,11 +113,11 @@ export class HiSparseMatrix {
     readonly census: Census = tree.census,
   ) {}
 
-  /** @internal Wraps freshly made parts (the matrix owns the pool) after taking the census. */
-  static async fromParts(ctx: ScanContext, parts: GpuHiSparseParts): Promise<HiSparseMatrix> {
+  /** @internal Wraps freshly made parts (the matrix owns the pool) with their census, taken here unless `known`. */
+  static async fromParts(ctx: ScanContext, parts: GpuHiSparseParts, known?: Census): Promise<HiSparseMatrix> {
     let census: Census;
     try {
-      census = await takeCensus(ctx, parts);
+      census = known ?? (await takeCensus(ctx, parts));
     } catch (error) {
       // The matrix never came to be: its pool (made for it) goes with it.
       parts.pool.destroy();
@@ -373,7 +373,8 @@ export class HiSparseMatrix {
     B.usable();
     if (B.ctx !== this.ctx) invalidArgument('B', B, 'expected a matrix of the same context');
     const nodes = totalNodes(this.census) + totalNodes(B.census);
-    return HiSparseMatrix.fromParts(this.ctx, await addOnGpu(this.ctx, this.parts, B.parts, { nodes }));
+    const { census, ...parts } = await addOnGpu(this.ctx, this.parts, B.parts, { nodes });
+    return HiSparseMatrix.fromParts(this.ctx, parts, census);
   }
 
   /**

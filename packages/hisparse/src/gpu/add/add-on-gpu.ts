@@ -1,9 +1,21 @@
 import { BufferUsage, createStorageBuffer, encodeReadback, type ScanContext, ScanError, uploadArray } from '@scan/core';
 import { type KernelSpec, type Recipe, RecipeBuilder, RecipeExecutor, runGuarded } from '@scan/core/kit';
 import { FORMAT_VERSION, NULL_POINTER, POOL_HEADER_WORDS, POOL_MAGIC } from '../../format/layout.js';
+import type { Census } from '../census.js';
 import type { GpuHiSparseParts } from '../parts.js';
 import { checkAddOperands, checkGpuOperand } from './args.js';
-import { addParams, CONTROL, controlWords, FLAG, ITEM_WORDS, LEVEL_WORDS, NO_PARENT } from './items.js';
+import {
+  addParams,
+  CONTROL,
+  controlWords,
+  FLAG,
+  ITEM_WORDS,
+  LEVEL_WORDS,
+  NO_PARENT,
+  TALLY_COPIES,
+  TALLY_WORDS,
+  tallyStart,
+} from './items.js';
 import { fillKernel } from './kernels/fill-kernel.js';
 import { levelArgsKernel } from './kernels/level-args-kernel.js';
 import { mergePairKernel } from './kernels/merge-pair-kernels.js';
@@ -28,7 +40,8 @@ function levelParams(state: AddState, level: number): number[] {
     (state.swapB ? FLAG.swapB : 0) |
     (state.scaleA === 1 ? FLAG.aScaleOne : 0) |
     (state.scaleB === 1 ? FLAG.bScaleOne : 0);
-  return addParams({ level, flags, scaleA: state.scaleA, scaleB: state.scaleB, capacity: state.capacity, maxDim: state.maxDim });
+  const { scaleA, scaleB, capacity, maxDim } = state;
+  return addParams({ level, flags, scaleA, scaleB, capacity, maxDim, tally: tallyStart(state.levels) });
 }
 
 const whole = (role: string) => ({ role, offset: 0 });
@@ -89,6 +102,38 @@ export interface AddOnGpuOptions {
   readonly nodes?: number;
 }
 
+/**
+ * What {@link addOnGpu} returns: C's parts (the caller owns `pool`) and C's census, tallied by the
+ * sweeps themselves, so `HiSparseMatrix` need not count C's tree again.
+ */
+export interface AddResult extends GpuHiSparseParts {
+  readonly census: Census;
+}
+
+/**
+ * C's census from the control words after both sweeps (items.ts, `tallyStart`): each level's
+ * copies summed, and the dense-leaf entries that cancelled to +0 taken off the leaves' entries.
+ */
+function censusFromTally(control: Uint32Array, levels: number): Census {
+  const start = tallyStart(levels);
+  const nodes: number[][] = [];
+  const entries: number[][] = [];
+  const words: number[][] = [];
+  for (let level = 0; level < levels; level++) {
+    const sum = new Array<number>(TALLY_WORDS).fill(0);
+    for (let copy = 0; copy < TALLY_COPIES; copy++) {
+      const at = start + 1 + (level * TALLY_COPIES + copy) * TALLY_WORDS;
+      for (let w = 0; w < TALLY_WORDS; w++) sum[w] = (sum[w] as number) + (control[at + w] as number);
+    }
+    nodes.push(sum.slice(0, 4));
+    entries.push(sum.slice(4, 8));
+    words.push(sum.slice(8, 12));
+  }
+  const leaves = entries[levels - 1] as number[];
+  leaves[0] = (leaves[0] as number) - (control[start] as number);
+  return { nodes, entries, words };
+}
+
 /** Refuses buffers past one storage binding: each of these is bound whole. */
 function checkBindable(ctx: ScanContext, bytes: number, what: string): void {
   const limit = ctx.caps.limits.maxStorageBufferBindingSize;
@@ -139,6 +184,10 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  * The pair items and queues are sized by `options.nodes` (A's and B's node counts together, which
  * `HiSparseMatrix.add` passes from the censuses) or else by the pool words.
  *
+ * C's census (nodes, entries and words per level and type, what `takeCensus` would count) is
+ * tallied by the counting sweep and corrected by the fill sweep (dense-leaf entries that cancelled
+ * to +0 are no entries), and returned with the parts.
+ *
  * Throws `INVALID_ARGUMENT` when the logical shapes or the node sizes differ (as `hisparseAdd`),
  * `TOO_LARGE` when a buffer passes one storage binding. The inputs are not changed; the caller owns
  * C's pool buffer.
@@ -156,7 +205,7 @@ export async function addOnGpu(
   A: GpuHiSparseParts,
   B: GpuHiSparseParts,
   options: AddOnGpuOptions = {},
-): Promise<GpuHiSparseParts> {
+): Promise<AddResult> {
   const a = checkGpuOperand(A, 'A');
   const b = checkGpuOperand(B, 'B');
   checkAddOperands(a, b);
@@ -169,7 +218,13 @@ export async function addOnGpu(
     scale: 1,
   };
   if (a.root === NULL_POINTER && b.root === NULL_POINTER) {
-    return { ...state, root: NULL_POINTER, pool: emptyPool(ctx), poolWords: POOL_HEADER_WORDS };
+    return {
+      ...state,
+      root: NULL_POINTER,
+      pool: emptyPool(ctx),
+      poolWords: POOL_HEADER_WORDS,
+      census: censusFromTally(new Uint32Array(controlWords(a.levels)), a.levels),
+    };
   }
   // Every output node sits where A or B has a node: the queue never holds more pairs than their
   // nodes together — counted by their censuses when the caller has them, else bounded by the pool
@@ -246,7 +301,8 @@ export async function addOnGpu(
       if (filled[CONTROL.overflow] !== 0 || filled[CONTROL.alloc] !== total) {
         throw new ScanError('GPU_ERROR', `hisparse add: the fill allocated ${filled[CONTROL.alloc]} words of the ${total} counted`);
       }
-      const result: GpuHiSparseParts = { ...state, root: filled[CONTROL.root] as number, pool, poolWords: total };
+      const census = censusFromTally(filled, add.levels);
+      const result: AddResult = { ...state, root: filled[CONTROL.root] as number, pool, poolWords: total, census };
       pool = undefined;
       return result;
     } finally {

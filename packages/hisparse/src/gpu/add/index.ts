@@ -10,4 +10,4 @@
  * ```
  * @module
  */
-export { type AddOnGpuOptions, addOnGpu } from './add-on-gpu.js';
+export { type AddOnGpuOptions, type AddResult, addOnGpu } from './add-on-gpu.js';

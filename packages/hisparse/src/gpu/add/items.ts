@@ -112,6 +112,37 @@ export const SMALL_PAIR_GROUP = 64;
  * ```
  */
 export function controlWords(levels: number): number {
+  return tallyStart(levels) + 1 + TALLY_COPIES * TALLY_WORDS * levels;
+}
+
+/**
+ * Copies of each level's census tally in the control words: a pair adds its output node to copy
+ * (pair index mod 16), so hundreds of thousands of leaf pairs do not all meet on twelve words.
+ *
+ * @example
+ * ```ts
+ * const copy = pairIndex % TALLY_COPIES;
+ * ```
+ */
+export const TALLY_COPIES = 16;
+
+/** Words of one tally copy of one level: nodes, entries and words per node type (4 × 3). */
+export const TALLY_WORDS = 12;
+
+/**
+ * Where C's census is tallied in the control words (after the level records): first the count of
+ * dense-leaf entries that cancelled to +0 (a dense leaf stores no +0, so these are not entries),
+ * then per level {@link TALLY_COPIES} copies of nodes[4], entries[4], words[4]. The counting sweep
+ * adds every output node (its type, union count and words); the fill sweep counts the cancelled
+ * entries. The host sums the copies into the census `HiSparseMatrix` needs, instead of counting
+ * C's tree again afterwards.
+ *
+ * @example
+ * ```ts
+ * const cancelled = control[tallyStart(levels)];
+ * ```
+ */
+export function tallyStart(levels: number): number {
   return CONTROL.levels + LEVEL_WORDS * levels;
 }
 
@@ -130,16 +161,25 @@ export const FLAG = { leaf: 1, swapB: 2, aScaleOne: 4, bScaleOne: 8 } as const;
 
 /**
  * The uniform block of one level's kernels (see `pairDeclarationsWgsl`): the level, the flags,
- * both scales as f32 bits, the item capacity and the device's workgroups-per-dimension limit (for
- * the 2-D shape of the next level's indirect dispatch).
+ * both scales as f32 bits, the item capacity, the device's workgroups-per-dimension limit (for
+ * the 2-D shape of the next level's indirect dispatch) and where the census tally starts
+ * ({@link tallyStart}).
  *
  * @example
  * ```ts
- * b.paramBlock(addParams({ level: 0, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64, maxDim: 65535 }));
+ * b.paramBlock(addParams({ level: 0, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64, maxDim: 65535, tally: tallyStart(1) }));
  * ```
  */
-export function addParams(p: { level: number; flags: number; scaleA: number; scaleB: number; capacity: number; maxDim: number }): number[] {
-  return [p.level, p.flags, f32Bits(p.scaleA), f32Bits(p.scaleB), p.capacity, p.maxDim, 0, 0];
+export function addParams(p: {
+  level: number;
+  flags: number;
+  scaleA: number;
+  scaleB: number;
+  capacity: number;
+  maxDim: number;
+  tally: number;
+}): number[] {
+  return [p.level, p.flags, f32Bits(p.scaleA), f32Bits(p.scaleB), p.capacity, p.maxDim, p.tally, 0];
 }
 
 /**

@@ -104,25 +104,29 @@ export function leafKernel(spec: LeafSpec): KernelSpec {
   };
 }
 
-/** Slots of the workgroup's table of partial sums (two words each in workgroup memory). */
-const HASH_SLOTS = 1024;
-
 /**
- * A workgroup's partial sums by output index, an open-addressing table in workgroup memory: the
- * leaves of one workgroup are siblings pushed together (one run of the queue per parent and
- * workgroup), so their entries share outputs — a full row of a skewed matrix crosses thousands of
- * leaves — and one compare-and-swap per output and workgroup reaches y instead of one per run.
- * A key is claimed by compare-and-swap from 0 (empty) to index + 1; a spurious failure or a
- * crowded neighbourhood only costs a second slot or a direct add into y, never a wrong sum.
+ * Slots of the workgroup's table of partial sums (two words each in workgroup memory): twice the
+ * outputs the workgroup's leaves can reach (leaves per workgroup × d, at most half full), as a
+ * power of two, at most 1024. A workgroup of one or four large leaves needs a small table, and
+ * every slot costs at the workgroup's start (zero-filled) and end (flushed).
+ *
+ * @example
+ * ```ts
+ * hashSlots(64, 1); // 128: one leaf of a 64-wide block
+ * ```
  */
-const HASH_WGSL = /* wgsl */ `
-const HASH_SLOTS: u32 = ${HASH_SLOTS}u;
+export function hashSlots(nodeSize: number, leavesPerWorkgroup: number): number {
+  return Math.min(1024, 2 ** Math.ceil(Math.log2(2 * nodeSize * leavesPerWorkgroup)));
+}
+
+const hashWgsl = (slots: number) => /* wgsl */ `
+const HASH_SLOTS: u32 = ${slots}u;
 const NO_OUTPUT: u32 = 0xffffffffu;
 var<workgroup> hash_key: array<atomic<u32>, HASH_SLOTS>;
 var<workgroup> hash_sum: array<atomic<u32>, HASH_SLOTS>;
 
 fn add_local(i: u32, v: f32) {
-  let home = (i * 2654435761u) >> ${32 - Math.log2(HASH_SLOTS)}u;
+  let home = (i * 2654435761u) >> ${32 - Math.log2(slots)}u;
   for (var probe = 0u; probe < 8u; probe++) {
     let slot = (home + probe) & (HASH_SLOTS - 1u);
     let claim = atomicCompareExchangeWeak(&hash_key[slot], 0u, i + 1u);
@@ -250,7 +254,7 @@ fn add_y(i: u32, v: f32) {
     old = r.old_value;
   }
 }
-${dense ? '' : HASH_WGSL}`;
+${dense ? '' : hashWgsl(hashSlots(spec.nodeSize, workgroupSize / lanes))}`;
   return /* wgsl */ `
 struct Params { in_base: u32, count_index: u32, swap: u32, scale_bits: u32, start_index: u32 }
 @group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;

@@ -1,4 +1,4 @@
-import { CONTROL, FLAG, ITEM, ITEM_WORDS, LEVEL_WORDS, NO_PARENT, SMALL_PAIR_ENTRIES } from '../items.js';
+import { CONTROL, FLAG, ITEM, ITEM_WORDS, LEVEL_WORDS, NO_PARENT, SMALL_PAIR_ENTRIES, TALLY_COPIES, TALLY_WORDS } from '../items.js';
 import { mergeHelpersWgsl } from './merge-helpers-wgsl.js';
 import { nodeLayoutWgsl } from './node-layout-wgsl.js';
 
@@ -19,7 +19,7 @@ import { nodeLayoutWgsl } from './node-layout-wgsl.js';
  */
 export function addCommonWgsl(d: number): string {
   return `
-struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, max_dim: u32, pad0: u32, pad1: u32 }
+struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, max_dim: u32, tally: u32, pad1: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> pool_a: array<u32>;
 @group(0) @binding(2) var<storage, read> pool_b: array<u32>;
@@ -65,6 +65,17 @@ fn entries_b(p: u32) -> u32 {
   return pool_b[p - t];
 }
 fn is_small_pair(p_a: u32, p_b: u32) -> bool { return entries_a(p_a) + entries_b(p_b) <= SMALL; }
+
+// C's census (items.ts, tallyStart): the output node of a pair, counted in copy (index mod copies)
+// of this level's tally; and a dense-leaf entry that cancelled to +0 (no entry in a dense leaf).
+fn tally_node(index: u32, n: u32) {
+  let t = node_type(n);
+  let at = params.tally + 1u + (params.level * ${TALLY_COPIES}u + index % ${TALLY_COPIES}u) * ${TALLY_WORDS}u;
+  atomicAdd(&ctl[at + t], 1u);
+  atomicAdd(&ctl[at + 4u + t], n);
+  atomicAdd(&ctl[at + 8u + t], node_words(t, n));
+}
+fn tally_cancelled() { atomicAdd(&ctl[params.tally], 1u); }
 
 // Writes a queued child pair's item (its output node comes later).
 fn write_item(child: u32, p_a: u32, p_b: u32, parent: u32, slot: u32, rank: u32) {

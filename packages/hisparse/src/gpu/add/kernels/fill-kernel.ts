@@ -49,6 +49,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
       }
       if (leaf) {
         let v = leaf_value(a_has[lid] == 1u, a_word[lid], b_has[lid] == 1u, b_word[lid]);
+        if (t == 0u && v == 0u) { tally_cancelled(); }
         atomicStore(&pool_c[select(vs + k, off + s, t == 0u)], v);
       }
     }

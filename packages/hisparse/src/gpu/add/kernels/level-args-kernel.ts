@@ -20,7 +20,7 @@ export function levelArgsKernel(): KernelSpec {
   return {
     key: 'hisparse/add/level-args',
     wgsl: () => `
-struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, max_dim: u32, pad0: u32, pad1: u32 }
+struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, max_dim: u32, tally: u32, pad1: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> ctl: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> args: array<u32>;

@@ -93,6 +93,7 @@ function countBodyWgsl(): string {
     let n = a.n + b.n - atomicLoad(&common_total);
     items[io + ITEM_COUNT] = n;
     atomicAdd(&ctl[CTL_TOTAL], node_words(node_type(n), n));
+    tally_node(wg_index, n);
   }`;
 }
 
@@ -147,6 +148,7 @@ fn write_entry(off: u32, cs: u32, vs: u32, t: u32, k: u32, key: u32, v: u32) {
   let r = key >> 8u;
   let c = key & 0xffu;
   if (t != 0u) { atomicOr(&pool_c[cs + (k >> 1u)], (r | (c << 8u)) << ((k & 1u) * 16u)); }
+  if (t == 0u && v == 0u) { tally_cancelled(); }
   atomicStore(&pool_c[select(vs + k, off + r * D + c, t == 0u)], v);
 }`;
 }

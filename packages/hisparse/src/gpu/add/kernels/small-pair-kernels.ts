@@ -132,6 +132,7 @@ export function smallUnionCountKernel(d: number): KernelSpec {
   ${mergeWgsl('n++; if (inner && is_small_pair(w_a, w_b)) { n_small++; }')}
   items[io + ITEM_COUNT] = n;
   atomicAdd(&ctl[CTL_TOTAL], node_words(node_type(n), n));
+  tally_node(g, n);
   if (!inner || n == 0u) { return; }
   let at = atomicAdd(&ctl[CTL_ITEMS], n);
   if (at + n > params.capacity) {
@@ -180,7 +181,11 @@ export function smallFillKernel(d: number): KernelSpec {
         let coord = (s / D) | ((s % D) << 8u);
         if ((k & 1u) == 0u) { pending = coord; } else { atomicStore(&pool_c[cs + (k >> 1u)], pending | (coord << 16u)); }
       }
-      if (leaf) { atomicStore(&pool_c[select(vs + k, off + s, t == 0u)], leaf_value(has_a, w_a, has_b, w_b)); }`)}
+      if (leaf) {
+        let v = leaf_value(has_a, w_a, has_b, w_b);
+        if (t == 0u && v == 0u) { tally_cancelled(); }
+        atomicStore(&pool_c[select(vs + k, off + s, t == 0u)], v);
+      }`)}
   if (t != 0u && (n & 1u) == 1u) { atomicStore(&pool_c[cs + (n >> 1u)], pending); }`,
   );
 }

@@ -37,6 +37,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (lid == 0u) {
     items[io + ITEM_COUNT] = base;
     atomicAdd(&ctl[CTL_TOTAL], node_words(node_type(base), base));
+    tally_node(wg_index, base);
   }
 }
 `,
