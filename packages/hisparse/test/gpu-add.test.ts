@@ -262,27 +262,6 @@ describe('gpu add: 2-D dispatch', () => {
   });
 });
 
-describe('gpu add: the pool sized between the sweeps', () => {
-  it('when A\'s and B\'s words together pass one binding, the counted total is read back first', async () => {
-    const hA = build(randomCsrDyadic(80, 80, 900, 33), 16);
-    const hB = build(randomCsrDyadic(80, 80, 700, 34), 16);
-    const nodes = nodeCount(hA) + nodeCount(hB);
-    const words = hisparseAdd(hA, hB).pool.used;
-    // A stated binding limit that holds the items, the queues and C's exact pool, not the bound.
-    const limit = 4 * Math.max(6 * nodes, words) + 16;
-    expect(limit, 'the case must exercise the exact path').toBeLessThan(4 * (hA.pool.used + hB.pool.used));
-    const tight: ScanContext = {
-      device: ctx.device,
-      caps: { ...ctx.caps, limits: { ...ctx.caps.limits, maxStorageBufferBindingSize: limit } },
-      lostReason: undefined,
-      lost: ctx.lost,
-      destroy: () => undefined,
-    };
-    await checkAdd(hA, hB, 'exact pool', { on: tight, nodes });
-    await checkAdd(hA, hB, 'pool from the bound', { nodes });
-  });
-});
-
 describe('gpu add: generators and B = 2A (the csrgeam anchor)', () => {
   it('poisson2d, biasedMatrix, uniformRandomMatrix', async () => {
     const cases: [string, CsrMatrix, number][] = [

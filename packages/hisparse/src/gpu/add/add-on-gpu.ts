@@ -162,15 +162,11 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  *    next level's pairs: common children to be traversed together, children only one side has to
  *    be copied. Between levels a one-invocation kernel sizes the next level's queues from their
  *    tails and writes their indirect dispatch arguments (the paper's GPU controller, §4.2), so the
- *    host never waits between levels.
- * 2. **Pool allocation**: C's pool holds A's and B's pool words together (an output node never
- *    takes more words than the two nodes it comes from; the format's node words grow
- *    subadditively with the entries), allocated before the counting sweep, so both sweeps go in
- *    one submission and the host waits once; afterwards the pool is copied to the counted size
- *    when the bound wasted more than a quarter. Where that bound passes one storage binding (or,
- *    should it ever fail, when the count exceeds it) the counting sweep's total is read back first
- *    and the pool allocated exactly, zero-filled, with the header.
- * 3. **Fill** (top-down, the same indirect sizes): each pair takes its node's words
+ *    host reads back once, after the last level (the total words).
+ * 2. **Pool allocation**: the output pool is created with exactly the words counted (so no upper
+ *    bound is needed — a bound from the input pools would be about 3.6× their words in the worst
+ *    case — and C's `poolWords` equals the canonical pool's size), zero-filled, with the header.
+ * 3. **Fill** (top-down, one submission, the same indirect sizes): each pair takes its node's words
  *    from the pool with an atomic counter, links the node into its parent's slot, and writes
  *    coordinates and, at the leaves, the sums (common entries) or scaled copies.
  *
@@ -246,153 +242,93 @@ export async function addOnGpu(
     capacity,
     maxDim: ctx.caps.limits.maxComputeWorkgroupsPerDimension,
   };
-  // One submission for both sweeps when a pool of A's and B's words together fits one binding: an
-  // output node never takes more words than the two nodes it comes from, so that pool is enough
-  // and the host waits once. Otherwise (or should the bound ever fail: the fill's allocator
-  // refuses to pass the buffer and the add runs again) the pool is sized exactly between sweeps.
-  const bound = a.poolWords + b.poolWords;
-  const onePass = 4 * bound <= ctx.caps.limits.maxStorageBufferBindingSize;
   return runGuarded(ctx, 'hisparse add', async () => {
-    const first = await attempt(ctx, add, a, b, onePass ? bound : undefined);
-    const result = first ?? ((await attempt(ctx, add, a, b, undefined)) as Attempt);
-    return { ...state, ...result };
-  });
-}
-
-/** What one attempt of the add returns (C's state comes from `addOnGpu`). */
-type Attempt = Pick<AddResult, 'root' | 'pool' | 'poolWords' | 'census'>;
-
-/**
- * One run of both sweeps over fresh buffers. With `boundWords`, C's pool is allocated at that
- * size before the counting sweep and both sweeps go in one submission (one read-back); the pool is
- * copied to its exact size afterwards when the bound wasted more than a quarter. Without it, the
- * counting sweep's total is read back first and the pool allocated exactly (never `undefined`).
- * Returns `undefined` when the bound proved too small (the caller runs again without it).
- */
-async function attempt(
-  ctx: ScanContext,
-  add: AddState,
-  a: GpuHiSparseParts,
-  b: GpuHiSparseParts,
-  boundWords: number | undefined,
-): Promise<Attempt | undefined> {
-  const exec = new RecipeExecutor(ctx, 'hisparse add');
-  const items = createStorageBuffer(ctx, 4 * ITEM_WORDS * add.capacity, 'hisparse add items');
-  ctx.device.queue.writeBuffer(items, 0, Uint32Array.of(a.root, b.root, NO_PARENT, 0, 0, 0));
-  // The root level is one pair, sized here; the GPU sizes the others.
-  const control = new Uint32Array(controlWords(add.levels));
-  control[CONTROL.items] = 1;
-  control[CONTROL.total] = POOL_HEADER_WORDS;
-  control[CONTROL.alloc] = POOL_HEADER_WORDS;
-  control[CONTROL.largeTail] = 1;
-  control.set([0, 1, 1, 0, 0, 0, 0, 0], CONTROL.levels);
-  const controlBuffer = uploadArray(ctx, control, 'hisparse add control');
-  const args = ctx.device.createBuffer({
-    label: 'hisparse add dispatch args',
-    size: 4 * LEVEL_WORDS * add.levels,
-    usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
-  });
-  ctx.device.queue.writeBuffer(args, 0, Uint32Array.of(1, 1, 1, 0, 0, 0, 1, 0));
-  // The root pair goes to the large queue (slot 0 of its half of the queue buffer).
-  const queues = createStorageBuffer(ctx, 4 * 2 * add.capacity, 'hisparse add queues');
-  ctx.device.queue.writeBuffer(queues, 4 * add.capacity, Uint32Array.of(0));
-  const roles: Record<string, GPUBuffer> = { poolA: a.pool, poolB: b.pool, items, control: controlBuffer, args, queues };
-  const counting = sweepRecipe(
-    add,
-    { large: unionCountKernel(add.d), merge: mergePairKernel(add.d, 'count'), small: smallUnionCountKernel(add.d) },
-    true,
-    false,
-  );
-  const filling = sweepRecipe(
-    add,
-    { large: fillKernel(add.d), merge: mergePairKernel(add.d, 'fill'), small: smallFillKernel(add.d) },
-    false,
-    true,
-  );
-  const newPool = (words: number) => {
-    const buffer = createStorageBuffer(ctx, 4 * words, 'hisparse pool');
-    ctx.device.queue.writeBuffer(buffer, 0, Uint32Array.of(POOL_MAGIC, FORMAT_VERSION, 0, 0));
-    return buffer;
-  };
-  let pool: GPUBuffer | undefined;
-  try {
-    let done: Uint32Array;
-    if (boundWords !== undefined) {
-      pool = newPool(boundWords);
-      done = await runSweeps(
+    const exec = new RecipeExecutor(ctx, 'hisparse add');
+    const items = createStorageBuffer(ctx, 4 * ITEM_WORDS * capacity, 'hisparse add items');
+    ctx.device.queue.writeBuffer(items, 0, Uint32Array.of(a.root, b.root, NO_PARENT, 0, 0, 0));
+    // The root level is one pair, sized here; the GPU sizes the others.
+    const control = new Uint32Array(controlWords(add.levels));
+    control[CONTROL.items] = 1;
+    control[CONTROL.total] = POOL_HEADER_WORDS;
+    control[CONTROL.alloc] = POOL_HEADER_WORDS;
+    control[CONTROL.largeTail] = 1;
+    control.set([0, 1, 1, 0, 0, 0, 0, 0], CONTROL.levels);
+    const controlBuffer = uploadArray(ctx, control, 'hisparse add control');
+    const args = ctx.device.createBuffer({
+      label: 'hisparse add dispatch args',
+      size: 4 * LEVEL_WORDS * add.levels,
+      usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
+    });
+    ctx.device.queue.writeBuffer(args, 0, Uint32Array.of(1, 1, 1, 0, 0, 0, 1, 0));
+    // The root pair goes to the large queue (slot 0 of its half of the queue buffer).
+    const queues = createStorageBuffer(ctx, 4 * 2 * capacity, 'hisparse add queues');
+    ctx.device.queue.writeBuffer(queues, 4 * capacity, Uint32Array.of(0));
+    const roles = { poolA: a.pool, poolB: b.pool, items, control: controlBuffer, args, queues };
+    let pool: GPUBuffer | undefined;
+    try {
+      const counted = await runSweep(
         ctx,
         exec,
-        [
-          ['union counting', counting],
-          ['fill', filling],
-        ],
-        { ...roles, poolC: pool },
+        'union counting',
+        sweepRecipe(
+          add,
+          { large: unionCountKernel(add.d), merge: mergePairKernel(add.d, 'count'), small: smallUnionCountKernel(add.d) },
+          true,
+          false,
+        ),
+        roles,
       );
-      checkCounted(done, add.capacity);
-      if ((done[CONTROL.total] as number) > boundWords) return undefined;
-    } else {
-      const counted = await runSweeps(ctx, exec, [['union counting', counting]], roles);
-      checkCounted(counted, add.capacity);
+      if (counted[CONTROL.overflow] !== 0) {
+        throw new ScanError(
+          'INVALID_ARGUMENT',
+          'A, B: the pools hold more nodes than their words (or options.nodes) allow (not valid HiSparse pools)',
+          {
+            argument: 'A',
+          },
+        );
+      }
       const total = counted[CONTROL.total] as number;
       checkBindable(ctx, 4 * total, 'the output pool');
-      pool = newPool(total);
-      done = await runSweeps(ctx, exec, [['fill', filling]], { ...roles, poolC: pool });
+      pool = createStorageBuffer(ctx, 4 * total, 'hisparse pool');
+      ctx.device.queue.writeBuffer(pool, 0, Uint32Array.of(POOL_MAGIC, FORMAT_VERSION, 0, 0));
+      const filled = await runSweep(
+        ctx,
+        exec,
+        'fill',
+        sweepRecipe(add, { large: fillKernel(add.d), merge: mergePairKernel(add.d, 'fill'), small: smallFillKernel(add.d) }, false, true),
+        { ...roles, poolC: pool },
+      );
+      if (filled[CONTROL.overflow] !== 0 || filled[CONTROL.alloc] !== total) {
+        throw new ScanError('GPU_ERROR', `hisparse add: the fill allocated ${filled[CONTROL.alloc]} words of the ${total} counted`);
+      }
+      const census = censusFromTally(filled, add.levels);
+      const result: AddResult = { ...state, root: filled[CONTROL.root] as number, pool, poolWords: total, census };
+      pool = undefined;
+      return result;
+    } finally {
+      pool?.destroy();
+      exec.destroy();
+      items.destroy();
+      controlBuffer.destroy();
+      args.destroy();
+      queues.destroy();
     }
-    const total = done[CONTROL.total] as number;
-    if (done[CONTROL.overflow] !== 0 || done[CONTROL.alloc] !== total) {
-      throw new ScanError('GPU_ERROR', `hisparse add: the fill allocated ${done[CONTROL.alloc]} words of the ${total} counted`);
-    }
-    if (4 * pool.size > 5 * 4 * total) {
-      // The bound wasted more than a quarter: keep an exact copy (recorded now, no wait).
-      const exact = createStorageBuffer(ctx, 4 * total, 'hisparse pool');
-      const encoder = ctx.device.createCommandEncoder({ label: 'hisparse add: exact pool' });
-      encoder.copyBufferToBuffer(pool, 0, exact, 0, 4 * total);
-      ctx.device.queue.submit([encoder.finish()]);
-      pool.destroy();
-      pool = exact;
-    }
-    const result: Attempt = { root: done[CONTROL.root] as number, pool, poolWords: total, census: censusFromTally(done, add.levels) };
-    pool = undefined;
-    return result;
-  } finally {
-    pool?.destroy();
-    exec.destroy();
-    items.destroy();
-    controlBuffer.destroy();
-    args.destroy();
-    queues.destroy();
-  }
+  });
 }
 
 /**
- * The counting sweep's verdict: pairs past the items' capacity (the tail counter passes it; the
- * kernels then stop queueing) mean the operands hold more nodes than the bound, so they are not
- * valid pools (or `options.nodes` was too small).
+ * Records one sweep (all levels) in one submission and reads the control words back after it: the
+ * one wait of each phase.
  */
-function checkCounted(control: Uint32Array, capacity: number): void {
-  if ((control[CONTROL.items] as number) > capacity) {
-    throw new ScanError(
-      'INVALID_ARGUMENT',
-      'A, B: the pools hold more nodes than their words (or options.nodes) allow (not valid HiSparse pools)',
-      {
-        argument: 'A',
-      },
-    );
-  }
-}
-
-/**
- * Records sweeps (all levels each) in one submission and reads the control words back after them:
- * the add's waits.
- */
-async function runSweeps(
+async function runSweep(
   ctx: ScanContext,
   exec: RecipeExecutor,
-  sweeps: readonly (readonly [string, Recipe])[],
+  phase: string,
+  recipe: Recipe,
   roles: Record<string, GPUBuffer>,
 ): Promise<Uint32Array> {
-  const encoder = ctx.device.createCommandEncoder({ label: 'hisparse add' });
-  for (const [phase, recipe] of sweeps) exec.encode(encoder, phase, () => recipe, roles);
+  const encoder = ctx.device.createCommandEncoder({ label: `hisparse add: ${phase}` });
+  exec.encode(encoder, phase, () => recipe, roles);
   const control = roles['control'] as GPUBuffer;
   const read = encodeReadback(ctx, encoder, control, 0, control.size);
   ctx.device.queue.submit([encoder.finish()]);
