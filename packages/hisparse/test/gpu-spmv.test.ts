@@ -90,12 +90,12 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
   });
 
   it('COO4 leaves of every size class (per-size queues) in one matrix', async () => {
-    // 64×64 blocks at d = 64 holding 0 to 1,500 entries: COO4 leaves of up to 64, up to 512 and
+    // 64×64 blocks at d = 64 holding 0 to 4,000 entries: COO4 leaves of up to 128, up to 1024 and
     // more entries (the three size classes, each with its own dispatch), beside COO1, COO2 and
     // dense leaves, in several blocks of each kind so the classes interleave in the leaf queue.
     const d = 64;
     const blocks = 6;
-    const perBlock = [3, 40, 64, 65, 300, 512, 513, 1500, 0, 1, 2, 4000];
+    const perBlock = [3, 40, 128, 129, 300, 1024, 1025, 1500, 0, 1, 2, 4000];
     const coords = new Map<number, number[]>();
     let b = 0;
     for (let bi = 0; bi < blocks; bi++) {

@@ -40,13 +40,13 @@ export type LeafCombine = 'atomic' | 'segmented';
 /**
  * Invocations per leaf and workgroup size of the leaf kernel of `type`: one invocation per COO1 or
  * COO2 leaf (256 leaves per workgroup); for COO4 leaves the lanes of their size class
- * (`COO4_SIZE_CLASSES`: 8, 64 or 256, each taking a run of consecutive four-entry loads; 256
+ * (`COO4_SIZE_CLASSES`: 8, 32 or 128, each taking a run of consecutive four-entry loads; 256
  * invocations per workgroup); a workgroup per dense leaf (an invocation per row or column of the
  * d×d block). `sizeClass` defaults to 0, the class a COO4 queue that is not split by size uses.
  *
  * @example
  * ```ts
- * leafShape(NODE_TYPE.coo4, 2); // { lanes: 256, workgroupSize: 256 }
+ * leafShape(NODE_TYPE.coo4, 2); // { lanes: 128, workgroupSize: 256 }
  * ```
  */
 export function leafShape(type: NodeType, sizeClass = 0): { lanes: number; workgroupSize: number } {

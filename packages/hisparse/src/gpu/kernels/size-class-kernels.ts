@@ -6,18 +6,22 @@ import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
  * that the threads given to a node match its entries): a leaf of up to `most` entries is
  * multiplied by `lanes` invocations. COO1 and COO2 leaves hold one or two entries and dense leaves
  * d² slots, so only COO4 leaves — from 3 entries to most of a block — vary enough to need classes.
- * Eight lanes keep small leaves (a diagonal block's few entries) from idling a wide group; a whole
- * workgroup takes a leaf of hundreds of entries, which eight lanes would walk one after another.
+ * The bounds keep 8 to 32 entries per invocation (two to eight four-entry loads): fewer leave the
+ * per-leaf costs (a workgroup's table, its flush) unamortized, more serialize a big leaf. Chosen
+ * by measurement on the H100 among four tables (BENCHMARKS.md, "HiSparse second pass": one class
+ * of 8 lanes; 64/512 entries with 8/64/256 lanes; these; 256/2048 with 8/64/256): these were the
+ * fastest or within 10 % on A·x and Aᵀ·x of Poisson, banded and power law at d = 32 and 64, and
+ * the only table with banded Aᵀ·x within 1.2× of A·x.
  *
  * @example
  * ```ts
- * COO4_SIZE_CLASSES[2].lanes; // 256: a workgroup per leaf
+ * COO4_SIZE_CLASSES[2].lanes; // 128: two leaves per workgroup
  * ```
  */
 export const COO4_SIZE_CLASSES: readonly { readonly most: number; readonly lanes: number }[] = [
-  { most: 64, lanes: 8 },
-  { most: 512, lanes: 64 },
-  { most: 0xffffffff, lanes: 256 },
+  { most: 128, lanes: 8 },
+  { most: 1024, lanes: 32 },
+  { most: 0xffffffff, lanes: 128 },
 ];
 
 /**
