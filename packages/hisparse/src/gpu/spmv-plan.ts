@@ -15,6 +15,7 @@ import {
   sizeClassKernel,
   sizeClassWorkgroups,
 } from './kernels/size-class-kernels.js';
+import { encodeLeafOrder } from './leaf-order.js';
 import type { GpuHiSparseParts } from './parts.js';
 
 /** Buffers of one HiSparse product: `x` (f32, the product's input length) and `y` (f32, its output length; overwritten). */
@@ -53,7 +54,10 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  * the root goes into the first queue, and the tree is walked level by level — per level one small
  * kernel sizes the four per-type queues' dispatches on the GPU (`dispatchWorkgroupsIndirect`), then
  * the inner nodes of each type push their children into the next level's queues — until the leaf
- * level's queues are filled and sized. Nothing is read back. **Product**, every `encode`: clear y,
+ * level's queues are filled and sized; the COO4 leaves are split into per-size queues
+ * (`size-class-kernels.ts`) and every leaf queue ordered by the block of outputs its leaves add
+ * into (`leaf-order.ts`: a stable sort, so a workgroup's leaves share outputs and its table merges
+ * their sums). Nothing is read back. **Product**, every `encode`: clear y,
  * then the leaf kernel of each type over those queues, which adds into y by compare-and-swap
  * (`combine: 'atomic'`) or writes its sums as records that a sort by key, a segmented scan and a
  * scatter reduce into y (`combine: 'segmented'`; the plan owns the record arrays, sized from the
@@ -251,14 +255,34 @@ export function createHiSparseSpmvPlan(
 
   if (traversal) {
     const encoder = ctx.device.createCommandEncoder({ label: 'hisparse traversal' });
-    // The size classes' scatter target, only while the traversal runs.
-    const sorted = createStorageBuffer(ctx, Math.max(16, 4 * QUEUE_ENTRY_WORDS * coo4Leaves), 'hisparse size classes');
+    // Scratch of the size classes' scatter and the ordering by output block, only while they run.
+    const leaves = (census.nodes[leafLevel] as readonly number[]).reduce((a, b) => a + b, 0);
+    const scratch = [
+      createStorageBuffer(ctx, Math.max(16, 4 * QUEUE_ENTRY_WORDS * leaves), 'hisparse leaf order'),
+      createStorageBuffer(ctx, Math.max(16, 4 * leaves), 'hisparse leaf keys'),
+      createStorageBuffer(ctx, Math.max(16, 4 * leaves), 'hisparse leaf permutation'),
+    ];
+    const [sorted, keys, perm] = scratch as [GPUBuffer, GPUBuffer, GPUBuffer];
+    let sort: { destroy(): void } | undefined;
     try {
       const roles = { pool: parts.pool, queueEven, queueOdd, counters, args, sorted } as Record<string, GPUBuffer>;
       exec.encode(encoder, 'traverse', traverse, roles);
+      if (leaves > 1) {
+        const queue = (leafLevel % 2 === 0 ? queueEven : queueOdd) as GPUBuffer;
+        const orderRoles = { queue, counters: counters as GPUBuffer, keys, perm, sorted };
+        const spec = { leaves, bases: leafBases, classCounter, nodeSize: parts.nodeSize, swap, outLength };
+        sort = encodeLeafOrder(ctx, exec, encoder, orderRoles, spec);
+      }
       ctx.device.queue.submit([encoder.finish()]);
+    } catch (error) {
+      // The plan never came to be: nothing it made outlives the failure.
+      for (const b of owned) b.destroy();
+      records?.destroy();
+      exec.destroy();
+      throw error;
     } finally {
-      sorted.destroy();
+      sort?.destroy();
+      for (const b of scratch) b.destroy();
     }
     // Only the leaf level's queue is read again; the other one was the traversal's scratch.
     if (L > 1) {

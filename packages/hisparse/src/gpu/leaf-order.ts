@@ -1,0 +1,75 @@
+import type { ScanContext } from '@scan/core';
+import { type BufferRef, RecipeBuilder, type RecipeExecutor } from '@scan/core/kit';
+import { createSortPlan } from '@scan/sort';
+import { QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
+import { LEAF_ORDER_BINDINGS, LEAF_ORDER_WORKGROUP, leafGatherKernel, leafKeyKernel, leafKeyShift } from './kernels/leaf-order-kernels.js';
+
+/** What {@link encodeLeafOrder} needs to know of a plan's leaf queue. */
+export interface LeafOrderSpec {
+  /** Leaves in the queue (the census's). */
+  readonly leaves: number;
+  /** Where the COO1, COO2 and COO4 leaves start in the queue (dense ones at 0). */
+  readonly bases: readonly number[];
+  /** Index of the size classes' first counter word. */
+  readonly classCounter: number;
+  readonly nodeSize: number;
+  /** The product reads blocks transposed: its outputs are the stored columns. */
+  readonly swap: boolean;
+  readonly outLength: number;
+}
+
+/**
+ * Records the ordering of a product plan's leaf queue by output block (see `leafKeyKernel`): keys,
+ * a stable radix sort of (key, index) pairs with `@scan/sort`, the gather into `sorted` and its copy
+ * back over the queue. Roles: `queue` (the leaf queue), `counters`, and scratch `keys`, `perm`
+ * (4 bytes per leaf each) and `sorted` (12 bytes per leaf), all only needed until this runs.
+ * Returns the sort plan, to be destroyed once the commands are submitted.
+ *
+ * @example
+ * ```ts
+ * const sort = encodeLeafOrder(ctx, exec, encoder, roles, { leaves, bases, classCounter, nodeSize: 64, swap: false, outLength: rows });
+ * ctx.device.queue.submit([encoder.finish()]);
+ * sort.destroy();
+ * ```
+ */
+export function encodeLeafOrder(
+  ctx: ScanContext,
+  exec: RecipeExecutor,
+  encoder: GPUCommandEncoder,
+  roles: Readonly<Record<string, GPUBuffer>>,
+  spec: LeafOrderSpec,
+): { destroy(): void } {
+  const n = spec.leaves;
+  const groups = Math.ceil(n / LEAF_ORDER_WORKGROUP);
+  const shift = leafKeyShift(spec.outLength, spec.nodeSize);
+  const whole = (role: string): BufferRef => ({ role, offset: 0 });
+  const B = LEAF_ORDER_BINDINGS;
+
+  const keys = new RecipeBuilder();
+  const keyBindings: (BufferRef | undefined)[] = [];
+  keyBindings[B.queue] = whole('queue');
+  keyBindings[B.counters] = whole('counters');
+  keyBindings[B.keys] = whole('keys');
+  keyBindings[B.perm] = whole('perm');
+  const [, b1, b2, b3] = spec.bases as [number, number, number, number];
+  keyBindings[B.params] = keys.paramBlock([n, b1, b2, b3, spec.classCounter, Math.log2(spec.nodeSize), spec.swap ? 1 : 0, shift]);
+  keys.dispatch(leafKeyKernel(), keyBindings, groups);
+  const keysRecipe = keys.build();
+  exec.encode(encoder, 'leaf keys', () => keysRecipe, roles);
+
+  // Stable: each group's run stays where the leaf dispatches expect it.
+  const sort = createSortPlan(ctx, { keyType: 'u32', valueType: 'u32', bits: [0, shift + 3], maxCount: n });
+  sort.encode(encoder, { keys: roles['keys'] as GPUBuffer, values: roles['perm'] as GPUBuffer, count: n });
+
+  const gather = new RecipeBuilder();
+  const gatherBindings: (BufferRef | undefined)[] = [];
+  gatherBindings[B.queue] = whole('queue');
+  gatherBindings[B.perm] = whole('perm');
+  gatherBindings[B.sorted] = whole('sorted');
+  gatherBindings[B.params] = gather.paramBlock([n]);
+  gather.dispatch(leafGatherKernel(), gatherBindings, groups);
+  gather.copy(whole('sorted'), whole('queue'), 4 * QUEUE_ENTRY_WORDS * n);
+  const gatherRecipe = gather.build();
+  exec.encode(encoder, 'leaf gather', () => gatherRecipe, roles);
+  return sort;
+}
