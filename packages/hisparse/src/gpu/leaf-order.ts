@@ -2,7 +2,7 @@ import type { ScanContext } from '@scan/core';
 import { type BufferRef, RecipeBuilder, type RecipeExecutor } from '@scan/core/kit';
 import { createSortPlan } from '@scan/sort';
 import { QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
-import { LEAF_ORDER_BINDINGS, LEAF_ORDER_WORKGROUP, leafGatherKernel, leafKeyKernel, leafKeyShift } from './kernels/leaf-order-kernels.js';
+import { LEAF_ORDER_BINDINGS, LEAF_ORDER_WORKGROUP, leafKeyShift, leafOrderKernel } from './kernels/leaf-order-kernels.js';
 
 /** What {@link encodeLeafOrder} needs to know of a plan's leaf queue. */
 export interface LeafOrderSpec {
@@ -19,7 +19,7 @@ export interface LeafOrderSpec {
 }
 
 /**
- * Records the ordering of a product plan's leaf queue by output block (see `leafKeyKernel`): keys,
+ * Records the ordering of a product plan's leaf queue by output block (see `leafOrderKernel`): keys,
  * a stable radix sort of (key, index) pairs with `@scan/sort`, the gather into `sorted` and its copy
  * back over the queue. Roles: `queue` (the leaf queue), `counters`, and scratch `keys`, `perm`
  * (4 bytes per leaf each) and `sorted` (12 bytes per leaf), all only needed until this runs.
@@ -53,7 +53,7 @@ export function encodeLeafOrder(
   keyBindings[B.perm] = whole('perm');
   const [, b1, b2, b3] = spec.bases as [number, number, number, number];
   keyBindings[B.params] = keys.paramBlock([n, b1, b2, b3, spec.classCounter, Math.log2(spec.nodeSize), spec.swap ? 1 : 0, shift]);
-  keys.dispatch(leafKeyKernel(), keyBindings, groups);
+  keys.dispatch(leafOrderKernel('key'), keyBindings, groups);
   const keysRecipe = keys.build();
   exec.encode(encoder, 'leaf keys', () => keysRecipe, roles);
 
@@ -66,8 +66,8 @@ export function encodeLeafOrder(
   gatherBindings[B.queue] = whole('queue');
   gatherBindings[B.perm] = whole('perm');
   gatherBindings[B.sorted] = whole('sorted');
-  gatherBindings[B.params] = gather.paramBlock([n]);
-  gather.dispatch(leafGatherKernel(), gatherBindings, groups);
+  gatherBindings[B.params] = gather.paramBlock([n, 0, 0, 0, 0, 0, 0, 0]);
+  gather.dispatch(leafOrderKernel('gather'), gatherBindings, groups);
   gather.copy(whole('sorted'), whole('queue'), 4 * QUEUE_ENTRY_WORDS * n);
   const gatherRecipe = gather.build();
   exec.encode(encoder, 'leaf gather', () => gatherRecipe, roles);

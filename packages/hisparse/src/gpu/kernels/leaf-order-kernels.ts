@@ -10,7 +10,7 @@ export const LEAF_ORDER_BINDINGS = { queue: 0, counters: 1, keys: 2, perm: 3, so
 export const LEAF_ORDER_WORKGROUP = 256;
 
 /**
- * Bits of a leaf's sort key (see {@link leafKeyKernel}): the output block's index below
+ * Bits of a leaf's sort key (see {@link leafOrderKernel}): the output block's index below
  * `groupShift`, the queue group (dense, COO1, COO2, the three COO4 size classes) in three bits above.
  *
  * @example
@@ -23,82 +23,64 @@ export function leafKeyShift(outLength: number, nodeSize: number): number {
 }
 
 /**
- * The sort key of every leaf of a product plan's leaf queue: its group — dense, COO1, COO2 or a
- * COO4 size class, from its place in the queue (the type bases from the census, the class starts
- * from the counters the size-class scatter wrote) — above the index of the d-block of outputs it
- * adds into (rows in a plain product, columns in a swapped one). A stable sort by this key keeps
- * each group's run where the leaf dispatches expect it and orders the leaves inside by output
- * block, so a workgroup's leaves share their outputs: its table in workgroup memory merges their
- * sums and far fewer compare-and-swaps reach y (and those on few lines of it). `perm` gets the
- * identity, the sort's values.
+ * The two steps around the sort of a product plan's leaf queue, from one generator.
  *
- * Params: leaves, the COO1, COO2 and COO4 bases, the class counter index, log2 d, swap, the shift.
+ * `'key'`: the sort key of every leaf — its group (dense, COO1, COO2 or a COO4 size class, from
+ * its place in the queue: the type bases from the census, the class starts from the counters the
+ * size-class scatter wrote) above the index of the d-block of outputs it adds into (rows in a
+ * plain product, columns in a swapped one); `perm` gets the identity, the sort's values. A stable
+ * sort by this key keeps each group's run where the leaf dispatches expect it and orders the
+ * leaves inside by output block, so a workgroup's leaves share their outputs: its table in
+ * workgroup memory merges their sums and far fewer compare-and-swaps reach y (and those on few
+ * lines of it). Params: leaves, the COO1, COO2 and COO4 bases, the class counter index, log2 d,
+ * swap, the shift ({@link leafKeyShift}).
+ *
+ * `'gather'`: entry i of `sorted` is the queue entry `perm[i]` (the plan copies `sorted` back over
+ * the queue). Params: leaves.
  *
  * @example
  * ```ts
- * b.dispatch(leafKeyKernel(), bindings, Math.ceil(leaves / LEAF_ORDER_WORKGROUP));
+ * b.dispatch(leafOrderKernel('key'), bindings, Math.ceil(leaves / LEAF_ORDER_WORKGROUP));
  * ```
  */
-export function leafKeyKernel(): KernelSpec {
-  return {
-    key: 'hisparse/leaf-order/key',
-    wgsl: () => /* wgsl */ `
-struct Params { n: u32, b1: u32, b2: u32, b3: u32, class_counter: u32, log2d: u32, swap: u32, shift: u32 }
-@group(0) @binding(${LEAF_ORDER_BINDINGS.queue}) var<storage, read> queue: array<u32>;
-@group(0) @binding(${LEAF_ORDER_BINDINGS.counters}) var<storage, read> counters: array<u32>;
-@group(0) @binding(${LEAF_ORDER_BINDINGS.keys}) var<storage, read_write> keys: array<u32>;
-@group(0) @binding(${LEAF_ORDER_BINDINGS.perm}) var<storage, read_write> perm: array<u32>;
-@group(0) @binding(${LEAF_ORDER_BINDINGS.params}) var<uniform> params: Params;
+export function leafOrderKernel(step: 'key' | 'gather'): KernelSpec {
+  return { key: `hisparse/leaf-order/${step}`, wgsl: () => leafOrderWgsl(step) };
+}
 
-@compute @workgroup_size(${LEAF_ORDER_WORKGROUP})
-fn main(${FLAT_BUILTINS_WGSL}) {
-  ${FLAT_WORKGROUP_WGSL}
-  let i = wg * ${LEAF_ORDER_WORKGROUP}u + lid;
-  if (i >= params.n) { return; }
+function leafOrderWgsl(step: 'key' | 'gather'): string {
+  const B = LEAF_ORDER_BINDINGS;
+  const W = QUEUE_ENTRY_WORDS;
+  const key = step === 'key';
+  const body = key
+    ? `
   var group = select(select(select(0u, 1u, i >= params.b1), 2u, i >= params.b2), 3u, i >= params.b3);
   if (group == 3u) {
     let r = i - params.b3;
     let c = params.class_counter + ${CLASS_WORD.start}u;
     group += select(select(0u, 1u, r >= counters[c + 1u]), 2u, r >= counters[c + 2u]);
   }
-  let e = i * ${QUEUE_ENTRY_WORDS}u;
+  let e = i * ${W}u;
   let out0 = select(queue[e + 1u], queue[e + 2u], params.swap != 0u);
   keys[i] = (group << params.shift) | (out0 >> params.log2d);
-  perm[i] = i;
-}
-`,
-  };
-}
-
-/**
- * The leaves in sorted order: entry i of `sorted` is the queue entry `perm[i]` (the plan copies
- * `sorted` back over the queue).
- *
- * Params: leaves.
- *
- * @example
- * ```ts
- * b.dispatch(leafGatherKernel(), bindings, Math.ceil(leaves / LEAF_ORDER_WORKGROUP));
- * ```
- */
-export function leafGatherKernel(): KernelSpec {
-  return {
-    key: 'hisparse/leaf-order/gather',
-    wgsl: () => /* wgsl */ `
-struct Params { n: u32 }
-@group(0) @binding(${LEAF_ORDER_BINDINGS.queue}) var<storage, read> queue: array<u32>;
-@group(0) @binding(${LEAF_ORDER_BINDINGS.perm}) var<storage, read> perm: array<u32>;
-@group(0) @binding(${LEAF_ORDER_BINDINGS.sorted}) var<storage, read_write> sorted: array<u32>;
-@group(0) @binding(${LEAF_ORDER_BINDINGS.params}) var<uniform> params: Params;
+  perm[i] = i;`
+    : `
+  let source = perm[i] * ${W}u;
+  for (var w = 0u; w < ${W}u; w++) { sorted[i * ${W}u + w] = queue[source + w]; }`;
+  return /* wgsl */ `
+struct Params { n: u32, b1: u32, b2: u32, b3: u32, class_counter: u32, log2d: u32, swap: u32, shift: u32 }
+@group(0) @binding(${B.queue}) var<storage, read> queue: array<u32>;
+${key ? `@group(0) @binding(${B.counters}) var<storage, read> counters: array<u32>;` : ''}
+${key ? `@group(0) @binding(${B.keys}) var<storage, read_write> keys: array<u32>;` : ''}
+@group(0) @binding(${B.perm}) var<storage, ${key ? 'read_write' : 'read'}> perm: array<u32>;
+${key ? '' : `@group(0) @binding(${B.sorted}) var<storage, read_write> sorted: array<u32>;`}
+@group(0) @binding(${B.params}) var<uniform> params: Params;
 
 @compute @workgroup_size(${LEAF_ORDER_WORKGROUP})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}
   let i = wg * ${LEAF_ORDER_WORKGROUP}u + lid;
   if (i >= params.n) { return; }
-  let source = perm[i] * ${QUEUE_ENTRY_WORDS}u;
-  for (var w = 0u; w < ${QUEUE_ENTRY_WORDS}u; w++) { sorted[i * ${QUEUE_ENTRY_WORDS}u + w] = queue[source + w]; }
+${body}
 }
-`,
-  };
+`;
 }

@@ -1,6 +1,7 @@
 import type { KernelSpec } from '@scan/core/kit';
 import { MERGE_PAIR_GROUP } from '../items.js';
 import { addCommonWgsl, fillCommonWgsl } from './add-common-wgsl.js';
+import { largePairItemWgsl } from './pair-tile-wgsl.js';
 
 // The leaf pairs of two sparse nodes in the same orientation, merged by rank instead of over the
 // slot grid (§6 treats sparse+sparse as a merge of two sorted lists; the grid of `pair-tile-wgsl.ts`
@@ -21,16 +22,7 @@ import { addCommonWgsl, fillCommonWgsl } from './add-common-wgsl.js';
 
 /** The body shared by both phases: the pair, its lists, and the common flags of A's entries. */
 function commonFlagsWgsl(): string {
-  return `
-  if (lid == 0u) {
-    let r = CTL_LEVELS + LEVEL_WORDS * params.level;
-    level_range = vec3<u32>(atomicLoad(&ctl[r]), atomicLoad(&ctl[r + 1u]), atomicLoad(&ctl[r + 2u]));
-  }
-  let range = workgroupUniformLoad(&level_range);
-  let wg_index = wid.x + wid.y * range.z;
-  if (wg_index >= range.y) { return; }
-  let item = queues[params.capacity + range.x + wg_index];
-  let io = item * ITEM_WORDS;
+  return `${largePairItemWgsl()}
   if (lid == 0u) {
     pair = vec2<u32>(items[io + ITEM_A], items[io + ITEM_B]);
     eligible = select(0u, 1u, merge_eligible(pair.x, pair.y));

@@ -121,18 +121,18 @@ export function loadAndScanTileWgsl(): string {
 }
 
 /**
- * The first lines of a large-pair kernel body: the level's large-queue range (first entry, count,
- * dispatch width) as the GPU wrote it into the control words, made workgroup-uniform; the linear
- * workgroup index of the (possibly 2-D, see core's `dispatchShape`) indirect dispatch; the pair it
- * works on (through the large queue), and both node pointers; a pair the merge kernels take
- * (`merge_eligible`) ends the workgroup here.
+ * The first lines of every large-queue kernel body (tile and merge): the level's large-queue range
+ * (first entry, count, dispatch width) as the GPU wrote it into the control words, made
+ * workgroup-uniform; the linear workgroup index `wg_index` of the (possibly 2-D, see core's
+ * `dispatchShape`) indirect dispatch, past the count ending the workgroup; the pair's `item` and
+ * its word offset `io`. Needs `var<workgroup> level_range: vec3<u32>`.
  *
  * @example
  * ```ts
- * const body = `${pairPrologueWgsl()} for (var tile = 0u; tile < TILES; tile++) { ... }`;
+ * const body = `${largePairItemWgsl()} let p_a = items[io + ITEM_A];`;
  * ```
  */
-export function pairPrologueWgsl(): string {
+export function largePairItemWgsl(): string {
   return `
   if (lid == 0u) {
     let r = CTL_LEVELS + LEVEL_WORDS * params.level;
@@ -142,7 +142,20 @@ export function pairPrologueWgsl(): string {
   let wg_index = wid.x + wid.y * range.z;
   if (wg_index >= range.y) { return; }
   let item = queues[params.capacity + range.x + wg_index];
-  let io = item * ITEM_WORDS;
+  let io = item * ITEM_WORDS;`;
+}
+
+/**
+ * The first lines of a tile kernel body: {@link largePairItemWgsl}, then both node pointers; a
+ * pair the merge kernels take (`merge_eligible`) ends the workgroup here.
+ *
+ * @example
+ * ```ts
+ * const body = `${pairPrologueWgsl()} for (var tile = 0u; tile < TILES; tile++) { ... }`;
+ * ```
+ */
+export function pairPrologueWgsl(): string {
+  return `${largePairItemWgsl()}
   let p_a = items[io + ITEM_A];
   let p_b = items[io + ITEM_B];
   // Leaf pairs of two sparse lists in one orientation are the merge kernels' (merge-pair-kernels.ts).
