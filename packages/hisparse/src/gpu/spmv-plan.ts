@@ -211,7 +211,8 @@ export function createHiSparseSpmvPlan(
     const sizing: (BufferRef | undefined)[] = [];
     sizing[ARGS_BINDINGS.counters] = whole('counters');
     sizing[ARGS_BINDINGS.args] = whole('args');
-    sizing[ARGS_BINDINGS.params] = b.paramBlock([classCounter, ...COO4_SIZE_CLASSES.map((c) => 256 / c.lanes), 1, maxDim]);
+    const perGroup = COO4_SIZE_CLASSES.map((_, k) => leafShape(NODE_TYPE.coo4, k).workgroupSize / leafShape(NODE_TYPE.coo4, k).lanes);
+    sizing[ARGS_BINDINGS.params] = b.paramBlock([classCounter, ...perGroup, 1, maxDim]);
     b.dispatch(queueArgsKernel(), sizing, 1);
   }
 

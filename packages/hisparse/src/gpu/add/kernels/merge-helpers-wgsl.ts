@@ -33,8 +33,8 @@ fn lower_${side}(l: SparseList, key: u32) -> u32 {
 
 /**
  * The WGSL helpers of the merge path (`merge-pair-kernels.ts`), part of `addCommonWgsl` (the
- * tile kernels' skip needs `merge_eligible` too): sorted keys `(row << 8) | col` of a COOX list, lower bounds by binary
- * search, and the eligibility test.
+ * tile kernels' skip needs `merge_eligible` too): sorted keys `(row << 8) | col` of a COOX list,
+ * lower bounds by binary search, and the eligibility test.
  *
  * @example
  * ```ts
