@@ -28,6 +28,16 @@ function asBaseline(result: CaseResult, baseline: string): CaseResult {
   return { ...result, case: { ...result.case, baseline } as BenchCase };
 }
 
+/** cuSPARSE csrgeam's row on biased-1M at 2^20, taking `ms`, as the CUDA baseline report holds it. */
+function csrgeamBaseline(ms: number): CaseResult {
+  const shape = {
+    primitive: 'sparse-add' as BenchCase['primitive'],
+    series: 'sparse-add/cusparse.csrgeam/f32/matrix=biased-1M',
+    matrix: 'biased-1M',
+  };
+  return asBaseline(ok(shape, 1 << 20, ms), 'cusparse.csrgeam');
+}
+
 function report(date: string, results: CaseResult[], device = 'nvidia-h100-80gb-hbm3', extra: object = {}): BenchReport {
   const base = sampleReport();
   return { ...base, date, device: { ...base.device!, adapter: { ...base.device!.adapter, device } }, results, ...extra };
@@ -153,18 +163,7 @@ describe('views', () => {
       ok({ primitive: 'scan', series: 'scan/torch.cumsum/u32/inclusive=True', inclusive: true }, 1 << 20, 3),
       'torch.cumsum',
     );
-    const geam = asBaseline(
-      ok(
-        {
-          primitive: 'sparse-add' as BenchCase['primitive'],
-          series: 'sparse-add/cusparse.csrgeam/f32/matrix=biased-1M',
-          matrix: 'biased-1M',
-        },
-        1 << 20,
-        1,
-      ),
-      'cusparse.csrgeam',
-    );
+    const geam = csrgeamBaseline(1);
     const f32 = ok({ ...scanShape, type: 'f32', series: 'scan decoupled-fallback f32 add excl fwd' }, 1 << 20, 1);
     const cuda = load('cuda.json', report('2026-11-25T00:00:00Z', [cumsum, geam], 'CUDA 13', { baseline: 'cuda' }));
     const ours = load('ours.json', report('2026-11-24T00:00:00Z', [...sizes.map((n, i) => ok(scanShape, n, 2 ** i)), f32]));
@@ -178,18 +177,7 @@ describe('views', () => {
   });
 
   test('CUDA libraries: hisparse-add is paired with csrgeam on the same matrix, a line per node size, in GFLOPS', () => {
-    const geam = asBaseline(
-      ok(
-        {
-          primitive: 'sparse-add' as BenchCase['primitive'],
-          series: 'sparse-add/cusparse.csrgeam/f32/matrix=biased-1M',
-          matrix: 'biased-1M',
-        },
-        1 << 20,
-        2,
-      ),
-      'cusparse.csrgeam',
-    );
+    const geam = csrgeamBaseline(2);
     const add = (d: number, matrix: string) =>
       ok({ primitive: 'hisparse-add', type: 'f32', nodeSize: d, matrix, series: `hisparse-add f32 d ${d} ${matrix}` }, 1 << 20, 1);
     const cuda = load('cuda.json', report('2026-11-25T00:00:00Z', [geam], 'CUDA 13', { baseline: 'cuda' }));

@@ -211,7 +211,10 @@ export function createHiSparseSpmvPlan(
     const sizing: (BufferRef | undefined)[] = [];
     sizing[ARGS_BINDINGS.counters] = whole('counters');
     sizing[ARGS_BINDINGS.args] = whole('args');
-    const perGroup = COO4_SIZE_CLASSES.map((_, k) => leafShape(NODE_TYPE.coo4, k).workgroupSize / leafShape(NODE_TYPE.coo4, k).lanes);
+    const perGroup = COO4_SIZE_CLASSES.map((_, k) => {
+      const shape = leafShape(NODE_TYPE.coo4, k);
+      return shape.workgroupSize / shape.lanes;
+    });
     sizing[ARGS_BINDINGS.params] = b.paramBlock([classCounter, ...perGroup, 1, maxDim]);
     b.dispatch(queueArgsKernel(), sizing, 1);
   }
@@ -257,7 +260,7 @@ export function createHiSparseSpmvPlan(
   if (traversal) {
     const encoder = ctx.device.createCommandEncoder({ label: 'hisparse traversal' });
     // Scratch of the size classes' scatter and the ordering by output block, only while they run.
-    const leaves = (census.nodes[leafLevel] as readonly number[]).reduce((a, b) => a + b, 0);
+    const leaves = levelTotal(leafLevel);
     const scratch = [
       createStorageBuffer(ctx, Math.max(16, 4 * QUEUE_ENTRY_WORDS * leaves), 'hisparse leaf order'),
       createStorageBuffer(ctx, Math.max(16, 4 * leaves), 'hisparse leaf keys'),
