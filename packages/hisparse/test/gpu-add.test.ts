@@ -13,11 +13,12 @@ import { getTestContext } from '@scan/gpu-testing';
 import { biasedMatrix, poisson2d, uniformRandomMatrix } from '@scan/spmv';
 import type { CsrMatrix } from '@scan/spmv/cpu';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hisparseAdd, hisparseFromCsr, hisparseStats, hisparseToCsr, scale, transpose } from '../src/cpu/index.js';
+import { hisparseAdd, hisparseFromCsr, hisparseToCsr, scale, transpose } from '../src/cpu/index.js';
+import { forEachNode } from '../src/cpu/traverse.js';
 import { chooseNodeType, FORMAT_VERSION, NODE_TYPE, POOL_MAGIC, TYPE_MASK } from '../src/format/layout.js';
 import type { HiSparseHost } from '../src/format/matrix.js';
 import { nodeSizeAt, readNode } from '../src/format/node-io.js';
-import { addOnGpu } from '../src/gpu/add/index.js';
+import { type AddOnGpuOptions, addOnGpu } from '../src/gpu/add/index.js';
 import { takeCensus } from '../src/gpu/census.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from '../src/gpu/parts.js';
 import { expectSameCsr, randomCsrDyadic } from './oracle.js';
@@ -73,11 +74,12 @@ async function checkAdd(
   hA: HiSparseHost,
   hB: HiSparseHost,
   label: string,
-  opts: { exact?: boolean; gA?: GpuHiSparseParts; gB?: GpuHiSparseParts; on?: ScanContext; nodes?: number } = {},
+  opts: { exact?: boolean; gA?: GpuHiSparseParts; gB?: GpuHiSparseParts; on?: ScanContext; add?: AddOnGpuOptions } = {},
 ) {
   const A = opts.gA ? withState(opts.gA, hA) : uploadHiSparse(ctx, hA);
   const B = opts.gB ? withState(opts.gB, hB) : uploadHiSparse(ctx, hB);
-  const C = await addOnGpu(opts.on ?? ctx, A, B, opts.nodes === undefined ? {} : { nodes: opts.nodes });
+  // By default the per-level bounds HiSparseMatrix.add passes (grids sized to the levels).
+  const C = await addOnGpu(opts.on ?? ctx, A, B, opts.add ?? { levelNodes: levelBoundsOf(hA, hB) });
   const hC = await downloadHiSparse(ctx, C);
   // The census the sweeps tallied is the one a count of C's tree gives.
   expect(C.census, `${label}: census`).toEqual(await takeCensus(ctx, C));
@@ -92,10 +94,21 @@ async function checkAdd(
   return hC;
 }
 
-const nodeCount = (H: HiSparseHost) => {
-  const s = hisparseStats(H);
-  return [s.innerNodes, s.leafNodes].reduce((sum, t) => sum + t.dense + t.coo1 + t.coo2 + t.coo4, 0);
+/** The nodes of each level of H, counted on the host (what `levelNodes` of its census gives). */
+const levelCounts = (H: HiSparseHost) => {
+  const counts = new Array<number>(H.levels).fill(0);
+  forEachNode(H, (_, level) => {
+    counts[level] = (counts[level] as number) + 1;
+  });
+  return counts;
 };
+/** A's and B's nodes per level together: the bounds `HiSparseMatrix.add` passes. */
+const levelBoundsOf = (A: HiSparseHost, B: HiSparseHost) => {
+  const b = levelCounts(B);
+  return levelCounts(A).map((n, level) => n + (b[level] as number));
+};
+/** Grids of two and one workgroups: every workgroup strides over many pairs of each level. */
+const TINY_GRID = { large: 2, small: 1 };
 const build = (A: CsrMatrix, d: number) => hisparseFromCsr(A, { nodeSize: d });
 const doubled = (A: CsrMatrix): CsrMatrix => ({ ...A, values: A.values.map((v) => 2 * v) });
 
@@ -104,12 +117,16 @@ describe('gpu add: patterns and node sizes', () => {
     it(`d = ${d}: overlapping, disjoint, A + A, non-square`, async () => {
       const A = build(randomCsrDyadic(70, 70, 600, d), d);
       const B = build(randomCsrDyadic(70, 70, 500, d + 1), d);
+      // The pair bounds from the node counts per level (as HiSparseMatrix.add passes them): exactly enough.
       await checkAdd(A, B, 'overlapping');
-      // The pair bound from the node counts (as HiSparseMatrix.add passes them): exactly enough.
-      await checkAdd(A, B, 'overlapping, items for the nodes of A and B only', { nodes: nodeCount(A) + nodeCount(B) });
+      // No bounds: items and grids from the pool words.
+      await checkAdd(A, B, 'overlapping, bounded by the pool words', { add: {} });
+      // Grids far smaller than the levels: each workgroup and thread strides over many pairs.
+      await checkAdd(A, B, 'overlapping, tiny grids', { add: { levelNodes: levelBoundsOf(A, B), grid: TINY_GRID } });
       // A bound too small is caught by the overflow flag, never a truncated sum.
       const [gA0, gB0] = [uploadHiSparse(ctx, A), uploadHiSparse(ctx, B)];
-      await expect(addOnGpu(ctx, gA0, gB0, { nodes: 3 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      const tooFew = new Array<number>(A.levels).fill(1);
+      await expect(addOnGpu(ctx, gA0, gB0, { levelNodes: tooFew })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       gA0.pool.destroy();
       gB0.pool.destroy();
       // Disjoint: A in the upper rows, B in the lower ones (whole subtrees copied, none merged).
@@ -133,6 +150,7 @@ describe('gpu add: leaf pairs of two sparse lists (the merge kernels)', () => {
     const hA = build(A, 16);
     expect(readNode(hA.pool, readNode(hA.pool, hA.root, 16).words[0]!, 16).type).toBe(NODE_TYPE.coo4);
     await checkAdd(hA, build(B, 16), 'overlapping');
+    await checkAdd(hA, build(B, 16), 'overlapping, tiny grids', { add: { grid: TINY_GRID } });
     await checkAdd(hA, scale(build(B, 16), -0.5), 'A − B/2');
     // B's pattern inside A's: every B entry common (no B-only entries), and the reverse.
     const inner = upperRows(A, 20);
@@ -206,6 +224,7 @@ describe('gpu add: dense nodes meet sparse nodes (d = 4)', () => {
     await checkAdd(sparse, dense, 'sparse + dense');
     await checkAdd(dense, build(randomCsrDyadic(64, 64, 1500, 13), 4), 'dense + dense');
     await checkAdd(dense, transpose(sparse), 'dense + sparseᵀ');
+    await checkAdd(dense, transpose(sparse), 'dense + sparseᵀ, tiny grids', { add: { grid: TINY_GRID } });
     await checkAdd(transpose(dense), sparse, 'denseᵀ + sparse');
     // A − A: dense leaves lose their cancelled entries, sparse leaves keep stored zeros.
     await checkAdd(dense, scale(dense, -1), 'dense − dense');

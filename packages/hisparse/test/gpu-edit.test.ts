@@ -22,6 +22,7 @@ import {
   scale as scaleHost,
   transpose as transposeHost,
 } from '../src/cpu/index.js';
+import { takeCensus } from '../src/gpu/census.js';
 import { HiSparseMatrix } from '../src/gpu/matrix.js';
 import { dyadicVector, entryMap, expectSameCsr, randomCoo } from './oracle.js';
 
@@ -38,6 +39,8 @@ async function expectSame(M: HiSparseMatrix, H: HiSparseHost, label: string, pro
   expect([M.rows, M.cols, M.transposed, M.scaleFactor], `${label}: state`).toEqual([H.rows, H.cols, H.transposed, H.scale]);
   expectSameCsr(await M.toCsr(), hisparseToCsr(H), label);
   expect(M.stats(), `${label}: stats`).toEqual(hisparseStats(H));
+  // The census kept up by the edits (the plans size their queues and leaf dispatches from it) is a fresh count's.
+  expect(M.census, `${label}: census`).toEqual(await takeCensus(ctx, M.parts));
   if (!products) return;
   const x = dyadicVector(M.cols, M.rows + 7);
   expect(plain(await M.spmv(x)), `${label}: A·x`).toEqual(plain(hisparseSpmv(H, x)));

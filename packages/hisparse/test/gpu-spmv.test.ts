@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { hisparseFromCsr, hisparseSpmv, hisparseStats, scale as scaleHost, transpose as transposeHost } from '../src/cpu/index.js';
 import { HiSparseMatrix } from '../src/gpu/matrix.js';
 import { createHiSparseSpmvPlan } from '../src/gpu/spmv-plan.js';
-import { dyadicVector, randomCsrDyadic } from './oracle.js';
+import { coo4ClassesOf, dyadicVector, randomCsrDyadic } from './oracle.js';
 
 let ctx: ScanContext;
 beforeAll(async () => {
@@ -51,6 +51,8 @@ async function expectProducts(A: CsrMatrix, nodeSize: number, label: string): Pr
     }
     const stats = hisparseStats(H);
     expect(M.stats(), `${label} d=${nodeSize} stats`).toEqual(stats);
+    // The leaf dispatches are sized from these: a class counted short would leave leaves out.
+    expect(M.census.coo4Classes, `${label} d=${nodeSize} COO4 leaves per size class`).toEqual(coo4ClassesOf(H));
     expect(M.memoryBytes()).toBe(stats.memoryBytes);
   } finally {
     for (const [, G] of views) G.destroy();
@@ -122,6 +124,10 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
     const stats = hisparseStats(hisparseFromCsr(A, { nodeSize: d }));
     expect(stats.leafNodes.coo4, 'COO4 leaves').toBeGreaterThan(12);
     expect(stats.leafNodes.dense, 'dense leaves').toBeGreaterThan(0);
+    expect(
+      coo4ClassesOf(hisparseFromCsr(A, { nodeSize: d })).every((n) => n > 0),
+      'every size class',
+    ).toBe(true);
     await expectProducts(A, d, 'size classes');
   });
 

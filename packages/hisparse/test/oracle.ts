@@ -3,6 +3,11 @@
 import { createRng } from '@scan/gpu-testing';
 import { type CooMatrix, type CsrMatrix, cooToCsr } from '@scan/spmv/cpu';
 import { expect } from 'vitest';
+import { forEachNode } from '../src/cpu/traverse.js';
+import { NODE_TYPE } from '../src/format/layout.js';
+import type { HiSparseHost } from '../src/format/matrix.js';
+import { readNode } from '../src/format/node-io.js';
+import { COO4_SIZE_CLASSES, sizeClassOf } from '../src/gpu/kernels/size-classes.js';
 
 /**
  * A seeded COO matrix with about `nnz` distinct positions and dyadic values k/8, k in ±[1, 64]
@@ -89,4 +94,18 @@ export function fromMap(rows: number, cols: number, m: Map<string, number>): Csr
     colIdx: Uint32Array.from(keys, (k) => Number(k.split(',')[1])),
     values: Float32Array.from(keys, (k) => m.get(k)!),
   });
+}
+
+/**
+ * The COO4 leaves of a CPU matrix per size class (`COO4_SIZE_CLASSES`), counted on the host: what
+ * the GPU census's `coo4Classes` must hold (the product plans size their leaf dispatches from it).
+ */
+export function coo4ClassesOf(H: HiSparseHost): number[] {
+  const classes = COO4_SIZE_CLASSES.map(() => 0);
+  forEachNode(H, (pointer, level) => {
+    if (level !== H.levels - 1 || (pointer & 3) !== NODE_TYPE.coo4) return;
+    const k = sizeClassOf(readNode(H.pool, pointer, H.nodeSize).slots.length);
+    classes[k] = (classes[k] as number) + 1;
+  });
+  return classes;
 }

@@ -1,7 +1,8 @@
 import { createStorageBuffer, type ScanContext } from '@scan/core';
 import { type BufferRef, RecipeBuilder, RecipeExecutor, withSession } from '@scan/core/kit';
 import { NODE_TYPE, type NodeType } from '../format/layout.js';
-import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS, TALLY_WORDS } from './kernels/expand-kernel.js';
+import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS, TALLY_CLASSES, TALLY_WORDS } from './kernels/expand-kernel.js';
+import { COO4_SIZE_CLASSES } from './kernels/size-classes.js';
 import type { GpuHiSparseParts } from './parts.js';
 
 /** The node types in the order of their codes: the order of a level's four queues. */
@@ -9,19 +10,34 @@ export const NODE_TYPES: readonly NodeType[] = [NODE_TYPE.dense, NODE_TYPE.coo1,
 
 /**
  * What a matrix's tree holds, level by level and per node type: `nodes[ℓ][t]`, their entries
- * (children of inner nodes, stored values of leaves) and their words. The traversal plans size
- * their queues from `nodes`; `stats()` and `memoryBytes()` are read from it.
+ * (children of inner nodes, stored values of leaves) and their words; and the COO4 leaves per
+ * size class (`COO4_SIZE_CLASSES`). The traversal plans size their queues from `nodes` and their
+ * leaf dispatches from `nodes` and `coo4Classes`; `stats()` and `memoryBytes()` are read from it.
  *
  * @example
  * ```ts
  * const c = await takeCensus(ctx, parts);
  * c.nodes[c.nodes.length - 1]; // leaves per type
+ * c.coo4Classes; // COO4 leaves of up to 128, up to 1024 and more entries
  * ```
  */
 export interface Census {
   readonly nodes: readonly (readonly number[])[];
   readonly entries: readonly (readonly number[])[];
   readonly words: readonly (readonly number[])[];
+  readonly coo4Classes: readonly number[];
+}
+
+/**
+ * No COO4 leaves in any size class: the `coo4Classes` of an empty census.
+ *
+ * @example
+ * ```ts
+ * const empty: Census = { nodes: [[0, 0, 0, 0]], entries: [[0, 0, 0, 0]], words: [[0, 0, 0, 0]], coo4Classes: noClasses() };
+ * ```
+ */
+export function noClasses(): number[] {
+  return COO4_SIZE_CLASSES.map(() => 0);
 }
 
 /**
@@ -29,11 +45,23 @@ export interface Census {
  *
  * @example
  * ```ts
- * totalNodes({ nodes: [[0, 0, 0, 1], [2, 5, 0, 0]], entries: [], words: [] }); // 8
+ * totalNodes({ nodes: [[0, 0, 0, 1], [2, 5, 0, 0]], entries: [], words: [], coo4Classes: [] }); // 8
  * ```
  */
 export function totalNodes(census: Census): number {
   return census.nodes.reduce((sum, level) => sum + level.reduce((a, b) => a + b, 0), 0);
+}
+
+/**
+ * The nodes of each level of a census, all types together.
+ *
+ * @example
+ * ```ts
+ * levelNodes({ nodes: [[0, 0, 0, 1], [2, 5, 0, 0]], entries: [], words: [], coo4Classes: [] }); // [1, 7]
+ * ```
+ */
+export function levelNodes(census: Census): number[] {
+  return census.nodes.map((level) => level.reduce((a, b) => a + b, 0));
 }
 
 /** Where each type's queue starts in a level's queue buffer (entries): the types one after the other. */
@@ -69,7 +97,8 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
   const nodes: number[][] = Array.from({ length: L }, zero);
   const entries: number[][] = Array.from({ length: L }, zero);
   const words: number[][] = Array.from({ length: L }, zero);
-  if (parts.root === 0) return { nodes, entries, words };
+  let coo4Classes = noClasses();
+  if (parts.root === 0) return { nodes, entries, words, coo4Classes };
   (nodes[0] as number[])[parts.root & 3] = 1;
   const exec = new RecipeExecutor(ctx, 'hisparse census');
   let queueIn = createStorageBuffer(ctx, 16, 'hisparse census queue');
@@ -96,7 +125,10 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
         (entries[level] as number[])[type] = t[4 + 2 * type] as number;
         (words[level] as number[])[type] = t[5 + 2 * type] as number;
       }
-      if (leaf) break;
+      if (leaf) {
+        coo4Classes = Array.from(t.subarray(TALLY_CLASSES, TALLY_CLASSES + COO4_SIZE_CLASSES.length));
+        break;
+      }
       const next = [t[0], t[1], t[2], t[3]] as number[];
       nodes[level + 1] = next;
       const total = next.reduce((a, b) => a + b, 0);
@@ -113,7 +145,7 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
     exec.destroy();
     for (const b of owned) b.destroy();
   }
-  return { nodes, entries, words };
+  return { nodes, entries, words, coo4Classes };
 }
 
 /**

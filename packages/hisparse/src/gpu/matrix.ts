@@ -9,7 +9,7 @@ import { checkFinite, checkHiSparse, checkNodeSize, checkVector } from '../forma
 import type { HiSparseHost } from '../format/matrix.js';
 import { addOnGpu } from './add/index.js';
 import { buildOnGpu } from './build/index.js';
-import { type Census, takeCensus, totalNodes } from './census.js';
+import { type Census, levelNodes, takeCensus } from './census.js';
 import { editOnGpu, type GrowablePool } from './edit/index.js';
 import type { LeafCombine } from './kernels/leaf-kernel.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
@@ -372,8 +372,9 @@ export class HiSparseMatrix {
     if (!(B instanceof HiSparseMatrix)) invalidArgument('B', B, 'expected a HiSparseMatrix');
     B.usable();
     if (B.ctx !== this.ctx) invalidArgument('B', B, 'expected a matrix of the same context');
-    const nodes = totalNodes(this.census) + totalNodes(B.census);
-    const { census, ...parts } = await addOnGpu(this.ctx, this.parts, B.parts, { nodes });
+    const nodesB = levelNodes(B.census);
+    const perLevel = levelNodes(this.census).map((n, level) => n + (nodesB[level] as number));
+    const { census, ...parts } = await addOnGpu(this.ctx, this.parts, B.parts, { levelNodes: perLevel });
     return HiSparseMatrix.fromParts(this.ctx, parts, census);
   }
 

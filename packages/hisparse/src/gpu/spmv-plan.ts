@@ -10,11 +10,11 @@ import { ARGS_BINDINGS, queueArgsKernel, SEED_BINDINGS, seedKernel } from './ker
 import {
   CLASS_COUNTER_WORDS,
   CLASS_WORD,
-  COO4_SIZE_CLASSES,
   SIZE_CLASS_BINDINGS,
   sizeClassKernel,
   sizeClassWorkgroups,
 } from './kernels/size-class-kernels.js';
+import { COO4_SIZE_CLASSES } from './kernels/size-classes.js';
 import { encodeLeafOrder } from './leaf-order.js';
 import type { GpuHiSparseParts } from './parts.js';
 
@@ -120,7 +120,8 @@ export function createHiSparseSpmvPlan(
     owned.push(
       ctx.device.createBuffer({
         label: 'hisparse dispatch args',
-        size: 12 * (classCounter + 4),
+        // Four queues per inner level; the leaf level's dispatches are sized from the census.
+        size: 12 * 4 * Math.max(1, L - 1),
         usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
       }),
     );
@@ -156,19 +157,18 @@ export function createHiSparseSpmvPlan(
     seed[SEED_BINDINGS.params] = b.paramBlock([parts.root]);
     b.dispatch(seedKernel(), seed, 1);
     for (let level = 0; level < L; level++) {
-      const leaf = level === leafLevel;
-      const shape = leaf ? leafShape : expandShape;
-      const perGroup = NODE_TYPES.map((t) => shape(t).workgroupSize / shape(t).lanes);
+      // The leaf level's queues are complete; the products size their dispatches from the census.
+      if (level === leafLevel) {
+        if (coo4Leaves > 0) sizeClasses(b);
+        break;
+      }
+      const perGroup = NODE_TYPES.map((t) => expandShape(t).workgroupSize / expandShape(t).lanes);
       // Queue sizing: this level's counts, written by the previous level's pushes, become dispatch sizes.
       const sizing: (BufferRef | undefined)[] = [];
       sizing[ARGS_BINDINGS.counters] = whole('counters');
       sizing[ARGS_BINDINGS.args] = whole('args');
       sizing[ARGS_BINDINGS.params] = b.paramBlock([4 * level, ...perGroup, maxDim]);
       b.dispatch(queueArgsKernel(), sizing, 1);
-      if (leaf) {
-        if (coo4Leaves > 0) sizeClasses(b);
-        break;
-      }
       const counts = census.nodes[level] as readonly number[];
       const bases = queueBases(counts);
       const nextBases = queueBases(census.nodes[level + 1] as readonly number[]);
@@ -193,7 +193,7 @@ export function createHiSparseSpmvPlan(
     return b.build();
   };
 
-  // The per-size queues of the COO4 leaves: count per class, scatter into class runs, copy back, size a dispatch per class.
+  // The per-size queues of the COO4 leaves: count per class, scatter into class runs, copy back.
   const leafBases = traversal ? queueBases(census.nodes[leafLevel] as readonly number[]) : [0, 0, 0, 0];
   function sizeClasses(b: RecipeBuilder): void {
     const bindings: (BufferRef | undefined)[] = [];
@@ -208,15 +208,6 @@ export function createHiSparseSpmvPlan(
     b.dispatch(sizeClassKernel('scatter'), scatter, groups);
     const bytes = 4 * QUEUE_ENTRY_WORDS * coo4Leaves;
     b.copy(whole('sorted'), { ...queueOf(leafLevel), offset: 4 * QUEUE_ENTRY_WORDS * (leafBases[NODE_TYPE.coo4] as number) }, bytes);
-    const sizing: (BufferRef | undefined)[] = [];
-    sizing[ARGS_BINDINGS.counters] = whole('counters');
-    sizing[ARGS_BINDINGS.args] = whole('args');
-    const perGroup = COO4_SIZE_CLASSES.map((_, k) => {
-      const shape = leafShape(NODE_TYPE.coo4, k);
-      return shape.workgroupSize / shape.lanes;
-    });
-    sizing[ARGS_BINDINGS.params] = b.paramBlock([classCounter, ...perGroup, 1, maxDim]);
-    b.dispatch(queueArgsKernel(), sizing, 1);
   }
 
   // A product: clear y, then the leaf kernel of each type over the leaf queues the traversal left.
@@ -227,12 +218,17 @@ export function createHiSparseSpmvPlan(
     if (records) b.clear(whole('recordCount'));
     const counts = census.nodes[leafLevel] as readonly number[];
     // One dispatch per leaf type, and per size class for COO4 leaves; each reads its queue's count
-    // and start from the counters, and its workgroup counts from the traversal's sizing.
-    const leafDispatch = (type: NodeType, sizeClass: number | undefined) => {
+    // and start from the counters. The workgroups are sized on the host from the census (leaves
+    // per type, COO4 leaves per class: exactly what the traversal put in each queue), not by an
+    // indirect dispatch: on the H100 every dispatchWorkgroupsIndirect cost about 0.6 ms outside
+    // the pass (Dawn's validation of its arguments), ten times a whole Poisson product
+    // (BENCHMARKS.md, "HiSparse third pass").
+    const leafDispatch = (type: NodeType, sizeClass: number | undefined, leaves: number) => {
       const split = sizeClass !== undefined;
       const countIndex = split ? classCounter + CLASS_WORD.count + sizeClass : 4 * leafLevel + type;
       const startIndex = split ? classCounter + CLASS_WORD.start + sizeClass : classCounter + CLASS_WORD.zero;
-      const argsRef: BufferRef = { role: 'args', offset: 12 * (split ? classCounter + sizeClass : 4 * leafLevel + type), size: 12 };
+      const shape = leafShape(type, sizeClass);
+      const workgroups = Math.ceil(leaves / (shape.workgroupSize / shape.lanes));
       const bindings: (BufferRef | undefined)[] = [];
       bindings[LEAF_BINDINGS.pool] = whole('pool');
       bindings[LEAF_BINDINGS.queueIn] = queueOf(leafLevel);
@@ -247,12 +243,17 @@ export function createHiSparseSpmvPlan(
       }
       const params = [leafBases[type] as number, countIndex, swap ? 1 : 0, f32Bits(parts.scale), startIndex];
       bindings[LEAF_BINDINGS.params] = b.paramBlock(params);
-      b.dispatchIndirect(leafKernel({ nodeSize: parts.nodeSize, type, combine, sizeClass }), bindings, argsRef);
+      b.dispatch(leafKernel({ nodeSize: parts.nodeSize, type, combine, sizeClass }), bindings, workgroups);
     };
     for (const type of NODE_TYPES) {
-      if (counts[type] === 0) continue;
-      if (type !== NODE_TYPE.coo4) leafDispatch(type, undefined);
-      else COO4_SIZE_CLASSES.forEach((_, k) => leafDispatch(type, k));
+      const leaves = counts[type] as number;
+      if (leaves === 0) continue;
+      if (type !== NODE_TYPE.coo4) leafDispatch(type, undefined, leaves);
+      else
+        COO4_SIZE_CLASSES.forEach((_, k) => {
+          const inClass = census.coo4Classes[k] as number;
+          if (inClass > 0) leafDispatch(type, k, inClass);
+        });
     }
     return b.build();
   };
@@ -288,11 +289,12 @@ export function createHiSparseSpmvPlan(
       sort?.destroy();
       for (const b of scratch) b.destroy();
     }
-    // Only the leaf level's queue is read again; the other one was the traversal's scratch.
-    if (L > 1) {
-      const spent = leafLevel % 2 === 0 ? queueOdd : queueEven;
-      spent?.destroy();
-      owned.splice(owned.indexOf(spent as GPUBuffer), 1);
+    // Only the leaf level's queue and the counters are read again; the other queue and the
+    // dispatch arguments were the traversal's scratch.
+    const spent = L > 1 ? [leafLevel % 2 === 0 ? queueOdd : queueEven, args] : [args];
+    for (const buffer of spent) {
+      buffer?.destroy();
+      owned.splice(owned.indexOf(buffer as GPUBuffer), 1);
     }
   }
 
@@ -307,7 +309,6 @@ export function createHiSparseSpmvPlan(
           Object.assign(roles, {
             [leafLevel % 2 === 0 ? 'queueEven' : 'queueOdd']: leafLevel % 2 === 0 ? queueEven : queueOdd,
             counters,
-            args,
           });
         if (records) Object.assign(roles, records.buffers);
         // Clear y, the leaves (they add into y, or write records).

@@ -1,4 +1,4 @@
-import { BufferUsage, createStorageBuffer, encodeReadback, type ScanContext, ScanError, uploadArray } from '@scan/core';
+import { createStorageBuffer, encodeReadback, type ScanContext, ScanError, uploadArray } from '@scan/core';
 import { type KernelSpec, type Recipe, RecipeBuilder, RecipeExecutor, runGuarded } from '@scan/core/kit';
 import { FORMAT_VERSION, NULL_POINTER, POOL_HEADER_WORDS, POOL_MAGIC } from '../../format/layout.js';
 import type { Census } from '../census.js';
@@ -9,15 +9,18 @@ import {
   CONTROL,
   controlWords,
   FLAG,
-  ITEM_WORDS,
-  LEVEL_WORDS,
+  ITEM_ARRAY_BYTES,
+  ITEM_BINDING,
+  LARGE_PAIR_GRID,
   NO_PARENT,
+  SMALL_PAIR_GRID,
+  SMALL_PAIR_GROUP,
   TALLY_COPIES,
   TALLY_WORDS,
   tallyStart,
 } from './items.js';
 import { fillKernel } from './kernels/fill-kernel.js';
-import { levelArgsKernel } from './kernels/level-args-kernel.js';
+import { levelRangeKernel } from './kernels/level-range-kernel.js';
 import { mergePairKernel } from './kernels/merge-pair-kernels.js';
 import { smallFillKernel, smallUnionCountKernel } from './kernels/small-pair-kernels.js';
 import { unionCountKernel } from './kernels/union-count-kernel.js';
@@ -31,6 +34,10 @@ interface AddState {
   readonly scaleB: number;
   readonly capacity: number;
   readonly maxDim: number;
+  /** Most pairs each level can hold: A's and B's nodes there together, at most the capacity. */
+  readonly levelBounds: readonly number[];
+  /** Most workgroups of a large-queue and of a small-queue dispatch. */
+  readonly grid: { readonly large: number; readonly small: number };
 }
 
 /** The uniform block of `level`'s kernels. */
@@ -45,11 +52,6 @@ function levelParams(state: AddState, level: number): number[] {
 }
 
 const whole = (role: string) => ({ role, offset: 0 });
-/** Level `level`'s indirect dispatch arguments of one queue (the large queue's first, as in the level records). */
-const argsOf = (level: number, queue: 'large' | 'small') => ({
-  role: 'args',
-  offset: 4 * (LEVEL_WORDS * level + (queue === 'large' ? 0 : 4)),
-});
 
 /** The kernels of one sweep: for the large queue (a workgroup per pair) and the small one (a thread per pair). */
 interface SweepKernels {
@@ -61,27 +63,42 @@ interface SweepKernels {
 
 /**
  * One sweep over every level, top-down, as one recipe: per level the large and the small queue's
- * kernel through indirect dispatches; with `sizeLevels`, `levelArgsKernel` first sizes each level
- * below the root from the queue tails the level above left (the counting sweep); the fill sweep
- * reuses those sizes.
+ * kernels; with `sizeLevels`, `levelRangeKernel` first writes each level's ranges below the root
+ * from the queue tails the level above left (the counting sweep); the fill sweep reuses them.
+ *
+ * Every dispatch is direct, its grid sized on the host from the level's bound (the censuses' nodes
+ * there), and the kernels stride over the range the GPU wrote. The GPU still sizes each level
+ * itself and nothing is read back between levels, but without `dispatchWorkgroupsIndirect`: on
+ * the H100 each indirect dispatch cost about 0.6 ms outside the passes (Dawn validates its
+ * arguments), which was most of an add's time (BENCHMARKS.md, "HiSparse third pass").
  */
 function sweepRecipe(state: AddState, kernels: SweepKernels, sizeLevels: boolean, withPoolC: boolean): Recipe {
   const b = new RecipeBuilder();
   for (let level = 0; level < state.levels; level++) {
     const p = b.paramBlock(levelParams(state, level));
-    if (sizeLevels && level > 0) b.dispatch(levelArgsKernel(), [p, whole('control'), whole('args')], 1);
+    if (sizeLevels && level > 0) b.dispatch(levelRangeKernel(), [p, whole('control')], 1);
+    const bound = state.levelBounds[level] as number;
+    const largeGroups = Math.min(bound, state.grid.large);
+    const smallGroups = Math.min(Math.ceil(bound / SMALL_PAIR_GROUP), state.grid.small);
     const bindings = [
       p,
       whole('poolA'),
       whole('poolB'),
-      whole('items'),
+      whole('pairs'),
       whole('control'),
       withPoolC ? whole('poolC') : undefined,
       whole('queues'),
+      whole('links'),
+      whole('outs'),
     ];
-    b.dispatchIndirect(kernels.large, bindings, argsOf(level, 'large'));
-    if (level === state.levels - 1) b.dispatchIndirect(kernels.merge, bindings, argsOf(level, 'large'));
-    b.dispatchIndirect(kernels.small, bindings, argsOf(level, 'small'));
+    b.dispatch(kernels.large, bindings, largeGroups);
+    if (level === state.levels - 1) {
+      // The merge kernels' counting phase queues no children, so it binds no links (an auto
+      // layout holds only the bindings a kernel uses).
+      const merge = withPoolC ? bindings : bindings.map((ref, at) => (at === ITEM_BINDING.links ? undefined : ref));
+      b.dispatch(kernels.merge, merge, largeGroups);
+    }
+    b.dispatch(kernels.small, bindings, smallGroups);
   }
   return b.build();
 }
@@ -91,15 +108,22 @@ function sweepRecipe(state: AddState, kernels: SweepKernels, sizeLevels: boolean
  *
  * @example
  * ```ts
- * const options: AddOnGpuOptions = { nodes: totalNodes(censusA) + totalNodes(censusB) };
+ * const options: AddOnGpuOptions = { levelNodes: levelNodes(censusA).map((n, l) => n + levelNodes(censusB)[l]) };
  * ```
  */
 export interface AddOnGpuOptions {
   /**
-   * How many nodes A and B reach together (from their censuses): the bound on the pairs the
-   * traversal queues. Without it the bound comes from the pool words, several times larger.
+   * How many nodes A and B reach together on each level (from their censuses): the bound on the
+   * pairs the traversal queues there, which sizes the items and each level's grid. Without it
+   * every level is bounded by the pool words, several times more than all nodes together.
    */
-  readonly nodes?: number;
+  readonly levelNodes?: readonly number[];
+  /**
+   * Most workgroups of each large-queue and small-queue dispatch (default {@link LARGE_PAIR_GRID}
+   * and {@link SMALL_PAIR_GRID}). The tests make them tiny, so every workgroup strides over
+   * several pairs.
+   */
+  readonly grid?: { readonly large: number; readonly small: number };
 }
 
 /**
@@ -112,13 +136,15 @@ export interface AddResult extends GpuHiSparseParts {
 
 /**
  * C's census from the control words after both sweeps (items.ts, `tallyStart`): each level's
- * copies summed, and the dense-leaf entries that cancelled to +0 taken off the leaves' entries.
+ * copies summed (the leaf level's size classes are C's `coo4Classes`), and the dense-leaf entries
+ * that cancelled to +0 taken off the leaves' entries.
  */
 function censusFromTally(control: Uint32Array, levels: number): Census {
   const start = tallyStart(levels);
   const nodes: number[][] = [];
   const entries: number[][] = [];
   const words: number[][] = [];
+  let coo4Classes: number[] = [];
   for (let level = 0; level < levels; level++) {
     const sum = new Array<number>(TALLY_WORDS).fill(0);
     for (let copy = 0; copy < TALLY_COPIES; copy++) {
@@ -128,10 +154,11 @@ function censusFromTally(control: Uint32Array, levels: number): Census {
     nodes.push(sum.slice(0, 4));
     entries.push(sum.slice(4, 8));
     words.push(sum.slice(8, 12));
+    coo4Classes = sum.slice(12, 15);
   }
   const leaves = entries[levels - 1] as number[];
   leaves[0] = (leaves[0] as number) - (control[start] as number);
-  return { nodes, entries, words };
+  return { nodes, entries, words, coo4Classes };
 }
 
 /** Refuses buffers past one storage binding: each of these is bound whole. */
@@ -157,17 +184,18 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  * dense+sparse and sparse+sparse alike. The phases:
  *
  * 1. **Union counting** (top-down, one submission): each pair — A's and B's node at the same place,
- *    or one of them alone — counts the union of its slot lists, adds its output node's size (type
- *    by the format's rule from the union count) to the pool total, and queues its children as the
+ *    or one of them alone — counts the union of its slot lists, reserves its output node (its size,
+ *    type by the format's rule from the union count, taken from the pool total with an atomic
+ *    counter: the paper's allocator, run while counting), and queues its children as the
  *    next level's pairs: common children to be traversed together, children only one side has to
  *    be copied. Between levels a one-invocation kernel sizes the next level's queues from their
- *    tails and writes their indirect dispatch arguments (the paper's GPU controller, §4.2), so the
+ *    tails (the paper's GPU controller, §4.2), and the next level's grid strides over them, so the
  *    host reads back once, after the last level (the total words).
  * 2. **Pool allocation**: the output pool is created with exactly the words counted (so no upper
  *    bound is needed — a bound from the input pools would be about 3.6× their words in the worst
  *    case — and C's `poolWords` equals the canonical pool's size), zero-filled, with the header.
- * 3. **Fill** (top-down, one submission, the same indirect sizes): each pair takes its node's words
- *    from the pool with an atomic counter, links the node into its parent's slot, and writes
+ * 3. **Fill** (top-down, one submission, the same level ranges): each pair writes its node where
+ *    the counting sweep reserved it, links the node into its parent's slot, and writes
  *    coordinates and, at the leaves, the sums (common entries) or scaled copies.
  *
  * Operand state: C is built in A's stored orientation with scale 1, as the CPU `hisparseAdd`
@@ -181,8 +209,9 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  * products are exact (scales 1 or powers of two) and is otherwise within a rounding or two of it.
  * C's pool is valid but not canonical: nodes lie in the atomic counter's order.
  *
- * The pair items and queues are sized by `options.nodes` (A's and B's node counts together, which
- * `HiSparseMatrix.add` passes from the censuses) or else by the pool words.
+ * The pair items and queues are sized by `options.levelNodes` (A's and B's node counts per level
+ * together, which `HiSparseMatrix.add` passes from the censuses) or else by the pool words; so is
+ * each level's grid.
  *
  * C's census (nodes, entries and words per level and type, what `takeCensus` would count) is
  * tallied by the counting sweep and corrected by the fill sweep (dense-leaf entries that cancelled
@@ -229,10 +258,14 @@ export async function addOnGpu(
   // Every output node sits where A or B has a node: the queue never holds more pairs than their
   // nodes together — counted by their censuses when the caller has them, else bounded by the pool
   // words (every reachable node takes at least 4 words after the header; ten times more for
-  // typical leaves, and the items are 24 bytes each).
+  // typical leaves). Each of the three item arrays and each half of the queues takes 8 bytes a pair.
   const byWords = Math.floor((a.poolWords + b.poolWords) / 4);
-  const capacity = Math.max(1, Math.min(byWords, options.nodes ?? byWords));
-  checkBindable(ctx, 4 * ITEM_WORDS * capacity, 'the pair items');
+  const nodes = options.levelNodes?.reduce((sum, n) => sum + n, 0);
+  const capacity = Math.max(1, Math.min(byWords, nodes ?? byWords));
+  const levelBounds = Array.from({ length: a.levels }, (_, level) =>
+    Math.max(1, Math.min(capacity, options.levelNodes?.[level] ?? capacity)),
+  );
+  checkBindable(ctx, ITEM_ARRAY_BYTES * capacity, 'each array of pair items');
   const add: AddState = {
     d: a.nodeSize,
     levels: a.levels,
@@ -241,29 +274,27 @@ export async function addOnGpu(
     scaleB: b.scale,
     capacity,
     maxDim: ctx.caps.limits.maxComputeWorkgroupsPerDimension,
+    levelBounds,
+    grid: options.grid ?? { large: LARGE_PAIR_GRID, small: SMALL_PAIR_GRID },
   };
   return runGuarded(ctx, 'hisparse add', async () => {
     const exec = new RecipeExecutor(ctx, 'hisparse add');
-    const items = createStorageBuffer(ctx, 4 * ITEM_WORDS * capacity, 'hisparse add items');
-    ctx.device.queue.writeBuffer(items, 0, Uint32Array.of(a.root, b.root, NO_PARENT, 0, 0, 0));
+    const pairs = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add pairs');
+    const links = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add links');
+    const outs = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add outs');
+    ctx.device.queue.writeBuffer(pairs, 0, Uint32Array.of(a.root, b.root));
+    ctx.device.queue.writeBuffer(links, 0, Uint32Array.of(NO_PARENT, 0));
     // The root level is one pair, sized here; the GPU sizes the others.
     const control = new Uint32Array(controlWords(add.levels));
     control[CONTROL.items] = 1;
     control[CONTROL.total] = POOL_HEADER_WORDS;
-    control[CONTROL.alloc] = POOL_HEADER_WORDS;
     control[CONTROL.largeTail] = 1;
     control.set([0, 1, 1, 0, 0, 0, 0, 0], CONTROL.levels);
     const controlBuffer = uploadArray(ctx, control, 'hisparse add control');
-    const args = ctx.device.createBuffer({
-      label: 'hisparse add dispatch args',
-      size: 4 * LEVEL_WORDS * add.levels,
-      usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
-    });
-    ctx.device.queue.writeBuffer(args, 0, Uint32Array.of(1, 1, 1, 0, 0, 0, 1, 0));
     // The root pair goes to the large queue (slot 0 of its half of the queue buffer).
     const queues = createStorageBuffer(ctx, 4 * 2 * capacity, 'hisparse add queues');
     ctx.device.queue.writeBuffer(queues, 4 * capacity, Uint32Array.of(0));
-    const roles = { poolA: a.pool, poolB: b.pool, items, control: controlBuffer, args, queues };
+    const roles = { poolA: a.pool, poolB: b.pool, pairs, links, outs, control: controlBuffer, queues };
     let pool: GPUBuffer | undefined;
     try {
       const counted = await runSweep(
@@ -281,7 +312,7 @@ export async function addOnGpu(
       if (counted[CONTROL.overflow] !== 0) {
         throw new ScanError(
           'INVALID_ARGUMENT',
-          'A, B: the pools hold more nodes than their words (or options.nodes) allow (not valid HiSparse pools)',
+          'A, B: the pools hold more nodes than their words (or options.levelNodes) allow (not valid HiSparse pools)',
           {
             argument: 'A',
           },
@@ -298,8 +329,8 @@ export async function addOnGpu(
         sweepRecipe(add, { large: fillKernel(add.d), merge: mergePairKernel(add.d, 'fill'), small: smallFillKernel(add.d) }, false, true),
         { ...roles, poolC: pool },
       );
-      if (filled[CONTROL.overflow] !== 0 || filled[CONTROL.alloc] !== total) {
-        throw new ScanError('GPU_ERROR', `hisparse add: the fill allocated ${filled[CONTROL.alloc]} words of the ${total} counted`);
+      if (filled[CONTROL.overflow] !== 0) {
+        throw new ScanError('GPU_ERROR', `hisparse add: the fill found a node past the ${total} words counted`);
       }
       const census = censusFromTally(filled, add.levels);
       const result: AddResult = { ...state, root: filled[CONTROL.root] as number, pool, poolWords: total, census };
@@ -308,9 +339,10 @@ export async function addOnGpu(
     } finally {
       pool?.destroy();
       exec.destroy();
-      items.destroy();
+      pairs.destroy();
+      links.destroy();
+      outs.destroy();
       controlBuffer.destroy();
-      args.destroy();
       queues.destroy();
     }
   });

@@ -9,28 +9,32 @@ import { f32Bits } from '../../cpu/bits.js';
 // launched with dispatchWorkgroupsIndirect, so a whole sweep is one submission.
 
 /**
- * Words of one queued pair (one output node), in order: A's pointer (0 when only B has the node),
- * B's pointer (0 when only A has it), the parent's item index ({@link NO_PARENT} for the root),
- * the slot of the node in its parent's d×d grid (bits 0–15) and its rank among the parent's union
- * entries (bits 16–31), the union count (written by the counting sweep), and the output pointer
- * (written by the fill sweep).
+ * The three arrays of queued pairs (one output node each), two u32 per pair in each, indexed by
+ * the pair's item index: **pairs** hold A's pointer (0 when only B has the node) and B's pointer
+ * (0 when only A has it); **links** the parent's item index ({@link NO_PARENT} for the root) and
+ * the node's slot in its parent's d×d grid (bits 0–15) with its rank among the parent's union
+ * entries (bits 16–31); **outs** the union count (written by the counting sweep) and the output
+ * pointer (written by the fill sweep). Three arrays rather than one of six words because each is
+ * bound whole: a matrix with one node per entry (uniform random, tens of millions of leaves) needs
+ * over 100 million pairs, past one 2 GiB binding at 24 bytes a pair but not at 8.
  *
  * @example
  * ```ts
- * const items = createStorageBuffer(ctx, 4 * ITEM_WORDS * capacity, 'hisparse add items');
+ * const pairs = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add pairs');
  * ```
  */
-export const ITEM_WORDS = 6;
+export const ITEM_ARRAY_BYTES = 8;
 
 /**
- * Field offsets inside an item (see {@link ITEM_WORDS}).
+ * The roles (binding numbers) of the three item arrays in every add kernel (see
+ * {@link ITEM_ARRAY_BYTES}); binding 3 is the pairs', 7 and 8 the links' and outs'.
  *
  * @example
  * ```ts
- * items[ITEM_WORDS * i + ITEM.count]; // the union count of pair i
+ * bindings[ITEM_BINDING.links] = { role: 'links', offset: 0 };
  * ```
  */
-export const ITEM = { a: 0, b: 1, parent: 2, slotRank: 3, count: 4, out: 5 } as const;
+export const ITEM_BINDING = { pairs: 3, links: 7, outs: 8 } as const;
 
 /**
  * Parent index of the root pair: no parent node to link into; the root pointer goes to
@@ -38,31 +42,31 @@ export const ITEM = { a: 0, b: 1, parent: 2, slotRank: 3, count: 4, out: 5 } as 
  *
  * @example
  * ```ts
- * const rootItem = [A.root, B.root, NO_PARENT, 0, 0, 0];
+ * writeBuffer(links, 0, Uint32Array.of(NO_PARENT, 0)); // the root pair's link
  * ```
  */
 export const NO_PARENT = 0xffffffff;
 
 /**
  * The control words (one small storage buffer of atomics): the next free item (the items' atomic
- * tail), the words the output pool needs (summed by the counting sweep), the output pool's
- * allocation counter (the paper's "simple allocator using an atomic counter", a word offset), the
- * root pointer of C, an overflow flag (set if a malformed input needs more items than the bound;
+ * tail), the words the output pool needs (the paper's "simple allocator using an atomic counter":
+ * the counting sweep takes each output node's offset from it, so at the end it is the pool's
+ * size; word 2 is spare), the root pointer of C, an overflow flag (set if a malformed input needs more items than the bound;
  * then the result is refused), and the tails of the small and the large queue. From word `levels`
- * on, one {@link LEVEL_WORDS}-word record per level: the first entry, entry count and dispatch
- * width of its large queue, then the same of its small queue — written by the GPU
- * (`levelArgsKernel`) as the level above finishes, so the host never waits between levels.
+ * on, one {@link LEVEL_WORDS}-word record per level: the first entry and entry count of its large
+ * queue, then (from word 4 of the record) the same of its small queue — written by the GPU
+ * (`levelRangeKernel`) as the level above finishes, so the host never waits between levels.
  *
  * @example
  * ```ts
  * const words = new Uint32Array(controlWords(levels)); words[CONTROL.items] = 1;
  * ```
  */
-export const CONTROL = { items: 0, total: 1, alloc: 2, root: 3, overflow: 4, smallTail: 5, largeTail: 6, levels: 8 } as const;
+export const CONTROL = { items: 0, total: 1, root: 3, overflow: 4, smallTail: 5, largeTail: 6, levels: 8 } as const;
 
 /**
- * Words of one level's record in the control words, and of one level's indirect dispatch
- * arguments: the large queue's (x, y, z, pad) then the small queue's, each 16-byte aligned.
+ * Words of one level's record in the control words: the large queue's range (first, count, two
+ * spare words) then the small queue's.
  *
  * @example
  * ```ts
@@ -126,15 +130,18 @@ export function controlWords(levels: number): number {
  */
 export const TALLY_COPIES = 16;
 
-/** Words of one tally copy of one level: nodes, entries and words per node type (4 × 3). */
-export const TALLY_WORDS = 12;
+/**
+ * Words of one tally copy of one level: nodes, entries and words per node type (4 × 3), then the
+ * COO4 leaves per size class (3, counted at the leaf level only; `COO4_SIZE_CLASSES`).
+ */
+export const TALLY_WORDS = 15;
 
 /**
  * Where C's census is tallied in the control words (after the level records): first the count of
  * dense-leaf entries that cancelled to +0 (a dense leaf stores no +0, so these are not entries),
- * then per level {@link TALLY_COPIES} copies of nodes[4], entries[4], words[4]. The counting sweep
- * adds every output node (its type, union count and words); the fill sweep counts the cancelled
- * entries. The host sums the copies into the census `HiSparseMatrix` needs, instead of counting
+ * then per level {@link TALLY_COPIES} copies of nodes[4], entries[4], words[4], coo4Classes[3].
+ * The counting sweep adds every output node (its type, union count and words, and a COO4 leaf's
+ * size class); the fill sweep counts the cancelled entries. The host sums the copies into the census `HiSparseMatrix` needs, instead of counting
  * C's tree again afterwards.
  *
  * @example
@@ -204,3 +211,26 @@ export const MERGE_PAIR_GROUP = 64;
  * ```
  */
 export const MERGE_MAX_ENTRIES = 4096;
+
+/**
+ * Most workgroups of a large-queue dispatch: the grid strides over the level's pairs (see
+ * `largePairLoopWgsl`), so this bounds the workgroups that start only to find the level shorter
+ * than its bound. 4096 fills the H100's 132 multiprocessors several times over.
+ *
+ * @example
+ * ```ts
+ * const groups = Math.min(levelBound, LARGE_PAIR_GRID);
+ * ```
+ */
+export const LARGE_PAIR_GRID = 4096;
+
+/**
+ * Most workgroups of a small-queue dispatch (of {@link SMALL_PAIR_GROUP} threads, one pair each,
+ * striding over the level's pairs): 262,144 threads, about what the H100 keeps resident.
+ *
+ * @example
+ * ```ts
+ * const groups = Math.min(Math.ceil(levelBound / SMALL_PAIR_GROUP), SMALL_PAIR_GRID);
+ * ```
+ */
+export const SMALL_PAIR_GRID = 4096;

@@ -4,6 +4,7 @@ import { NODE_TYPE, type NodeType, nodeWords, POOL_HEADER_WORDS, TYPE_MASK } fro
 import { writeNode } from '../../format/node-io.js';
 import { HiSparsePool } from '../../format/pool.js';
 import type { Census } from '../census.js';
+import { sizeClassOf } from '../kernels/size-classes.js';
 import { appendToPool, type GrowablePool, serializeOn } from './pool-append.js';
 import { readPathOnGpu } from './read-path.js';
 
@@ -51,7 +52,7 @@ export interface CountedNode {
 
 /**
  * The census after an edit: `removed` nodes (the old path) taken out, `added` ones (the new path)
- * put in; every other node is shared and stays counted.
+ * put in, COO4 leaves in their size classes too; every other node is shared and stays counted.
  *
  * @example
  * ```ts
@@ -63,8 +64,14 @@ export function censusAfter(census: Census, removed: readonly CountedNode[], add
   const nodes = copy(census.nodes);
   const entries = copy(census.entries);
   const words = copy(census.words);
+  const coo4Classes = [...census.coo4Classes];
+  const leafLevel = census.nodes.length - 1;
   const apply = (list: readonly CountedNode[], sign: number) => {
     for (const n of list) {
+      if (n.level === leafLevel && n.type === NODE_TYPE.coo4) {
+        const k = sizeClassOf(n.entries);
+        coo4Classes[k] = (coo4Classes[k] as number) + sign;
+      }
       (nodes[n.level] as number[])[n.type] = ((nodes[n.level] as number[])[n.type] as number) + sign;
       (entries[n.level] as number[])[n.type] = ((entries[n.level] as number[])[n.type] as number) + sign * n.entries;
       (words[n.level] as number[])[n.type] = ((words[n.level] as number[])[n.type] as number) + sign * n.words;
@@ -72,7 +79,7 @@ export function censusAfter(census: Census, removed: readonly CountedNode[], add
   };
   apply(removed, -1);
   apply(added, 1);
-  return { nodes, entries, words };
+  return { nodes, entries, words, coo4Classes };
 }
 
 /**

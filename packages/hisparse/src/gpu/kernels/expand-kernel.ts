@@ -1,6 +1,7 @@
 import type { KernelSpec } from '@scan/core/kit';
 import { NODE_TYPE, type NodeType } from '../../format/layout.js';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL, NODE_WGSL } from './node-wgsl.js';
+import { classOfWgsl } from './size-classes.js';
 
 /** Binding numbers of the expansion kernel. */
 export const EXPAND_BINDINGS = { pool: 0, queueIn: 1, counters: 2, queueOut: 3, params: 4, tally: 5 } as const;
@@ -8,8 +9,14 @@ export const EXPAND_BINDINGS = { pool: 0, queueIn: 1, counters: 2, queueOut: 3, 
 /** Words of a queue entry: the node pointer and the stored row and column where its block starts. */
 export const QUEUE_ENTRY_WORDS = 3;
 
-/** Words of one level's census tally: children per type (4), then entries and words per node type (4 × 2). */
-export const TALLY_WORDS = 12;
+/**
+ * Words of one level's census tally: children per type (4), then entries and words per node type
+ * (4 × 2), then at the leaf level the COO4 leaves per size class (from {@link TALLY_CLASSES}).
+ */
+export const TALLY_WORDS = 16;
+
+/** Where the census tally counts the COO4 leaves per size class (`COO4_SIZE_CLASSES`). */
+export const TALLY_CLASSES = 12;
 
 /**
  * How many invocations work on one node of `type` (its "lanes"), and the workgroup size: an
@@ -67,6 +74,8 @@ function expandWgsl(spec: ExpandSpec): string {
   const dense = spec.type === NODE_TYPE.dense;
   const push = spec.mode === 'push';
   const children = !spec.leaf;
+  // The census of COO4 leaves also counts them per size class (the product plans' dispatch sizes).
+  const classes = !push && spec.leaf && spec.type === NODE_TYPE.coo4;
   // A slot is present when a dense node's word is not null (+0.0 in a leaf: no entry); every COOX entry is.
   const slotRead = dense
     ? `let word = pool[off + i]; let present = word != 0u; let r = i / D; let c = i % D;`
@@ -80,6 +89,7 @@ ${push ? `@group(0) @binding(${B.queueOut}) var<storage, read_write> queue_out: 
 @group(0) @binding(${B.params}) var<uniform> params: Params;
 ${push ? '' : `@group(0) @binding(${B.tally}) var<storage, read_write> tally: array<atomic<u32>>;`}
 ${NODE_WGSL}
+${classes ? classOfWgsl() : ''}
 const D: u32 = ${d}u;
 const T: u32 = ${spec.type}u;
 const LANES: u32 = ${lanes}u;
@@ -129,6 +139,7 @@ fn main(${FLAT_BUILTINS_WGSL}) {
       : `if (live) {
     atomicAdd(&wg_entries, entries);
     if (lane == 0u) { atomicAdd(&wg_words, ${dense ? 'D * D' : 'sparse_words(T, extent)'}); }
+    ${classes ? `if (lane == 0u) { atomicAdd(&tally[params.next_counter + ${TALLY_CLASSES}u + class_of(extent)], 1u); }` : ''}
   }`
   }
   workgroupBarrier();

@@ -2,7 +2,7 @@ import type { KernelSpec } from '@scan/core/kit';
 import { entriesPerLoad, NODE_TYPE, type NodeType } from '../../format/layout.js';
 import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL, NODE_WGSL } from './node-wgsl.js';
-import { COO4_SIZE_CLASSES } from './size-class-kernels.js';
+import { COO4_SIZE_CLASSES } from './size-classes.js';
 
 /**
  * Binding numbers of the leaf kernels: `y` with the `'atomic'` combine; `recordCount`, `recordKeys`

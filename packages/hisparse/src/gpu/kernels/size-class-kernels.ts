@@ -1,28 +1,6 @@
 import type { KernelSpec } from '@scan/core/kit';
 import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
-
-/**
- * The size classes of COO4 leaves (Derler et al. §5: work queues per node type **and size**, so
- * that the threads given to a node match its entries): a leaf of up to `most` entries is
- * multiplied by `lanes` invocations. COO1 and COO2 leaves hold one or two entries and dense leaves
- * d² slots, so only COO4 leaves — from 3 entries to most of a block — vary enough to need classes.
- * The bounds keep 8 to 32 entries per invocation (two to eight four-entry loads): fewer leave the
- * per-leaf costs (a workgroup's table, its flush) unamortized, more serialize a big leaf. Chosen
- * by measurement on the H100 among four tables (BENCHMARKS.md, "HiSparse second pass": one class
- * of 8 lanes; 64/512 entries with 8/64/256 lanes; these; 256/2048 with 8/64/256): these were the
- * fastest or within 10 % on A·x and Aᵀ·x of Poisson, banded and power law at d = 32 and 64, and
- * the only table with banded Aᵀ·x within 1.2× of A·x.
- *
- * @example
- * ```ts
- * COO4_SIZE_CLASSES[2].lanes; // 128: two leaves per workgroup
- * ```
- */
-export const COO4_SIZE_CLASSES: readonly { readonly most: number; readonly lanes: number }[] = [
-  { most: 128, lanes: 8 },
-  { most: 1024, lanes: 32 },
-  { most: 0xffffffff, lanes: 128 },
-];
+import { classOfWgsl } from './size-classes.js';
 
 /**
  * Words the size classes add after the level counters, from the plan's `classCounter` index c:
@@ -82,7 +60,6 @@ function sizeClassWgsl(mode: 'count' | 'scatter'): string {
   const B = SIZE_CLASS_BINDINGS;
   const W = QUEUE_ENTRY_WORDS;
   const scatter = mode === 'scatter';
-  const [small, medium] = COO4_SIZE_CLASSES.map((c) => c.most);
   return /* wgsl */ `
 struct Params { first: u32, leaves: u32, class_counter: u32 }
 @group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
@@ -94,7 +71,7 @@ ${scatter ? `@group(0) @binding(${B.sorted}) var<storage, read_write> sorted: ar
 var<workgroup> wg_count: array<atomic<u32>, 3>;
 var<workgroup> wg_base: array<u32, 3>;
 
-fn class_of(n: u32) -> u32 { return select(select(2u, 1u, n <= ${medium}u), 0u, n <= ${small}u); }
+${classOfWgsl()}
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {

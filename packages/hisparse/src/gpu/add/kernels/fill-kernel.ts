@@ -1,20 +1,28 @@
 import type { KernelSpec } from '@scan/core/kit';
 import { fillCommonWgsl } from './add-common-wgsl.js';
-import { loadAndScanTileWgsl, pairDeclarationsWgsl, pairPrologueWgsl, pairTileWidth } from './pair-tile-wgsl.js';
+import {
+  LARGE_PAIR_BUILTINS,
+  largePairLoopWgsl,
+  loadAndScanTileWgsl,
+  pairDeclarationsWgsl,
+  pairPrologueWgsl,
+  pairTileWidth,
+} from './pair-tile-wgsl.js';
 
 /**
- * The fill sweep of one level for the large queue: one workgroup per pair allocates its output
- * node from the pool with the atomic counter and links it into its parent (`allocate_node`; the
+ * The fill sweep of one level for the large queue: one workgroup per pair places the output node
+ * the counting sweep reserved and links it into its parent (`place_node`; the
  * paper stores "a pointer to the value in the queue entry of the child" — here the child's item
  * names its parent item and its slot and rank there, and the parent's item holds the parent's
  * output pointer), then walks the tiles again: each union entry writes its packed coordinate
  * (atomicOr: two entries share a word) and, in a leaf, its value. Inner value words are left to
  * the children. The pool arrives zeroed, so padding and empty dense slots are already 0.
- * Bindings: 0 params, 1 pool A, 2 pool B, 3 items, 4 control words, 5 pool C, 6 queues.
+ * Bindings: 0 params, 1 pool A, 2 pool B, 3 pairs, 4 control words, 5 pool C, 6 queues, 7 links,
+ * 8 outs.
  *
  * @example
  * ```ts
- * b.dispatchIndirect(fillKernel(32), [params, poolA, poolB, items, ctl, poolC, queues], largeArgs);
+ * b.dispatchIndirect(fillKernel(32), [params, poolA, poolB, pairs, ctl, poolC, queues, links, outs], largeArgs);
  * ```
  */
 export function fillKernel(d: number): KernelSpec {
@@ -25,12 +33,12 @@ ${fillCommonWgsl()}
 var<workgroup> out_pointer: u32;
 
 @compute @workgroup_size(${pairTileWidth(d)})
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  ${pairPrologueWgsl()}
+fn main(${LARGE_PAIR_BUILTINS}) {
+  ${largePairLoopWgsl(`${pairPrologueWgsl()}
   let leaf = (params.flags & FLAG_LEAF) != 0u;
-  let n = items[io + ITEM_COUNT];
+  let n = outs[item].x;
   let t = node_type(n);
-  if (lid == 0u) { out_pointer = allocate_node(item, n); }
+  if (lid == 0u) { out_pointer = place_node(item); }
   workgroupBarrier();
   let fits = out_pointer != 0u;
   let off = out_pointer - t;
@@ -54,7 +62,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
       }
     }
     base += tile_total;
-  }
+  }`)}
 }
 `,
   };

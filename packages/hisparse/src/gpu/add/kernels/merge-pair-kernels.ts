@@ -1,7 +1,7 @@
 import type { KernelSpec } from '@scan/core/kit';
 import { MERGE_PAIR_GROUP } from '../items.js';
 import { addCommonWgsl, fillCommonWgsl } from './add-common-wgsl.js';
-import { largePairItemWgsl } from './pair-tile-wgsl.js';
+import { LARGE_PAIR_BUILTINS, largePairLoopWgsl } from './pair-tile-wgsl.js';
 
 // The leaf pairs of two sparse nodes in the same orientation, merged by rank instead of over the
 // slot grid (§6 treats sparse+sparse as a merge of two sorted lists; the grid of `pair-tile-wgsl.ts`
@@ -20,14 +20,19 @@ import { largePairItemWgsl } from './pair-tile-wgsl.js';
 // orientation take this path at the leaf level (`merge_eligible`); the tile kernels skip them.
 // Inner levels, dense nodes and a transposed B keep the tile scheme.
 
-/** The body shared by both phases: the pair, its lists, and the common flags of A's entries. */
+/**
+ * The body shared by both phases (one pair of the loop): the pair, its lists, and the common flags
+ * of A's entries. The mask and the common count start the pair at zero.
+ */
 function commonFlagsWgsl(): string {
-  return `${largePairItemWgsl()}
+  return `
+  for (var w = lid; w < MASK_WORDS; w += MW) { atomicStore(&common_mask[w], 0u); }
   if (lid == 0u) {
-    pair = vec2<u32>(items[io + ITEM_A], items[io + ITEM_B]);
+    pair = pairs[item];
     eligible = select(0u, 1u, merge_eligible(pair.x, pair.y));
+    atomicStore(&common_total, 0u);
   }
-  if (workgroupUniformLoad(&eligible) == 0u) { return; }
+  if (workgroupUniformLoad(&eligible) == 0u) { continue; }
   let p = pair;
   let a = sparse_list_a(p.x);
   let b = sparse_list_b(p.y);
@@ -42,13 +47,14 @@ function commonFlagsWgsl(): string {
 
 /**
  * The merge-path kernel of one phase for the large queue's leaf pairs (see the file comment):
- * `'count'` stores the union count and adds the output node's words to the pool total;
- * `'fill'` allocates the node (`allocate_node`) and writes every union entry at its rank.
- * Bindings as `unionCountKernel` / `fillKernel`; dispatched with the large queue's arguments.
+ * `'count'` reserves the output node for the union count (`reserve_node`); `'fill'` places the
+ * node (`place_node`) and writes every union entry at its rank.
+ * Bindings as `unionCountKernel` / `fillKernel`, except that `'count'` writes no children and so
+ * binds no links (binding 7); dispatched with the large queue's arguments.
  *
  * @example
  * ```ts
- * b.dispatchIndirect(mergePairKernel(32, 'count'), [params, poolA, poolB, items, ctl, undefined, queues], largeArgs);
+ * b.dispatchIndirect(mergePairKernel(32, 'count'), [params, poolA, poolB, pairs, ctl, undefined, queues, undefined, outs], largeArgs);
  * ```
  */
 export function mergePairKernel(d: number, phase: 'count' | 'fill'): KernelSpec {
@@ -58,7 +64,7 @@ export function mergePairKernel(d: number, phase: 'count' | 'fill'): KernelSpec 
     wgsl: () => `${addCommonWgsl(d)}
 ${fill ? `${fillCommonWgsl()}${mergeFillHelpersWgsl()}` : ''}
 const MW = ${MERGE_PAIR_GROUP}u;
-var<workgroup> level_range: vec3<u32>;
+var<workgroup> level_range: vec2<u32>;
 var<workgroup> pair: vec2<u32>;
 var<workgroup> eligible: u32;
 var<workgroup> common_mask: array<atomic<u32>, MASK_WORDS>;
@@ -67,9 +73,8 @@ var<workgroup> common_total: atomic<u32>;
 var<workgroup> out_pointer: u32;
 
 @compute @workgroup_size(${MERGE_PAIR_GROUP})
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  ${commonFlagsWgsl()}
-  ${fill ? fillBodyWgsl() : countBodyWgsl()}
+fn main(${LARGE_PAIR_BUILTINS}) {
+  ${largePairLoopWgsl(`${commonFlagsWgsl()}${fill ? fillBodyWgsl() : countBodyWgsl()}`)}
 }
 `,
   };
@@ -83,15 +88,14 @@ function countBodyWgsl(): string {
   workgroupBarrier();
   if (lid == 0u) {
     let n = a.n + b.n - atomicLoad(&common_total);
-    items[io + ITEM_COUNT] = n;
-    atomicAdd(&ctl[CTL_TOTAL], node_words(node_type(n), n));
+    reserve_node(item, n);
     tally_node(wg_index, n);
   }`;
 }
 
 function fillBodyWgsl(): string {
   return `
-  let n = items[io + ITEM_COUNT];
+  let n = outs[item].x;
   if (lid == 0u) {
     // Common flags before each mask word: c(k) = common_before[k / 32] + the popcount below k.
     var run = 0u;
@@ -99,10 +103,10 @@ function fillBodyWgsl(): string {
       common_before[w] = run;
       run += countOneBits(atomicLoad(&common_mask[w]));
     }
-    out_pointer = allocate_node(item, n);
+    out_pointer = place_node(item);
   }
   let pointer = workgroupUniformLoad(&out_pointer);
-  if (pointer == 0u) { return; }
+  if (pointer == 0u) { continue; }
   let t = pointer & 3u;
   let off = pointer - t;
   let cs = off + coord_start(t);

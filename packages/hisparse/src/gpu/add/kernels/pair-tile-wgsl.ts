@@ -51,7 +51,7 @@ var<workgroup> small_base: u32;
 var<workgroup> large_base: u32;
 var<workgroup> small_count: atomic<u32>;
 var<workgroup> large_count: atomic<u32>;
-var<workgroup> level_range: vec3<u32>;
+var<workgroup> level_range: vec2<u32>;
 var<workgroup> skip_pair: u32;
 `;
 }
@@ -121,46 +121,61 @@ export function loadAndScanTileWgsl(): string {
 }
 
 /**
- * The first lines of every large-queue kernel body (tile and merge): the level's large-queue range
- * (first entry, count, dispatch width) as the GPU wrote it into the control words, made
- * workgroup-uniform; the linear workgroup index `wg_index` of the (possibly 2-D, see core's
- * `dispatchShape`) indirect dispatch, past the count ending the workgroup; the pair's `item` and
- * its word offset `io`. Needs `var<workgroup> level_range: vec3<u32>`.
+ * The frame of every large-queue kernel (tile and merge): the level's large-queue range (first
+ * entry, count) as the GPU wrote it into the control words, made workgroup-uniform, then a loop in
+ * which the workgroups of the grid stride over the range, one pair `item` (its index `wg_index` in
+ * the level) per iteration, running `body`, which ends a pair early with `continue`. The grid is a
+ * direct dispatch sized on the host (add-on-gpu.ts says why not an indirect one). Each iteration
+ * starts with a barrier, so a pair writes workgroup memory only after the previous pair's reads.
+ * Needs `var<workgroup> level_range: vec2<u32>` and the builtins `lid`, `wid`, `nwg`.
  *
  * @example
  * ```ts
- * const body = `${largePairItemWgsl()} let p_a = items[io + ITEM_A];`;
+ * const main = largePairLoopWgsl('let p_a = pairs[item].x; ...');
  * ```
  */
-export function largePairItemWgsl(): string {
+export function largePairLoopWgsl(body: string): string {
   return `
   if (lid == 0u) {
     let r = CTL_LEVELS + LEVEL_WORDS * params.level;
-    level_range = vec3<u32>(atomicLoad(&ctl[r]), atomicLoad(&ctl[r + 1u]), atomicLoad(&ctl[r + 2u]));
+    level_range = vec2<u32>(atomicLoad(&ctl[r]), atomicLoad(&ctl[r + 1u]));
   }
   let range = workgroupUniformLoad(&level_range);
-  let wg_index = wid.x + wid.y * range.z;
-  if (wg_index >= range.y) { return; }
-  let item = queues[params.capacity + range.x + wg_index];
-  let io = item * ITEM_WORDS;`;
+  let grid = nwg.x * nwg.y;
+  for (var wg_index = wid.x + wid.y * nwg.x; wg_index < range.y; wg_index += grid) {
+    workgroupBarrier();
+    let item = queues[params.capacity + range.x + wg_index];
+    ${body}
+  }`;
 }
 
 /**
- * The first lines of a tile kernel body: {@link largePairItemWgsl}, then both node pointers; a
- * pair the merge kernels take (`merge_eligible`) ends the workgroup here.
+ * The builtins of a large-queue kernel's `main` (see {@link largePairLoopWgsl}).
  *
  * @example
  * ```ts
- * const body = `${pairPrologueWgsl()} for (var tile = 0u; tile < TILES; tile++) { ... }`;
+ * const wgsl = `@compute @workgroup_size(64) fn main(${LARGE_PAIR_BUILTINS}) { ... }`;
+ * ```
+ */
+export const LARGE_PAIR_BUILTINS =
+  '@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>';
+
+/**
+ * The first lines of a tile kernel's pair (inside {@link largePairLoopWgsl}): both node pointers;
+ * a pair the merge kernels take (`merge_eligible`) is skipped here.
+ *
+ * @example
+ * ```ts
+ * const main = largePairLoopWgsl(`${pairPrologueWgsl()} for (var tile = 0u; tile < TILES; tile++) { ... }`);
  * ```
  */
 export function pairPrologueWgsl(): string {
-  return `${largePairItemWgsl()}
-  let p_a = items[io + ITEM_A];
-  let p_b = items[io + ITEM_B];
-  // Leaf pairs of two sparse lists in one orientation are the merge kernels' (merge-pair-kernels.ts).
-  if (lid == 0u) { skip_pair = select(0u, 1u, merge_eligible(p_a, p_b)); }
-  if (workgroupUniformLoad(&skip_pair) == 1u) { return; }`;
+  return `
+    let p_a = pairs[item].x;
+    let p_b = pairs[item].y;
+    // Leaf pairs of two sparse lists in one orientation are the merge kernels' (merge-pair-kernels.ts).
+    if (lid == 0u) { skip_pair = select(0u, 1u, merge_eligible(p_a, p_b)); }
+    if (workgroupUniformLoad(&skip_pair) == 1u) { continue; }`;
 }
 
 /**

@@ -12,8 +12,8 @@ import { addCommonWgsl, fillCommonWgsl } from './add-common-wgsl.js';
 /** The body that loads both nodes of the pair `item` into private arrays, sorted by slot. */
 function loadPairWgsl(): string {
   return `
-  let p_a = items[io + ITEM_A];
-  let p_b = items[io + ITEM_B];
+  let p_a = pairs[item].x;
+  let p_b = pairs[item].y;
   var sa: array<u32, SMALL>;
   var wa: array<u32, SMALL>;
   var na = 0u;
@@ -86,24 +86,42 @@ function mergeWgsl(body: string): string {
   }`;
 }
 
-/** Kernel frame: the pair of this invocation from the level's small-queue range (2-D grid). */
+/**
+ * Kernel frame: the invocations of the grid stride over the level's small-queue range (the grid is
+ * sized on the host, the range by the GPU: `levelRangeKernel`), one pair at a time. `body` ends a
+ * pair with `continue`. The counting sweep's threads sum C's census in a private `tally`, which
+ * the workgroup adds to C's tally once, after the loop.
+ */
 function frame(d: number, key: string, fill: boolean, body: string): KernelSpec {
   return {
     key: `hisparse/add/small-${key}/d${d}`,
     wgsl: () => `${addCommonWgsl(d)}
-${fill ? fillCommonWgsl() : ''}
+${fill ? fillCommonWgsl() : 'var<workgroup> wg_tally: array<atomic<u32>, TALLY_WORDS>;'}
 @compute @workgroup_size(${SMALL_PAIR_GROUP})
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let r = CTL_LEVELS + LEVEL_WORDS * params.level + 4u;
   let first = atomicLoad(&ctl[r]);
   let count = atomicLoad(&ctl[r + 1u]);
-  let width = atomicLoad(&ctl[r + 2u]);
-  let g = (wid.x + wid.y * width) * ${SMALL_PAIR_GROUP}u + lid;
-  if (g >= count) { return; }
-  let item = queues[first + g];
-  let io = item * ITEM_WORDS;
-  ${loadPairWgsl()}
+  let stride = nwg.x * nwg.y * ${SMALL_PAIR_GROUP}u;
+  let wg = wid.x + wid.y * nwg.x;
+  ${fill ? '' : 'var tally: array<u32, TALLY_WORDS>;'}
+  for (var g = wg * ${SMALL_PAIR_GROUP}u + lid; g < count; g += stride) {
+    let item = queues[first + g];
+    ${loadPairWgsl()}
 ${body}
+  }
+  ${
+    fill
+      ? ''
+      : `for (var w = 0u; w < TALLY_WORDS; w++) {
+    if (tally[w] != 0u) { atomicAdd(&wg_tally[w], tally[w]); }
+  }
+  workgroupBarrier();
+  if (lid < TALLY_WORDS) {
+    let v = atomicLoad(&wg_tally[lid]);
+    if (v != 0u) { atomicAdd(&ctl[tally_base(wg) + lid], v); }
+  }`
+  }
 }
 `,
   };
@@ -111,13 +129,14 @@ ${body}
 
 /**
  * The counting sweep of one level for the small queue: per pair (one thread), the union count and
- * the output node's words into the pool total, then at inner levels the children: items reserved
+ * the output node reserved (`reserve_node`), its census in the thread's private tally (added to
+ * C's once per workgroup, after the loop), then at inner levels the children: items reserved
  * with one atomicAdd, each binned into the small or the large queue (one atomicAdd per queue).
  * Bindings as `unionCountKernel`.
  *
  * @example
  * ```ts
- * b.dispatchIndirect(smallUnionCountKernel(32), [params, poolA, poolB, items, ctl, undefined, queues], smallArgs);
+ * b.dispatchIndirect(smallUnionCountKernel(32), [params, poolA, poolB, pairs, ctl, undefined, queues, links, outs], smallArgs);
  * ```
  */
 export function smallUnionCountKernel(d: number): KernelSpec {
@@ -130,14 +149,13 @@ export function smallUnionCountKernel(d: number): KernelSpec {
   var n_small = 0u;
   let inner = (params.flags & FLAG_LEAF) == 0u;
   ${mergeWgsl('n++; if (inner && is_small_pair(w_a, w_b)) { n_small++; }')}
-  items[io + ITEM_COUNT] = n;
-  atomicAdd(&ctl[CTL_TOTAL], node_words(node_type(n), n));
-  tally_node(g, n);
-  if (!inner || n == 0u) { return; }
+  reserve_node(item, n);
+  tally_private(&tally, n);
+  if (!inner || n == 0u) { continue; }
   let at = atomicAdd(&ctl[CTL_ITEMS], n);
   if (at + n > params.capacity) {
     atomicStore(&ctl[CTL_OVERFLOW], 1u);
-    return;
+    continue;
   }
   var next_small = atomicAdd(&ctl[CTL_SMALL_TAIL], n_small);
   var next_large = params.capacity + atomicAdd(&ctl[CTL_LARGE_TAIL], n - n_small);
@@ -153,13 +171,13 @@ export function smallUnionCountKernel(d: number): KernelSpec {
 }
 
 /**
- * The fill sweep of one level for the small queue: per pair (one thread), `allocate_node` (atomic
- * counter, parent link), then the merge again writing the coordinates two to a word and, in a
+ * The fill sweep of one level for the small queue: per pair (one thread), `place_node` (the
+ * reserved node, its parent link), then the merge again writing the coordinates two to a word and, in a
  * leaf, the values. Bindings as `fillKernel`.
  *
  * @example
  * ```ts
- * b.dispatchIndirect(smallFillKernel(32), [params, poolA, poolB, items, ctl, poolC, queues], smallArgs);
+ * b.dispatchIndirect(smallFillKernel(32), [params, poolA, poolB, pairs, ctl, poolC, queues, links, outs], smallArgs);
  * ```
  */
 export function smallFillKernel(d: number): KernelSpec {
@@ -168,9 +186,9 @@ export function smallFillKernel(d: number): KernelSpec {
     'fill',
     true,
     `
-  let n = items[io + ITEM_COUNT];
-  let pointer = allocate_node(item, n);
-  if (pointer == 0u) { return; }
+  let n = outs[item].x;
+  let pointer = place_node(item);
+  if (pointer == 0u) { continue; }
   let t = pointer & 3u;
   let off = pointer - t;
   let cs = off + coord_start(t);
