@@ -4,6 +4,8 @@
 import { type ScanContext, ScanError, scan } from '@scan/core';
 import { scan as cpuScan } from '@scan/core/cpu';
 import { createNodeContext } from '@scan/core/node';
+import { HiSparseMatrix } from '@scan/hisparse';
+import { hisparseFromCsr, hisparseSpmv, transpose } from '@scan/hisparse/cpu';
 import { segmentedScan } from '@scan/segmented';
 import { segmentedScan as cpuSegmentedScan } from '@scan/segmented/cpu';
 import { sort } from '@scan/sort';
@@ -39,6 +41,13 @@ check('sort', near(sorted.keys, Float32Array.from(keys).sort(), 0));
 const A: CsrMatrix = poisson2d(20);
 const x = Float32Array.from({ length: A.cols }, (_, i) => i % 3);
 check('spmv', near(await spmv(ctx, A, x), cpuSpmv(A, x), 1e-5));
+
+const H = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 16 });
+check(
+  'HiSparseMatrix.spmv (transpose)',
+  near(await H.spmv(x, { transpose: true }), hisparseSpmv(transpose(hisparseFromCsr(A, { nodeSize: 16 })), x), 1e-5),
+);
+H.destroy();
 
 const n = 16;
 const batch = 4;

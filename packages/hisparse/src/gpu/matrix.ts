@@ -99,19 +99,31 @@ export class SharedTree implements GrowablePool {
 export class HiSparseMatrix {
   private destroyed = false;
 
+  /** @internal The pool and its reference count, shared by every view and edit of one matrix. */
+  readonly tree: SharedTree;
+  /** @internal The root pointer (word offset | node type) of this matrix in the shared pool. */
+  readonly root: number;
+  /**
+   * @internal Nodes, entries and words per level and type of what this matrix reaches, and its COO4
+   * leaves per size class (the product plans size their queues and dispatches from it).
+   */
+  readonly census: Census;
+
   /** @internal Use the static constructors. */
   constructor(
     readonly ctx: ScanContext,
-    /** @internal */ readonly tree: SharedTree,
+    tree: SharedTree,
     /** Whether the stored matrix is read transposed. */
     readonly transposed: boolean,
     /** The factor every stored value is multiplied by when read. */
     readonly scaleFactor: number,
-    /** @internal The root pointer (word offset | node type) of this matrix in the shared pool. */
-    readonly root: number = tree.root,
-    /** @internal Nodes, entries and words per level and type of what this matrix reaches. */
-    readonly census: Census = tree.census,
-  ) {}
+    root: number = tree.root,
+    census: Census = tree.census,
+  ) {
+    this.tree = tree;
+    this.root = root;
+    this.census = census;
+  }
 
   /** @internal Wraps freshly made parts (the matrix owns the pool) with their census, taken here unless `known`. */
   static async fromParts(ctx: ScanContext, parts: GpuHiSparseParts, known?: Census): Promise<HiSparseMatrix> {
