@@ -1,13 +1,6 @@
 import type { KernelSpec } from '@scan/core/kit';
 import { fillCommonWgsl } from './add-common-wgsl.js';
-import {
-  LARGE_PAIR_BUILTINS,
-  largePairLoopWgsl,
-  loadAndScanTileWgsl,
-  pairDeclarationsWgsl,
-  pairPrologueWgsl,
-  pairTileWidth,
-} from './pair-tile-wgsl.js';
+import { loadAndScanTileWgsl, tileKernelWgsl } from './pair-tile-wgsl.js';
 
 /**
  * The fill sweep of one level for the large queue: one workgroup per pair places the output node
@@ -22,19 +15,18 @@ import {
  *
  * @example
  * ```ts
- * b.dispatchIndirect(fillKernel(32), [params, poolA, poolB, pairs, ctl, poolC, queues, links, outs], largeArgs);
+ * b.dispatch(fillKernel(32), [params, poolA, poolB, pairs, ctl, poolC, queues, links, outs], largeGroups);
  * ```
  */
 export function fillKernel(d: number): KernelSpec {
   return {
     key: `hisparse/add/fill/d${d}`,
-    wgsl: () => `${pairDeclarationsWgsl(d)}
-${fillCommonWgsl()}
-var<workgroup> out_pointer: u32;
-
-@compute @workgroup_size(${pairTileWidth(d)})
-fn main(${LARGE_PAIR_BUILTINS}) {
-  ${largePairLoopWgsl(`${pairPrologueWgsl()}
+    wgsl: () =>
+      tileKernelWgsl(
+        d,
+        `${fillCommonWgsl()}
+var<workgroup> out_pointer: u32;`,
+        `
   let leaf = (params.flags & FLAG_LEAF) != 0u;
   let n = outs[item].x;
   let t = node_type(n);
@@ -62,8 +54,7 @@ fn main(${LARGE_PAIR_BUILTINS}) {
       }
     }
     base += tile_total;
-  }`)}
-}
-`,
+  }`,
+      ),
   };
 }

@@ -50,11 +50,11 @@ function commonFlagsWgsl(): string {
  * `'count'` reserves the output node for the union count (`reserve_node`); `'fill'` places the
  * node (`place_node`) and writes every union entry at its rank.
  * Bindings as `unionCountKernel` / `fillKernel`, except that `'count'` writes no children and so
- * binds no links (binding 7); dispatched with the large queue's arguments.
+ * binds no links (binding 7); dispatched with the large queue's grid.
  *
  * @example
  * ```ts
- * b.dispatchIndirect(mergePairKernel(32, 'count'), [params, poolA, poolB, pairs, ctl, undefined, queues, undefined, outs], largeArgs);
+ * b.dispatch(mergePairKernel(32, 'count'), [params, poolA, poolB, pairs, ctl, undefined, queues, undefined, outs], largeGroups);
  * ```
  */
 export function mergePairKernel(d: number, phase: 'count' | 'fill'): KernelSpec {

@@ -161,6 +161,26 @@ export const LARGE_PAIR_BUILTINS =
   '@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>';
 
 /**
+ * A whole tile kernel (counting or fill): {@link pairDeclarationsWgsl}, the `extra` declarations,
+ * and a `main` of the tile width whose workgroups stride over the level's large pairs
+ * ({@link largePairLoopWgsl}), each pair starting with {@link pairPrologueWgsl} and then `body`.
+ *
+ * @example
+ * ```ts
+ * const wgsl = tileKernelWgsl(32, fillCommonWgsl(), 'let n = outs[item].x; ...');
+ * ```
+ */
+export function tileKernelWgsl(d: number, extra: string, body: string): string {
+  return `${pairDeclarationsWgsl(d)}
+${extra}
+@compute @workgroup_size(${pairTileWidth(d)})
+fn main(${LARGE_PAIR_BUILTINS}) {
+  ${largePairLoopWgsl(`${pairPrologueWgsl()}${body}`)}
+}
+`;
+}
+
+/**
  * The first lines of a tile kernel's pair (inside {@link largePairLoopWgsl}): both node pointers;
  * a pair the merge kernels take (`merge_eligible`) is skipped here.
  *

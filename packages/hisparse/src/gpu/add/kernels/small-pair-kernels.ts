@@ -136,7 +136,7 @@ ${body}
  *
  * @example
  * ```ts
- * b.dispatchIndirect(smallUnionCountKernel(32), [params, poolA, poolB, pairs, ctl, undefined, queues, links, outs], smallArgs);
+ * b.dispatch(smallUnionCountKernel(32), [params, poolA, poolB, pairs, ctl, undefined, queues, links, outs], smallGroups);
  * ```
  */
 export function smallUnionCountKernel(d: number): KernelSpec {
@@ -177,7 +177,7 @@ export function smallUnionCountKernel(d: number): KernelSpec {
  *
  * @example
  * ```ts
- * b.dispatchIndirect(smallFillKernel(32), [params, poolA, poolB, pairs, ctl, poolC, queues, links, outs], smallArgs);
+ * b.dispatch(smallFillKernel(32), [params, poolA, poolB, pairs, ctl, poolC, queues, links, outs], smallGroups);
  * ```
  */
 export function smallFillKernel(d: number): KernelSpec {
