@@ -9,6 +9,7 @@ import { getTestContext } from '@scan/gpu-testing';
 import { bandedMatrix, biasedMatrix, type CsrMatrix, poisson2d, powerLawMatrix, uniformRandomMatrix } from '@scan/spmv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hisparseFromCsr, hisparseSpmv, hisparseStats, scale as scaleHost, transpose as transposeHost } from '../src/cpu/index.js';
+import { SPILL_SLOTS } from '../src/gpu/kernels/spill-kernels.js';
 import { HiSparseMatrix } from '../src/gpu/matrix.js';
 import { createHiSparseSpmvPlan } from '../src/gpu/spmv-plan.js';
 import { coo4ClassesOf, dyadicVector, randomCsrDyadic } from './oracle.js';
@@ -29,6 +30,26 @@ function dyadic(A: CsrMatrix): CsrMatrix {
 const bits = (a: Float32Array) => Array.from(a, (v) => new Uint32Array(new Float32Array([v === 0 ? 0 : v]).buffer)[0]);
 
 const COMBINES = ['atomic', 'segmented'] as const;
+
+/** One product of `plan` (y poisoned first), read back. */
+async function planProduct(plan: ReturnType<typeof createHiSparseSpmvPlan>, x: Float32Array): Promise<Float32Array> {
+  const device = ctx.device;
+  const xBuffer = device.createBuffer({ size: Math.max(4, 4 * x.length), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(xBuffer, 0, x as Float32Array<ArrayBuffer>);
+  const bytes = Math.max(4, 4 * plan.outLength);
+  const y = device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(y, 0, new Float32Array(bytes / 4).fill(Number.NaN));
+  const read = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  plan.encode(encoder, { x: xBuffer, y });
+  encoder.copyBufferToBuffer(y, 0, read, 0, bytes);
+  device.queue.submit([encoder.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const out = new Float32Array(read.getMappedRange().slice(0, 4 * plan.outLength));
+  read.unmap();
+  for (const b of [xBuffer, y, read]) b.destroy();
+  return out;
+}
 
 async function expectProducts(A: CsrMatrix, nodeSize: number, label: string): Promise<void> {
   const H = hisparseFromCsr(A, { nodeSize });
@@ -131,6 +152,40 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
     await expectProducts(A, d, 'size classes');
   });
 
+  it('the spill table of hot outputs: every sum through it, dense and sparse leaves, both orientations', async () => {
+    // SwiftShader rarely makes two workgroups contend for a word of y, so the spill path is forced.
+    const fullRow = (n: number): CsrMatrix => {
+      const rowPtr = new Uint32Array(n + 1);
+      const colIdx: number[] = [];
+      for (let r = 0; r < n; r++) {
+        if (r === 0) for (let c = 0; c < n; c++) colIdx.push(c);
+        else colIdx.push(r);
+        rowPtr[r + 1] = colIdx.length;
+      }
+      return { rows: n, cols: n, rowPtr, colIdx: Uint32Array.from(colIdx), values: new Float32Array(colIdx.length) };
+    };
+    const cases: [string, CsrMatrix, number][] = [
+      ['full row', dyadic(fullRow(2000)), 32],
+      ['dense leaves', randomCsrDyadic(20, 20, 400, 4), 4],
+      ['power law', dyadic(powerLawMatrix({ rows: 700, cols: 600, nnzPerRow: 5, seed: 9 })), 16],
+    ];
+    for (const [label, A, d] of cases) {
+      const H = hisparseFromCsr(A, { nodeSize: d });
+      const M = await HiSparseMatrix.fromHost(ctx, H);
+      try {
+        for (const transpose of [false, true]) {
+          const plan = createHiSparseSpmvPlan(ctx, M.parts, M.census, { transpose, spillAlways: true });
+          const x = dyadicVector(transpose ? A.rows : A.cols, 11);
+          const actual = await planProduct(plan, x);
+          plan.destroy();
+          expect(bits(actual), `${label} transpose=${transpose}`).toEqual(bits(hisparseSpmv(H, x, { transpose })));
+        }
+      } finally {
+        M.destroy();
+      }
+    }
+  });
+
   it('one full row across many leaves: both combines, a plan reused for several encodes', async () => {
     // Row 0 full and the diagonal: every leaf of the top row of blocks adds into y[0].
     const n = 3000;
@@ -178,8 +233,11 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
           plan.destroy();
           for (const b of [...buffers, y, ...reads]) b.destroy();
         }
-        // The records combine owns its record arrays (one slot per leaf entry) beside the queues.
-        expect(scratch['segmented'] as number).toBeGreaterThan((scratch['atomic'] as number) + 8 * A.colIdx.length);
+        // The records combine owns its record arrays (one slot per leaf entry) beside the queues;
+        // the compare-and-swap one its spill table.
+        const spillBytes = 8 * SPILL_SLOTS;
+        expect(scratch['atomic'] as number).toBeGreaterThan(spillBytes);
+        expect(scratch['segmented'] as number).toBeGreaterThan((scratch['atomic'] as number) - spillBytes + 8 * A.colIdx.length);
       }
       // A context claiming smaller limits: record arrays past the binding limit are refused (the
       // queues still fit); with 7 workgroups per dimension every combine pass runs as a 2-D grid.

@@ -15,6 +15,7 @@ import {
   sizeClassWorkgroups,
 } from './kernels/size-class-kernels.js';
 import { COO4_SIZE_CLASSES } from './kernels/size-classes.js';
+import { SPILL_FLUSH_BINDINGS, SPILL_SLOTS, spillFlushKernel } from './kernels/spill-kernels.js';
 import { encodeLeafOrder } from './leaf-order.js';
 import type { GpuHiSparseParts } from './parts.js';
 
@@ -40,6 +41,8 @@ export interface HiSparseSpmvPlanOptions {
    * records reduced by a sort and a segmented scan (`./combine/segmented-combine.ts`).
    */
   combine?: LeafCombine;
+  /** @internal Tests: with `'atomic'`, every sum goes through the spill table of hot outputs. */
+  spillAlways?: boolean;
 }
 
 /** A recorded traversal of one matrix: `encode` writes `y = s·op(A)·x`; `outLength`/`inLength` are its vector lengths. */
@@ -126,7 +129,9 @@ export function createHiSparseSpmvPlan(
       }),
     );
   }
-  const [queueEven, queueOdd, counters, args] = owned;
+  // The spill table of hot outputs (spill-kernels.ts), cleared by every product with that combine.
+  if (traversal && combine === 'atomic') owned.push(createStorageBuffer(ctx, 8 * SPILL_SLOTS, 'hisparse spill'));
+  const [queueEven, queueOdd, counters, args, spill] = owned;
   const allocated = owned.length;
   // The records combine: at most one record per leaf entry (a run sum covers one or more entries).
   const leafEntries = (census.entries[L - 1] ?? []).reduce((a, b) => a + b, 0);
@@ -216,6 +221,7 @@ export function createHiSparseSpmvPlan(
     b.clear({ role: 'y', offset: 0, size: 4 * outLength });
     if (!traversal) return b.build();
     if (records) b.clear(whole('recordCount'));
+    else b.clear(whole('spill'));
     const counts = census.nodes[leafLevel] as readonly number[];
     // One dispatch per leaf type, and per size class for COO4 leaves; each reads its queue's count
     // and start from the counters. The workgroups are sized on the host from the census (leaves
@@ -240,10 +246,12 @@ export function createHiSparseSpmvPlan(
         bindings[LEAF_BINDINGS.recordValues] = whole('recordValues');
       } else {
         bindings[LEAF_BINDINGS.y] = whole('y');
+        bindings[LEAF_BINDINGS.spill] = whole('spill');
       }
       const params = [leafBases[type] as number, countIndex, swap ? 1 : 0, f32Bits(parts.scale), startIndex];
       bindings[LEAF_BINDINGS.params] = b.paramBlock(params);
-      b.dispatch(leafKernel({ nodeSize: parts.nodeSize, type, combine, sizeClass }), bindings, workgroups);
+      const spillAlways = options.spillAlways === true;
+      b.dispatch(leafKernel({ nodeSize: parts.nodeSize, type, combine, sizeClass, spillAlways }), bindings, workgroups);
     };
     for (const type of NODE_TYPES) {
       const leaves = counts[type] as number;
@@ -254,6 +262,13 @@ export function createHiSparseSpmvPlan(
           const inClass = census.coo4Classes[k] as number;
           if (inClass > 0) leafDispatch(type, k, inClass);
         });
+    }
+    if (!records) {
+      // The sums that lost their first compare-and-swap on a hot output, from the spill table into y.
+      const flush: (BufferRef | undefined)[] = [];
+      flush[SPILL_FLUSH_BINDINGS.spill] = whole('spill');
+      flush[SPILL_FLUSH_BINDINGS.y] = whole('y');
+      b.dispatch(spillFlushKernel(), flush, SPILL_SLOTS / 256);
     }
     return b.build();
   };
@@ -309,6 +324,7 @@ export function createHiSparseSpmvPlan(
           Object.assign(roles, {
             [leafLevel % 2 === 0 ? 'queueEven' : 'queueOdd']: leafLevel % 2 === 0 ? queueEven : queueOdd,
             counters,
+            ...(spill ? { spill } : {}),
           });
         if (records) Object.assign(roles, records.buffers);
         // Clear y, the leaves (they add into y, or write records).

@@ -3,10 +3,12 @@ import { entriesPerLoad, NODE_TYPE, type NodeType } from '../../format/layout.js
 import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL, NODE_WGSL } from './node-wgsl.js';
 import { COO4_SIZE_CLASSES } from './size-classes.js';
+import { SPILL_REPLICAS, spillAddWgsl } from './spill-kernels.js';
 
 /**
- * Binding numbers of the leaf kernels: `y` with the `'atomic'` combine; `recordCount`, `recordKeys`
- * and `recordValues` (the run sums as records) with the `'segmented'` one.
+ * Binding numbers of the leaf kernels: `y` and `spill` (the spill table of hot outputs,
+ * spill-kernels.ts) with the `'atomic'` combine; `recordCount`, `recordKeys` and `recordValues`
+ * (the run sums as records) with the `'segmented'` one.
  *
  * @example
  * ```ts
@@ -23,6 +25,7 @@ export const LEAF_BINDINGS = {
   recordCount: 6,
   recordKeys: 7,
   recordValues: 8,
+  spill: 9,
 } as const;
 
 /**
@@ -64,6 +67,8 @@ export interface LeafSpec {
   readonly combine?: LeafCombine;
   /** COO4 only: the size class whose lanes per leaf the kernel uses (default 0; see {@link leafShape}). */
   readonly sizeClass?: number;
+  /** `'atomic'` only, for tests: every sum goes through the spill table (see spill-kernels.ts). */
+  readonly spillAlways?: boolean;
 }
 
 /**
@@ -77,7 +82,10 @@ export interface LeafSpec {
  * levels keep those few: an invocation sums the consecutive entries it holds that go to one output
  * (a COOX leaf is sorted row-major, so a row's entries in a plain product are consecutive); a
  * workgroup of sparse leaves adds those sums into a table in workgroup memory keyed by output and
- * flushes it once; a dense leaf sums a whole line of its block per invocation.
+ * flushes it once; a dense leaf sums a whole line of its block per invocation. A sum that loses its
+ * first compare-and-swap on y goes to a spill table of per-workgroup replicas instead
+ * (spill-kernels.ts), which the plan adds into y after the leaves: hot outputs no longer serialize
+ * hundreds of workgroups.
  *
  * **Combine by records** (`combine: 'segmented'`): the same run sums (a line of a dense leaf, a run
  * of a lane's consecutive entries with one output) are written as records — key the output index,
@@ -99,7 +107,7 @@ export interface LeafSpec {
 export function leafKernel(spec: LeafSpec): KernelSpec {
   const combine = spec.combine ?? 'atomic';
   return {
-    key: `hisparse/leaf/d${spec.nodeSize}/t${spec.type}/c${spec.sizeClass ?? 0}/${combine === 'atomic' ? 'cas' : 'records'}`,
+    key: `hisparse/leaf/d${spec.nodeSize}/t${spec.type}/c${spec.sizeClass ?? 0}/${combine === 'atomic' ? 'cas' : 'records'}${spec.spillAlways ? '/spill-always' : ''}`,
     wgsl: () => leafWgsl(spec, combine),
   };
 }
@@ -244,16 +252,7 @@ var<workgroup> wg_records: atomic<u32>;
 var<workgroup> wg_base: u32;
 const NO_OUTPUT: u32 = 0xffffffffu;`
     : `@group(0) @binding(${B.y}) var<storage, read_write> y: array<atomic<u32>>;
-
-// y[i] += v through a compare-and-swap loop on the f32 bits (no float atomics in WebGPU).
-fn add_y(i: u32, v: f32) {
-  var old = atomicLoad(&y[i]);
-  loop {
-    let r = atomicCompareExchangeWeak(&y[i], old, bitcast<u32>(bitcast<f32>(old) + v));
-    if (r.exchanged) { break; }
-    old = r.old_value;
-  }
-}
+${spillAddWgsl(B.spill, spec.spillAlways)}
 ${dense ? '' : hashWgsl(hashSlots(spec.nodeSize, workgroupSize / lanes))}`;
   return /* wgsl */ `
 struct Params { in_base: u32, count_index: u32, swap: u32, scale_bits: u32, start_index: u32 }
@@ -272,6 +271,7 @@ ${yDecl}
 @compute @workgroup_size(${workgroupSize})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}
+  ${records ? '' : `replica = wg % ${SPILL_REPLICAS}u;`}
   let k = (wg * WG + lid) / LANES;
   let lane = lid % LANES;
   // Every invocation reaches the workgroup's barriers (hash flush, record reservation).
