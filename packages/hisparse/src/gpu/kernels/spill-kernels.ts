@@ -3,9 +3,10 @@ import type { KernelSpec } from '@scan/core/kit';
 // Hot outputs of the compare-and-swap combine. When hundreds of workgroups add into one word of y
 // (the full row of a `biased` matrix, the heavy rows and columns of a power-law one), every
 // addition retries until it wins the word, so N contenders cost about N² attempts. An addition
-// that loses its first attempt goes instead to one of SPILL_REPLICAS slots of its output in a
+// that loses SPILL_AFTER attempts goes instead to one of SPILL_REPLICAS slots of its output in a
 // spill table (chosen by the workgroup), which splits the contenders among the replicas; after the
-// leaf kernels, one pass adds every used slot into y. Outputs nobody contends for never leave y.
+// leaf kernels, one pass adds every used slot into y. Outputs that a few workgroups share win
+// within a few attempts and never leave y (spilling them would fill the table for nothing).
 
 /**
  * Slots of the spill table (two words each: output + 1, then the f32 bits of the sum): 2^16, 512
@@ -31,10 +32,21 @@ export const SPILL_SLOTS = 1 << 16;
 export const SPILL_REPLICAS = 32;
 
 /**
+ * Failed compare-and-swap attempts on y after which a sum spills: a handful of contenders (the
+ * two or three blocks that share a row of a stencil matrix) rarely need more.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `for (var attempt = 0u; attempt < ${SPILL_AFTER}u; attempt++) { ... }`;
+ * ```
+ */
+export const SPILL_AFTER = 8;
+
+/**
  * WGSL of the leaf kernels' combine into y with spilling: the spill table at `binding`,
- * `var<private> replica` (set by the kernel from its workgroup index), and `add_y(i, v)` — one
- * compare-and-swap on y, then on failure the output's replica slot (`spill_add`), and only if the
- * table has no room the usual retries on y. `always` (tests) spills every sum, so the spill path
+ * `var<private> replica` (set by the kernel from its workgroup index), and `add_y(i, v)` —
+ * {@link SPILL_AFTER} compare-and-swap attempts on y, then the output's replica slot
+ * (`spill_add`), and only if the table has no room more retries on y. `always` (tests) spills every sum, so the spill path
  * runs where nothing contends.
  *
  * @example
@@ -66,15 +78,18 @@ fn spill_add(i: u32, v: f32) -> bool {
   return false;
 }
 
-// y[i] += v: one compare-and-swap on the f32 bits (no float atomics in WebGPU); if another
-// invocation changed the word first, the sum goes to a spill replica, and only when the table is
-// full does it retry on y.
+// y[i] += v: compare-and-swap on the f32 bits (no float atomics in WebGPU); after SPILL_AFTER
+// attempts lost to other invocations the sum goes to a spill replica, and only when the table is
+// full does it go on retrying on y.
 fn add_y(i: u32, v: f32) {
   ${always ? 'if (spill_add(i, v)) { return; }' : ''}
   var old = atomicLoad(&y[i]);
-  let first = atomicCompareExchangeWeak(&y[i], old, bitcast<u32>(bitcast<f32>(old) + v));
-  if (first.exchanged || spill_add(i, v)) { return; }
-  old = first.old_value;
+  for (var attempt = 0u; attempt < ${SPILL_AFTER}u; attempt++) {
+    let r = atomicCompareExchangeWeak(&y[i], old, bitcast<u32>(bitcast<f32>(old) + v));
+    if (r.exchanged) { return; }
+    old = r.old_value;
+  }
+  if (spill_add(i, v)) { return; }
   loop {
     let r = atomicCompareExchangeWeak(&y[i], old, bitcast<u32>(bitcast<f32>(old) + v));
     if (r.exchanged) { break; }
