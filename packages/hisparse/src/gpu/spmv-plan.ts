@@ -264,7 +264,7 @@ export function createHiSparseSpmvPlan(
         });
     }
     if (!records) {
-      // The sums that lost their first compare-and-swap on a hot output, from the spill table into y.
+      // The sums that lost their compare-and-swap attempts on a hot output, from the spill table into y.
       const flush: (BufferRef | undefined)[] = [];
       flush[SPILL_FLUSH_BINDINGS.spill] = whole('spill');
       flush[SPILL_FLUSH_BINDINGS.y] = whole('y');

@@ -82,10 +82,10 @@ export interface LeafSpec {
  * levels keep those few: an invocation sums the consecutive entries it holds that go to one output
  * (a COOX leaf is sorted row-major, so a row's entries in a plain product are consecutive); a
  * workgroup of sparse leaves adds those sums into a table in workgroup memory keyed by output and
- * flushes it once; a dense leaf sums a whole line of its block per invocation. A sum that loses its
- * first compare-and-swap on y goes to a spill table of per-workgroup replicas instead
- * (spill-kernels.ts), which the plan adds into y after the leaves: hot outputs no longer serialize
- * hundreds of workgroups.
+ * flushes it once; a dense leaf sums a whole line of its block per invocation. A sum that loses
+ * `SPILL_AFTER` compare-and-swap attempts on y goes to a spill table of per-workgroup replicas
+ * instead (spill-kernels.ts), which the plan adds into y after the leaves: hot outputs no longer
+ * serialize hundreds of workgroups.
  *
  * **Combine by records** (`combine: 'segmented'`): the same run sums (a line of a dense leaf, a run
  * of a lane's consecutive entries with one output) are written as records — key the output index,
