@@ -31,6 +31,18 @@ const bits = (a: Float32Array) => Array.from(a, (v) => new Uint32Array(new Float
 
 const COMBINES = ['atomic', 'segmented'] as const;
 
+/** An n×n matrix with row 0 full and the diagonal (values to be filled): one output every leaf of the top block row adds into. */
+function fullRow(n: number): CsrMatrix {
+  const rowPtr = new Uint32Array(n + 1);
+  const colIdx: number[] = [];
+  for (let r = 0; r < n; r++) {
+    if (r === 0) for (let c = 0; c < n; c++) colIdx.push(c);
+    else colIdx.push(r);
+    rowPtr[r + 1] = colIdx.length;
+  }
+  return { rows: n, cols: n, rowPtr, colIdx: Uint32Array.from(colIdx), values: new Float32Array(colIdx.length) };
+}
+
 /** One product of `plan` (y poisoned first), read back. */
 async function planProduct(plan: ReturnType<typeof createHiSparseSpmvPlan>, x: Float32Array): Promise<Float32Array> {
   const device = ctx.device;
@@ -154,16 +166,6 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
 
   it('the spill table of hot outputs: every sum through it, dense and sparse leaves, both orientations', async () => {
     // SwiftShader rarely makes two workgroups contend for a word of y, so the spill path is forced.
-    const fullRow = (n: number): CsrMatrix => {
-      const rowPtr = new Uint32Array(n + 1);
-      const colIdx: number[] = [];
-      for (let r = 0; r < n; r++) {
-        if (r === 0) for (let c = 0; c < n; c++) colIdx.push(c);
-        else colIdx.push(r);
-        rowPtr[r + 1] = colIdx.length;
-      }
-      return { rows: n, cols: n, rowPtr, colIdx: Uint32Array.from(colIdx), values: new Float32Array(colIdx.length) };
-    };
     const cases: [string, CsrMatrix, number][] = [
       ['full row', dyadic(fullRow(2000)), 32],
       ['dense leaves', randomCsrDyadic(20, 20, 400, 4), 4],
@@ -189,14 +191,7 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
   it('one full row across many leaves: both combines, a plan reused for several encodes', async () => {
     // Row 0 full and the diagonal: every leaf of the top row of blocks adds into y[0].
     const n = 3000;
-    const rowPtr = new Uint32Array(n + 1);
-    const colIdx: number[] = [];
-    for (let r = 0; r < n; r++) {
-      if (r === 0) for (let c = 0; c < n; c++) colIdx.push(c);
-      else colIdx.push(r);
-      rowPtr[r + 1] = colIdx.length;
-    }
-    const A = dyadic({ rows: n, cols: n, rowPtr, colIdx: Uint32Array.from(colIdx), values: new Float32Array(colIdx.length) });
+    const A = dyadic(fullRow(n));
     const H = hisparseFromCsr(A, { nodeSize: 32 });
     const M = await HiSparseMatrix.fromHost(ctx, H);
     const device = ctx.device;
