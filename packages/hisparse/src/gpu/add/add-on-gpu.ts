@@ -33,7 +33,6 @@ interface AddState {
   readonly scaleA: number;
   readonly scaleB: number;
   readonly capacity: number;
-  readonly maxDim: number;
   /** Most pairs each level can hold: A's and B's nodes there together, at most the capacity. */
   readonly levelBounds: readonly number[];
   /** Most workgroups of a large-queue and of a small-queue dispatch. */
@@ -47,8 +46,8 @@ function levelParams(state: AddState, level: number): number[] {
     (state.swapB ? FLAG.swapB : 0) |
     (state.scaleA === 1 ? FLAG.aScaleOne : 0) |
     (state.scaleB === 1 ? FLAG.bScaleOne : 0);
-  const { scaleA, scaleB, capacity, maxDim } = state;
-  return addParams({ level, flags, scaleA, scaleB, capacity, maxDim, tally: tallyStart(state.levels) });
+  const { scaleA, scaleB, capacity } = state;
+  return addParams({ level, flags, scaleA, scaleB, capacity, tally: tallyStart(state.levels) });
 }
 
 const whole = (role: string) => ({ role, offset: 0 });
@@ -154,7 +153,7 @@ function censusFromTally(control: Uint32Array, levels: number): Census {
     nodes.push(sum.slice(0, 4));
     entries.push(sum.slice(4, 8));
     words.push(sum.slice(8, 12));
-    coo4Classes = sum.slice(12, 15);
+    coo4Classes = sum.slice(12, TALLY_WORDS);
   }
   const leaves = entries[levels - 1] as number[];
   leaves[0] = (leaves[0] as number) - (control[start] as number);
@@ -273,7 +272,6 @@ export async function addOnGpu(
     scaleA: a.scale,
     scaleB: b.scale,
     capacity,
-    maxDim: ctx.caps.limits.maxComputeWorkgroupsPerDimension,
     levelBounds,
     grid: options.grid ?? { large: LARGE_PAIR_GRID, small: SMALL_PAIR_GRID },
   };

@@ -167,26 +167,16 @@ export function tallyStart(levels: number): number {
 export const FLAG = { leaf: 1, swapB: 2, aScaleOne: 4, bScaleOne: 8 } as const;
 
 /**
- * The uniform block of one level's kernels (see `pairDeclarationsWgsl`): the level, the flags,
- * both scales as f32 bits, the item capacity, the device's workgroups-per-dimension limit (for
- * the 2-D shape of the next level's indirect dispatch) and where the census tally starts
- * ({@link tallyStart}).
+ * The uniform block of one level's kernels (`ADD_PARAMS_WGSL`): the level, the flags, both scales
+ * as f32 bits, the item capacity and where the census tally starts ({@link tallyStart}).
  *
  * @example
  * ```ts
- * b.paramBlock(addParams({ level: 0, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64, maxDim: 65535, tally: tallyStart(1) }));
+ * b.paramBlock(addParams({ level: 0, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64, tally: tallyStart(1) }));
  * ```
  */
-export function addParams(p: {
-  level: number;
-  flags: number;
-  scaleA: number;
-  scaleB: number;
-  capacity: number;
-  maxDim: number;
-  tally: number;
-}): number[] {
-  return [p.level, p.flags, f32Bits(p.scaleA), f32Bits(p.scaleB), p.capacity, p.maxDim, p.tally, 0];
+export function addParams(p: { level: number; flags: number; scaleA: number; scaleB: number; capacity: number; tally: number }): number[] {
+  return [p.level, p.flags, f32Bits(p.scaleA), f32Bits(p.scaleB), p.capacity, p.tally, 0, 0];
 }
 
 /**

@@ -138,8 +138,10 @@ fn main(${FLAT_BUILTINS_WGSL}) {
       ? ''
       : `if (live) {
     atomicAdd(&wg_entries, entries);
-    if (lane == 0u) { atomicAdd(&wg_words, ${dense ? 'D * D' : 'sparse_words(T, extent)'}); }
-    ${classes ? `if (lane == 0u) { atomicAdd(&tally[params.next_counter + ${TALLY_CLASSES}u + class_of(extent)], 1u); }` : ''}
+    if (lane == 0u) {
+      atomicAdd(&wg_words, ${dense ? 'D * D' : 'sparse_words(T, extent)'});
+      ${classes ? `atomicAdd(&tally[params.next_counter + ${TALLY_CLASSES}u + class_of(extent)], 1u);` : ''}
+    }
   }`
   }
   workgroupBarrier();

@@ -11,6 +11,17 @@ import { nodeLayoutWgsl } from './node-layout-wgsl.js';
 // of a leaf entry.
 
 /**
+ * The WGSL struct of the add kernels' uniform block (`addParams` in items.ts writes it).
+ *
+ * @example
+ * ```ts
+ * const wgsl = `${ADD_PARAMS_WGSL}\n@group(0) @binding(0) var<uniform> params: Params;`;
+ * ```
+ */
+export const ADD_PARAMS_WGSL =
+  'struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, tally: u32, pad0: u32, pad1: u32 }';
+
+/**
  * The uniform block, A's and B's pools (read-only; the same buffer may be bound twice), the three
  * item arrays (pairs, links, outs: items.ts), the control words and the queues (binding 6), the
  * node layout for `d`, and the layout constants.
@@ -22,7 +33,7 @@ import { nodeLayoutWgsl } from './node-layout-wgsl.js';
  */
 export function addCommonWgsl(d: number): string {
   return `
-struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, max_dim: u32, tally: u32, pad1: u32 }
+${ADD_PARAMS_WGSL}
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> pool_a: array<u32>;
 @group(0) @binding(2) var<storage, read> pool_b: array<u32>;

@@ -1,5 +1,6 @@
 import type { KernelSpec } from '@scan/core/kit';
 import { CONTROL, LEVEL_WORDS } from '../items.js';
+import { ADD_PARAMS_WGSL } from './add-common-wgsl.js';
 
 /**
  * Sizes level `params.level` on the GPU once the level above has queued its children (the role of
@@ -19,7 +20,7 @@ export function levelRangeKernel(): KernelSpec {
   return {
     key: 'hisparse/add/level-range',
     wgsl: () => `
-struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, max_dim: u32, tally: u32, pad1: u32 }
+${ADD_PARAMS_WGSL}
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> ctl: array<atomic<u32>>;
 const CTL_LEVELS = ${CONTROL.levels}u;
