@@ -1,4 +1,5 @@
 import type { ScanContext } from './context.js';
+import { ScanError } from './errors.js';
 
 /**
  * One compute kernel: a specialization string that identifies it and a generator of its WGSL.
@@ -13,15 +14,41 @@ export interface KernelSpec {
   readonly entryPoint?: string;
 }
 
-const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
+/** What one device's cache holds: compiled pipelines, and compilations still in flight. */
+interface DeviceCache {
+  readonly ready: Map<string, GPUComputePipeline>;
+  readonly pending: Map<string, Promise<void>>;
+}
+
+const caches = new WeakMap<GPUDevice, DeviceCache>();
+
+function cacheOf(device: GPUDevice): DeviceCache {
+  let cache = caches.get(device);
+  if (!cache) {
+    cache = { ready: new Map(), pending: new Map() };
+    caches.set(device, cache);
+  }
+  return cache;
+}
 
 function printWgslRequested(): boolean {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   return env?.SCAN_PRINT_WGSL === '1';
 }
 
+function descriptorOf(ctx: ScanContext, spec: KernelSpec): GPUComputePipelineDescriptor {
+  const code = spec.wgsl();
+  if (printWgslRequested()) console.log(`// ---- ${spec.key}\n${code}`);
+  const module = ctx.device.createShaderModule({ label: spec.key, code });
+  return { label: spec.key, layout: 'auto', compute: { module, entryPoint: spec.entryPoint ?? 'main' } };
+}
+
 /**
  * The compute pipeline for `spec` on this context's device, compiled once per device and key.
+ * When it is not compiled yet this compiles it synchronously (`createComputePipeline`), which can
+ * stall for milliseconds to seconds; {@link loadPipelines} compiles ahead of time without stalling,
+ * and a synchronous request for a kernel whose asynchronous compilation is still running compiles
+ * it again rather than wait (WebGPU offers no way to block on the promise).
  * Set `SCAN_PRINT_WGSL=1` (Node) to print every generated kernel as it is compiled.
  *
  * @example
@@ -30,24 +57,63 @@ function printWgslRequested(): boolean {
  * ```
  */
 export function getPipeline(ctx: ScanContext, spec: KernelSpec): GPUComputePipeline {
-  let perDevice = pipelines.get(ctx.device);
-  if (!perDevice) {
-    perDevice = new Map();
-    pipelines.set(ctx.device, perDevice);
-  }
-  let pipeline = perDevice.get(spec.key);
+  const cache = cacheOf(ctx.device);
+  let pipeline = cache.ready.get(spec.key);
   if (!pipeline) {
-    const code = spec.wgsl();
-    if (printWgslRequested()) console.log(`// ---- ${spec.key}\n${code}`);
-    const module = ctx.device.createShaderModule({ label: spec.key, code });
-    pipeline = ctx.device.createComputePipeline({
-      label: spec.key,
-      layout: 'auto',
-      compute: { module, entryPoint: spec.entryPoint ?? 'main' },
-    });
-    perDevice.set(spec.key, pipeline);
+    pipeline = ctx.device.createComputePipeline(descriptorOf(ctx, spec));
+    cache.ready.set(spec.key, pipeline);
   }
   return pipeline;
+}
+
+/**
+ * Compiles every kernel of `specs` that this device has not compiled yet, with
+ * `createComputePipelineAsync` (no stall of the JavaScript thread), and resolves when all of them
+ * are in the cache, so later {@link getPipeline} calls for them are lookups. Kernels already
+ * compiling are awaited, not compiled twice. A kernel that fails to compile rejects with a
+ * `ScanError` (`GPU_ERROR`) naming its key.
+ *
+ * @example
+ * ```ts
+ * await loadPipelines(ctx, [scanKernel, addKernel]); // before the first frame
+ * ```
+ */
+export function loadPipelines(ctx: ScanContext, specs: Iterable<KernelSpec>): Promise<void> {
+  const cache = cacheOf(ctx.device);
+  const waits: Promise<void>[] = [];
+  for (const spec of specs) {
+    if (cache.ready.has(spec.key)) continue;
+    let pending = cache.pending.get(spec.key);
+    if (!pending) {
+      const key = spec.key;
+      let descriptor: GPUComputePipelineDescriptor;
+      try {
+        descriptor = descriptorOf(ctx, spec);
+      } catch (e) {
+        waits.push(Promise.reject(compileError(key, e)));
+        continue;
+      }
+      pending = ctx.device.createComputePipelineAsync(descriptor).then(
+        (pipeline) => {
+          cache.pending.delete(key);
+          // A synchronous compile may have won the race; keep the pipeline encodes already use.
+          if (!cache.ready.has(key)) cache.ready.set(key, pipeline);
+        },
+        (e: unknown) => {
+          cache.pending.delete(key);
+          throw compileError(key, e);
+        },
+      );
+      cache.pending.set(key, pending);
+    }
+    waits.push(pending);
+  }
+  return Promise.all(waits).then(() => undefined);
+}
+
+function compileError(key: string, cause: unknown): ScanError {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new ScanError('GPU_ERROR', `kernel ${key} failed to compile: ${message}`, { cause });
 }
 
 /**
@@ -59,5 +125,19 @@ export function getPipeline(ctx: ScanContext, spec: KernelSpec): GPUComputePipel
  * ```
  */
 export function cachedPipelineCount(device: GPUDevice): number {
-  return pipelines.get(device)?.size ?? 0;
+  return caches.get(device)?.ready.size ?? 0;
+}
+
+/**
+ * Whether the pipeline of `key` is compiled on this device (a {@link getPipeline} call for it is a
+ * lookup, not a compilation).
+ *
+ * @example
+ * ```ts
+ * await plan.ready;
+ * isPipelineCompiled(ctx.device, 'scan/...'); // true
+ * ```
+ */
+export function isPipelineCompiled(device: GPUDevice, key: string): boolean {
+  return caches.get(device)?.ready.has(key) ?? false;
 }

@@ -1,4 +1,9 @@
 import { createContext, type ScanContext, scanDeviceDescriptor } from '@scan/core';
+import { setStrictStructureKeys } from '@scan/core/kit';
+
+// Tests hold every plan to its structure keys: a key that misses what a recipe's bindings depend on
+// fails the test instead of quietly making bind groups every frame.
+setStrictStructureKeys(true);
 
 /** Options of {@link getTestContext}. */
 export interface TestContextOptions {

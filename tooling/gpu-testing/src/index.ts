@@ -22,7 +22,9 @@ export {
   type NumericArray,
   type ScanCloseOptions,
 } from './compare.js';
+export { type CountedDevice, countDeviceCalls, type DeviceCounts } from './counting.js';
 export { freshTestContext, freshTestDevice, getTestContext, type TestContextOptions } from './device.js';
+export { type FrameLoopCounts, type FrameLoopOptions, runFrameLoop } from './frame-loop.js';
 export { isPoison, POISON_U32, poisonBuffer } from './poison.js';
 export {
   createRng,

@@ -52,10 +52,11 @@ export {
 export { unroll } from '../kernels/unroll.js';
 export { WGSL_PRELUDE, type WgslOp, wgslIdentity, wgslOp } from '../kernels/wgsl-ops.js';
 export { GpuSession, withSession } from '../ops/session.js';
-export { cachedPipelineCount, getPipeline, type KernelSpec } from '../pipeline-cache.js';
+export { cachedPipelineCount, getPipeline, isPipelineCompiled, type KernelSpec, loadPipelines } from '../pipeline-cache.js';
 export {
   AUX_WORDS,
   type Chunk,
+  chunkLayoutKey,
   chunkParams,
   maxChunkElements,
   splitIntoChunks,
@@ -63,7 +64,9 @@ export {
   stageTailOut,
   vecRange,
 } from '../plans/chunks.js';
-export { RecipeExecutor } from '../plans/executor.js';
+export { RecipeExecutor, setStrictStructureKeys } from '../plans/executor.js';
+export { LruMap } from '../plans/lru-map.js';
+export { PARAM_SLOTS } from '../plans/param-ring.js';
 export { checkCopyUsage, checkEncodeArgs } from '../plans/plan-args.js';
 export { type PlanPart, planOf } from '../plans/plan-of.js';
 export {
@@ -71,6 +74,7 @@ export {
   type ClearStep,
   type CopyStep,
   type DispatchStep,
+  dispatchCount,
   type Recipe,
   RecipeBuilder,
   type Step,

@@ -24,15 +24,15 @@ async function scatterOnGpu<A extends ScanTypedArray>(
     const output = s.buffer(4 * n, `${mode} output`);
     const counted = s.buffer(4, `${mode} count`);
     if (!ArrayBuffer.isView(flags)) {
-      s.own(createPackIfPlan(ctx, { type, ...flags })).encode(s.encoder, { input, output, count: n, packedCount: counted });
+      (await s.plan(createPackIfPlan(ctx, { type, ...flags }))).encode(s.encoder, { input, output, count: n, packedCount: counted });
     } else {
       const u8 = flags instanceof Uint8Array;
       const f = u8 ? s.uploadBytes(flags) : s.upload(flags, 'flags');
       const options = { type, flags: u8 ? ('u8' as const) : ('u32' as const) };
       if (mode === 'split') {
-        s.own(createSplitPlan(ctx, options)).encode(s.encoder, { input, flags: f, output, count: n, falseCount: counted });
+        (await s.plan(createSplitPlan(ctx, options))).encode(s.encoder, { input, flags: f, output, count: n, falseCount: counted });
       } else {
-        s.own(createPackPlan(ctx, options)).encode(s.encoder, { input, flags: f, output, count: n, packedCount: counted });
+        (await s.plan(createPackPlan(ctx, options))).encode(s.encoder, { input, flags: f, output, count: n, packedCount: counted });
       }
     }
     const readOut = s.readback(output, 4 * n);
@@ -63,7 +63,7 @@ export async function reduce(
   const type = checkData(data, 'data');
   const op = checkOp(checkOptions(options, ['op']).op, type);
   return withSession(ctx, 'reduce', async (s) => {
-    const plan = s.own(createReducePlan(ctx, { type, op }));
+    const plan = await s.plan(createReducePlan(ctx, { type, op }));
     const input = s.upload(data, 'reduce input');
     const output = s.buffer(4, 'reduce output');
     plan.encode(s.encoder, { input, output, count: data.length });
@@ -89,7 +89,7 @@ export async function enumerate(ctx: ScanContext, flags: Uint32Array | Uint8Arra
   const n = flags.length;
   if (n === 0) return new Uint32Array(0);
   return withSession(ctx, 'enumerate', async (s) => {
-    const plan = s.own(createEnumeratePlan(ctx, { backward }));
+    const plan = await s.plan(createEnumeratePlan(ctx, { backward }));
     const input = s.uploadFlags(flags);
     const output = s.buffer(4 * n, 'enumerate output');
     plan.encode(s.encoder, { flags: input, output, count: n });
@@ -115,7 +115,7 @@ export async function distribute<A extends ScanTypedArray>(ctx: ScanContext, dat
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
   return withSession(ctx, 'distribute', async (s) => {
-    const plan = s.own(createDistributePlan(ctx, { type, backward }));
+    const plan = await s.plan(createDistributePlan(ctx, { type, backward }));
     const input = s.upload(data, 'distribute input');
     const output = s.buffer(4 * n, 'distribute output');
     plan.encode(s.encoder, { input, output, count: n });

@@ -37,7 +37,7 @@ export async function scan<A extends ScanTypedArray>(ctx: ScanContext, data: A, 
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
   return withSession(ctx, 'scan', async (s) => {
-    const plan = s.own(createScanPlan(ctx, { type, ...opts }));
+    const plan = await s.plan(createScanPlan(ctx, { type, ...opts }));
     const input = s.upload(data, 'scan input');
     const output = s.buffer(4 * n, 'scan output');
     plan.encode(s.encoder, { input, output, count: n });

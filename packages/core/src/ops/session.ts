@@ -35,6 +35,16 @@ export class GpuSession {
     return this.own(createStorageBuffer(this.ctx, bytes, label));
   }
 
+  /**
+   * Takes ownership of a plan and waits until its pipelines are compiled (`plan.ready`), so the
+   * call's encode does not compile them synchronously.
+   */
+  async plan<P extends { destroy(): void; readonly ready: Promise<void> }>(plan: P): Promise<P> {
+    this.own(plan);
+    await plan.ready;
+    return plan;
+  }
+
   /** Takes ownership of a plan (or anything with `destroy`). */
   own<T extends { destroy(): void }>(thing: T): T {
     this.owned.push(thing);

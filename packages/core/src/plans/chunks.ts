@@ -9,6 +9,8 @@ export interface Chunk {
   /** First element of the chunk in the buffer. */
   readonly start: number;
   readonly count: number;
+  /** Elements a chunk may hold (`chunkElements`): bindings are sized by it, not by the count, so they serve every count. */
+  readonly capacity: number;
   /** vec4 slots: ceil(count / 4). */
   readonly slots: number;
   /** Whole vec4s bound from the buffer: floor(count / 4). */
@@ -55,6 +57,7 @@ export function splitIntoChunks(count: number, chunkElements: number, backward: 
       order,
       start,
       count: c,
+      capacity: chunkElements,
       slots: Math.ceil(c / 4),
       fullVecs: Math.floor(c / 4),
       carryIn: order === 0 ? NO_CARRY : AUX_CARRY + (order % 2),
@@ -64,9 +67,26 @@ export function splitIntoChunks(count: number, chunkElements: number, backward: 
   return chunks;
 }
 
-/** Bytes of the whole vec4s of a chunk in `role` (the binding a kernel's `src`/`dst` gets). */
+/**
+ * The binding a kernel's `src`/`dst` gets for a chunk of `role`: whole vec4s from the chunk's start
+ * to the end of the buffer, at most the chunk's capacity. The kernels read `params.full_vecs` for
+ * the count, so the binding does not depend on it and one bind group serves every count.
+ */
 export function vecRange(role: string, chunk: Chunk): BufferRef {
-  return { role, offset: chunk.start * 4, size: chunk.fullVecs * 16 };
+  return { role, offset: chunk.start * 4, limit: chunk.capacity * 4, multipleOf: 16 };
+}
+
+/**
+ * The part of a structure key that chunking contributes: how many chunks (each has its own
+ * bindings). The partial last vec4 changes only copies, which are not part of a structure.
+ *
+ * @example
+ * ```ts
+ * chunkLayoutKey(130, 64); // '3'
+ * ```
+ */
+export function chunkLayoutKey(count: number, chunkElements: number): string {
+  return `${Math.max(1, Math.ceil(count / chunkElements))}`;
 }
 
 /** The `Params` words of `slotWgsl` for a chunk. */

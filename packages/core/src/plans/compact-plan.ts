@@ -72,13 +72,9 @@ export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: numb
   const status = b.needScratch('status', decoupledFallbackStatusBytes(tiles));
   b.clear(status);
   const kind = shape.flags.kind;
-  const flags =
-    kind === 'u32'
-      ? { role: 'flags', offset: 0, size: 4 * count }
-      : kind === 'u8'
-        ? { role: 'flags', offset: 0, size: 4 * Math.ceil(count / 4) }
-        : undefined;
-  const input = { role: 'input', offset: 0, size: 4 * count };
+  // Whole buffers: the kernels stop at params.count, so the bindings (and bind groups) serve every count.
+  const flags = kind === 'predicate' ? undefined : { role: 'flags', offset: 0 };
+  const input = { role: 'input', offset: 0 };
   // Params words as the slot kernels have them: count, (slots, full vecs: unused), tiles, dispatch_x, …, extra.
   const params = b.paramBlock([count, 0, 0, tiles, dispatchShape(tiles, maxDim).x, 0, 0, predicateBits]);
   let trues: ReturnType<RecipeBuilder['needScratch']> | undefined;
@@ -93,7 +89,7 @@ export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: numb
   }
   b.dispatch(
     compactKernel(shape),
-    [input, { role: 'output', offset: 0, size: 4 * count }, undefined, params, status, flags, { role: 'count', offset: 0, size: 4 }, trues],
+    [input, { role: 'output', offset: 0 }, undefined, params, status, flags, { role: 'count', offset: 0, size: 4 }, trues],
     tiles,
   );
   return b.build();

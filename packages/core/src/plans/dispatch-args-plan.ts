@@ -47,6 +47,14 @@ export function createDispatchArgsPlan(ctx: ScanContext, options: DispatchArgsPl
   }
   const exec = new RecipeExecutor(ctx, 'dispatch args');
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  // The whole count buffer is bound and the count's word index is a parameter, so a new offset is
+  // a new parameter, not a new bind group.
+  const build = (offset: number) => {
+    const b = new RecipeBuilder();
+    const params = b.paramBlock([perGroup, maxDim, offset / 4, 0]);
+    b.dispatch(dispatchArgsKernel(), [{ role: 'count', offset: 0 }, { role: 'args', offset: 0, size: 12 }, params], 1);
+    return b.build();
+  };
   return planOf([exec], {
     encode(encoder, args) {
       checkEncodeArgs('dispatch args plan', { ...args, count: 1 }, { countBuffer: { bytes: 4 }, args: { bytes: 12 } });
@@ -58,24 +66,8 @@ export function createDispatchArgsPlan(ctx: ScanContext, options: DispatchArgsPl
           `expected a multiple of 4 with 4 bytes after it in args.countBuffer (${args.countBuffer.size} bytes)`,
         );
       }
-      const key = `${offset}`;
-      exec.encode(
-        encoder,
-        key,
-        () => {
-          const b = new RecipeBuilder();
-          // Bind from a 256-byte aligned start and read the count's word within it.
-          const base = Math.floor(offset / 256) * 256;
-          const params = b.paramBlock([perGroup, maxDim, (offset - base) / 4, 0]);
-          b.dispatch(
-            dispatchArgsKernel(),
-            [{ role: 'count', offset: base, size: offset - base + 4 }, { role: 'args', offset: 0, size: 12 }, params],
-            1,
-          );
-          return b.build();
-        },
-        { count: args.countBuffer, args: args.args },
-      );
+      exec.encode(encoder, 'args', () => build(offset), { count: args.countBuffer, args: args.args });
     },
+    ready: exec.load([build(0)]),
   });
 }

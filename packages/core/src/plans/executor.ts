@@ -1,11 +1,33 @@
-import { BufferUsage, STORAGE_USAGE } from '../buffers.js';
+import { STORAGE_USAGE } from '../buffers.js';
 import { assertUsable, type ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import { ScanError } from '../errors.js';
-import { getPipeline } from '../pipeline-cache.js';
-import type { BufferRef, Recipe } from './recipe.js';
+import { getPipeline, type KernelSpec, loadPipelines } from '../pipeline-cache.js';
+import { LruMap } from './lru-map.js';
+import { type ParamRing, ParamRingSet } from './param-ring.js';
+import { type BufferRef, type DispatchStep, dispatchCount, type Recipe } from './recipe.js';
 
-const PARAM_STRIDE = 256;
+/** Structures (distinct step layouts) an executor keeps; the least recently used goes first. */
+const MAX_STRUCTURES = 16;
+/** Sets of caller buffers a structure keeps bind groups for (each set has a bind group per dispatch and parameter slot). */
+const MAX_GROUP_SETS = 32;
+
+let strictKeys = false;
+
+/**
+ * Makes every executor throw when a recipe does not have the structure its key named before,
+ * instead of quietly rebuilding that structure's pipelines and bind groups (correct, but a churn of
+ * bind groups a plan must not have). Tests turn it on so that a structure key that misses something
+ * its bindings depend on fails loudly.
+ *
+ * @example
+ * ```ts
+ * setStrictStructureKeys(true); // in a test setup file
+ * ```
+ */
+export function setStrictStructureKeys(on: boolean): void {
+  strictKeys = on;
+}
 
 let nextBufferId = 1;
 const bufferIds = new WeakMap<GPUBuffer, number>();
@@ -18,67 +40,109 @@ function bufferId(buffer: GPUBuffer): number {
   return id;
 }
 
-interface Prepared {
-  readonly recipe: Recipe;
-  readonly params: GPUBuffer | undefined;
+/**
+ * The layout of a recipe that does not change with the count: which kernels its dispatches run and
+ * what they bind. Bind groups depend only on that (plus the parameter slot and the buffers), so
+ * they are made once per structure and reused for every count that shares it.
+ */
+interface Structure {
+  readonly dispatches: readonly DispatchStep[];
+  readonly pipelines: readonly GPUComputePipeline[];
+  /** Per set of caller buffers: the bind groups of every parameter slot, `[slot][dispatch]`. */
+  readonly groupSets: LruMap<string, GPUBindGroup[][]>;
+}
+
+/** What `encode` resolved a ref to. */
+interface Resolved {
+  buffer: GPUBuffer;
+  offset: number;
+  size: number;
 }
 
 /**
- * Runs recipes for one plan. It owns the plan's scratch buffers (grown, never shrunk, and old ones
- * kept until `destroy` because a command buffer recorded earlier may still use them), the immutable
- * parameter buffers of each count (written once at creation, so any number of `encode` calls can
- * share an encoder), and a small cache of bind groups per (count, caller buffers).
+ * Runs recipes for one plan, made to be encoded every frame with a changing count:
+ *
+ * - **Structures.** A plan names each recipe by a *structure key* that must change whenever the
+ *   recipe's dispatches (kernels, bindings) change, and not with the count: the count goes into the
+ *   parameter blocks, the workgroup counts, the clear and copy sizes, all read from the recipe at
+ *   every encode. Bind groups are cached per structure; every encode checks that the recipe still
+ *   has the structure its key names (a plan bug otherwise, thrown rather than bound wrongly).
+ * - **Parameters** are written at every encode with `queue.writeBuffer` into one slot of a small
+ *   ring ({@link ParamRingSet}), so no buffer is made per count or per scalar.
+ * - **Scratch** grows geometrically (doubling), so a run of growing counts allocates O(log) times;
+ *   buffers it outgrows are kept until `destroy` (a command buffer recorded earlier may still use
+ *   them) and count in `memoryBytes`.
+ *
+ * Everything is bounded: at most {@link MAX_STRUCTURES} structures with {@link MAX_GROUP_SETS} bind
+ * group sets each, one scratch buffer per name (plus the outgrown ones, less than it in total), and
+ * the parameter rings.
  */
 export class RecipeExecutor {
-  private readonly prepared = new Map<string, Prepared>();
+  private readonly structures = new LruMap<string, Structure>(MAX_STRUCTURES);
   private readonly scratch = new Map<string, GPUBuffer>();
   private readonly retired: GPUBuffer[] = [];
-  private readonly bindGroups = new Map<string, GPUBindGroup[]>();
+  private readonly params: ParamRingSet;
   private placeholders: Map<string, GPUBuffer> | undefined;
-  private scratchGeneration = 0;
   private destroyed = false;
-  allocations = 0;
+  private created = 0;
+  private readonly resolved: Resolved = { buffer: undefined as unknown as GPUBuffer, offset: 0, size: 0 };
 
   constructor(
     private readonly ctx: ScanContext,
     private readonly label: string,
-  ) {}
+  ) {
+    this.params = new ParamRingSet(ctx, label, () => {
+      this.created++;
+      this.dropBindGroups();
+    });
+  }
 
-  /** Bytes of scratch held now. */
+  /** GPU buffers this executor has created over its life (scratch, parameter rings, placeholders). */
+  get allocations(): number {
+    return this.created;
+  }
+
+  /** Bytes of scratch held now (the current buffer of each name). */
   get scratchBytes(): number {
     let total = 0;
     for (const b of this.scratch.values()) total += b.size;
     return total;
   }
 
+  /** Bytes of every GPU buffer held now: scratch, outgrown scratch, parameter rings, placeholders. */
+  get memoryBytes(): number {
+    let total = this.scratchBytes + this.params.memoryBytes;
+    for (const b of this.retired) total += b.size;
+    for (const b of this.placeholders?.values() ?? []) total += b.size;
+    return total;
+  }
+
   /**
-   * Records `recipe` (built by `build` and cached under `key`) into `encoder`, binding `roles`.
+   * Records the recipe `build` returns into `encoder`, binding `roles` (the caller's buffers by
+   * role). `key` names the recipe's structure (see the class notes): equal keys must give equal
+   * dispatches and bindings, whatever the count.
    */
   encode(encoder: GPUCommandEncoder, key: string, build: () => Recipe, roles: Readonly<Record<string, GPUBuffer>>): void {
     if (this.destroyed) throw new ScanError('INVALID_ARGUMENT', `${this.label}: the plan was destroyed`, { argument: 'plan' });
     assertUsable(this.ctx);
-    const prepared = this.prepare(key, build);
-    const { recipe } = prepared;
+    const recipe = build();
     this.ensureScratch(recipe.scratch);
-    const groupsKey = `${key}|${this.scratchGeneration}|${Object.entries(roles)
-      .map(([r, b]) => `${r}:${bufferId(b)}`)
-      .join(',')}`;
-    let groups = this.bindGroups.get(groupsKey);
-    if (!groups) {
-      groups = this.createBindGroups(prepared, roles);
-      if (this.bindGroups.size > 32) this.bindGroups.delete(this.bindGroups.keys().next().value as string);
-      this.bindGroups.set(groupsKey, groups);
-    }
+    // A dispatch of no workgroups is left out of a recipe, so the dispatch count is part of every key.
+    const structure = this.structureFor(`${key}#${dispatchCount(recipe)}`, recipe);
+    const ring = recipe.params.length > 0 ? this.params.write(encoder, recipe.params) : undefined;
+    const groups = this.groupsFor(structure, ring, roles);
+
     let pass: GPUComputePassEncoder | undefined;
     let dispatchIndex = 0;
     const maxDim = this.ctx.caps.limits.maxComputeWorkgroupsPerDimension;
     for (const step of recipe.steps) {
       if (step.kind === 'dispatch') {
-        if (!pass) pass = encoder.beginComputePass({ label: this.label });
-        pass.setPipeline(getPipeline(this.ctx, step.kernel));
-        pass.setBindGroup(0, groups[dispatchIndex++] as GPUBindGroup);
+        pass ??= encoder.beginComputePass({ label: this.label });
+        pass.setPipeline(structure.pipelines[dispatchIndex] as GPUComputePipeline);
+        pass.setBindGroup(0, groups[dispatchIndex] as GPUBindGroup);
+        dispatchIndex++;
         if (step.indirect) {
-          const args = this.resolve(step.indirect, roles, prepared);
+          const args = this.resolve(step.indirect, roles, ring);
           pass.dispatchWorkgroupsIndirect(args.buffer, args.offset);
           continue;
         }
@@ -91,15 +155,29 @@ export class RecipeExecutor {
         pass = undefined;
       }
       if (step.kind === 'clear') {
-        const r = this.resolve(step.target, roles, prepared);
+        const r = this.resolve(step.target, roles, ring);
         if (r.size > 0) encoder.clearBuffer(r.buffer, r.offset, r.size);
       } else {
-        const from = this.resolve(step.from, roles, prepared);
-        const to = this.resolve(step.to, roles, prepared);
-        encoder.copyBufferToBuffer(from.buffer, from.offset, to.buffer, to.offset, step.size);
+        const from = this.resolve(step.from, roles, ring);
+        const fromBuffer = from.buffer;
+        const fromOffset = from.offset;
+        const to = this.resolve(step.to, roles, ring);
+        encoder.copyBufferToBuffer(fromBuffer, fromOffset, to.buffer, to.offset, step.size);
       }
     }
     pass?.end();
+  }
+
+  /**
+   * Compiles, without stalling, the kernels of `recipes` (a plan passes the recipes of every path
+   * it may take), so that encodes find them compiled. See `loadPipelines`.
+   */
+  load(recipes: readonly Recipe[]): Promise<void> {
+    const kernels = new Map<string, KernelSpec>();
+    for (const recipe of recipes) {
+      for (const step of recipe.steps) if (step.kind === 'dispatch') kernels.set(step.kernel.key, step.kernel);
+    }
+    return loadPipelines(this.ctx, kernels.values());
   }
 
   /** Frees every buffer the executor owns. */
@@ -108,39 +186,20 @@ export class RecipeExecutor {
     this.destroyed = true;
     for (const b of this.scratch.values()) b.destroy();
     for (const b of this.retired) b.destroy();
-    for (const p of this.prepared.values()) p.params?.destroy();
     for (const b of this.placeholders?.values() ?? []) b.destroy();
+    this.params.destroy();
     this.scratch.clear();
-    this.prepared.clear();
-    this.bindGroups.clear();
+    this.retired.length = 0;
+    this.placeholders?.clear();
+    this.structures.clear();
   }
 
-  private prepare(key: string, build: () => Recipe): Prepared {
-    let prepared = this.prepared.get(key);
-    if (prepared) return prepared;
-    const recipe = build();
-    let params: GPUBuffer | undefined;
-    if (recipe.params.length > 0) {
-      params = this.ctx.device.createBuffer({
-        label: `${this.label} params`,
-        size: recipe.params.length * PARAM_STRIDE,
-        usage: BufferUsage.UNIFORM,
-        mappedAtCreation: true,
-      });
-      const words = new Uint32Array(params.getMappedRange());
-      recipe.params.forEach((block, i) => {
-        words.set(block, (i * PARAM_STRIDE) / 4);
-      });
-      params.unmap();
-    }
-    prepared = { recipe, params };
-    this.prepared.set(key, prepared);
-    return prepared;
-  }
-
-  /** Builds (or finds) the recipe of `key` and allocates its scratch, before a neighbour plan needs it. */
-  reserveFor(key: string, build: () => Recipe): void {
-    this.ensureScratch(this.prepare(key, build).recipe.scratch);
+  /**
+   * Allocates the scratch `build`'s recipe needs now (growing by doubling, as an encode would),
+   * before a neighbour plan binds one of its buffers.
+   */
+  reserveFor(build: () => Recipe): void {
+    this.ensureScratch(build().scratch);
   }
 
   /** One of the scratch buffers (after `reserve`/`reserveFor`), for a neighbour plan to write into. */
@@ -150,25 +209,84 @@ export class RecipeExecutor {
     return b;
   }
 
-  /** Allocates the scratch `recipe` needs now (a plan's `maxCount`), so later encodes allocate nothing. */
+  /** Allocates the scratch `recipe` needs now (a plan's `maxCount`), exactly, so later encodes allocate nothing. */
   reserve(recipe: Recipe): void {
-    this.ensureScratch(recipe.scratch);
+    this.ensureScratch(recipe.scratch, true);
   }
 
-  private ensureScratch(need: Readonly<Record<string, number>>): void {
-    for (const [name, bytes] of Object.entries(need)) {
+  private structureFor(key: string, recipe: Recipe): Structure {
+    const known = this.structures.get(key);
+    if (known) {
+      const difference = structureDifference(key, known.dispatches, recipe);
+      if (difference === undefined) return known;
+      if (strictKeys) throw new Error(`${this.label}: internal error: ${difference}`);
+    }
+    const dispatches: DispatchStep[] = [];
+    for (const step of recipe.steps) if (step.kind === 'dispatch') dispatches.push(step);
+    const structure: Structure = {
+      dispatches,
+      pipelines: dispatches.map((step) => getPipeline(this.ctx, step.kernel)),
+      groupSets: new LruMap(MAX_GROUP_SETS),
+    };
+    this.structures.set(key, structure);
+    return structure;
+  }
+
+  /**
+   * The bind groups of `structure` for this encode's parameter slot. Those of every slot are made
+   * together the first time a structure meets a set of caller buffers, so that once each structure
+   * has been seen, no encode makes any, whichever slot it lands on.
+   */
+  private groupsFor(structure: Structure, ring: ParamRing | undefined, roles: Readonly<Record<string, GPUBuffer>>): GPUBindGroup[] {
+    let setKey = '';
+    for (const role in roles) setKey += `${role}:${bufferId(roles[role] as GPUBuffer)}|`;
+    let perSlot = structure.groupSets.get(setKey);
+    if (!perSlot) {
+      perSlot = [];
+      for (let slot = 0; slot < (ring?.slots ?? 1); slot++) perSlot.push(this.makeGroups(structure, roles, ring, slot));
+      structure.groupSets.set(setKey, perSlot);
+    }
+    return perSlot[ring?.slot ?? 0] as GPUBindGroup[];
+  }
+
+  private makeGroups(
+    structure: Structure,
+    roles: Readonly<Record<string, GPUBuffer>>,
+    ring: ParamRing | undefined,
+    slot: number,
+  ): GPUBindGroup[] {
+    return structure.dispatches.map((step, i) =>
+      this.ctx.device.createBindGroup({
+        label: step.kernel.key,
+        layout: (structure.pipelines[i] as GPUComputePipeline).getBindGroupLayout(0),
+        entries: step.bindings.flatMap((ref, binding) => {
+          if (!ref) return [];
+          const r = this.resolve(ref, roles, ring, slot);
+          return [{ binding, resource: { buffer: r.buffer, offset: r.offset, size: r.size } }];
+        }),
+      }),
+    );
+  }
+
+  private dropBindGroups(): void {
+    for (const structure of this.structures.values()) structure.groupSets.clear();
+  }
+
+  private ensureScratch(need: Readonly<Record<string, number>>, exact = false): void {
+    for (const name in need) {
+      const bytes = need[name] as number;
       const have = this.scratch.get(name);
       if (have && have.size >= bytes) continue;
-      if (bytes > this.ctx.caps.limits.maxBufferSize) {
-        throw new ScanError(
-          'TOO_LARGE',
-          `${this.label}: scratch "${name}" needs ${bytes} bytes, past maxBufferSize ${this.ctx.caps.limits.maxBufferSize}`,
-        );
+      const limit = this.ctx.caps.limits.maxBufferSize;
+      if (bytes > limit) {
+        throw new ScanError('TOO_LARGE', `${this.label}: scratch "${name}" needs ${bytes} bytes, past maxBufferSize ${limit}`);
       }
+      // Doubling bounds the allocations of a growing count to O(log); an exact request (maxCount) stays exact.
+      const size = have && !exact ? Math.min(limit, Math.max(bytes, 2 * have.size)) : bytes;
       if (have) this.retired.push(have);
-      this.scratch.set(name, this.ctx.device.createBuffer({ label: `${this.label} ${name}`, size: bytes, usage: STORAGE_USAGE }));
-      this.allocations++;
-      this.scratchGeneration++;
+      this.scratch.set(name, this.ctx.device.createBuffer({ label: `${this.label} ${name}`, size, usage: STORAGE_USAGE }));
+      this.created++;
+      this.dropBindGroups();
     }
   }
 
@@ -178,49 +296,81 @@ export class RecipeExecutor {
     if (!b) {
       b = this.ctx.device.createBuffer({ label: `${this.label} placeholder ${name}`, size: 16, usage: STORAGE_USAGE });
       this.placeholders.set(name, b);
+      this.created++;
     }
     return b;
   }
 
-  private resolve(
-    ref: BufferRef,
-    roles: Readonly<Record<string, GPUBuffer>>,
-    prepared: Prepared,
-  ): { buffer: GPUBuffer; offset: number; size: number } {
+  /** Where `ref` points now; the returned object is reused by the next call. */
+  private resolve(ref: BufferRef, roles: Readonly<Record<string, GPUBuffer>>, ring: ParamRing | undefined, slot?: number): Resolved {
+    const out = this.resolved;
     if ('params' in ref) {
-      return { buffer: prepared.params as GPUBuffer, offset: ref.params * PARAM_STRIDE, size: 32 };
+      if (!ring) throw new Error(`${this.label}: a parameter block is bound but the recipe has none`);
+      out.buffer = ring.buffer;
+      out.offset = ring.offsetOf(ref.params, slot);
+      out.size = ring.blockBytes;
+      return out;
     }
+    let buffer: GPUBuffer | undefined;
+    let name: string;
     if ('role' in ref) {
-      const buffer = roles[ref.role];
-      if (!buffer) throw new ScanError('INVALID_ARGUMENT', `${this.label}: missing buffer "${ref.role}"`, { argument: ref.role });
-      const size = ref.size ?? buffer.size - ref.offset;
-      if (size === 0) return { buffer: this.placeholder(ref.role), offset: 0, size: 16 };
-      return { buffer, offset: ref.offset, size };
+      name = ref.role;
+      buffer = roles[name];
+      if (!buffer) throw new ScanError('INVALID_ARGUMENT', `${this.label}: missing buffer "${name}"`, { argument: name });
+    } else {
+      name = ref.scratch;
+      buffer = this.scratch.get(name) as GPUBuffer;
     }
-    const buffer = this.scratch.get(ref.scratch) as GPUBuffer;
     const offset = ref.offset ?? 0;
-    const size = ref.size ?? buffer.size - offset;
-    if (size === 0) return { buffer: this.placeholder(ref.scratch), offset: 0, size: 16 };
-    return { buffer, offset, size };
+    let size = ref.size;
+    if (size === undefined) {
+      // To the end of the buffer, within what one binding may hold.
+      size = Math.min(buffer.size - offset, this.ctx.caps.limits.maxStorageBufferBindingSize);
+      if (ref.limit !== undefined) size = Math.min(size, ref.limit);
+      if (ref.multipleOf !== undefined) size -= size % ref.multipleOf;
+    }
+    if (size <= 0) {
+      out.buffer = this.placeholder(name);
+      out.offset = 0;
+      out.size = 16;
+      return out;
+    }
+    out.buffer = buffer;
+    out.offset = offset;
+    out.size = size;
+    return out;
   }
+}
 
-  private createBindGroups(prepared: Prepared, roles: Readonly<Record<string, GPUBuffer>>): GPUBindGroup[] {
-    const groups: GPUBindGroup[] = [];
-    for (const step of prepared.recipe.steps) {
-      if (step.kind !== 'dispatch') continue;
-      const pipeline = getPipeline(this.ctx, step.kernel);
-      groups.push(
-        this.ctx.device.createBindGroup({
-          label: step.kernel.key,
-          layout: pipeline.getBindGroupLayout(0),
-          entries: step.bindings.flatMap((ref, binding) => {
-            if (!ref) return [];
-            const r = this.resolve(ref, roles, prepared);
-            return [{ binding, resource: { buffer: r.buffer, offset: r.offset, size: r.size } }];
-          }),
-        }),
+/** How `recipe`'s dispatches differ from those its structure key named before, or undefined when they do not. */
+function structureDifference(key: string, known: readonly DispatchStep[], recipe: Recipe): string | undefined {
+  let i = 0;
+  for (const step of recipe.steps) {
+    if (step.kind !== 'dispatch') continue;
+    const before = known[i++];
+    if (!before || before.kernel.key !== step.kernel.key || !sameBindings(before.bindings, step.bindings)) {
+      return (
+        `the recipe under structure key "${key}" changed its dispatch ${i - 1} ` +
+        `(${before?.kernel.key ?? 'none'} → ${step.kernel.key}); the key must name what the bindings depend on`
       );
     }
-    return groups;
   }
+  return i === known.length ? undefined : `the recipe under structure key "${key}" has ${i} dispatches, not ${known.length}`;
+}
+
+function sameBindings(a: readonly (BufferRef | undefined)[], b: readonly (BufferRef | undefined)[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameRef(a[i], b[i])) return false;
+  return true;
+}
+
+function sameRef(a: BufferRef | undefined, b: BufferRef | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  if ('params' in a || 'params' in b) return 'params' in a && 'params' in b && a.params === b.params;
+  const nameA = 'role' in a ? `r:${a.role}` : `s:${a.scratch}`;
+  const nameB = 'role' in b ? `r:${b.role}` : `s:${b.scratch}`;
+  return (
+    nameA === nameB && (a.offset ?? 0) === (b.offset ?? 0) && a.size === b.size && a.limit === b.limit && a.multipleOf === b.multipleOf
+  );
 }

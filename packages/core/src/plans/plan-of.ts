@@ -1,31 +1,48 @@
 import type { Plan } from './types.js';
 
-/** What a plan is made of: executors and other plans, each owning scratch. */
+/** What a plan is made of: executors and other plans, each owning buffers. */
 export interface PlanPart {
   destroy(): void;
   readonly scratchBytes: number;
+  readonly memoryBytes: number;
   readonly allocations: number;
+  /** Inner plans have one; executors do not (their plan passes what they load). */
+  readonly ready?: Promise<void>;
 }
 
 /**
- * A {@link Plan} from its `encode` and the parts that own its scratch: `destroy` frees every part,
- * `scratchBytes` and `allocations` add them up.
+ * A {@link Plan} from its `encode`, the parts that own its buffers, and what it compiles ahead
+ * (`ready`, usually `exec.load([...recipes of every path])`): `destroy` frees every part,
+ * `scratchBytes`, `memoryBytes` and `allocations` add them up, and `ready` waits for the plan's own
+ * pipelines and its inner plans'.
  *
  * @example
  * ```ts
  * return planOf([exec, scanPlan], {
  *   encode(encoder, args) { ... },
+ *   ready: exec.load([build(1)]),
  * });
  * ```
  */
-export function planOf<Args>(parts: readonly PlanPart[], plan: Pick<Plan<Args>, 'encode'>): Plan<Args> {
+export function planOf<Args>(parts: readonly PlanPart[], plan: Pick<Plan<Args>, 'encode'> & { ready?: Promise<void> }): Plan<Args> {
+  const waits: Promise<void>[] = [];
+  if (plan.ready) waits.push(plan.ready);
+  for (const part of parts) if (part.ready) waits.push(part.ready);
+  const ready = Promise.all(waits).then(() => undefined);
+  // Nobody has to await `ready`: a failed compilation must not surface as an unhandled rejection
+  // (the encode that needs the kernel reports it); awaiting it still rejects.
+  ready.catch(() => undefined);
   return {
     encode: plan.encode,
+    ready,
     destroy() {
       for (const part of parts) part.destroy();
     },
     get scratchBytes() {
       return parts.reduce((sum, part) => sum + part.scratchBytes, 0);
+    },
+    get memoryBytes() {
+      return parts.reduce((sum, part) => sum + part.memoryBytes, 0);
     },
     get allocations() {
       return parts.reduce((sum, part) => sum + part.allocations, 0);

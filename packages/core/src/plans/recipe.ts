@@ -1,13 +1,16 @@
 import type { KernelSpec } from '../pipeline-cache.js';
 
 /**
- * A buffer a step binds, named symbolically so one recipe serves every call with the same count:
- * the caller's buffers by role, or one of the plan's scratch buffers by name. A zero-sized range
- * binds a small placeholder instead (WebGPU cannot bind zero bytes).
+ * A buffer a step binds, named symbolically so one recipe serves every call with the same structure:
+ * the caller's buffers by role, or one of the plan's scratch buffers by name. Without `size` the
+ * binding runs to the end of the buffer, capped at `limit` bytes and cut down to a multiple of
+ * `multipleOf` (a vec4 array binds whole vec4s): that way a binding does not depend on the count, and
+ * the executor's bind groups serve every count. A zero-sized range binds a small placeholder instead
+ * (WebGPU cannot bind zero bytes).
  */
 export type BufferRef =
-  | { readonly role: string; readonly offset: number; readonly size?: number }
-  | { readonly scratch: string; readonly offset?: number; readonly size?: number }
+  | { readonly role: string; readonly offset: number; readonly size?: number; readonly limit?: number; readonly multipleOf?: number }
+  | { readonly scratch: string; readonly offset?: number; readonly size?: number; readonly limit?: number; readonly multipleOf?: number }
   | { readonly params: number };
 
 /** Clears a range (zeroes), e.g. the look-back status words before a single-pass scan. */
@@ -54,14 +57,13 @@ export interface Recipe {
 /** Builds recipes: collects parameter blocks and scratch needs while an algorithm lays out its steps. */
 export class RecipeBuilder {
   readonly steps: Step[] = [];
-  readonly params: number[][] = [];
+  readonly params: (readonly number[])[] = [];
   readonly scratch: Record<string, number> = {};
 
-  /** Registers a parameter block and returns a ref to bind it. */
+  /** Registers a parameter block (at most 8 words; missing words are 0) and returns a ref to bind it. */
   paramBlock(words: readonly number[]): BufferRef {
-    const block = [...words];
-    while (block.length < 8) block.push(0);
-    this.params.push(block);
+    if (words.length > 8) throw new Error(`internal error: a parameter block has ${words.length} words, at most 8 fit`);
+    this.params.push(words);
     return { params: this.params.length - 1 };
   }
 
@@ -91,4 +93,19 @@ export class RecipeBuilder {
   build(): Recipe {
     return { steps: this.steps, scratch: this.scratch, params: this.params };
   }
+}
+
+/**
+ * How many dispatches `recipe` records: with the chunk count, what tells apart the levels of a
+ * multi-pass recipe (their number grows with the count) in a structure key.
+ *
+ * @example
+ * ```ts
+ * exec.encode(encoder, `${chunks}|${dispatchCount(recipe)}`, () => recipe, roles);
+ * ```
+ */
+export function dispatchCount(recipe: Recipe): number {
+  let n = 0;
+  for (const step of recipe.steps) if (step.kind === 'dispatch') n++;
+  return n;
 }

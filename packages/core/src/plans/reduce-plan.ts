@@ -3,7 +3,7 @@ import { dispatchShape } from '../dispatch.js';
 import { checkElementType, checkOp } from '../element-types.js';
 import { type ReduceSpec, reduceCombineKernel, reducePartialsKernel } from '../kernels/reduce.js';
 import { checkOptions } from '../validate.js';
-import { AUX_WORDS, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
+import { AUX_WORDS, chunkLayoutKey, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
@@ -82,7 +82,8 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
     encode(encoder, args) {
       const count = checkEncodeArgs('reduce plan', args, { input: 4, output: { bytes: 4 } });
       checkCopyUsage('reduce plan', count % 4 !== 0 ? { input: args.input } : {}, { output: args.output });
-      exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
+      exec.encode(encoder, chunkLayoutKey(count, chunkElements), () => build(count), { input: args.input, output: args.output });
     },
+    ready: exec.load([build(1)]),
   });
 }

@@ -4,7 +4,17 @@ import { dispatchShape } from '../dispatch.js';
 import { checkElementType } from '../element-types.js';
 import { type DecoupledFallbackSpec, decoupledFallbackKernel, decoupledFallbackStatusBytes } from '../kernels/scan-decoupled-fallback.js';
 import { checkBoolean, checkOneOf, checkOptions, normalizeScanOptions } from '../validate.js';
-import { AUX_WORDS, type Chunk, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
+import {
+  AUX_WORDS,
+  type Chunk,
+  chunkLayoutKey,
+  chunkParams,
+  maxChunkElements,
+  splitIntoChunks,
+  stageTailIn,
+  stageTailOut,
+  vecRange,
+} from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
@@ -88,15 +98,21 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
     }
     return b.build();
   };
-  if (options.maxCount !== undefined && options.maxCount > 0) exec.reserve(build(options.maxCount));
+  const maxCount = options.maxCount;
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
+  // Every kernel the plan may run: one element, and a full chunk (the deepest recursion of the
+  // multi-pass algorithms).
+  const ready = exec.load([build(1), build(Math.min(chunkElements, maxCount || chunkElements))]);
 
   return planOf([exec], {
     encode(encoder, args) {
       const count = checkEncodeArgs('scan plan', args, { input: 4, output: 4 });
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('scan plan', { input: args.input }, { output: args.output });
-      exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
+      // The multi-pass algorithms add levels as the count grows: the executor's keys count dispatches.
+      exec.encode(encoder, chunkLayoutKey(count, chunkElements), () => build(count), { input: args.input, output: args.output });
     },
+    ready,
   });
 }
 

@@ -38,7 +38,8 @@ export function scanThenScatterPlan(ctx: ScanContext, mode: 'split' | 'pack', ma
     const addr = b.needScratch('addr', 4 * count);
     const workgroups = Math.ceil(count / workgroupSize);
     const params = b.paramBlock([count, dispatchShape(workgroups, maxDim).x]);
-    const whole = (role: string) => ({ role, offset: 0, size: 4 * count });
+    // Whole buffers: the kernel stops at params.count, so one bind group serves every count.
+    const whole = (role: string) => ({ role, offset: 0 });
     b.dispatch(
       scatterKernel(mode, workgroupSize),
       [whole('input'), whole('flags'), addr, whole('output'), { role: 'count', offset: 0, size: 4 }, params],
@@ -49,10 +50,11 @@ export function scanThenScatterPlan(ctx: ScanContext, mode: 'split' | 'pack', ma
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   return planOf([enumerate, exec], {
     encode(encoder, { n, ...roles }) {
-      const recipe = () => build(n);
-      exec.reserveFor(`${n}`, recipe);
+      const recipe = build(n);
+      exec.reserveFor(() => recipe);
       enumerate.encode(encoder, { input: roles.flags, output: exec.scratchBuffer('addr'), count: n });
-      exec.encode(encoder, `${n}`, recipe, { ...roles });
+      exec.encode(encoder, 'scatter', () => recipe, roles);
     },
+    ready: exec.load([build(1)]),
   });
 }

@@ -126,8 +126,9 @@ function createCompactPlan<Args extends { count: number }>(
   return planOf([exec], {
     encode(encoder, args) {
       const roles = checkArgs(ctx, what, encoder, args, source, countName);
-      if (roles) exec.encode(encoder, `${args.count}`, () => compactRecipe(ctx, shape, args.count, predicate), roles);
+      if (roles) exec.encode(encoder, 'one-pass', () => compactRecipe(ctx, shape, args.count, predicate), roles);
     },
+    ready: exec.load([compactRecipe(ctx, shape, 1, predicate)]),
   });
 }
 

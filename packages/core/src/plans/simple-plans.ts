@@ -3,7 +3,16 @@ import { dispatchShape } from '../dispatch.js';
 import { checkElementType, type ElementType } from '../element-types.js';
 import { distributeKernel } from '../kernels/distribute.js';
 import { checkBoolean, checkOptions } from '../validate.js';
-import { AUX_WORDS, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
+import {
+  AUX_WORDS,
+  chunkLayoutKey,
+  chunkParams,
+  maxChunkElements,
+  splitIntoChunks,
+  stageTailIn,
+  stageTailOut,
+  vecRange,
+} from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
@@ -104,7 +113,8 @@ export function createDistributePlan(ctx: ScanContext, options: DistributePlanOp
       const count = checkEncodeArgs('distribute plan', args, { input: 4, output: 4 });
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('distribute plan', { input: args.input }, { output: args.output });
-      exec.encode(encoder, `${count}`, () => build(count), { input: args.input, output: args.output });
+      exec.encode(encoder, chunkLayoutKey(count, chunkElements), () => build(count), { input: args.input, output: args.output });
     },
+    ready: exec.load([build(1)]),
   });
 }

@@ -6,19 +6,42 @@ export type ScanAlgorithm = 'auto' | 'blelloch' | 'reduce-then-scan' | 'decouple
 /** Every concrete scan algorithm, in a stable order. */
 export const SCAN_ALGORITHMS: readonly Exclude<ScanAlgorithm, 'auto'>[] = ['blelloch', 'reduce-then-scan', 'decoupled-fallback'];
 
-/** What every plan has: it records into the caller's encoder and owns (and frees) its scratch. */
+/**
+ * What every plan has: it records into the caller's encoder and owns (and frees) its scratch.
+ *
+ * A plan is made to be encoded every frame. Its memory is bounded whatever counts and scalars it
+ * sees: one scratch buffer per purpose (grown by doubling when a count needs more, exactly to
+ * `maxCount` when that is given; outgrown buffers are held until `destroy`, less than the current
+ * ones in total), a ring of parameter slots, and a bounded cache of bind groups (new caller
+ * buffers make new bind groups; the least recently used are dropped). Once warm, an encode with a
+ * new count creates no buffer, bind group or pipeline: it writes its parameters with
+ * `queue.writeBuffer` and records its passes.
+ */
 export interface Plan<Args> {
   /**
    * Records the operation into `encoder`. Buffers are the caller's and bound from offset 0; the
    * plan reuses its scratch between calls and allocates only when `count` grows past what it has.
-   * Several `encode` calls may go into one encoder before it is submitted.
+   * Several `encode` calls may go into one encoder before it is submitted, each with its own count.
+   * Across encoders, up to four encodes of one plan may wait unsubmitted at the same time (a frame
+   * recorded while the previous one is not submitted yet, several views); a fifth would reuse the
+   * parameters of the first.
    */
   encode(encoder: GPUCommandEncoder, args: Args): void;
-  /** Frees the plan's scratch buffers; the plan cannot be used afterwards. */
+  /**
+   * Resolves when every pipeline this plan may use is compiled. They start compiling, without
+   * blocking, when the plan is created; `await plan.ready` before the first frame keeps that frame
+   * from waiting for them. An `encode` before then still works: it compiles what it needs on the
+   * spot, synchronously (milliseconds on a GPU, seconds on a software adapter). Rejects with a
+   * `ScanError` (`GPU_ERROR`) when a kernel fails to compile.
+   */
+  readonly ready: Promise<void>;
+  /** Frees the plan's buffers; the plan cannot be used afterwards. */
   destroy(): void;
-  /** Bytes of scratch the plan holds now (for tests and memory accounting). */
+  /** Bytes of scratch the plan holds now (the current buffer of each purpose). */
   readonly scratchBytes: number;
-  /** How many times the plan has allocated scratch (reuse means this stays put). */
+  /** Bytes of every GPU buffer the plan holds now: scratch, outgrown scratch, parameter slots, placeholders. */
+  readonly memoryBytes: number;
+  /** GPU buffers the plan has created over its life (reuse means this stays put). */
   readonly allocations: number;
 }
 

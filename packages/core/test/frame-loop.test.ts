@@ -1,0 +1,254 @@
+// Every plan of @scan/core encoded the way a real-time application does: a new count every frame,
+// 1,000 frames, with the device's buffer, bind group and pipeline creations counted (see
+// runFrameLoop). In steady state a plan creates nothing; after destroy() it leaves nothing alive.
+import { createRng, getTestContext, runFrameLoop } from '@scan/gpu-testing';
+import { describe, expect, it } from 'vitest';
+import * as cpu from '../src/cpu/index.js';
+import {
+  createDispatchArgsPlan,
+  createDistributePlan,
+  createEnumeratePlan,
+  createPackIfPlan,
+  createPackPlan,
+  createReducePlan,
+  createScanPlan,
+  createSplitPlan,
+  type Plan,
+} from '../src/index.js';
+import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
+
+const N = 4096;
+const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const NOTHING = { buffers: 0, bindGroups: 0, pipelines: 0 };
+
+/** Buffers every core plan can take: N elements of data, flags, output, and a count word. */
+async function buffers() {
+  const ctx = await getTestContext();
+  const make = (bytes: number, usage = USAGE) => ctx.device.createBuffer({ size: bytes, usage });
+  const data = new Uint32Array(N).map((_, i) => (i * 2654435761) >>> 0);
+  const flags = new Uint32Array(N).map((_, i) => ((i * 7) % 3 === 0 ? 1 : 0));
+  return {
+    ctx,
+    input: bufferOf(ctx, data),
+    flags: bufferOf(ctx, flags),
+    bytes: bufferOf(ctx, new Uint8Array(N).fill(1)),
+    output: make(4 * N),
+    count: make(16),
+    args: make(16, USAGE | GPUBufferUsage.INDIRECT),
+    destroy() {
+      for (const b of [this.input, this.flags, this.bytes, this.output, this.count, this.args]) b.destroy();
+    },
+  };
+}
+
+type Buffers = Awaited<ReturnType<typeof buffers>>;
+
+/** Each plan, made and encoded with a count from `count()` (N first: the warm-up reaches the largest size). */
+const PLANS: Record<
+  string,
+  (b: Buffers) => { create(): Plan<never>; encode(plan: Plan<never>, encoder: GPUCommandEncoder, n: number): void }
+> = {
+  'scan decoupled-fallback': (b) => scanCase(b, 'decoupled-fallback'),
+  'scan reduce-then-scan': (b) => scanCase(b, 'reduce-then-scan'),
+  'scan blelloch': (b) => scanCase(b, 'blelloch'),
+  'scan, chunks of 1024': (b) => ({
+    create: () => createScanPlan(b.ctx, { maxCount: N, maxChunkElements: 1024 }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        count: n,
+      }),
+  }),
+  reduce: (b) => ({
+    create: () => createReducePlan(b.ctx, { type: 'f32', op: 'max', maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        count: n,
+      }),
+  }),
+  enumerate: (b) => ({
+    create: () => createEnumeratePlan(b.ctx, { maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ flags: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, {
+        flags: b.flags,
+        output: b.output,
+        count: n,
+      }),
+  }),
+  distribute: (b) => ({
+    create: () => createDistributePlan(b.ctx, { backward: true }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        count: n,
+      }),
+  }),
+  split: (b) => ({
+    create: () => createSplitPlan(b.ctx, { maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; flags: GPUBuffer; output: GPUBuffer; falseCount: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        flags: b.flags,
+        output: b.output,
+        falseCount: b.count,
+        count: n,
+      }),
+  }),
+  'pack, u8 flags': (b) => ({
+    create: () => createPackPlan(b.ctx, { flags: 'u8', maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; flags: GPUBuffer; output: GPUBuffer; packedCount: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        flags: b.bytes,
+        output: b.output,
+        packedCount: b.count,
+        count: n,
+      }),
+  }),
+  'pack scan-then-scatter': (b) => ({
+    create: () => createPackPlan(b.ctx, { algorithm: 'scan-then-scatter', maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; flags: GPUBuffer; output: GPUBuffer; packedCount: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        flags: b.flags,
+        output: b.output,
+        packedCount: b.count,
+        count: n,
+      }),
+  }),
+  packIf: (b) => ({
+    create: () => createPackIfPlan(b.ctx, { op: 'gt', value: 2 ** 31, maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; packedCount: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        packedCount: b.count,
+        count: n,
+      }),
+  }),
+  'dispatch args': (b) => ({
+    create: () => createDispatchArgsPlan(b.ctx, { elementsPerWorkgroup: 256 }) as Plan<never>,
+    // The count's offset changes every frame: it is a parameter, not a binding.
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ countBuffer: GPUBuffer; countOffset: number; args: GPUBuffer }>).encode(encoder, {
+        countBuffer: b.count,
+        countOffset: 4 * (n % 4),
+        args: b.args,
+      }),
+  }),
+};
+
+function scanCase(b: Buffers, algorithm: 'decoupled-fallback' | 'reduce-then-scan' | 'blelloch') {
+  return {
+    create: () => createScanPlan(b.ctx, { algorithm, maxCount: N }) as Plan<never>,
+    encode: (plan: Plan<never>, encoder: GPUCommandEncoder, n: number) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        count: n,
+      }),
+  };
+}
+
+describe('plans in a frame loop', () => {
+  for (const [name, make] of Object.entries(PLANS)) {
+    it(`${name}: 1,000 frames with random counts create nothing, destroy() frees everything`, async () => {
+      const b = await buffers();
+      try {
+        const rng = createRng(name.length * 7919);
+        const c = make(b);
+        const counts = await runFrameLoop(b.ctx.device, {
+          create: c.create,
+          // The warm-up starts at N (the most scratch) and walks down through every chunk layout;
+          // then random counts.
+          encode: (plan, encoder, frame) => c.encode(plan, encoder, frame < 16 ? N - frame * 256 : rng.int(0, N)),
+        });
+        expect(counts.steady, `${name}: created during the counted frames`).toEqual(NOTHING);
+        expect(counts.liveAfterDestroy, `${name}: buffers left after destroy()`).toBe(0);
+      } finally {
+        b.destroy();
+      }
+    });
+  }
+
+  it('a plan without maxCount grows its scratch by doubling: O(log) allocations for rising counts', async () => {
+    const b = await buffers();
+    try {
+      const counts = await runFrameLoop(b.ctx.device, {
+        create: () => createScanPlan(b.ctx, { algorithm: 'reduce-then-scan' }),
+        // Counts rising by one every frame from 1 to N: the worst case for exact-size growth.
+        encode: (plan, encoder, frame) => plan.encode(encoder, { input: b.input, output: b.output, count: 1 + (frame % N) }),
+        warmup: 0,
+        frames: N,
+        submitEvery: 256,
+      });
+      // Per scratch buffer, from 16 bytes to its largest size: at most log2 of the ratio + 1 each.
+      expect(counts.steady.buffers).toBeLessThanOrEqual(3 * 12);
+      expect(counts.liveAfterDestroy).toBe(0);
+    } finally {
+      b.destroy();
+    }
+  });
+
+  it('scalar and offset changes do not create bind groups either', async () => {
+    const b = await buffers();
+    try {
+      const rng = createRng(5);
+      const counts = await runFrameLoop(b.ctx.device, {
+        create: () => createDispatchArgsPlan(b.ctx, { elementsPerWorkgroup: 64 }),
+        encode: (plan, encoder) => plan.encode(encoder, { countBuffer: b.count, countOffset: 4 * rng.int(0, 3), args: b.args }),
+      });
+      expect(counts.steady).toEqual(NOTHING);
+    } finally {
+      b.destroy();
+    }
+  });
+});
+
+describe('several encodes of one plan before one submit', () => {
+  it('each keeps its own count: nine scans into one encoder (past the parameter slots), then one submit', async () => {
+    const ctx = await getTestContext();
+    const plan = createScanPlan(ctx, { type: 'u32', op: 'max', inclusive: true });
+    const rng = createRng(11);
+    const inputs = Array.from({ length: 9 }, (_, i) => new Uint32Array(rng.int(1, 3000)).map(() => rng.int(0, 1 << 20) + i));
+    const results = await runBatch(
+      ctx,
+      inputs.map((data) => ({
+        record(encoder) {
+          const output = poisoned(ctx, 4 * data.length);
+          plan.encode(encoder, { input: bufferOf(ctx, data), output, count: data.length });
+          return [{ buffer: output, bytes: 4 * data.length }];
+        },
+      })),
+    );
+    inputs.forEach((data, i) =>
+      expect(asTyped(data, results[i]![0]!), `encode ${i}`).toEqual(cpu.scan(data, { op: 'max', inclusive: true })),
+    );
+    plan.destroy();
+  });
+
+  it('each keeps its own count across pending encoders: three encoders submitted together', async () => {
+    const ctx = await getTestContext();
+    const plan = createReducePlan(ctx, { type: 'u32' });
+    const rng = createRng(12);
+    const inputs = Array.from({ length: 3 }, () => new Uint32Array(rng.int(1, 5000)).map(() => rng.int(0, 1000)));
+    const outputs = inputs.map(() => poisoned(ctx, 16));
+    const reads = inputs.map(() => ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }));
+    const commands = inputs.map((data, i) => {
+      const encoder = ctx.device.createCommandEncoder();
+      plan.encode(encoder, { input: bufferOf(ctx, data), output: outputs[i]!, count: data.length });
+      encoder.copyBufferToBuffer(outputs[i]!, 0, reads[i]!, 0, 16);
+      return encoder.finish();
+    });
+    ctx.device.queue.submit(commands);
+    for (const [i, data] of inputs.entries()) {
+      await reads[i]!.mapAsync(GPUMapMode.READ);
+      expect(new Uint32Array(reads[i]!.getMappedRange())[0], `encoder ${i}`).toBe(cpu.reduce(data));
+    }
+    plan.destroy();
+  });
+});
