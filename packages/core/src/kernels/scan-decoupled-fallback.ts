@@ -25,10 +25,19 @@ export interface DecoupledFallbackSpec {
   readonly maxSpin: number;
   /** Test hook: treat every predecessor as not ready, so the fallback path does all the work. */
   readonly forceFallback?: boolean;
+  /**
+   * One workgroup walks every tile in order, carrying the running total from tile to tile: no
+   * ticket, no status, no look-back, so no status clear before it. For small counts, where a
+   * clear and a dispatch cost more than the few tiles take.
+   */
+  readonly oneWorkgroup?: boolean;
+  /** Where the partial last vec4 goes (see `SlotSpec.tail`; default `'staged'`). */
+  readonly tail?: 'staged' | 'direct';
 }
 
 /**
- * Single-pass chained scan with decoupled look-back and fallback (Smith, Levien & Owens, SPAA 2025).
+ * Single-pass chained scan with decoupled look-back and fallback (Smith, Levien & Owens, SPAA 2025),
+ * or, with `oneWorkgroup`, the same tile code walked by one workgroup in order (for small counts).
  *
  * Each workgroup takes the next tile from an atomic ticket (so tiles start roughly in order), and:
  * 1. **local scan** — each group (subgroup, or the workgroup) scans a contiguous run of the tile,
@@ -61,6 +70,8 @@ export function decoupledFallbackKernel(spec: DecoupledFallbackSpec): KernelSpec
     `${spec.workgroupSize}x${spec.slotsPerThread}`,
     `spin${spec.maxSpin}`,
     spec.forceFallback ? 'forced' : '',
+    spec.oneWorkgroup ? 'one-workgroup' : '',
+    spec.tail === 'direct' ? 'direct-tail' : '',
   ].join('/');
   return { key, wgsl: () => decoupledFallbackWgsl(spec) };
 }
@@ -74,8 +85,60 @@ function decoupledFallbackWgsl(spec: DecoupledFallbackSpec): string {
   const maxGroups = spec.subgroups ? WG / 4 : 1;
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const c = o.combine;
-  return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true })}
+
+  // 1. Local loads: this group's run of gsize × K slots of the tile, into registers.
+  const loads = `let base = tile * TILE_SLOTS + group * gsize * K;
+  // The group's run in registers; after the scan, each element's ${spec.inclusive ? 'inclusive' : 'exclusive'} result within the run.
+  var vals: array<${V}, ${K}>;
+  // Issue all K loads before any group operation, so K vec4s per invocation are in flight.
+  let whole = slots_whole(base + lane, base + (K - 1u) * gsize + lane);
+  // Loops over K are unrolled here, with constant indices, so vals stays in registers.
+  if (whole) {
+${unroll(K, (k) => `    vals[${k}] = load_slot_whole(base + ${k}u * gsize + lane);`)}
+  } else {
+${unroll(K, (k) => `    vals[${k}] = load_slot(base + ${k}u * gsize + lane);`)}
+  }`;
+  // 2. Tile reduce: each invocation's K vec4s, then the group, then the groups; the leader lays out
+  // the group prefixes and the tile aggregate, then runs `publishing` (the chained form publishes).
+  const tileReduce = (publishing: string) => `var mine = ${o.identity};
+${unroll(K, (k) => `  mine = ${c('mine', c(c(`vals[${k}].x`, `vals[${k}].y`), c(`vals[${k}].z`, `vals[${k}].w`)))};`)}
+  let group_total = group_reduce(mine, lane, gsize);
+  if (lane == 0u) { wg_group_total[group] = group_total; }
+  workgroupBarrier();
+  if (leader) {
+    var acc = ${o.identity};
+    for (var g = 0u; g < groups; g++) {
+      wg_group_prefix[g] = acc;
+      acc = ${c('acc', 'wg_group_total[g]')};
+    }
+    wg_aggregate = acc;${publishing}
+  }
+  workgroupBarrier();`;
+  // 1'. Local scan of the group's run, in registers: results relative to the run's start.
+  const localScan = `var running = ${o.identity};
+${unroll(
+  K,
+  (k) => `  {
+    var x = vals[${k}];
+    x.y = ${c('x.x', 'x.y')};
+    x.z = ${c('x.y', 'x.z')};
+    x.w = ${c('x.z', 'x.w')};
+    let s = group_scan(x.w, lane, gsize);
+    let prefix = ${c('running', 's.exclusive')};
+    ${spec.inclusive ? `vals[${k}] = ${c(`${V}(prefix)`, 'x')};` : `vals[${k}] = ${c(`${V}(prefix)`, `${V}(${o.identity}, x.x, x.y, x.z)`)};`}
+    running = ${c('running', 's.total')};
+  }`,
+)}`;
+  // 5. Propagate: tile prefix ⊕ group prefix ⊕ in-run values.
+  const propagate = `let p = ${c('wg_exclusive', 'wg_group_prefix[group]')};
+  if (whole) {
+${unroll(K, (k) => `    store_slot_whole(base + ${k}u * gsize + lane, ${c(`${V}(p)`, `vals[${k}]`)});`)}
+  } else {
+${unroll(K, (k) => `    store_slot(base + ${k}u * gsize + lane, ${c(`${V}(p)`, `vals[${k}]`)});`)}
+  }`;
+
+  const header = `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
+${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true, tail: spec.tail ?? 'staged' })}
 
 
 const WG: u32 = ${WG}u;
@@ -84,7 +147,38 @@ const TILE_SLOTS: u32 = ${WG * K}u;
 ${groupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
 var<workgroup> wg_group_total: array<${T}, ${maxGroups}>;
-var<workgroup> wg_group_prefix: array<${T}, ${maxGroups}>;
+var<workgroup> wg_group_prefix: array<${T}, ${maxGroups}>;`;
+
+  if (spec.oneWorkgroup) {
+    return `${header}
+var<workgroup> wg_aggregate: ${T};
+var<workgroup> wg_exclusive: ${T};
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
+  ${id.body}
+  let leader = group == 0u && lane == 0u;
+  // The running total: the carry from the previous chunk, then each tile's aggregate in turn.
+  if (leader) { wg_exclusive = load_carry_in(); }
+  for (var tile = 0u; tile < params.tiles; tile++) {
+    // 1. Local loads.
+    ${loads}
+    // 2. Tile reduce: the tile's prefix is the running total, nothing to publish or look back on.
+    ${tileReduce('')}
+    // 1'. Local scan.
+    ${localScan}
+    // 5. Propagate.
+    ${propagate}
+    // Everyone has read the running total before the leader moves it past this tile.
+    workgroupBarrier();
+    if (leader) { wg_exclusive = ${c('wg_exclusive', 'wg_aggregate')}; }
+  }
+  if (leader) { store_carry_out(wg_exclusive); }
+}
+`;
+  }
+
+  return `${header}
 ${lookBackDeclsWgsl(o, spec)}
 // Reduces tile t's input with the whole workgroup; the result is valid in the leader.
 fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> ${T} {
@@ -114,32 +208,11 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   // look-back runs on group 0, and invocation 0 need not belong to it.
   let leader = group == 0u && lane == 0u;
 
-  // 1. Local scan: this group's run of gsize × K slots, kept in registers.
-  let base = tile * TILE_SLOTS + group * gsize * K;
-  // The group's run in registers; after the scan, each element's ${spec.inclusive ? 'inclusive' : 'exclusive'} result within the run.
-  var vals: array<${V}, ${K}>;
-  // Issue all K loads before any group operation, so K vec4s per invocation are in flight.
-  let whole = slots_whole(base + lane, base + (K - 1u) * gsize + lane);
-  // Loops over K are unrolled here, with constant indices, so vals stays in registers.
-  if (whole) {
-${unroll(K, (k) => `    vals[${k}] = load_slot_whole(base + ${k}u * gsize + lane);`)}
-  } else {
-${unroll(K, (k) => `    vals[${k}] = load_slot(base + ${k}u * gsize + lane);`)}
-  }
-  // 2. Tile reduce, first: each invocation's K vec4s, then the group, then the groups. Publishing
-  // the aggregate before the local scan lets successors look past this tile sooner.
-  var mine = ${o.identity};
-${unroll(K, (k) => `  mine = ${c('mine', c(c(`vals[${k}].x`, `vals[${k}].y`), c(`vals[${k}].z`, `vals[${k}].w`)))};`)}
-  let group_total = group_reduce(mine, lane, gsize);
-  if (lane == 0u) { wg_group_total[group] = group_total; }
-  workgroupBarrier();
-  if (leader) {
-    var acc = ${o.identity};
-    for (var g = 0u; g < groups; g++) {
-      wg_group_prefix[g] = acc;
-      acc = ${c('acc', 'wg_group_total[g]')};
-    }
-    wg_aggregate = acc;
+  // 1. Local loads.
+  ${loads}
+  // 2. Tile reduce, first. Publishing the aggregate before the local scan lets successors look
+  // past this tile sooner.
+  ${tileReduce(`
     if (tile == 0u) {
       let carry = load_carry_in();
       wg_exclusive = carry;
@@ -148,31 +221,15 @@ ${unroll(K, (k) => `  mine = ${c('mine', c(c(`vals[${k}].x`, `vals[${k}].y`), c(
       publish(tile, FLAG_AGGREGATE, acc);
       lb_tile = tile - 1u;
       lb_prefix = ${o.identity};
-    }
-  }
-  // The leader's lb_tile / lb_prefix / wg_aggregate must be visible to the look-back group.
-  workgroupBarrier();
+    }`)}
 
   // 3. Look-back, first attempt. ${spec.subgroups ? 'Group 0 walks back while the other groups go on to their local scans, so the wait overlaps with work.' : "The leader walks back; the others wait at the local scan's first barrier."}
   if (tile > 0u) {
     ${lookBackStepWgsl(o, spec.subgroups)}
   }
 
-  // 1'. Local scan of this group's run, in registers: results relative to the run's start.
-  var running = ${o.identity};
-${unroll(
-  K,
-  (k) => `  {
-    var x = vals[${k}];
-    x.y = ${c('x.x', 'x.y')};
-    x.z = ${c('x.y', 'x.z')};
-    x.w = ${c('x.z', 'x.w')};
-    let s = group_scan(x.w, lane, gsize);
-    let prefix = ${c('running', 's.exclusive')};
-    ${spec.inclusive ? `vals[${k}] = ${c(`${V}(prefix)`, 'x')};` : `vals[${k}] = ${c(`${V}(prefix)`, `${V}(${o.identity}, x.x, x.y, x.z)`)};`}
-    running = ${c('running', 's.total')};
-  }`,
-)}
+  // 1'. Local scan.
+  ${localScan}
 
   // 4. Fallback: while the look-back is stuck on a predecessor that is not ready, the whole
   // workgroup reduces that predecessor's input itself and the walk resumes past it.
@@ -181,13 +238,8 @@ ${unroll(
   }
   workgroupBarrier();
 
-  // 5. Propagate: tile prefix ⊕ group prefix ⊕ in-run values.
-  let p = ${c('wg_exclusive', 'wg_group_prefix[group]')};
-  if (whole) {
-${unroll(K, (k) => `    store_slot_whole(base + ${k}u * gsize + lane, ${c(`${V}(p)`, `vals[${k}]`)});`)}
-  } else {
-${unroll(K, (k) => `    store_slot(base + ${k}u * gsize + lane, ${c(`${V}(p)`, `vals[${k}]`)});`)}
-  }
+  // 5. Propagate.
+  ${propagate}
   if (tile == params.tiles - 1u && leader) {
     store_carry_out(${c('wg_exclusive', 'wg_aggregate')});
   }

@@ -36,6 +36,13 @@ export interface SlotSpec {
   readonly reads?: boolean;
   /** Binding numbers; defaults 0 src, 1 dst, 2 aux, 3 params. */
   readonly bindings?: { src: number; dst: number; aux: number; params: number };
+  /**
+   * Where the partial last vec4 goes: `'staged'` (default) through aux, copied in and out by the
+   * plan (a buffer of exactly `4·count` bytes cannot bind it), or `'direct'`: read in place and
+   * written back lane by lane, keeping the buffer's values past the end — for buffers that hold
+   * whole vec4s (any size a multiple of 16 does), which saves the plan two copies.
+   */
+  readonly tail?: 'staged' | 'direct';
 }
 
 /**
@@ -74,11 +81,20 @@ fn load_slot(s: u32) -> vec4<${T}> {
   var x: vec4<${T}>;
   if (v < params.full_vecs) {
     x = ${map('src[v]')};
-  } else {
+  } else {${
+    spec.tail === 'direct'
+      ? `
+    // The partial last vec4, read in place; lanes past the end are the identity.
+    let r = params.count - 4u * params.full_vecs;
+    let whole = src[v];
+    x = ${vecOf(T, spec.identity)};
+    for (var i = 0u; i < r; i++) { x[i] = ${mapScalar('whole[i]')}; }`
+      : `
     // The partial last vec4, staged in aux by the plan; lanes past the end are the identity.
     let r = params.count - 4u * params.full_vecs;
     x = ${vecOf(T, spec.identity)};
-    for (var i = 0u; i < r; i++) { x[i] = ${mapScalar(`bitcast<${T}>(aux[${AUX_TAIL_IN}u + i])`)}; }
+    for (var i = 0u; i < r; i++) { x[i] = ${mapScalar(`bitcast<${T}>(aux[${AUX_TAIL_IN}u + i])`)}; }`
+  }
   }
   return ${orient('x')};
 }
@@ -109,8 +125,16 @@ fn store_slot(s: u32, value: vec4<${T}>) {
   if (v < params.full_vecs) {
     dst[v] = x;
   } else {
-    let r = params.count - 4u * params.full_vecs;
-    for (var i = 0u; i < r; i++) { aux[${AUX_TAIL_OUT}u + i] = bitcast<u32>(x[i]); }
+    let r = params.count - 4u * params.full_vecs;${
+      spec.tail === 'direct'
+        ? `
+    // The partial last vec4, written back in place: lanes past the end keep the buffer's values.
+    var merged = dst[v];
+    for (var i = 0u; i < r; i++) { merged[i] = x[i]; }
+    dst[v] = merged;`
+        : `
+    for (var i = 0u; i < r; i++) { aux[${AUX_TAIL_OUT}u + i] = bitcast<u32>(x[i]); }`
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import type { ElementType } from '../element-types.js';
 import { invalidArgument } from '../errors.js';
 import { type CompactSpec, compactKernel, type FlagSource, flagCountKernel } from '../kernels/compact.js';
 import { decoupledFallbackStatusBytes } from '../kernels/look-back.js';
+import { recordCountFixup } from './gpu-count.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 
 /** Tuning of the one-pass kernels; internal (tests and the bench's sweeps), not part of the contract. */
@@ -65,7 +66,7 @@ export function compactShape(
  * exec.encode(encoder, key, () => compactRecipe(ctx, shape, n, 0), { input, flags, output, count });
  * ```
  */
-export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: number, predicateBits: number): Recipe {
+export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: number, predicateBits: number, gpuCountWord?: number): Recipe {
   const b = new RecipeBuilder();
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const tiles = Math.ceil(count / (shape.workgroupSize * shape.elementsPerThread));
@@ -76,7 +77,19 @@ export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: numb
   const flags = kind === 'predicate' ? undefined : { role: 'flags', offset: 0 };
   const input = { role: 'input', offset: 0 };
   // Params words as the slot kernels have them: count, (slots, full vecs: unused), tiles, dispatch_x, …, extra.
-  const params = b.paramBlock([count, 0, 0, tiles, dispatchShape(tiles, maxDim).x, 0, 0, predicateBits]);
+  // With a count the GPU wrote, `count` is the plan's maxCount and a fixup writes the real ones.
+  const dispatchX = dispatchShape(tiles, maxDim).x;
+  const params =
+    gpuCountWord === undefined
+      ? b.paramBlock([count, 0, 0, tiles, dispatchX, 0, 0, predicateBits])
+      : recordCountFixup(b, {
+          word: gpuCountWord,
+          capacity: count,
+          tileElements: shape.workgroupSize * shape.elementsPerThread,
+          maxTiles: tiles,
+          constants: [dispatchX, 0, 0, predicateBits],
+          zeroOut: { role: 'count', offset: 0, size: 4 },
+        });
   let trues: ReturnType<RecipeBuilder['needScratch']> | undefined;
   if (shape.mode === 'split') {
     trues = b.needScratch('trues', 16);

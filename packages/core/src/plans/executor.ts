@@ -86,11 +86,13 @@ export class RecipeExecutor {
   private destroyed = false;
   private created = 0;
   private readonly resolved: Resolved = { buffer: undefined as unknown as GPUBuffer, offset: 0, size: 0 };
+  private readonly passDescriptor: GPUComputePassDescriptor;
 
   constructor(
     private readonly ctx: ScanContext,
     private readonly label: string,
   ) {
+    this.passDescriptor = { label };
     this.params = new ParamRingSet(ctx, label, () => {
       this.created++;
       this.dropBindGroups();
@@ -126,19 +128,28 @@ export class RecipeExecutor {
     if (this.destroyed) throw new ScanError('INVALID_ARGUMENT', `${this.label}: the plan was destroyed`, { argument: 'plan' });
     assertUsable(this.ctx);
     const recipe = build();
-    this.ensureScratch(recipe.scratch);
+    this.ensureScratch(recipe);
     // A dispatch of no workgroups is left out of a recipe, so the dispatch count is part of every key.
     const structure = this.structureFor(`${key}#${dispatchCount(recipe)}`, recipe);
     const ring = recipe.params.length > 0 ? this.params.write(encoder, recipe.params) : undefined;
     const groups = this.groupsFor(structure, ring, roles);
 
     let pass: GPUComputePassEncoder | undefined;
+    // Each native call costs about a microsecond: a pipeline already set in this pass is not set again.
+    let pipeline: GPUComputePipeline | undefined;
     let dispatchIndex = 0;
     const maxDim = this.ctx.caps.limits.maxComputeWorkgroupsPerDimension;
     for (const step of recipe.steps) {
       if (step.kind === 'dispatch') {
-        pass ??= encoder.beginComputePass({ label: this.label });
-        pass.setPipeline(structure.pipelines[dispatchIndex] as GPUComputePipeline);
+        if (!pass) {
+          pass = encoder.beginComputePass(this.passDescriptor);
+          pipeline = undefined;
+        }
+        const next = structure.pipelines[dispatchIndex] as GPUComputePipeline;
+        if (next !== pipeline) {
+          pass.setPipeline(next);
+          pipeline = next;
+        }
         pass.setBindGroup(0, groups[dispatchIndex] as GPUBindGroup);
         dispatchIndex++;
         if (step.indirect) {
@@ -199,7 +210,7 @@ export class RecipeExecutor {
    * before a neighbour plan binds one of its buffers.
    */
   reserveFor(build: () => Recipe): void {
-    this.ensureScratch(build().scratch);
+    this.ensureScratch(build());
   }
 
   /** One of the scratch buffers (after `reserve`/`reserveFor`), for a neighbour plan to write into. */
@@ -211,7 +222,7 @@ export class RecipeExecutor {
 
   /** Allocates the scratch `recipe` needs now (a plan's `maxCount`), exactly, so later encodes allocate nothing. */
   reserve(recipe: Recipe): void {
-    this.ensureScratch(recipe.scratch, true);
+    this.ensureScratch(recipe, true);
   }
 
   private structureFor(key: string, recipe: Recipe): Structure {
@@ -272,7 +283,8 @@ export class RecipeExecutor {
     for (const structure of this.structures.values()) structure.groupSets.clear();
   }
 
-  private ensureScratch(need: Readonly<Record<string, number>>, exact = false): void {
+  private ensureScratch(recipe: Recipe, exact = false): void {
+    const need = recipe.scratch;
     for (const name in need) {
       const bytes = need[name] as number;
       const have = this.scratch.get(name);
@@ -284,7 +296,8 @@ export class RecipeExecutor {
       // Doubling bounds the allocations of a growing count to O(log); an exact request (maxCount) stays exact.
       const size = have && !exact ? Math.min(limit, Math.max(bytes, 2 * have.size)) : bytes;
       if (have) this.retired.push(have);
-      this.scratch.set(name, this.ctx.device.createBuffer({ label: `${this.label} ${name}`, size, usage: STORAGE_USAGE }));
+      const usage = STORAGE_USAGE | (recipe.scratchUsage?.[name] ?? 0);
+      this.scratch.set(name, this.ctx.device.createBuffer({ label: `${this.label} ${name}`, size, usage }));
       this.created++;
       this.dropBindGroups();
     }

@@ -50,6 +50,8 @@ export interface Recipe {
   readonly steps: readonly Step[];
   /** Bytes of each named scratch buffer the steps use. */
   readonly scratch: Readonly<Record<string, number>>;
+  /** Usage flags some scratch buffers need beyond storage and copies (e.g. `UNIFORM` for GPU-written parameters). */
+  readonly scratchUsage?: Readonly<Record<string, number>>;
   /** Uniform parameter blocks (8 u32 words each), referenced by index from `{ params: i }`. */
   readonly params: readonly (readonly number[])[];
 }
@@ -59,6 +61,7 @@ export class RecipeBuilder {
   readonly steps: Step[] = [];
   readonly params: (readonly number[])[] = [];
   readonly scratch: Record<string, number> = {};
+  readonly scratchUsage: Record<string, number> = {};
 
   /** Registers a parameter block (at most 8 words; missing words are 0) and returns a ref to bind it. */
   paramBlock(words: readonly number[]): BufferRef {
@@ -67,9 +70,13 @@ export class RecipeBuilder {
     return { params: this.params.length - 1 };
   }
 
-  /** Declares that scratch buffer `name` needs at least `bytes`, and returns a ref to all of it. */
-  needScratch(name: string, bytes: number): BufferRef {
+  /**
+   * Declares that scratch buffer `name` needs at least `bytes` (and `usage` flags beyond storage and
+   * copies), and returns a ref to all of it.
+   */
+  needScratch(name: string, bytes: number, usage = 0): BufferRef {
     this.scratch[name] = Math.max(this.scratch[name] ?? 0, Math.max(16, Math.ceil(bytes / 16) * 16));
+    if (usage) this.scratchUsage[name] = usage;
     return { scratch: name };
   }
 
@@ -91,7 +98,7 @@ export class RecipeBuilder {
   }
 
   build(): Recipe {
-    return { steps: this.steps, scratch: this.scratch, params: this.params };
+    return { steps: this.steps, scratch: this.scratch, scratchUsage: this.scratchUsage, params: this.params };
   }
 }
 

@@ -1,14 +1,17 @@
+import { BufferUsage } from '../buffers.js';
 import { assertUsable, type ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import { checkElementType, checkOp } from '../element-types.js';
+import { ScanError } from '../errors.js';
 import { type ReduceSpec, reduceCombineKernel, reducePartialsKernel } from '../kernels/reduce.js';
-import { checkOptions } from '../validate.js';
-import { AUX_WORDS, chunkLayoutKey, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
+import { checkCount, checkOptions } from '../validate.js';
+import { AUX_WORDS, type Chunk, chunkLayoutKey, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
+import { gpuCountOf, recordCountFixup } from './gpu-count.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
-import type { Plan } from './types.js';
+import type { CountSource, Plan } from './types.js';
 
 /** Options of {@link createReducePlan}. */
 export interface ReducePlanOptions {
@@ -23,21 +26,37 @@ export interface ReducePlanOptions {
 }
 
 /** Buffers of one reduction: the result is written as element 0 of `output`. */
-export interface ReduceEncodeArgs {
+export interface ReduceEncodeArgs extends CountSource {
   input: GPUBuffer;
   output: GPUBuffer;
-  count: number;
 }
 
 /** A reduction recorded into the caller's encoder. */
 export type ReducePlan = Plan<ReduceEncodeArgs>;
+
+/** Tuning the bench's sweeps pass; not part of the contract. */
+interface ReduceTuning {
+  /** The largest chunk one workgroup reduces alone, in one dispatch (no partials, no combine). */
+  oneWorkgroupMax?: number;
+  /** Invocations and vec4 loads per invocation of that one workgroup. */
+  oneWorkgroupSize?: number;
+  oneWorkgroupSlots?: number;
+}
+const TUNING_KEYS = ['oneWorkgroupMax', 'oneWorkgroupSize', 'oneWorkgroupSlots'];
 
 /** Most workgroups of the partials phase: enough to fill a large GPU, few enough for one combine. */
 const MAX_PARTIALS = 2048;
 
 /**
  * Creates a reusable reduction (buffer level): `output[0] = input[0] ⊕ … ⊕ input[count-1]`, the
- * identity when `count` is 0. Two dispatches: grid-stride partials, then one workgroup combines.
+ * identity when `count` is 0. Two dispatches: grid-stride partials, then one workgroup combines
+ * (small counts: one workgroup, one dispatch). The count is `count`, or with `maxCount` (within one
+ * binding) a u32 the GPU wrote (`countBuffer`). The last kernel writes `output[0]` when `output`
+ * has `STORAGE` usage; otherwise the result is copied there (`COPY_DST`).
+ *
+ * Memory: a 256-byte aux buffer, 8 KiB of partials and a four-slot parameter ring (with a GPU
+ * count, a 32-byte parameter block); an encode with a new count creates nothing once warm.
+ * `await plan.ready` compiles its pipelines before the first frame.
  *
  * @example
  * ```ts
@@ -47,7 +66,8 @@ const MAX_PARTIALS = 2048;
  */
 export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = {}): ReducePlan {
   assertUsable(ctx);
-  checkOptions(options, ['type', 'op', 'maxCount', 'maxChunkElements'], 'options');
+  checkOptions(options, ['type', 'op', 'maxCount', 'maxChunkElements', ...TUNING_KEYS], 'options');
+  const tuning = options as ReduceTuning;
   const type = options.type === undefined ? 'u32' : checkElementType(options.type, 'options.type');
   const spec: ReduceSpec = {
     type,
@@ -57,33 +77,126 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
     slotsPerThread: 4,
   };
   const chunkElements = maxChunkElements(ctx, options.maxChunkElements);
+  // Small counts: one workgroup reduces the chunk and writes the total, one dispatch instead of
+  // partials and combine. Measured on the H100 (BENCHMARKS.md, "Small sizes"): 1024 × 4 vec4s up to
+  // 2^14 elements (10.4–10.9 µs, against 12.2–12.7 for two passes); past that two passes win (12.8
+  // against 13.6 µs at 2^16). A device with fewer invocations gets one block of its width.
+  const oneWorkgroupSpec: ReduceSpec = {
+    ...spec,
+    final: true,
+    workgroupSize: Math.min(tuning.oneWorkgroupSize ?? 1024, ctx.caps.limits.maxComputeInvocationsPerWorkgroup),
+    slotsPerThread: tuning.oneWorkgroupSlots ?? spec.slotsPerThread,
+  };
+  const oneWorkgroupMax = tuning.oneWorkgroupMax ?? 4 * oneWorkgroupSpec.workgroupSize * oneWorkgroupSpec.slotsPerThread;
   const exec = new RecipeExecutor(ctx, 'reduce');
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
 
-  const build = (count: number): Recipe => {
+  // `direct`: the partial last vec4 is read in place (the input holds whole vec4s), else staged
+  // through aux by a copy (see SlotSpec.tail).
+  // `direct`: the partial last vec4 is read in place (see SlotSpec.tail). `result`: the last kernel
+  // writes the output itself (it has STORAGE usage), else a copy from aux does.
+  const build = (count: number, direct: boolean, result: boolean): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
     const partials = b.needScratch('partials', MAX_PARTIALS * 4);
-    let carry = 0;
-    for (const chunk of splitIntoChunks(count, chunkElements, false)) {
-      stageTailIn(b, 'input', chunk, aux);
+    const tail = direct ? 'direct' : 'staged';
+    const output = result ? { role: 'output', offset: 0, size: 4 } : undefined;
+    const chunks = splitIntoChunks(count, chunkElements, false);
+    for (const chunk of chunks) {
+      if (!direct) stageTailIn(b, 'input', chunk, aux);
+      const last = chunk.order === chunks.length - 1 ? 1 : 0;
+      if (chunk.count <= oneWorkgroupMax) {
+        // Small: one workgroup reduces the chunk and combines the carry itself, in one dispatch.
+        const params = b.paramBlock(chunkParams(chunk, 1, 1, last));
+        b.dispatch(
+          reducePartialsKernel({ ...oneWorkgroupSpec, tail, result }),
+          [vecRange('input', chunk), undefined, aux, params, undefined, output],
+          1,
+        );
+        continue;
+      }
       const workgroups = Math.min(MAX_PARTIALS, Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread)));
-      const params = b.paramBlock(chunkParams(chunk, workgroups, dispatchShape(workgroups, maxDim).x));
-      b.dispatch(reducePartialsKernel(spec), [vecRange('input', chunk), undefined, aux, params, partials], workgroups);
-      b.dispatch(reduceCombineKernel(spec), [undefined, undefined, aux, params, partials], 1);
-      carry = chunk.carryOut;
+      const params = b.paramBlock(chunkParams(chunk, workgroups, dispatchShape(workgroups, maxDim).x, last));
+      // In place, the partials read nothing from aux (auto layouts drop unused bindings).
+      b.dispatch(
+        reducePartialsKernel({ ...spec, tail }),
+        [vecRange('input', chunk), undefined, direct ? undefined : aux, params, partials],
+        workgroups,
+      );
+      b.dispatch(reduceCombineKernel({ ...spec, result }), [undefined, undefined, aux, params, partials, output], 1);
     }
-    b.copy({ scratch: 'aux', offset: carry * 4 }, { role: 'output', offset: 0, size: 4 }, 4);
+    const carry = (chunks[chunks.length - 1] as Chunk).carryOut;
+    if (!result) b.copy({ scratch: 'aux', offset: carry * 4 }, { role: 'output', offset: 0, size: 4 }, 4);
     return b.build();
   };
-  if (options.maxCount !== undefined && options.maxCount > 0) exec.reserve(build(options.maxCount));
+  const maxCount = options.maxCount === undefined ? undefined : checkCount(options.maxCount, 'options.maxCount');
+  // A count the GPU wrote: the kernels are recorded for maxCount (one chunk) and a fixup turns the
+  // count into their parameters (and, without `direct`, stages the partial last vec4; see recordCountFixup).
+  const buildGpu = (word: number, direct: boolean, result: boolean): Recipe => {
+    const b = new RecipeBuilder();
+    const aux = b.needScratch('aux', AUX_WORDS * 4);
+    const partials = b.needScratch('partials', MAX_PARTIALS * 4);
+    const [chunk] = splitIntoChunks(maxCount as number, chunkElements, false) as [Chunk];
+    const workgroups = Math.min(MAX_PARTIALS, Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread)));
+    const params = recordCountFixup(b, {
+      word,
+      capacity: chunk.count,
+      tileElements: 4 * spec.workgroupSize * spec.slotsPerThread,
+      maxTiles: workgroups,
+      constants: [dispatchShape(workgroups, maxDim).x, chunk.carryIn, chunk.carryOut, 1],
+      ...(direct ? {} : { tail: { input: { role: 'input', offset: 0 }, aux } }),
+    });
+    const tail = direct ? 'direct' : 'staged';
+    const output = result ? { role: 'output', offset: 0, size: 4 } : undefined;
+    b.dispatch(
+      reducePartialsKernel({ ...spec, tail }),
+      [vecRange('input', chunk), undefined, direct ? undefined : aux, params, partials],
+      workgroups,
+    );
+    b.dispatch(reduceCombineKernel({ ...spec, result }), [undefined, undefined, aux, params, partials, output], 1);
+    if (!result) b.copy({ scratch: 'aux', offset: chunk.carryOut * 4 }, { role: 'output', offset: 0, size: 4 }, 4);
+    return b.build();
+  };
+  /** Whether the input holds `count` elements' last whole vec4 (then it is read in place). */
+  const inPlace = (count: number, input: GPUBuffer): boolean => count % 4 === 0 || input.size >= 16 * Math.ceil(count / 4);
+  const gpuCountable = maxCount !== undefined && maxCount > 0 && maxCount <= chunkElements;
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount, false, false));
+  /** Whether the output can be bound as storage (then the last kernel writes it; else a copy does). */
+  const writable = (output: GPUBuffer): boolean => typeof output.usage !== 'number' || (output.usage & BufferUsage.STORAGE) !== 0;
+  // `ready` compiles the kernels of inputs that hold whole vec4s (the usual allocation); an
+  // exact-size input of a count that is not a multiple of 4 compiles the staged kernels at its first encode.
+  const largest = Math.min(chunkElements, maxCount || chunkElements);
+  const ready = exec.load([build(1, true, true), build(largest, true, true), ...(gpuCountable ? [buildGpu(0, true, true)] : [])]);
 
   return planOf([exec], {
     encode(encoder, args) {
+      const gpu = gpuCountOf('reduce plan', args, maxCount);
+      if (gpu) {
+        if (!gpuCountable) {
+          throw new ScanError(
+            'UNSUPPORTED',
+            `reduce plan: args.countBuffer needs maxCount (${maxCount}) from 1 to one binding (${chunkElements} elements)`,
+            {
+              argument: 'args.countBuffer',
+            },
+          );
+        }
+        checkEncodeArgs('reduce plan', { ...args, count: maxCount }, { input: 4, output: { bytes: 4 }, countBuffer: { bytes: 4 } });
+        const result = writable(args.output);
+        if (!result) checkCopyUsage('reduce plan', {}, { output: args.output });
+        const direct = inPlace(maxCount as number, args.input);
+        const roles = { input: args.input, output: args.output, gpuCount: gpu.buffer };
+        const key = `gpu${direct ? '' : '|staged'}${result ? '' : '|copy'}`;
+        exec.encode(encoder, key, () => buildGpu(gpu.offset / 4, direct, result), roles);
+        return;
+      }
       const count = checkEncodeArgs('reduce plan', args, { input: 4, output: { bytes: 4 } });
-      checkCopyUsage('reduce plan', count % 4 !== 0 ? { input: args.input } : {}, { output: args.output });
-      exec.encode(encoder, chunkLayoutKey(count, chunkElements), () => build(count), { input: args.input, output: args.output });
+      const direct = inPlace(count, args.input);
+      const result = writable(args.output);
+      checkCopyUsage('reduce plan', direct ? {} : { input: args.input }, result ? {} : { output: args.output });
+      const key = `${chunkLayoutKey(count, chunkElements)}${direct ? '' : '|staged'}${result ? '' : '|copy'}`;
+      exec.encode(encoder, key, () => build(count, direct, result), { input: args.input, output: args.output });
     },
-    ready: exec.load([build(1)]),
+    ready,
   });
 }

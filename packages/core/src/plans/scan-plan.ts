@@ -2,8 +2,9 @@ import type { ScanContext } from '../context.js';
 import { assertUsable } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import { checkElementType } from '../element-types.js';
+import { ScanError } from '../errors.js';
 import { type DecoupledFallbackSpec, decoupledFallbackKernel, decoupledFallbackStatusBytes } from '../kernels/scan-decoupled-fallback.js';
-import { checkBoolean, checkOneOf, checkOptions, normalizeScanOptions } from '../validate.js';
+import { checkBoolean, checkCount, checkOneOf, checkOptions, normalizeScanOptions } from '../validate.js';
 import {
   AUX_WORDS,
   type Chunk,
@@ -16,11 +17,13 @@ import {
   vecRange,
 } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
+import { gpuCountOf, recordCountFixup, recordTailOut } from './gpu-count.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
-import { type Recipe, RecipeBuilder } from './recipe.js';
+import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 import { blellochChunk, reduceThenScanChunk } from './scan-multipass.js';
 import type { ScanShape } from './scan-shape.js';
+import { type ScanTier, scanTiers } from './scan-tiers.js';
 import { type Plan, SCAN_ALGORITHMS, type ScanEncodeArgs, type ScanPlanOptions } from './types.js';
 
 /** A scan recorded into the caller's encoder. */
@@ -31,26 +34,46 @@ export interface InternalScanOptions extends ScanPlanOptions {
   mapInput?: 'none' | 'not';
   /** Test hook for decoupled-fallback: every look-back falls back. */
   forceFallback?: boolean;
-  /** Tuning: vec4 slots per invocation for decoupled-fallback. */
+  /**
+   * Tuning: vec4 slots per invocation and invocations per workgroup of decoupled-fallback's chained
+   * kernel (default 4 × the device's largest of 1024 and 256; see scan-tiers.ts). Giving either
+   * also replaces the small-count tier.
+   */
   slotsPerThread?: number;
-  /** Tuning: invocations per workgroup (default min(256, device limit)). */
   workgroupSize?: number;
   /** Tuning: look-back reads of a not-ready predecessor before falling back. */
   maxSpin?: number;
+  /**
+   * Tuning: the largest count one workgroup scans alone, walking the tiles in order (no status to
+   * clear, no look-back); 0 turns it off. Default 4096 (one workgroup of 256 × 4 vec4s).
+   */
+  oneWorkgroupMax?: number;
+  /** Tuning: invocations and vec4 slots per invocation of that one workgroup (default 256 × 4). */
+  oneWorkgroupSize?: number;
+  oneWorkgroupSlots?: number;
 }
 
 const PLAN_OPTIONS = ['type', 'op', 'inclusive', 'backward', 'algorithm', 'maxCount', 'maxChunkElements'];
 
 /**
- * Creates a reusable scan that records into your command encoder (the buffer-level API). The
- * plan compiles its pipelines once per device and keeps its scratch between calls.
+ * Creates a reusable scan that records into your command encoder (the buffer-level API), made to
+ * be encoded every frame: once warm, an encode with a new count creates no buffer, bind group or
+ * pipeline. Its pipelines compile in the background from creation; `await plan.ready` before the
+ * first frame (an earlier encode compiles what it needs on the spot).
  *
- * Algorithms: `'decoupled-fallback'` (single pass, the default for `'auto'`), `'reduce-then-scan'`
- * (reads the input twice) and `'blelloch'` (the paper's reduce/down-sweep, recursive on block sums).
+ * Algorithms: `'decoupled-fallback'` (single pass, the default for `'auto'`; small counts run in
+ * one workgroup, see scan-tiers.ts), `'reduce-then-scan'` (reads the input twice) and `'blelloch'`
+ * (the paper's reduce/down-sweep, recursive on block sums). The count is `count`, or with
+ * `maxCount` (single pass, one binding) a u32 the GPU wrote (`countBuffer`, `countOffset`).
+ *
+ * Memory: a 256-byte aux buffer and a look-back status of a 128-byte line per tile (the multi-pass
+ * algorithms: a block-sum array per recursion level instead), sized once by `maxCount` or grown by
+ * doubling; a four-slot parameter ring; with a GPU count a 32-byte parameter block.
  *
  * @example
  * ```ts
- * const plan = createScanPlan(ctx, { type: 'u32', op: 'add' });
+ * const plan = createScanPlan(ctx, { type: 'u32', op: 'add', maxCount: 1 << 20 });
+ * await plan.ready;
  * const encoder = ctx.device.createCommandEncoder();
  * plan.encode(encoder, { input, output, count: 1_000_000 });
  * ctx.device.queue.submit([encoder.finish()]);
@@ -61,7 +84,17 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   const internal = options as InternalScanOptions;
   const raw = checkOptions(
     options,
-    [...PLAN_OPTIONS, 'mapInput', 'forceFallback', 'slotsPerThread', 'workgroupSize', 'maxSpin'],
+    [
+      ...PLAN_OPTIONS,
+      'mapInput',
+      'forceFallback',
+      'slotsPerThread',
+      'workgroupSize',
+      'maxSpin',
+      'oneWorkgroupMax',
+      'oneWorkgroupSize',
+      'oneWorkgroupSlots',
+    ],
     'options',
   );
   const type = raw.type === undefined ? 'u32' : checkElementType(raw.type, 'options.type');
@@ -79,38 +112,94 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   };
   const forceFallback = checkBoolean(internal.forceFallback, 'options.forceFallback', false);
   const chunkElements = maxChunkElements(ctx, options.maxChunkElements);
-  // Measured on the H100 (BENCHMARKS.md): 1024 invocations × 4 vec4s per tile was fastest; devices
-  // with fewer invocations (SwiftShader allows 256) get 256 × 4.
-  const slotsPerThread = internal.slotsPerThread ?? 4;
   const maxSpin = internal.maxSpin ?? 64;
+  // The kernel shape for a chunk's count: one workgroup, small or large chained tiles (scan-tiers.ts).
+  const tierOf = scanTiers(ctx, shape.workgroupSize, { ...internal, forceFallback });
+  const tuning = { forceFallback, maxSpin, tierOf };
   const exec = new RecipeExecutor(ctx, `scan ${shape.algorithm}`);
 
-  const build = (count: number): Recipe => {
+  // `direct`: the partial last vec4 is read and written in place (the buffers hold whole vec4s),
+  // else staged through aux by copies (see SlotSpec.tail). Only decoupled-fallback reads in place.
+  const build = (count: number, direct: boolean): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
     for (const chunk of splitIntoChunks(count, chunkElements, shape.backward)) {
-      stageTailIn(b, 'input', chunk, aux);
-      if (shape.algorithm === 'decoupled-fallback')
-        decoupledFallbackChunk(ctx, b, shape, chunk, { slotsPerThread, forceFallback, maxSpin });
+      if (!direct) stageTailIn(b, 'input', chunk, aux);
+      if (shape.algorithm === 'decoupled-fallback') decoupledFallbackChunk(ctx, b, shape, chunk, { ...tuning, direct });
       else if (shape.algorithm === 'reduce-then-scan') reduceThenScanChunk(ctx, b, shape, chunk);
       else blellochChunk(ctx, b, shape, chunk);
-      stageTailOut(b, 'output', chunk, aux);
+      if (!direct) stageTailOut(b, 'output', chunk, aux);
     }
     return b.build();
   };
-  const maxCount = options.maxCount;
-  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
-  // Every kernel the plan may run: one element, and a full chunk (the deepest recursion of the
-  // multi-pass algorithms).
-  const ready = exec.load([build(1), build(Math.min(chunkElements, maxCount || chunkElements))]);
+  const maxCount = options.maxCount === undefined ? undefined : checkCount(options.maxCount, 'options.maxCount');
+  // A count the GPU wrote: the kernels are recorded for maxCount and a fixup turns the count into
+  // their parameters (see recordCountFixup); single-pass and one chunk only. Without `direct`, the
+  // fixup stages the partial last vec4 and a last kernel writes it out.
+  const buildGpu = (word: number, direct: boolean): Recipe => {
+    const b = new RecipeBuilder();
+    const aux = b.needScratch('aux', AUX_WORDS * 4);
+    const [chunk] = splitIntoChunks(maxCount as number, chunkElements, shape.backward) as [Chunk];
+    let counted: BufferRef | undefined;
+    // The GPU's count may be anything up to maxCount: the chained form, which serves every count.
+    const tier = tierOf(chunk.count);
+    const chained = tier.oneWorkgroup ? tierOf(Number.POSITIVE_INFINITY) : tier;
+    decoupledFallbackChunk(ctx, b, shape, chunk, { ...tuning, direct, tierOf: () => chained }, (tiles, dispatchX) => {
+      counted = recordCountFixup(b, {
+        word,
+        capacity: chunk.count,
+        tileElements: 4 * chained.workgroupSize * chained.slotsPerThread,
+        maxTiles: tiles,
+        constants: [dispatchX, chunk.carryIn, chunk.carryOut, 0],
+        ...(direct ? {} : { tail: { input: { role: 'input', offset: 0 }, aux } }),
+      });
+      return counted;
+    });
+    if (!direct) recordTailOut(b, counted as BufferRef, aux, { role: 'output', offset: 0 });
+    return b.build();
+  };
+  const canRead = shape.algorithm === 'decoupled-fallback';
+  /** Whether `count` elements of both buffers can be read and written in place to the last whole vec4. */
+  const inPlace = (count: number, input: GPUBuffer, output: GPUBuffer): boolean =>
+    canRead && (count % 4 === 0 || Math.min(input.size, output.size) >= 16 * Math.ceil(count / 4));
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount, false));
+  const gpuCountable = maxCount !== undefined && maxCount > 0 && maxCount <= chunkElements && canRead;
+  // The kernels `ready` compiles: every count's (each tier up to maxCount; a full chunk is the deepest
+  // recursion of the multi-pass algorithms) and, with maxCount, the GPU count's, for buffers that
+  // hold whole vec4s (the usual allocation); exact-size buffers of a count that is not a multiple of
+  // 4 need the staged kernels, compiled at their first encode.
+  const largest = Math.min(chunkElements, maxCount || chunkElements);
+  const counts = [1, 4097, (1 << 20) + 4, largest].filter((n) => n <= largest);
+  const ready = exec.load([...counts.map((n) => build(n, canRead)), ...(gpuCountable ? [buildGpu(0, true)] : [])]);
 
   return planOf([exec], {
     encode(encoder, args) {
+      const gpu = gpuCountOf('scan plan', args, maxCount);
+      if (gpu) {
+        if (!gpuCountable) {
+          throw new ScanError(
+            'UNSUPPORTED',
+            `scan plan: args.countBuffer needs algorithm 'decoupled-fallback' (this plan: '${shape.algorithm}') and maxCount (${maxCount}) within one binding (${chunkElements} elements)`,
+            { argument: 'args.countBuffer' },
+          );
+        }
+        checkEncodeArgs('scan plan', { ...args, count: maxCount }, { input: 4, output: 4, countBuffer: { bytes: 4 } });
+        const direct = inPlace(maxCount as number, args.input, args.output);
+        const roles = { input: args.input, output: args.output, gpuCount: gpu.buffer };
+        exec.encode(encoder, direct ? 'gpu' : 'gpu|staged', () => buildGpu(gpu.offset / 4, direct), roles);
+        return;
+      }
       const count = checkEncodeArgs('scan plan', args, { input: 4, output: 4 });
       if (count === 0) return;
-      if (count % 4 !== 0) checkCopyUsage('scan plan', { input: args.input }, { output: args.output });
+      const direct = inPlace(count, args.input, args.output);
+      if (!direct && count % 4 !== 0) checkCopyUsage('scan plan', { input: args.input }, { output: args.output });
       // The multi-pass algorithms add levels as the count grows: the executor's keys count dispatches.
-      exec.encode(encoder, chunkLayoutKey(count, chunkElements), () => build(count), { input: args.input, output: args.output });
+      // A small count takes the one-workgroup kernel instead of the chained one; only the last
+      // chunk's count varies (the others are full), so only its kernel does.
+      const last = count - (Math.ceil(count / chunkElements) - 1) * chunkElements;
+      const tier = canRead ? `|${tierOf(last).name}` : '';
+      const key = `${chunkLayoutKey(count, chunkElements)}${tier}${direct ? '' : '|staged'}`;
+      exec.encode(encoder, key, () => build(count, direct), { input: args.input, output: args.output });
     },
     ready,
   });
@@ -122,13 +211,26 @@ function defaultWorkgroupSize(ctx: ScanContext, singlePass: boolean): number {
   return singlePass && limit >= 1024 ? 1024 : Math.min(256, limit);
 }
 
+/**
+ * Records a decoupled-fallback scan of `chunk`. `paramsOf` (a count the GPU wrote) makes the
+ * kernel's parameters instead of a parameter block from the chunk.
+ */
 function decoupledFallbackChunk(
   ctx: ScanContext,
   b: RecipeBuilder,
   shape: ScanShape,
   chunk: Chunk,
-  tuning: { slotsPerThread: number; forceFallback: boolean; maxSpin: number },
+  tuning: {
+    forceFallback: boolean;
+    maxSpin: number;
+    tierOf: (count: number) => ScanTier;
+    /** Read and write the partial last vec4 in place (see SlotSpec.tail). */
+    direct: boolean;
+  },
+  paramsOf?: (tiles: number, dispatchX: number) => BufferRef,
 ): void {
+  const tier = tuning.tierOf(chunk.count);
+  const oneWorkgroup = tier.oneWorkgroup;
   const spec: DecoupledFallbackSpec = {
     type: shape.type,
     op: shape.op,
@@ -136,16 +238,25 @@ function decoupledFallbackChunk(
     backward: shape.backward,
     mapInput: shape.mapInput,
     subgroups: shape.subgroups,
-    workgroupSize: shape.workgroupSize,
-    slotsPerThread: tuning.slotsPerThread,
+    workgroupSize: tier.workgroupSize,
+    slotsPerThread: tier.slotsPerThread,
     maxSpin: tuning.maxSpin,
     forceFallback: tuning.forceFallback,
+    oneWorkgroup,
+    tail: tuning.direct ? 'direct' : 'staged',
   };
   const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));
+  if (oneWorkgroup) {
+    // One workgroup walks the tiles: one dispatch, nothing to clear.
+    const params = paramsOf ? paramsOf(tiles, 1) : b.paramBlock(chunkParams(chunk, tiles, 1));
+    b.dispatch(decoupledFallbackKernel(spec), [vecRange('input', chunk), vecRange('output', chunk), { scratch: 'aux' }, params], 1);
+    return;
+  }
   const statusBytes = decoupledFallbackStatusBytes(tiles);
   b.needScratch('status', statusBytes);
   b.clear({ scratch: 'status', offset: 0, size: statusBytes });
-  const params = b.paramBlock(chunkParams(chunk, tiles, dispatchShape(tiles, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x));
+  const dispatchX = dispatchShape(tiles, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x;
+  const params = paramsOf ? paramsOf(tiles, dispatchX) : b.paramBlock(chunkParams(chunk, tiles, dispatchX));
   b.dispatch(
     decoupledFallbackKernel(spec),
     [vecRange('input', chunk), vecRange('output', chunk), { scratch: 'aux' }, params, { scratch: 'status' }],

@@ -4,13 +4,14 @@ import { invalidArgument, ScanError } from '../errors.js';
 import type { FlagSource } from '../kernels/compact.js';
 import type { CompareOp } from '../predicate.js';
 import { checkPredicate } from '../predicate.js';
-import { checkBoolean, checkOneOf, checkOptions } from '../validate.js';
+import { checkBoolean, checkCount, checkOneOf, checkOptions } from '../validate.js';
 import { type CompactTuning, compactRecipe, compactShape } from './compact-plan.js';
 import { RecipeExecutor } from './executor.js';
+import { gpuCountOf } from './gpu-count.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type ScatterBuffers, scanThenScatterPlan } from './scan-then-scatter.js';
-import type { Plan } from './types.js';
+import type { CountSource, Plan } from './types.js';
 
 /** How split and pack run: `'auto'` (= `'single-pass'`), `'single-pass'`, or the paper's `'scan-then-scatter'`. */
 export type CompactAlgorithm = 'auto' | 'single-pass' | 'scan-then-scatter';
@@ -56,32 +57,31 @@ export interface PackIfPlanOptions {
 }
 
 /** Buffers of one split: `falseCount` receives the u32 number of 0-flags at byte 0. */
-export interface SplitEncodeArgs {
+export interface SplitEncodeArgs extends CountSource {
   input: GPUBuffer;
   flags: GPUBuffer;
   output: GPUBuffer;
-  count: number;
   falseCount: GPUBuffer;
 }
 
 /** Buffers of one pack: `packedCount` receives the u32 number of kept elements at byte 0. */
-export interface PackEncodeArgs {
+export interface PackEncodeArgs extends CountSource {
   input: GPUBuffer;
   flags: GPUBuffer;
   output: GPUBuffer;
-  count: number;
   packedCount: GPUBuffer;
 }
 
 /** Buffers of one predicate pack: `packedCount` receives the u32 number of kept elements at byte 0. */
-export interface PackIfEncodeArgs {
+export interface PackIfEncodeArgs extends CountSource {
   input: GPUBuffer;
   output: GPUBuffer;
-  count: number;
   packedCount: GPUBuffer;
 }
 
 const PLAN_KEYS = ['type', 'flags', 'algorithm', 'maxCount'];
+/** Counts up to this take the small tiles of the one-pass kernel (u32 flags). */
+const SMALL_COMPACT_MAX = 1 << 20;
 /** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
 const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback'];
 
@@ -98,7 +98,7 @@ function tuningOf(options: Record<string, unknown>): CompactTuning {
  * A split or pack plan over a flag source: validates each `encode`, then records the one-pass
  * recipe or the scan-then-scatter plan. `countName` is the role of the count buffer in the args.
  */
-function createCompactPlan<Args extends { count: number }>(
+function createCompactPlan<Args extends CountSource>(
   ctx: ScanContext,
   mode: 'split' | 'pack',
   what: string,
@@ -109,26 +109,61 @@ function createCompactPlan<Args extends { count: number }>(
   countName: 'falseCount' | 'packedCount',
   predicate = 0,
 ): Plan<Args> {
-  const maxCount = options.maxCount as number | undefined;
+  const maxCount = options.maxCount === undefined ? undefined : checkCount(options.maxCount, 'options.maxCount');
   if (algorithm === 'scan-then-scatter') {
     const twoPass = scanThenScatterPlan(ctx, mode, maxCount);
     return planOf([twoPass], {
       encode(encoder, args) {
+        if (gpuCountOf(what, args, maxCount)) {
+          throw new ScanError('UNSUPPORTED', `${what}: args.countBuffer needs algorithm 'single-pass' (this plan is 'scan-then-scatter')`, {
+            argument: 'args.countBuffer',
+          });
+        }
         const roles = checkArgs(ctx, what, encoder, args, source, countName, true);
         // The two-pass algorithm takes u32 flags only, so the flags buffer is there.
-        if (roles) twoPass.encode(encoder, { ...roles, flags: roles.flags!, n: args.count });
+        // checkArgs validated the count.
+        if (roles) twoPass.encode(encoder, { ...roles, flags: roles.flags!, n: args.count as number });
       },
     });
   }
-  const shape = compactShape(ctx, mode, source, type, tuningOf(options));
+  const tuning = tuningOf(options);
+  const shape = compactShape(ctx, mode, source, type, tuning);
+  // Counts up to 2^20 with u32 flags: 8 elements per invocation (H100, BENCHMARKS.md "Small sizes":
+  // 12.4 µs at 2^16 against 14.9 with 24; the 24 of the large tiles wins from 2^22 on).
+  const small =
+    source.kind === 'u32' && tuning.elementsPerThread === undefined
+      ? compactShape(ctx, mode, source, type, { ...tuning, elementsPerThread: 8 })
+      : shape;
+  const shapeOf = (count: number) => (count <= SMALL_COMPACT_MAX ? small : shape);
   const exec = new RecipeExecutor(ctx, what);
-  if (maxCount !== undefined && maxCount > 0) exec.reserve(compactRecipe(ctx, shape, maxCount, predicate));
+  const gpuCountable = maxCount !== undefined && maxCount > 0;
+  if (gpuCountable) exec.reserve(compactRecipe(ctx, shapeOf(maxCount), maxCount, predicate));
   return planOf([exec], {
     encode(encoder, args) {
+      const gpu = gpuCountOf(what, args, maxCount);
+      if (gpu) {
+        // The buffers must hold maxCount elements; the GPU's count is clamped to it.
+        const roles = checkArgs(ctx, what, encoder, { ...args, count: maxCount }, source, countName, false, true);
+        if (roles) {
+          const word = gpu.offset / 4;
+          exec.encode(encoder, 'gpu', () => compactRecipe(ctx, shapeOf(maxCount as number), maxCount as number, predicate, word), {
+            ...roles,
+            gpuCount: gpu.buffer,
+          });
+        }
+        return;
+      }
       const roles = checkArgs(ctx, what, encoder, args, source, countName);
-      if (roles) exec.encode(encoder, 'one-pass', () => compactRecipe(ctx, shape, args.count, predicate), roles);
+      if (!roles) return;
+      const count = args.count as number; // validated by checkArgs
+      const key = count <= SMALL_COMPACT_MAX ? 'small' : 'large';
+      exec.encode(encoder, key, () => compactRecipe(ctx, shapeOf(count), count, predicate), roles);
     },
-    ready: exec.load([compactRecipe(ctx, shape, 1, predicate)]),
+    ready: exec.load([
+      compactRecipe(ctx, small, 1, predicate),
+      ...(maxCount === undefined || maxCount > SMALL_COMPACT_MAX ? [compactRecipe(ctx, shape, SMALL_COMPACT_MAX + 1, predicate)] : []),
+      ...(gpuCountable ? [compactRecipe(ctx, shapeOf(maxCount), maxCount, predicate, 0)] : []),
+    ]),
   });
 }
 
@@ -144,6 +179,7 @@ function checkArgs(
   source: FlagSource,
   countName: string,
   twoPass = false,
+  gpuCount = false,
 ): (Omit<ScatterBuffers, 'flags'> & { flags?: GPUBuffer }) | undefined {
   const flagBytes = source.kind === 'u32' ? 4 : source.kind === 'u8' ? { bytes: (n: number) => 4 * Math.ceil(n / 4) } : undefined;
   const count = checkEncodeArgs(what, args, {
@@ -151,6 +187,7 @@ function checkArgs(
     ...(flagBytes === undefined ? {} : { flags: flagBytes }),
     output: 4,
     [countName]: { bytes: 4 },
+    ...(gpuCount ? { countBuffer: { bytes: 4 } } : {}),
   });
   const a = args as Record<string, GPUBuffer>;
   const countBuffer = a[countName] as GPUBuffer;
@@ -171,7 +208,7 @@ function checkArgs(
   return { input: a.input!, ...(flagBytes === undefined ? {} : { flags: a.flags! }), output: a.output!, count: countBuffer };
 }
 
-function flagsPlan<Args extends { count: number }>(ctx: ScanContext, mode: 'split' | 'pack', options: ScatterPlanOptions): Plan<Args> {
+function flagsPlan<Args extends CountSource>(ctx: ScanContext, mode: 'split' | 'pack', options: ScatterPlanOptions): Plan<Args> {
   assertUsable(ctx);
   const o = checkOptions(options, [...PLAN_KEYS, ...TUNING_KEYS], 'options');
   const type = o.type === undefined ? 'u32' : checkElementType(o.type, 'options.type');
@@ -197,6 +234,11 @@ function flagsPlan<Args extends { count: number }>(ctx: ScanContext, mode: 'spli
  * after a count pass over the flags (or the paper's enumerate and scatter with
  * `algorithm: 'scan-then-scatter'`). The whole array must fit one storage binding.
  *
+ * Memory: a look-back status of a 128-byte line per tile (`'scan-then-scatter'`: a u32 per element
+ * and its scan's scratch), sized once by `maxCount` or grown by doubling, and a four-slot parameter
+ * ring; an encode with a new count creates nothing once warm. With `maxCount`, the count may be a
+ * u32 the GPU wrote (`countBuffer`, single pass only). `await plan.ready` before the first frame.
+ *
  * @example
  * ```ts
  * const plan = createSplitPlan(ctx, { type: 'f32', flags: 'u8' });
@@ -212,6 +254,11 @@ export function createSplitPlan(ctx: ScanContext, options: ScatterPlanOptions = 
  * start of `output`, and their number at byte 0 of `packedCount` — on the GPU, so a following pass
  * can size itself from it (see {@link createDispatchArgsPlan}). Output past that is left untouched.
  *
+ * Memory: a look-back status of a 128-byte line per tile (`'scan-then-scatter'`: a u32 per element
+ * and its scan's scratch), sized once by `maxCount` or grown by doubling, and a four-slot parameter
+ * ring; an encode with a new count creates nothing once warm. With `maxCount`, the count may be a
+ * u32 the GPU wrote (`countBuffer`, single pass only). `await plan.ready` before the first frame.
+ *
  * @example
  * ```ts
  * const plan = createPackPlan(ctx, { type: 'u32', flags: 'u8' });
@@ -226,6 +273,7 @@ export function createPackPlan(ctx: ScanContext, options: ScatterPlanOptions = {
  * Pack by a predicate at the buffer level: keeps the elements `x` with `x op value` (compared in
  * the element type), in order, with no flags array at all; their number goes to byte 0 of
  * `packedCount`. Comparisons with NaN follow IEEE 754 on the GPU (all false, `'ne'` true).
+ * Memory, GPU counts and `ready` as for {@link createPackPlan}.
  *
  * @example
  * ```ts

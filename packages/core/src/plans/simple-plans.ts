@@ -18,7 +18,7 @@ import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
 import { createScanPlan } from './scan-plan.js';
-import type { Plan, ScanAlgorithm } from './types.js';
+import type { CountSource, Plan, ScanAlgorithm } from './types.js';
 
 /** Options of {@link createEnumeratePlan}. */
 export interface EnumeratePlanOptions {
@@ -31,16 +31,16 @@ export interface EnumeratePlanOptions {
 }
 
 /** Buffers of one enumerate: u32 0/1 `flags` in, u32 counts out. */
-export interface EnumerateEncodeArgs {
+export interface EnumerateEncodeArgs extends CountSource {
   flags: GPUBuffer;
   output: GPUBuffer;
-  count: number;
 }
 
 /**
  * Enumerate at the buffer level: `output[i]` = the number of 1-flags before `i` (backward: after).
  * It is the exclusive add-scan of the flags (paper §2.3.1); flags must be 0 or 1 (not checked on
- * the GPU — the array-level `enumerate` checks them).
+ * the GPU — the array-level `enumerate` checks them). It holds what its scan plan holds (see
+ * `createScanPlan`), takes a GPU count the same way, and creates nothing per encode once warm.
  *
  * @example
  * ```ts
@@ -53,6 +53,12 @@ export function createEnumeratePlan(ctx: ScanContext, options: EnumeratePlanOpti
   const scan = createScanPlan(ctx, { ...options, type: 'u32', op: 'add', inclusive: false });
   return planOf([scan], {
     encode(encoder, args) {
+      if (args?.countBuffer !== undefined) {
+        // A GPU count: the scan plan checks it (and its maxCount).
+        checkEncodeArgs('enumerate plan', { ...args, count: 0 }, { flags: 0, output: 0 });
+        scan.encode(encoder, { input: args.flags, output: args.output, countBuffer: args.countBuffer, countOffset: args.countOffset ?? 0 });
+        return;
+      }
       const count = checkEncodeArgs('enumerate plan', args, { flags: 4, output: 4 });
       scan.encode(encoder, { input: args.flags, output: args.output, count });
     },
@@ -76,6 +82,7 @@ export interface DistributeEncodeArgs {
 
 /**
  * Distribute at the buffer level: every output element is `input[0]` (backward: `input[count-1]`).
+ * Memory: a 256-byte aux buffer and a four-slot parameter ring; an encode creates nothing once warm.
  *
  * @example
  * ```ts

@@ -66,9 +66,23 @@ export interface ScanPlanOptions {
   maxChunkElements?: number;
 }
 
+/**
+ * Where an encode's element count comes from: `count`, a number, or `countBuffer`, a u32 the GPU
+ * wrote (a culling pass, a previous pack's `packedCount`) at byte `countOffset`, read on the GPU
+ * with no read-back. A GPU count needs the plan's `maxCount`: the plan records its work for that
+ * many elements, handles min(GPU count, maxCount) of them, and the buffers must hold `maxCount`.
+ */
+export interface CountSource {
+  /** Number of elements; give this or `countBuffer`. */
+  count?: number;
+  /** A buffer (STORAGE usage) holding the number of elements as a u32. */
+  countBuffer?: GPUBuffer;
+  /** Byte offset of the count in `countBuffer` (a multiple of 4, default 0). */
+  countOffset?: number;
+}
+
 /** Buffers of one scan: `count` elements of `input` scanned into `output` (distinct buffers). */
-export interface ScanEncodeArgs {
+export interface ScanEncodeArgs extends CountSource {
   input: GPUBuffer;
   output: GPUBuffer;
-  count: number;
 }
