@@ -118,9 +118,12 @@ var<workgroup> wg_aggregate_head: u32;
 var<workgroup> wg_lead_index: u32;
 var<workgroup> wg_lead_value: ${T};
 
+// Head bit of global element i; 0 past the array (ranges.total elements). The binding is the
+// caller's whole buffer (one bind group serves every count), so the count bounds the reads, not
+// arrayLength: words past the data may hold anything.
 fn head_bit(i: u32) -> u32 {
   let w = i >> 5u;
-  if (w >= arrayLength(&head_bits)) { return 0u; }
+  if (w >= (ranges.total + 31u) / 32u) { return 0u; }
   return (head_bits[w] >> (i & 31u)) & 1u;
 }
 

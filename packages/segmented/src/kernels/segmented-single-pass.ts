@@ -323,11 +323,17 @@ function segmentedSlotsWgsl(o: WgslOp, backward: boolean): string {
   const T = o.type;
   const V = `vec4<${T}>`;
   const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
-  return `// 4 bits of the head flags from global bit i (they may straddle two words).
+  // The head bits a chunk needs end at its last element's bit (forward), or one past it (backward:
+  // the next chunk's first head), except in the array's last chunk, whose last element always ends
+  // a segment. The binding is the caller's whole buffer (one bind group serves every count), so
+  // this bound, not arrayLength, keeps reads inside the data; every bit past it is masked anyway.
+  const end = backward ? 'params.extra + params.count + select(1u, 0u, params.carry_in == 0xffffffffu)' : 'params.extra + params.count';
+  return `// 4 bits of the head flags from global bit i (they may straddle two words); words past the
+// chunk's head bits read as 0.
 fn bits_at(i: u32) -> u32 {
   let w = i >> 5u;
   let sh = i & 31u;
-  let n = arrayLength(&head_bits);
+  let n = (${end} + 31u) / 32u;
   var x = 0u;
   if (w < n) { x = head_bits[w] >> sh; }
   if (sh > 28u && w + 1u < n) { x = x | (head_bits[w + 1u] << (32u - sh)); }

@@ -170,9 +170,11 @@ function chunkAccessWgsl(spec: SegmentedTreeSpec, identity: string): string {
   return `${slotWgsl({ type: spec.type, identity, backward: spec.backward, writes: spec.mode !== 'reduce' })}
 @group(0) @binding(4) var<storage, read> head_bits: array<u32>;
 
-// Word w of the head bits; words outside the array read as 0.
+// Word w of the head bits; words outside the data's ⌈count / 32⌉ read as 0. The binding is the
+// caller's whole buffer (one bind group serves every count), so the count bounds the reads, not
+// arrayLength: words past the data may hold anything.
 fn head_word(w: i32) -> u32 {
-  if (w < 0 || u32(w) >= arrayLength(&head_bits)) { return 0u; }
+  if (w < 0 || u32(w) >= (params.count + 31u) / 32u) { return 0u; }
   return head_bits[w];
 }
 

@@ -20,12 +20,16 @@ function uploadHeadFlags(s: GpuSession, headFlags: HeadFlags): { buffer: GPUBuff
   return { buffer: s.upload(padded, 'head flags'), flagType: 'u8' };
 }
 
-/** Records the pack of uploaded head flags into a new buffer of ⌈n / 32⌉ words and returns it. */
-function encodePack(ctx: ScanContext, s: GpuSession, headFlags: HeadFlags): GPUBuffer {
+/**
+ * Records the pack of uploaded head flags into a new buffer of ⌈n / 32⌉ words and returns it, once
+ * the pack plan's kernel is compiled (`plan.ready`).
+ */
+async function encodePack(ctx: ScanContext, s: GpuSession, headFlags: HeadFlags): Promise<GPUBuffer> {
   const n = headFlags.length;
   const { buffer, flagType } = uploadHeadFlags(s, headFlags);
+  const plan = await s.plan(createPackHeadFlagsPlan(ctx, { flagType }));
   const bits = s.buffer(4 * packedFlagWords(n), 'head bits');
-  s.own(createPackHeadFlagsPlan(ctx, { flagType })).encode(s.encoder, { flags: buffer, output: bits, count: n });
+  plan.encode(s.encoder, { flags: buffer, output: bits, count: n });
   return bits;
 }
 
@@ -44,7 +48,7 @@ export async function packHeadFlags(ctx: ScanContext, headFlags: HeadFlags): Pro
   const n = headFlags.length;
   if (n === 0) return new Uint32Array(0);
   return withSession(ctx, 'packHeadFlags', async (s) => {
-    const bits = encodePack(ctx, s, headFlags);
+    const bits = await encodePack(ctx, s, headFlags);
     const read = s.readback(bits, 4 * packedFlagWords(n));
     s.submit();
     return new Uint32Array(await read());
@@ -67,10 +71,11 @@ export async function headFlagsToOffsets(ctx: ScanContext, headFlags: HeadFlags)
   const n = headFlags.length;
   if (n === 0) return new Uint32Array([0]);
   return withSession(ctx, 'headFlagsToOffsets', async (s) => {
-    const bits = encodePack(ctx, s, headFlags);
+    const bits = await encodePack(ctx, s, headFlags);
+    const plan = await s.plan(createHeadFlagsToOffsetsPlan(ctx));
     const output = s.buffer(4 * (n + 1), 'offsets');
     const segmentCount = s.buffer(4, 'segment count');
-    s.own(createHeadFlagsToOffsetsPlan(ctx)).encode(s.encoder, { headBits: bits, output, count: n, segmentCount });
+    plan.encode(s.encoder, { headBits: bits, output, count: n, segmentCount });
     // One submission reads both; the worst case (n + 1 words) is as large as the input anyway.
     const readOffsets = s.readback(output, 4 * (n + 1));
     const readCount = s.readback(segmentCount, 4);
@@ -98,10 +103,11 @@ export async function offsetsToHeadFlags(ctx: ScanContext, offsets: Uint32Array)
   if (n === 0) return new Uint8Array(0);
   const segments = offsets.length - 1;
   return withSession(ctx, 'offsetsToHeadFlags', async (s) => {
+    const plan = await s.plan(createOffsetsToHeadFlagsPlan(ctx));
     const input = s.upload(offsets, 'offsets');
     const words = packedFlagWords(n);
     const bits = s.buffer(4 * words, 'head bits');
-    s.own(createOffsetsToHeadFlagsPlan(ctx)).encode(s.encoder, { offsets: input, segments, output: bits, count: n });
+    plan.encode(s.encoder, { offsets: input, segments, output: bits, count: n });
     const read = s.readback(bits, 4 * words);
     s.submit();
     // One bit per element crosses the bus; the bytes are spread out here.

@@ -36,7 +36,7 @@ export async function segmentedDistribute<A extends ScanTypedArray>(
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
   return withSession(ctx, 'segmentedDistribute', async (s) => {
-    const plan = s.own(createSegmentedDistributePlan(ctx, { type, backward }));
+    const plan = await s.plan(createSegmentedDistributePlan(ctx, { type, backward }));
     const input = s.upload(data, 'segmented distribute input');
     const headBits = s.upload(packHeadFlags(headFlags), 'segmented distribute head bits');
     const output = s.buffer(4 * n, 'segmented distribute output');
@@ -71,7 +71,7 @@ export async function segmentedEnumerate(
   const n = flags.length;
   if (n === 0) return new Uint32Array(0);
   return withSession(ctx, 'segmentedEnumerate', async (s) => {
-    const plan = s.own(createSegmentedEnumeratePlan(ctx, { backward }));
+    const plan = await s.plan(createSegmentedEnumeratePlan(ctx, { backward }));
     const flagsBuffer = s.uploadFlags(flags);
     const headBits = s.upload(packHeadFlags(headFlags), 'segmented enumerate head bits');
     const output = s.buffer(4 * n, 'segmented enumerate output');
@@ -109,7 +109,7 @@ export async function splitAndSegment<A extends ScanTypedArray, F extends HeadFl
   const FlagArray = headFlags.constructor as new (source: ArrayLike<number>) => F;
   if (n === 0) return { output: typedArrayFor(type, 0) as A, headFlags: new FlagArray([]) };
   return withSession(ctx, 'splitAndSegment', async (s) => {
-    const plan = s.own(createSplitAndSegmentPlan(ctx, { type }));
+    const plan = await s.plan(createSplitAndSegmentPlan(ctx, { type }));
     const words = packedFlagWords(n);
     const input = s.upload(data, 'split-and-segment input');
     const flagsBuffer = s.uploadFlags(flags);

@@ -39,7 +39,7 @@ export async function segmentedReduce<A extends ScanTypedArray>(
   const out = typedArrayFor(type, normalized.segmentCount) as A;
   if (n === 0) return out.fill(identityOf(op, type) as never) as A;
   const compact = await withSession(ctx, 'segmentedReduce', async (s) => {
-    const plan = s.own(createSegmentedReducePlan(ctx, { type, op }));
+    const plan = await s.plan(createSegmentedReducePlan(ctx, { type, op }));
     const input = s.upload(data, 'segmented reduce input');
     const headBits = s.upload(bits, 'segmented reduce head bits');
     const output = s.buffer(4 * nonEmpty, 'segmented reduce output');

@@ -31,7 +31,7 @@ export async function segmentedScan<A extends ScanTypedArray>(
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
   return withSession(ctx, 'segmentedScan', async (s) => {
-    const plan = s.own(createSegmentedScanPlan(ctx, { type, ...opts }));
+    const plan = await s.plan(createSegmentedScanPlan(ctx, { type, ...opts }));
     const input = s.upload(data, 'segmented scan input');
     // One bit per element travels to the GPU, not one byte or word.
     const headBits = s.upload(packHeadFlags(headFlags), 'segmented scan head bits');

@@ -94,9 +94,14 @@ function packChunkElements(ctx: ScanContext, flagType: FlagType, requested: numb
  * widening. Any nonzero flag counts as 1 (the array-level functions reject other values first).
  * Arrays past one storage binding are packed in chunks.
  *
+ * Memory: no scratch, only a 4-slot parameter ring (a 256-byte block per chunk in each slot: 1 KiB
+ * below one chunk); an encode with a new count creates nothing once warm. `await plan.ready`
+ * compiles the kernel before the first frame.
+ *
  * @example
  * ```ts
  * const plan = createPackHeadFlagsPlan(ctx, { flagType: 'u8' });
+ * await plan.ready;
  * plan.encode(encoder, { flags, output, count }); // output: ⌈count / 32⌉ words
  * ```
  */
@@ -107,6 +112,7 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
   const chunkElements = packChunkElements(ctx, flagType, options.maxChunkElements);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const exec = new RecipeExecutor(ctx, 'pack head flags');
+  const bytesPerFlag = flagType === 'u8' ? 1 : 4;
   const flagBytes = (count: number) => (flagType === 'u8' ? 4 * Math.ceil(count / 4) : 4 * count);
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
@@ -116,8 +122,10 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
       const outWords = packedFlagWords(n);
       const workgroups = Math.ceil(inWords / FLAG_KERNEL_WORKGROUP);
       const params = b.paramBlock([n, inWords, outWords, dispatchShape(workgroups, maxDim).x, start === 0 ? 1 : 0]);
-      const flagsRange = { role: 'flags', offset: flagType === 'u8' ? start : 4 * start, size: flagBytes(n) };
-      const bitsRange = { role: 'output', offset: start / 8, size: 4 * outWords };
+      // A chunk's ranges start at fixed offsets and hold a chunk's capacity at most, whatever the
+      // count: the kernel stops at params.in_words / out_words, so the bind groups serve every count.
+      const flagsRange = { role: 'flags', offset: bytesPerFlag * start, limit: bytesPerFlag * chunkElements, multipleOf: 4 };
+      const bitsRange = { role: 'output', offset: start / 8, limit: chunkElements / 8, multipleOf: 4 };
       b.dispatch(packHeadFlagsKernel(flagType), [flagsRange, bitsRange, params], workgroups);
     }
     return b.build();
@@ -127,8 +135,10 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
       const count = checkCount((args as { count?: unknown } | null)?.count, 'args.count');
       checkEncodeArgs('pack head flags plan', args, { flags: { bytes: flagBytes(count) }, output: { bytes: 4 * packedFlagWords(count) } });
       if (count === 0) return;
-      exec.encode(encoder, `${count}`, () => build(count), { flags: args.flags, output: args.output });
+      // The structure is the number of chunks (each has its own ranges).
+      exec.encode(encoder, `${Math.ceil(count / chunkElements)}`, () => build(count), { flags: args.flags, output: args.output });
     },
+    ready: exec.load([build(1)]),
   });
 }
 
@@ -140,9 +150,15 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
  * count of 0 gives `output[0] = 0` and 0 segments. `output` must hold `count + 1` words (the worst
  * case) and fit one storage binding.
  *
+ * Memory: two scratch buffers of one word per 32 elements (the heads per word and their scan),
+ * core's scan plan over them (its own small scratch), and two 4-slot parameter rings. Scratch grows
+ * by doubling when a count needs more, or is sized once by `maxCount`; once warm, an encode with a
+ * new count creates no buffer, bind group or pipeline. `await plan.ready` compiles every kernel first.
+ *
  * @example
  * ```ts
  * const plan = createHeadFlagsToOffsetsPlan(ctx);
+ * await plan.ready;
  * plan.encode(encoder, { headBits, output, count, segmentCount });
  * ```
  */
@@ -157,6 +173,8 @@ export function createHeadFlagsToOffsetsPlan(
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const exec = new RecipeExecutor(ctx, 'head flags to offsets');
   // Two recipes share the executor's scratch ('counts', 'bases'); the scan plan runs between them.
+  // Every binding is a whole buffer (the kernels stop at params.words / params.count), so each
+  // recipe has one structure whatever the count.
   const buildCount = (count: number): Recipe => {
     const b = new RecipeBuilder();
     const words = packedFlagWords(count);
@@ -164,7 +182,7 @@ export function createHeadFlagsToOffsetsPlan(
     b.needScratch('bases', 4 * words);
     const workgroups = Math.ceil(words / FLAG_KERNEL_WORKGROUP);
     const params = b.paramBlock([count, words, dispatchShape(workgroups, maxDim).x]);
-    b.dispatch(countHeadsKernel(), [{ role: 'headBits', offset: 0, size: 4 * words }, { scratch: 'counts' }, params], workgroups);
+    b.dispatch(countHeadsKernel(), [{ role: 'headBits', offset: 0 }, { scratch: 'counts' }, params], workgroups);
     return b.build();
   };
   const buildScatter = (count: number): Recipe => {
@@ -178,9 +196,9 @@ export function createHeadFlagsToOffsetsPlan(
     b.dispatch(
       scatterOffsetsKernel(),
       [
-        { role: 'headBits', offset: 0, size: 4 * words },
-        { scratch: 'bases', offset: 0, size: 4 * words },
-        { role: 'output', offset: 0, size: 4 * (count + 1) },
+        { role: 'headBits', offset: 0 },
+        { scratch: 'bases' },
+        { role: 'output', offset: 0 },
         { role: 'segmentCount', offset: 0, size: 4 },
         params,
       ],
@@ -205,17 +223,17 @@ export function createHeadFlagsToOffsetsPlan(
         );
       }
       const words = packedFlagWords(count);
-      const countKey = `count/${count}`;
-      const scatterKey = `scatter/${count}`;
-      exec.reserveFor(countKey, () => buildCount(count));
-      exec.reserveFor(scatterKey, () => buildScatter(count));
-      const roles = { headBits: args.headBits, output: args.output, segmentCount: args.segmentCount };
+      const counting = buildCount(count);
+      const scatter = buildScatter(count);
+      // Allocate the scratch before the scan binds it.
+      exec.reserveFor(() => scatter);
       if (words > 0) {
-        exec.encode(encoder, countKey, () => buildCount(count), { headBits: args.headBits });
+        exec.encode(encoder, 'count', () => counting, { headBits: args.headBits });
         scan.encode(encoder, { input: exec.scratchBuffer('counts'), output: exec.scratchBuffer('bases'), count: words });
       }
-      exec.encode(encoder, scatterKey, () => buildScatter(count), roles);
+      exec.encode(encoder, 'scatter', () => scatter, { headBits: args.headBits, output: args.output, segmentCount: args.segmentCount });
     },
+    ready: exec.load([buildCount(1), buildScatter(1)]),
   });
 }
 
@@ -235,9 +253,15 @@ export interface OffsetsToHeadFlagsPlanOptions {
  * is always set. Offsets are not validated on the GPU (the array-level function checks them); one
  * past `count` is ignored.
  *
+ * Memory: no scratch, only a 4-slot parameter ring (a 256-byte block per dispatch in each slot,
+ * rounded up to a power of two: 2 KiB below one chunk of offsets); an encode with a new count or
+ * number of segments creates nothing once warm. `await plan.ready` compiles the kernels before the
+ * first frame.
+ *
  * @example
  * ```ts
  * const plan = createOffsetsToHeadFlagsPlan(ctx);
+ * await plan.ready;
  * plan.encode(encoder, { offsets, segments: rowCount, output, count: nnz });
  * ```
  */
@@ -258,18 +282,23 @@ export function createOffsetsToHeadFlagsPlan(
         );
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const exec = new RecipeExecutor(ctx, 'offsets to head flags');
+  // Whole buffers, and offset chunks at fixed starts holding a chunk's capacity at most: the kernels
+  // stop at params.words / params.segments, so the bindings serve every count.
+  const bits = { role: 'output', offset: 0 };
+  const offsetChunks = (segments: number) => Math.max(1, Math.ceil(segments / chunkOffsets));
   const build = (count: number, segments: number): Recipe => {
     const b = new RecipeBuilder();
     const words = packedFlagWords(count);
-    const bits = { role: 'output', offset: 0, size: 4 * words };
     const zeroGroups = Math.ceil(words / FLAG_KERNEL_WORKGROUP);
     b.dispatch(zeroWordsKernel(), [bits, b.paramBlock([words, dispatchShape(zeroGroups, maxDim).x])], zeroGroups);
     // The first chunk runs even with no segments, to set element 0's bit.
-    for (let start = 0; start === 0 || start < segments; start += chunkOffsets) {
-      const n = Math.min(chunkOffsets, segments - start);
+    for (let chunk = 0; chunk < offsetChunks(segments); chunk++) {
+      const start = chunk * chunkOffsets;
+      const n = Math.max(0, Math.min(chunkOffsets, segments - start));
       const workgroups = Math.max(1, Math.ceil(n / FLAG_KERNEL_WORKGROUP));
       const params = b.paramBlock([count, n, dispatchShape(workgroups, maxDim).x, start === 0 ? 1 : 0]);
-      b.dispatch(offsetsToBitsKernel(), [{ role: 'offsets', offset: 4 * start, size: 4 * n }, bits, params], workgroups);
+      const offsets = { role: 'offsets', offset: 4 * start, limit: 4 * chunkOffsets, multipleOf: 4 };
+      b.dispatch(offsetsToBitsKernel(), [offsets, bits, params], workgroups);
     }
     return b.build();
   };
@@ -283,7 +312,9 @@ export function createOffsetsToHeadFlagsPlan(
         output: { bytes: 4 * packedFlagWords(count) },
       });
       if (count === 0) return;
-      exec.encode(encoder, `${count}/${segments}`, () => build(count, segments), { offsets: args.offsets, output: args.output });
+      // The structure is the number of offset chunks (each binds its own range).
+      exec.encode(encoder, `${offsetChunks(segments)}`, () => build(count, segments), { offsets: args.offsets, output: args.output });
     },
+    ready: exec.load([build(1, 1)]),
   });
 }

@@ -7,6 +7,7 @@ import {
   checkEncodeArgs,
   checkOneOf,
   checkOptions,
+  chunkLayoutKey,
   dispatchShape,
   maxChunkElements,
   planOf,
@@ -90,9 +91,17 @@ function checkAlgorithm(value: unknown): SegmentedScanAlgorithm {
   return checkOneOf<SegmentedScanAlgorithm>(value, ['auto', ...SEGMENTED_SCAN_ALGORITHMS], 'options.algorithm', 'auto');
 }
 
-/** A plan made of an optional executor of its own and its scans (see core's `planOf`). */
-function composite<Args>(encode: Plan<Args>['encode'], exec: RecipeExecutor | undefined, scans: readonly SegmentedScanPlan[]): Plan<Args> {
-  return planOf([...(exec ? [exec] : []), ...scans], { encode });
+/**
+ * A plan made of an optional executor of its own and its scans (see core's `planOf`); `ready` waits
+ * for the executor's kernels (`load`) and the scans' own.
+ */
+function composite<Args>(
+  encode: Plan<Args>['encode'],
+  exec: RecipeExecutor | undefined,
+  scans: readonly SegmentedScanPlan[],
+  load?: Promise<void>,
+): Plan<Args> {
+  return planOf([...(exec ? [exec] : []), ...scans], { encode, ready: load });
 }
 
 /**
@@ -102,9 +111,15 @@ function composite<Args>(encode: Plan<Args>['encode'], exec: RecipeExecutor | un
  * inclusive scan spreads them. The scan is a u32 `or`: OR-ing zeros into a word gives that word's
  * bits back exactly, so f32 NaN payloads and -0 pass through, which an f32 `add` would not promise.
  *
+ * Memory: a scratch buffer the size of the data (the kept heads), the segmented scan's scratch
+ * (see `createSegmentedScanPlan`) and a 4-slot parameter ring per part. Scratch grows by doubling
+ * when a count needs more, or is sized once by `maxCount`; once warm, an encode with a new count
+ * creates no buffer, bind group or pipeline. `await plan.ready` compiles every kernel first.
+ *
  * @example
  * ```ts
  * const plan = createSegmentedDistributePlan(ctx, { type: 'f32', backward: true });
+ * await plan.ready;
  * plan.encode(encoder, { input, headBits, output, count });
  * ```
  */
@@ -133,12 +148,14 @@ export function createSegmentedDistributePlan(
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     b.needScratch('kept', 4 * count);
-    const headBits = { role: 'headBits', offset: 0, size: 4 * packedFlagWords(count) };
+    // Whole head bits, and per chunk ranges at fixed starts holding a chunk's capacity at most: the
+    // kernel stops at params.chunk_count, so the bindings serve every count.
+    const headBits = { role: 'headBits', offset: 0 };
     for (let start = 0; start < count; start += chunkElements) {
       const n = Math.min(chunkElements, count - start);
       const workgroups = Math.ceil(n / PRIMITIVE_WORKGROUP);
       const params = b.paramBlock([count, start, n, dispatchShape(workgroups, maxDim).x]);
-      const range = { offset: 4 * start, size: 4 * n };
+      const range = { offset: 4 * start, limit: 4 * chunkElements, multipleOf: 4 };
       b.dispatch(keepHeadsKernel(backward), [{ role: 'input', ...range }, { scratch: 'kept', ...range }, headBits, params], workgroups);
     }
     return b.build();
@@ -150,11 +167,12 @@ export function createSegmentedDistributePlan(
       if (count === 0) return;
       // The scan stages a partial last vec4 of the output through a copy.
       if (count % 4 !== 0) checkCopyUsage('segmented distribute plan', {}, { output: args.output });
-      exec.encode(encoder, `${count}`, () => build(count), { input: args.input, headBits: args.headBits });
+      exec.encode(encoder, chunkLayoutKey(count, chunkElements), () => build(count), { input: args.input, headBits: args.headBits });
       scan.encode(encoder, { input: exec.scratchBuffer('kept'), headBits: args.headBits, output: args.output, count });
     },
     exec,
     [scan],
+    exec.load([build(1)]),
   );
 }
 
@@ -163,9 +181,14 @@ export function createSegmentedDistributePlan(
  * within its segment (backward: after it) — the segmented exclusive add-scan of the flags (paper
  * §2.3.1). Flags must be u32 0 or 1 (not checked on the GPU; the array-level function checks them).
  *
+ * Memory: the segmented scan's (see `createSegmentedScanPlan`): its small scratch, grown by
+ * doubling or sized once by `maxCount`, and a 4-slot parameter ring; once warm, an encode with a new
+ * count creates nothing. `await plan.ready` compiles its kernels first.
+ *
  * @example
  * ```ts
  * const plan = createSegmentedEnumeratePlan(ctx, { backward: true });
+ * await plan.ready;
  * plan.encode(encoder, { flags, headBits, output, count });
  * ```
  */
@@ -213,9 +236,15 @@ export function createSegmentedEnumeratePlan(
  *
  * The scatter reaches anywhere in a segment, so the whole array must fit one storage binding.
  *
+ * Memory: two scratch buffers the size of the data (v and f), the two segmented scans' scratch (see
+ * `createSegmentedScanPlan`) and a 4-slot parameter ring per part. Scratch grows by doubling when a
+ * count needs more, or is sized once by `maxCount`; once warm, an encode with a new count creates no
+ * buffer, bind group or pipeline. `await plan.ready` compiles every kernel first.
+ *
  * @example
  * ```ts
  * const plan = createSplitAndSegmentPlan(ctx, { type: 'f32' });
+ * await plan.ready;
  * plan.encode(encoder, { input, flags, headBits, output, outputHeadBits, count });
  * ```
  */
@@ -236,12 +265,16 @@ export function createSplitAndSegmentPlan(ctx: ScanContext, options: SplitAndSeg
     const f = b.needScratch('f', 4 * count);
     const workgroups = Math.ceil(count / PRIMITIVE_WORKGROUP);
     const params = b.paramBlock([count, dispatchShape(workgroups, maxDim).x]);
-    const whole = (role: string) => ({ role, offset: 0, size: 4 * count });
-    const bits = (role: string) => ({ role, offset: 0, size: 4 * packedFlagWords(count) });
+    // Whole buffers (the kernels stop at params.count), so each step has one structure whatever the count.
+    const whole = (role: string) => ({ role, offset: 0, multipleOf: 4 });
     if (step === 'starts') {
-      b.dispatch(splitStartsKernel(), [whole('flags'), bits('headBits'), v, bits('outputHeadBits'), params], workgroups);
+      b.dispatch(splitStartsKernel(), [whole('flags'), whole('headBits'), v, whole('outputHeadBits'), params], workgroups);
     } else {
-      b.dispatch(splitScatterKernel(), [whole('input'), whole('flags'), f, v, whole('output'), bits('outputHeadBits'), params], workgroups);
+      b.dispatch(
+        splitScatterKernel(),
+        [whole('input'), whole('flags'), f, v, whole('output'), whole('outputHeadBits'), params],
+        workgroups,
+      );
     }
     return b.build();
   };
@@ -263,20 +296,20 @@ export function createSplitAndSegmentPlan(ctx: ScanContext, options: SplitAndSeg
         );
       }
       if (count === 0) return;
-      const starts = () => recipe(count, 'starts');
-      const scatter = () => recipe(count, 'scatter');
-      // Allocate the scratch before the scans bind it.
-      exec.reserveFor(`starts ${count}`, starts);
-      exec.reserveFor(`scatter ${count}`, scatter);
+      const starts = recipe(count, 'starts');
+      const scatter = recipe(count, 'scatter');
+      // Allocate the scratch before the scans bind it (both steps need the same).
+      exec.reserveFor(() => starts);
       const v = exec.scratchBuffer('v');
       const f = exec.scratchBuffer('f');
       const { headBits, outputHeadBits } = args;
-      exec.encode(encoder, `starts ${count}`, starts, { flags: args.flags, headBits, outputHeadBits });
+      exec.encode(encoder, 'starts', () => starts, { flags: args.flags, headBits, outputHeadBits });
       falsesScan.encode(encoder, { input: v, headBits, output: f, count });
       spreadScan.encode(encoder, { input: f, headBits, output: v, count });
-      exec.encode(encoder, `scatter ${count}`, scatter, { input: args.input, flags: args.flags, output: args.output, outputHeadBits });
+      exec.encode(encoder, 'scatter', () => scatter, { input: args.input, flags: args.flags, output: args.output, outputHeadBits });
     },
     exec,
     [falsesScan, spreadScan],
+    exec.load([recipe(1, 'starts'), recipe(1, 'scatter')]),
   );
 }

@@ -2,6 +2,7 @@ import { type ElementType, type Plan, type ScanContext, ScanError, type ScanOp }
 import {
   AUX_WORDS,
   assertUsable,
+  type BufferRef,
   checkCopyUsage,
   checkElementType,
   checkEncodeArgs,
@@ -17,7 +18,6 @@ import {
   RecipeExecutor,
   splitIntoChunks,
   stageTailIn,
-  vecRange,
 } from '@scan/core/kit';
 import { segmentedReduceKernel, segmentedReduceTile } from '../kernels/segmented-reduce.js';
 import { packedFlagWords } from '../types.js';
@@ -54,9 +54,16 @@ export interface SegmentedReduceEncodeArgs {
  * over the ranges' counts, which places every segment's output; the segments that cross range
  * boundaries take their prefix by a second look-back at the end.
  *
+ * Memory: a 256-byte aux buffer, a look-back status area (one 128-byte line per range; ranges are
+ * about 3000, at least 4096 elements each: under 400 KiB, and under 1 % of the data's bytes) and a
+ * 4-slot parameter ring. The status grows by doubling when a count needs more (outgrown buffers are
+ * kept until `destroy`), or is sized once by `maxCount`; once warm, an encode with a new count creates
+ * no buffer, bind group or pipeline. `await plan.ready` compiles the kernel before the first frame.
+ *
  * @example
  * ```ts
  * const plan = createSegmentedReducePlan(ctx, { type: 'f32', op: 'max' });
+ * await plan.ready;
  * plan.encode(encoder, { input, headBits, output, count, segments });
  * ```
  */
@@ -106,10 +113,24 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
   // Forced fallbacks (tests) need not wait for predecessors that never read as ready.
   const kernel = segmentedReduceKernel({ ...spec, maxSpin: forceFallback ? 1 : 64, forceFallback });
 
+  /** Elements per chunk for `count`: whole ranges (the look-backs number ranges over the whole array), one binding at most. */
+  const chunkFor = (count: number) => {
+    const rangeElements = stepsFor(count) * tileElements;
+    return Math.floor(bindable / rangeElements) * rangeElements;
+  };
+  // The structure: how many chunks, and where they start when there are several (ranges grow with
+  // the count, and chunks are whole ranges). One chunk starts at 0 whatever its size.
+  const structureKey = (count: number): string => {
+    const chunk = chunkFor(count);
+    return count <= chunk ? '1' : `${Math.ceil(count / chunk)}x${chunk}`;
+  };
+
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
-    const headBits = { role: 'headBits', offset: 0, size: 4 * packedFlagWords(count) };
+    // The caller's whole buffers: the kernel bounds its reads by ranges.total and writes one value
+    // per segment, so the bindings serve every count.
+    const headBits: BufferRef = { role: 'headBits', offset: 0 };
     const steps = stepsFor(count);
     const rangeElements = steps * tileElements;
     const totalRanges = Math.ceil(count / rangeElements);
@@ -119,13 +140,16 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
     const status = b.needScratch('status', statusBytes);
     b.clear({ ...status, offset: 0, size: statusBytes });
     let firstRange = 0;
-    for (const chunk of splitIntoChunks(count, Math.floor(bindable / rangeElements) * rangeElements, false)) {
+    for (const chunk of splitIntoChunks(count, chunkFor(count), false)) {
       if (firstRange > 0) b.clear({ ...status, offset: 0, size: 4 });
       stageTailIn(b, 'input', chunk, aux);
       const ranges = Math.ceil(chunk.count / rangeElements);
       const params = b.paramBlock(chunkParams(chunk, ranges, dispatchShape(ranges, maxDim).x, chunk.start));
       const rangeParams = b.paramBlock([steps, firstRange, count, 0]);
-      b.dispatch(kernel, [vecRange('input', chunk), { role: 'output', offset: 0 }, aux, params, status, headBits, rangeParams], ranges);
+      // Whole vec4s from the chunk's start, as many as a binding holds (not the chunk's capacity,
+      // which follows the count).
+      const input: BufferRef = { role: 'input', offset: 4 * chunk.start, limit: 4 * bindable, multipleOf: 16 };
+      b.dispatch(kernel, [input, { role: 'output', offset: 0 }, aux, params, status, headBits, rangeParams], ranges);
       firstRange += ranges;
     }
     return b.build();
@@ -162,8 +186,9 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
       }
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('segmented reduce plan', { input: args.input }, {});
-      exec.encode(encoder, `${count}`, () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
+      exec.encode(encoder, structureKey(count), () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
     },
+    ready: exec.load([build(1)]),
   });
 }
 

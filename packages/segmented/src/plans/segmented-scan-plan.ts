@@ -2,6 +2,7 @@ import type { ElementType, Plan, ScanContext, ScanOp } from '@scan/core';
 import {
   AUX_WORDS,
   assertUsable,
+  type BufferRef,
   checkBoolean,
   checkCopyUsage,
   checkElementType,
@@ -9,6 +10,7 @@ import {
   checkOneOf,
   checkOp,
   checkOptions,
+  chunkLayoutKey,
   chunkParams,
   decoupledFallbackStatusBytes,
   dispatchShape,
@@ -24,7 +26,7 @@ import {
 } from '@scan/core/kit';
 import { segmentedSinglePassKernel } from '../kernels/segmented-single-pass.js';
 import { packedFlagWords, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm } from '../types.js';
-import { treeSegmentedScanRecipe } from './tree.js';
+import { treeLevels, treeMaxCount, treeSegmentedScanRecipe } from './tree.js';
 
 /** Options of {@link createSegmentedScanPlan}. */
 export interface SegmentedScanPlanOptions {
@@ -65,9 +67,18 @@ interface InternalOptions extends SegmentedScanPlanOptions {
  * Creates a reusable segmented scan (buffer level). Head flags come bit-packed (see
  * `createPackHeadFlagsPlan`); element 0 always starts a segment.
  *
+ * Memory: `'single-pass'` holds a 256-byte aux buffer, a look-back status area (one 128-byte line
+ * per tile of 4096 elements: under 1 % of the data's bytes) and a 4-slot parameter ring; `'tree'`
+ * holds aux, the saved trees of every recursion level (one word per vec4 of the data, a quarter of
+ * its bytes, plus a few words per block of 2048) and the ring. Scratch grows by doubling when a count
+ * needs more (outgrown buffers are kept until `destroy`), or is sized once by `maxCount`; once warm,
+ * an encode with a new count creates no buffer, bind group or pipeline. `await plan.ready` compiles
+ * every kernel before the first frame.
+ *
  * @example
  * ```ts
  * const plan = createSegmentedScanPlan(ctx, { type: 'f32', op: 'add', inclusive: true });
+ * await plan.ready;
  * plan.encode(encoder, { input, headBits, output, count });
  * ```
  */
@@ -103,7 +114,9 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
     const spec = { ...shape, slotsPerThread: raw.slotsPerThread ?? 4, maxSpin: 64, forceFallback: raw.forceFallback === true };
-    const headBits = { role: 'headBits', offset: 0, size: 4 * packedFlagWords(count) };
+    // The caller's whole buffer: the kernel bounds its reads by the chunk's count (params), so one
+    // bind group serves every count.
+    const headBits: BufferRef = { role: 'headBits', offset: 0 };
     for (const chunk of splitIntoChunks(count, chunkElements, backward)) {
       stageTailIn(b, 'input', chunk, aux);
       const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));
@@ -121,8 +134,16 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
     }
     return b.build();
   };
-  const build = (count: number): Recipe => (algorithm === 'tree' ? treeSegmentedScanRecipe(ctx, shape, count) : singlePass(count));
+  const tree = algorithm === 'tree';
+  const build = (count: number): Recipe => (tree ? treeSegmentedScanRecipe(ctx, shape, count) : singlePass(count));
+  // Structure: the chunks of the single pass (each binds its own ranges); the tree's levels (their
+  // scratch buffers), which the executor's dispatch count tells apart.
+  const structureKey = (count: number): string => (tree ? `tree/${treeLevels(ctx, shape, count)}` : chunkLayoutKey(count, chunkElements));
   if (raw.maxCount !== undefined && raw.maxCount > 0) exec.reserve(build(raw.maxCount));
+  // Every kernel the plan may run: one element (the tree's lone block), and the largest count it
+  // expects (the deepest tree; the single pass has one kernel).
+  const largest = tree ? treeMaxCount(ctx) : chunkElements;
+  const ready = exec.load([build(1), build(Math.min(largest, raw.maxCount || largest))]);
 
   return planOf([exec], {
     encode(encoder, args) {
@@ -133,7 +154,8 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
       });
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('segmented scan plan', { input: args.input }, { output: args.output });
-      exec.encode(encoder, `${count}`, () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
+      exec.encode(encoder, structureKey(count), () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
     },
+    ready,
   });
 }

@@ -49,6 +49,36 @@ function treeWorkgroupSize(ctx: ScanContext, requested: number): number {
   return wg;
 }
 
+/**
+ * Recursion levels of the tree over `count` elements: 1 when one block holds it, else one per
+ * level of block values down to the single block. Each level has its own scratch buffers, so the
+ * number of levels is what a structure key must name (see `createSegmentedScanPlan`).
+ *
+ * @example
+ * ```ts
+ * treeLevels(ctx, shape, 2048); // 1 with 256 invocations (one block of 2048 elements)
+ * treeLevels(ctx, shape, 2049); // 2
+ * ```
+ */
+export function treeLevels(ctx: ScanContext, shape: SegmentedShape, count: number): number {
+  const blockElements = 4 * segmentedTreeBlockSlots(treeWorkgroupSize(ctx, shape.workgroupSize));
+  let levels = 1;
+  for (let n = count; n > blockElements; n = Math.ceil(n / blockElements)) levels++;
+  return levels;
+}
+
+/**
+ * The largest count the tree takes: the whole array is one storage binding.
+ *
+ * @example
+ * ```ts
+ * treeMaxCount(ctx); // 268435456 with 1 GiB bindings
+ * ```
+ */
+export function treeMaxCount(ctx: ScanContext): number {
+  return Math.floor(ctx.caps.limits.maxStorageBufferBindingSize / 4);
+}
+
 /** Params of a recursion level over a scratch array of `n` block values (see `scratchSlotWgsl`). */
 function levelParams(n: number, blocks: number, dispatchX: number): number[] {
   return [n, Math.ceil(n / 4), 0, blocks, dispatchX, 0xffffffff, 0xffffffff, 0];
@@ -74,12 +104,15 @@ function levelParams(n: number, blocks: number, dispatchX: number): number[] {
  * `4 · count` must not exceed `maxStorageBufferBindingSize` (else `TOO_LARGE`). Scratch:
  * `aux`, and per level `segmented-tree.{sums,flags}.<level>` (second-level inputs, scanned in
  * place) and `segmented-tree.{x,f}.<level>` (saved trees: one value per vec4, one bit per vec4).
+ * Every binding is count-independent (whole buffers, the counts in params), so recipes of counts
+ * with the same {@link treeLevels} share a structure.
  *
  * @example
  * ```ts
  * const shape: SegmentedShape = { type: 'u32', op: 'add', inclusive: false, backward: false, subgroups: false, workgroupSize: 256 };
  * const exec = new RecipeExecutor(ctx, 'segmented tree');
- * exec.encode(encoder, `${count}`, () => treeSegmentedScanRecipe(ctx, shape, count), { input, headBits, output });
+ * const key = `tree/${treeLevels(ctx, shape, count)}`;
+ * exec.encode(encoder, key, () => treeSegmentedScanRecipe(ctx, shape, count), { input, headBits, output });
  * ```
  */
 export function treeSegmentedScanRecipe(ctx: ScanContext, shape: SegmentedShape, count: number): Recipe {
@@ -107,7 +140,9 @@ export function treeSegmentedScanRecipe(ctx: ScanContext, shape: SegmentedShape,
   const blockSlots = segmentedTreeBlockSlots(wg);
   const orWords = segmentedTreeOrWords(wg);
   const aux = b.needScratch('aux', AUX_WORDS * 4);
-  const chunk = splitIntoChunks(count, count, shape.backward)[0] as Chunk;
+  // One chunk of the whole array; its capacity (what the data bindings may hold) is a binding's,
+  // not the count, so the bindings — and the executor's bind groups — serve every count.
+  const chunk: Chunk = { ...(splitIntoChunks(count, count, shape.backward)[0] as Chunk), capacity: Math.floor(maxBinding / 4) };
   const spec = (level: SegmentedTreeSpec['level'], mode: SegmentedTreeSpec['mode']): SegmentedTreeSpec => ({
     type: shape.type,
     op: shape.op,
@@ -145,7 +180,8 @@ export function treeSegmentedScanRecipe(ctx: ScanContext, shape: SegmentedShape,
   const params = b.paramBlock(chunkParams(chunk, blocks, dispatchShape(blocks, maxDim).x));
   const input = vecRange('input', chunk);
   const output = vecRange('output', chunk);
-  const headBits: BufferRef = { role: 'headBits', offset: 0, size: 4 * Math.ceil(count / 32) };
+  // The caller's whole buffer: the kernel bounds its reads by params.count.
+  const headBits: BufferRef = { role: 'headBits', offset: 0 };
   if (blocks === 1) {
     b.dispatch(segmentedTreeKernel(spec('chunk', 'block')), [input, output, aux, params, headBits], 1);
   } else {
