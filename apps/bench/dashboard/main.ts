@@ -3,6 +3,7 @@ import type { Primitive } from '../src/case-types.js';
 import { PRIMITIVES } from '../src/cases.js';
 import { drawChart } from './charts.js';
 import { loadCommittedReports } from './committed.js';
+import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from './frame-model.js';
 import { type LiveMatrixSuite, liveCaseCount } from './live-cases.js';
 import { baselineRows, currentRows, type LoadedReport, newestFirst, type ReportOrigin, toLoadedReport } from './model.js';
 import { drawTable } from './table.js';
@@ -11,7 +12,7 @@ import { type ChartSpec, cudaCharts, deviceCharts, paperCharts, ratioCopyCharts,
 // The page: the loaded reports (committed ones first, newest first, all shown), the views over
 // them, and live runs. `window.scanDashboard` exposes the state the end-to-end test waits on.
 
-type View = 'throughput' | 'ratio' | 'paper' | 'devices' | 'cuda' | 'table' | 'live';
+type View = 'throughput' | 'ratio' | 'paper' | 'devices' | 'cuda' | 'table' | 'frames' | 'live';
 
 interface DashboardState {
   ready: boolean;
@@ -210,6 +211,45 @@ function render(): void {
     box.id = 'table';
     root.append(box);
     drawTable(box, [...rows, ...baselineRows(selected)]);
+  } else if (view === 'frames') {
+    renderFrames(selected);
+  }
+}
+
+/** The frame view: the frame-loop and first-call rows of every shown report, each report's own (before and after a change side by side). */
+function renderFrames(selected: readonly LoadedReport[]): void {
+  const root = $('view');
+  const sections = [
+    {
+      id: 'frame-loop-table',
+      title: 'Frame loop',
+      rows: frameRows(selected, 'frame-loop'),
+      columns: FRAME_LOOP_COLUMNS,
+      note: 'A plan recorded into the frame’s own encoder every frame, with a new count each frame (host or GPU count). encode ms: JavaScript time of plan.encode alone; GPU ms: timestamps around the plan’s commands (on a software adapter only the JavaScript and creation columns mean anything); per frame: GPU objects the plan created over the measured frames ÷ frames (0 once warm is the contract); allocations and memory: the plan’s before → after the measured frames. Medians and 90th percentiles.',
+    },
+    {
+      id: 'first-call-table',
+      title: 'First call',
+      rows: frameRows(selected, 'first-call'),
+      columns: FIRST_CALL_COLUMNS,
+      note: 'The first use of a plan in a fresh process, wall clock: create, ready (wait variant; n/a where the plan has no ready), the first encode (JavaScript; compiles what is not compiled yet), the first frame from submit to done, and the total.',
+    },
+  ];
+  for (const s of sections) {
+    root.append(element('h2', s.title));
+    root.append(element('p', s.note, 'note'));
+    const box = document.createElement('div');
+    box.id = s.id;
+    root.append(box);
+    if (s.rows.length) drawTable(box, s.rows, s.columns);
+    else
+      box.append(
+        element(
+          'p',
+          `No shown report has ${s.id.replace('-table', '')} cases: run node apps/bench/dist/cli.js --only frame-loop,first-call and load its report.`,
+          'note',
+        ),
+      );
   }
 }
 
@@ -356,10 +396,11 @@ async function startLive(): Promise<void> {
   }
 }
 
+// A first call in the page would not be one: the page's pipeline cache outlives its cases.
 checkboxes(
   $('live-primitives'),
   'live-primitive',
-  PRIMITIVES,
+  PRIMITIVES.filter((p) => p !== 'first-call'),
   (v) => LIVE_DEFAULT.includes(v as Primitive),
   (v) => v,
 );

@@ -17,7 +17,20 @@ export interface Column {
 const fmt = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
 const int = new Intl.NumberFormat('en-US');
 
-function numberColumn(key: string, header: string, value: (row: Row) => number | undefined, format = fmt): Column {
+/**
+ * A numeric column: sorts by the number, shows it with four significant digits (or `format`).
+ *
+ * @example
+ * ```ts
+ * numberColumn('n', 'n', (r) => r.result.case.n, new Intl.NumberFormat('en-US'));
+ * ```
+ */
+export function numberColumn(
+  key: string,
+  header: string,
+  value: (row: Row) => number | undefined,
+  format: Intl.NumberFormat = fmt,
+): Column {
   return {
     key,
     header,
@@ -30,7 +43,15 @@ function numberColumn(key: string, header: string, value: (row: Row) => number |
   };
 }
 
-function textColumn(key: string, header: string, value: (row: Row) => string | undefined): Column {
+/**
+ * A text column: sorts by the text (numbers inside it in numeric order), shows it as is.
+ *
+ * @example
+ * ```ts
+ * textColumn('status', 'status', (r) => r.result.status);
+ * ```
+ */
+export function textColumn(key: string, header: string, value: (row: Row) => string | undefined): Column {
   return { key, header, value, text: (row) => value(row) ?? '' };
 }
 
@@ -73,16 +94,23 @@ export const COLUMNS: readonly Column[] = [
 ];
 
 /**
- * The rows sorted by a column (stable: equal cells keep their order), empty cells last.
+ * The rows sorted by a column of `columns` (default the table view's; stable: equal cells keep
+ * their order), empty cells last.
  *
  * @example
  * ```ts
  * sortRows(rows, 'gbps', 'descending');
+ * sortRows(frameRows, 'encodeMs', 'ascending', FRAME_LOOP_COLUMNS);
  * ```
  */
-export function sortRows(rows: readonly Row[], key: string, direction: 'ascending' | 'descending'): Row[] {
-  const column = COLUMNS.find((c) => c.key === key);
-  if (!column) throw new Error(`sortRows: no column "${key}"; expected one of ${COLUMNS.map((c) => c.key).join(', ')}`);
+export function sortRows(
+  rows: readonly Row[],
+  key: string,
+  direction: 'ascending' | 'descending',
+  columns: readonly Column[] = COLUMNS,
+): Row[] {
+  const column = columns.find((c) => c.key === key);
+  if (!column) throw new Error(`sortRows: no column "${key}"; expected one of ${columns.map((c) => c.key).join(', ')}`);
   const sign = direction === 'ascending' ? 1 : -1;
   return rows
     .map((row, index) => ({ row, index, value: column.value(row) }))

@@ -1,23 +1,25 @@
 import type { Row } from './model.js';
-import { COLUMNS, sortRows } from './table-model.js';
+import { COLUMNS, type Column, sortRows } from './table-model.js';
 
 /**
- * Renders every row as a table under `parent`; clicking a header sorts by that column, a second
- * click reverses the order. Failed and skipped cases are listed too, with their status and note.
+ * Renders every row as a table under `parent` with `columns` (default the table view's); clicking
+ * a header sorts by that column, a second click reverses the order. Failed and skipped cases are
+ * listed too, with their status and note. Until a header is clicked the rows keep their order.
  *
  * @example
  * ```ts
  * drawTable(document.getElementById('table')!, currentRows(reports));
+ * drawTable(box, frameLoopRows(reports), FRAME_LOOP_COLUMNS);
  * ```
  */
-export function drawTable(parent: HTMLElement, rows: readonly Row[]): void {
-  let key = 'primitive';
+export function drawTable(parent: HTMLElement, rows: readonly Row[], columns: readonly Column[] = COLUMNS): void {
+  let key = columns === COLUMNS ? 'primitive' : '';
   let direction: 'ascending' | 'descending' = 'ascending';
   const table = document.createElement('table');
   table.dataset.rows = String(rows.length);
   const head = table.createTHead().insertRow();
   const body = table.createTBody();
-  for (const column of COLUMNS) {
+  for (const column of columns) {
     const th = document.createElement('th');
     th.textContent = column.header;
     th.dataset.column = column.key;
@@ -32,10 +34,10 @@ export function drawTable(parent: HTMLElement, rows: readonly Row[]): void {
   const fill = () => {
     for (const th of head.cells) th.setAttribute('aria-sort', th.dataset.column === key ? direction : 'none');
     body.replaceChildren();
-    for (const row of sortRows(rows, key, direction)) {
+    for (const row of key ? sortRows(rows, key, direction, columns) : rows) {
       const tr = body.insertRow();
       tr.className = row.result.status === 'ok' ? '' : 'bad';
-      for (const column of COLUMNS) {
+      for (const column of columns) {
         const td = tr.insertCell();
         td.textContent = column.text(row);
         if (column.numeric) td.className = 'num';

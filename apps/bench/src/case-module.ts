@@ -5,9 +5,20 @@ import type { MatrixSource } from './spmv-suite.js';
 // What one package's cases module gives the registry (case-modules.ts). Types only: every
 // *-cases.ts module imports this file and the registry imports them, so nothing goes in a circle.
 
+/**
+ * Settings the command line can leave to their defaults, which then depend on the adapter
+ * (`CaseSelection.defaulted`): a software adapter gets smaller ones (software-adapter.ts).
+ */
+export type DefaultedSetting = 'sizes' | 'runs' | 'warmup' | 'matrices';
+
 /** What `enumerateCases` needs from the command line. */
 export interface CaseSelection {
   readonly sizes: readonly number[];
+  /**
+   * The adapter-dependent settings the command line left out. A module with `defaultSizes` runs
+   * those when `'sizes'` is here; a software adapter's options list none (their sizes are its own).
+   */
+  readonly defaulted?: readonly DefaultedSetting[];
   /** Primitive filter; undefined means every primitive of the modules that are not opt-in, and both baselines. */
   readonly only?: readonly Primitive[];
   /** Element-type filter (baselines always stay: they move bits, not values). */
@@ -24,6 +35,10 @@ export interface CaseSelection {
   readonly tuning?: Readonly<Record<string, number | boolean>>;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`); default the suite `DEFAULT_MATRICES`. */
   readonly matrices?: readonly MatrixSource[];
+  /** frame-loop: measured frames, from `--runs` when it is given (else the module's default). */
+  readonly frames?: number;
+  /** frame-loop: warm-up frames, from `--warmup` when it is given (else the module's default). */
+  readonly warmupFrames?: number;
 }
 
 /** A case shape, of fixed size when it has `n` (the SpMV cases carry their matrix's nonzeros instead of taking `--sizes`). */
@@ -47,6 +62,11 @@ export interface CaseModule {
   readonly optIn?: boolean;
   /** Its configurations in report order, before the `--only` and `--types` filters. */
   readonly shapes: (selection: CaseSelection) => SizedShape[];
+  /**
+   * Sizes of this module's cases when the command line gives none (`defaulted` has `'sizes'`),
+   * instead of the run's default sizes; `--sizes` and a software adapter's sizes still apply.
+   */
+  readonly defaultSizes?: readonly number[];
   /** The n a case runs (and reports) for a requested size; the size itself when absent. */
   readonly caseSize?: (size: number) => number;
   /** Fields a case takes from the selection besides its shape (the flag density, `--tuning`). */

@@ -1,6 +1,7 @@
 import { BASELINE_CASES } from './baseline-cases.js';
 import type { CaseModule } from './case-module.js';
 import { CORE_CASES } from './core-cases.js';
+import { FIRST_CALL_CASES, FRAME_LOOP_CASES } from './frame-cases.js';
 import { HISPARSE_ADD_CASES, HISPARSE_CASES } from './hisparse-cases.js';
 import { SEGMENTED_CASES } from './segmented-cases.js';
 import { SORT_CASES } from './sort-cases.js';
@@ -29,5 +30,7 @@ export const CASE_MODULES: readonly CaseModule[] = [
   SPMV_CASES,
   HISPARSE_CASES,
   HISPARSE_ADD_CASES,
+  FRAME_LOOP_CASES,
+  FIRST_CALL_CASES,
   BASELINE_CASES,
 ];

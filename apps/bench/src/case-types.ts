@@ -21,7 +21,14 @@ export type Primitive =
   | WaterPrimitive
   | TcuPrimitive
   | SpmvPrimitive
-  | HiSparsePrimitive;
+  | HiSparsePrimitive
+  | FrameCasePrimitive;
+
+/**
+ * The primitives timed by the common path (verify, warm up, time runs between two timestamps, the
+ * copy baseline beside): every primitive but the frame cases, which report per-frame records instead.
+ */
+export type ThroughputPrimitive = Exclude<Primitive, FrameCasePrimitive>;
 
 /** The primitives of `@scan/core`, in report order. */
 export const CORE_PRIMITIVES: readonly Primitive[] = ['scan', 'reduce', 'enumerate', 'distribute', 'split', 'pack'];
@@ -93,6 +100,81 @@ export type HiSparsePrimitive = (typeof HISPARSE_PRIMITIVES)[number] | (typeof H
  */
 export const HISPARSE_COMBINE_NAMES = ['atomic', 'segmented'] as const;
 export type HiSparseCombineName = (typeof HISPARSE_COMBINE_NAMES)[number];
+
+/**
+ * What a real-time application pays for a plan (`--only frame-loop`, opt-in): a plan recorded into
+ * the frame's own encoder every frame with a count that changes every frame (JavaScript encode
+ * time, GPU time, GPU objects created per frame).
+ *
+ * @example
+ * ```ts
+ * enumerateCases({ ...selection, only: [...FRAME_LOOP_PRIMITIVES] });
+ * ```
+ */
+export const FRAME_LOOP_PRIMITIVES = ['frame-loop'] as const;
+
+/**
+ * The first use of a plan in a fresh process (`--only first-call`, opt-in): creation, `ready`,
+ * the first encode and the first frame, by wall clock.
+ *
+ * @example
+ * ```ts
+ * enumerateCases({ ...selection, only: [...FIRST_CALL_PRIMITIVES] });
+ * ```
+ */
+export const FIRST_CALL_PRIMITIVES = ['first-call'] as const;
+export type FrameCasePrimitive = (typeof FRAME_LOOP_PRIMITIVES)[number] | (typeof FIRST_CALL_PRIMITIVES)[number];
+
+/**
+ * The plans a frame case records, as the applications use them: `sort` the descending key–value
+ * sort of f32 depths with u32 indices (a Gaussian-splat viewer), `pack` the compaction of u32
+ * elements by u32 flags and `scan` the exclusive u32 add scan (a particle system's live list and bins).
+ *
+ * @example
+ * ```ts
+ * const workload: FrameWorkloadName = FRAME_WORKLOADS[0]; // 'sort'
+ * ```
+ */
+export const FRAME_WORKLOADS = ['sort', 'pack', 'scan'] as const;
+export type FrameWorkloadName = (typeof FRAME_WORKLOADS)[number];
+
+/**
+ * Where a frame's count comes from: `host`, the number in `encode`'s arguments; `gpu`, a word of a
+ * storage buffer written before the frame (standing for a culling pass's output), read by the plan.
+ *
+ * @example
+ * ```ts
+ * const source: CountSource = COUNT_SOURCES[1]; // 'gpu'
+ * ```
+ */
+export const COUNT_SOURCES = ['host', 'gpu'] as const;
+export type CountSource = (typeof COUNT_SOURCES)[number];
+
+/**
+ * The two ways of a first call: `wait` awaits the plan's `ready` promise (its pipelines) before the
+ * first encode; `no-wait` encodes at once.
+ *
+ * @example
+ * ```ts
+ * const variant: FirstCallVariant = FIRST_CALL_VARIANTS[0]; // 'wait'
+ * ```
+ */
+export const FIRST_CALL_VARIANTS = ['wait', 'no-wait'] as const;
+export type FirstCallVariant = (typeof FIRST_CALL_VARIANTS)[number];
+
+/**
+ * Whether a primitive is a frame case (`frame-loop`, `first-call`), which runs its own loop and
+ * reports its own record instead of a throughput measurement.
+ *
+ * @example
+ * ```ts
+ * isFrameCasePrimitive('frame-loop'); // true
+ * isFrameCasePrimitive('scan'); // false
+ * ```
+ */
+export function isFrameCasePrimitive(p: Primitive): p is FrameCasePrimitive {
+  return (FRAME_LOOP_PRIMITIVES as readonly string[]).includes(p) || (FIRST_CALL_PRIMITIVES as readonly string[]).includes(p);
+}
 
 /** SpMV algorithms the bench runs side by side (the names of `createSpmvPlan`'s `algorithm`). */
 export const SPMV_ALGORITHM_NAMES = ['auto', 'row', 'segmented', 'branchless', 'merge'] as const;
@@ -170,7 +252,17 @@ export interface BenchCase {
    * (compare-and-swap into y), so the atomic series keep their names.
    */
   readonly combine?: HiSparseCombineName;
-  /** Elements; for the SpMV cases the matrix's nonzeros (stored entries of a `.mtx` file). */
+  /** Frame cases: the plan recorded (`sort`, `pack`, `scan`). */
+  readonly frameWorkload?: FrameWorkloadName;
+  /** frame-loop: where each frame's count comes from. */
+  readonly countSource?: CountSource;
+  /** first-call: whether `ready` is awaited before the first encode. */
+  readonly firstCall?: FirstCallVariant;
+  /** frame-loop: measured frames (`--runs` when given, else `DEFAULT_FRAMES`). */
+  readonly frames?: number;
+  /** frame-loop: untimed frames before them (`--warmup` when given, else `DEFAULT_WARMUP_FRAMES`). */
+  readonly warmupFrames?: number;
+  /** Elements; for the SpMV cases the matrix's nonzeros (stored entries of a `.mtx` file); for frame-loop the plan's maxCount. */
   readonly n: number;
   readonly seed: number;
   readonly runs: number;
@@ -197,4 +289,7 @@ export type CaseShape = Pick<
   | 'k'
   | 'nodeSize'
   | 'combine'
+  | 'frameWorkload'
+  | 'countSource'
+  | 'firstCall'
 >;

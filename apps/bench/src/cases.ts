@@ -11,7 +11,8 @@ export { DEFAULT_SCAN_ALGORITHMS } from './core-cases.js';
 /**
  * Primitives left out of the default list, run only when `--only` names them: those of the opt-in
  * modules (the tcu cases: 16 configurations, the emulated path very slow on SwiftShader; `hisparse-add`,
- * several read-backs per run; see the README).
+ * several read-backs per run; `frame-loop` and `first-call`, which measure what an application pays
+ * per frame and on a first call rather than throughput; see the README).
  */
 export const OPT_IN_PRIMITIVES: readonly Primitive[] = CASE_MODULES.filter((m) => m.optIn).flatMap((m) => m.primitives);
 
@@ -21,8 +22,9 @@ export const PRIMITIVES: readonly Primitive[] = CASE_MODULES.flatMap((m) => m.pr
 /**
  * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
  * segmented cases, `seg 256` (and the f16 input type) for the tcu cases, for the sorts the key
- * type, `u32 values` when values move with the keys and `desc` when descending, and for the
- * HiSparse products the node size and `segmented combine` when the sums are reduced by records.
+ * type, `u32 values` when values move with the keys and `desc` when descending, for the
+ * HiSparse products the node size and `segmented combine` when the sums are reduced by records, and
+ * for the frame cases the plan first and the count source (`gpu count`) or first-call variant last.
  *
  * @example
  * ```ts
@@ -35,10 +37,12 @@ export const PRIMITIVES: readonly Primitive[] = CASE_MODULES.flatMap((m) => m.pr
  * describeVariant({ primitive: 'spmm', algorithm: 'auto', type: 'f32', k: 8, matrix: 'biased-1M' }); // 'f32 k 8 biased-1M'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, matrix: 'biased-1M' }); // 'f32 d 32 biased-1M'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, combine: 'segmented', matrix: 'biased-1M' }); // 'f32 d 32 segmented combine biased-1M'
+ * describeVariant({ primitive: 'frame-loop', frameWorkload: 'scan', type: 'u32', op: 'add', inclusive: false, countSource: 'gpu' }); // 'scan u32 add excl gpu count'
+ * describeVariant({ primitive: 'first-call', frameWorkload: 'pack', type: 'u32', flagType: 'u32', firstCall: 'no-wait' }); // 'pack u32 u32 flags no-wait'
  * ```
  */
 export function describeVariant(c: CaseShape): string {
-  const parts: string[] = [c.inputType ?? c.type];
+  const parts: string[] = [...(c.frameWorkload !== undefined ? [c.frameWorkload] : []), c.inputType ?? c.type];
   if (c.valueType !== undefined) parts.push(`${c.valueType} values`);
   if (c.descending) parts.push('desc');
   if (c.op) parts.push(c.op);
@@ -51,6 +55,8 @@ export function describeVariant(c: CaseShape): string {
   if (c.nodeSize !== undefined) parts.push(`d ${c.nodeSize}`);
   if (c.combine !== undefined && c.combine !== 'atomic') parts.push(`${c.combine} combine`);
   if (c.matrix !== undefined) parts.push(c.matrix);
+  if (c.countSource !== undefined) parts.push(`${c.countSource} count`);
+  if (c.firstCall !== undefined) parts.push(c.firstCall);
   return parts.join(' ');
 }
 
@@ -89,7 +95,9 @@ export function enumerateCases(selection: CaseSelection): BenchCase[] {
       const series = seriesName(shape);
       // The SpMV cases have their matrix's size; --sizes does not apply to them. A water case runs
       // (and reports) a square grid's cells.
-      const sizes = fixed !== undefined ? [fixed] : selection.sizes.map((n) => module.caseSize?.(n) ?? n);
+      // A module with sizes of its own (the frame cases) runs them when the command line gave none.
+      const requested = module.defaultSizes && selection.defaulted?.includes('sizes') ? module.defaultSizes : selection.sizes;
+      const sizes = fixed !== undefined ? [fixed] : requested.map((n) => module.caseSize?.(n) ?? n);
       for (const n of [...new Set(sizes)]) {
         // A fixed segment longer than the array would just be the whole array again.
         if (shape.segmentSize !== undefined && shape.segmentSize > n) continue;

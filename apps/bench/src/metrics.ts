@@ -52,7 +52,7 @@ function headBitBytes(n: number): number {
  * bytesMoved('hisparse-add', 5); // 3·8·5 = 120
  * ```
  */
-export function bytesMoved(primitive: Primitive, n: number, extra = 0, flagBytes = WORD): number {
+export function bytesMoved(primitive: ThroughputPrimitive, n: number, extra = 0, flagBytes = WORD): number {
   switch (primitive) {
     case 'scan':
     case 'enumerate':
@@ -123,5 +123,5 @@ export function throughput(bytes: number, n: number, ms: number): Throughput {
   return { gbps: bytes / ms / 1e6, gelemsPerS: n / ms / 1e6 };
 }
 
-import type { Primitive } from './case-types.js';
+import type { ThroughputPrimitive } from './case-types.js';
 import { radixPasses } from './sort-cases.js';

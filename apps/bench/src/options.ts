@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { ElementType } from '@scan/core';
 import { ELEMENT_TYPE_NAMES, type Primitive, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from './case-types.js';
 import { type CaseSelection, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from './cases.js';
+import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES, FIRST_CALL_SIZES, FRAME_LOOP_SIZES } from './frame-cases.js';
 import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './segmented-cases.js';
 import { DEFAULT_SIZES, formatSize, LARGE_SIZES, parseSizeList } from './sizes.js';
 import { type DefaultedSetting, SOFTWARE_RUNS, SOFTWARE_SIZES, SOFTWARE_WARMUP } from './software-adapter.js';
@@ -23,11 +24,8 @@ export interface BenchOptions extends CaseSelection {
   readonly json: boolean;
   /** Commit to record when `git` is not available (the lent GPU machine). */
   readonly commit?: string;
-  /**
-   * The settings not given on the command line (`--large` gives the sizes, `--mtx` the matrices):
-   * on a software adapter the run replaces them with its own defaults. Absent or empty: none.
-   */
-  readonly defaulted?: readonly DefaultedSetting[];
+  // `defaulted` (from CaseSelection): the settings not given on the command line (`--large` gives
+  // the sizes, `--mtx` the matrices); on a software adapter the run replaces them with its own defaults.
 }
 
 /** What the command line asks for. */
@@ -42,14 +40,16 @@ export const HELP_TEXT = `scan-bench: times every @scan/core primitive on the GP
 Usage: node apps/bench/dist/cli.js [options]
 
   --sizes LIST         element counts, comma-separated; 2^k allowed (default ${DEFAULT_SIZES.map(formatSize).join(',')};
-                       on a software adapter such as SwiftShader ${SOFTWARE_SIZES.map(formatSize).join(',')})
+                       on a software adapter such as SwiftShader ${SOFTWARE_SIZES.map(formatSize).join(',')};
+                       frame-loop ${FRAME_LOOP_SIZES.map(formatSize).join(',')} and first-call ${FIRST_CALL_SIZES.map(formatSize).join(',')} on a GPU)
   --large              add the GPU sizes 2^20,2^24,2^26,2^28
   --only LIST          primitives: ${PRIMITIVES.join(', ')}
                        (${OPT_IN_PRIMITIVES.join(', ')}: only when named here, not in the default list)
   --algorithms LIST    scan algorithms, each with every scan variant: ${SCAN_ALGORITHM_NAMES.join(', ')}
   --types LIST         keep cases of these element types: ${ELEMENT_TYPE_NAMES.join(', ')}
-  --runs N             timed runs per case, median reported (default 20, at least ${MIN_RUNS}; software adapter ${SOFTWARE_RUNS})
-  --warmup N           untimed runs first (default 3; software adapter ${SOFTWARE_WARMUP})
+  --runs N             timed runs per case, median reported (default 20, at least ${MIN_RUNS}; software adapter ${SOFTWARE_RUNS});
+                       frame-loop: measured frames (default ${DEFAULT_FRAMES} on any adapter)
+  --warmup N           untimed runs first (default 3; software adapter ${SOFTWARE_WARMUP}); frame-loop: warm-up frames (default ${DEFAULT_WARMUP_FRAMES})
   --timeout S          seconds per case before its process is killed (default 300: SwiftShader is slow)
   --seed N             seed of the GPU data generator (default 1)
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
@@ -140,6 +140,9 @@ export function parseCli(argv: readonly string[]): Invocation {
       : {}),
     runs: integer(values.runs, '--runs', 20, MIN_RUNS),
     warmup: integer(values.warmup, '--warmup', 3, 0),
+    // The frame loop has its own defaults (300 frames after 30), replaced only by what is given.
+    ...(values.runs !== undefined ? { frames: integer(values.runs, '--runs', 20, MIN_RUNS) } : {}),
+    ...(values.warmup !== undefined ? { warmupFrames: integer(values.warmup, '--warmup', 3, 0) } : {}),
     timeoutS: integer(values.timeout, '--timeout', 300, 1),
     seed: integer(values.seed, '--seed', 1, 0),
     density: fraction(values.density, '--density', 0.5),

@@ -44,13 +44,30 @@ function softwareLine(device: DeviceInfo, requested: BenchOptions, options: Benc
   return `software adapter (${adapterText(device)}): ${changed.length ? `${changed.join('; ')} where the command line gave none` : 'the settings given'}; its numbers say nothing about GPUs`;
 }
 
+/** The progress line's figures of a frame case: encode and GPU medians and creations per frame, or the first call's total. */
+function frameText(r: CaseResult): string {
+  const f = r.frameLoop;
+  if (f) {
+    const per = f.createdPerFrame;
+    return ` encode ${formatNumber(f.encode.medianMs)} ms (p90 ${formatNumber(f.encode.p90Ms)}) GPU ${formatNumber(f.gpu?.medianMs)} ms; per frame ${formatNumber(per.buffers)} buffers, ${formatNumber(per.bindGroups)} bind groups, ${formatNumber(per.pipelines + per.asyncPipelines)} pipelines`;
+  }
+  const c = r.firstCall;
+  if (c) {
+    const ready = !c.hasReady ? 'n/a' : c.readyMs !== undefined ? `${formatNumber(c.readyMs)} ms` : '-';
+    return ` create ${formatNumber(c.createMs)} ms, ready ${ready}, encode ${formatNumber(c.encodeMs)} ms, frame ${formatNumber(c.frameMs)} ms, total ${formatNumber(c.totalMs)} ms`;
+  }
+  return '';
+}
+
 function progressLine(i: number, total: number, r: CaseResult): string {
   const m = r.measurement;
   const vsScan = r.ratioScanTime !== undefined ? ` ×scan ${formatNumber(r.ratioScanTime)}` : '';
   const spmv = r.matrix
     ? ` ${formatNumber(r.gflops)} GFLOPS (${r.matrix.algorithm}${r.ratioSpmvTime !== undefined ? `, ×spmv ${formatNumber(r.ratioSpmvTime)}` : ''})`
     : '';
-  const timing = m ? ` ${formatNumber(m.medianMs)} ms ${formatNumber(m.gbps)} GB/s ×copy ${formatNumber(r.ratioCopy)}${vsScan}${spmv}` : '';
+  const timing = m
+    ? ` ${formatNumber(m.medianMs)} ms ${formatNumber(m.gbps)} GB/s ×copy ${formatNumber(r.ratioCopy)}${vsScan}${spmv}`
+    : frameText(r);
   const why = r.status === 'ok' ? '' : ` ${(r.message ?? '').split('\n')[0]}`;
   return `[${i + 1}/${total}] ${r.case.series} n=${formatSize(r.case.n)}: ${r.status}${timing}${why}`;
 }

@@ -55,6 +55,96 @@ export interface SpmvMatrixInfo {
   readonly levels?: number;
 }
 
+/** Median and 90th percentile of per-frame samples, in milliseconds, with the samples themselves. */
+export interface FrameStats {
+  readonly medianMs: number;
+  /** The 90th percentile (nearest rank): 1 frame in 10 takes longer. */
+  readonly p90Ms: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  readonly samplesMs: readonly number[];
+}
+
+/**
+ * GPU objects created through the device, by method. `pipelines` counts `createComputePipeline`
+ * (a synchronous compile), `asyncPipelines` `createComputePipelineAsync`.
+ */
+export interface CreationCounts {
+  readonly buffers: number;
+  readonly bindGroups: number;
+  readonly pipelines: number;
+  readonly asyncPipelines: number;
+}
+
+/** A plan's memory accounting at one moment (the fields the plan has). */
+export interface PlanMemory {
+  /** How many times the plan has allocated scratch (`plan.allocations`). */
+  readonly allocations?: number;
+  /** Bytes of scratch it holds (`plan.scratchBytes`). */
+  readonly scratchBytes?: number;
+  /** Every byte it holds, scratch and parameters (`plan.memoryBytes`, where the plan has it). */
+  readonly memoryBytes?: number;
+}
+
+/**
+ * frame-loop: a plan recorded into the frame's own encoder every frame, with a seeded random count
+ * in [n/2, n] that changes every frame (see the README's frame-loop section).
+ */
+export interface FrameLoopRecord {
+  /** Measured frames and the untimed warm-up frames before them. */
+  readonly frames: number;
+  readonly warmupFrames: number;
+  /** Smallest and largest count of the measured frames. */
+  readonly countMin: number;
+  readonly countMax: number;
+  /** The count of the last frame, whose output was verified after the loop. */
+  readonly lastCount: number;
+  /** JavaScript time of `plan.encode(...)` alone (performance.now() around the call), per frame. */
+  readonly encode: FrameStats;
+  /**
+   * GPU time per frame: timestamps of two empty compute passes around the plan's commands. Absent
+   * without `timestamp-query`. Read through a ring of `inFlight` read-back buffers, so frames run
+   * back to back with at most that many in flight; nothing waits for a frame's own result.
+   */
+  readonly gpu?: FrameStats;
+  /** Frames submitted before the loop waits for the oldest one's timestamps (the ring's length). */
+  readonly inFlight: number;
+  /** Wall-clock time of the measured frames ÷ frames: the frame interval the loop sustained (CPU or GPU bound). */
+  readonly wallMsPerFrame: number;
+  /** Objects created through the device over the measured frames (the bench itself creates none there). */
+  readonly created: CreationCounts;
+  /** `created` ÷ frames. */
+  readonly createdPerFrame: CreationCounts;
+  /** The part of `created` made outside `plan.encode` (work the plan deferred, e.g. to a callback). */
+  readonly createdOutsideEncode: CreationCounts;
+  /** The plan's memory after creation, before the measured frames (after the warm-up) and after them. */
+  readonly planAtCreation: PlanMemory;
+  readonly planBefore: PlanMemory;
+  readonly planAfter: PlanMemory;
+  /** Milliseconds `await plan.ready` took after creation; absent when the plan has no `ready`. */
+  readonly readyMs?: number;
+}
+
+/** first-call: the first use of a plan in a fresh process (its pipelines not compiled yet). Wall-clock milliseconds. */
+export interface FirstCallRecord {
+  /** `create*Plan(...)`. */
+  readonly createMs: number;
+  /** `await plan.ready` (the `wait` variant); absent for `no-wait`. */
+  readonly readyMs?: number;
+  /** Whether the plan has `ready` (false: old plans; the `wait` variant then reports `ready: n/a`). */
+  readonly hasReady: boolean;
+  /** JavaScript time of the first `plan.encode(...)`. */
+  readonly encodeMs: number;
+  /** From `queue.submit` to `onSubmittedWorkDone` of the first frame. */
+  readonly frameMs: number;
+  /** From before creation to the first frame done: create + ready + encode + submit-to-done (+ small gaps). */
+  readonly totalMs: number;
+  /** The count the first frame ran (n). */
+  readonly count: number;
+  /** Objects created from `create*Plan` until the first frame was done. */
+  readonly created: CreationCounts;
+}
+
 /** One row of the report. */
 export interface CaseResult {
   readonly case: BenchCase;
@@ -95,6 +185,10 @@ export interface CaseResult {
   /** spmm: median time ÷ the single-vector product's median time (k columns cost this many products). */
   readonly ratioSpmvTime?: number;
   readonly verification?: Verification;
+  /** frame-loop cases (instead of `measurement`; no copy baseline). */
+  readonly frameLoop?: FrameLoopRecord;
+  /** first-call cases (instead of `measurement`; no copy baseline). */
+  readonly firstCall?: FirstCallRecord;
   /** Last lines of the child's stderr when it did not end cleanly. */
   readonly stderrTail?: string;
   readonly exit?: { readonly code: number | null; readonly signal: string | null };
@@ -186,12 +280,42 @@ export function validateReport(value: unknown): string[] {
     if (!STATUSES.includes(x.status as CaseStatus)) problems.push(`results[${i}].status: ${JSON.stringify(x.status)} is not a status`);
     if (x.status === 'ok') {
       const m = x.measurement;
-      // gbps may be null: a kernel faster than the timer's resolution measures 0 ms at tiny sizes.
-      if (!m || typeof m.medianMs !== 'number' || !Array.isArray(m.samplesMs) || m.samplesMs.length === 0) {
+      if (x.frameLoop !== undefined || x.firstCall !== undefined) {
+        problems.push(...frameRecordProblems(x, `results[${i}]`));
+      } else if (!m || typeof m.medianMs !== 'number' || !Array.isArray(m.samplesMs) || m.samplesMs.length === 0) {
+        // gbps may be null: a kernel faster than the timer's resolution measures 0 ms at tiny sizes.
         problems.push(`results[${i}].measurement: an ok case needs medianMs and samplesMs`);
       }
       if (x.verification?.gpuMismatches !== 0) problems.push(`results[${i}].verification: an ok case must be verified`);
     }
+  }
+  return problems;
+}
+
+const CREATION_KINDS: readonly (keyof CreationCounts)[] = ['buffers', 'bindGroups', 'pipelines', 'asyncPipelines'];
+
+/** The problems of an ok row's frame-loop or first-call record (the views read these fields without checking). */
+function frameRecordProblems(x: Partial<CaseResult>, where: string): string[] {
+  const problems: string[] = [];
+  const counts = (c: unknown, name: string) => {
+    const r = c as Record<string, unknown> | undefined;
+    if (!r || CREATION_KINDS.some((k) => typeof r[k] !== 'number'))
+      problems.push(`${where}.${name}: expected ${CREATION_KINDS.join(', ')}`);
+  };
+  const f = x.frameLoop;
+  if (f) {
+    if (typeof f.frames !== 'number' || typeof f.encode?.medianMs !== 'number' || !Array.isArray(f.encode.samplesMs)) {
+      problems.push(`${where}.frameLoop: an ok frame-loop case needs frames and encode.medianMs and samplesMs`);
+    }
+    counts(f.created, 'frameLoop.created');
+    counts(f.createdPerFrame, 'frameLoop.createdPerFrame');
+  }
+  const c = x.firstCall;
+  if (c) {
+    if (['createMs', 'encodeMs', 'frameMs', 'totalMs'].some((k) => typeof (c as unknown as Record<string, unknown>)[k] !== 'number')) {
+      problems.push(`${where}.firstCall: an ok first-call case needs createMs, encodeMs, frameMs and totalMs`);
+    }
+    counts(c.created, 'firstCall.created');
   }
   return problems;
 }

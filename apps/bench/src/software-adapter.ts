@@ -7,11 +7,7 @@ import { parseMatrixList, SOFTWARE_MATRICES } from './spmv-suite.js';
 // more than ten minutes there. Its default run only has to show that every case runs and verifies,
 // so it gets small sizes and the fewest runs. No Node module here: table.ts uses it too.
 
-/**
- * Settings the command line can leave to their defaults, which then depend on the adapter
- * (`BenchOptions.defaulted`): a software adapter gets smaller ones.
- */
-export type DefaultedSetting = 'sizes' | 'runs' | 'warmup' | 'matrices';
+export type { DefaultedSetting } from './case-module.js';
 
 /** Default sizes on a software adapter: the whole default run within 3 minutes on 2 cores. */
 export const SOFTWARE_SIZES: readonly number[] = [2 ** 12];
@@ -78,7 +74,7 @@ export function softwareNote(device: DeviceInfo | null | undefined): string | un
  * if (inv.kind === 'run') softwareOptions(inv.options).sizes; // [4096]
  * ```
  */
-export function softwareOptions<T extends CaseSelection & { readonly defaulted?: readonly DefaultedSetting[] }>(options: T): T {
+export function softwareOptions<T extends CaseSelection>(options: T): T {
   const defaulted = new Set(options.defaulted ?? []);
   return {
     ...options,

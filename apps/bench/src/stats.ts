@@ -42,3 +42,20 @@ export function summarize(samples: readonly number[]): TimingStats {
     meanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
   };
 }
+
+/**
+ * The `p`-th percentile (0 < p ≤ 100) of `values` by nearest rank: the smallest value that at least
+ * p % of the values do not exceed. Throws on an empty list, as {@link median} does.
+ *
+ * @example
+ * ```ts
+ * percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90); // 9
+ * percentile([5], 90); // 5
+ * ```
+ */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error('percentile of an empty list');
+  if (!(p > 0 && p <= 100)) throw new Error(`percentile: p = ${p}: expected 0 < p ≤ 100`);
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil((p / 100) * sorted.length) - 1]!;
+}

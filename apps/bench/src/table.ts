@@ -1,29 +1,22 @@
+import { isFrameCasePrimitive } from './case-types.js';
 import { describeVariant } from './cases.js';
+import { formatNumber } from './format-number.js';
+import { FIRST_CALL_HEADERS, FRAME_LOOP_HEADERS, FRAME_RIGHT, firstCallCells, frameLoopCells } from './frame-table.js';
 import type { BenchReport, CaseResult } from './report.js';
 import { formatSize } from './sizes.js';
 import { softwareNote } from './software-adapter.js';
 
+export { formatNumber } from './format-number.js';
+
 /**
- * A number with about three significant digits and no exponent, or `-` when there is none.
+ * The status cell: `ok`, or the status in capitals with the start of the reason.
  *
  * @example
  * ```ts
- * formatNumber(1234.5); // '1235'
- * formatNumber(0.012345); // '0.0123'
+ * statusCell({ case: c, status: 'skipped', message: 'GPU count not supported by this plan: …' }); // 'SKIPPED: GPU count not supported by this plan: …'
  * ```
  */
-export function formatNumber(x: number | undefined): string {
-  if (x === undefined || !Number.isFinite(x)) return '-';
-  const a = Math.abs(x);
-  if (a >= 100) return x.toFixed(0);
-  if (a >= 10) return x.toFixed(1);
-  if (a >= 1) return x.toFixed(2);
-  if (a === 0) return '0';
-  return x.toPrecision(3);
-}
-
-/** The status cell: `ok`, or the status in capitals with the start of the reason. */
-function statusCell(r: CaseResult): string {
+export function statusCell(r: CaseResult): string {
   if (r.status === 'ok') return 'ok';
   const why = (r.message ?? '').split('\n')[0]!.trim();
   const short = why.length > 70 ? `${why.slice(0, 69)}…` : why;
@@ -95,19 +88,57 @@ export function formatHeader(report: BenchReport): string {
   const adapter = d
     ? [d.adapter.device, d.adapter.description, d.adapter.vendor, d.adapter.architecture].filter(Boolean).join(' / ')
     : 'none (no child created a device)';
-  const timers = [...new Set(report.results.map((r) => r.timer).filter(Boolean))].join(', ') || '-';
+  const timed = report.results.filter((r) => !isFrameCasePrimitive(r.case.primitive));
+  const timers = [...new Set(timed.map((r) => r.timer).filter(Boolean))].join(', ') || '-';
+  // A run of frame cases only has no runs to speak of: their tables say how they were timed.
+  const timing = timed.length
+    ? `timing: ${timers}, median of ${report.options.runs} runs after ${report.options.warmup} warm-up`
+    : 'timing: per frame and per first call (see the tables below)';
   const subgroups = d?.features.subgroups ? `subgroups ${d.subgroupMinSize ?? '?'}–${d.subgroupMaxSize ?? '?'}` : 'no subgroups';
   return [
     `device: ${adapter}${d ? ` (${subgroups})` : ''}`,
     `date:   ${report.date}`,
     `commit: ${report.commit ?? 'unknown'}${report.dirty ? ' (dirty)' : ''}`,
-    `timing: ${timers}, median of ${report.options.runs} runs after ${report.options.warmup} warm-up`,
+    timing,
   ].join('\n');
 }
 
+/** The frame-loop and first-call tables (each preceded by an empty line and its title), or nothing. */
+function frameSections(results: readonly CaseResult[]): string[] {
+  const loops = results.filter((r) => r.case.primitive === 'frame-loop');
+  const first = results.filter((r) => r.case.primitive === 'first-call');
+  const sections: string[] = [];
+  if (loops.length) {
+    const f = loops.find((r) => r.frameLoop)?.frameLoop;
+    const how = f ? `, ${f.frames} frames after ${f.warmupFrames} warm-up, ${f.inFlight} in flight` : '';
+    sections.push(
+      '',
+      `frame-loop: a new count every frame; medians and 90th percentiles per frame; objects created per frame (/f)${how}`,
+      formatGrid(
+        FRAME_LOOP_HEADERS,
+        loops.map((r) => frameLoopCells(r, statusCell(r))),
+        FRAME_RIGHT,
+      ),
+    );
+  }
+  if (first.length) {
+    sections.push(
+      '',
+      'first-call: wall-clock ms of the first use of a plan in a fresh process (ready n/a: the plan has no ready)',
+      formatGrid(
+        FIRST_CALL_HEADERS,
+        first.map((r) => firstCallCells(r, statusCell(r))),
+        FRAME_RIGHT,
+      ),
+    );
+  }
+  return sections;
+}
+
 /**
- * The whole text report: header, table, a count of cases by status, and on a software adapter a
- * line saying that its numbers say nothing about GPUs.
+ * The whole text report: header, table, the frame-loop and first-call tables when the run had
+ * such cases, a count of cases by status, and on a software adapter a line saying that its
+ * numbers say nothing about GPUs.
  *
  * @example
  * ```ts
@@ -119,10 +150,12 @@ export function formatTable(report: BenchReport): string {
   for (const r of report.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   const summary = [...counts].map(([s, k]) => `${k} ${s}`).join(', ');
   const note = softwareNote(report.device);
+  const timed = report.results.filter((r) => !isFrameCasePrimitive(r.case.primitive));
+  const frames = frameSections(report.results);
   return [
     formatHeader(report),
-    '',
-    formatGrid(HEADERS, report.results.map(rowCells), RIGHT),
+    ...(timed.length || frames.length === 0 ? ['', formatGrid(HEADERS, timed.map(rowCells), RIGHT)] : []),
+    ...frames,
     '',
     `${report.results.length} cases: ${summary || 'none'}`,
     ...(note ? [note] : []),

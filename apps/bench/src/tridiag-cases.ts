@@ -126,7 +126,7 @@ function tridiagWorkload(algorithm: Exclude<TridiagonalAlgorithm, 'auto'>): Work
     const plan = createTridiagonalPlan(ctx, { n, batch, stride: 'contiguous', algorithm });
     const args = { a, b, c: cc, d, x };
     return {
-      bytes: bytesMoved(c.primitive, total),
+      bytes: bytesMoved(c.primitive as TridiagPrimitive, total),
       output: x,
       encode: (encoder) => plan.encode(encoder, args),
       verify: () =>

@@ -80,7 +80,7 @@ describe('enumerateCases', () => {
     expect(cases).toHaveLength(series.length * 2);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     expect(new Set(all.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES.filter((p) => !OPT_IN_PRIMITIVES.includes(p))));
-    expect(OPT_IN_PRIMITIVES).toEqual(['tcu-reduce', 'tcu-scan', 'hisparse-add']);
+    expect(OPT_IN_PRIMITIVES).toEqual(['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call']);
   });
 
   test('the tcu cases run only when --only names them: both paths side by side, segments longer than n left out', () => {

@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
+import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from '../dashboard/frame-model.js';
 import { lineage, metricValue, naturalUnit } from '../dashboard/metrics.js';
 import { baselineRows, currentRows, deviceName, type LoadedReport, newestFirst, toLoadedReport } from '../dashboard/model.js';
 import { sortRows, verificationText } from '../dashboard/table-model.js';
 import { cudaCharts, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts } from '../dashboard/views.js';
 import type { BenchCase } from '../src/case-types.js';
 import type { BenchReport, CaseResult } from '../src/report.js';
-import { measurement, sampleReport } from './fixtures.js';
+import { frameReport, measurement, sampleReport } from './fixtures.js';
 
 const verified = { gpuMismatches: 0, cpuCompared: true, gpuMismatchesAfterTiming: 0 };
 
@@ -222,5 +223,57 @@ describe('units and the table', () => {
     expect(sortRows(rows, 'n', 'ascending').map((r) => r.result.case.algorithm)).toEqual(['decoupled-fallback', 'blelloch', 'radix']);
     expect(() => sortRows(rows, 'nope', 'ascending')).toThrow(/no column "nope"/);
     expect(rows.map(verificationText)).toEqual(['GPU ✓ CPU ✓', 'GPU ✓ CPU ✓', '—']);
+  });
+});
+
+describe('the frame view', () => {
+  const cell = (columns: typeof FRAME_LOOP_COLUMNS, key: string, row: Parameters<(typeof FRAME_LOOP_COLUMNS)[number]['text']>[0]) =>
+    columns.find((c) => c.key === key)!.text(row);
+
+  test('lists the frame rows of every shown report, newest first, before and after a change side by side', () => {
+    const after = load('frames-after.json', frameReport());
+    const before = load('frames-before.json', { ...frameReport(), date: '2026-11-20T08:00:00.000Z', commit: '0123456789abcdef' });
+    const other = load('throughput.json', sampleReport());
+    const loops = frameRows([before, other, after], 'frame-loop');
+    expect(loops.map((r) => `${r.source.name} ${r.result.case.series}`)).toEqual([
+      'frames-after frame-loop sort f32 u32 values desc host count',
+      'frames-after frame-loop sort f32 u32 values desc gpu count',
+      'frames-before frame-loop sort f32 u32 values desc host count',
+      'frames-before frame-loop sort f32 u32 values desc gpu count',
+    ]);
+    expect(frameRows([before, other, after], 'first-call')).toHaveLength(4);
+    // The throughput views draw nothing of them.
+    expect(throughputCharts(currentRows([after]), 'natural')).toEqual([]);
+  });
+
+  test('frame-loop columns: per-frame medians, creations per frame, allocations and memory before → after, the report with its commit', () => {
+    const [ok, skipped] = frameRows([load('frames.json', frameReport())], 'frame-loop');
+    const text = (key: string) => cell(FRAME_LOOP_COLUMNS, key, ok!);
+    expect(text('plan')).toBe('sort');
+    expect(text('variant')).toBe('f32 u32 values desc host count');
+    expect(text('counts')).toBe('131075–262143');
+    expect([text('encodeMs'), text('encodeP90'), text('gpuMs'), text('gpuP90')]).toEqual(['0.05', '0.05', '0.2', '0.2']);
+    expect([text('buffers'), text('bindGroups'), text('pipelines')]).toEqual(['0', '1', '0']);
+    expect([text('allocations'), text('memory')]).toEqual(['2→3', '8.00 KiB→12.0 KiB']);
+    expect(text('verified')).toBe('GPU ✓');
+    expect(text('report')).toBe('frames (abcdef0)');
+    expect(cell(FRAME_LOOP_COLUMNS, 'encodeMs', skipped!)).toBe('');
+    expect(cell(FRAME_LOOP_COLUMNS, 'message', skipped!)).toMatch(/GPU count not supported/);
+    expect(sortRows([ok!, skipped!], 'bindGroups', 'descending', FRAME_LOOP_COLUMNS)).toEqual([ok, skipped]);
+  });
+
+  test('first-call columns: ready n/a where the plan has none, empty when not awaited', () => {
+    const [wait, noWait] = frameRows([load('frames.json', frameReport())], 'first-call');
+    const text = (key: string, row: typeof wait) => cell(FIRST_CALL_COLUMNS, key, row!);
+    expect([text('createMs', wait), text('readyMs', wait), text('encodeMs', wait), text('frameMs', wait), text('totalMs', wait)]).toEqual([
+      '0.5',
+      'n/a',
+      '40',
+      '2',
+      '42.6',
+    ]);
+    expect(text('readyMs', noWait)).toBe('');
+    expect(text('pipelines', noWait)).toBe('1 + 3');
+    expect(sortRows([wait!, noWait!], 'totalMs', 'ascending', FIRST_CALL_COLUMNS)).toEqual([noWait, wait]);
   });
 });

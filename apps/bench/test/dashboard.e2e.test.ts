@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,9 +7,11 @@ import { chromiumLaunchOptions } from '@scan/gpu-testing/vitest-browser';
 import { type Browser, chromium, type Page } from 'playwright';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS } from '../dashboard/frame-model.js';
 import { baselineRows, currentRows, type LoadedReport, toLoadedReport } from '../dashboard/model.js';
 import { throughputCharts } from '../dashboard/views.js';
 import { validateReport } from '../src/report.js';
+import { frameReport } from './fixtures.js';
 
 // The dashboard as a user gets it: the static build, served as plain files, in headless Chromium
 // (SwiftShader's WebGPU for the live run). What the page shows is checked against what the views
@@ -206,5 +208,29 @@ describe('the dashboard (static build)', () => {
     await page.selectOption('#device-b', devices.find((d) => d !== software)!);
     expect(await page.$eval('#device-a', (s) => (s as HTMLSelectElement).value)).toBe(software);
     expect(await page.$('canvas[data-chart="device-scan"]')).not.toBeNull();
+  });
+
+  test('the frame view lists the frame-loop and first-call rows of a loaded report, with their columns', async () => {
+    await page.click('#tabs button[data-view="frames"]');
+    // No committed report has frame cases yet: the view says how to make one.
+    expect(await page.textContent('#frame-loop-table')).toMatch(/--only frame-loop,first-call/);
+    const file = join(outDir, 'frames-report.json');
+    writeFileSync(file, JSON.stringify(frameReport()));
+    await page.setInputFiles('#file', file);
+    await page.waitForFunction(() => document.querySelectorAll('#frame-loop-table tbody tr').length > 0);
+    const headers = await page.$$eval('#frame-loop-table th', (ths) => ths.map((th) => th.textContent));
+    expect(headers).toEqual(FRAME_LOOP_COLUMNS.map((c) => c.header));
+    const cells = await page.$$eval('#frame-loop-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    expect(cells).toHaveLength(2);
+    const col = (key: string) => FRAME_LOOP_COLUMNS.findIndex((c) => c.key === key);
+    expect(cells[0]![col('encodeMs')]).toBe('0.05');
+    expect(cells[0]![col('bindGroups')]).toBe('1');
+    expect(cells[1]![col('status')]).toBe('skipped');
+    const first = await page.$$eval('#first-call-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    expect(first.map((r) => r[FIRST_CALL_COLUMNS.findIndex((c) => c.key === 'readyMs')])).toEqual(['n/a', '']);
+    // Sorting works as in the table view.
+    await page.click('#first-call-table th[data-column="totalMs"]');
+    const totals = await page.$$eval('#first-call-table tbody tr', (trs) => trs.map((tr) => tr.children[7]!.textContent));
+    expect(totals).toEqual(['32.2', '42.6']);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, test } from 'vitest';
 import { type BenchReport, validateReport } from '../src/report.js';
-import { sampleReport } from './fixtures.js';
+import { frameReport, sampleReport } from './fixtures.js';
 
 test('a complete report is valid and survives JSON', () => {
   expect(validateReport(JSON.parse(JSON.stringify(sampleReport())))).toEqual([]);
@@ -44,5 +44,34 @@ describe('the committed CUDA baseline report (baselines/cuda.py)', () => {
       expect(row.copy?.bytes, row.case.id).toBeGreaterThan(0);
       expect(row.ratioCopy, row.case.id).toBeCloseTo((row.measurement?.gbps ?? 0) / (row.copy?.gbps ?? 1), 6);
     }
+  });
+});
+
+describe('frame records (frame-loop, first-call)', () => {
+  it('an ok frame case needs its record instead of a measurement, and survives JSON', () => {
+    const report = frameReport();
+    const round = JSON.parse(JSON.stringify(report)) as BenchReport;
+    expect(validateReport(round)).toEqual([]);
+    expect(round).toEqual(report);
+    const loop = round.results[0]!;
+    expect(loop.measurement).toBeUndefined();
+    expect(loop.frameLoop?.createdPerFrame.bindGroups).toBe(1);
+    expect(loop.frameLoop?.encode.samplesMs).toHaveLength(300);
+    expect(round.results[2]?.firstCall?.hasReady).toBe(false);
+  });
+
+  it('names a frame record with missing figures', () => {
+    const report = frameReport();
+    const [loop, skipped, wait, ...rest] = report.results;
+    const broken = { ...loop!, frameLoop: { ...loop!.frameLoop!, encode: undefined, createdPerFrame: { buffers: 0 } } };
+    const problems = validateReport({
+      ...report,
+      results: [broken, skipped, { ...wait!, firstCall: { ...wait!.firstCall!, totalMs: 'x' } }, ...rest],
+    });
+    expect(problems).toEqual([
+      'results[0].frameLoop: an ok frame-loop case needs frames and encode.medianMs and samplesMs',
+      'results[0].frameLoop.createdPerFrame: expected buffers, bindGroups, pipelines, asyncPipelines',
+      'results[2].firstCall: an ok first-call case needs createMs, encodeMs, frameMs and totalMs',
+    ]);
   });
 });

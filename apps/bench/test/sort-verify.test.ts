@@ -17,7 +17,7 @@ import {
 import { sortKeysWgsl } from '../src/child/kernels/sort-keys.js';
 import { runOnce } from '../src/child/measure.js';
 import type { Workload } from '../src/child/workload.js';
-import { WORKLOADS } from '../src/child/workloads/index.js';
+import { workloadOf } from '../src/child/workloads/index.js';
 
 // The sort checks are what makes a sort timing trustworthy. First the check kernels alone, on
 // hand-made keys (no @scan/sort needed): they must accept exactly the documented order and catch
@@ -291,7 +291,7 @@ async function run(w: Workload): Promise<void> {
 
 describe.each(workloadCases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
   test('verified; prepare restores the unsorted keys; a sorted non-permutation is caught', async () => {
-    const w = await WORKLOADS[c.primitive](ctx, c);
+    const w = await workloadOf(c.primitive)(ctx, c);
     try {
       expect(w.prepare).toBeDefined();
       const before = await readWords(ctx, w.output, c.n);

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { bytesMoved, throughput } from '../src/metrics.js';
-import { median, summarize } from '../src/stats.js';
+import { median, percentile, summarize } from '../src/stats.js';
 
 test('median of odd and even counts, unsorted input untouched', () => {
   const values = [5, 1, 4, 2, 3];
@@ -40,4 +40,13 @@ test('throughput in GB/s and G elements/s', () => {
   expect(throughput(8e6, 1e6, 1)).toEqual({ gbps: 8, gelemsPerS: 1 });
   expect(throughput(8e9, 1e9, 2)).toEqual({ gbps: 4000, gelemsPerS: 500 });
   expect(Number.isNaN(throughput(8, 1, 0).gbps)).toBe(true);
+});
+
+test('percentile by nearest rank: p90 of ten values is the ninth; an empty list or a bad p throws', () => {
+  expect(percentile([10, 1, 9, 2, 8, 3, 7, 4, 6, 5], 90)).toBe(9);
+  expect(percentile([10, 1, 9, 2, 8, 3, 7, 4, 6, 5], 100)).toBe(10);
+  expect(percentile([3, 1, 2], 50)).toBe(2);
+  expect(percentile([5], 90)).toBe(5);
+  expect(() => percentile([], 90)).toThrow(/empty/);
+  expect(() => percentile([1], 0)).toThrow(/0 < p/);
 });

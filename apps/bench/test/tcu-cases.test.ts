@@ -5,7 +5,7 @@ import { enumerateCases } from '../src/cases.js';
 import { readWords } from '../src/child/gpu.js';
 import { runOnce as runWorkloadOnce } from '../src/child/measure.js';
 import { UnsupportedCaseError, type Workload } from '../src/child/workload.js';
-import { WORKLOADS } from '../src/child/workloads/index.js';
+import { workloadOf } from '../src/child/workloads/index.js';
 import { bytesMoved } from '../src/metrics.js';
 import { halfToNumber, TCU_SEGMENT_SIZES, tcuErrorFactor, tcuSegments, tcuShapes } from '../src/tcu-cases.js';
 
@@ -58,7 +58,7 @@ describe('tcu checks on a device', () => {
   }
 
   test.each(cases.map((c) => [c.series, c] as const))('%s: passes the plan output, catches one wrong value', async (_s, c) => {
-    const factory = WORKLOADS[c.primitive](ctx, c);
+    const factory = workloadOf(c.primitive)(ctx, c);
     if (c.algorithm === 'subgroup-matrix' && !ctx.caps.features.subgroupMatrix) {
       await expect(factory).rejects.toThrow(UnsupportedCaseError);
       await expect(factory).rejects.toThrow(/^unsupported on this device/);

@@ -5,7 +5,7 @@ import { enumerateCases } from '../src/cases.js';
 import { readWords } from '../src/child/gpu.js';
 import { runOnce as runWorkloadOnce } from '../src/child/measure.js';
 import type { Workload } from '../src/child/workload.js';
-import { WORKLOADS } from '../src/child/workloads/index.js';
+import { workloadOf } from '../src/child/workloads/index.js';
 
 // The checks are what makes a timing trustworthy: each must pass the library's correct output and
 // catch a single corrupted word. Sizes stay tiny (DESIGN.md: megabytes through Dawn in Node crash);
@@ -47,7 +47,7 @@ async function runOnce(w: Workload): Promise<void> {
 
 describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
   test('the check passes the library output and catches one corrupted word', async () => {
-    const w = await WORKLOADS[c.primitive](ctx, c);
+    const w = await workloadOf(c.primitive)(ctx, c);
     try {
       await runOnce(w);
       expect(await w.verify()).toEqual({ mismatches: 0 });
@@ -66,7 +66,7 @@ describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
 
 test('the segmented-reduce check locates a wrong middle segment and a wrong last segment', async () => {
   const c = cases.find((x) => x.primitive === 'segmented-reduce' && x.segmentMean === 4)!;
-  const w = await WORKLOADS[c.primitive](ctx, c);
+  const w = await workloadOf(c.primitive)(ctx, c);
   try {
     await runOnce(w);
     const segments = w.segments!;

@@ -3,6 +3,7 @@ import { throughput } from '../metrics.js';
 import type { Measurement } from '../report.js';
 import { summarize } from '../stats.js';
 import { submitAndWait } from './gpu.js';
+import { heatGpu } from './heat.js';
 import type { Workload } from './workload.js';
 
 /** The timer of `createGpuTimer`. */
@@ -113,6 +114,8 @@ async function timedRun(ctx: ScanContext, timer: GpuTimer, workload: Workload): 
  * ```
  */
 export async function measure(ctx: ScanContext, timer: GpuTimer, workload: Workload, n: number, counts: RunCounts): Promise<Measurement> {
+  // Clocks up first (a GPU idles down while a child starts and compiles; see heat.ts).
+  await heatGpu(ctx);
   for (let i = 0; i < counts.warmup; i++) await runOnce(ctx, workload);
   const samplesMs: number[] = [];
   for (let i = 0; i < counts.runs; i++) samplesMs.push(await timedRun(ctx, timer, workload));

@@ -3,12 +3,14 @@ import type { BenchCase, Primitive } from '../case-types.js';
 import type { CaseResult, Measurement, Verification } from '../report.js';
 import { unsegmentedScanCase } from '../segmented-cases.js';
 import { singleProductCase, spmvGflops } from '../spmv-cases.js';
+import { runFirstCall } from './frame/first-call.js';
+import { runFrameLoop } from './frame/frame-loop.js';
 import { guarded } from './guard.js';
 import { CHECKSUM_MISMATCH } from './kernels/sort-checks.js';
 import { IDENTITY_MISMATCH } from './kernels/spmv-checks.js';
 import { createWallClockTimer, type GpuTimer, measure, runOnce, timerMethod } from './measure.js';
-import { CPU_COMPARE_MAX, UnsupportedCaseError } from './workload.js';
-import { WORKLOADS } from './workloads/index.js';
+import { CPU_COMPARE_MAX, UnsupportedCaseError, type Workload } from './workload.js';
+import { workloadOf } from './workloads/index.js';
 
 /** Why a case cannot run on this device, or undefined when it fits. */
 function tooLarge(ctx: ScanContext, c: BenchCase): string | undefined {
@@ -26,7 +28,7 @@ interface Checked {
   readonly problem?: string;
 }
 
-async function verifyOnce(w: Awaited<ReturnType<(typeof WORKLOADS)[Primitive]>>, n: number): Promise<Checked> {
+async function verifyOnce(w: Workload, n: number): Promise<Checked> {
   const gpu = await w.verify();
   let cpuMismatches: number | undefined;
   if (n <= CPU_COMPARE_MAX && w.compareWithCpu) cpuMismatches = await w.compareWithCpu();
@@ -67,7 +69,7 @@ interface Measured {
  */
 async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: BenchCase): Promise<Measured> {
   const primitive = c.primitive;
-  const workload = await guarded(ctx, `${primitive} setup`, () => WORKLOADS[primitive](ctx, c));
+  const workload = await guarded(ctx, `${primitive} setup`, () => workloadOf(primitive)(ctx, c));
   try {
     const checked = await guarded(ctx, `${primitive} first run`, async () => {
       await runOnce(ctx, workload);
@@ -102,7 +104,8 @@ const READ_BOUND: readonly Primitive[] = ['reduce', 'segmented-reduce'];
 /**
  * Runs one case in this (child) process: the primitive, then the copy baseline at the same size
  * (and the read-only baseline for reductions; the unsegmented decoupled-fallback scan for
- * segmented scans), each verified before it is timed. A case too large for the device's limits, or
+ * segmented scans), each verified before it is timed. The frame cases (`frame-loop`, `first-call`)
+ * run their own loops (`child/frame/`) and have no baseline. A case too large for the device's limits, or
  * whose factory throws {@link UnsupportedCaseError}, is `skipped`.
  *
  * @example
@@ -113,6 +116,9 @@ const READ_BOUND: readonly Primitive[] = ['reduce', 'segmented-reduce'];
 export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResult> {
   const skip = tooLarge(ctx, c);
   if (skip) return { case: c, status: 'skipped', message: skip };
+  // The frame cases time per frame and per first call, not throughput: no copy baseline.
+  if (c.primitive === 'frame-loop') return runFrameLoop(ctx, c);
+  if (c.primitive === 'first-call') return runFirstCall(ctx, c);
   const timer = createGpuTimer(ctx);
   let wall: GpuTimer | undefined;
   try {

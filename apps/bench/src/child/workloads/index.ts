@@ -1,4 +1,4 @@
-import type { Primitive } from '../../case-types.js';
+import { isFrameCasePrimitive, type Primitive, type ThroughputPrimitive } from '../../case-types.js';
 import { TCU_WORKLOADS } from '../../tcu-cases.js';
 import { TRIDIAG_WORKLOADS } from '../../tridiag-cases.js';
 import { WATER_WORKLOADS } from '../../water-cases.js';
@@ -19,14 +19,14 @@ import { splitWorkload } from './split.js';
 import { SPMV_WORKLOADS } from './spmv.js';
 
 /**
- * The workload factory of every primitive.
+ * The workload factory of every primitive timed by the common path (the frame cases have their own: `child/frame/`).
  *
  * @example
  * ```ts
  * const w = await WORKLOADS[c.primitive](ctx, c);
  * ```
  */
-export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
+export const WORKLOADS: Readonly<Record<ThroughputPrimitive, WorkloadFactory>> = {
   scan: scanWorkload,
   reduce: reduceWorkload,
   enumerate: enumerateWorkload,
@@ -46,3 +46,17 @@ export const WORKLOADS: Readonly<Record<Primitive, WorkloadFactory>> = {
   copy: copyWorkload,
   'read-only': readOnlyWorkload,
 };
+
+/**
+ * The workload factory of `primitive`; throws for the frame cases, which have none (they run
+ * `runFrameLoop` / `runFirstCall` instead).
+ *
+ * @example
+ * ```ts
+ * const w = await workloadOf(c.primitive)(ctx, c);
+ * ```
+ */
+export function workloadOf(primitive: Primitive): WorkloadFactory {
+  if (isFrameCasePrimitive(primitive)) throw new Error(`${primitive}: a frame case has no throughput workload`);
+  return WORKLOADS[primitive];
+}

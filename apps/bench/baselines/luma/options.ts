@@ -1,0 +1,139 @@
+import { LUMA_PRIMITIVES, type LumaPrimitive } from './workload.js';
+
+/** Options of the luma.gl baseline run. */
+export interface LumaOptions {
+  /** log2 of the element counts. */
+  readonly sizes: readonly number[];
+  readonly only: readonly LumaPrimitive[];
+  readonly runs: number;
+  readonly warmup: number;
+  /** JSON report path, or undefined for none. */
+  readonly out: string | undefined;
+  /** Commit recorded in the report (the GPU machine has no git). */
+  readonly commit: string | undefined;
+  readonly seed: number;
+  /** Milliseconds of the heater's copies before each measurement; undefined: 500 on hardware, 0 on a software adapter. */
+  readonly heatMs: number | undefined;
+  readonly help: boolean;
+}
+
+/** Defaults: the small sizes the comparison is about; ≥ 20 runs after ≥ 5 warm-ups. */
+export const DEFAULT_LUMA_OPTIONS: LumaOptions = {
+  sizes: [10, 12, 14, 16],
+  only: LUMA_PRIMITIVES,
+  runs: 50,
+  warmup: 10,
+  out: undefined,
+  commit: undefined,
+  seed: 1,
+  heatMs: undefined,
+  help: false,
+};
+
+/** Largest log2 size accepted (u32 arrays of 2^26 are 256 MiB each). */
+export const MAX_LOG2_SIZE = 26;
+
+/** The `--help` text. */
+export const LUMA_USAGE = `luma.gl 9.4.2 baseline: times luma.gl's GPUScan, GPUReduction, GPUCompaction and GPUSort
+on this machine's WebGPU device (Dawn in Node), each verified on the CPU first.
+
+  --sizes 10,12,14,16     log2 of the element counts (1…${MAX_LOG2_SIZE}; 2^k and plain counts of powers of two also accepted)
+  --only scan,reduce,pack,sort
+  --runs 50               timed runs per case (median, p10, p90, min, max)
+  --warmup 10             untimed runs before them
+  --out FILE              write the JSON report there
+  --commit SHA            commit to record (default: git rev-parse HEAD where git works)
+  --seed 1                input seed
+  --heat-ms N             back-to-back copies before each measurement, so the GPU is timed at load clocks
+                          (default 500 on a GPU, 0 on a software adapter)
+  --help`;
+
+/** Parses one size: `16`, `2^16` or `65536` all mean 2^16 (numbers up to 32 are log2 sizes, larger ones counts). */
+function parseLog2(text: string): number {
+  const t = text.trim();
+  let k: number;
+  if (/^2\^\d+$/.test(t)) k = Number(t.slice(2));
+  else if (/^\d+$/.test(t)) {
+    k = Number(t) <= 32 ? Number(t) : Math.log2(Number(t));
+    if (!Number.isInteger(k)) throw new Error(`--sizes: ${t} is not a power of two`);
+  } else throw new Error(`--sizes: "${text}" is neither a log2 size (16) nor a power of two (2^16, 65536)`);
+  if (k < 1 || k > MAX_LOG2_SIZE) throw new Error(`--sizes: 2^${k} is outside 2^1…2^${MAX_LOG2_SIZE}`);
+  return k;
+}
+
+/** Parses a positive (or, with `min` 0, non-negative) integer flag value. */
+function parseCount(flag: string, text: string, min: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${flag}: expected an integer ≥ ${min}, got "${text}"`);
+  return Number(text);
+}
+
+/**
+ * Parses the command line (`--flag value` or `--flag=value`). Throws an `Error` naming the flag on
+ * anything it does not understand.
+ *
+ * @example
+ * ```ts
+ * parseLumaArgs(['--sizes', '10,16', '--only=scan,sort']).sizes; // [10, 16]
+ * ```
+ */
+export function parseLumaArgs(argv: readonly string[]): LumaOptions {
+  const o: { -readonly [K in keyof LumaOptions]: LumaOptions[K] } = { ...DEFAULT_LUMA_OPTIONS };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      o.help = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (!flag.startsWith('--')) throw new Error(`unexpected argument "${arg}" (see --help)`);
+    if (value === undefined) throw new Error(`${flag}: missing value`);
+    switch (flag) {
+      case '--sizes':
+        o.sizes = [
+          ...new Set(
+            value
+              .split(',')
+              .filter((s) => s.trim())
+              .map(parseLog2),
+          ),
+        ].sort((a, b) => a - b);
+        if (o.sizes.length === 0) throw new Error('--sizes: expected at least one size');
+        break;
+      case '--only': {
+        const names = value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        for (const name of names)
+          if (!(LUMA_PRIMITIVES as readonly string[]).includes(name))
+            throw new Error(`--only: unknown primitive "${name}" (expected ${LUMA_PRIMITIVES.join(', ')})`);
+        if (names.length === 0) throw new Error('--only: expected at least one primitive');
+        o.only = LUMA_PRIMITIVES.filter((p) => names.includes(p));
+        break;
+      }
+      case '--runs':
+        o.runs = parseCount(flag, value, 1);
+        break;
+      case '--warmup':
+        o.warmup = parseCount(flag, value, 0);
+        break;
+      case '--seed':
+        o.seed = parseCount(flag, value, 0);
+        break;
+      case '--heat-ms':
+        o.heatMs = parseCount(flag, value, 0);
+        break;
+      case '--out':
+        o.out = value;
+        break;
+      case '--commit':
+        o.commit = value;
+        break;
+      default:
+        throw new Error(`unknown flag ${flag} (see --help)`);
+    }
+  }
+  return o;
+}

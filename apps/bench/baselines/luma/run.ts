@@ -1,0 +1,177 @@
+import { createGpuTimer, type GpuTimer } from '@scan/core';
+import { copyWorkload } from './cases/copy.js';
+import { LUMA_CASES } from './cases/index.js';
+import type { LumaDeviceContext } from './device.js';
+import { createHeater, type Heater } from './heat.js';
+import { measureWorkload, type RunCounts, runUntimed } from './measure.js';
+import { LUMA_LIBRARY, type LumaRecord, type Timing } from './report.js';
+import type { LumaPrimitive, Verification, Workload } from './workload.js';
+
+/** What one run covers. */
+export interface LumaRunPlan extends RunCounts {
+  /** log2 of the element counts. */
+  readonly sizes: readonly number[];
+  readonly only: readonly LumaPrimitive[];
+  readonly seed: number;
+}
+
+/** Poisons the outputs, runs once, reads back and compares. */
+async function runAndVerify(dev: LumaDeviceContext, workload: Workload): Promise<Verification> {
+  workload.poison();
+  await runUntimed(dev.ctx, workload);
+  return workload.verify();
+}
+
+/** Runs `body` inside validation and out-of-memory error scopes; a GPU error becomes a thrown Error. */
+async function withErrorScopes<T>(device: GPUDevice, body: () => Promise<T>): Promise<T> {
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('validation');
+  let result: T | undefined;
+  let thrown: unknown;
+  try {
+    result = await body();
+  } catch (error) {
+    thrown = error;
+  }
+  const validation = await device.popErrorScope();
+  const memory = await device.popErrorScope();
+  const gpuError = validation ?? memory;
+  if (gpuError) throw new Error(`GPU ${validation ? 'validation' : 'out-of-memory'} error: ${gpuError.message}`);
+  if (thrown !== undefined) throw thrown;
+  return result as T;
+}
+
+/** Verifies, times and re-verifies the copy kernel at n; null timing when its check fails. */
+async function timeCopy(
+  dev: LumaDeviceContext,
+  timer: GpuTimer,
+  n: number,
+  plan: LumaRunPlan,
+  heater?: Heater,
+): Promise<LumaRecord['copy']> {
+  const copy = copyWorkload(dev.ctx.device, n, plan.seed + 100);
+  try {
+    if (!(await runAndVerify(dev, copy)).ok) return null;
+    const stats = await measureWorkload(dev.ctx, timer, copy, plan, heater);
+    const after = await runAndVerify(dev, copy);
+    return { ...stats, method: timer.method, verified: after.ok };
+  } finally {
+    copy.destroy();
+  }
+}
+
+/** A record for a case that was not timed. */
+function untimed(
+  base: Pick<LumaRecord, 'primitive' | 'n' | 'log2n' | 'compareWith' | 'luma'>,
+  status: 'failed' | 'error',
+  verification: string,
+  message?: string,
+): LumaRecord {
+  return {
+    library: LUMA_LIBRARY,
+    ...base,
+    status,
+    verified: false,
+    verification,
+    ...(message === undefined ? {} : { message }),
+    timing: null,
+    medianMs: null,
+    p10Ms: null,
+    p90Ms: null,
+    minMs: null,
+    maxMs: null,
+    runs: 0,
+    samplesMs: [],
+    copyMedianMs: null,
+    copy: null,
+    copyTimeRatio: null,
+  };
+}
+
+/**
+ * One primitive at one size: set up luma's graph, check it (its own self-test, then the timed input
+ * against the CPU), and only then time it, check it again, and time the copy kernel at the same n.
+ */
+async function runCase(
+  dev: LumaDeviceContext,
+  timer: GpuTimer,
+  primitive: LumaPrimitive,
+  log2n: number,
+  plan: LumaRunPlan,
+  heater?: Heater,
+): Promise<LumaRecord> {
+  const n = 2 ** log2n;
+  const spec = LUMA_CASES[primitive];
+  const base = { primitive, n, log2n, compareWith: spec.compareWith, luma: {} as LumaRecord['luma'] };
+  let workload: Workload | undefined;
+  try {
+    return await withErrorScopes(dev.ctx.device, async () => {
+      workload = spec.create(dev.luma, n, plan.seed + log2n);
+      const self = workload.selfTest ? await workload.selfTest() : undefined;
+      const first = self && !self.ok ? self : await runAndVerify(dev, workload);
+      base.luma = { ...workload.describe, ...workload.stats?.() };
+      if (!first.ok) return untimed(base, 'failed', first.detail, 'wrong result: not timed');
+      const stats = await measureWorkload(dev.ctx, timer, workload, plan, heater);
+      const after = await runAndVerify(dev, workload);
+      if (!after.ok) return untimed(base, 'failed', after.detail, 'wrong result after the timed runs');
+      const copy = await timeCopy(dev, timer, n, plan, heater);
+      const primitiveTiming: Timing = { ...stats, method: timer.method };
+      return {
+        library: LUMA_LIBRARY,
+        ...base,
+        status: 'ok' as const,
+        verified: true,
+        verification: [self?.detail, first.detail].filter(Boolean).join('; '),
+        timing: primitiveTiming.method,
+        medianMs: stats.medianMs,
+        p10Ms: stats.p10Ms,
+        p90Ms: stats.p90Ms,
+        minMs: stats.minMs,
+        maxMs: stats.maxMs,
+        runs: stats.runs,
+        samplesMs: stats.samplesMs,
+        copyMedianMs: copy?.medianMs ?? null,
+        copy,
+        copyTimeRatio: copy && stats.medianMs > 0 ? copy.medianMs / stats.medianMs : null,
+      };
+    });
+  } catch (error) {
+    const message = (error as Error)?.message ?? String(error);
+    return untimed(base, 'error', 'not verified', message);
+  } finally {
+    workload?.destroy();
+  }
+}
+
+/**
+ * Runs every selected primitive at every size on `dev`, in size order (primitives in
+ * `LUMA_PRIMITIVES` order within a size), calling `onRecord` after each.
+ *
+ * @example
+ * ```ts
+ * const records = await runLumaBaseline(dev, { sizes: [10], only: ['scan'], runs: 20, warmup: 5, heatMs: 0, seed: 1 });
+ * ```
+ */
+export async function runLumaBaseline(
+  dev: LumaDeviceContext,
+  plan: LumaRunPlan,
+  onRecord?: (record: LumaRecord) => void,
+): Promise<LumaRecord[]> {
+  const timer = createGpuTimer(dev.ctx);
+  const heater = plan.heatMs > 0 ? createHeater(dev.ctx.device) : undefined;
+  const records: LumaRecord[] = [];
+  try {
+    for (const log2n of plan.sizes) {
+      for (const primitive of plan.only) {
+        if (dev.ctx.lostReason !== undefined) throw new Error(`device lost: ${dev.ctx.lostReason}`);
+        const record = await runCase(dev, timer, primitive, log2n, plan, heater);
+        records.push(record);
+        onRecord?.(record);
+      }
+    }
+  } finally {
+    timer.destroy();
+    heater?.destroy();
+  }
+  return records;
+}

@@ -1,0 +1,37 @@
+/** The primitives the harness times. */
+export const LUMA_PRIMITIVES = ['scan', 'reduce', 'pack', 'sort'] as const;
+
+/** One of {@link LUMA_PRIMITIVES}. */
+export type LumaPrimitive = (typeof LUMA_PRIMITIVES)[number];
+
+/** Result of checking a GPU output against the CPU. */
+export interface Verification {
+  readonly ok: boolean;
+  /** What was compared, or the first difference. */
+  readonly detail: string;
+}
+
+/**
+ * A primitive set up at one size, ready to be recorded again and again.
+ * `encode` records the work into the caller's encoder (nothing else: no submission, no read-back).
+ */
+export interface Workload {
+  /** What luma ran, for the report (classes, mode, algorithm and strategy luma chose). */
+  readonly describe: Readonly<Record<string, string | number | boolean>>;
+  /** The buffers `verify` reads (tests corrupt a word of each to see the check fail). */
+  readonly outputs: readonly GPUBuffer[];
+  /** Records one run into `encoder`. */
+  encode(encoder: GPUCommandEncoder): void;
+  /** Poisons the outputs (before the first run), so an unwritten element fails the check. */
+  poison(): void;
+  /** Reads the outputs back and compares every element with the CPU reference. */
+  verify(): Promise<Verification>;
+  /**
+   * A check on inputs of its own (sort: stability on keys with many duplicates), run and awaited
+   * before the timed input is verified; it leaves the timed input in place.
+   */
+  selfTest?(): Promise<Verification>;
+  /** Counts of the last recording (luma: compute passes, graph nodes, staging uploads). */
+  stats?(): Readonly<Record<string, string | number>>;
+  destroy(): void;
+}
