@@ -1,10 +1,12 @@
-import type { ElementType, Plan, ScanContext, ScanOp } from '@scan/core';
+import { type CountSource, type ElementType, type Plan, type ScanContext, ScanError, type ScanOp } from '@scan/core';
 import {
   AUX_WORDS,
   assertUsable,
   type BufferRef,
+  type Chunk,
   checkBoolean,
   checkCopyUsage,
+  checkCount,
   checkElementType,
   checkEncodeArgs,
   checkOneOf,
@@ -14,11 +16,14 @@ import {
   chunkParams,
   decoupledFallbackStatusBytes,
   dispatchShape,
+  gpuCountOf,
   maxChunkElements,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
+  recordCountFixup,
+  recordTailOut,
   splitIntoChunks,
   stageTailIn,
   stageTailOut,
@@ -45,12 +50,14 @@ export interface SegmentedScanPlanOptions {
   maxChunkElements?: number;
 }
 
-/** Buffers of one segmented scan: `headBits` holds ⌈count/32⌉ words of bit-packed head flags. */
-export interface SegmentedScanEncodeArgs {
+/**
+ * Buffers of one segmented scan: `headBits` holds ⌈count/32⌉ words of bit-packed head flags. The
+ * count is `count`, or (single pass, with `maxCount`) a u32 the GPU wrote: `countBuffer`, `countOffset`.
+ */
+export interface SegmentedScanEncodeArgs extends CountSource {
   input: GPUBuffer;
   headBits: GPUBuffer;
   output: GPUBuffer;
-  count: number;
 }
 
 /** A segmented scan recorded into the caller's encoder. */
@@ -73,7 +80,9 @@ interface InternalOptions extends SegmentedScanPlanOptions {
  * its bytes, plus a few words per block of 2048) and the ring. Scratch grows by doubling when a count
  * needs more (outgrown buffers are kept until `destroy`), or is sized once by `maxCount`; once warm,
  * an encode with a new count creates no buffer, bind group or pipeline. `await plan.ready` compiles
- * every kernel before the first frame.
+ * every kernel before the first frame. With `maxCount` (within one binding), the single pass takes a
+ * count the GPU wrote (`countBuffer`, `countOffset`) and scans min(that count, `maxCount`) elements;
+ * it then also holds a 32-byte parameter block.
  *
  * @example
  * ```ts
@@ -110,10 +119,10 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
   const exec = new RecipeExecutor(ctx, `segmented scan ${algorithm}`);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
 
+  const spec = { ...shape, slotsPerThread: raw.slotsPerThread ?? 4, maxSpin: 64, forceFallback: raw.forceFallback === true };
   const singlePass = (count: number): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
-    const spec = { ...shape, slotsPerThread: raw.slotsPerThread ?? 4, maxSpin: 64, forceFallback: raw.forceFallback === true };
     // The caller's whole buffer: the kernel bounds its reads by the chunk's count (params), so one
     // bind group serves every count.
     const headBits: BufferRef = { role: 'headBits', offset: 0 };
@@ -139,14 +148,61 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
   // Structure: the chunks of the single pass (each binds its own ranges); the tree's levels (their
   // scratch buffers), which the executor's dispatch count tells apart.
   const structureKey = (count: number): string => (tree ? `tree/${treeLevels(ctx, shape, count)}` : chunkLayoutKey(count, chunkElements));
-  if (raw.maxCount !== undefined && raw.maxCount > 0) exec.reserve(build(raw.maxCount));
+  const maxCount = raw.maxCount === undefined ? undefined : checkCount(raw.maxCount, 'options.maxCount');
+  // A count the GPU wrote: the single pass recorded for maxCount (one chunk), a fixup turning the
+  // count into its parameters and staging the partial last vec4, and a last kernel writing it out.
+  const gpuCountable = !tree && maxCount !== undefined && maxCount > 0 && maxCount <= chunkElements;
+  const gpuPass = (word: number): Recipe => {
+    const b = new RecipeBuilder();
+    const aux = b.needScratch('aux', AUX_WORDS * 4);
+    const [chunk] = splitIntoChunks(maxCount as number, chunkElements, backward) as [Chunk];
+    const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));
+    const statusBytes = decoupledFallbackStatusBytes(tiles);
+    b.needScratch('status', statusBytes);
+    b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+    const params = recordCountFixup(b, {
+      word,
+      capacity: chunk.count,
+      tileElements: 4 * spec.workgroupSize * spec.slotsPerThread,
+      maxTiles: tiles,
+      constants: [dispatchShape(tiles, maxDim).x, chunk.carryIn, chunk.carryOut, 0],
+      tail: { input: { role: 'input', offset: 0 }, aux },
+    });
+    const headBits: BufferRef = { role: 'headBits', offset: 0 };
+    b.dispatch(
+      segmentedSinglePassKernel(spec),
+      [vecRange('input', chunk), vecRange('output', chunk), aux, params, { scratch: 'status' }, headBits],
+      tiles,
+    );
+    recordTailOut(b, params, aux, { role: 'output', offset: 0 });
+    return b.build();
+  };
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   // Every kernel the plan may run: one element (the tree's lone block), and the largest count it
   // expects (the deepest tree; the single pass has one kernel).
   const largest = tree ? treeMaxCount(ctx) : chunkElements;
-  const ready = exec.load([build(1), build(Math.min(largest, raw.maxCount || largest))]);
+  const ready = exec.load([build(1), build(Math.min(largest, maxCount || largest)), ...(gpuCountable ? [gpuPass(0)] : [])]);
 
   return planOf([exec], {
     encode(encoder, args) {
+      const gpu = gpuCountOf('segmented scan plan', args, maxCount);
+      if (gpu) {
+        if (!gpuCountable) {
+          throw new ScanError(
+            'UNSUPPORTED',
+            `segmented scan plan: args.countBuffer needs algorithm 'single-pass' and maxCount (${maxCount}) within one binding (${chunkElements} elements)`,
+            { argument: 'args.countBuffer' },
+          );
+        }
+        checkEncodeArgs(
+          'segmented scan plan',
+          { ...args, count: maxCount },
+          { input: 4, output: 4, headBits: { bytes: (n) => 4 * packedFlagWords(n) }, countBuffer: { bytes: 4 } },
+        );
+        const roles = { input: args.input, headBits: args.headBits, output: args.output, gpuCount: gpu.buffer };
+        exec.encode(encoder, 'gpu', () => gpuPass(gpu.offset / 4), roles);
+        return;
+      }
       const count = checkEncodeArgs('segmented scan plan', args, {
         input: 4,
         output: 4,

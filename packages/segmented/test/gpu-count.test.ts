@@ -1,0 +1,85 @@
+// A segmented scan whose count the GPU wrote (args.countBuffer): the single pass is recorded for
+// maxCount and a fixup turns the count into its parameters. Against the CPU reference on
+// min(count, maxCount) elements, with poisoned outputs (nothing past the count is written), and in a
+// frame loop with a count written every frame.
+import { createRng, getTestContext, isPoison, randomData, randomSegmentFlags, runFrameLoop } from '@scan/gpu-testing';
+import { describe, expect, it } from 'vitest';
+import * as cpu from '../src/cpu/index.js';
+import { createSegmentedScanPlan } from '../src/index.js';
+import { bufferOf, poisoned, runBatch } from './batch.js';
+
+/** Not a multiple of 4, and several tiles. */
+const MAX = 9003;
+const COUNTS = [0, 1, 3, 5, 33, 1023, 4097, MAX - 1, MAX, MAX + 5];
+
+describe('segmented scan with a GPU count', () => {
+  it('forward exclusive add and backward inclusive max, every count, nothing written past it', async () => {
+    const ctx = await getTestContext();
+    const add = createSegmentedScanPlan(ctx, { type: 'u32', maxCount: MAX });
+    const max = createSegmentedScanPlan(ctx, { type: 'i32', op: 'max', inclusive: true, backward: true, maxCount: MAX });
+    await Promise.all([add.ready, max.ready]);
+    const u = randomData('u32', MAX, 1, 'small');
+    const i = randomData('i32', MAX, 2, 'random');
+    const heads = randomSegmentFlags(MAX, 40, 3);
+    const headBits = cpu.packHeadFlags(heads);
+    const results = await runBatch(
+      ctx,
+      COUNTS.map((count) => ({
+        record(encoder) {
+          const outs = [poisoned(ctx, 4 * MAX), poisoned(ctx, 4 * MAX)];
+          const countBuffer = bufferOf(ctx, new Uint32Array([7, count, 7, 7]));
+          const bits = bufferOf(ctx, headBits);
+          add.encode(encoder, { input: bufferOf(ctx, u), headBits: bits, output: outs[0]!, countBuffer, countOffset: 4 });
+          max.encode(encoder, { input: bufferOf(ctx, i), headBits: bits, output: outs[1]!, countBuffer, countOffset: 4 });
+          return outs.map((buffer) => ({ buffer, bytes: 4 * MAX }));
+        },
+      })),
+    );
+    COUNTS.forEach((count, k) => {
+      const n = Math.min(count, MAX);
+      const [a, m] = results[k]!.map((bytes) => new Uint32Array(bytes));
+      const h = heads.subarray(0, n);
+      expect(a!.subarray(0, n), `add, count ${count}`).toEqual(cpu.segmentedScan(u.subarray(0, n), h));
+      const expectedMax = cpu.segmentedScan(i.subarray(0, n), h, { op: 'max', inclusive: true, backward: true });
+      expect(new Int32Array(m!.buffer).subarray(0, n), `max, count ${count}`).toEqual(expectedMax);
+      expect(a!.subarray(n).every(isPoison) && m!.subarray(n).every(isPoison), `count ${count}: nothing past it`).toBe(true);
+    });
+    add.destroy();
+    max.destroy();
+  });
+
+  it('a count written every frame creates nothing in steady state', async () => {
+    const ctx = await getTestContext();
+    const u = randomData('u32', 4096, 4, 'small');
+    const input = bufferOf(ctx, u);
+    const headBits = bufferOf(ctx, cpu.packHeadFlags(randomSegmentFlags(4096, 16, 5)));
+    const output = poisoned(ctx, 4 * 4096);
+    const countBuffer = bufferOf(ctx, new Uint32Array(4));
+    const rng = createRng(6);
+    const counts = await runFrameLoop(ctx.device, {
+      create: () => createSegmentedScanPlan(ctx, { maxCount: 4096 }),
+      encode: (plan, encoder) => {
+        ctx.device.queue.writeBuffer(countBuffer, 0, new Uint32Array([rng.int(0, 5000)]));
+        plan.encode(encoder, { input, headBits, output, countBuffer });
+      },
+    });
+    expect(counts.steady).toEqual({ buffers: 0, bindGroups: 0, pipelines: 0 });
+    expect(counts.liveAfterDestroy).toBe(0);
+    for (const b of [input, headBits, output, countBuffer]) b.destroy();
+  });
+
+  it('the tree algorithm and a missing maxCount are refused with a ScanError naming args.countBuffer', async () => {
+    const ctx = await getTestContext();
+    const [input, headBits, output, countBuffer] = [0, 1, 2, 3].map(() => poisoned(ctx, 64));
+    const encoder = ctx.device.createCommandEncoder();
+    const tree = createSegmentedScanPlan(ctx, { algorithm: 'tree', maxCount: 16 });
+    expect(() => tree.encode(encoder, { input: input!, headBits: headBits!, output: output!, countBuffer: countBuffer! })).toThrow(
+      expect.objectContaining({ code: 'UNSUPPORTED', argument: 'args.countBuffer' }),
+    );
+    const unbounded = createSegmentedScanPlan(ctx);
+    expect(() => unbounded.encode(encoder, { input: input!, headBits: headBits!, output: output!, countBuffer: countBuffer! })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.countBuffer' }),
+    );
+    encoder.finish();
+  });
+});
