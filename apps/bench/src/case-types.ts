@@ -128,14 +128,15 @@ export type FrameCasePrimitive = (typeof FRAME_LOOP_PRIMITIVES)[number] | (typeo
 /**
  * The plans a frame case records, as the applications use them: `sort` the descending key–value
  * sort of f32 depths with u32 indices (a Gaussian-splat viewer), `pack` the compaction of u32
- * elements by u32 flags and `scan` the exclusive u32 add scan (a particle system's live list and bins).
+ * elements by u32 flags, `scan` the exclusive u32 add scan (a particle system's live list and bins)
+ * and `segmented-scan` the exclusive segmented add scan (its per-cell offsets).
  *
  * @example
  * ```ts
  * const workload: FrameWorkloadName = FRAME_WORKLOADS[0]; // 'sort'
  * ```
  */
-export const FRAME_WORKLOADS = ['sort', 'pack', 'scan'] as const;
+export const FRAME_WORKLOADS = ['sort', 'pack', 'scan', 'segmented-scan'] as const;
 export type FrameWorkloadName = (typeof FRAME_WORKLOADS)[number];
 
 /**

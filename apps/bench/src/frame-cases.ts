@@ -70,6 +70,9 @@ export function frameWorkloadShape(workload: FrameWorkloadName): Omit<CaseShape,
       return { frameWorkload: 'pack', type: 'u32', flagType: 'u32' };
     case 'scan':
       return { frameWorkload: 'scan', type: 'u32', op: 'add', inclusive: false };
+    case 'segmented-scan':
+      // Per-cell offsets of a particle system: segments of 32 elements on average.
+      return { frameWorkload: 'segmented-scan', type: 'u32', op: 'add', inclusive: false, segmentMean: 32 };
   }
 }
 

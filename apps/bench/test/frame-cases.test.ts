@@ -29,6 +29,8 @@ describe('the frame cases', () => {
       'frame-loop pack u32 u32 flags gpu count@4096',
       'frame-loop scan u32 add excl host count@4096',
       'frame-loop scan u32 add excl gpu count@4096',
+      'frame-loop segmented-scan u32 add excl mean 32 host count@4096',
+      'frame-loop segmented-scan u32 add excl mean 32 gpu count@4096',
     ]);
     expect(cases[1]).toMatchObject({
       frameWorkload: 'sort',
@@ -50,6 +52,8 @@ describe('the frame cases', () => {
       'first-call pack u32 u32 flags no-wait',
       'first-call scan u32 add excl wait',
       'first-call scan u32 add excl no-wait',
+      'first-call segmented-scan u32 add excl mean 32 wait',
+      'first-call segmented-scan u32 add excl mean 32 no-wait',
     ]);
   });
 
