@@ -43,6 +43,13 @@ export {
   type EnumerateEncodeArgs,
   type EnumeratePlanOptions,
 } from './plans/simple-plans.js';
-export { type CountSource, type Plan, SCAN_ALGORITHMS, type ScanAlgorithm, type ScanEncodeArgs, type ScanPlanOptions } from './plans/types.js';
+export {
+  type CountSource,
+  type Plan,
+  SCAN_ALGORITHMS,
+  type ScanAlgorithm,
+  type ScanEncodeArgs,
+  type ScanPlanOptions,
+} from './plans/types.js';
 export { COMPARE_OPS, type CompareOp } from './predicate.js';
 export { createGpuTimer, type GpuTimer } from './timing.js';

@@ -65,9 +65,9 @@ export {
   vecRange,
 } from '../plans/chunks.js';
 export { RecipeExecutor, setStrictStructureKeys } from '../plans/executor.js';
+export { type CountFixup, type GpuCount, gpuCountOf, recordCountFixup, recordTailOut } from '../plans/gpu-count.js';
 export { LruMap } from '../plans/lru-map.js';
 export { PARAM_SLOTS } from '../plans/param-ring.js';
-export { type CountFixup, type GpuCount, gpuCountOf, recordCountFixup, recordTailOut } from '../plans/gpu-count.js';
 export { checkCopyUsage, checkEncodeArgs } from '../plans/plan-args.js';
 export { type PlanPart, planOf } from '../plans/plan-of.js';
 export {

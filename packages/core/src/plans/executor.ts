@@ -48,6 +48,9 @@ function bufferId(buffer: GPUBuffer): number {
 interface Structure {
   readonly dispatches: readonly DispatchStep[];
   readonly pipelines: readonly GPUComputePipeline[];
+  /** The scratch buffers its bind groups point into (a new one of these makes them stale), and whether a parameter block. */
+  readonly scratchNames: ReadonlySet<string>;
+  readonly usesParams: boolean;
   /** Per set of caller buffers: the bind groups of every parameter slot, `[slot][dispatch]`. */
   readonly groupSets: LruMap<string, GPUBindGroup[][]>;
 }
@@ -95,7 +98,7 @@ export class RecipeExecutor {
     this.passDescriptor = { label };
     this.params = new ParamRingSet(ctx, label, () => {
       this.created++;
-      this.dropBindGroups();
+      this.dropBindGroups((structure) => structure.usesParams);
     });
   }
 
@@ -233,10 +236,21 @@ export class RecipeExecutor {
       if (strictKeys) throw new Error(`${this.label}: internal error: ${difference}`);
     }
     const dispatches: DispatchStep[] = [];
-    for (const step of recipe.steps) if (step.kind === 'dispatch') dispatches.push(step);
+    const scratchNames = new Set<string>();
+    let usesParams = false;
+    for (const step of recipe.steps) {
+      if (step.kind !== 'dispatch') continue;
+      dispatches.push(step);
+      for (const ref of step.bindings) {
+        if (ref && 'scratch' in ref) scratchNames.add(ref.scratch);
+        if (ref && 'params' in ref) usesParams = true;
+      }
+    }
     const structure: Structure = {
       dispatches,
       pipelines: dispatches.map((step) => getPipeline(this.ctx, step.kernel)),
+      scratchNames,
+      usesParams,
       groupSets: new LruMap(MAX_GROUP_SETS),
     };
     this.structures.set(key, structure);
@@ -279,8 +293,9 @@ export class RecipeExecutor {
     );
   }
 
-  private dropBindGroups(): void {
-    for (const structure of this.structures.values()) structure.groupSets.clear();
+  /** Drops the bind groups of the structures `stale` picks (they point into a buffer that was replaced). */
+  private dropBindGroups(stale: (structure: Structure) => boolean): void {
+    for (const structure of this.structures.values()) if (stale(structure)) structure.groupSets.clear();
   }
 
   private ensureScratch(recipe: Recipe, exact = false): void {
@@ -299,7 +314,7 @@ export class RecipeExecutor {
       const usage = STORAGE_USAGE | (recipe.scratchUsage?.[name] ?? 0);
       this.scratch.set(name, this.ctx.device.createBuffer({ label: `${this.label} ${name}`, size, usage }));
       this.created++;
-      this.dropBindGroups();
+      this.dropBindGroups((structure) => structure.scratchNames.has(name));
     }
   }
 
