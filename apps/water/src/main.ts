@@ -100,22 +100,39 @@ async function start(): Promise<void> {
   const stats = element<HTMLSpanElement>('stats');
   const meter = new FrameMeter();
 
+  // The running simulation, and one whose kernels are still compiling (frames skip until it is ready).
   let sim: WaterSim | undefined;
+  let pending: WaterSim | undefined;
   const build = () => {
     sim?.destroy();
     sim = undefined;
+    pending?.destroy();
+    pending = undefined;
+    let next: WaterSim;
     try {
-      sim = createWaterSim(ctx, { size: settings.size, terrain: settings.terrain });
+      next = createWaterSim(ctx, { size: settings.size, terrain: settings.terrain });
     } catch (error) {
       showError(`Could not create a ${settings.size}² simulation: ${(error as Error).message}`);
       return;
     }
-    // A few drops so the pool is alive before the first click.
-    const { radius, height } = dropShape(settings.size);
-    sim.drop(settings.size * 0.3, settings.size * 0.35, radius * 1.5, height);
-    sim.drop(settings.size * 0.7, settings.size * 0.7, radius, height);
+    pending = next;
     status.size = settings.size;
     history.replaceState(null, '', settingsQuery(settings));
+    // Its first frame waits for nothing: the pipelines compile without stalling the page, then it runs.
+    next.ready.then(
+      () => {
+        if (pending !== next) return; // replaced (and destroyed) meanwhile
+        pending = undefined;
+        // A few drops so the pool is alive before the first click.
+        const { radius, height } = dropShape(settings.size);
+        next.drop(settings.size * 0.3, settings.size * 0.35, radius * 1.5, height);
+        next.drop(settings.size * 0.7, settings.size * 0.7, radius, height);
+        sim = next;
+      },
+      (error: Error) => {
+        if (pending === next) showError(`Could not compile the ${settings.size}² simulation: ${error.message}`);
+      },
+    );
   };
   let pendingSteps = 0;
   bindControls(settings, build, () => {

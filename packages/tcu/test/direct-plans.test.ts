@@ -1,8 +1,9 @@
 // How plans split work between the direct kernels (subgroup-matrix path, f16) and the staged ones:
-// units, tails, alignment and the passes recorded for each segment size. The direct kernels need
+// units, tails and the passes recorded for each segment size. Every binding is a whole buffer (one
+// bind group serves every count): the counts, and the first segment of a tail, are parameters. The direct kernels need
 // subgroup matrices, which SwiftShader lacks, so CI checks the recipes here and their WGSL text;
 // `scripts/device-check.ts` runs them on the H100 against the CPU references (BENCHMARKS.md).
-import { type DispatchStep, RecipeBuilder, type Step } from '@scan/core/kit';
+import { type DispatchStep, type Recipe, RecipeBuilder, type Step } from '@scan/core/kit';
 import { describe, expect, it } from 'vitest';
 import { directChainedScanKernel } from '../src/kernels/direct-chained-scan.js';
 import { directApplies } from '../src/kernels/direct-common.js';
@@ -24,20 +25,35 @@ const H100_PATH: MatrixPath = {
   direct: true,
 };
 
-function record(what: 'reduce' | 'scan', n: number, s: number, path: MatrixPath = H100_PATH): readonly Step[] {
+const INPUT = { role: 'input', offset: 0 };
+const OUTPUT = { role: 'output', offset: 0 };
+
+/** The recipe of one encode; `steps` and `params` as the executor sees them. */
+function record(what: 'reduce' | 'scan', n: number, s: number, path: MatrixPath = H100_PATH): Recipe {
   const b = new RecipeBuilder();
-  const pc: PassContext = { b, path, table: TCU_SELECTION_TABLE['subgroup-matrix'], maxDim: 65535, align: 256 };
-  const input = { role: 'input', offset: 0, size: 4 * Math.ceil(n / 2) };
-  if (what === 'reduce') recordReduce(pc, input, 'f16', { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) }, n, s);
-  else recordScan(pc, input, 'f16', { role: 'output', offset: 0, size: 4 * n }, n, s, true);
-  return b.build().steps;
+  const pc: PassContext = { b, path, table: TCU_SELECTION_TABLE['subgroup-matrix'], maxDim: 65535 };
+  if (what === 'reduce') recordReduce(pc, INPUT, 'f16', OUTPUT, n, s);
+  else recordScan(pc, INPUT, 'f16', OUTPUT, n, s, true);
+  return b.build();
 }
 
-const dispatches = (steps: readonly Step[]) => steps.filter((st): st is DispatchStep => st.kind === 'dispatch');
-const keys = (steps: readonly Step[]) => dispatches(steps).map((d) => d.kernel.key.split('/').slice(0, 3).join('/'));
-const range = (ref: unknown) => {
-  const r = ref as { offset?: number; size?: number };
-  return [r.offset ?? 0, r.size];
+const dispatches = (r: Recipe) => r.steps.filter((st: Step): st is DispatchStep => st.kind === 'dispatch');
+const keys = (r: Recipe) => dispatches(r).map((d) => d.kernel.key.split('/').slice(0, 3).join('/'));
+/** The parameter words of dispatch `i` (binding 2): n, s, nseg, parts, partLen, nx, groups, first. */
+const paramsOf = (r: Recipe, i: number) => {
+  const ref = dispatches(r)[i]?.bindings[2] as { params: number };
+  const [n, s, nseg, parts, partLen, , groups, first] = r.params[ref.params] as number[];
+  return { n, s, nseg, parts, partLen, groups, first };
+};
+/** Every binding of every dispatch is a whole buffer: from offset 0, no size. */
+const expectWholeBindings = (r: Recipe) => {
+  for (const d of dispatches(r)) {
+    for (const ref of d.bindings) {
+      if (!ref || 'params' in ref) continue;
+      expect(ref.offset ?? 0, d.kernel.key).toBe(0);
+      expect(ref.size, d.kernel.key).toBeUndefined();
+    }
+  }
 };
 
 describe('direct kernels: which shapes they take', () => {
@@ -51,51 +67,58 @@ describe('direct kernels: which shapes they take', () => {
   });
 
   it('reduce, s = S: one direct dispatch over whole units of S³ elements, nothing else', () => {
-    const steps = record('reduce', 1 << 18, 16);
-    expect(keys(steps)).toEqual(['tcu/direct-reduce/t0']);
-    const [d] = dispatches(steps);
+    const r = record('reduce', 1 << 18, 16);
+    expect(keys(r)).toEqual(['tcu/direct-reduce/t0']);
+    const [d] = dispatches(r);
     // 64 units of 4096 elements, two subgroups per workgroup.
     expect(d?.workgroups).toBe(32);
-    expect(range(d?.bindings[0])).toEqual([0, 2 << 18]);
-    expect(range(d?.bindings[1])).toEqual([0, 4 << 14]);
+    expect(paramsOf(r, 0)).toMatchObject({ n: 1 << 18, groups: 64 });
+    expectWholeBindings(r);
   });
 
-  it('reduce, a partial unit at the end: staged kernels on the tail, at an aligned output offset', () => {
+  it('reduce, a partial unit at the end: staged kernels on the tail, from its first segment', () => {
     const n = (1 << 18) + 3 * 4096 + 1000;
-    const steps = record('reduce', n, 16);
-    expect(keys(steps)).toEqual(['tcu/direct-reduce/t0', 'tcu/reduce/warp']);
-    const [direct, tail] = dispatches(steps);
-    expect(range(direct?.bindings[1])).toEqual([0, 4 * 67 * 256]);
-    expect(range(tail?.bindings[0])).toEqual([2 * 67 * 4096, 4 * Math.ceil(1000 / 2)]);
-    expect(range(tail?.bindings[1])).toEqual([4 * 67 * 256, 4 * Math.ceil(1000 / 16)]);
+    const r = record('reduce', n, 16);
+    expect(keys(r)).toEqual(['tcu/direct-reduce/t0', 'tcu/reduce/warp']);
+    expect(paramsOf(r, 0)).toMatchObject({ n: 67 * 4096, groups: 67 });
+    // The tail binds the same whole buffers and starts at segment 67·256 of the whole array.
+    expect(paramsOf(r, 1)).toMatchObject({ n, s: 16, nseg: Math.ceil(n / 16), first: 67 * 256 });
+    expectWholeBindings(r);
   });
 
-  it('reduce, an unaligned tail output goes through scratch and a copy', () => {
-    // s = 4096: one segment per unit, so the tail's first segment (67) is not 64-word aligned.
+  it('reduce, any tail offset: no scratch and no copy, the first segment is a parameter', () => {
+    // s = 4096: one segment per unit, so the tail starts at segment 67 (not 64-word aligned).
     const n = 67 * 4096 + 100;
-    const steps = record('reduce', n, 4096);
-    expect(keys(steps)).toEqual(['tcu/direct-reduce/t16', 'tcu/reduce/block']);
-    const copy = steps.find((st) => st.kind === 'copy');
-    expect(copy && range((copy as { to: unknown }).to)).toEqual([4 * 67, 4]);
+    const r = record('reduce', n, 4096);
+    expect(keys(r)).toEqual(['tcu/direct-reduce/t16', 'tcu/reduce/block']);
+    expect(r.steps.some((st) => st.kind === 'copy')).toBe(false);
+    expect(paramsOf(r, 1)).toMatchObject({ n, first: 67, groups: 1 });
+    expectWholeBindings(r);
   });
 
   it('reduce, segments of up to 4096 tiles: the block level (Algorithm 4), one workgroup per segment', () => {
-    const steps = record('reduce', 1 << 25, 65536);
-    expect(keys(steps)).toEqual(['tcu/direct-block-reduce/t256']);
-    const [block] = dispatches(steps);
+    const r = record('reduce', 1 << 25, 65536);
+    expect(keys(r)).toEqual(['tcu/direct-block-reduce/t256']);
+    const [block] = dispatches(r);
     expect(block?.workgroups).toBe(512);
-    expect(range(block?.bindings[1])).toEqual([0, 4 * 512]);
-    // Fewer segments than the table's minimum: partial sums spread over more workgroups instead.
-    expect(keys(record('reduce', 1 << 20, 65536))).toEqual(['tcu/direct-reduce/t256', 'tcu/reduce/warp']);
+    expect(paramsOf(r, 0)).toMatchObject({ n: 1 << 25, groups: 512 });
+    expectWholeBindings(r);
+    // Fewer segments than the table's minimum: partial sums spread over more workgroups instead
+    // (one kernel for every segment longer than S tiles: t16).
+    expect(keys(record('reduce', 1 << 20, 65536))).toEqual(['tcu/direct-reduce/t16', 'tcu/reduce/warp']);
   });
 
   it('reduce, longer segments (the whole array): partial sums, then the staged kernels reduce them', () => {
     const n = 1 << 22;
-    const steps = record('reduce', n, n);
-    expect(keys(steps)[0]).toBe('tcu/direct-reduce/t16384');
-    const [direct, partials] = dispatches(steps);
+    const r = record('reduce', n, n);
+    // The kernel of segments longer than S tiles does not depend on their length: the whole array
+    // of every count shares it.
+    expect(dispatches(r)[0]?.kernel.key).toBe(dispatches(record('reduce', 1 << 20, 1 << 20))[0]?.kernel.key);
+    expect(keys(r)[0]).toBe('tcu/direct-reduce/t16');
+    const [direct, partials] = dispatches(r);
     expect(direct?.workgroups).toBe(n / 4096 / 2); // units of 16 tiles, two per workgroup
-    expect(range(partials?.bindings[0])).toEqual([0, 4 * (n / 4096)]);
+    expect(partials?.bindings[0]).toEqual({ scratch: 'directPartials' });
+    expect(paramsOf(r, 1)).toMatchObject({ n: n / 4096, s: n / 4096 });
   });
 
   it('scan: Scan16 and Scan256 units, the chained scan past S tiles, the whole array in one pass', () => {
@@ -103,22 +126,23 @@ describe('direct kernels: which shapes they take', () => {
     expect(keys(record('scan', 1 << 18, 256))).toEqual(['tcu/direct-scan/t1']);
     expect(keys(record('scan', 1 << 18, 4096))).toEqual(['tcu/direct-scan/t16']);
     for (const s of [65536, 1 << 18, 1 << 30]) {
-      const steps = record('scan', 1 << 18, s);
-      expect(keys(steps)).toEqual(['tcu/direct-chained-scan/incl']);
-      // The look-back statuses are zeroed first.
-      expect(steps[0]?.kind).toBe('clear');
-      const [d] = dispatches(steps);
+      const r = record('scan', 1 << 18, s);
+      expect(keys(r)).toEqual(['tcu/direct-chained-scan/incl']);
+      // The look-back statuses are zeroed first (this count's units; the binding is the whole buffer).
       const units = (1 << 18) / (32 * 256);
-      expect(d?.workgroups).toBe(units);
+      expect(r.steps[0]).toMatchObject({ kind: 'clear', target: { scratch: 'directStatus', offset: 0 } });
+      expect(dispatches(r)[0]?.bindings[3]).toEqual({ scratch: 'directStatus' });
+      expect(dispatches(r)[0]?.workgroups).toBe(units);
+      expectWholeBindings(r);
     }
   });
 
-  it('scan, a shorter last segment: the full segments direct, the rest staged at its element offset', () => {
+  it('scan, a shorter last segment: the full segments direct, the rest staged from its first segment', () => {
     const n = 3 * 65536 + 5000;
-    const steps = record('scan', n, 65536);
-    expect(keys(steps).slice(0, 2)).toEqual(['tcu/direct-chained-scan/incl', 'tcu/scan/block']);
-    const tail = dispatches(steps)[1];
-    expect(range(tail?.bindings[1])).toEqual([4 * 3 * 65536, 4 * 5000]);
+    const r = record('scan', n, 65536);
+    expect(keys(r).slice(0, 2)).toEqual(['tcu/direct-chained-scan/incl', 'tcu/scan/block']);
+    expect(paramsOf(r, 1)).toMatchObject({ n, s: 65536, first: 3 });
+    expectWholeBindings(r);
   });
 
   it('scan, long segments: one subgroup per segment from scanWarpMinSegments segments on, else the chained scan', () => {
@@ -128,7 +152,8 @@ describe('direct kernels: which shapes they take', () => {
     const [d] = dispatches(warp);
     expect(d?.kernel.key).toContain('/u32/');
     expect(d?.workgroups).toBe(4096 / 4);
-    expect(range(d?.bindings[1])).toEqual([0, 4 * 4096 * s]);
+    expect(paramsOf(warp, 0)).toMatchObject({ n: 4096 * s, groups: 4096 });
+    expect(paramsOf(warp, 1)).toMatchObject({ first: 4096 });
     expect(
       keys(warp)
         .slice(1)
@@ -144,12 +169,13 @@ describe('direct kernels: which shapes they take', () => {
       const units = Math.floor(n / (segsPerUnit * s));
       const scan = record('scan', n, s);
       expect(keys(scan)[0]).toBe('tcu/direct-scan/t0n');
-      expect(range(dispatches(scan)[0]?.bindings[1])).toEqual([0, 4 * units * segsPerUnit * s]);
+      expect(paramsOf(scan, 0)).toMatchObject({ n: units * segsPerUnit * s, groups: units });
+      expectWholeBindings(scan);
       if (s >= 256) continue; // the coalesced reduction's, below
       const reduce = record('reduce', n, s);
       expect(keys(reduce)[0]).toBe('tcu/direct-reduce/t0n');
       expect(dispatches(reduce)[0]?.workgroups).toBe(Math.ceil(units / 2));
-      expect(range(dispatches(reduce)[0]?.bindings[1])).toEqual([0, 4 * units * segsPerUnit]);
+      expect(paramsOf(reduce, 0)).toMatchObject({ n: units * segsPerUnit * s, nseg: units * segsPerUnit });
     }
   });
 
@@ -160,8 +186,8 @@ describe('direct kernels: which shapes they take', () => {
       const reduce = record('reduce', n, s);
       expect(keys(reduce)[0]).toBe('tcu/direct-reduce/t0c');
       expect(dispatches(reduce)[0]?.workgroups).toBe(Math.ceil(units / 2));
-      expect(range(dispatches(reduce)[0]?.bindings[0])).toEqual([0, 2 * units * 16 * s]);
-      expect(range(dispatches(reduce)[0]?.bindings[1])).toEqual([0, 4 * units * 16]);
+      expect(paramsOf(reduce, 0)).toMatchObject({ n: units * 16 * s, nseg: units * 16, groups: units });
+      expectWholeBindings(reduce);
       // The rest (a partial unit, the shorter last segment) through the staged kernels.
       expect(
         keys(reduce)
@@ -177,10 +203,9 @@ describe('direct kernels: which shapes they take', () => {
       path: H100_PATH,
       table: { ...table, direct: { ...table.direct!, reduceCoalescedMinTiles: 0 } },
       maxDim: 65535,
-      align: 256,
     };
-    recordReduce(pc, { role: 'input', offset: 0, size: 4 << 20 }, 'f16', { role: 'output', offset: 0, size: 4 << 12 }, 1 << 22, 768);
-    expect(keys(b.build().steps)[0]).toBe('tcu/direct-reduce/t0n');
+    recordReduce(pc, INPUT, 'f16', OUTPUT, 1 << 22, 768);
+    expect(keys(b.build())[0]).toBe('tcu/direct-reduce/t0n');
   });
 
   it('leave other segment sizes, u8 flags and the emulated path to the staged kernels', () => {
@@ -199,50 +224,44 @@ describe('direct count (u8 flags): which shapes it takes', () => {
   const count = (n: number, s: number, staged = false) => {
     const b = new RecipeBuilder();
     const table = TCU_SELECTION_TABLE['subgroup-matrix'];
-    const common = { b, maxDim: 65535, align: 256 };
+    const common = { b, maxDim: 65535 };
     const pc: PassContext = {
       ...common,
       path: U8_PATH,
       table,
       staged: staged ? { ...common, path: EMULATED, table: TCU_SELECTION_TABLE.emulated } : undefined,
     };
-    recordReduce(
-      pc,
-      { role: 'input', offset: 0, size: 4 * Math.ceil(n / 4) },
-      'u8',
-      { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) },
-      n,
-      s,
-    );
-    return b.build().steps;
+    recordReduce(pc, INPUT, 'u8', OUTPUT, n, s);
+    return b.build();
   };
 
   it('segments of whole 32-flag chunks dividing a unit: one dispatch over units of 8192 flags', () => {
     for (const s of [32, 256, 4096, 8192]) {
       const n = (1 << 20) + 1000;
       const units = Math.floor(n / 8192);
-      const steps = count(n, s);
-      expect(keys(steps)[0]).toBe(`tcu/direct-count/c${s / 32}`);
-      const [d] = dispatches(steps);
+      const r = count(n, s);
+      expect(keys(r)[0]).toBe(`tcu/direct-count/c${s / 32}`);
+      const [d] = dispatches(r);
       expect(d?.workgroups).toBe(Math.ceil(units / 2));
-      expect(range(d?.bindings[0])).toEqual([0, units * 8192]);
-      expect(range(d?.bindings[1])).toEqual([0, (4 * units * 8192) / s]);
-      // The rest through the staged kernels, from the first flag past the units.
+      expect(paramsOf(r, 0)).toMatchObject({ n: units * 8192, nseg: (units * 8192) / s, groups: units });
+      // The rest through the staged kernels, from the first segment past the units.
       expect(
-        keys(steps)
+        keys(r)
           .slice(1)
           .every((k) => !k.includes('direct')),
       ).toBe(true);
-      expect(range(dispatches(steps)[1]?.bindings[0])[0]).toBe(units * 8192);
+      expect(paramsOf(r, 1)).toMatchObject({ n, first: (units * 8192) / s });
+      expectWholeBindings(r);
     }
   });
 
   it('longer segments of whole units: a partial count per unit, the partials added by the staged kernels', () => {
-    const steps = count(3 * 65536 + 77, 65536);
-    expect(keys(steps)[0]).toBe('tcu/direct-count/c2048');
-    expect(dispatches(steps)[0]?.workgroups).toBe(12);
-    expect(keys(steps)[1]).toMatch(/^tcu\/reduce\/warp/);
-    expect(dispatches(steps)[1]?.kernel.key).toContain('/u32/');
+    const r = count(3 * 65536 + 77, 65536);
+    // One kernel for every segment of M·N chunks or more (one partial per unit): c256.
+    expect(keys(r)[0]).toBe('tcu/direct-count/c256');
+    expect(dispatches(r)[0]?.workgroups).toBe(12);
+    expect(keys(r)[1]).toMatch(/^tcu\/reduce\/warp/);
+    expect(dispatches(r)[1]?.kernel.key).toContain('/u32/');
   });
 
   it('other segment sizes go to the staged kernels; with a staged context (auto) those run emulated', () => {

@@ -5,46 +5,7 @@ import { createRng, getTestContext, poisonBuffer } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { createTcuReducePlan, createTcuScanPlan, packHalves, prepareTcu, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
-
-function halfData(n: number, seed: number): Float32Array {
-  const rng = createRng(seed);
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = (rng.float() - 0.5) * 8;
-  return out;
-}
-
-/** Checks `got` against the f32 CPU reference within n_terms·ε_f32·Σ|x| per element. */
-function expectClose(got: Float32Array, data: Float32Array, s: number | undefined, label: string, scan?: { inclusive: boolean }) {
-  const vals = cpu.f16ToFloat32(cpu.toF16Array(data));
-  const want = scan ? cpu.tcuScan(data, { segmentSize: s, pad: true, ...scan }) : cpu.tcuReduce(data, { segmentSize: s, pad: true });
-  expect(got.length, `${label} length`).toBe(want.length);
-  const size = s ?? Math.max(1, data.length);
-  let bad = -1;
-  let count = 0;
-  let abs = 0;
-  let terms = 0;
-  for (let i = 0; i < want.length; i++) {
-    let bound: number;
-    if (scan) {
-      if (i % size === 0) {
-        abs = 0;
-        terms = 0;
-      }
-      abs += Math.abs(vals[i]!);
-      terms++;
-      bound = cpu.sumErrorBound(terms, abs);
-    } else {
-      let a = 0;
-      for (let j = i * size; j < Math.min(vals.length, (i + 1) * size); j++) a += Math.abs(vals[j]!);
-      bound = cpu.sumErrorBound(size, a);
-    }
-    if (!(Math.abs(got[i]! - want[i]!) <= bound)) {
-      count++;
-      if (bad < 0) bad = i;
-    }
-  }
-  if (bad >= 0) throw new Error(`${label}: ${count} of ${want.length} differ; first at ${bad}: got ${got[bad]}, want ${want[bad]}`);
-}
+import { expectClose, halfData } from './close.js';
 
 const SIZES: [number, number | undefined][] = [
   [4096, 1],
@@ -123,6 +84,7 @@ describe('tcu on the emulated path', () => {
             kind === 'reduce'
               ? createTcuReducePlan(ctx, { path: 'emulated', emulatedShape: shape })
               : createTcuScanPlan(ctx, { path: 'emulated', emulatedShape: shape });
+          await plan.ready;
           const staging = device.createBuffer({ size: 4 * outLen, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
           const encoder = device.createCommandEncoder();
           plan.encode(encoder, { input, output, count: n, segmentSize: s });

@@ -186,3 +186,20 @@ export const DROP_KERNEL: KernelSpec = { key: `water/drop/${TILE}x${TILE}`, wgsl
 export function gridWorkgroups(n: number): number {
   return Math.ceil(n / TILE);
 }
+
+/**
+ * Every kernel of the simulation (besides the tridiagonal plans'): what `createWaterSim` compiles
+ * ahead with `loadPipelines`, so that neither its setup nor its first frame waits for a compilation.
+ *
+ * @example
+ * ```ts
+ * await loadPipelines(ctx, WATER_KERNELS);
+ * ```
+ */
+export const WATER_KERNELS: readonly KernelSpec[] = [
+  FILL_KERNEL,
+  coefficientsKernel('rows'),
+  coefficientsKernel('columns'),
+  APPLY_KERNEL,
+  DROP_KERNEL,
+];

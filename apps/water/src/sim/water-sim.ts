@@ -1,7 +1,7 @@
 import { BufferUsage, createStorageBuffer, type ScanContext, ScanError } from '@scan/core';
-import { getPipeline } from '@scan/core/kit';
+import { getPipeline, loadPipelines } from '@scan/core/kit';
 import { createTridiagonalPlan, type TridiagonalAlgorithm, type TridiagonalPlan } from '@scan/tridiag';
-import { APPLY_KERNEL, coefficientsKernel, DROP_KERNEL, FILL_KERNEL, gridWorkgroups } from './kernels.js';
+import { APPLY_KERNEL, coefficientsKernel, DROP_KERNEL, FILL_KERNEL, gridWorkgroups, WATER_KERNELS } from './kernels.js';
 import { invalidOption, type ResolvedWaterOptions, resolveWaterOptions, type WaterSimOptions } from './options.js';
 import { makeTerrain } from './terrain.js';
 
@@ -20,6 +20,13 @@ export interface WaterSim {
   /** Steps taken so far. */
   readonly steps: number;
   /**
+   * Resolves once every pipeline the simulation runs — its own kernels and both tridiagonal plans'
+   * — is compiled (without stalling) and its bind groups are made: await it before the first frame,
+   * so that frame does not wait for a compilation. Using the simulation before then works too (it
+   * compiles what it needs on the spot). Rejects with a `ScanError` when a kernel fails to compile.
+   */
+  readonly ready: Promise<void>;
+  /**
    * The current heights hⁿ (N·N f32, row-major). It is one of three buffers that rotate every
    * step, so read this property again after each `step` (a renderer keeps one bind group per buffer).
    */
@@ -36,7 +43,8 @@ export interface WaterSim {
   /**
    * Adds a smooth bump of `height` (negative for a dip) within `radius` cells of (x, y), in cell
    * coordinates (cell (i, j) is at (i, j)), to the current and previous heights, so it starts at
-   * rest. Submitted at once, so it lands before any step recorded afterwards.
+   * rest. Submitted at once, so it lands before any step recorded afterwards. Creates nothing: its
+   * parameters go into a uniform buffer made once.
    */
   drop(x: number, y: number, radius: number, height: number): void;
   /** Reads the current heights back (N·N values). */
@@ -73,11 +81,16 @@ function stepParams(o: ResolvedWaterOptions): ArrayBuffer {
  * tridiagonal plans of `@scan/tridiag` are made once here and reused by every step. The water
  * starts at rest at `waterLevel` (cells whose bottom is higher are dry: depth 0).
  *
+ * Made for a frame loop: every buffer and bind group is made once (the bind groups of the three
+ * rotating phases, the drop's), so a step or a drop creates no buffer, bind group or pipeline. The
+ * kernels compile in the background from here on; `await sim.ready` before the first frame.
+ *
  * Throws `ScanError` (`INVALID_ARGUMENT`) naming the bad option, `TOO_LARGE` past the device limits.
  *
  * @example
  * ```ts
  * const sim = createWaterSim(ctx, { size: 256, terrain: 'island' });
+ * await sim.ready;
  * sim.drop(128, 64, 8, 0.5);
  * const encoder = ctx.device.createCommandEncoder();
  * for (let i = 0; i < 4; i++) sim.step(encoder);
@@ -119,6 +132,9 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
   const rhs = storage('water right-hand side');
   const half = storage('water row increment');
   const params = own(uniformBuffer(device, stepParams(o), 'water step params'));
+  // The drop's parameters, rewritten by each drop (which submits at once, so a drop never reads
+  // the next one's): one buffer for the simulation's life, not one per drop.
+  const dropParams = own(uniformBuffer(device, new ArrayBuffer(DROP_PARAMS_BYTES), 'water drop params'));
   const entries = (buffers: GPUBuffer[]): GPUBindGroupEntry[] => buffers.map((buffer, binding) => ({ binding, resource: { buffer } }));
 
   // New buffers are zero-filled, which is the flat bottom: only other terrains are uploaded.
@@ -126,8 +142,6 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
     const terrain = o.terrain instanceof Float32Array ? o.terrain : makeTerrain(o.terrain, n, o.seed);
     device.queue.writeBuffer(bottom, 0, terrain.buffer, terrain.byteOffset, bytes);
   }
-  // hⁿ⁻¹ = hⁿ⁻² = level: the water starts at rest. Filled on the GPU, so even a 4096² grid moves
-  // no height data through the host (Dawn in Node dislikes megabytes of it; see DESIGN.md).
   const groups = gridWorkgroups(n);
   // One pass of a grid kernel: one invocation per cell.
   const gridPass = (encoder: GPUCommandEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, label: string) => {
@@ -137,7 +151,14 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
     pass.dispatchWorkgroups(groups, groups);
     pass.end();
   };
-  {
+
+  /**
+   * What needs the pipelines: the initial heights (filled on the GPU) and every bind group. Made
+   * once, when the pipelines are compiled (`ready`), or at the first use before that.
+   */
+  const initialize = () => {
+    // hⁿ⁻¹ = hⁿ⁻² = level: the water starts at rest. Filled on the GPU, so even a 4096² grid moves
+    // no height data through the host (Dawn in Node dislikes megabytes of it; see DESIGN.md).
     const fill = getPipeline(ctx, FILL_KERNEL);
     const data = new ArrayBuffer(16);
     new Uint32Array(data, 0, 1)[0] = n;
@@ -154,37 +175,48 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
     }
     device.queue.submit([encoder.finish()]);
     uniform.destroy();
-  }
 
-  const rowPipeline = getPipeline(ctx, coefficientsKernel('rows'));
-  const columnPipeline = getPipeline(ctx, coefficientsKernel('columns'));
-  const applyPipeline = getPipeline(ctx, APPLY_KERNEL);
-
-  // Phase p: current = heights[p], previous = heights[p+2], next = heights[p+1] (mod 3); after a
-  // step the phase advances, so the buffers rotate without copies.
-  const phases = [0, 1, 2].map((p) => {
-    const current = heights[p]!;
-    const previous = heights[(p + 2) % 3]!;
-    const next = heights[(p + 1) % 3]!;
-    return {
-      next,
-      rows: device.createBindGroup({
-        label: `water row coefficients ${p}`,
-        layout: rowPipeline.getBindGroupLayout(0),
-        entries: entries([params, current, bottom, lower, diag, upper, previous, rhs]),
-      }),
-      columns: device.createBindGroup({
-        label: `water column coefficients ${p}`,
-        layout: columnPipeline.getBindGroupLayout(0),
-        entries: entries([params, current, bottom, lower, diag, upper, half, rhs]),
-      }),
-      apply: device.createBindGroup({
-        label: `water apply ${p}`,
-        layout: applyPipeline.getBindGroupLayout(0),
-        entries: entries([params, current, next]),
-      }),
-    };
-  });
+    const rowPipeline = getPipeline(ctx, coefficientsKernel('rows'));
+    const columnPipeline = getPipeline(ctx, coefficientsKernel('columns'));
+    const applyPipeline = getPipeline(ctx, APPLY_KERNEL);
+    const dropPipeline = getPipeline(ctx, DROP_KERNEL);
+    // Phase p: current = heights[p], previous = heights[p+2], next = heights[p+1] (mod 3); after a
+    // step the phase advances, so the buffers rotate without copies.
+    const phases = [0, 1, 2].map((p) => {
+      const current = heights[p]!;
+      const previous = heights[(p + 2) % 3]!;
+      const next = heights[(p + 1) % 3]!;
+      return {
+        next,
+        rows: device.createBindGroup({
+          label: `water row coefficients ${p}`,
+          layout: rowPipeline.getBindGroupLayout(0),
+          entries: entries([params, current, bottom, lower, diag, upper, previous, rhs]),
+        }),
+        columns: device.createBindGroup({
+          label: `water column coefficients ${p}`,
+          layout: columnPipeline.getBindGroupLayout(0),
+          entries: entries([params, current, bottom, lower, diag, upper, half, rhs]),
+        }),
+        apply: device.createBindGroup({
+          label: `water apply ${p}`,
+          layout: applyPipeline.getBindGroupLayout(0),
+          entries: entries([params, current, next]),
+        }),
+        drop: device.createBindGroup({
+          label: `water drop ${p}`,
+          layout: dropPipeline.getBindGroupLayout(0),
+          entries: entries([dropParams, current, previous]),
+        }),
+      };
+    });
+    return { rowPipeline, columnPipeline, applyPipeline, dropPipeline, phases };
+  };
+  let made: ReturnType<typeof initialize> | undefined;
+  const ensureMade = () => {
+    made ??= initialize();
+    return made;
+  };
 
   let phase = 0;
   let steps = 0;
@@ -193,17 +225,26 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
     if (destroyed) throw new ScanError('INVALID_ARGUMENT', `sim.${what}: this simulation was destroyed`, { argument: 'sim' });
   };
 
+  // Compiled without stalling: both plans' kernels and ours; then the bind groups, unless the
+  // simulation was used (and made them) or destroyed first.
+  const ready = Promise.all([rowPlan.ready, columnPlan.ready, loadPipelines(ctx, WATER_KERNELS)]).then(() => {
+    if (!destroyed) ensureMade();
+  });
+  // Nobody has to await it: a failed compilation surfaces at the step that needs the kernel too.
+  ready.catch(() => undefined);
+
   // One step, five passes: row coefficients → row solve (δz) → column coefficients → column solve
   // (Δ, into the next height buffer) → hⁿ = hⁿ⁻¹ + Δ in place (see `coefficientsWgsl`).
   const encodeStep = (encoder: GPUCommandEncoder) => {
-    const p = phases[phase]!;
-    gridPass(encoder, rowPipeline, p.rows, 'water row coefficients');
+    const m = ensureMade();
+    const p = m.phases[phase]!;
+    gridPass(encoder, m.rowPipeline, p.rows, 'water row coefficients');
     rowPlan.encode(encoder, { a: lower, b: diag, c: upper, d: rhs, x: half });
     // The column pass reuses the coefficient and right-hand-side buffers: WebGPU orders the
     // passes, so the row solve has read them before this pass overwrites them.
-    gridPass(encoder, columnPipeline, p.columns, 'water column coefficients');
+    gridPass(encoder, m.columnPipeline, p.columns, 'water column coefficients');
     columnPlan.encode(encoder, { a: lower, b: diag, c: upper, d: rhs, x: p.next });
-    gridPass(encoder, applyPipeline, p.apply, 'water apply increment');
+    gridPass(encoder, m.applyPipeline, p.apply, 'water apply increment');
     phase = (phase + 1) % 3;
     steps++;
   };
@@ -214,11 +255,17 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
     get steps() {
       return steps;
     },
+    ready,
+    // Whoever reads the heights gets them filled: the fill runs with the first use at the latest.
     get heightBuffer() {
+      if (!destroyed) ensureMade();
       return heights[phase]!;
     },
     bottomBuffer: bottom,
-    heightBuffers: heights,
+    get heightBuffers() {
+      if (!destroyed) ensureMade();
+      return heights;
+    },
     step(encoder) {
       usable('step');
       if (encoder) {
@@ -240,21 +287,18 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
       }
       if (typeof radius !== 'number' || !(radius > 0) || !Number.isFinite(radius))
         invalidOption('radius', radius, 'must be a finite number > 0');
+      const m = ensureMade();
       const data = new ArrayBuffer(DROP_PARAMS_BYTES);
       new Uint32Array(data, 0, 1)[0] = n;
       new Float32Array(data, 4, 4).set([x, y, radius, height]);
-      const uniform = uniformBuffer(device, data, 'water drop params');
-      const pipeline = getPipeline(ctx, DROP_KERNEL);
-      const current = heights[phase]!;
-      const previous = heights[(phase + 2) % 3]!;
-      const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: entries([uniform, current, previous]) });
+      device.queue.writeBuffer(dropParams, 0, data);
       const encoder = device.createCommandEncoder({ label: 'water drop' });
-      gridPass(encoder, pipeline, group, 'water drop');
+      gridPass(encoder, m.dropPipeline, m.phases[phase]!.drop, 'water drop');
       device.queue.submit([encoder.finish()]);
-      uniform.destroy();
     },
     async readHeights() {
       usable('readHeights');
+      ensureMade();
       const staging = device.createBuffer({ size: bytes, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST, label: 'water read-back' });
       try {
         const encoder = device.createCommandEncoder({ label: 'water read-back' });

@@ -84,8 +84,11 @@ function emitters(shape: MatrixShape, syntax: 'template' | 'bool') {
  */
 export function directCountKernel(spec: DirectCountSpec): KernelSpec {
   const { M, N, K } = spec.shape;
+  // Segments of M·N chunks or more all give one partial per unit: the same WGSL whatever their
+  // length, so one key (and one pipeline) serves them all — the whole array of any count included.
+  const chunks = Math.min(spec.chunks, M * N);
   return {
-    key: `tcu/direct-count/c${spec.chunks}/${M}x${N}x${K}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    key: `tcu/direct-count/c${chunks}/${M}x${N}x${K}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
     wgsl: () => directCountWgsl(spec),
   };
 }

@@ -47,8 +47,12 @@ export interface DirectReduceSpec extends DirectShape {
  * ```
  */
 export function directReduceKernel(spec: DirectReduceSpec): KernelSpec {
+  // Segments longer than S tiles all sum S rows of V per output (one partial per unit): the same
+  // WGSL whatever their length, so one key (and one pipeline) serves every such segment size — the
+  // whole array of any count included.
+  const segTiles = Math.min(spec.segTiles, spec.S);
   return {
-    key: `tcu/direct-reduce/t${spec.segTiles}${spec.strided ? 'n' : spec.coalesced ? 'c' : ''}/u${spec.unitTiles}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
+    key: `tcu/direct-reduce/t${segTiles}${spec.strided ? 'n' : spec.coalesced ? 'c' : ''}/u${spec.unitTiles}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
     wgsl: () => directReduceWgsl(spec),
   };
 }

@@ -24,8 +24,13 @@ export interface TcuKernelSpec {
 
 const isWide = (k: InputKind) => k === 'f32' || k === 'u32';
 
-/** The parameter block every kernel here reads (8 u32 words, one `paramBlock`). */
-export const PARAMS_STRUCT = `struct Params { n: u32, s: u32, nseg: u32, parts: u32, partLen: u32, nx: u32, groups: u32, unused: u32 }`;
+/**
+ * The parameter block every kernel here reads (8 u32 words, one `paramBlock`). `first` is the first
+ * segment a pass handles: the staged kernels number segments, elements and partials from the start
+ * of the whole array (`n` and `nseg` are the array's), so a pass over the segments the direct kernels
+ * left binds the same whole buffers as any other and one bind group serves every count.
+ */
+export const PARAMS_STRUCT = `struct Params { n: u32, s: u32, nseg: u32, parts: u32, partLen: u32, nx: u32, groups: u32, first: u32 }`;
 
 /**
  * The parameter struct and the three bindings every tcu kernel has: input (0), output (1) and the
@@ -94,7 +99,8 @@ export const SCAN_SLOTS = { op: 5, acc: 4 } as const;
  *   block level; with several it is the first kernel of the grid level (the plan reduces the
  *   partials with this kernel again).
  *
- * Output: one value per segment (warp) or per part (block).
+ * Output: one value per segment (warp) or per part (block), at its index in the whole array: a
+ * pass handles the segments from `params.first` on (see {@link PARAMS_STRUCT}).
  *
  * @example
  * ```ts
@@ -134,7 +140,7 @@ function reduceWgsl(spec: TcuKernelSpec): string {
       `  let sw = min(params.s, ${S}u); let q = ${S}u / sw;`,
       code.stageOp(P, (e) => one(code, `(${e} % ${S}u) < q * sw && (${e} % ${S}u) / sw == ${e} / ${S}u`)),
       `  for (var w = 0u; w < ${spec.tiles}u; w++) {`,
-      `    cur = (g * ${spec.tiles}u + w) * q * ${S}u;`,
+      `    cur = params.first + (g * ${spec.tiles}u + w) * q * ${S}u;`,
       code.stageAcc(V, () => zero(code)),
       stage('tileValue(E, q, sw)'),
       `    for (var j = lid; j < q * ${S}u; j += ${code.WG}u) {`,
@@ -153,7 +159,7 @@ function reduceWgsl(spec: TcuKernelSpec): string {
     body.push(
       code.stageOp(P, (e) => one(code, `${e} / ${S}u == 0u`)),
       code.stageOp(PT, (e) => one(code, `${e} % ${S}u == 0u`)),
-      '  let seg = g / params.parts; let blk = g % params.parts;',
+      '  let seg = params.first + g / params.parts; let blk = g % params.parts;',
       '  let segEnd = min(seg * params.s + params.s, params.n);',
       '  let lo = seg * params.s + blk * params.partLen;',
       '  let hi = min(segEnd, lo + params.partLen);',
@@ -164,7 +170,7 @@ function reduceWgsl(spec: TcuKernelSpec): string {
       stage('tileValue(E)'),
       '  }',
       code.wideMma({ d: R, src: V, x: PT, side: 'left', accumulate: false, limb: LIMB, tmp: TMP }),
-      `  if (lid == 0u) { output[g] = ${code.acc(R, '0u')}; }`,
+      `  if (lid == 0u) { output[params.first * params.parts + g] = ${code.acc(R, '0u')}; }`,
     );
   }
   return `${header(code, spec.input)}\n${tileValue}\n${MAIN.replace('WG', String(code.WG))}\n${body.join('\n')}\n}\n`;
@@ -181,6 +187,9 @@ function reduceWgsl(spec: TcuKernelSpec): string {
  *   becomes R's last element (plus the chunk's last input when exclusive). With several parts per
  *   segment it is the first kernel of the grid level's scan-then-propagate and writes each part's
  *   total to `partials` (binding 3).
+ *
+ * Segments, elements and partials are numbered from the start of the whole array; a pass handles
+ * the segments from `params.first` on (see {@link PARAMS_STRUCT}).
  *
  * @example
  * ```ts
@@ -220,7 +229,7 @@ function scanWgsl(spec: TcuKernelSpec): string {
         return one(code, `${r} < q * sw && ${c} < q * sw && ${r} / sw == ${c} / sw && ${r} ${cmp} ${c}`);
       }),
       `  for (var w = 0u; w < ${spec.tiles}u; w++) {`,
-      `    cur = (g * ${spec.tiles}u + w) * q * ${S}u;`,
+      `    cur = params.first + (g * ${spec.tiles}u + w) * q * ${S}u;`,
       wide
         ? `${code.stageAcc(X, (e) => `tileValue(${e}, q, sw)`)}\n${code.wideMma({ d: AU, src: X, x: U, side: 'left', accumulate: false, limb: LIMB, tmp: TMP })}`
         : `${code.stageOp(A, (e) => `tileValue(${e}, q, sw)`)}\n${code.stageAcc(AU, () => zero(code))}\n${code.mma(AU, A, U, AU)}`,
@@ -242,7 +251,7 @@ function scanWgsl(spec: TcuKernelSpec): string {
       code.stageOp(U, (e) => one(code, `${e} / ${S}u ${cmp} ${e} % ${S}u`)),
       code.stageOp(L, (e) => one(code, `${e} / ${S}u > ${e} % ${S}u`)),
       code.stageOp(ONES, () => one(code, 'true')),
-      '  let seg = g / params.parts; let blk = g % params.parts;',
+      '  let seg = params.first + g / params.parts; let blk = g % params.parts;',
       '  let segEnd = min(seg * params.s + params.s, params.n);',
       '  let lo = seg * params.s + blk * params.partLen;',
       '  let hi = min(segEnd, lo + params.partLen);',
@@ -268,7 +277,7 @@ function scanWgsl(spec: TcuKernelSpec): string {
       `    carry = ${code.acc(AU, `${SS - 1}u`)}${spec.inclusive ? '' : ` + tileValue(${SS - 1}u)`};`,
       '    workgroupBarrier();',
       '  }',
-      '  if (params.parts > 1u && lid == 0u) { partials[g] = carry; }',
+      '  if (params.parts > 1u && lid == 0u) { partials[params.first * params.parts + g] = carry; }',
     );
   }
   const extra = spec.cls === 'block' ? `@group(0) @binding(3) var<storage, read_write> partials: array<${VT}>;` : '';
@@ -294,7 +303,7 @@ export function tcuPropagateKernel(): KernelSpec {
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let g = wid.x + wid.y * params.nx;
-  let i = g * 256u + lid;
+  let i = params.first * params.s + g * 256u + lid;
   if (g >= params.groups || i >= params.n) { return; }
   let seg = i / params.s;
   let blk = (i - seg * params.s) / params.partLen;

@@ -20,10 +20,15 @@ export function packBytes(flags: Uint8Array): Uint32Array<ArrayBuffer> {
   return words;
 }
 
+/**
+ * Runs one plan over uploaded words. The plan is made for this count and segment size
+ * (`maxCount`, `maxSegmentSize`): its scratch is sized once, and `ready` compiles the kernels of
+ * counts up to this one before the encode.
+ */
 async function run<T extends Float32Array | Uint32Array>(
   ctx: ScanContext,
   what: string,
-  plan: () => TcuPlan,
+  plan: (sizes: { maxCount: number; maxSegmentSize: number }) => TcuPlan,
   words: Uint32Array,
   count: number,
   segmentSize: number,
@@ -31,7 +36,7 @@ async function run<T extends Float32Array | Uint32Array>(
   make: (b: ArrayBuffer) => T,
 ): Promise<T> {
   return withSession(ctx, what, async (s) => {
-    const p = s.own(plan());
+    const p = await s.plan(plan({ maxCount: count, maxSegmentSize: segmentSize }));
     const input = s.upload(words, `${what} input`);
     const output = s.buffer(4 * Math.max(1, outLength), `${what} output`);
     p.encode(s.encoder, { input, output, count, segmentSize });
@@ -64,7 +69,7 @@ export async function tcuReduce(ctx: ScanContext, data: Float32Array | Uint16Arr
   return run(
     ctx,
     'tcuReduce',
-    () => createTcuReducePlan(ctx, { path: o.path }),
+    (sizes) => createTcuReducePlan(ctx, { path: o.path, ...sizes }),
     packHalves(bits),
     data.length,
     seg.segmentSize,
@@ -95,7 +100,7 @@ export async function tcuScan(ctx: ScanContext, data: Float32Array | Uint16Array
   return run(
     ctx,
     'tcuScan',
-    () => createTcuScanPlan(ctx, { path: o.path, inclusive: o.inclusive }),
+    (sizes) => createTcuScanPlan(ctx, { path: o.path, inclusive: o.inclusive, ...sizes }),
     packHalves(bits),
     data.length,
     seg.segmentSize,
@@ -124,7 +129,7 @@ export async function tcuCount(ctx: ScanContext, flags: Uint8Array, options?: Tc
   return run(
     ctx,
     'tcuCount',
-    () => createTcuCountPlan(ctx, { path: o.path }),
+    (sizes) => createTcuCountPlan(ctx, { path: o.path, ...sizes }),
     packBytes(flags),
     flags.length,
     seg.segmentSize,

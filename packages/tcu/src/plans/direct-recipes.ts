@@ -4,14 +4,14 @@ import type { DirectShape } from '../kernels/direct-common.js';
 import { directCountApplies, directCountKernel } from '../kernels/direct-count.js';
 import { directBlockReduceKernel, directReduceKernel } from '../kernels/direct-reduce.js';
 import { directScanKernel } from '../kernels/direct-scan.js';
-import { inputBytes, type PassContext, params, TAIL_LEVEL } from './pass-context.js';
+import { type PassContext, params, TAIL_LEVEL } from './pass-context.js';
 import type { TcuDirectEntry } from './select.js';
 import { recordStagedReduce, recordStagedScan } from './staged-recipes.js';
 
-/** A sub-range of a ref, in bytes (the ref's own offset added). */
-function slice(ref: BufferRef, offset: number, size: number): BufferRef {
-  return { ...ref, offset: ((ref as { offset?: number }).offset ?? 0) + offset, size };
-}
+// Every binding here is a whole buffer (the caller's input and output, or scratch by name): a
+// direct kernel's work is bounded by its parameters (`groups` units from element 0), and the staged
+// kernels that take the rest start at a segment given in their parameters, not at a binding offset.
+// So a recipe's bindings do not depend on the count, and one bind group serves every count.
 
 /**
  * How the direct kernels take segments of s elements (S: the tile side):
@@ -63,28 +63,22 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
   if (blockLevel && cls.t <= entry.reduceBlockMaxTiles && cls.t % (Wb * S) === 0) {
     // Algorithm 4: a workgroup per segment, its subgroups' sums added in shared memory.
     const start = fullSegs * s;
-    if (fullSegs === 0 || (2 * start) % pc.align !== 0) return false;
+    if (fullSegs === 0) return false;
     const kernel = directBlockReduceKernel({ ...shape(pc, Wb), segTiles: cls.t });
-    pc.b.dispatch(
-      kernel,
-      [slice(input, 0, 2 * start), slice(output, 0, 4 * fullSegs), params(pc, start, s, fullSegs, 1, 0, fullSegs)],
-      fullSegs,
-    );
+    pc.b.dispatch(kernel, [input, output, params(pc, start, s, fullSegs, 1, 0, fullSegs)], fullSegs);
     if (start < n) recordTail(pc, input, output, n, s, start);
     return true;
   }
   if (cls.kind === 'long') {
     const unitTiles = entry.reduceLongUnitTiles % S === 0 && cls.t % entry.reduceLongUnitTiles === 0 ? entry.reduceLongUnitTiles : S;
     const start = fullSegs * s;
-    if (fullSegs === 0 || (2 * start) % pc.align !== 0) return false;
+    if (fullSegs === 0) return false;
     const parts = cls.t / unitTiles;
     const units = fullSegs * parts;
-    const name = 'directPartials';
-    pc.b.needScratch(name, 4 * units);
-    const partials = { scratch: name, offset: 0, size: 4 * units };
+    const partials = pc.b.needScratch('directPartials', 4 * units);
     const kernel = directReduceKernel({ ...shape(pc, W), segTiles: cls.t, unitTiles });
-    pc.b.dispatch(kernel, [slice(input, 0, 2 * start), partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
-    recordStagedReduce(pc, partials, 'f32', slice(output, 0, 4 * fullSegs), units, parts, 1);
+    pc.b.dispatch(kernel, [input, partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
+    recordStagedReduce(pc, partials, 'f32', output, units, parts, 1);
     if (start < n) recordTail(pc, input, output, n, s, start);
     return true;
   }
@@ -93,7 +87,7 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
   const unitLen = coalesced ? S * s : cls.kind === 'strided' ? SS * s : S * SS;
   const units = Math.floor(n / unitLen);
   const start = units * unitLen;
-  if (units === 0 || (2 * start) % pc.align !== 0) return false;
+  if (units === 0) return false;
   const kernel = directReduceKernel({
     ...shape(pc, W),
     segTiles: cls.kind === 'tiles' ? cls.t : 0,
@@ -101,19 +95,15 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     strided: cls.kind === 'strided' && !coalesced,
     coalesced,
   });
-  pc.b.dispatch(
-    kernel,
-    [slice(input, 0, 2 * start), slice(output, 0, (4 * start) / s), params(pc, start, s, start / s, 1, 0, units)],
-    Math.ceil(units / W),
-  );
+  pc.b.dispatch(kernel, [input, output, params(pc, start, s, start / s, 1, 0, units)], Math.ceil(units / W));
   if (start < n) recordTail(pc, input, output, n, s, start);
   return true;
 }
 
 /**
- * The segments from element `start` on (fewer than a unit's worth, or one shorter last segment)
- * through the staged kernels, written to the output directly when its offset is aligned for a
- * storage binding, else through scratch and a copy.
+ * The segments from element `start` (a segment boundary) on — fewer than a unit's worth, or one
+ * shorter last segment — through the staged kernels, which start at that segment from their
+ * parameters and write each segment's value at its index.
  */
 function recordTail(
   pc: PassContext,
@@ -124,18 +114,7 @@ function recordTail(
   start: number,
   kind: 'f16' | 'u8' = 'f16',
 ): void {
-  const first = start / s;
-  const segs = Math.ceil(n / s) - first;
-  const tailIn = slice(input, (kind === 'f16' ? 2 : 1) * start, inputBytes(kind, n - start));
-  if ((4 * first) % pc.align === 0) {
-    recordStagedReduce(pc, tailIn, kind, slice(output, 4 * first, 4 * segs), n - start, s, TAIL_LEVEL);
-    return;
-  }
-  const name = 'directTail';
-  pc.b.needScratch(name, 4 * segs);
-  const tail = { scratch: name, offset: 0, size: 4 * segs };
-  recordStagedReduce(pc, tailIn, kind, tail, n - start, s, TAIL_LEVEL);
-  pc.b.copy(tail, slice(output, 4 * first, 4 * segs), 4 * segs);
+  recordStagedReduce(pc, input, kind, output, n, s, TAIL_LEVEL, start / s);
 }
 
 /**
@@ -158,26 +137,20 @@ export function recordDirectCount(pc: PassContext, input: BufferRef, output: Buf
     const unitLen = MN * K;
     const units = Math.floor(n / unitLen);
     const start = units * unitLen;
-    if (units === 0 || start % pc.align !== 0) return false;
-    pc.b.dispatch(
-      kernel,
-      [slice(input, 0, start), slice(output, 0, (4 * start) / s), params(pc, start, s, start / s, 1, 0, units)],
-      Math.ceil(units / W),
-    );
+    if (units === 0) return false;
+    pc.b.dispatch(kernel, [input, output, params(pc, start, s, start / s, 1, 0, units)], Math.ceil(units / W));
     if (start < n) recordTail(pc, input, output, n, s, start, 'u8');
     return true;
   }
   if (chunks % MN !== 0) return false;
   const fullSegs = Math.floor(n / s);
   const start = fullSegs * s;
-  if (fullSegs === 0 || start % pc.align !== 0) return false;
+  if (fullSegs === 0) return false;
   const parts = chunks / MN;
   const units = fullSegs * parts;
-  const name = 'directPartials';
-  pc.b.needScratch(name, 4 * units);
-  const partials = { scratch: name, offset: 0, size: 4 * units };
-  pc.b.dispatch(kernel, [slice(input, 0, start), partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
-  recordStagedReduce(pc, partials, 'u32', slice(output, 0, 4 * fullSegs), units, parts, 1);
+  const partials = pc.b.needScratch('directPartials', 4 * units);
+  pc.b.dispatch(kernel, [input, partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
+  recordStagedReduce(pc, partials, 'u32', output, units, parts, 1);
   if (start < n) recordTail(pc, input, output, n, s, start, 'u8');
   return true;
 }
@@ -212,20 +185,15 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
     // Warp-level Scan256N: a unit is one segment, scanned by one subgroup tile after tile.
     const units = segments;
     start = units * s;
-    if ((2 * start) % pc.align !== 0) return false;
     const W = entry.scanWarpSubgroups;
     const kernel = directScanKernel({ ...shape(pc, W), segTiles: cls.t, unitTiles: cls.t, inclusive });
-    pc.b.dispatch(
-      kernel,
-      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, start, s, units, 1, 0, units)],
-      Math.ceil(units / W),
-    );
+    pc.b.dispatch(kernel, [input, output, params(pc, start, s, units, 1, 0, units)], Math.ceil(units / W));
   } else if (cls.kind !== 'long') {
     // Units: scanTileUnit groups of S segments (tile, strided), or S tiles of whole segments.
     const unitLen = cls.kind === 'tiles' ? S * SS : entry.scanTileUnit * S * s;
     const units = Math.floor(n / unitLen);
     start = units * unitLen;
-    if (units === 0 || (2 * start) % pc.align !== 0) return false;
+    if (units === 0) return false;
     const W = entry.scanSubgroups;
     const kernel = directScanKernel({
       ...shape(pc, W),
@@ -234,38 +202,23 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
       inclusive,
       strided: cls.kind === 'strided',
     });
-    pc.b.dispatch(
-      kernel,
-      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, start, s, start / s, 1, 0, units)],
-      Math.ceil(units / W),
-    );
+    pc.b.dispatch(kernel, [input, output, params(pc, start, s, start / s, 1, 0, units)], Math.ceil(units / W));
   } else {
     const unitTiles = chainedUnitTiles(chained);
     start = Math.floor(n / s) * s;
     const units = start / (unitTiles * SS);
-    if (units === 0 || (2 * start) % pc.align !== 0) return false;
-    const status = 'directStatus';
-    pc.b.needScratch(status, decoupledFallbackStatusBytes(units));
-    const statusRef = { scratch: status, offset: 0, size: decoupledFallbackStatusBytes(units) };
-    pc.b.clear(statusRef);
+    if (units === 0) return false;
+    // The look-back statuses of this encode's units are zeroed first (the clear's size follows the
+    // count; the binding is the whole buffer, which the kernel indexes by unit). The buffer is sized
+    // for the narrow units (fewer tiles each, so at least as many) whichever this count takes, so
+    // that its size only grows with the count: a warm-up at the largest count sizes it for all.
+    const statusBytes = decoupledFallbackStatusBytes(units);
+    const status = pc.b.needScratch('directStatus', decoupledFallbackStatusBytes(Math.ceil(start / (chainedUnitTiles(narrow) * SS))));
+    pc.b.clear({ scratch: 'directStatus', offset: 0, size: statusBytes });
     const kernel = directChainedScanKernel({ ...chained, inclusive, maxSpin: MAX_SPIN });
-    pc.b.dispatch(
-      kernel,
-      [slice(input, 0, 2 * start), slice(output, 0, 4 * start), params(pc, start, s, start / s, cls.t / unitTiles, 0, units), statusRef],
-      units,
-    );
+    pc.b.dispatch(kernel, [input, output, params(pc, start, s, start / s, cls.t / unitTiles, 0, units), status], units);
   }
-  if (start < n) {
-    recordStagedScan(
-      pc,
-      slice(input, 2 * start, 4 * Math.ceil((n - start) / 2)),
-      'f16',
-      slice(output, 4 * start, 4 * (n - start)),
-      n - start,
-      s,
-      inclusive,
-      TAIL_LEVEL,
-    );
-  }
+  // The rest (a partial unit, a shorter last segment) from its first segment on.
+  if (start < n) recordStagedScan(pc, input, 'f16', output, n, s, inclusive, TAIL_LEVEL, start / s);
   return true;
 }

@@ -20,8 +20,6 @@ export interface PassContext {
   readonly path: MatrixPath;
   readonly table: TcuSelectionEntry;
   readonly maxDim: number;
-  /** The device's minStorageBufferOffsetAlignment (sub-range bindings). */
-  readonly align: number;
   /**
    * Where the staged kernels run instead, when not on `path`: u8 counting with `path: 'auto'`
    * takes the direct kernel on subgroup matrices and everything else on the emulated path, whose
@@ -34,12 +32,15 @@ export interface PassContext {
 export const TAIL_LEVEL = 16;
 
 /**
- * The parameter block every tcu kernel reads (`PARAMS_STRUCT`), with the dispatch width for `groups` workgroups.
+ * The parameter block every tcu kernel reads (`PARAMS_STRUCT`), with the dispatch width for `groups`
+ * workgroups. `first` is the first segment the pass handles: the staged kernels number segments,
+ * elements and partials from the start of the whole array, so a pass over the segments a direct
+ * kernel left (a tail) binds the same whole buffers as every other pass and only this word moves.
  *
  * @example
  * ```ts
  * pc.b.dispatch(kernel, [input, output, params(pc, n, s, nseg, 1, s, groups)], groups);
  * ```
  */
-export const params = (pc: PassContext, n: number, s: number, nseg: number, parts: number, partLen: number, groups: number) =>
-  pc.b.paramBlock([n, s, nseg, parts, partLen, dispatchShape(groups, pc.maxDim).x, groups, 0]);
+export const params = (pc: PassContext, n: number, s: number, nseg: number, parts: number, partLen: number, groups: number, first = 0) =>
+  pc.b.paramBlock([n, s, nseg, parts, partLen, dispatchShape(groups, pc.maxDim).x, groups, first]);

@@ -6,7 +6,8 @@ import { recordStagedReduce, recordStagedScan } from './staged-recipes.js';
 
 // The two recorders the plans call: the direct kernels (direct-recipes.ts) take the shapes they
 // cover, and hand what they leave (tails, partials) to the staged kernels (staged-recipes.ts);
-// everything else goes to the staged kernels whole.
+// everything else goes to the staged kernels whole. `input` and `output` are bound whole: the
+// counts (and where a pass starts) are parameters, so the recipes' bindings never depend on them.
 
 /**
  * Records a segmented reduction of `n` elements in segments of `segmentSize` (the last may be
@@ -15,7 +16,7 @@ import { recordStagedReduce, recordStagedScan } from './staged-recipes.js';
  *
  * @example
  * ```ts
- * recordReduce(pc, { role: 'input', offset: 0, size: inputBytes('f16', n) }, 'f16', { role: 'output', offset: 0, size: 4 * segs }, n, 256);
+ * recordReduce(pc, { role: 'input', offset: 0 }, 'f16', { role: 'output', offset: 0 }, n, 256);
  * ```
  */
 export function recordReduce(pc: PassContext, input: BufferRef, kind: InputKind, output: BufferRef, n: number, segmentSize: number): void {
@@ -31,7 +32,7 @@ export function recordReduce(pc: PassContext, input: BufferRef, kind: InputKind,
  *
  * @example
  * ```ts
- * recordScan(pc, { role: 'input', offset: 0, size: inputBytes('f16', n) }, 'f16', { role: 'output', offset: 0, size: 4 * n }, n, 4096, false);
+ * recordScan(pc, { role: 'input', offset: 0 }, 'f16', { role: 'output', offset: 0 }, n, 4096, false);
  * ```
  */
 export function recordScan(

@@ -2,6 +2,7 @@ import { type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
   checkBoolean,
+  checkCount,
   checkEncodeArgs,
   checkOptions,
   invalidArgument,
@@ -15,17 +16,29 @@ import { REDUCE_SLOTS, SCAN_SLOTS } from '../kernels/tcu-kernels.js';
 import { resolvePath, type TcuPathOption } from '../support.js';
 import { checkPath } from '../validate.js';
 import { inputBytes, type PassContext } from './pass-context.js';
+import { readyCounts } from './ready-counts.js';
 import { recordReduce, recordScan } from './recipes.js';
 import { TCU_SELECTION_TABLE, type TcuSelectionEntry } from './select.js';
+import { structureKeyOf } from './structure-key.js';
 
 /** Options of the plans. */
 export interface TcuPlanOptions {
   /** `'auto'` (default: subgroup matrices when {@link prepareTcu} found them usable), `'subgroup-matrix'` or `'emulated'`. */
   path?: TcuPathOption;
-  /** Largest count expected: scratch for it (with segment size `maxSegmentSize`, default the whole array) is allocated up front. */
+  /**
+   * Largest count expected: scratch for it (with segment size `maxSegmentSize`, default the whole
+   * array) is allocated up front, and `ready` compiles the kernels of counts up to it.
+   */
   maxCount?: number;
   /** The segment size that goes with `maxCount`. */
   maxSegmentSize?: number;
+  /**
+   * Segment sizes the plan will be encoded with: `ready` compiles their kernels (besides the whole
+   * array's, which it always compiles), since the kernels depend on the segment size. Default:
+   * `[maxSegmentSize]` when that is given, else none. An encode with another segment size works
+   * too; it compiles its kernels on first use.
+   */
+  segmentSizes?: readonly number[];
   /** Shape the emulated path mirrors (default 16×16×16); tests use 8×8×8 and 16×8×16. */
   emulatedShape?: MatrixShape;
   /** Overrides the selection table row of the chosen path (tuning). */
@@ -57,7 +70,7 @@ export interface TcuPlan extends Plan<TcuEncodeArgs> {
   readonly path: MatrixPath;
 }
 
-const PLAN_KEYS = ['path', 'maxCount', 'maxSegmentSize', 'emulatedShape', 'table'];
+const PLAN_KEYS = ['path', 'maxCount', 'maxSegmentSize', 'segmentSizes', 'emulatedShape', 'table'];
 
 function setup(ctx: ScanContext, what: string, options: unknown, keys: string[], family: Family, slots: { op: number; acc: number }) {
   assertUsable(ctx);
@@ -81,18 +94,32 @@ function setup(ctx: ScanContext, what: string, options: unknown, keys: string[],
     );
   }
   const table = o.table ?? TCU_SELECTION_TABLE[path.kind];
+  const maxCount = o.maxCount === undefined ? undefined : checkCount(o.maxCount, 'options.maxCount');
+  const maxSegmentSize = o.maxSegmentSize === undefined ? undefined : checkSegmentSize(o.maxSegmentSize, 'options.maxSegmentSize');
+  const segmentSizes = checkSegmentSizes(o.segmentSizes) ?? (maxSegmentSize === undefined ? [] : [maxSegmentSize]);
   const exec = new RecipeExecutor(ctx, what);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
-  const align = ctx.caps.limits.minStorageBufferOffsetAlignment;
   const pc = (b: RecipeBuilder): PassContext => ({
     b,
     path,
     table,
     maxDim,
-    align,
-    staged: emulated && { b, path: emulated, table: TCU_SELECTION_TABLE.emulated, maxDim, align },
+    staged: emulated && { b, path: emulated, table: TCU_SELECTION_TABLE.emulated, maxDim },
   });
-  return { o, path, exec, pc };
+  return { ctx, path, exec, pc, maxCount, maxSegmentSize, segmentSizes };
+}
+
+function checkSegmentSize(value: unknown, argument: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > 2 ** 31) {
+    invalidArgument(argument, value, 'expected a positive integer (segment size)');
+  }
+  return value;
+}
+
+function checkSegmentSizes(value: unknown): number[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) invalidArgument('options.segmentSizes', value, 'expected an array of segment sizes');
+  return value.map((v, i) => checkSegmentSize(v, `options.segmentSizes[${i}]`));
 }
 
 function segmentSizeOf(what: string, args: unknown, count: number): number {
@@ -111,9 +138,11 @@ function makePlan(
   setupResult: ReturnType<typeof setup>,
   inputKind: 'f16' | 'u8',
   outputBytes: (count: number, s: number) => number,
+  /** The most bytes one element takes in a binding (input or output): what bounds the count. */
+  bytesPerElement: number,
   record: (pc: PassContext, count: number, s: number) => void,
 ): TcuPlan {
-  const { o, path, exec, pc } = setupResult;
+  const { ctx, path, exec, pc, maxCount, maxSegmentSize, segmentSizes } = setupResult;
   const build = (count: number, s: number): Recipe => {
     const b = new RecipeBuilder();
     if (count === 0) {
@@ -124,8 +153,21 @@ function makePlan(
     record(pc(b), count, s);
     return b.build();
   };
-  if (o.maxCount !== undefined && o.maxCount > 0) {
-    exec.reserve(build(o.maxCount, o.maxSegmentSize ?? o.maxCount));
+  // Every kernel an encode may take: the whole array's and each listed segment size's, at the
+  // counts where the kernels change (see readyCounts), up to maxCount or what one binding holds.
+  const limit = maxCount || Math.floor(ctx.caps.limits.maxStorageBufferBindingSize / bytesPerElement);
+  const recipes: Recipe[] = [];
+  for (const s of [undefined, ...segmentSizes]) {
+    for (const count of readyCounts(limit, s)) recipes.push(build(count, s ?? count));
+  }
+  if (maxCount !== undefined && maxCount > 0) {
+    // Sized once: every scratch buffer those recipes and maxCount's own may use, at the most any of
+    // them needs, so that no later encode up to maxCount allocates (or drops bind groups).
+    const scratch: Record<string, number> = {};
+    for (const r of [build(maxCount, maxSegmentSize ?? maxCount), ...recipes]) {
+      for (const name in r.scratch) scratch[name] = Math.max(scratch[name] ?? 0, r.scratch[name] as number);
+    }
+    exec.reserve({ steps: [], scratch, params: [] });
   }
   const plan = planOf<TcuEncodeArgs>([exec], {
     encode(encoder, args) {
@@ -135,13 +177,17 @@ function makePlan(
         input: { bytes: (n) => inputBytes(inputKind, n) },
         output: { bytes: (n) => outputBytes(n, s) },
       });
-      const key = `${count}/${s}`;
-      const roles = { input: args.input, output: args.output };
-      exec.encode(encoder, key, () => build(count, s), roles);
+      const recipe = build(count, s);
+      exec.encode(encoder, structureKeyOf(recipe), () => recipe, { input: args.input, output: args.output });
     },
+    ready: exec.load(recipes),
   });
   return Object.assign(plan, { path });
 }
+
+/** The whole caller buffers: the kernels take the count and the segments from their parameters. */
+const INPUT = { role: 'input', offset: 0 } as const;
+const OUTPUT = { role: 'output', offset: 0 } as const;
 
 /**
  * Creates a reusable regular segmented sum of f16 values (buffer level): `output[k]` = the f32
@@ -149,10 +195,20 @@ function makePlan(
  * Reduction256N for longer ones, and the grid level (parts, then a second pass over the partials)
  * past the selection table's threshold. Records into your encoder; scratch is reused across calls.
  *
+ * Made to be encoded every frame. Memory: the partial sums of segments longer than a part (one f32
+ * per part of 16 tiles, i.e. 4096 values on 16×16 tiles, per grid level: about 0.05 % of the
+ * input's bytes; on the subgroup-matrix path also one f32 per unit of a long segment) and a 4-slot
+ * parameter ring (a 256-byte block per dispatch in each slot). Scratch grows by doubling when a count
+ * needs more (outgrown buffers are kept until `destroy`), or is sized once by `maxCount` (with
+ * `maxSegmentSize`); `plan.memoryBytes` says how much is held. Once warm, an encode with a new count
+ * creates no buffer, bind group or pipeline. The kernels depend on the segment size: `await
+ * plan.ready` compiles those of the whole array and of `segmentSizes` before the first frame.
+ *
  * @example
  * ```ts
  * await prepareTcu(ctx); // once per device, so 'auto' can take the subgroup-matrix path
- * const plan = createTcuReducePlan(ctx);
+ * const plan = createTcuReducePlan(ctx, { segmentSizes: [256] });
+ * await plan.ready;
  * plan.encode(encoder, { input: halfWords, output: sums, count: 1 << 20, segmentSize: 256 });
  * ```
  */
@@ -165,9 +221,20 @@ export function createTcuReducePlan(ctx: ScanContext, options: TcuPlanOptions = 
  * Scan16 (masked, block-diagonal U) for segments up to S, Scan256N (A·U + S, L·A, LA·1 + AU) for
  * longer ones, and the grid level's scan-then-propagate past the table's threshold.
  *
+ * Made to be encoded every frame. Memory: the part totals of segments longer than a part and their
+ * scan (two f32 per part of 16 tiles per grid level: about 0.1 % of the input's bytes), on the
+ * subgroup-matrix path the chained scan's look-back statuses (a 128-byte line per 2048 values: about
+ * 3 % of the input's bytes), and a 4-slot parameter ring (a 256-byte block per
+ * dispatch in each slot). Scratch grows by doubling when a count needs more (outgrown buffers are
+ * kept until `destroy`), or is sized once by `maxCount` (with `maxSegmentSize`); `plan.memoryBytes`
+ * says how much is held. Once warm, an encode with a new count creates no buffer, bind group or
+ * pipeline. The kernels depend on the segment size: `await plan.ready` compiles those of the whole
+ * array and of `segmentSizes` before the first frame.
+ *
  * @example
  * ```ts
- * const plan = createTcuScanPlan(ctx, { inclusive: true });
+ * const plan = createTcuScanPlan(ctx, { inclusive: true, segmentSizes: [4096] });
+ * await plan.ready;
  * plan.encode(encoder, { input: halfWords, output: prefix, count: n, segmentSize: 4096 });
  * ```
  */
@@ -180,16 +247,8 @@ export function createTcuScanPlan(ctx: ScanContext, options: TcuScanPlanOptions 
     st,
     'f16',
     (n) => 4 * n,
-    (pc, n, s) =>
-      recordScan(
-        pc,
-        { role: 'input', offset: 0, size: inputBytes('f16', n) },
-        'f16',
-        { role: 'output', offset: 0, size: 4 * n },
-        n,
-        s,
-        inclusive,
-      ),
+    4,
+    (pc, n, s) => recordScan(pc, INPUT, 'f16', OUTPUT, n, s, inclusive),
   );
 }
 
@@ -198,9 +257,15 @@ export function createTcuScanPlan(ctx: ScanContext, options: TcuScanPlanOptions 
  * algorithms on u8 × u8 → u32 products (the adapter's integer subgroup-matrix config, or u32
  * arithmetic on the emulated path). Flags must be 0 or 1 (the array-level `tcuCount` checks).
  *
+ * Made to be encoded every frame, with the memory of {@link createTcuReducePlan} (u32 partials):
+ * scratch grows by doubling or is sized once by `maxCount`, plus a 4-slot parameter ring; once warm,
+ * an encode with a new count creates no buffer, bind group or pipeline. `await plan.ready` compiles
+ * the kernels of the whole array and of `segmentSizes` before the first frame.
+ *
  * @example
  * ```ts
- * const plan = createTcuCountPlan(ctx);
+ * const plan = createTcuCountPlan(ctx, { segmentSizes: [1024] });
+ * await plan.ready;
  * plan.encode(encoder, { input: flagBytes, output: counts, count: n, segmentSize: 1024 });
  * ```
  */
@@ -216,14 +281,7 @@ function createSumPlan(ctx: ScanContext, options: TcuPlanOptions, what: string, 
     st,
     family,
     (n, s) => 4 * Math.max(1, Math.ceil(n / s)),
-    (pc, n, s) =>
-      recordReduce(
-        pc,
-        { role: 'input', offset: 0, size: inputBytes(family, n) },
-        family,
-        { role: 'output', offset: 0, size: 4 * Math.ceil(n / s) },
-        n,
-        s,
-      ),
+    family === 'u8' ? 1 : 2,
+    (pc, n, s) => recordReduce(pc, INPUT, family, OUTPUT, n, s),
   );
 }

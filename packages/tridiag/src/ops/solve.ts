@@ -38,7 +38,7 @@ export async function solveTridiagonal(
   const algorithm = checkSolveOptions(options);
   const bytes = 4 * n * batch;
   const { x, failed } = await withSession(ctx, 'solveTridiagonal', async (s) => {
-    const plan = s.own(createTridiagonalPlan(ctx, { n, batch, stride, algorithm }));
+    const plan = await s.plan(createTridiagonalPlan(ctx, { n, batch, stride, algorithm }));
     const buffers = {
       a: s.upload(a, 'tridiagonal a'),
       b: s.upload(b, 'tridiagonal b'),

@@ -135,13 +135,21 @@ export function workgroupCapacity(ctx: ScanContext): number {
  * `plan.algorithm` says so); the
  * global levels are cyclic reduction for every algorithm.
  *
- * Scratch (16 bytes for each of the ⌊n/2⌋ + ⌊n/4⌋ + … reduced rows per system, only when n is past a workgroup) and
- * parameter blocks are allocated here, once; `encode` allocates nothing. No pivoting is done: the
- * systems should be diagonally dominant. Pass `status` to learn which system met a zero pivot.
+ * Made to be encoded every frame. Memory, fixed by `n` and `batch` at creation: the reduced rows of
+ * the global levels (16 bytes for each of the ⌊n/2⌋ + ⌊n/4⌋ + … rows per system, only when n is past
+ * a workgroup), a 16-byte status word for encodes without `status`, and a 4-slot parameter ring (a
+ * 256-byte block per dispatch in each slot, made at the first encode); `plan.memoryBytes` says how
+ * much is held. Every encode binds the same ranges — two structures, with and without `status` —
+ * so once each has met a set of buffers, an encode creates no buffer, bind group or pipeline; new
+ * `a`…`x` buffers make one bind group per dispatch and parameter slot (a bounded cache keeps the
+ * most recent). `await plan.ready` compiles every kernel before the first frame. No pivoting is
+ * done: the systems should be diagonally dominant. Pass `status` to learn which system met a zero
+ * pivot.
  *
  * @example
  * ```ts
  * const plan = createTridiagonalPlan(ctx, { n: 1024, batch: 4096, stride: 'contiguous' });
+ * await plan.ready;
  * const encoder = ctx.device.createCommandEncoder();
  * plan.encode(encoder, { a, b, c, d, x, status });
  * ctx.device.queue.submit([encoder.finish()]);
@@ -331,25 +339,32 @@ export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlan
   };
 
   const exec = new RecipeExecutor(ctx, 'tridiagonal solve');
-  // Everything either kind of encode needs, allocated now.
-  exec.reserve(build(false));
-  exec.reserve(build(true));
+  // Everything either kind of encode needs, allocated now. n and batch are fixed, so these two
+  // recipes are every path the plan takes: their kernels are all that `ready` compiles.
+  const plain = build(false);
+  const withStatus = build(true);
+  exec.reserve(plain);
+  exec.reserve(withStatus);
 
   const plan = planOf<TridiagonalEncodeArgs>([exec], {
     encode(encoder, args) {
       if (args === null || typeof args !== 'object') {
         invalidTridiagonalArgument('args', args, 'expected { a, b, c, d, x, status? }');
       }
-      const withStatus = args.status !== undefined;
+      const hasStatus = args.status !== undefined;
       checkEncodeArgs(
         'tridiagonal plan',
         { ...args, count: n * batch },
-        { a: 4, b: 4, c: 4, d: 4, x: 4, ...(withStatus ? { status: { bytes: 4 } } : {}) },
+        { a: 4, b: 4, c: 4, d: 4, x: 4, ...(hasStatus ? { status: { bytes: 4 } } : {}) },
       );
       const roles: Record<string, GPUBuffer> = { a: args.a, b: args.b, c: args.c, d: args.d, x: args.x };
       if (args.status) roles.status = args.status;
-      exec.encode(encoder, withStatus ? 'status' : 'plain', () => build(withStatus), roles);
+      // Two structures: the bindings differ only by where the status word is (the caller's or
+      // scratch); every range is fixed by n and batch, and so are the parameters, so the recipes
+      // are built once, above.
+      exec.encode(encoder, hasStatus ? 'status' : 'plain', () => (hasStatus ? withStatus : plain), roles);
     },
+    ready: exec.load([plain, withStatus]),
   });
   // What runs: the partition method falls back to the hybrid where it does not apply.
   const ran: Exclude<TridiagonalAlgorithm, 'auto'> = partition ? 'partition' : algorithm === 'partition' ? 'cr-pcr' : algorithm;
