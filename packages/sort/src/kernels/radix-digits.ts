@@ -39,7 +39,8 @@ export function digitWgsl(name: string, pass: DigitPass): string {
  * The uniform block of every radix kernel: `count` (the number of keys, or the capacity when
  * the count is read from `count_buf`), `count_word` (its word index there), `tiles` (workgroups
  * dispatched), `dispatch_x` (their row length in a 2-D dispatch), and for a one-sweep pass its digit
- * (`shift`, `mask`) and where its digit starts are.
+ * (`shift`, `mask`), where its digit starts are, and where its look-back status starts in the
+ * status binding (`status_base`: every pass has its own area, so one clear serves a whole sort).
  */
 export const SORT_PARAMS_WGSL = `struct SortParams {
   count: u32,
@@ -49,7 +50,7 @@ export const SORT_PARAMS_WGSL = `struct SortParams {
   shift: u32,         // one-sweep pass: the digit is (order_bits(key) >> shift) & mask
   mask: u32,
   digit_starts: u32,  // one-sweep pass: word of its digit starts in \`digits\`
-  pad: u32,
+  status_base: u32,   // one-sweep pass: word of its ticket in \`status\` (its statuses follow)
 }`;
 
 /**

@@ -4,12 +4,21 @@ import type { SortKeyType } from '../types.js';
 import { elementCountWgsl, RADIX, SORT_PARAMS_WGSL } from './radix-digits.js';
 
 /**
- * Words before the first tile's statuses in the status buffer: word 0 is the tile ticket, alone on
- * its 256-byte line.
+ * Words before the first tile's statuses in a pass's status area (which starts at word
+ * `params.status_base` of the status binding): its word 0 is the tile ticket, alone on its
+ * 256-byte line.
  */
 export const SORT_STATUS_BASE = 64;
 
-/** Bytes of the look-back status of `tiles` tiles: a word per digit per tile, after the ticket. */
+/**
+ * Bytes of one pass's look-back status area for `tiles` tiles: the ticket line, then a word per
+ * digit per tile. A multiple of 256 bytes, so areas laid end to end keep every ticket on its own line.
+ *
+ * @example
+ * ```ts
+ * sortStatusBytes(3); // (64 + 3 · 256) · 4 = 3328
+ * ```
+ */
 export function sortStatusBytes(tiles: number): number {
   return (SORT_STATUS_BASE + tiles * RADIX) * 4;
 }
@@ -228,7 +237,9 @@ ${spec.values === 'move' ? `@group(0) @binding(${B.valuesIn}) var<storage, read>
 ${moves ? `@group(0) @binding(${B.valuesOut}) var<storage, read_write> values_out: array<u32>;` : ''}
 @group(0) @binding(${B.params}) var<uniform> params: SortParams;
 @group(0) @binding(${B.status}) var<storage, read_write> status: array<atomic<u32>>;
-@group(0) @binding(${B.digits}) var<storage, read> digits: array<u32>;
+// read_write although only read: the plan binds it from the buffer that holds the statuses (a
+// disjoint range), and WebGPU forbids read-only and writable bindings of one buffer in a dispatch.
+@group(0) @binding(${B.digits}) var<storage, read_write> digits: array<u32>;
 ${elementCountWgsl(spec.indirect, B.count)}
 ${orderBitsWgsl(spec.keyType, spec.descending)}
 // The digit of this pass (shift and mask from the uniform block: one pipeline for every pass).
@@ -262,7 +273,7 @@ ${spec.subgroups ? '' : `var<workgroup> round_digits: array<u32, ${WG}>;`}
 ${matchWgsl(spec)}
 
 fn read_status(t: u32, d: u32) -> u32 {
-  ${spec.forceFallback ? 'return 0u;' : 'return atomicLoad(&status[STATUS_BASE + t * RADIX + d]);'}
+  ${spec.forceFallback ? 'return 0u;' : 'return atomicLoad(&status[params.status_base + STATUS_BASE + t * RADIX + d]);'}
 }
 
 // Exclusive sum of x over the workgroup (every invocation calls it).
@@ -279,7 +290,7 @@ fn workgroup_exclusive(x: u32, lid: u32, group: u32, lane: u32, gsize: u32, grou
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   // Tiles go out in the order workgroups start (a ticket), so a tile's predecessors have started.
-  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
+  if (lid == 0u) { wg_tile = atomicAdd(&status[params.status_base], 1u); }
   let tile = workgroupUniformLoad(&wg_tile);
   let n = element_count();
   if (tile * TILE >= n) { return; }
@@ -311,7 +322,7 @@ ${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_
     let d = me * R + r;
     if (d < RADIX) {
       real[r] = atomicLoad(&early_counts[d]);
-      atomicStore(&status[STATUS_BASE + tile * RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u) | real[r]);
+      atomicStore(&status[params.status_base + STATUS_BASE + tile * RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u) | real[r]);
     }
   }
 
@@ -396,7 +407,7 @@ ${perKey(
         }
       }
       if (done[r] && tile > 0u && d < RADIX) {
-        atomicStore(&status[STATUS_BASE + tile * RADIX + d], FLAG_INCLUSIVE | ((prefix[r] + real[r]) & VALUE_MASK));
+        atomicStore(&status[params.status_base + STATUS_BASE + tile * RADIX + d], FLAG_INCLUSIVE | ((prefix[r] + real[r]) & VALUE_MASK));
       }
     }
     workgroupBarrier();
@@ -420,7 +431,7 @@ ${perKey(
         prefix[r] += c;
         // Offer the count to the stalled tile's status: the same bits whoever writes them, and
         // atomicMax never lowers a flag.
-        atomicMax(&status[STATUS_BASE + t * RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, t == 0u) | c);
+        atomicMax(&status[params.status_base + STATUS_BASE + t * RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, t == 0u) | c);
         if (t == 0u) { done[r] = true; } else { cursor[r] = t - 1u; }
       }
     }

@@ -91,6 +91,8 @@ export async function quicksortBuffers(
   const limit = hooks.maxRounds ?? maxQuicksortRounds(n);
   const stats = hooks.stats ?? { rounds: 0, checks: 0 };
   try {
+    // Every pipeline compiled ahead, without stalling, rather than on the spot at the first round.
+    await rounds.ready;
     let batch = 2;
     for (let first = true; ; first = false) {
       const encoder = device.createCommandEncoder({ label: 'quicksort' });

@@ -41,13 +41,14 @@ export async function segmentedSort<K extends SortArray, V extends SortArray = S
   return withSession(ctx, 'segmentedSort', async (s) => {
     const up = uploadSort(s, keys, values);
     const heads = s.upload(packHeads(o.headFlags), 'headFlags');
-    const plan = s.own(
+    const plan = await s.plan(
       createSegmentedSortPlan(ctx, {
         keyType: o.keyType,
         ...(o.valueType ? { valueType: o.valueType } : {}),
         descending: o.descending,
         // Fewer bits to sort the segment numbers on (empty segments, which hold no key, count too).
         maxSegments: Math.max(1, o.segments.segmentCount),
+        maxCount: n,
       }),
     );
     plan.encode(s.encoder, { keys: up.keyBuffer, ...(up.valueBuffer ? { values: up.valueBuffer } : {}), headFlags: heads, count: n });

@@ -42,9 +42,9 @@ export async function sort<K extends SortArray, V extends SortArray = SortArray>
     if (o.algorithm === 'quicksort') {
       await quicksortBuffers(ctx, shape, buffers);
     } else if (o.algorithm === 'split-radix') {
-      s.own(createSplitRadixSort(ctx, shape)).encode(s.encoder, buffers);
+      (await s.plan(createSplitRadixSort(ctx, shape, n))).encode(s.encoder, buffers);
     } else {
-      s.own(createRadixSort(ctx, shape, { values: up.valueBuffer ? 'move' : 'none' })).encode(s.encoder, buffers);
+      (await s.plan(createRadixSort(ctx, shape, { values: up.valueBuffer ? 'move' : 'none', maxCount: n }))).encode(s.encoder, buffers);
     }
     return readSorted(s, up);
   });
@@ -70,7 +70,8 @@ export async function argsort(ctx: ScanContext, keys: SortArray, options: Argsor
   return withSession(ctx, 'argsort', async (s) => {
     const keyBuffer = s.upload(keys, 'keys');
     const indices = s.buffer(4 * n, 'indices');
-    s.own(createRadixSort(ctx, shape, { values: 'index' })).encode(s.encoder, { keys: keyBuffer, values: indices, count: n });
+    const plan = await s.plan(createRadixSort(ctx, shape, { values: 'index', maxCount: n }));
+    plan.encode(s.encoder, { keys: keyBuffer, values: indices, count: n });
     const read = s.readback(indices, 4 * n);
     s.submit();
     return new Uint32Array(await read());

@@ -34,6 +34,10 @@ export interface QuicksortRounds {
   encodeDisorder(encoder: GPUCommandEncoder): GPUBuffer;
   /** Records a copy of the keys (and values) back into the caller's buffers when they are in the scratch. */
   encodeHome(encoder: GPUCommandEncoder): void;
+  /** Resolves when every pipeline the rounds use is compiled (await it before the first encode). */
+  readonly ready: Promise<void>;
+  /** Bytes of every GPU buffer the rounds hold: their scratch and their plans'. */
+  readonly memoryBytes: number;
   /** Frees the scratch and the plans. */
   destroy(): void;
 }
@@ -66,9 +70,11 @@ export interface QuicksortRounds {
  * change nothing (a stable split of a sorted segment by a threshold keeps it sorted).
  *
  * The data ping-pongs between the caller's buffers and the scratch each round, as do the head
- * bits. Scratch: keys (and values) once more, pivots, flags (reused by the stop test), two sets of
- * head bits, and with values the identity and the permutation — plus what the segmented plans and
- * the reduction hold.
+ * bits. Scratch, sized once for the count: keys (and values) once more, pivots, flags (reused by
+ * the stop test), two sets of head bits, and with values the identity and the permutation — plus
+ * what the segmented plans and the reduction hold. The rounds of one count share one structure per
+ * kernel (the comparison's `>` or `>=` is a parameter), so recording rounds creates nothing once
+ * each kernel has run; `await r.ready` compiles them all first.
  *
  * @example
  * ```ts
@@ -89,7 +95,12 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
     owned.push(thing);
     return thing;
   };
-  const buffer = (words: number, label: string) => own(createStorageBuffer(ctx, 4 * words, `quicksort ${label}`));
+  let bufferBytes = 0;
+  const buffer = (words: number, label: string) => {
+    const b = own(createStorageBuffer(ctx, 4 * words, `quicksort ${label}`));
+    bufferBytes += b.size;
+    return b;
+  };
 
   const sides: readonly [Side, Side] = [
     { keys: buffers.keys, values: buffers.values },
@@ -111,7 +122,8 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
   const disorderKernel = quicksortDisorderKernel(shape.keyType, shape.descending);
 
   const workgroups = Math.ceil(n / ELEMENTWISE_WORKGROUP);
-  const whole = (role: string) => ({ role, offset: 0, size: 4 * n });
+  // Whole buffers: the kernels stop at params.count.
+  const whole = (role: string) => ({ role, offset: 0 });
   /** One element-wise dispatch over all n elements, its other bindings by role from 1. */
   const elementwise =
     (kernel: ReturnType<typeof quicksortIotaKernel>, roles: string[], orEqual = false) =>
@@ -142,7 +154,7 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
     distribute.encode(encoder, { input: from.keys, headBits, output: pivots, count: n });
     // 2. Compare with the pivot, `>` and `>=` alternating.
     const orEqual = rounds % 2 === 1;
-    exec.encode(encoder, orEqual ? 'compare>=' : 'compare>', orEqual ? recipes.compareGreaterEqual : recipes.compareGreater, {
+    exec.encode(encoder, 'compare', orEqual ? recipes.compareGreaterEqual : recipes.compareGreater, {
       keys: from.keys,
       pivots,
       flags,
@@ -165,7 +177,19 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
     rounds++;
   };
 
+  const plans = [distribute, splitAndSegment, reduce];
+  const kernelsUsed = withValues
+    ? [recipes.iota, recipes.compareGreater, recipes.gather, recipes.disorder]
+    : [recipes.compareGreater, recipes.disorder];
+  const ready = Promise.all([exec.load(kernelsUsed.map((recipe) => recipe())), ...plans.map((p) => p.ready)]).then(() => undefined);
+  // Awaiting is the caller's choice: a failed compilation must not surface as an unhandled rejection.
+  ready.catch(() => undefined);
+
   return {
+    ready,
+    get memoryBytes() {
+      return bufferBytes + exec.memoryBytes + plans.reduce((sum, p) => sum + p.memoryBytes, 0);
+    },
     get rounds() {
       return rounds;
     },

@@ -1,186 +1,11 @@
 import type { Plan, ScanContext } from '@scan/core';
-import { dispatchShape, invalidArgument, planOf, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
-import { type DigitPass, digitPasses, RADIX } from '../kernels/radix-digits.js';
-import { DIGIT_STARTS_WORD, digitScanKernel, radixHistogramKernel } from '../kernels/radix-histogram.js';
-import { type OnesweepSpec, onesweepKernel, onesweepWorkgroupBytes, sortStatusBytes, type ValueMode } from '../kernels/radix-onesweep.js';
+import { planOf, type Recipe, RecipeExecutor } from '@scan/core/kit';
+import type { ValueMode } from '../kernels/radix-onesweep.js';
+import { type RadixTuning, radixConfig, smallSortCapacity } from './radix-config.js';
+import { type CountSource, DIRECT_COUNT, radixRecipes, smallSortRecipes } from './radix-recipe.js';
 import type { SortShape } from './sort-shape.js';
 
-/** Tuning of the one-sweep radix sort; internal (tests and the bench's sweeps), not part of the contract. */
-export interface RadixTuning {
-  workgroupSize?: number;
-  elementsPerThread?: number;
-  maxSpin?: number;
-  forceFallback?: boolean;
-  /** Test hook: the portable path (workgroup memory instead of subgroup ballots). */
-  subgroups?: boolean;
-  /** Unroll the per-key steps of the one-sweep pass. */
-  unrolled?: boolean;
-  lookBackWindow?: number;
-}
-
-/** Everything the passes of one radix sort share, after defaults and the device's limits. */
-export interface RadixConfig {
-  readonly sort: SortShape;
-  readonly passes: readonly DigitPass[];
-  readonly pass: Omit<OnesweepSpec, 'width' | 'values' | 'indirect'>;
-  readonly histogramWorkgroupSize: number;
-  readonly histogramElements: number;
-}
-
-/** Keys per histogram workgroup per stride step, and the cap on histogram workgroups (grid stride beyond). */
-const HISTOGRAM_ELEMENTS = 16;
-const MAX_HISTOGRAM_WORKGROUPS = 2048;
-
-/**
- * The shape of a radix sort on this device. With subgroups: 256 invocations where subgroups have
- * at least 32 lanes, fewer where they may be smaller (at most 8 groups, so the per-group digit
- * counters stay 8 KiB), 13 keys per invocation (a 3328-key tile: 23.3 G keys/s at 2^28 on the H100, against
- * 22.3 at 12, 21.3 at 11 and 16.5 at 16 — see BENCHMARKS.md), fewer when the device allows less
- * workgroup memory. Without subgroups: 64 invocations of 8 keys (the ranking compares digits in
- * workgroup memory, quadratic in the workgroup size).
- *
- * @example
- * ```ts
- * const config = radixConfig(ctx, { keyType: 'u32', valueType: undefined, descending: false, bits: [0, 32] }, {});
- * ```
- */
-export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): RadixConfig {
-  const limits = ctx.caps.limits;
-  const subgroups = ctx.caps.features.subgroups && t.subgroups !== false;
-  const minSize = ctx.caps.subgroupMinSize ?? 4;
-  const maxSize = ctx.caps.subgroupMaxSize ?? 128;
-  const defaultWg = subgroups ? Math.min(256, 8 * minSize) : 64;
-  const workgroupSize = t.workgroupSize ?? Math.min(defaultWg, limits.maxComputeInvocationsPerWorkgroup);
-  if (!Number.isInteger(workgroupSize) || workgroupSize < 1 || (workgroupSize & (workgroupSize - 1)) !== 0) {
-    invalidArgument('options.workgroupSize', workgroupSize, 'expected a power of two');
-  }
-  const maxGroups = subgroups ? Math.max(1, workgroupSize / Math.min(minSize, workgroupSize)) : 1;
-  let elementsPerThread = t.elementsPerThread ?? (subgroups ? 13 : 8);
-  if (!Number.isInteger(elementsPerThread) || elementsPerThread < 1 || elementsPerThread > 64) {
-    invalidArgument('options.elementsPerThread', elementsPerThread, 'expected an integer in [1, 64]');
-  }
-  const fits = (e: number) =>
-    onesweepWorkgroupBytes({ workgroupSize, elementsPerThread: e, maxGroups, subgroups }) <= limits.maxComputeWorkgroupStorageSize;
-  if (t.elementsPerThread === undefined) {
-    while (elementsPerThread > 1 && !fits(elementsPerThread)) elementsPerThread--;
-  }
-  if (!fits(elementsPerThread)) {
-    invalidArgument(
-      'options.elementsPerThread',
-      elementsPerThread,
-      `a tile of ${workgroupSize} × ${elementsPerThread} keys needs more workgroup memory than the device's ${limits.maxComputeWorkgroupStorageSize} bytes`,
-    );
-  }
-  return {
-    sort,
-    passes: digitPasses(sort.bits),
-    pass: {
-      keyType: sort.keyType,
-      descending: sort.descending,
-      subgroups,
-      maskWords: maxSize <= 32 ? 1 : 4,
-      workgroupSize,
-      elementsPerThread,
-      maxGroups,
-      maxSpin: t.maxSpin ?? 64,
-      lookBackWindow: t.lookBackWindow ?? 8,
-      forceFallback: t.forceFallback ?? false,
-      // Unrolled per-key steps keep the keys in registers (15-20% faster on the H100); SwiftShader
-      // compiles LLVM on the CPU and takes seconds per unrolled pipeline, so it gets loops.
-      unrolled: t.unrolled ?? !/swiftshader/i.test(ctx.caps.adapter.description),
-    },
-    histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
-    histogramElements: HISTOGRAM_ELEMENTS,
-  };
-}
-
-/** Where a sort's count comes from: a number, or a u32 the GPU wrote (word `word` of role `count`). */
-export type CountSource = { readonly kind: 'direct' } | { readonly kind: 'indirect'; readonly word: number };
-
-/**
- * The recipe of one radix sort of `capacity` keys (the count, or the largest count an indirect count
- * may give): clear the histogram, the global histogram pass, the digit scan, then per digit a
- * cleared look-back status and a one-sweep pass, ping-ponging between the caller's buffers (roles
- * `keys`, `values`) and scratch (`altKeys`, `altValues`); an odd number of passes ends with a copy
- * back. `values`: 'none', 'move', or 'index' (argsort: the first pass writes each key's index).
- *
- * @example
- * ```ts
- * exec.encode(encoder, key, () => radixRecipe(ctx, config, n, { kind: 'direct' }, 'none'), { keys });
- * ```
- */
-export function radixRecipe(ctx: ScanContext, config: RadixConfig, capacity: number, source: CountSource, values: ValueMode): Recipe {
-  const b = new RecipeBuilder();
-  const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
-  const indirect = source.kind === 'indirect';
-  const countWord = indirect ? source.word : 0;
-  const bytes = 4 * capacity;
-  const P = config.passes.length;
-  const tile = config.pass.workgroupSize * config.pass.elementsPerThread;
-  const tiles = Math.ceil(capacity / tile);
-  const histChunk = config.histogramWorkgroupSize * config.histogramElements;
-  const histWorkgroups = Math.min(Math.ceil(capacity / histChunk), MAX_HISTOGRAM_WORKGROUPS);
-
-  const digits = b.needScratch('digits', (DIGIT_STARTS_WORD + 4 * RADIX) * 4);
-  const status = b.needScratch('status', sortStatusBytes(tiles));
-  const count = indirect ? { role: 'count', offset: 0 } : undefined;
-  const keys = { role: 'keys', offset: 0, size: bytes };
-  const alt = b.needScratch('altKeys', bytes);
-  const vals = values === 'none' ? undefined : { role: 'values', offset: 0, size: bytes };
-  const altVals = values === 'none' ? undefined : b.needScratch('altValues', bytes);
-
-  b.clear(digits);
-  const histParams = b.paramBlock([capacity, countWord, histWorkgroups, dispatchShape(histWorkgroups, maxDim).x]);
-  b.dispatch(
-    radixHistogramKernel({
-      keyType: config.sort.keyType,
-      descending: config.sort.descending,
-      passes: config.passes,
-      workgroupSize: config.histogramWorkgroupSize,
-      elementsPerThread: config.histogramElements,
-      indirect,
-    }),
-    [keys, undefined, undefined, undefined, histParams, digits, undefined, count],
-    histWorkgroups,
-  );
-  b.dispatch(digitScanKernel(P), [undefined, undefined, undefined, undefined, undefined, digits], 1);
-
-  const dispatchX = dispatchShape(tiles, maxDim).x;
-  const width = Math.max(...config.passes.map((pass) => pass.width));
-  config.passes.forEach((pass, p) => {
-    const passParams = b.paramBlock([
-      capacity,
-      countWord,
-      tiles,
-      dispatchX,
-      pass.shift,
-      2 ** pass.width - 1,
-      DIGIT_STARTS_WORD + p * RADIX,
-    ]);
-    const fromCaller = p % 2 === 0;
-    const mode: ValueMode = values === 'index' && p > 0 ? 'move' : values;
-    b.clear(status);
-    b.dispatch(
-      onesweepKernel({ ...config.pass, width, values: mode, indirect }),
-      [
-        fromCaller ? keys : alt,
-        fromCaller ? alt : keys,
-        mode === 'move' ? (fromCaller ? vals : altVals) : undefined,
-        mode === 'none' ? undefined : fromCaller ? altVals : vals,
-        passParams,
-        status,
-        digits,
-        count,
-      ],
-      tiles,
-    );
-  });
-  if (P % 2 === 1) {
-    b.copy(alt, keys, bytes);
-    if (vals && altVals) b.copy(altVals, vals, bytes);
-  }
-  return b.build();
-}
+export { type RadixConfig, type RadixTuning, radixConfig, smallSortCapacity } from './radix-config.js';
 
 /** Buffers of one internal radix sort (already validated by the public plan). */
 export interface RadixBuffers {
@@ -190,41 +15,118 @@ export interface RadixBuffers {
   readonly count: number | { readonly buffer: GPUBuffer; readonly offset: number };
 }
 
+/** What a radix sort is made with. */
+export interface RadixOptions {
+  /** 'none', 'move', or 'index' (argsort: the first pass writes each key's index). */
+  readonly values: ValueMode;
+  /** Scratch for this many keys is allocated up front; an indirect count needs it (its capacity). */
+  readonly maxCount?: number;
+  /** Whether encodes may read the count on the GPU (with `maxCount`): `ready` then compiles those kernels too. */
+  readonly gpuCount?: boolean;
+  readonly tuning?: RadixTuning;
+}
+
+/** A radix sort recording into an executor it shares with others (see {@link radixSorter}). */
+export interface RadixSorter {
+  /** Records a sort of `args` through the executor. */
+  encode(encoder: GPUCommandEncoder, args: RadixBuffers): void;
+  /** A recipe of every path the sort may take, for the executor's `load`. */
+  readonly paths: readonly Recipe[];
+}
+
 /**
- * A one-sweep radix sort plan over validated buffers: recipes per count (or one for an indirect
- * count of at most `maxCount`), scratch owned and reused.
+ * A radix sort recorded through `exec`, whose scratch (`altKeys`, `altValues`, `status`) it uses —
+ * sorts that share an executor share that scratch, which is safe since each sort clears what it
+ * reads before it reads it.
+ *
+ * Two paths: a count up to `config.small.max` (tuning `smallSortMax`; a host count above 1, or 1
+ * for argsort, which must still write index 0) is ONE dispatch of the one-workgroup bitonic sort,
+ * whose network is the smallest tier that holds the count (no clear, no scratch); larger counts take
+ * the one-sweep passes. A GPU count takes the small path when the plan's `maxCount` is small enough
+ * for it. Structure keys are `${name}/direct`, `${name}/indirect`, `${name}/small${capacity}` and
+ * `${name}/small${capacity}/indirect`: the count (host or GPU, and the GPU count's word) only changes
+ * parameters and workgroup counts.
+ *
+ * @example
+ * ```ts
+ * const exec = new RecipeExecutor(ctx, 'segmented sort plan');
+ * const byKey = radixSorter(ctx, exec, shape, { values: 'index' }, 'byKey');
+ * byKey.encode(encoder, { keys, values: perm, count: n });
+ * ```
+ */
+export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortShape, options: RadixOptions, name = 'sort'): RadixSorter {
+  const config = radixConfig(ctx, sort, options.tuning ?? {});
+  const build = radixRecipes(ctx, config, options.values);
+  const small = smallSortRecipes(config, options.values);
+  const { values, maxCount } = options;
+  const directKey = `${name}/direct`;
+  const indirectKey = `${name}/indirect`;
+  // The largest host count expected (maxCount 0 or none: any).
+  const reach = maxCount || Number.POSITIVE_INFINITY;
+  if (maxCount !== undefined && maxCount > 0 && smallSortCapacity(config.small, maxCount) === undefined) {
+    exec.reserve(build(maxCount, DIRECT_COUNT));
+  }
+  // Every kernel a count up to `reach` may run: they depend on where the count comes from and on
+  // the small path's tier, never on the count itself.
+  const paths: Recipe[] = [];
+  const top = Math.min(reach, config.small.max);
+  config.small.tiers.forEach((capacity, i) => {
+    // A tier serves the counts above the tier below it.
+    if ((i === 0 ? 0 : (config.small.tiers[i - 1] as number)) < top) paths.push(small(capacity, 1, DIRECT_COUNT));
+  });
+  if (reach > config.small.max) paths.push(build(1, DIRECT_COUNT));
+  if (options.gpuCount && maxCount !== undefined && maxCount > 0) {
+    const capacity = smallSortCapacity(config.small, maxCount);
+    paths.push(capacity === undefined ? build(1, { kind: 'indirect', word: 0 }) : small(capacity, 1, { kind: 'indirect', word: 0 }));
+  }
+  return {
+    paths,
+    encode(encoder, args) {
+      const roles: Record<string, GPUBuffer> = { keys: args.keys };
+      if (args.values) roles.values = args.values;
+      const count = args.count;
+      if (typeof count === 'number') {
+        // One key is sorted already, but argsort's index must still be written.
+        if (count === 0 || (count === 1 && values !== 'index')) return;
+        const capacity = smallSortCapacity(config.small, count);
+        if (capacity !== undefined) {
+          exec.encode(encoder, `${name}/small${capacity}`, () => small(capacity, count, DIRECT_COUNT), roles);
+          return;
+        }
+        exec.encode(encoder, directKey, () => build(count, DIRECT_COUNT), roles);
+        return;
+      }
+      const most = maxCount ?? 0;
+      if (most === 0) return;
+      roles.count = count.buffer;
+      const source: CountSource = { kind: 'indirect', word: count.offset / 4 };
+      const capacity = smallSortCapacity(config.small, most);
+      if (capacity !== undefined) {
+        exec.encode(encoder, `${name}/small${capacity}/indirect`, () => small(capacity, most, source), roles);
+        return;
+      }
+      exec.encode(encoder, indirectKey, () => build(most, source), roles);
+    },
+  };
+}
+
+/**
+ * A radix sort plan over validated buffers, with its own executor (see {@link radixSorter}): one
+ * structure for a host count and one for a GPU count (of at most `maxCount`) per path, so a new
+ * count is new parameters. Scratch of the one-sweep passes: the keys and values once more, and a
+ * status area (8 KiB of digit counts, then a look-back area of 1 KiB per tile per digit pass), grown
+ * by doubling or sized once by `maxCount` (none when `maxCount` is small enough for the
+ * one-workgroup sort, which needs no scratch); a 4-slot parameter ring.
  *
  * @example
  * ```ts
  * const radix = createRadixSort(ctx, shape, { values: 'move', maxCount: 1 << 20 });
+ * await radix.ready;
  * radix.encode(encoder, { keys, values, count: n });
  * ```
  */
-export function createRadixSort(
-  ctx: ScanContext,
-  sort: SortShape,
-  options: { values: ValueMode; maxCount?: number; tuning?: RadixTuning },
-): Plan<RadixBuffers> {
-  const config = radixConfig(ctx, sort, options.tuning ?? {});
+export function createRadixSort(ctx: ScanContext, sort: SortShape, options: RadixOptions): Plan<RadixBuffers> {
   const exec = new RecipeExecutor(ctx, 'sort plan');
-  const { values, maxCount } = options;
-  if (maxCount !== undefined && maxCount > 0) exec.reserve(radixRecipe(ctx, config, maxCount, { kind: 'direct' }, values));
-  return planOf([exec], {
-    encode(encoder, args) {
-      const roles: Record<string, GPUBuffer> = { keys: args.keys };
-      if (args.values) roles.values = args.values;
-      if (typeof args.count === 'number') {
-        // One key is sorted already, but argsort's index must still be written.
-        if (args.count === 0 || (args.count === 1 && values !== 'index')) return;
-        const n = args.count;
-        exec.encode(encoder, `${n}`, () => radixRecipe(ctx, config, n, { kind: 'direct' }, values), roles);
-        return;
-      }
-      const capacity = maxCount ?? 0;
-      if (capacity === 0) return;
-      const word = args.count.offset / 4;
-      roles.count = args.count.buffer;
-      exec.encode(encoder, `indirect@${word}`, () => radixRecipe(ctx, config, capacity, { kind: 'indirect', word }, values), roles);
-    },
-  });
+  const sorter = radixSorter(ctx, exec, sort, options);
+  return planOf([exec], { encode: sorter.encode, ready: exec.load(sorter.paths) });
 }

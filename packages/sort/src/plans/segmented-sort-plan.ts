@@ -1,6 +1,7 @@
 import { createScanPlan, type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
+  type BufferRef,
   checkBoolean,
   checkCount,
   checkElementType,
@@ -8,14 +9,16 @@ import {
   checkOptions,
   dispatchShape,
   invalidArgument,
+  type KernelSpec,
   planOf,
+  type Recipe,
   RecipeBuilder,
   RecipeExecutor,
 } from '@scan/core/kit';
 import { ELEMENTWISE_WORKGROUP, elementwiseParams } from '../kernels/elementwise.js';
 import { gatherKernel, unpackHeadsKernel } from '../kernels/segmented-sort.js';
-import { checkCopyTargets, checkSortCount } from '../limits.js';
-import { createRadixSort } from './radix-plan.js';
+import { checkCopyTargets, checkSortCount, MAX_SORT_COUNT } from '../limits.js';
+import { radixSorter } from './radix-plan.js';
 import type { SegmentedSortEncodeArgs, SegmentedSortPlanOptions } from './sort-plan-types.js';
 
 /** Bits that hold the numbers 0 … segments − 1 (at least 1). */
@@ -33,14 +36,23 @@ function segmentBits(segments: number): number {
  * 2. **sort by key** — the one-sweep radix sort of the keys; keys only: the segment numbers ride
  *    along as values; with values: each key's index rides along (p);
  * 3. **sort by segment** — the segment numbers, now in key order, sorted stably by the radix sort on
- *    the bits that hold the largest segment number (⌈log2 maxSegments⌉, at most ⌈log2 count⌉); keys
- *    only: the keys ride along into their place and the sort is done; with values: the positions
- *    ride along (q), and
+ *    the whole bytes that hold the largest segment number (⌈log2 maxSegments⌉ bits, at most
+ *    ⌈log2 count⌉, rounded up to 8, 16, 24 or 32); keys only: the keys ride along into their place
+ *    and the sort is done; with values: the positions ride along (q), and
  * 4. **gather** — keys from their key-sorted positions (q), values from their input positions (p∘q).
+ *
+ * Made to be encoded every frame: the radix sorts share one executor and its scratch. Memory: two
+ * key-sized buffers (the unpacked heads and the segment numbers; six with values: also both
+ * permutations, the segment numbers in key order and a gather target), the radix sorts' scratch
+ * (keys and values once more, a status area of 8 KiB plus 1 KiB per 3328-key tile per digit pass),
+ * the scan's, and parameter rings; scratch grows by doubling (or is sized once by `maxCount`).
+ * Once warm, an encode with a new count creates nothing, whichever number of digit passes the
+ * count picks. `await plan.ready` before the first frame to have the pipelines compiled.
  *
  * @example
  * ```ts
  * const plan = createSegmentedSortPlan(ctx, { keyType: 'f32', valueType: 'u32', maxSegments: 1 << 14 });
+ * await plan.ready;
  * plan.encode(encoder, { keys, values, headFlags: packedHeads, count });
  * ```
  */
@@ -54,47 +66,49 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
     o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
   const maxSegments = o.maxSegments === undefined ? undefined : checkCount(o.maxSegments, 'options.maxSegments');
   if (maxSegments === 0) invalidArgument('options.maxSegments', maxSegments, 'expected at least 1');
-  const keyShape = { keyType, valueType: 'u32' as const, descending, bits: [0, 32] as const };
-  const byKey = createRadixSort(ctx, keyShape, { values: valueType === undefined ? 'move' : 'index' });
-  const bySegment = new Map<number, Plan<Parameters<typeof byKey.encode>[1]>>();
-  const scan = createScanPlan(ctx, { type: 'u32', op: 'add', inclusive: true });
-  // The executor owns every scratch buffer, also those the radix and scan plans read and write.
+  const values = valueType === undefined ? 'move' : 'index';
+  const scan = createScanPlan(ctx, { type: 'u32', op: 'add', inclusive: true, ...(maxCount ? { maxCount } : {}) });
+  // The executor owns every scratch buffer, also those the radix sorts and the scan read and write.
   const exec = new RecipeExecutor(ctx, 'segmented sort plan');
-  const scratch = (names: readonly string[], bytes: number): GPUBuffer[] => {
-    exec.reserve({ steps: [], params: [], scratch: Object.fromEntries(names.map((name) => [name, bytes])) });
-    return names.map((name) => exec.scratchBuffer(name));
-  };
+  const sortOptions = { values, ...(maxCount ? { maxCount } : {}) } as const;
+  const keyShape = { keyType, valueType: 'u32' as const, descending, bits: [0, 32] as const };
+  const byKey = radixSorter(ctx, exec, keyShape, sortOptions, 'byKey');
+  // The sort by segment on 1 … 4 whole bytes: byte-wide digits whatever the segment count, so the
+  // sorts differ only in their number of passes (what a count changes is which one runs).
+  const bySegment = [1, 2, 3, 4].map((bytes) =>
+    radixSorter(ctx, exec, { keyType: 'u32', valueType: 'u32', descending: false, bits: [0, 8 * bytes] }, sortOptions, `bySegment${bytes}`),
+  );
+  /** The radix sort of segment numbers below `segments` (at least 1). */
+  const segmentSort = (segments: number) => bySegment[Math.ceil(segmentBits(segments) / 8) - 1]!;
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
-  const elementwise = (b: RecipeBuilder, n: number) => {
+  const names = valueType === undefined ? KEYS_ONLY_SCRATCH : WITH_VALUES_SCRATCH;
+  const scratchRecipe = (n: number): Recipe => {
+    const b = new RecipeBuilder();
+    for (const name of names) b.needScratch(name, 4 * n);
+    return b.build();
+  };
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(scratchRecipe(maxCount));
+  // Whole buffers: the kernels stop at params.count, so one structure per kernel serves every count.
+  const whole = (role: string) => ({ role, offset: 0 }) as const;
+  const elementwise = (kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[]) => (n: number) => {
+    const b = new RecipeBuilder();
     const groups = Math.ceil(n / ELEMENTWISE_WORKGROUP);
-    return { params: b.paramBlock(elementwiseParams(n, dispatchShape(groups, maxDim).x)), groups };
+    b.dispatch(kernel, [b.paramBlock(elementwiseParams(n, dispatchShape(groups, maxDim).x)), ...bindings], groups);
+    return b.build();
   };
-  const scratchNames =
-    valueType === undefined ? ['heads', 'segments'] : ['heads', 'segments', 'perm', 'sortedSegments', 'perm2', 'gathered'];
-  if (maxCount !== undefined && maxCount > 0) scratch(scratchNames, 4 * maxCount);
-  const segmentPlans = {
-    destroy: () => {
-      for (const p of bySegment.values()) p.destroy();
-    },
-    get scratchBytes() {
-      return [...bySegment.values()].reduce((sum, p) => sum + p.scratchBytes, 0);
-    },
-    get allocations() {
-      return [...bySegment.values()].reduce((sum, p) => sum + p.allocations, 0);
-    },
-  };
-  /** The radix sort of segment numbers below 2^bits, with values moved or indices written. */
-  const segmentSort = (bits: number) => {
-    let plan = bySegment.get(bits);
-    if (!plan) {
-      const shape = { keyType: 'u32' as const, valueType: 'u32' as const, descending: false, bits: [0, bits] as const };
-      plan = createRadixSort(ctx, shape, { values: valueType === undefined ? 'move' : 'index' });
-      bySegment.set(bits, plan);
-    }
-    return plan;
-  };
+  const headsRecipe = elementwise(unpackHeadsKernel(), [whole('packed'), whole('heads')]);
+  const gatherRecipe = elementwise(gatherKernel({ twoLevels: false }), [whole('src'), whole('out'), whole('inner')]);
+  const gather2Recipe = elementwise(gatherKernel({ twoLevels: true }), [whole('src'), whole('out'), whole('inner'), whole('outer')]);
+  // Every path: the numbering, the gathers, the sort by key and each sort by segment a count may pick.
+  const mostSegments = Math.min(maxCount || MAX_SORT_COUNT, maxSegments ?? MAX_SORT_COUNT);
+  const paths = [
+    headsRecipe(1),
+    ...byKey.paths,
+    ...bySegment.slice(0, bySegment.indexOf(segmentSort(mostSegments)) + 1).flatMap((s) => s.paths),
+  ];
+  if (valueType !== undefined) paths.push(gatherRecipe(1), gather2Recipe(1));
 
-  return planOf([byKey, scan, exec, segmentPlans], {
+  return planOf([exec, scan], {
     encode(encoder, args) {
       const need: Record<string, number | { bytes: (n: number) => number }> = {
         keys: 4,
@@ -113,57 +127,44 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
       if (valueType !== undefined)
         checkCopyTargets('segmented sort plan', { keys: args.keys, ...(args.values ? { values: args.values } : {}) });
       if (n < 2) return;
-      const bytes = 4 * n;
-      const [heads, segments] = scratch(['heads', 'segments'], bytes) as [GPUBuffer, GPUBuffer];
+      exec.reserveFor(() => scratchRecipe(n));
+      const heads = exec.scratchBuffer('heads');
+      const segments = exec.scratchBuffer('segments');
       // Segment numbers run from 0 to (segments − 1) ≤ n − 1.
-      const bits = segmentBits(Math.min(n, maxSegments ?? n));
+      const bySegmentNow = segmentSort(Math.min(n, maxSegments ?? n));
 
       // 1. Number the segments: unpack the heads, scan them.
-      exec.encode(
-        encoder,
-        `heads/${n}`,
-        () => {
-          const b = new RecipeBuilder();
-          const { params, groups } = elementwise(b, n);
-          const packed = { role: 'packed', offset: 0, size: 4 * Math.ceil(n / 32) };
-          b.dispatch(unpackHeadsKernel(), [params, packed, { role: 'heads', offset: 0, size: bytes }], groups);
-          return b.build();
-        },
-        { packed: args.headFlags, heads },
-      );
+      exec.encode(encoder, 'heads', () => headsRecipe(n), { packed: args.headFlags, heads });
       scan.encode(encoder, { input: heads, output: segments, count: n });
       if (valueType === undefined) {
         // 2–3, keys only: the segment numbers ride with the keys, then the keys with the numbers.
         byKey.encode(encoder, { keys: args.keys, values: segments, count: n });
-        segmentSort(bits).encode(encoder, { keys: segments, values: args.keys, count: n });
+        bySegmentNow.encode(encoder, { keys: segments, values: args.keys, count: n });
         return;
       }
-      const [perm, sortedSegments, perm2, gathered] = scratch(['perm', 'sortedSegments', 'perm2', 'gathered'], bytes) as [
-        GPUBuffer,
-        GPUBuffer,
-        GPUBuffer,
-        GPUBuffer,
-      ];
+      const perm = exec.scratchBuffer('perm');
+      const sortedSegments = exec.scratchBuffer('sortedSegments');
+      const perm2 = exec.scratchBuffer('perm2');
+      const gathered = exec.scratchBuffer('gathered');
+      const bytes = 4 * n;
       // 2. Sort by key, indices riding along: p.
       byKey.encode(encoder, { keys: args.keys, values: perm, count: n });
       // 3. The segment numbers in key order, sorted stably by segment: q.
-      exec.encode(encoder, `segments/${n}`, () => gatherRecipe(n, false), { src: segments, out: sortedSegments, inner: perm });
-      segmentSort(bits).encode(encoder, { keys: sortedSegments, values: perm2, count: n });
+      exec.encode(encoder, 'gather', () => gatherRecipe(n), { src: segments, out: sortedSegments, inner: perm });
+      bySegmentNow.encode(encoder, { keys: sortedSegments, values: perm2, count: n });
       // 4. Gather: keys through q, values through p∘q.
-      exec.encode(encoder, `keys/${n}`, () => gatherRecipe(n, false), { src: args.keys, out: gathered, inner: perm2 });
+      exec.encode(encoder, 'gather', () => gatherRecipe(n), { src: args.keys, out: gathered, inner: perm2 });
       encoder.copyBufferToBuffer(gathered, 0, args.keys, 0, bytes);
       if (args.values) {
-        exec.encode(encoder, `values/${n}`, () => gatherRecipe(n, true), { src: args.values, out: gathered, inner: perm2, outer: perm });
+        exec.encode(encoder, 'gather2', () => gather2Recipe(n), { src: args.values, out: gathered, inner: perm2, outer: perm });
         encoder.copyBufferToBuffer(gathered, 0, args.values, 0, bytes);
       }
     },
+    ready: exec.load(paths),
   });
-
-  function gatherRecipe(n: number, twoLevels: boolean) {
-    const b = new RecipeBuilder();
-    const { params, groups } = elementwise(b, n);
-    const all = (role: string) => ({ role, offset: 0, size: 4 * n });
-    b.dispatch(gatherKernel({ twoLevels }), [params, all('src'), all('out'), all('inner'), twoLevels ? all('outer') : undefined], groups);
-    return b.build();
-  }
 }
+
+/** Scratch of the segment numbering (beside the radix sorts'). */
+const KEYS_ONLY_SCRATCH = ['heads', 'segments'] as const;
+/** With values, also the permutations, the segment numbers in key order and the gather target. */
+const WITH_VALUES_SCRATCH = ['heads', 'segments', 'perm', 'sortedSegments', 'perm2', 'gathered'] as const;

@@ -44,8 +44,8 @@ export interface SegmentedSortPlanOptions {
   maxCount?: number;
   /**
    * Most segments an encode will have (default: the count). The plan sorts by segment number on
-   * ⌈log2 maxSegments⌉ bits, so a bound makes it faster (2^14 segments: two digit passes instead of
-   * three at 2^24 keys). More segments than this give a wrong order.
+   * the whole bytes that hold ⌈log2 maxSegments⌉ bits, so a bound makes it faster (2^14 segments:
+   * two digit passes instead of three at 2^24 keys). More segments than this give a wrong order.
    */
   maxSegments?: number;
 }

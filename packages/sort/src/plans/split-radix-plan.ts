@@ -34,14 +34,17 @@ const flagWords = (count: number) => Math.ceil(count / 4);
  *
  * The ping-pong pair is the caller's buffers and the plan's scratch; an odd number of bits leaves
  * the result in the scratch, and a copy brings it back (so the caller's buffers need COPY_DST then,
- * as `createStorageBuffer` buffers have). Scratch: keys (and values) once more, ⌈count/4⌉ flag
- * words and the split's look-back status, allocated for the largest count seen (or `maxCount` up
- * front) and reused. Count 0 and 1 record nothing. The whole array must fit one storage binding
- * (the split scatters anywhere).
+ * as `createStorageBuffer` buffers have). Memory: keys (and values) once more, ⌈count/4⌉ flag
+ * words, the split's look-back status, and parameter rings (one slot per pass recorded into one
+ * encoder); scratch grows by doubling for the largest count seen (or is sized once by `maxCount`).
+ * The bit and the count are parameters, so once warm an encode with a new count creates nothing.
+ * Count 0 and 1 record nothing. The whole array must fit one storage binding (the split scatters
+ * anywhere).
  *
  * @example
  * ```ts
  * const plan = createSplitRadixSort(ctx, { keyType: 'f32', valueType: 'u32', descending: false, bits: [0, 32] }, 1 << 20);
+ * await plan.ready;
  * plan.encode(encoder, { keys, values, count });
  * device.queue.submit([encoder.finish()]);
  * plan.destroy();
@@ -60,13 +63,10 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
   const kernel = splitRadixFlagsKernel(shape.keyType, shape.descending);
   // Elements move as raw words, so one u32 split serves every key and value type.
   const split = createSplitPlan(ctx, { type: 'u32', flags: 'u8', ...(maxCount ? { maxCount } : {}) });
+  // Owns the scratch (handed to the split plan) and runs the flag passes.
   const exec = new RecipeExecutor(ctx, WHAT);
-  // The flag passes alternate between reading the caller's keys and the scratch keys. One executor
-  // per parity keeps each one's bind-group cache (32 entries) above its ≤ 16 passes, so a 32-bit
-  // sort encoded again reuses every bind group instead of cycling through them.
-  const flagExecs = [new RecipeExecutor(ctx, `${WHAT} flags`), new RecipeExecutor(ctx, `${WHAT} flags`)] as const;
 
-  /** The scratch for `count` keys (no steps: the encode binds the buffers through the split plan). */
+  /** The scratch for `count` keys, which the split plan binds too. */
   const scratchRecipe = (count: number): Recipe => {
     const b = new RecipeBuilder();
     b.needScratch('keys', 4 * count);
@@ -75,21 +75,22 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
     b.needScratch('falseCount', 4);
     return b.build();
   };
-  /** The flag kernel of one bit over the keys bound as role `keys`. */
+  // Whole buffers: the kernel stops at params.count, and the bit is a parameter too, so every pass
+  // of every count has one structure (two sets of bind groups: it reads the caller's keys or the scratch's).
+  const keysRef = { role: 'keys', offset: 0 } as const;
+  const flagsRef = { scratch: 'flags' } as const;
+  /** The flag kernel of one bit over the keys bound as role `keys`, into the scratch flags. */
   const flagRecipe = (count: number, bit: number): Recipe => {
     const b = new RecipeBuilder();
+    b.needScratch('flags', 4 * flagWords(count));
     const workgroups = Math.ceil(flagWords(count) / SPLIT_RADIX_WORKGROUP);
     const params = b.paramBlock(splitRadixFlagParams(count, bit, dispatchShape(workgroups, maxDim).x));
-    b.dispatch(
-      kernel,
-      [{ role: 'keys', offset: 0, size: 4 * count }, { role: 'flags', offset: 0, size: 4 * flagWords(count) }, params],
-      workgroups,
-    );
+    b.dispatch(kernel, [keysRef, flagsRef, params], workgroups);
     return b.build();
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(scratchRecipe(maxCount));
 
-  return planOf<SortBuffers>([exec, ...flagExecs, split], {
+  return planOf<SortBuffers>([exec, split], {
     encode(encoder, args) {
       const count = checkEncodeArgs(WHAT, args, hasValues ? { keys: 4, values: 4 } : { keys: 4 });
       if (!hasValues && args.values !== undefined) {
@@ -112,7 +113,7 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
       const passes = end - begin;
       const callers = { keys: args.keys, ...(hasValues ? { values: args.values! } : {}) };
       if (passes % 2 === 1) checkCopyUsage(WHAT, {}, callers);
-      exec.reserveFor(`scratch ${count}`, () => scratchRecipe(count));
+      exec.reserveFor(() => scratchRecipe(count));
       const flags = exec.scratchBuffer('flags');
       const falseCount = exec.scratchBuffer('falseCount');
       const scratch = { keys: exec.scratchBuffer('keys'), values: hasValues ? exec.scratchBuffer('values') : undefined };
@@ -121,7 +122,7 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
       for (let pass = 0; pass < passes; pass++) {
         const bit = begin + pass;
         // Flags: bit b of every key's order bits.
-        flagExecs[pass % 2]!.encode(encoder, `${count}/${bit}`, () => flagRecipe(count, bit), { keys: from.keys, flags });
+        exec.encode(encoder, 'flags', () => flagRecipe(count, bit), { keys: from.keys });
         // Split: 0-bits first, then 1-bits, both stable; the values follow the same flags.
         split.encode(encoder, { input: from.keys, flags, output: to.keys, count, falseCount });
         if (from.values && to.values) split.encode(encoder, { input: from.values, flags, output: to.values, count, falseCount });
@@ -133,5 +134,6 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
         if (scratch.values && args.values) encoder.copyBufferToBuffer(scratch.values, 0, args.values, 0, 4 * count);
       }
     },
+    ready: exec.load([flagRecipe(1, 0)]),
   });
 }

@@ -1,0 +1,425 @@
+// Every plan of @scan/sort encoded the way a real-time application does: a new count every frame
+// (and a new count offset, for a count read on the GPU), 1,000 frames, with the device's buffer,
+// bind group and pipeline creations counted (see runFrameLoop). In steady state a plan creates
+// nothing; after destroy() it leaves nothing alive; what it holds meanwhile stays within the bound
+// its JSDoc states. Then several encodes of one plan into one encoder, each checked against the CPU
+// reference.
+import type { ScanContext } from '@scan/core';
+import { createRng, expectEqualArrays, getTestContext, POISON_U32, runFrameLoop } from '@scan/gpu-testing';
+import { describe, expect, it } from 'vitest';
+import * as cpu from '../src/cpu/index.js';
+import { createSegmentedSortPlan, createSortPlan } from '../src/index.js';
+import { sortStatusBytes } from '../src/kernels/radix-onesweep.js';
+import { createQuicksortRounds } from '../src/plans/quicksort-rounds.js';
+import { radixConfig } from '../src/plans/radix-config.js';
+import type { SortKeyType } from '../src/types.js';
+import { readWords, TEST_USAGE } from './gpu-buffers.js';
+import { bitsOf, makeKeys } from './sort-oracle.js';
+
+const N = 4096;
+/** Keys the buffers hold: room for counts past the small-count path's largest network (4096). */
+const BIG = 3 * N;
+const NOTHING = { buffers: 0, bindGroups: 0, pipelines: 0 };
+/**
+ * Tuning for the cases that mean the one-sweep passes (their scratch, memory bound and structures):
+ * counts up to N would otherwise all take the one-workgroup sort (small-sort.test.ts).
+ */
+const ONESWEEP = { smallSortMax: 0 } as object;
+
+/** Packed head bits for `n` keys: a segment starts every 1–40 keys. */
+function packedHeads(n: number, seed: number): { flags: Uint8Array; packed: Uint32Array } {
+  const rng = createRng(seed);
+  const flags = Uint8Array.from({ length: n }, (_, i) => (i === 0 || rng.int(0, 39) === 0 ? 1 : 0));
+  const packed = new Uint32Array(Math.ceil(n / 32));
+  flags.forEach((f, i) => {
+    if (f) packed[i >> 5]! |= 1 << (i & 31);
+  });
+  return { flags, packed };
+}
+
+/** Buffers every sort plan can take: BIG keys and values, packed head bits, a count buffer. */
+async function frameBuffers() {
+  const ctx = await getTestContext();
+  const make = (words: Uint32Array) => {
+    const b = ctx.device.createBuffer({ size: Math.max(16, 4 * words.length), usage: TEST_USAGE });
+    ctx.device.queue.writeBuffer(b, 0, words as Uint32Array<ArrayBuffer>);
+    return b;
+  };
+  const keys = make(bitsOf(makeKeys('f32', BIG, 'random', 1)));
+  const values = make(Uint32Array.from({ length: BIG }, (_, i) => i));
+  const headFlags = make(packedHeads(BIG, 2).packed);
+  // The counts a GPU pass might have written, one per word: the largest first.
+  const counts = make(new Uint32Array([N, 700, 2900, 31]));
+  return {
+    ctx,
+    keys,
+    values,
+    headFlags,
+    counts,
+    destroy() {
+      for (const b of [keys, values, headFlags, counts]) b.destroy();
+    },
+  };
+}
+
+type Buffers = Awaited<ReturnType<typeof frameBuffers>>;
+
+/** A plan as the loop drives it. */
+interface Case {
+  create(): { destroy(): void; readonly ready?: Promise<void>; readonly memoryBytes?: number };
+  /** Records frame `frame` with `n` keys. */
+  encode(plan: never, encoder: GPUCommandEncoder, n: number, frame: number): void;
+  /** Buffers alive at the end at most (scratch, outgrown scratch and parameter rings), from the plan's JSDoc. */
+  liveBound: number;
+  /** Bytes the plan may hold at the end, when its JSDoc states them. */
+  memoryBound?: (ctx: ScanContext) => number;
+  /** The largest count the loop gives (default N). */
+  top?: number;
+}
+
+/**
+ * The radix sort's documented bound for N keys sorted on `passes` digits: the keys (and values)
+ * once more, the status area (8 KiB, then a look-back area per pass), a 4-slot parameter ring of
+ * 1 + passes blocks (rounded up to a power of two) of 256 bytes.
+ */
+function radixMemory(ctx: ScanContext, keyType: SortKeyType, withValues: boolean, passes: number): number {
+  const c = radixConfig(ctx, { keyType, valueType: withValues ? 'u32' : undefined, descending: false, bits: [0, 32] }, {});
+  const tiles = Math.ceil(N / (c.pass.workgroupSize * c.pass.elementsPerThread));
+  const ring = 4 * 2 ** Math.ceil(Math.log2(1 + passes)) * 256;
+  return (withValues ? 2 : 1) * 4 * N + 8192 + passes * sortStatusBytes(tiles) + ring;
+}
+
+type SortPlan = ReturnType<typeof createSortPlan>;
+
+const CASES: Record<string, (b: Buffers) => Case> = {
+  'radix, keys only': (b) => ({
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', descending: true, ...ONESWEEP }),
+    encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, count: n }),
+    // Alternate keys, the status area, the parameter ring (values add alternate values).
+    liveBound: 3,
+    memoryBound: (ctx) => radixMemory(ctx, 'f32', false, 4),
+  }),
+  'radix, key–value, maxCount': (b) => ({
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: N, ...ONESWEEP }),
+    encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, values: b.values, count: n }),
+    liveBound: 4,
+    memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4),
+  }),
+  'radix, key–value, three digits (copied back)': (b) => ({
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'f32', descending: true, bits: [4, 28], ...ONESWEEP }),
+    encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, values: b.values, count: n }),
+    liveBound: 4,
+    memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 3),
+  }),
+  'radix, a count read on the GPU at a new offset every frame': (b) => ({
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: N, ...ONESWEEP }),
+    encode: (plan: SortPlan, encoder, _n, frame) =>
+      plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer: b.counts, countOffset: 4 * (frame % 4) }),
+    liveBound: 4,
+    memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4),
+  }),
+  'radix, key–value, counts across the small/large boundary (1024)': (b) => ({
+    // The one-workgroup sort up to 1024 keys, the one-sweep passes above, on every device.
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, smallSortMax: 1024 } as object),
+    encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, values: b.values, count: n }),
+    liveBound: 4,
+    memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4),
+  }),
+  'radix, keys only, default tiers, counts up to 3 × 4096': (b) => ({
+    // Every tier the device uses by default (1024 and 4096; 1024 on SwiftShader), then the passes.
+    create: () => createSortPlan(b.ctx, { keyType: 'u32', bits: [0, 24] }),
+    encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, count: n }),
+    // Alternate keys, the status area, the parameter ring: the small path adds nothing.
+    liveBound: 3,
+    top: BIG,
+  }),
+  'radix, a count read on the GPU, maxCount within the small path': (b) => ({
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: 1000 }),
+    encode: (plan: SortPlan, encoder, _n, frame) =>
+      plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer: b.counts, countOffset: 4 * (frame % 4) }),
+    // No scratch: the parameter ring only (4 slots of one block).
+    liveBound: 1,
+    memoryBound: () => 4 * 256,
+  }),
+  'split radix, key–value, nine bits': (b) => ({
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, algorithm: 'split-radix', bits: [3, 12] }),
+    encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, values: b.values, count: n }),
+    // Scratch keys, values, flags and false count (4); the flag parameter ring doubled from 4 to 16
+    // slots for 9 passes into one encoder (3, the outgrown ones kept until destroy); the split's
+    // scratch (2) and its ring doubled to 32 slots for 18 splits (4).
+    liveBound: 13,
+  }),
+  'segmented sort, keys only, segment count from the count': (b) => ({
+    create: () => createSegmentedSortPlan(b.ctx, { keyType: 'f32', descending: true }),
+    encode: (plan: ReturnType<typeof createSegmentedSortPlan>, encoder, n) =>
+      plan.encode(encoder, { keys: b.keys, headFlags: b.headFlags, count: n }),
+    // Heads and segment numbers, the radix sorts' alternate keys, values and status (5), the
+    // executor's ring (3 encodes a frame fit its 4 slots), the scan's scratch and ring (3).
+    liveBound: 9,
+  }),
+  'segmented sort, key–value, maxSegments': (b) => ({
+    create: () => createSegmentedSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: N, maxSegments: 300 }),
+    encode: (plan: ReturnType<typeof createSegmentedSortPlan>, encoder, n) =>
+      plan.encode(encoder, { keys: b.keys, values: b.values, headFlags: b.headFlags, count: n }),
+    // Heads, segment numbers, two permutations, the sorted segment numbers and the gather target,
+    // the radix sorts' scratch (9); the executor's ring doubled to 8 slots for 6 encodes a frame
+    // (2); the scan's scratch and ring (3).
+    liveBound: 14,
+  }),
+  'segmented sort, key–value, counts across the small/large boundary': (b) => ({
+    create: () => createSegmentedSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true }),
+    encode: (plan: ReturnType<typeof createSegmentedSortPlan>, encoder, n) =>
+      plan.encode(encoder, { keys: b.keys, values: b.values, headFlags: b.headFlags, count: n }),
+    // As above (14), and one more outgrown ring: the first encode's has one block a slot, the sort
+    // by key's five need eight.
+    liveBound: 15,
+    top: BIG,
+  }),
+};
+
+/**
+ * The count of warm-up frame `frame` (< 16): from `top` down, through every path a count up to `top`
+ * may take — each number of digit passes of a segmented sort's sort by segment (below 256 it needs
+ * one byte), each tier of the one-workgroup sort (1024, 4096) and the one-sweep passes.
+ */
+function warmupCount(top: number, frame: number): number {
+  if (top === N) return N - frame * 256;
+  return frame < 8 ? top - frame * (top / 8) : 1024 - (frame - 8) * 128;
+}
+
+describe('sort plans in a frame loop', () => {
+  for (const [name, make] of Object.entries(CASES)) {
+    it(`${name}: 1,000 frames with random counts create nothing, destroy() frees everything`, async () => {
+      const b = await frameBuffers();
+      try {
+        const rng = createRng(name.length * 7919);
+        const c = make(b);
+        let memoryAtEnd = 0;
+        const counts = await runFrameLoop(b.ctx.device, {
+          create: c.create,
+          // The warm-up starts at the top (the most scratch) and walks down (see warmupCount); then
+          // random counts.
+          encode: (plan, encoder, frame) => {
+            const top = c.top ?? N;
+            c.encode(plan as never, encoder, frame < 16 ? warmupCount(top, frame) : rng.int(0, top), frame);
+            memoryAtEnd = plan.memoryBytes ?? 0;
+          },
+          // Every frame is validated when its encoder finishes; one in 25 also runs (SwiftShader is slow).
+          submitEvery: 25,
+        });
+        expect(counts.warmup.pipelines, `${name}: pipelines plan.ready did not compile`).toBe(0);
+        expect(counts.steady, `${name}: created during the counted frames`).toEqual(NOTHING);
+        expect(counts.liveAfterDestroy, `${name}: buffers left after destroy()`).toBe(0);
+        expect(counts.liveAtEnd, `${name}: buffers held`).toBeLessThanOrEqual(c.liveBound);
+        if (c.memoryBound) expect(memoryAtEnd, `${name}: bytes held`).toBeLessThanOrEqual(c.memoryBound(b.ctx));
+      } finally {
+        b.destroy();
+      }
+    });
+  }
+
+  it('a sort plan without maxCount grows its scratch by doubling: O(log) allocations for rising counts', async () => {
+    const b = await frameBuffers();
+    try {
+      const counts = await runFrameLoop(b.ctx.device, {
+        // The one-sweep scratch's growth: no small path (it needs no scratch).
+        create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, ...ONESWEEP }),
+        // Counts rising by 4 every frame from 2 to N: the worst case for exact-size growth.
+        encode: (plan, encoder, frame) => plan.encode(encoder, { keys: b.keys, values: b.values, count: 2 + ((4 * frame) % (N - 1)) }),
+        warmup: 0,
+        frames: N / 4,
+        submitEvery: 256,
+      });
+      // Per scratch buffer (alternate keys, values, status), from its first size to its largest: at
+      // most log2 of the ratio + 1 each, and the parameter ring.
+      expect(counts.steady.buffers).toBeLessThanOrEqual(3 * 12 + 1);
+      expect(counts.liveAfterDestroy).toBe(0);
+    } finally {
+      b.destroy();
+    }
+  });
+
+  it('quicksort rounds of one count, recorded every frame, create nothing', async () => {
+    const b = await frameBuffers();
+    try {
+      const shape = { keyType: 'f32' as const, valueType: 'u32' as const, descending: false, bits: [0, 32] as const };
+      const counts = await runFrameLoop(b.ctx.device, {
+        create: () => createQuicksortRounds(b.ctx, shape, { keys: b.keys, values: b.values, count: 1000 }),
+        encode: (rounds, encoder, frame) => {
+          if (frame === 0) rounds.encodeStart(encoder);
+          rounds.encodeRounds(encoder, 2);
+          rounds.encodeDisorder(encoder);
+        },
+        frames: 200,
+        submitEvery: 50,
+      });
+      expect(counts.warmup.pipelines, 'pipelines rounds.ready did not compile').toBe(0);
+      expect(counts.steady).toEqual(NOTHING);
+      expect(counts.liveAfterDestroy).toBe(0);
+    } finally {
+      b.destroy();
+    }
+  });
+});
+
+/** A buffer holding `words` then poison up to `capacity` words. */
+function poisonedAfter(ctx: ScanContext, words: Uint32Array, capacity: number): GPUBuffer {
+  const b = ctx.device.createBuffer({ size: 4 * capacity, usage: TEST_USAGE });
+  const init = new Uint32Array(capacity).fill(POISON_U32);
+  init.set(words);
+  ctx.device.queue.writeBuffer(b, 0, init);
+  return b;
+}
+
+/** The words of a sorted job: `sorted` then the poison the plan must have left alone. */
+function expectedWords(sorted: Uint32Array, capacity: number): Uint32Array {
+  const want = new Uint32Array(capacity).fill(POISON_U32);
+  want.set(sorted);
+  return want;
+}
+
+describe('several encodes of one sort plan before one submit', async () => {
+  const ctx = await getTestContext();
+  const CAPACITY = 3000;
+
+  /** Records `jobs` sorts with one plan into one encoder, submits once, and checks each against the CPU. */
+  async function runJobs(
+    label: string,
+    counts: number[],
+    record: (encoder: GPUCommandEncoder, job: number, buffers: { keys: GPUBuffer; values: GPUBuffer; heads: GPUBuffer }) => void,
+    expected: (keys: Float32Array, values: Uint32Array, heads: Uint8Array) => { keys: Float32Array; values: Uint32Array },
+  ) {
+    const jobs = counts.map((n, j) => {
+      const keys = makeKeys('f32', n, j % 2 ? 'specials' : 'few', 100 + j) as Float32Array;
+      const values = Uint32Array.from({ length: n }, (_, i) => (i * 7 + j) >>> 0);
+      const heads = packedHeads(n, 200 + j);
+      return {
+        n,
+        keys,
+        values,
+        heads,
+        buffers: {
+          keys: poisonedAfter(ctx, bitsOf(keys), CAPACITY),
+          values: poisonedAfter(ctx, values, CAPACITY),
+          heads: poisonedAfter(ctx, heads.packed, Math.ceil(CAPACITY / 32)),
+        },
+      };
+    });
+    ctx.device.pushErrorScope('validation');
+    const encoder = ctx.device.createCommandEncoder();
+    jobs.forEach((job, j) => record(encoder, j, job.buffers));
+    ctx.device.queue.submit([encoder.finish()]);
+    expect((await ctx.device.popErrorScope())?.message, label).toBeUndefined();
+    for (const [j, job] of jobs.entries()) {
+      const want = expected(job.keys, job.values, job.heads.flags);
+      expectEqualArrays(await readWords(ctx, job.buffers.keys), expectedWords(bitsOf(want.keys), CAPACITY), `${label} ${j}: keys`);
+      expectEqualArrays(await readWords(ctx, job.buffers.values), expectedWords(want.values, CAPACITY), `${label} ${j}: values`);
+      for (const buffer of Object.values(job.buffers)) buffer.destroy();
+    }
+  }
+
+  const COUNTS = [2500, 1, 17, 3000, 0, 1234, 2, 777, 2999];
+
+  it('a key–value radix sort plan: nine host counts into one encoder (past the parameter slots)', async () => {
+    // The one-sweep passes at every count (these counts would take the one-workgroup sort).
+    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, ...ONESWEEP });
+    await plan.ready;
+    await runJobs(
+      'radix',
+      COUNTS,
+      (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, count: COUNTS[j]! }),
+      (keys, values) => cpu.sort(keys, { values, descending: true }) as { keys: Float32Array; values: Uint32Array },
+    );
+    plan.destroy();
+  });
+
+  it('a radix sort plan: eight counts read on the GPU at different offsets, capped at maxCount', async () => {
+    const cap = 2600;
+    // The one-sweep passes with a GPU count (maxCount 2600 would take the one-workgroup sort).
+    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: cap, ...ONESWEEP });
+    await plan.ready;
+    const gpuCounts = [2500, 1, 17, 3000, 0, 1234, 2, 777];
+    const countBuffer = ctx.device.createBuffer({ size: 4 * gpuCounts.length, usage: TEST_USAGE });
+    ctx.device.queue.writeBuffer(countBuffer, 0, Uint32Array.from(gpuCounts));
+    await runJobs(
+      'radix, GPU counts',
+      gpuCounts,
+      (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer, countOffset: 4 * j }),
+      (keys, values) => {
+        // Past maxCount the first maxCount keys are sorted; the rest stay where they are.
+        const m = Math.min(keys.length, cap);
+        const head = cpu.sort(keys.subarray(0, m), { values: values.subarray(0, m), descending: true });
+        const outKeys = keys.slice();
+        const outValues = values.slice();
+        outKeys.set(head.keys);
+        outValues.set(head.values!);
+        return { keys: outKeys, values: outValues };
+      },
+    );
+    countBuffer.destroy();
+    plan.destroy();
+  });
+
+  it('a key–value radix sort plan: nine host counts into one encoder, across the small/large boundary', async () => {
+    // Counts up to 1024 take the one-workgroup sort, the others the one-sweep passes: one parameter
+    // ring serves recipes of one block and of five.
+    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, smallSortMax: 1024 } as object);
+    await plan.ready;
+    await runJobs(
+      'radix across the boundary',
+      COUNTS,
+      (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, count: COUNTS[j]! }),
+      (keys, values) => cpu.sort(keys, { values, descending: true }) as { keys: Float32Array; values: Uint32Array },
+    );
+    plan.destroy();
+  });
+
+  it('a radix sort plan within the small path: eight counts read on the GPU, capped at maxCount', async () => {
+    const cap = 900;
+    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: cap });
+    await plan.ready;
+    const gpuCounts = [2500, 1, 17, 3000, 0, 899, 2, 777];
+    const countBuffer = ctx.device.createBuffer({ size: 4 * gpuCounts.length, usage: TEST_USAGE });
+    ctx.device.queue.writeBuffer(countBuffer, 0, Uint32Array.from(gpuCounts));
+    await runJobs(
+      'small path, GPU counts',
+      gpuCounts,
+      (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer, countOffset: 4 * j }),
+      (keys, values) => {
+        const m = Math.min(keys.length, cap);
+        const head = cpu.sort(keys.subarray(0, m), { values: values.subarray(0, m), descending: true });
+        const outKeys = keys.slice();
+        const outValues = values.slice();
+        outKeys.set(head.keys);
+        outValues.set(head.values!);
+        return { keys: outKeys, values: outValues };
+      },
+    );
+    countBuffer.destroy();
+    plan.destroy();
+  });
+
+  it('a split radix sort plan: nine counts into one encoder', async () => {
+    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, algorithm: 'split-radix', bits: [20, 32] });
+    await plan.ready;
+    await runJobs(
+      'split radix',
+      COUNTS,
+      (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, count: COUNTS[j]! }),
+      (keys, values) => cpu.sort(keys, { values, descending: true, bits: [20, 32] }) as { keys: Float32Array; values: Uint32Array },
+    );
+    plan.destroy();
+  });
+
+  it('a segmented sort plan: nine counts into one encoder', async () => {
+    const plan = createSegmentedSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true });
+    await plan.ready;
+    await runJobs(
+      'segmented',
+      COUNTS,
+      (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, headFlags: b.heads, count: COUNTS[j]! }),
+      (keys, values, heads) => cpu.segmentedSort(keys, heads, { values, descending: true }) as { keys: Float32Array; values: Uint32Array },
+    );
+    plan.destroy();
+  });
+});
