@@ -360,6 +360,33 @@ describe('several encodes of one sort plan before one submit', async () => {
     plan.destroy();
   });
 
+  it('three digit passes (an odd number, ending in scratch) with GPU counts: only the sorted elements go home', async () => {
+    // The copy back of an odd number of passes moves the count the GPU wrote, not maxCount: the
+    // caller's elements past the count must stay as they were.
+    const cap = 2600;
+    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', bits: [0, 24], maxCount: cap, ...ONESWEEP });
+    await plan.ready;
+    const gpuCounts = [2500, 1, 17, 3000, 0, 1234, 2, 777];
+    const countBuffer = ctx.device.createBuffer({ size: 4 * gpuCounts.length, usage: TEST_USAGE });
+    ctx.device.queue.writeBuffer(countBuffer, 0, Uint32Array.from(gpuCounts));
+    await runJobs(
+      'radix, three passes, GPU counts',
+      gpuCounts,
+      (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer, countOffset: 4 * j }),
+      (keys, values) => {
+        const m = Math.min(keys.length, cap);
+        const head = cpu.sort(keys.subarray(0, m), { values: values.subarray(0, m), bits: [0, 24] });
+        const outKeys = keys.slice();
+        const outValues = values.slice();
+        outKeys.set(head.keys);
+        outValues.set(head.values!);
+        return { keys: outKeys, values: outValues };
+      },
+    );
+    countBuffer.destroy();
+    plan.destroy();
+  });
+
   it('a key–value radix sort plan: nine host counts into one encoder, across the small/large boundary', async () => {
     // Counts up to 1024 take the one-workgroup sort, the others the one-sweep passes: one parameter
     // ring serves recipes of one block and of five.

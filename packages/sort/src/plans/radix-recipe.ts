@@ -1,5 +1,6 @@
 import type { ScanContext } from '@scan/core';
 import { type BufferRef, dispatchShape, type KernelSpec, type Recipe, RecipeBuilder } from '@scan/core/kit';
+import { COPY_HOME_WORKGROUP, copyHomeKernel } from '../kernels/copy-home.js';
 import { RADIX } from '../kernels/radix-digits.js';
 import { DIGIT_STARTS_WORD, digitScanKernel, radixHistogramKernel } from '../kernels/radix-histogram.js';
 import { onesweepKernel, sortStatusBytes, type ValueMode } from '../kernels/radix-onesweep.js';
@@ -29,6 +30,8 @@ interface Layout {
   readonly histogram: FixedDispatch;
   readonly scan: FixedDispatch;
   readonly passes: readonly FixedDispatch[];
+  /** With a GPU count and an odd number of passes: the bounded copy back (see `copyHomeKernel`). */
+  readonly copyHome?: FixedDispatch;
 }
 
 /**
@@ -41,7 +44,9 @@ interface Layout {
  *    `params.status_base`, so the areas' offsets are parameters, not bindings;
  * 2. the global histogram pass and the digit scan;
  * 3. per digit a one-sweep pass;
- * 4. with an odd number of passes, a copy back into the caller's buffers.
+ * 4. with an odd number of passes, a copy back into the caller's buffers — for a GPU count, a
+ *    kernel that copies only the sorted elements (a copy of the capacity would overwrite the
+ *    caller's elements past the count).
  *
  * Every dispatch runs in one compute pass (no clear between them), and binds whole buffers (the
  * kernels stop at `params.count`, or at the count the GPU wrote, capped there): the kernels and
@@ -85,9 +90,15 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
       bindings: [keys, undefined, undefined, undefined, { params: 0 }, digits, undefined, count],
     };
     const scan: FixedDispatch = { kernel: digitScanKernel(P), bindings: [undefined, undefined, undefined, undefined, undefined, digits] };
+    // A GPU count's sort copies only the sorted elements home (a kernel: the count is on the GPU).
+    const copyHome: FixedDispatch | undefined =
+      indirect && P % 2 === 1
+        ? { kernel: copyHomeKernel(values !== 'none'), bindings: [{ params: 1 + P }, count, alt, keys, altVals, vals] }
+        : undefined;
     return {
       histogram,
       scan,
+      ...(copyHome ? { copyHome } : {}),
       passes: passes.map((_, p) => {
         const fromCaller = p % 2 === 0;
         const mode: ValueMode = values === 'index' && p > 0 ? 'move' : values;
@@ -133,7 +144,12 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
       b.paramBlock([capacity, countWord, tiles, dispatchX, pass.shift, 2 ** pass.width - 1, DIGIT_STARTS_WORD + p * RADIX, p * passWords]);
       b.dispatch(fixed.kernel, fixed.bindings, tiles);
     }
-    if (P % 2 === 1) {
+    if (layout.copyHome) {
+      // An odd number of passes ends in the scratch: the sorted elements go home, the rest stays.
+      const groups = Math.ceil(capacity / COPY_HOME_WORKGROUP);
+      b.paramBlock([capacity, countWord, dispatchShape(groups, maxDim).x]);
+      b.dispatch(layout.copyHome.kernel, layout.copyHome.bindings, groups);
+    } else if (P % 2 === 1) {
       // An odd number of passes ends in the scratch: copy the result home.
       b.copy({ scratch: 'altKeys' }, { role: 'keys', offset: 0 }, bytes);
       if (values !== 'none') b.copy({ scratch: 'altValues' }, { role: 'values', offset: 0 }, bytes);
