@@ -1,3 +1,5 @@
+import type { Plan } from '@scan/core';
+
 /**
  * A sparse matrix in coordinate form: nonzero k is `values[k]` at (`rowIdx[k]`, `colIdx[k]`), in any
  * order, duplicates allowed (they add up when converted to CSR). What `readMatrixMarket` returns.
@@ -131,9 +133,14 @@ export interface SpmvEncodeArgs {
   beta?: number;
 }
 
-/** A matrix uploaded (or bound) once with its analysis, ready for any number of products. */
-export interface SpmvPlan {
-  /** Records one product into `encoder` (no allocation after the first call with these buffers). */
+/**
+ * A matrix uploaded (or bound) once with its analysis, ready for any number of products. A
+ * {@link Plan}: `encode` writes alpha and beta as parameters and creates nothing once warm (bind
+ * groups are kept per pair of x and y buffers, in a bounded cache), `ready` resolves when every
+ * kernel is compiled, and the memory it holds is fixed when it is made.
+ */
+export interface SpmvPlan extends Plan<SpmvEncodeArgs> {
+  /** Records one product into `encoder`; new alpha, beta, x or y create nothing once the plan is warm. */
   encode(encoder: GPUCommandEncoder, args: SpmvEncodeArgs): void;
   /** The algorithm the plan runs (what `'auto'` chose). */
   readonly algorithm: Exclude<SpmvAlgorithm, 'auto'>;
@@ -142,8 +149,10 @@ export interface SpmvPlan {
   /** Rows and columns of op(A): `y` has `outputLength·k` values, `x` `inputLength·k`. */
   readonly outputLength: number;
   readonly inputLength: number;
-  /** Bytes of GPU memory the plan owns (the uploaded matrix, its analysis, scratch). */
+  /** Bytes of GPU memory the plan owns for its work: the uploaded matrix, its analysis, scratch (not the parameter rings). */
   readonly scratchBytes: number;
+  /** Bytes of every GPU buffer the plan holds: `scratchBytes` plus parameter rings and placeholders. */
+  readonly memoryBytes: number;
   readonly allocations: number;
   /** Frees everything the plan owns (not the buffers of a {@link GpuCsrMatrix} it was given). */
   destroy(): void;

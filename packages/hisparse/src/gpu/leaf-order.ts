@@ -23,7 +23,8 @@ export interface LeafOrderSpec {
  * a stable radix sort of (key, index) pairs with `@scan/sort`, the gather into `sorted` and its copy
  * back over the queue. Roles: `queue` (the leaf queue), `counters`, and scratch `keys`, `perm`
  * (4 bytes per leaf each) and `sorted` (12 bytes per leaf), all only needed until this runs.
- * Returns the sort plan, to be destroyed once the commands are submitted.
+ * Returns the sort plan, to be destroyed once the commands are submitted (its `allocations` are the
+ * buffers it made).
  *
  * @example
  * ```ts
@@ -38,7 +39,7 @@ export function encodeLeafOrder(
   encoder: GPUCommandEncoder,
   roles: Readonly<Record<string, GPUBuffer>>,
   spec: LeafOrderSpec,
-): { destroy(): void } {
+): { destroy(): void; readonly allocations: number } {
   const n = spec.leaves;
   const groups = Math.ceil(n / LEAF_ORDER_WORKGROUP);
   const shift = leafKeyShift(spec.outLength, spec.nodeSize);

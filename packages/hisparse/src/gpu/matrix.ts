@@ -259,7 +259,7 @@ export class HiSparseMatrix {
     const outLength = transpose ? this.cols : this.rows;
     if (outLength === 0) return new Float32Array(0);
     return withSession(this.ctx, 'hisparse spmv', async (s) => {
-      const plan = s.own(this.createSpmvPlan({ transpose, combine }));
+      const plan = await s.plan(this.createSpmvPlan({ transpose, combine }));
       const xBuffer = x.length > 0 ? s.upload(x, 'x') : s.buffer(16, 'x');
       const y = s.buffer(4 * outLength, 'y');
       plan.encode(s.encoder, { x: xBuffer, y });
@@ -271,11 +271,17 @@ export class HiSparseMatrix {
 
   /**
    * A product plan over this matrix (buffer level): `encode(encoder, { x, y })` records
-   * `y = s·op(A)·x` with no read-back and no allocation; `destroy()` frees its queues.
+   * `y = s·op(A)·x` with no read-back; `destroy()` frees its queues. Its memory is fixed when it is
+   * made (the leaf queue, 12 bytes per leaf; the spill table or the records; parameter rings: see
+   * `createHiSparseSpmvPlan`), and once warm an encode with any x and y creates no buffer, bind
+   * group or pipeline — a frame loop may encode A·x and Aᵀ·x every iteration. Only an edit that
+   * moves the shared pool to a larger buffer makes the next encode build the plan again.
+   * `await plan.ready` compiles its kernels before the first frame.
    *
    * @example
    * ```ts
    * const plan = A.createSpmvPlan({ transpose: true, combine: 'segmented' });
+   * await plan.ready;
    * plan.encode(encoder, { x, y });
    * ```
    */
@@ -288,22 +294,28 @@ export class HiSparseMatrix {
     const make = () => createHiSparseSpmvPlan(this.ctx, this.parts, this.census, { transpose, combine });
     let inner = make();
     let bound = tree.pool;
-    let allocations = inner.allocations;
+    // Buffers made by the plans this one replaced (destroyed), beside the current one's.
+    let replacedAllocations = 0;
     return {
       inLength: inner.inLength,
       outLength: inner.outLength,
+      // The first plan's kernels: a plan made again after an edit runs the same ones.
+      ready: inner.ready,
       get scratchBytes() {
         return inner.scratchBytes;
       },
+      get memoryBytes() {
+        return inner.memoryBytes;
+      },
       get allocations() {
-        return allocations;
+        return replacedAllocations + inner.allocations;
       },
       encode(encoder: GPUCommandEncoder, args: HiSparseSpmvEncodeArgs) {
         if (tree.pool !== bound) {
+          replacedAllocations += inner.allocations;
           inner.destroy();
           inner = make();
           bound = tree.pool;
-          allocations += inner.allocations;
         }
         inner.encode(encoder, args);
       },

@@ -70,13 +70,23 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  * never change (edits append new paths; `HiSparseMatrix.createSpmvPlan` makes the plan again when
  * an edit moves the pool to a larger buffer), and it leaves a product with as many dispatches as
  * leaf types instead of five per level. The queues are sized from the census (the nodes per level
- * and type); the inner levels' queue is freed after the traversal and the leaf queue kept, so a
- * product allocates nothing. `transpose` multiplies by the transpose of the logical matrix; with
- * the matrix's own transposed flag this decides whether the leaves read their blocks transposed.
+ * and type); the inner levels' queue is freed after the traversal and the leaf queue kept.
+ * `transpose` multiplies by the transpose of the logical matrix; with the matrix's own transposed
+ * flag this decides whether the leaves read their blocks transposed.
+ *
+ * Memory, fixed when the plan is made: the leaf queue (12 bytes per leaf), the queue counters (a few
+ * words per level), with `'atomic'` the 512 KiB spill table, with `'segmented'` the records (about 20
+ * bytes per leaf entry: keys, values, run sums, head bits, the sort's and the scan's scratch), and a
+ * 4-slot parameter ring per part (a block per leaf dispatch). A product has no scalar (the scale is
+ * the matrix's) and binds whole buffers, so once warm an encode with any x and y creates no buffer,
+ * bind group or pipeline (bind groups are kept per pair of x and y buffers, in a bounded cache).
+ * `await plan.ready` compiles the product's kernels before the first frame (the traversal's ran
+ * when the plan was made).
  *
  * @example
  * ```ts
  * const plan = createHiSparseSpmvPlan(ctx, parts, census, { transpose: false });
+ * await plan.ready;
  * plan.encode(encoder, { x, y });
  * plan.destroy();
  * const records = createHiSparseSpmvPlan(ctx, parts, census, { transpose: false, combine: 'segmented' });
@@ -96,6 +106,7 @@ export function createHiSparseSpmvPlan(
   const outLength = swap ? parts.storedCols : parts.storedRows;
   const inLength = swap ? parts.storedRows : parts.storedCols;
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  // The products' executor: one structure (the leaf dispatches of this matrix), a ring of a few blocks.
   const exec = new RecipeExecutor(ctx, 'hisparse spmv');
   const levelTotal = (level: number) => (census.nodes[level] ?? []).reduce((a, b) => a + b, 0);
   const queueBytes = (parity: number) => {
@@ -146,6 +157,11 @@ export function createHiSparseSpmvPlan(
   }
 
   const whole = (role: string): BufferRef => ({ role, offset: 0 });
+  // The pool's written words, fixed for the plan's life (the plan is made again when an edit moves
+  // the pool to another buffer). Sized, not "to the end of the buffer", which the executor would
+  // cap at the context's binding limit: the build, an add and an edit keep a pool within one binding
+  // of the device, and a context that claims a smaller limit (a test does) must not cut the tree short.
+  const pool: BufferRef = { role: 'pool', offset: 0, size: 4 * parts.poolWords };
   const queueOf = (level: number) => whole(level % 2 === 0 ? 'queueEven' : 'queueOdd');
   const leafLevel = L - 1;
   const coo4Leaves = traversal ? ((census.nodes[leafLevel] as readonly number[])[NODE_TYPE.coo4] as number) : 0;
@@ -180,7 +196,7 @@ export function createHiSparseSpmvPlan(
       for (const type of NODE_TYPES) {
         if (counts[type] === 0) continue;
         const bindings: (BufferRef | undefined)[] = [];
-        bindings[EXPAND_BINDINGS.pool] = whole('pool');
+        bindings[EXPAND_BINDINGS.pool] = pool;
         bindings[EXPAND_BINDINGS.queueIn] = queueOf(level);
         bindings[EXPAND_BINDINGS.counters] = whole('counters');
         bindings[EXPAND_BINDINGS.queueOut] = queueOf(level + 1);
@@ -202,7 +218,7 @@ export function createHiSparseSpmvPlan(
   const leafBases = traversal ? queueBases(census.nodes[leafLevel] as readonly number[]) : [0, 0, 0, 0];
   function sizeClasses(b: RecipeBuilder): void {
     const bindings: (BufferRef | undefined)[] = [];
-    bindings[SIZE_CLASS_BINDINGS.pool] = whole('pool');
+    bindings[SIZE_CLASS_BINDINGS.pool] = pool;
     bindings[SIZE_CLASS_BINDINGS.queue] = queueOf(leafLevel);
     bindings[SIZE_CLASS_BINDINGS.counters] = whole('counters');
     bindings[SIZE_CLASS_BINDINGS.params] = b.paramBlock([leafBases[NODE_TYPE.coo4] as number, coo4Leaves, classCounter]);
@@ -236,7 +252,7 @@ export function createHiSparseSpmvPlan(
       const shape = leafShape(type, sizeClass);
       const workgroups = Math.ceil(leaves / (shape.workgroupSize / shape.lanes));
       const bindings: (BufferRef | undefined)[] = [];
-      bindings[LEAF_BINDINGS.pool] = whole('pool');
+      bindings[LEAF_BINDINGS.pool] = pool;
       bindings[LEAF_BINDINGS.queueIn] = queueOf(leafLevel);
       bindings[LEAF_BINDINGS.counters] = whole('counters');
       bindings[LEAF_BINDINGS.x] = whole('x');
@@ -273,7 +289,11 @@ export function createHiSparseSpmvPlan(
     return b.build();
   };
 
+  let traversalAllocations = 0;
   if (traversal) {
+    // The traversal and the leaf ordering run once: their own executor (its parameter ring holds
+    // a block per level and type) goes as soon as they are submitted.
+    const walk = new RecipeExecutor(ctx, 'hisparse traversal');
     const encoder = ctx.device.createCommandEncoder({ label: 'hisparse traversal' });
     // Scratch of the size classes' scatter and the ordering by output block, only while they run.
     const leaves = levelTotal(leafLevel);
@@ -283,15 +303,15 @@ export function createHiSparseSpmvPlan(
       createStorageBuffer(ctx, Math.max(16, 4 * leaves), 'hisparse leaf permutation'),
     ];
     const [sorted, keys, perm] = scratch as [GPUBuffer, GPUBuffer, GPUBuffer];
-    let sort: { destroy(): void } | undefined;
+    let sort: { destroy(): void; readonly allocations: number } | undefined;
     try {
       const roles = { pool: parts.pool, queueEven, queueOdd, counters, args, sorted } as Record<string, GPUBuffer>;
-      exec.encode(encoder, 'traverse', traverse, roles);
+      walk.encode(encoder, 'traverse', traverse, roles);
       if (leaves > 1) {
         const queue = (leafLevel % 2 === 0 ? queueEven : queueOdd) as GPUBuffer;
         const orderRoles = { queue, counters: counters as GPUBuffer, keys, perm, sorted };
         const spec = { leaves, bases: leafBases, classCounter, nodeSize: parts.nodeSize, swap, outLength };
-        sort = encodeLeafOrder(ctx, exec, encoder, orderRoles, spec);
+        sort = encodeLeafOrder(ctx, walk, encoder, orderRoles, spec);
       }
       ctx.device.queue.submit([encoder.finish()]);
     } catch (error) {
@@ -301,6 +321,9 @@ export function createHiSparseSpmvPlan(
       exec.destroy();
       throw error;
     } finally {
+      // Submitted work keeps what it uses alive.
+      traversalAllocations = walk.allocations + scratch.length + (sort?.allocations ?? 0);
+      walk.destroy();
       sort?.destroy();
       for (const b of scratch) b.destroy();
     }
@@ -314,9 +337,16 @@ export function createHiSparseSpmvPlan(
   }
 
   const queueBytesTotal = owned.reduce((sum, b) => sum + b.size, 0);
-  const queues = { destroy: () => owned.forEach((b) => b.destroy()), scratchBytes: queueBytesTotal, allocations: allocated };
+  const queues = {
+    destroy: () => owned.forEach((b) => b.destroy()),
+    scratchBytes: queueBytesTotal,
+    memoryBytes: queueBytesTotal,
+    allocations: allocated + traversalAllocations,
+  };
   return Object.assign(
     planOf([exec, queues, ...(records ? [records] : [])], {
+      // The product's kernels (the records' sort and scan are the inner plans').
+      ready: exec.load([product()]),
       encode(encoder: GPUCommandEncoder, a: HiSparseSpmvEncodeArgs) {
         checkEncodeArgs('hisparse spmv plan', { ...a, count: 1 }, { x: { bytes: 4 * inLength }, y: { bytes: 4 * outLength } });
         const roles: Record<string, GPUBuffer> = { pool: parts.pool, x: a.x, y: a.y };

@@ -27,7 +27,7 @@ export async function spmv(ctx: ScanContext, A: CsrMatrix, x: Float32Array, opti
   const outLength = o.transpose ? A.cols : A.rows;
   if (outLength === 0) return new Float32Array(0);
   return withSession(ctx, 'spmv', async (s) => {
-    const plan = s.own(createSpmvPlan(ctx, A, { algorithm: o.algorithm, transpose: o.transpose }));
+    const plan = await s.plan(createSpmvPlan(ctx, A, { algorithm: o.algorithm, transpose: o.transpose }));
     const xBuffer = s.upload(x, 'x');
     const yBuffer = o.y && o.beta !== 0 ? s.upload(o.y, 'y') : s.buffer(4 * outLength, 'y');
     plan.encode(s.encoder, { x: xBuffer, y: yBuffer, alpha: o.alpha, beta: o.beta });
@@ -55,7 +55,7 @@ export async function spmm(ctx: ScanContext, A: CsrMatrix, X: Float32Array, opti
   const outLength = (o.transpose ? A.cols : A.rows) * o.k;
   if (outLength === 0) return new Float32Array(0);
   return withSession(ctx, 'spmm', async (s) => {
-    const plan = s.own(createSpmvPlan(ctx, A, { transpose: o.transpose, k: o.k }));
+    const plan = await s.plan(createSpmvPlan(ctx, A, { transpose: o.transpose, k: o.k }));
     const xBuffer = s.upload(X, 'X');
     const yBuffer = s.buffer(4 * outLength, 'Y');
     plan.encode(s.encoder, { x: xBuffer, y: yBuffer });

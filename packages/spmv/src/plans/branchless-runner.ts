@@ -11,7 +11,7 @@ import {
 import { type BranchlessShape, branchlessProductKernel, branchlessWorkgroupBytes } from '../kernels/branchless-product-kernel.js';
 import { spmvParams } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
-import { columnBlocks, matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js';
+import { columnBlocks, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
 
 /**
  * The `'branchless'` algorithm (seed 003). The plan's analysis computes, once, every nonzero's run
@@ -22,7 +22,10 @@ import { columnBlocks, matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from
  * fix-up of the rows that span vectors. k right-hand sides: one product dispatch per block of at
  * most 8, one scan over all k columns.
  *
- * The matrix must have nonzeros (the plan sends an empty one to the row kernel).
+ * The matrix must have nonzeros (the plan sends an empty one to the row kernel). Holds the analysis
+ * (a byte per nonzero, a bit per vector sum, two words per segment vector), the run sums and carries
+ * (12 bytes per vector and right-hand side), the segmented scan's small scratch and the parameter
+ * rings; nothing grows after the first encode.
  *
  * @example
  * ```ts
@@ -64,6 +67,8 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv branchless analysis' });
     analysis.encode(encoder, 'analysis', () => recipe, { rowPtr: m.rowPtr, indices: indexWords, flags: flagWords, vectorInfo });
     ctx.device.queue.submit([encoder.finish()]);
+    // The submitted work keeps its parameters alive; the executor is not needed again.
+    analysis.destroy();
   }
 
   const productRecipe = (alpha: number, beta: number): Recipe => {
@@ -97,11 +102,13 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
     );
     return b.build();
   };
+  const ready = exec.load(SCALE_VARIANTS.flatMap(([alpha, beta]) => [productRecipe(alpha, beta), fixupRecipe(alpha, beta)]));
   return {
     encode(encoder, x, y, alpha, beta) {
       const roles = { ...matrixRoles(m, x, y), indices: indexWords, vectorInfo };
-      const scale = scaleKey(alpha, beta);
-      exec.encode(encoder, `product ${scale}`, () => productRecipe(alpha, beta), roles);
+      // The bindings are the matrix's, k's and the analysis'; beta = 0 or not picks the kernels.
+      const variant = readYKey(beta);
+      exec.encode(encoder, `product ${variant}`, () => productRecipe(alpha, beta), roles);
       // One segment vector: no row can span vectors, nothing to join.
       if (segments === 1) return;
       // The recursive step: a segmented scan of the vectors' last-run sums (the first k·S words of
@@ -112,17 +119,20 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
         output: exec.scratchBuffer('carries'),
         count: sums,
       });
-      exec.encode(encoder, `fixup ${scale}`, () => fixupRecipe(alpha, beta), roles);
+      exec.encode(encoder, `fixup ${variant}`, () => fixupRecipe(alpha, beta), roles);
     },
+    ready: Promise.all([ready, scan.ready]).then(() => undefined),
     get scratchBytes() {
       return exec.scratchBytes + scan.scratchBytes + indexWords.size + flagWords.size + vectorInfo.size;
     },
+    get memoryBytes() {
+      return exec.memoryBytes + scan.memoryBytes + indexWords.size + flagWords.size + vectorInfo.size;
+    },
     get allocations() {
-      return exec.allocations + scan.allocations + 3;
+      return exec.allocations + analysis.allocations + scan.allocations + 3;
     },
     destroy() {
       exec.destroy();
-      analysis.destroy();
       scan.destroy();
       indexWords.destroy();
       flagWords.destroy();

@@ -7,15 +7,24 @@ import type { CsrMatrix, GpuCsrMatrix } from '../types.js';
 
 /** A {@link GpuCsrMatrix} whose buffers the holder owns. */
 export interface OwnedGpuCsr extends GpuCsrMatrix {
+  /** GPU buffers made to make it: its three, and the temporaries of a transposition (freed since). */
+  readonly allocations: number;
   destroy(): void;
 }
 
 /** A matrix of `rows` × `cols` over three buffers that it owns (and frees in `destroy`). */
-function ownedCsr(rows: number, cols: number, nnz: number, buffers: Pick<GpuCsrMatrix, 'rowPtr' | 'colIdx' | 'values'>): OwnedGpuCsr {
+function ownedCsr(
+  rows: number,
+  cols: number,
+  nnz: number,
+  buffers: Pick<GpuCsrMatrix, 'rowPtr' | 'colIdx' | 'values'>,
+  allocations = 3,
+): OwnedGpuCsr {
   return {
     rows,
     cols,
     nnz,
+    allocations,
     ...buffers,
     destroy() {
       buffers.rowPtr.destroy();
@@ -95,9 +104,10 @@ export function transposeOnGpu(ctx: ScanContext, m: GpuCsrMatrix): OwnedGpuCsr {
   exec.encode(encoder, 'gather', () => gatherRecipe, roles);
   ctx.device.queue.submit([encoder.finish()]);
   // The submitted work keeps what it uses alive; the temporaries can go now.
+  const allocations = 5 + sortPlan.allocations + exec.allocations;
   sortPlan.destroy();
   exec.destroy();
   keys.destroy();
   positions.destroy();
-  return ownedCsr(m.cols, m.rows, m.nnz, { rowPtr, colIdx, values });
+  return ownedCsr(m.cols, m.rows, m.nnz, { rowPtr, colIdx, values }, allocations);
 }

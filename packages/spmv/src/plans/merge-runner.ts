@@ -10,7 +10,7 @@ import {
 } from '../kernels/merge-kernels.js';
 import { spmvParams } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
-import { columnBlocks, MAX_COLUMNS_PER_PASS, matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js';
+import { columnBlocks, MAX_COLUMNS_PER_PASS, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
 
 /** Items per invocation of the carry fix-up (one workgroup walks every tile's carry). */
 const FIXUP_ITEMS = 16;
@@ -36,7 +36,8 @@ export function mergeShapeFor(ctx: ScanContext, columns: number, itemsPerThread?
 /**
  * The `'merge'` algorithm: the plan's analysis finds where each tile starts on the merge path
  * (once); every product is then the tile kernel plus the carry fix-up, per block of right-hand
- * sides.
+ * sides. Holds the tile coordinates (8 bytes per tile), the carries (a row index and up to 8 sums
+ * per tile) and a parameter ring; nothing grows after the first encode.
  *
  * @example
  * ```ts
@@ -76,6 +77,8 @@ export function createMergeRunner(
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv merge partition' });
     partition.encode(encoder, 'partition', () => recipe, { rowPtr: m.rowPtr, coords });
     ctx.device.queue.submit([encoder.finish()]);
+    // The submitted work keeps its parameters alive; the executor is not needed again.
+    partition.destroy();
   }
 
   const build = (alpha: number, beta: number): Recipe => {
@@ -96,19 +99,24 @@ export function createMergeRunner(
     }
     return b.build();
   };
+  const ready = exec.load(SCALE_VARIANTS.map(([alpha, beta]) => build(alpha, beta)));
   return {
     encode(encoder, x, y, alpha, beta) {
-      exec.encode(encoder, scaleKey(alpha, beta), () => build(alpha, beta), { ...matrixRoles(m, x, y), coords });
+      // The bindings are the matrix's, k's and the tiles'; beta = 0 or not picks the kernels.
+      exec.encode(encoder, readYKey(beta), () => build(alpha, beta), { ...matrixRoles(m, x, y), coords });
     },
+    ready,
     get scratchBytes() {
       return exec.scratchBytes + coords.size;
     },
+    get memoryBytes() {
+      return exec.memoryBytes + coords.size;
+    },
     get allocations() {
-      return exec.allocations + 1;
+      return exec.allocations + partition.allocations + 1;
     },
     destroy() {
       exec.destroy();
-      partition.destroy();
       coords.destroy();
     },
   };

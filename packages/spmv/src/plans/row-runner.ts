@@ -3,12 +3,12 @@ import { dispatchShape, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan
 import { lanesForRowLength, ROW_WORKGROUP, rowKernel } from '../kernels/row-kernel.js';
 import { spmvParams } from '../kernels/wgsl-common.js';
 import type { CsrStats, GpuCsrMatrix } from '../types.js';
-import { columnBlocks, matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js';
+import { columnBlocks, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
 
 /**
  * The `'row'` algorithm (CSR-vector): one dispatch per block of right-hand sides, `lanes` lanes per
  * row chosen from the mean row length and k (or `lanes` given, for tuning). Needs no analysis beyond the
- * statistics.
+ * statistics. Holds only a parameter ring (a block per block of 8 right-hand sides).
  *
  * @example
  * ```ts
@@ -36,12 +36,18 @@ export function createRowRunner(ctx: ScanContext, m: GpuCsrMatrix, k: number, st
     }
     return b.build();
   };
+  const ready = exec.load(SCALE_VARIANTS.map(([alpha, beta]) => build(alpha, beta)));
   return {
     encode(encoder, x, y, alpha, beta) {
-      exec.encode(encoder, scaleKey(alpha, beta), () => build(alpha, beta), matrixRoles(m, x, y));
+      // The bindings are the matrix's and k's; beta = 0 or not picks the kernel.
+      exec.encode(encoder, readYKey(beta), () => build(alpha, beta), matrixRoles(m, x, y));
     },
+    ready,
     get scratchBytes() {
       return exec.scratchBytes;
+    },
+    get memoryBytes() {
+      return exec.memoryBytes;
     },
     get allocations() {
       return exec.allocations;

@@ -4,11 +4,17 @@ import type { GpuCsrMatrix } from '../types.js';
 /**
  * One algorithm bound to one matrix: what a plan delegates its products to. Created with the
  * matrix's analysis done (recorded and submitted once), so `encode` only records the product.
+ * alpha and beta go into the parameter blocks written at every encode; only whether y is read
+ * (`beta ≠ 0`, see {@link readYKey}) chooses other kernels, so any scalars share two structures.
  */
 export interface SpmvRunner {
   /** Records `y ← alpha·A·x + beta·y` (k right-hand sides, row-major). */
   encode(encoder: GPUCommandEncoder, x: GPUBuffer, y: GPUBuffer, alpha: number, beta: number): void;
+  /** Resolves when the kernels of both variants (beta = 0 and beta ≠ 0) are compiled. */
+  readonly ready: Promise<void>;
   readonly scratchBytes: number;
+  /** Bytes of every GPU buffer the runner holds (analysis, scratch, parameter rings, inner plans). */
+  readonly memoryBytes: number;
   readonly allocations: number;
   destroy(): void;
 }
@@ -27,7 +33,9 @@ export function matrixRoles(m: GpuCsrMatrix, x: GPUBuffer, y: GPUBuffer): Record
 
 /**
  * Refs to the matrix arrays and the vectors with their exact sizes (a zero-sized range binds a
- * placeholder, so an empty matrix needs no special case).
+ * placeholder, so an empty matrix needs no special case). The sizes are the plan's matrix and k,
+ * fixed for its life: the bindings never depend on an encode's scalars, and x and y may be any
+ * buffers that are large enough.
  *
  * @example
  * ```ts
@@ -63,5 +71,20 @@ export function columnBlocks(k: number): [number, number][] {
   return blocks;
 }
 
-/** The recipe cache key of one product's scaling (alpha, beta as exact numbers). */
-export const scaleKey = (alpha: number, beta: number): string => `${alpha}|${beta}`;
+/**
+ * The part of a structure key that a product's scaling decides: whether y is read (beta ≠ 0), which
+ * picks the kernels. alpha and beta themselves are parameters, written at every encode.
+ *
+ * @example
+ * ```ts
+ * exec.encode(encoder, readYKey(beta), () => build(alpha, beta), roles);
+ * readYKey(0); // 'y=0'
+ * ```
+ */
+export const readYKey = (beta: number): string => (beta !== 0 ? 'y·beta' : 'y=0');
+
+/** Both scalings a runner compiles ahead (`ready`): beta = 0 (y not read) and beta ≠ 0. */
+export const SCALE_VARIANTS: readonly (readonly [alpha: number, beta: number])[] = [
+  [1, 0],
+  [1, 1],
+];

@@ -4,7 +4,7 @@ import { createOffsetsToHeadFlagsPlan, createSegmentedScanPlan, packedFlagWords 
 import { SEGMENTED_WORKGROUP, segmentedGatherKernel, segmentedProductsKernel } from '../kernels/segmented-kernels.js';
 import { spmvParams } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
-import { matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js';
+import { matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
 
 /**
  * The `'segmented'` algorithm, Sengupta et al. 2007 (§4.2), as the paper lays it out:
@@ -16,7 +16,9 @@ import { matrixRefs, matrixRoles, type SpmvRunner, scaleKey } from './runner.js'
  *    holds the row's sum;
  * 4. **gather** — y[r] from the first element of row r (0 for an empty row).
  *
- * One right-hand side only (the scan is of scalars).
+ * One right-hand side only (the scan is of scalars). Holds the head flags (a bit per nonzero), the
+ * products and their scan (a word per nonzero each), the segmented scan's small scratch and the
+ * parameter rings; nothing grows after the first encode.
  *
  * @example
  * ```ts
@@ -29,12 +31,14 @@ export function createSegmentedRunner(ctx: ScanContext, m: GpuCsrMatrix): SpmvRu
   const headBits = createStorageBuffer(ctx, 4 * packedFlagWords(m.nnz), 'spmv segmented head flags');
   const scan = createSegmentedScanPlan(ctx, { type: 'f32', op: 'add', inclusive: true, backward: true, maxCount: m.nnz });
   const exec = new RecipeExecutor(ctx, 'spmv segmented');
+  let analysisAllocations = 0;
   if (m.nnz > 0) {
     // Analysis: the head flags of the rows, once.
     const flags = createOffsetsToHeadFlagsPlan(ctx);
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv segmented flags' });
     flags.encode(encoder, { offsets: m.rowPtr, segments: m.rows, output: headBits, count: m.nnz });
     ctx.device.queue.submit([encoder.finish()]);
+    analysisAllocations = flags.allocations;
     flags.destroy();
   }
   const productWorkgroups = Math.ceil(m.nnz / SEGMENTED_WORKGROUP);
@@ -56,6 +60,7 @@ export function createSegmentedRunner(ctx: ScanContext, m: GpuCsrMatrix): SpmvRu
     b.dispatch(segmentedGatherKernel(beta !== 0), [params, r.rowPtr, scanned, r.y], rowWorkgroups);
     return b.build();
   };
+  const ready = exec.load([productsRecipe(), ...SCALE_VARIANTS.map(([alpha, beta]) => gatherRecipe(alpha, beta))]);
   return {
     encode(encoder, x, y, alpha, beta) {
       const roles = matrixRoles(m, x, y);
@@ -65,15 +70,20 @@ export function createSegmentedRunner(ctx: ScanContext, m: GpuCsrMatrix): SpmvRu
         const scanned = exec.scratchBuffer('scanned');
         scan.encode(encoder, { input: products, headBits, output: scanned, count: m.nnz });
       } else {
-        exec.reserveFor('products', productsRecipe);
+        exec.reserveFor(productsRecipe);
       }
-      exec.encode(encoder, `gather ${scaleKey(alpha, beta)}`, () => gatherRecipe(alpha, beta), roles);
+      // The bindings are the matrix's; beta = 0 or not picks the gather kernel.
+      exec.encode(encoder, `gather ${readYKey(beta)}`, () => gatherRecipe(alpha, beta), roles);
     },
+    ready: Promise.all([ready, scan.ready]).then(() => undefined),
     get scratchBytes() {
       return exec.scratchBytes + scan.scratchBytes + headBits.size;
     },
+    get memoryBytes() {
+      return exec.memoryBytes + scan.memoryBytes + headBits.size;
+    },
     get allocations() {
-      return exec.allocations + scan.allocations + 1;
+      return exec.allocations + analysisAllocations + scan.allocations + 1;
     },
     destroy() {
       exec.destroy();

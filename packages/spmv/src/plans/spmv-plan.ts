@@ -84,9 +84,19 @@ function checkPowerOfTwo(value: unknown, argument: string, min: number, max: num
 /**
  * Uploads a CSR matrix once (or binds one already on the GPU), analyses it, and returns a plan
  * that records `y ← alpha·op(A)·x + beta·y` into your encoder as often as you like — what an
- * iterative solver wants: the upload, the analysis (statistics; merge-path partition, head flags
- * or branchless indices; Aᵀ for `transpose`) are paid once, and no `encode` allocates after the
- * first with the same buffers.
+ * iterative solver or a frame loop wants: the upload, the analysis (statistics; merge-path
+ * partition, head flags or branchless indices; Aᵀ for `transpose`) are paid once. alpha and beta
+ * are parameters written at every encode, so new scalars (and new x and y buffers) create no
+ * buffer, bind group or pipeline once the plan is warm.
+ *
+ * Memory, fixed when the plan is made: the uploaded matrix (or Aᵀ; nothing for a
+ * {@link GpuCsrMatrix} you pass), the algorithm's analysis and scratch — none for `'row'`; the
+ * head flags, products and their scan (about 8 bytes per nonzero) for `'segmented'`; about one
+ * byte per nonzero plus 12 bytes per segment vector and right-hand side for `'branchless'`; 8
+ * bytes per tile plus the tiles' carries for `'merge'` — the inner segmented scan's small scratch,
+ * and a 4-slot parameter ring per part. Bind groups are kept per pair of x and y buffers, in a
+ * bounded cache. `await plan.ready` compiles every kernel it may run (both for beta = 0 and
+ * beta ≠ 0) before the first frame.
  *
  * With `k` right-hand sides x and y are row-major blocks of k columns and one pass over A serves up
  * to 8 of them (`'row'`, `'branchless'` and `'merge'`; `'segmented'` takes k = 1 only). A host
@@ -96,8 +106,10 @@ function checkPowerOfTwo(value: unknown, argument: string, min: number, max: num
  * @example
  * ```ts
  * const plan = createSpmvPlan(ctx, A, { algorithm: 'auto' });
+ * await plan.ready;
  * const encoder = ctx.device.createCommandEncoder();
  * plan.encode(encoder, { x: xBuffer, y: yBuffer });
+ * plan.encode(encoder, { x: yBuffer, y: zBuffer, alpha: 2, beta: 0.5 }); // another product, same plan
  * ctx.device.queue.submit([encoder.finish()]);
  * plan.destroy();
  * ```
@@ -126,6 +138,8 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
 
   // The matrix on the GPU, and its statistics.
   let owned: OwnedGpuCsr | undefined;
+  // Buffers made for the matrix: an upload, and a transposition's (its temporaries included).
+  let matrixAllocations = 0;
   let base: GpuCsrMatrix;
   let stats: CsrStats | undefined;
   if (isGpuMatrix(A)) {
@@ -145,6 +159,7 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
     }
     stats = transpose ? transposedStats(host) : csrStatsUnchecked(host);
     owned = uploadCsr(ctx, host);
+    matrixAllocations += owned.allocations;
     base = owned;
   }
   let matrix: GpuCsrMatrix = base;
@@ -152,6 +167,7 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
     const t = transposeOnGpu(ctx, base);
     owned?.destroy(); // the recorded transpose keeps what it reads alive
     owned = t;
+    matrixAllocations += t.allocations;
     matrix = t;
   }
 
@@ -170,6 +186,10 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
     emptyRows: NaN,
   };
   let destroyed = false;
+  // Nobody has to await `ready`: a failed compilation must not surface as an unhandled rejection
+  // (the encode that needs the kernel reports it); awaiting it still rejects.
+  const ready = runner.ready;
+  ready.catch(() => undefined);
   return {
     algorithm,
     stats: planStats,
@@ -185,11 +205,15 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
       if (outputLength === 0) return;
       runner.encode(encoder, a.x, a.y, alpha, beta);
     },
+    ready,
     get scratchBytes() {
       return runner.scratchBytes + (owned ? owned.rowPtr.size + owned.colIdx.size + owned.values.size : 0);
     },
+    get memoryBytes() {
+      return runner.memoryBytes + (owned ? owned.rowPtr.size + owned.colIdx.size + owned.values.size : 0);
+    },
     get allocations() {
-      return runner.allocations + (owned ? 3 : 0);
+      return runner.allocations + matrixAllocations;
     },
     destroy() {
       if (destroyed) return;

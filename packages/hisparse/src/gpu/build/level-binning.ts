@@ -45,7 +45,8 @@ export function createLevelBinning(ctx: ScanContext, exec: RecipeExecutor, shape
       const flags = new RecipeBuilder();
       flags.dispatch(headFlagsKernel(), [flags.paramBlock(params), entries, ref('nodeFlag'), ref('childFlag')], groups);
       const flagsRecipe = flags.build();
-      exec.encode(encoder, `flags ${level}`, () => flagsRecipe, roles);
+      // Every level binds the same arrays (the level is a parameter): one structure for all of them.
+      exec.encode(encoder, 'flags', () => flagsRecipe, roles);
       scan.encode(encoder, { input: roles.nodeFlag as GPUBuffer, output: roles.nodeExcl as GPUBuffer, count });
       scan.encode(encoder, { input: roles.childFlag as GPUBuffer, output: roles.childExcl as GPUBuffer, count });
       const sizes = new RecipeBuilder();
@@ -53,7 +54,7 @@ export function createLevelBinning(ctx: ScanContext, exec: RecipeExecutor, shape
       sizes.dispatch(nodeStartsKernel(), [p, entries, ref('nodeExcl'), ref('childExcl'), ref('firstChild')], groups);
       sizes.dispatch(nodeSizesKernel(), [p, ref('nodeExcl'), ref('firstChild'), ref('words')], groups);
       const sizesRecipe = sizes.build();
-      exec.encode(encoder, `sizes ${level}`, () => sizesRecipe, roles);
+      exec.encode(encoder, 'sizes', () => sizesRecipe, roles);
       scan.encode(encoder, { input: roles.words as GPUBuffer, output: roles.offsets as GPUBuffer, count });
     },
     destroy() {

@@ -69,5 +69,6 @@ export function encodeLevelFilling(
     entryGroups,
   );
   const recipe = b.build();
-  exec.encode(encoder, `fill ${place.level}`, () => recipe, roles);
+  // The level and its node count are parameters; what binds differs only by the level's parity.
+  exec.encode(encoder, `fill ${own}`, () => recipe, roles);
 }

@@ -22,6 +22,8 @@ const bitsFor = (n: number): number => Math.max(1, Math.ceil(Math.log2(Math.max(
  * ```
  */
 export interface SegmentedCombine extends PlanPart {
+  /** Resolves when its kernels, the sort's and the scan's are compiled. */
+  readonly ready: Promise<void>;
   /** Records the arrays hold (an upper bound on the records the leaves write). */
   readonly capacity: number;
   /** The count (u32 at word 0), the record keys (u32) and values (f32) the leaves write. */
@@ -45,9 +47,11 @@ export interface SegmentedCombine extends PlanPart {
  * 3. **scatter** — the last record of each run writes y[key].
  *
  * `capacity` (the census's leaf entries: a leaf writes at most one record per entry) sizes the
- * arrays; past `maxStorageBufferBindingSize` it is a `TOO_LARGE` ScanError. Memory: keys, values
- * and scan output (4 bytes each per record), bit-packed head flags, the sort's scratch (keys and
- * values again) and the scan's look-back status — about 20 bytes per leaf entry.
+ * arrays; past `maxStorageBufferBindingSize` it is a `TOO_LARGE` ScanError. Memory, fixed when it
+ * is made: keys, values and scan output (4 bytes each per record), bit-packed head flags, the sort's
+ * scratch (keys and values again) and the scan's look-back status — about 20 bytes per leaf entry —
+ * and a parameter ring per part. Every encode binds the same whole buffers with the same counts (the
+ * capacity; the sort reads the record count on the GPU), so it creates nothing.
  *
  * @example
  * ```ts
@@ -116,6 +120,9 @@ export function createSegmentedCombine(ctx: ScanContext, options: { capacity: nu
     return b.build();
   })();
   const ownedBytes = owned.reduce((sum, b) => sum + b.size, 0);
+  // Nobody has to await `ready` (see planOf): a failed compilation must not be an unhandled rejection.
+  const ready = Promise.all([exec.load([heads, scatter]), sort.ready, scan.ready]).then(() => undefined);
+  ready.catch(() => undefined);
   const sortArgs: SortEncodeArgs = { keys: recordKeys, values: recordValues, countBuffer: recordCount, countOffset: 0 };
 
   return {
@@ -135,8 +142,12 @@ export function createSegmentedCombine(ctx: ScanContext, options: { capacity: nu
       for (const part of parts) part.destroy();
       for (const b of owned) b.destroy();
     },
+    ready,
     get scratchBytes() {
       return ownedBytes + parts.reduce((sum, part) => sum + part.scratchBytes, 0);
+    },
+    get memoryBytes() {
+      return ownedBytes + parts.reduce((sum, part) => sum + part.memoryBytes, 0);
     },
     get allocations() {
       return owned.length + parts.reduce((sum, part) => sum + part.allocations, 0);
