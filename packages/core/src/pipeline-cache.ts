@@ -68,10 +68,10 @@ export function getPipeline(ctx: ScanContext, spec: KernelSpec): GPUComputePipel
 
 /**
  * Compiles every kernel of `specs` that this device has not compiled yet, with
- * `createComputePipelineAsync` (no stall of the JavaScript thread), and resolves when all of them
- * are in the cache, so later {@link getPipeline} calls for them are lookups. Kernels already
- * compiling are awaited, not compiled twice. A kernel that fails to compile rejects with a
- * `ScanError` (`GPU_ERROR`) naming its key.
+ * `createComputePipelineAsync`, each in a task of its own (its WGSL and shader module are made
+ * there, so the caller is never held up), and resolves when all of them are in the cache, so later
+ * {@link getPipeline} calls for them are lookups. Kernels already compiling are awaited, not
+ * compiled twice. A kernel that fails to compile rejects with a `ScanError` (`GPU_ERROR`) naming its key.
  *
  * @example
  * ```ts
@@ -86,29 +86,36 @@ export function loadPipelines(ctx: ScanContext, specs: Iterable<KernelSpec>): Pr
     let pending = cache.pending.get(spec.key);
     if (!pending) {
       const key = spec.key;
-      let descriptor: GPUComputePipelineDescriptor;
-      try {
-        descriptor = descriptorOf(ctx, spec);
-      } catch (e) {
-        waits.push(Promise.reject(compileError(key, e)));
-        continue;
-      }
-      pending = ctx.device.createComputePipelineAsync(descriptor).then(
-        (pipeline) => {
-          cache.pending.delete(key);
-          // A synchronous compile may have won the race; keep the pipeline encodes already use.
-          if (!cache.ready.has(key)) cache.ready.set(key, pipeline);
-        },
-        (e: unknown) => {
-          cache.pending.delete(key);
-          throw compileError(key, e);
-        },
-      );
+      // Each kernel in a task of its own: generating its WGSL and creating its shader module are
+      // synchronous (Dawn parses and checks the WGSL there), so a plan's creation returns at once
+      // and the application's event loop runs between one kernel and the next.
+      pending = nextTask()
+        .then(() => {
+          if (cache.ready.has(key)) return undefined; // an encode compiled it meanwhile
+          return ctx.device.createComputePipelineAsync(descriptorOf(ctx, spec)).then((pipeline) => {
+            // A synchronous compile may have won the race; keep the pipeline encodes already use.
+            if (!cache.ready.has(key)) cache.ready.set(key, pipeline);
+          });
+        })
+        .then(
+          () => {
+            cache.pending.delete(key);
+          },
+          (e: unknown) => {
+            cache.pending.delete(key);
+            throw compileError(key, e);
+          },
+        );
       cache.pending.set(key, pending);
     }
     waits.push(pending);
   }
   return Promise.all(waits).then(() => undefined);
+}
+
+/** Resolves in a later task of the event loop (not a microtask), so other work runs first. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function compileError(key: string, cause: unknown): ScanError {

@@ -53,6 +53,8 @@ interface Structure {
   readonly usesParams: boolean;
   /** Per set of caller buffers: the bind groups of every parameter slot, `[slot][dispatch]`. */
   readonly groupSets: LruMap<string, GPUBindGroup[][]>;
+  /** The last set used, checked buffer by buffer before any key is built: a frame loop's usual case. */
+  last: { readonly buffers: GPUBuffer[]; readonly perSlot: GPUBindGroup[][] } | undefined;
 }
 
 /** What `encode` resolved a ref to. */
@@ -160,8 +162,11 @@ export class RecipeExecutor {
           pass.dispatchWorkgroupsIndirect(args.buffer, args.offset);
           continue;
         }
-        const { x, y } = dispatchShape(step.workgroups, maxDim);
-        pass.dispatchWorkgroups(x, y);
+        if (step.workgroups <= maxDim) pass.dispatchWorkgroups(step.workgroups);
+        else {
+          const { x, y } = dispatchShape(step.workgroups, maxDim);
+          pass.dispatchWorkgroups(x, y);
+        }
         continue;
       }
       if (pass) {
@@ -252,6 +257,7 @@ export class RecipeExecutor {
       scratchNames,
       usesParams,
       groupSets: new LruMap(MAX_GROUP_SETS),
+      last: undefined,
     };
     this.structures.set(key, structure);
     return structure;
@@ -263,6 +269,19 @@ export class RecipeExecutor {
    * has been seen, no encode makes any, whichever slot it lands on.
    */
   private groupsFor(structure: Structure, ring: ParamRing | undefined, roles: Readonly<Record<string, GPUBuffer>>): GPUBindGroup[] {
+    const slot = ring?.slot ?? 0;
+    const last = structure.last;
+    if (last) {
+      let i = 0;
+      let same = true;
+      for (const role in roles) {
+        if (roles[role] !== last.buffers[i++]) {
+          same = false;
+          break;
+        }
+      }
+      if (same && i === last.buffers.length) return last.perSlot[slot] as GPUBindGroup[];
+    }
     let setKey = '';
     for (const role in roles) setKey += `${role}:${bufferId(roles[role] as GPUBuffer)}|`;
     let perSlot = structure.groupSets.get(setKey);
@@ -271,7 +290,10 @@ export class RecipeExecutor {
       for (let slot = 0; slot < (ring?.slots ?? 1); slot++) perSlot.push(this.makeGroups(structure, roles, ring, slot));
       structure.groupSets.set(setKey, perSlot);
     }
-    return perSlot[ring?.slot ?? 0] as GPUBindGroup[];
+    const buffers: GPUBuffer[] = [];
+    for (const role in roles) buffers.push(roles[role] as GPUBuffer);
+    structure.last = { buffers, perSlot };
+    return perSlot[slot] as GPUBindGroup[];
   }
 
   private makeGroups(
@@ -295,7 +317,11 @@ export class RecipeExecutor {
 
   /** Drops the bind groups of the structures `stale` picks (they point into a buffer that was replaced). */
   private dropBindGroups(stale: (structure: Structure) => boolean): void {
-    for (const structure of this.structures.values()) if (stale(structure)) structure.groupSets.clear();
+    for (const structure of this.structures.values()) {
+      if (!stale(structure)) continue;
+      structure.groupSets.clear();
+      structure.last = undefined;
+    }
   }
 
   private ensureScratch(recipe: Recipe, exact = false): void {
