@@ -51,9 +51,19 @@ export interface InternalScanOptions extends ScanPlanOptions {
   /** Tuning: invocations and vec4 slots per invocation of that one workgroup (default 256 × 4). */
   oneWorkgroupSize?: number;
   oneWorkgroupSlots?: number;
+  /** Tuning: force how the partial last vec4 is handled (see `SlotSpec.tail`); default by count and buffers. */
+  tail?: 'staged' | 'direct';
 }
 
 const PLAN_OPTIONS = ['type', 'op', 'inclusive', 'backward', 'algorithm', 'maxCount', 'maxChunkElements'];
+
+/** Counts up to this read and write a partial last vec4 in place (when the buffers hold it). */
+const DIRECT_TAIL_MAX = 1 << 20;
+
+/** Whether both buffers hold the last whole vec4 of `count` elements. */
+function inPlaceAt(count: number, input: GPUBuffer, output: GPUBuffer): boolean {
+  return Math.min(input.size, output.size) >= 16 * Math.ceil(count / 4);
+}
 
 /**
  * Creates a reusable scan that records into your command encoder (the buffer-level API), made to
@@ -94,6 +104,7 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
       'oneWorkgroupMax',
       'oneWorkgroupSize',
       'oneWorkgroupSlots',
+      'tail',
     ],
     'options',
   );
@@ -160,8 +171,16 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   };
   const canRead = shape.algorithm === 'decoupled-fallback';
   /** Whether `count` elements of both buffers can be read and written in place to the last whole vec4. */
-  const inPlace = (count: number, input: GPUBuffer, output: GPUBuffer): boolean =>
-    canRead && (count % 4 === 0 || Math.min(input.size, output.size) >= 16 * Math.ceil(count / 4));
+  // In place only where it pays: a count with a partial last vec4 (a multiple of 4 needs no tail,
+  // and the staged kernel is the faster one there — on the H100 the in-place stores cost the
+  // inclusive scan 0.92 → 0.68× copy at 2^28), up to the small tiers, where the two copies it saves
+  // are a measurable part of the time; and only where the buffers hold that last vec4.
+  const tail = checkOneOf(internal.tail, ['staged', 'direct'] as const, 'options.tail', 'staged');
+  const inPlace = (count: number, input: GPUBuffer, output: GPUBuffer): boolean => {
+    if (!canRead) return false;
+    if (internal.tail !== undefined) return tail === 'direct';
+    return count % 4 !== 0 && count <= DIRECT_TAIL_MAX && inPlaceAt(count, input, output);
+  };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount, false));
   const gpuCountable = maxCount !== undefined && maxCount > 0 && maxCount <= chunkElements && canRead;
   // The kernels `ready` compiles: every count's (each tier up to maxCount; a full chunk is the deepest
@@ -170,7 +189,12 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   // 4 need the staged kernels, compiled at their first encode.
   const largest = Math.min(chunkElements, maxCount || chunkElements);
   const counts = [1, 4097, (1 << 20) + 4, largest].filter((n) => n <= largest);
-  const ready = exec.load([...counts.map((n) => build(n, canRead)), ...(gpuCountable ? [buildGpu(0, true)] : [])]);
+  const direct = (n: number) => canRead && n % 4 !== 0 && n <= DIRECT_TAIL_MAX;
+  const gpuDirect = maxCount !== undefined && maxCount <= DIRECT_TAIL_MAX;
+  const ready = exec.load([
+    ...counts.flatMap((n) => [build(n, direct(n)), ...(direct(n) ? [build(n + 3, false)] : [])]),
+    ...(gpuCountable ? [buildGpu(0, gpuDirect)] : []),
+  ]);
 
   return planOf([exec], {
     encode(encoder, args) {
@@ -184,7 +208,12 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
           );
         }
         checkEncodeArgs('scan plan', { ...args, count: maxCount }, { input: 4, output: 4, countBuffer: { bytes: 4 } });
-        const direct = inPlace(maxCount as number, args.input, args.output);
+        // Any count up to maxCount may come: in place when the buffers hold maxCount's last vec4
+        // (and maxCount is small), else staged by the fixup and a last kernel.
+        const direct =
+          internal.tail !== undefined
+            ? tail === 'direct'
+            : (maxCount as number) <= DIRECT_TAIL_MAX && inPlaceAt(maxCount as number, args.input, args.output);
         const roles = { input: args.input, output: args.output, gpuCount: gpu.buffer };
         exec.encode(encoder, direct ? 'gpu' : 'gpu|staged', () => buildGpu(gpu.offset / 4, direct), roles);
         return;
