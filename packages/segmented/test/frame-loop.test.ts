@@ -4,7 +4,7 @@
 // creates nothing; it holds no more than its documented memory; after destroy() it leaves nothing
 // alive. Then several encodes of one plan into one encoder, each checked against the CPU reference.
 import type { Plan, ScanContext, ScanTypedArray } from '@scan/core';
-import { createRng, expectEqualArrays, getTestContext, runFrameLoop } from '@scan/gpu-testing';
+import { bufferOf, createRng, expectEqualArrays, getTestContext, type Job, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import {
@@ -17,7 +17,6 @@ import {
   createSegmentedScanPlan,
   createSplitAndSegmentPlan,
 } from '../src/index.js';
-import { bufferOf, type Job, poisoned, runBatch } from './batch.js';
 
 const N = 4096;
 const NOTHING = { buffers: 0, bindGroups: 0, pipelines: 0 };

@@ -2,11 +2,20 @@
 // maxCount and a fixup turns the count into its parameters. Against the CPU reference on
 // min(count, maxCount) elements, with poisoned outputs (nothing past the count is written), and in a
 // frame loop with a count written every frame.
-import { createRng, getTestContext, isPoison, randomData, randomSegmentFlags, runFrameLoop } from '@scan/gpu-testing';
+import {
+  bufferOf,
+  createRng,
+  getTestContext,
+  isPoison,
+  poisoned,
+  randomData,
+  randomSegmentFlags,
+  runBatch,
+  runFrameLoop,
+} from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { createSegmentedScanPlan } from '../src/index.js';
-import { bufferOf, poisoned, runBatch } from './batch.js';
 
 /** Not a multiple of 4, and several tiles. */
 const MAX = 9003;

@@ -336,22 +336,25 @@ describe('several encodes of one sort plan before one submit', async () => {
     plan.destroy();
   });
 
-  it('a radix sort plan: eight counts read on the GPU at different offsets, capped at maxCount', async () => {
+  /**
+   * Eight counts read on the GPU (one word each of a count buffer, some past `maxCount`) into one
+   * encoder: the first min(count, maxCount) keys sorted by `options`, the rest as they were.
+   */
+  async function gpuCountJobs(name: string, options: { descending?: boolean; bits?: [number, number] }) {
     const cap = 2600;
     // The one-sweep passes with a GPU count (maxCount 2600 would take the one-workgroup sort).
-    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: cap, ...ONESWEEP });
+    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', maxCount: cap, ...options, ...ONESWEEP });
     await plan.ready;
     const gpuCounts = [2500, 1, 17, 3000, 0, 1234, 2, 777];
     const countBuffer = ctx.device.createBuffer({ size: 4 * gpuCounts.length, usage: TEST_USAGE });
     ctx.device.queue.writeBuffer(countBuffer, 0, Uint32Array.from(gpuCounts));
     await runJobs(
-      'radix, GPU counts',
+      name,
       gpuCounts,
       (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer, countOffset: 4 * j }),
       (keys, values) => {
-        // Past maxCount the first maxCount keys are sorted; the rest stay where they are.
         const m = Math.min(keys.length, cap);
-        const head = cpu.sort(keys.subarray(0, m), { values: values.subarray(0, m), descending: true });
+        const head = cpu.sort(keys.subarray(0, m), { values: values.subarray(0, m), ...options });
         const outKeys = keys.slice();
         const outValues = values.slice();
         outKeys.set(head.keys);
@@ -361,33 +364,16 @@ describe('several encodes of one sort plan before one submit', async () => {
     );
     countBuffer.destroy();
     plan.destroy();
+  }
+
+  it('a radix sort plan: eight counts read on the GPU at different offsets, capped at maxCount', async () => {
+    await gpuCountJobs('radix, GPU counts', { descending: true });
   });
 
   it('three digit passes (an odd number, ending in scratch) with GPU counts: only the sorted elements go home', async () => {
     // The copy back of an odd number of passes moves the count the GPU wrote, not maxCount: the
     // caller's elements past the count must stay as they were.
-    const cap = 2600;
-    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', bits: [0, 24], maxCount: cap, ...ONESWEEP });
-    await plan.ready;
-    const gpuCounts = [2500, 1, 17, 3000, 0, 1234, 2, 777];
-    const countBuffer = ctx.device.createBuffer({ size: 4 * gpuCounts.length, usage: TEST_USAGE });
-    ctx.device.queue.writeBuffer(countBuffer, 0, Uint32Array.from(gpuCounts));
-    await runJobs(
-      'radix, three passes, GPU counts',
-      gpuCounts,
-      (encoder, j, b) => plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer, countOffset: 4 * j }),
-      (keys, values) => {
-        const m = Math.min(keys.length, cap);
-        const head = cpu.sort(keys.subarray(0, m), { values: values.subarray(0, m), bits: [0, 24] });
-        const outKeys = keys.slice();
-        const outValues = values.slice();
-        outKeys.set(head.keys);
-        outValues.set(head.values!);
-        return { keys: outKeys, values: outValues };
-      },
-    );
-    countBuffer.destroy();
-    plan.destroy();
+    await gpuCountJobs('radix, three passes, GPU counts', { bits: [0, 24] });
   });
 
   it('a key–value radix sort plan: nine host counts into one encoder, across the small/large boundary', async () => {

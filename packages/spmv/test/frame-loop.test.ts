@@ -4,13 +4,12 @@
 // In steady state a plan creates nothing; it holds no more than its documented memory; after
 // destroy() it leaves nothing alive. Then several products of one plan recorded into one encoder,
 // each checked against the CPU reference.
-import { createRng, getTestContext, runFrameLoop } from '@scan/gpu-testing';
+import { bufferOf, createRng, getTestContext, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import { spmv as cpuSpmv, transposeCsr as cpuTranspose, spmvErrorBound } from '../src/cpu/index.js';
 import { biasedMatrix, poisson2d } from '../src/generators/index.js';
 import { createSpmvPlan } from '../src/plans/spmv-plan.js';
 import type { CsrMatrix, SpmvAlgorithm, SpmvPlan } from '../src/types.js';
-import { bufferOf, poisoned, runBatch } from './batch.js';
 import { expectCloseToReference, randomVector } from './spmv-oracle.js';
 
 const NOTHING = { buffers: 0, bindGroups: 0, pipelines: 0 };

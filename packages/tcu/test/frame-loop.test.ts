@@ -6,7 +6,7 @@
 // subgroup matrices, so these run the emulated path; scripts/frame-loop-check.ts runs the same
 // loops on the subgroup-matrix path of a GPU that has it.
 import type { ScanContext } from '@scan/core';
-import { createRng, getTestContext, runFrameLoop } from '@scan/gpu-testing';
+import { bufferOf, createRng, getTestContext, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import {
@@ -18,7 +18,6 @@ import {
   type TcuPlan,
   type TcuPlanOptions,
 } from '../src/index.js';
-import { bufferOf, poisoned, runBatch } from './batch.js';
 import { expectClose, halfData } from './close.js';
 
 const N = 4096;

@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+export { bufferOf, type Job, poisoned, runBatch } from './batch.js';
 export {
   type CloseOptions,
   expectCloseArrays,

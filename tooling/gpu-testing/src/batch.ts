@@ -1,7 +1,7 @@
-// Test helpers: buffers with data, poisoned outputs, and many plan encodes recorded into one encoder
-// with a single submit and read-back.
+// Buffers with data, poisoned outputs, and many plan encodes recorded into one encoder with a single
+// submit and read-back: what the packages' "several encodes before one submit" tests share.
 import type { ScanContext } from '@scan/core';
-import { poisonBuffer } from '@scan/gpu-testing';
+import { poisonBuffer } from './poison.js';
 
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
@@ -44,7 +44,7 @@ export interface Job {
 
 /**
  * Records every job into one encoder, submits once, and returns each job's read-backs; the buffers
- * the jobs read and those in `owned` (their inputs) are destroyed afterwards. A validation error
+ * the jobs read and those in `owned` (their inputs, or plans) are destroyed afterwards. A validation error
  * fails the batch.
  *
  * @example
@@ -52,7 +52,7 @@ export interface Job {
  * const [[out]] = await runBatch(ctx, [{ record: (e) => { plan.encode(e, args); return [{ buffer: output, bytes }]; } }]);
  * ```
  */
-export async function runBatch(ctx: ScanContext, jobs: readonly Job[], owned: GPUBuffer[] = []): Promise<ArrayBuffer[][]> {
+export async function runBatch(ctx: ScanContext, jobs: readonly Job[], owned: { destroy(): void }[] = []): Promise<ArrayBuffer[][]> {
   const device = ctx.device;
   device.pushErrorScope('validation');
   const encoder = device.createCommandEncoder();
