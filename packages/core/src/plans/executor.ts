@@ -71,14 +71,17 @@ interface Resolved {
  *   recipe's dispatches (kernels, bindings) change, and not with the count: the count goes into the
  *   parameter blocks, the workgroup counts, the clear and copy sizes, all read from the recipe at
  *   every encode. Bind groups are cached per structure; every encode checks that the recipe still
- *   has the structure its key names (a plan bug otherwise, thrown rather than bound wrongly).
+ *   has the structure its key names — a plan bug otherwise, which never binds wrongly: the structure
+ *   is rebuilt (new bind groups, which the frame-loop tests catch), or, with
+ *   {@link setStrictStructureKeys} as in the tests, it throws. The executor adds the dispatch count
+ *   to every key (a dispatch of no workgroups is left out of a recipe).
  * - **Parameters** are written at every encode with `queue.writeBuffer` into one slot of a small
- *   ring ({@link ParamRingSet}), so no buffer is made per count or per scalar.
+ *   ring (`ParamRingSet`), so no buffer is made per count or per scalar.
  * - **Scratch** grows geometrically (doubling), so a run of growing counts allocates O(log) times;
  *   buffers it outgrows are kept until `destroy` (a command buffer recorded earlier may still use
  *   them) and count in `memoryBytes`.
  *
- * Everything is bounded: at most {@link MAX_STRUCTURES} structures with {@link MAX_GROUP_SETS} bind
+ * Everything is bounded: at most `MAX_STRUCTURES` (16) structures with `MAX_GROUP_SETS` (32) bind
  * group sets each, one scratch buffer per name (plus the outgrown ones, less than it in total), and
  * the parameter rings.
  */

@@ -100,7 +100,7 @@ export const SCAN_SLOTS = { op: 5, acc: 4 } as const;
  *   partials with this kernel again).
  *
  * Output: one value per segment (warp) or per part (block), at its index in the whole array: a
- * pass handles the segments from `params.first` on (see {@link PARAMS_STRUCT}).
+ * pass handles the segments from `params.first` on (see `PARAMS_STRUCT`).
  *
  * @example
  * ```ts
@@ -189,7 +189,7 @@ function reduceWgsl(spec: TcuKernelSpec): string {
  *   total to `partials` (binding 3).
  *
  * Segments, elements and partials are numbered from the start of the whole array; a pass handles
- * the segments from `params.first` on (see {@link PARAMS_STRUCT}).
+ * the segments from `params.first` on (see `PARAMS_STRUCT`).
  *
  * @example
  * ```ts
