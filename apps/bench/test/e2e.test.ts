@@ -50,31 +50,34 @@ test('the frame cases run through the CLI: one child each, their tables printed,
   expect(run.status, run.stderr).toBe(0);
   const report = JSON.parse(readFileSync(out, 'utf8')) as BenchReport;
   expect(validateReport(report)).toEqual([]);
-  // pack and scan (u32), each with a host and a GPU count, then waiting and not.
+  // pack, scan and segmented scan (u32), each with a host and a GPU count, then waiting and not.
   expect(report.results.map((r) => r.case.series)).toEqual([
     'frame-loop pack u32 u32 flags host count',
     'frame-loop pack u32 u32 flags gpu count',
     'frame-loop scan u32 add excl host count',
     'frame-loop scan u32 add excl gpu count',
+    'frame-loop segmented-scan u32 add excl mean 32 host count',
+    'frame-loop segmented-scan u32 add excl mean 32 gpu count',
     'first-call pack u32 u32 flags wait',
     'first-call pack u32 u32 flags no-wait',
     'first-call scan u32 add excl wait',
     'first-call scan u32 add excl no-wait',
+    'first-call segmented-scan u32 add excl mean 32 wait',
+    'first-call segmented-scan u32 add excl mean 32 no-wait',
   ]);
   for (const r of report.results) {
-    // Plans without the GPU-count form are skipped and say so; everything else verified.
-    if (r.status === 'skipped') expect(r.message).toMatch(/^GPU count not supported by this plan: /);
-    else expect(r.status, r.message).toBe('ok');
+    // Every plan takes a GPU count now: nothing is skipped.
+    expect(r.status, r.message).toBe('ok');
     expect(r.copy).toBeUndefined();
   }
   const loop = report.results[0]!.frameLoop!;
   expect(loop.frames).toBe(10);
   expect(loop.encode.samplesMs).toHaveLength(10);
-  expect(report.results[4]!.firstCall!.totalMs).toBeGreaterThan(0);
+  expect(report.results[6]!.firstCall!.totalMs).toBeGreaterThan(0);
   expect(run.stdout).toMatch(/^frame-loop: a new count every frame/m);
   expect(run.stdout).toMatch(/^plan +variant +n +counts +frames +encode ms +encode p90 +GPU ms/m);
   expect(run.stdout).toMatch(/^first-call: wall-clock ms/m);
-  expect(run.stderr).toMatch(/\[1\/8\] frame-loop pack u32 u32 flags host count n=2\^10: ok encode [\d.]+ ms/);
+  expect(run.stderr).toMatch(/\[1\/12\] frame-loop pack u32 u32 flags host count n=2\^10: ok encode [\d.]+ ms/);
 });
 
 test('bad options exit with code 2 and the help text', () => {
