@@ -94,13 +94,11 @@ export class RecipeExecutor {
   private destroyed = false;
   private created = 0;
   private readonly resolved: Resolved = { buffer: undefined as unknown as GPUBuffer, offset: 0, size: 0 };
-  private readonly passDescriptor: GPUComputePassDescriptor;
 
   constructor(
     private readonly ctx: ScanContext,
     private readonly label: string,
   ) {
-    this.passDescriptor = { label };
     this.params = new ParamRingSet(ctx, label, () => {
       this.created++;
       this.dropBindGroups((structure) => structure.usesParams);
@@ -150,7 +148,8 @@ export class RecipeExecutor {
     for (const step of recipe.steps) {
       if (step.kind === 'dispatch') {
         if (!pass) {
-          pass = encoder.beginComputePass(this.passDescriptor);
+          // No label: Dawn copies it at every call (about 2 µs); errors name the pipeline and bind group.
+          pass = encoder.beginComputePass();
           pipeline = undefined;
         }
         const next = structure.pipelines[dispatchIndex] as GPUComputePipeline;
