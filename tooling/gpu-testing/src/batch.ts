@@ -1,9 +1,11 @@
 // Buffers with data, poisoned outputs, and many plan encodes recorded into one encoder with a single
 // submit and read-back: what the packages' "several encodes before one submit" tests share.
-import type { ScanContext } from '@scan/core';
+import { BufferUsage, type ScanContext, STORAGE_USAGE } from '@scan/core';
 import { poisonBuffer } from './poison.js';
 
-const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+// Core's constants, not the GPUBufferUsage global: in Node that global exists only once `webgpu` has
+// loaded, after this module is imported.
+const USAGE = STORAGE_USAGE;
 
 /**
  * A storage buffer holding `data`, padded to 16 bytes (at least `minBytes`); bytes (u8 flags) are
@@ -59,7 +61,7 @@ export async function runBatch(ctx: ScanContext, jobs: readonly Job[], owned: { 
   const staging = jobs.map((job) =>
     job.record(encoder).map(({ buffer, bytes }) => {
       const padded = Math.max(4, Math.ceil(bytes / 4) * 4);
-      const s = device.createBuffer({ size: padded, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const s = device.createBuffer({ size: padded, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
       if (bytes > 0) encoder.copyBufferToBuffer(buffer, 0, s, 0, padded);
       owned.push(buffer);
       return { buffer: s, bytes };
@@ -72,7 +74,7 @@ export async function runBatch(ctx: ScanContext, jobs: readonly Job[], owned: { 
   for (const reads of staging) {
     const out: ArrayBuffer[] = [];
     for (const r of reads) {
-      await r.buffer.mapAsync(GPUMapMode.READ);
+      await r.buffer.mapAsync(0x0001 /* GPUMapMode.READ */);
       out.push(r.buffer.getMappedRange().slice(0, r.bytes));
       r.buffer.destroy();
     }
