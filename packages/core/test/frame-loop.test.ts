@@ -253,3 +253,77 @@ describe('several encodes of one plan before one submit', () => {
     plan.destroy();
   });
 });
+
+describe('parameter writes', () => {
+  /** Runs `record` with the queue's `writeBuffer` counted (an own property, deleted afterwards). */
+  function countingWrites(queue: GPUQueue, record: () => void): number {
+    const own = queue as unknown as Record<string, unknown>;
+    const original = queue.writeBuffer;
+    let count = 0;
+    own.writeBuffer = (...args: Parameters<GPUQueue['writeBuffer']>) => {
+      count++;
+      return original.apply(queue, args);
+    };
+    try {
+      record();
+    } finally {
+      delete own.writeBuffer;
+    }
+    return count;
+  }
+
+  /** Encodes `plan` once per count, each in its own submitted frame; returns the plan's writes per frame and the read-backs. */
+  async function frames(
+    ctx: Awaited<ReturnType<typeof getTestContext>>,
+    counts: readonly number[],
+    encode: (encoder: GPUCommandEncoder, output: GPUBuffer, count: number) => void,
+  ) {
+    const outputs: GPUBuffer[] = [];
+    const writes = counts.map((count) => {
+      const output = poisoned(ctx, 4 * N);
+      outputs.push(output);
+      const encoder = ctx.device.createCommandEncoder();
+      const n = countingWrites(ctx.device.queue, () => encode(encoder, output, count));
+      ctx.device.queue.submit([encoder.finish()]);
+      return n;
+    });
+    const reads = await runBatch(
+      ctx,
+      outputs.map((output, i) => ({ record: () => [{ buffer: output, bytes: 4 * (counts[i] as number) }] })),
+    );
+    return { writes, reads: reads.map((r) => new Uint32Array(r[0] as ArrayBuffer)) };
+  }
+
+  const data = new Uint32Array(N).map((_, i) => (i * 13 + 1) % 4099);
+
+  it('a GPU count: each parameter slot is written once, then no encode writes parameters', async () => {
+    const ctx = await getTestContext();
+    const plan = createScanPlan(ctx, { type: 'u32', maxCount: N });
+    await plan.ready;
+    const input = bufferOf(ctx, data);
+    const counts = Array.from({ length: 12 }, (_, i) => 1 + ((i * 977) % (N - 1)));
+    const countBuffers = counts.map((count) => bufferOf(ctx, new Uint32Array([count])));
+    let frame = 0;
+    const { writes, reads } = await frames(ctx, counts, (encoder, output) =>
+      plan.encode(encoder, { input, output, countBuffer: countBuffers[frame++] as GPUBuffer, countOffset: 0 }),
+    );
+    // The parameters of a GPU count do not depend on it: four slots, four writes.
+    expect(writes).toEqual([1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    counts.forEach((count, i) => expect(reads[i], `frame ${i}`).toEqual(cpu.scan(data.subarray(0, count))));
+    for (const b of [input, ...countBuffers]) b.destroy();
+    plan.destroy();
+  });
+
+  it('host counts that come back to a slot holding their words skip the write and stay right', async () => {
+    const ctx = await getTestContext();
+    const plan = createScanPlan(ctx, { type: 'u32', op: 'add', maxCount: N });
+    const input = bufferOf(ctx, data);
+    // Four slots: the second round of four finds each slot holding its words; 555 shifts the rounds.
+    const counts = [1000, 3001, 17, 4096, 1000, 3001, 17, 4096, 555, 1000, 3001, 17];
+    const { writes, reads } = await frames(ctx, counts, (encoder, output, count) => plan.encode(encoder, { input, output, count }));
+    expect(writes).toEqual([1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1]);
+    counts.forEach((count, i) => expect(reads[i], `frame ${i}`).toEqual(cpu.scan(data.subarray(0, count))));
+    input.destroy();
+    plan.destroy();
+  });
+});

@@ -404,17 +404,18 @@ function structureDifference(key: string, known: readonly DispatchStep[], recipe
   for (const step of recipe.steps) {
     if (step.kind !== 'dispatch') continue;
     const before = known[i++];
-    if (!before || before.kernel.key !== step.kernel.key || !sameBindings(before.bindings, step.bindings)) {
-      return (
-        `the recipe under structure key "${key}" changed its dispatch ${i - 1} ` +
-        `(${before?.kernel.key ?? 'none'} → ${step.kernel.key}); the key must name what the bindings depend on`
-      );
-    }
+    // Identity first: plans that keep their kernels and binding arrays make this check a pointer compare.
+    if (before && (before.kernel === step.kernel || before.kernel.key === step.kernel.key) && sameBindings(before.bindings, step.bindings)) continue;
+    return (
+      `the recipe under structure key "${key}" changed its dispatch ${i - 1} ` +
+      `(${before?.kernel.key ?? 'none'} → ${step.kernel.key}); the key must name what the bindings depend on`
+    );
   }
   return i === known.length ? undefined : `the recipe under structure key "${key}" has ${i} dispatches, not ${known.length}`;
 }
 
 function sameBindings(a: readonly (BufferRef | undefined)[], b: readonly (BufferRef | undefined)[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (!sameRef(a[i], b[i])) return false;
   return true;
@@ -424,9 +425,10 @@ function sameRef(a: BufferRef | undefined, b: BufferRef | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
   if ('params' in a || 'params' in b) return 'params' in a && 'params' in b && a.params === b.params;
-  const nameA = 'role' in a ? `r:${a.role}` : `s:${a.scratch}`;
-  const nameB = 'role' in b ? `r:${b.role}` : `s:${b.scratch}`;
+  const aRole = 'role' in a;
+  if (aRole !== 'role' in b) return false;
+  const sameName = aRole ? a.role === (b as { role: string }).role : (a as { scratch: string }).scratch === (b as { scratch: string }).scratch;
   return (
-    nameA === nameB && (a.offset ?? 0) === (b.offset ?? 0) && a.size === b.size && a.limit === b.limit && a.multipleOf === b.multipleOf
+    sameName && (a.offset ?? 0) === (b.offset ?? 0) && a.size === b.size && a.limit === b.limit && a.multipleOf === b.multipleOf
   );
 }

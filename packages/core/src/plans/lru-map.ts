@@ -13,6 +13,9 @@
  */
 export class LruMap<K, V> {
   private readonly map = new Map<K, V>();
+  /** The most recently used entry (the last key the map holds), for a lookup without reordering. */
+  private newest: K | undefined;
+  private newestValue: V | undefined;
 
   constructor(readonly capacity: number) {}
 
@@ -22,8 +25,12 @@ export class LruMap<K, V> {
 
   /** The value of `key`, marked as the most recently used. */
   get(key: K): V | undefined {
+    // A frame loop asks for the same entry again and again: it is already the most recent.
+    if (key === this.newest && this.newestValue !== undefined) return this.newestValue;
     const value = this.map.get(key);
     if (value === undefined) return undefined;
+    this.newest = key;
+    this.newestValue = value;
     // Map keeps insertion order: moving the entry to the end makes the first entry the least recent.
     this.map.delete(key);
     this.map.set(key, value);
@@ -34,6 +41,8 @@ export class LruMap<K, V> {
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
+    this.newestValue = value;
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
   }
 
@@ -43,5 +52,7 @@ export class LruMap<K, V> {
 
   clear(): void {
     this.map.clear();
+    this.newest = undefined;
+    this.newestValue = undefined;
   }
 }

@@ -56,6 +56,9 @@ export class ParamRingSet {
   private lastEncoder: GPUCommandEncoder | undefined;
   private usesByLastEncoder = 0;
   private staging = new Uint32Array(0);
+  /** What each slot of the current buffer holds (8 words per block), and how many blocks (0: unknown). */
+  private shadow = new Uint32Array(0);
+  private heldBlocks: number[] = [];
   private readonly view = new RingView();
 
   /** `onNewBuffer` runs whenever the ring is (re)allocated: bind groups that point into the old one are stale. */
@@ -97,8 +100,35 @@ export class ParamRingSet {
     const view = this.view;
     view.slot = slot;
     const wordCount = (blocks.length - 1) * WORDS_PER_STRIDE + 8;
-    this.ctx.device.queue.writeBuffer(view.buffer, view.offsetOf(0), words, 0, wordCount);
+    // A write costs microseconds of native call; a slot that already holds these words (a plan fed a
+    // GPU count, or the same count again) keeps them. Nothing else writes the ring.
+    if (!this.holds(slot, words, blocks.length)) {
+      this.ctx.device.queue.writeBuffer(view.buffer, view.offsetOf(0), words, 0, wordCount);
+      this.remember(slot, words, blocks.length);
+    }
     return view;
+  }
+
+  /** Whether slot `slot` holds the first 8 words of each of `blocks` blocks of `words`. */
+  private holds(slot: number, words: Uint32Array, blocks: number): boolean {
+    if (this.heldBlocks[slot] !== blocks) return false;
+    const shadow = this.shadow;
+    const base = slot * this.blocksPerSlot * 8;
+    for (let i = 0; i < blocks; i++) {
+      const from = i * WORDS_PER_STRIDE;
+      for (let w = 0; w < 8; w++) if (shadow[base + i * 8 + w] !== words[from + w]) return false;
+    }
+    return true;
+  }
+
+  private remember(slot: number, words: Uint32Array, blocks: number): void {
+    const shadow = this.shadow;
+    const base = slot * this.blocksPerSlot * 8;
+    for (let i = 0; i < blocks; i++) {
+      const from = i * WORDS_PER_STRIDE;
+      for (let w = 0; w < 8; w++) shadow[base + i * 8 + w] = words[from + w] as number;
+    }
+    this.heldBlocks[slot] = blocks;
   }
 
   destroy(): void {
@@ -121,6 +151,8 @@ export class ParamRingSet {
     });
     this.view.buffer = this.buffer;
     this.staging = new Uint32Array(blocksPerSlot * WORDS_PER_STRIDE);
+    this.shadow = new Uint32Array(slots * blocksPerSlot * 8);
+    this.heldBlocks = new Array<number>(slots).fill(0);
     this.nextSlot = 0;
     this.usesByLastEncoder = 0;
     this.onNewBuffer();
