@@ -405,7 +405,8 @@ function structureDifference(key: string, known: readonly DispatchStep[], recipe
     if (step.kind !== 'dispatch') continue;
     const before = known[i++];
     // Identity first: plans that keep their kernels and binding arrays make this check a pointer compare.
-    if (before && (before.kernel === step.kernel || before.kernel.key === step.kernel.key) && sameBindings(before.bindings, step.bindings)) continue;
+    if (before && (before.kernel === step.kernel || before.kernel.key === step.kernel.key) && sameBindings(before.bindings, step.bindings))
+      continue;
     return (
       `the recipe under structure key "${key}" changed its dispatch ${i - 1} ` +
       `(${before?.kernel.key ?? 'none'} → ${step.kernel.key}); the key must name what the bindings depend on`
@@ -427,8 +428,8 @@ function sameRef(a: BufferRef | undefined, b: BufferRef | undefined): boolean {
   if ('params' in a || 'params' in b) return 'params' in a && 'params' in b && a.params === b.params;
   const aRole = 'role' in a;
   if (aRole !== 'role' in b) return false;
-  const sameName = aRole ? a.role === (b as { role: string }).role : (a as { scratch: string }).scratch === (b as { scratch: string }).scratch;
-  return (
-    sameName && (a.offset ?? 0) === (b.offset ?? 0) && a.size === b.size && a.limit === b.limit && a.multipleOf === b.multipleOf
-  );
+  const sameName = aRole
+    ? a.role === (b as { role: string }).role
+    : (a as { scratch: string }).scratch === (b as { scratch: string }).scratch;
+  return sameName && (a.offset ?? 0) === (b.offset ?? 0) && a.size === b.size && a.limit === b.limit && a.multipleOf === b.multipleOf;
 }
