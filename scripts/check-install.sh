@@ -25,6 +25,17 @@ JSON
 webgpu=$(node -p "require('$root/packages/core/package.json').devDependencies.webgpu")
 typescript=$(node -p "require('$root/package.json').devDependencies.typescript")
 types_node=$(node -p "require('$root/package.json').devDependencies['@types/node']")
-npm install --no-audit --no-fund --loglevel=error "$work"/tarballs/*.tgz "webgpu@$webgpu" "typescript@$typescript" "@types/node@$types_node"
-npx tsc -p tsconfig.json
+# The newer majors a user may have, side by side under aliases (their `tsc` runs from its alias).
+newer_typescripts=(6.0.3 7.0.2)
+aliases=()
+for v in "${newer_typescripts[@]}"; do aliases+=("typescript-${v%%.*}@npm:typescript@$v"); done
+npm install --no-audit --no-fund --loglevel=error "$work"/tarballs/*.tgz "webgpu@$webgpu" "typescript@$typescript" "@types/node@$types_node" "${aliases[@]}"
+# A Node project's tsconfig: no DOM in its libs.
+node -e "const c=require('./tsconfig.json'); c.compilerOptions.lib=['es2022']; c.compilerOptions.noEmit=true; require('fs').writeFileSync('tsconfig.node-libs.json', JSON.stringify(c))"
+for tsc in node_modules/typescript/bin/tsc $(for v in "${newer_typescripts[@]}"; do echo "node_modules/typescript-${v%%.*}/bin/tsc"; done); do
+  for config in tsconfig.json tsconfig.node-libs.json; do
+    echo "typecheck: $("$tsc" --version), $config"
+    if [ "$tsc" = node_modules/typescript/bin/tsc ] && [ "$config" = tsconfig.json ]; then "$tsc" -p "$config"; else "$tsc" -p "$config" --noEmit; fi
+  done
+done
 node out/example.js

@@ -3,9 +3,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: { index: 'src/index.ts', 'cpu/index': 'src/cpu/index.ts', 'node/index': 'src/node/index.ts', 'kit/index': 'src/kit/index.ts' },
   format: ['esm'],
-  // Every declaration file names the WebGPU types it uses, so a TypeScript project that installs the
-  // package compiles without adding @webgpu/types to its own tsconfig.
-  dts: { banner: '/// <reference types="@webgpu/types" />' },
+  // The WebGPU types come in through the entry points scripts/type-entries.mjs writes after the build
+  // (@webgpu/types for TypeScript 5.x, lib.dom from 6 on), never both.
+  dts: true,
   sourcemap: true,
   clean: true,
   target: 'es2022',
