@@ -2,9 +2,10 @@
 # Runs every check of the repository after scripts/setup.sh (idempotent): build, the published
 # packages' shape (publint, attw), a fresh project installing the packed packages (typechecked with
 # tsc and run in Node), lint, typecheck, the documentation site (TypeDoc, warnings as errors) and
-# the tests (GPU tests in headless Chromium, the Node projects on Dawn; SwiftShader when there is
-# no GPU). Every step runs even when an earlier one failed, so one run shows everything; the exit
-# status is non-zero when any step failed. The last line sums vitest's counts: "N passed, N failed".
+# the tests (GPU tests in headless Chromium, the Node projects on Dawn, the portability suite on
+# wgpu under Deno — scripts/test-wgpu.sh; SwiftShader when there is no GPU). Every step runs even
+# when an earlier one failed, so one run shows everything; the exit status is non-zero when any
+# step failed. The last line sums the tests' counts: "N passed, N failed".
 #
 # The build runs first although turbo would build dependencies for typecheck and test on its own
 # (their "^build"): it also checks the packages nothing depends on, and fails in one visible place.
@@ -41,10 +42,12 @@ step lint /dev/null pnpm lint
 step typecheck /dev/null pnpm typecheck --continue
 step docs /dev/null pnpm run docs
 step test "$test_log" pnpm test --continue
+step wgpu "$test_log" bash scripts/test-wgpu.sh
 
 # Sum the "Tests  3 failed | 40 passed (43)" lines of every vitest run (turbo prefixes them with
-# the package and task; colours are stripped first).
+# the package and task; colours are stripped first) and the wgpu suite's "40 passed, 3 failed".
 counts=$(sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "$test_log" | awk '
+  /^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3; next }
   /Tests[ \t]+[0-9]/ && !/Test Files/ {
     if (match($0, /[0-9]+ passed/)) p += substr($0, RSTART, RLENGTH - 7)
     if (match($0, /[0-9]+ failed/)) f += substr($0, RSTART, RLENGTH - 7)

@@ -1,0 +1,38 @@
+// The portability suite under wgpu, the WebGPU implementation inside Firefox, as Deno runs it:
+// every package's array-level functions (the Node suite's cases and HiSparse's) on host data,
+// checked against the CPU references, at sizes that cross the one-workgroup and multi-tile paths.
+// The device comes from `navigator.gpu` like in a browser, with the same features and limits the
+// test helpers ask for. Prints one line per call and closes with "N passed, N failed"; the exit
+// status is 1 when any call failed. Run by scripts/test-wgpu.sh (which sets up the adapter).
+import { getTestContext } from '@scan/gpu-testing';
+import { hisparseCases } from './cases/hisparse.js';
+import { NODE_CASES } from './cases/index.js';
+import { runCase } from './run.js';
+
+/** Element counts every case runs at: one element, past one 4096-element tile, and 2^16 + 3. */
+export const WGPU_SIZES = [1, 4097, 2 ** 16 + 3];
+
+const deno = (globalThis as { Deno?: { exit(code: number): never; args: string[] } }).Deno;
+const only = deno?.args[0];
+const ctx = await getTestContext();
+const caps = ctx.caps;
+console.log(
+  `wgpu: subgroups ${caps.features.subgroups}, f16 ${caps.features.shaderF16}, ` +
+    `${caps.limits.maxComputeInvocationsPerWorkgroup} invocations, ${caps.limits.maxStorageBufferBindingSize} bytes per binding`,
+);
+let passed = 0;
+let failed = 0;
+for (const c of [...NODE_CASES, ...hisparseCases]) {
+  if (only && !c.name.startsWith(only)) continue;
+  for (const size of WGPU_SIZES) {
+    const run = await runCase(ctx, c, size, size);
+    if (run.error === undefined) passed++;
+    else failed++;
+    console.log(
+      `${run.error === undefined ? 'ok  ' : 'FAIL'} ${c.name} (${c.what}) at ${size}: ${run.callMs.toFixed(0)} ms${run.error ? ` — ${run.error}` : ''}`,
+    );
+  }
+}
+console.log(`${passed} passed, ${failed} failed`);
+ctx.destroy();
+deno?.exit(failed > 0 ? 1 : 0);
