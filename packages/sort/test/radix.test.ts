@@ -137,6 +137,25 @@ describe('one-sweep radix sort', async () => {
     }
   });
 
+  // What the GPUs run and SwiftShader does not pick by itself: the unrolled per-key steps (off on
+  // SwiftShader in Node, where LLVM takes seconds per unrolled pipeline) and the four-word ballot
+  // masks of 64- and 128-lane subgroups (here on 4-lane subgroups: the same code, upper words zero).
+  it('sorts with the GPUs specializations: unrolled steps and four-word ballot masks', async () => {
+    const runs: RadixTuning[] = [
+      { unrolled: true, maskWords: 1 },
+      { unrolled: true, maskWords: 4 },
+      { unrolled: false, maskWords: 4 },
+      { unrolled: true, maskWords: 4, forceFallback: true, maxSpin: 2 },
+    ];
+    for (const tuning of runs) {
+      const T = tile(tuning);
+      for (const n of [T - 1, 3 * T + 5]) {
+        const keys = makeKeys('f32', n, 'specials', n + 1);
+        await expectSorted(ctx, { keys, values: 'move', descending: n % 2 === 1, tuning }, `n=${n} ${JSON.stringify(tuning)}`);
+      }
+    }
+  });
+
   it('sorts past 2^20 keys', async () => {
     const keys = makeKeys('u32', (1 << 20) + 3, 'random', 9);
     await expectSorted(ctx, { keys, values: 'move' }, 'u32 2^20 + 3');

@@ -13,8 +13,14 @@ export interface RadixTuning {
   forceFallback?: boolean;
   /** Test hook: the portable path (workgroup memory instead of subgroup ballots). */
   subgroups?: boolean;
-  /** Unroll the per-key steps of the one-sweep pass. */
+  /** Unroll the per-key steps of the one-sweep pass (default: everywhere but SwiftShader). */
   unrolled?: boolean;
+  /**
+   * Test hook: words of the ranking's ballot masks, 1 (subgroups of up to 32 lanes) or 4 (up to 128);
+   * default from the device's largest subgroup. 4 on a narrower subgroup runs the wide masks' code
+   * with their upper words zero, which is how CI covers the GPUs with 64- and 128-lane subgroups.
+   */
+  maskWords?: 1 | 4;
   lookBackWindow?: number;
   /**
    * Counts up to this go to the one-workgroup bitonic sort (one dispatch) instead of the radix
@@ -45,6 +51,20 @@ export interface RadixConfig {
   readonly histogramWorkgroupSize: number;
   readonly histogramElements: number;
   readonly small: SmallSortConfig;
+}
+
+/** Whether the adapter is SwiftShader (Chromium leaves the description empty and names it in the architecture; Dawn in Node, the other way round). */
+function isSwiftShader(caps: ScanContext['caps']): boolean {
+  return /swiftshader/i.test(`${caps.adapter.architecture} ${caps.adapter.description}`);
+}
+
+/** The ballot mask words: `requested` (1 or 4) where it holds the widest subgroup, else what that needs. */
+function maskWordsOf(requested: unknown, maxSubgroupSize: number): 1 | 4 {
+  const needed = maxSubgroupSize <= 32 ? 1 : 4;
+  if (requested === undefined) return needed;
+  if (requested !== 1 && requested !== 4) invalidArgument('options.maskWords', requested, 'expected 1 or 4');
+  if (requested < needed) invalidArgument('options.maskWords', requested, `subgroups of up to ${maxSubgroupSize} lanes need 4`);
+  return requested;
 }
 
 /** Keys per histogram invocation per stride step. */
@@ -84,9 +104,7 @@ export function smallSortConfig(caps: ScanContext['caps'], t: Pick<RadixTuning, 
   let largest = SMALL_SORT_TIERS[SMALL_SORT_TIERS.length - 1] as number;
   while (largest >= 2 && !fits(largest, false)) largest /= 2;
   if (largest < 2) largest = 0;
-  // Chromium leaves the description empty and names SwiftShader in the architecture.
-  const swiftshader = /swiftshader/i.test(`${caps.adapter.architecture} ${caps.adapter.description}`);
-  const requested = t.smallSortMax ?? (swiftshader ? Math.min(largest, SWIFTSHADER_SMALL_SORT_MAX) : largest);
+  const requested = t.smallSortMax ?? (isSwiftShader(caps) ? Math.min(largest, SWIFTSHADER_SMALL_SORT_MAX) : largest);
   if (!Number.isSafeInteger(requested) || requested < 0) {
     invalidArgument('options.smallSortMax', requested, 'expected a non-negative integer');
   }
@@ -152,7 +170,7 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       keyType: sort.keyType,
       descending: sort.descending,
       subgroups,
-      maskWords: maxSize <= 32 ? 1 : 4,
+      maskWords: maskWordsOf(t.maskWords, maxSize),
       workgroupSize,
       elementsPerThread,
       maxGroups,
@@ -161,7 +179,7 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       forceFallback: t.forceFallback ?? false,
       // Unrolled per-key steps keep the keys in registers (15-20% faster on the H100); SwiftShader
       // compiles LLVM on the CPU and takes seconds per unrolled pipeline, so it gets loops.
-      unrolled: t.unrolled ?? !/swiftshader/i.test(ctx.caps.adapter.description),
+      unrolled: t.unrolled ?? !isSwiftShader(ctx.caps),
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
     histogramElements: HISTOGRAM_ELEMENTS,
