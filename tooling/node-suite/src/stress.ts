@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { createNodeContext } from '@scan/core/node';
 import { NODE_CASES } from './cases/index.js';
+import { formatPipelineTimes, timePipelines } from './pipeline-timing.js';
 import { type CaseRun, runCase } from './run.js';
 import { measureTransfers } from './transfer.js';
 
@@ -57,9 +58,12 @@ async function main(): Promise<void> {
   const device = `${ctx.caps.adapter.description || ctx.caps.adapter.vendor} (${ctx.caps.adapter.architecture})`;
   console.log(`device: ${device}; node ${process.version}; gc between calls: ${typeof globalThis.gc === 'function'}`);
   const runs: CaseRun[] = [];
+  // Pipeline creation per package (each kernel is compiled once per device, at its first call).
+  const pipelines = timePipelines(ctx.device);
   try {
     for (const size of sizes) {
       for (const c of cases) {
+        pipelines.setGroup(c.name.split('.')[0] as string);
         for (let round = 0; round < (rounds ?? 1); round++) {
           // Collect garbage between calls: what Dawn must survive (the instance-lifetime crash).
           globalThis.gc?.();
@@ -70,6 +74,8 @@ async function main(): Promise<void> {
         }
       }
     }
+    pipelines.restore();
+    console.log(formatPipelineTimes(pipelines));
     const transfers = values.transfer ? await measureTransfers(ctx, 2 ** (transferLog2 ?? 24)) : [];
     for (const t of transfers)
       console.log(`${t.what.padEnd(48)} ${t.medianMs.toFixed(2).padStart(9)} ms  ${t.gbPerS.toFixed(2).padStart(7)} GB/s`);

@@ -7,6 +7,7 @@
 import { getTestContext } from '@scan/gpu-testing';
 import { hisparseCases } from './cases/hisparse.js';
 import { NODE_CASES } from './cases/index.js';
+import { formatPipelineTimes, timePipelines } from './pipeline-timing.js';
 import { runCase } from './run.js';
 
 /** Element counts every case runs at: one element, past one 4096-element tile, and 2^16 + 3. */
@@ -20,10 +21,12 @@ console.log(
   `wgpu: subgroups ${caps.features.subgroups}, f16 ${caps.features.shaderF16}, ` +
     `${caps.limits.maxComputeInvocationsPerWorkgroup} invocations, ${caps.limits.maxStorageBufferBindingSize} bytes per binding`,
 );
+const pipelines = timePipelines(ctx.device);
 let passed = 0;
 let failed = 0;
 for (const c of [...NODE_CASES, ...hisparseCases]) {
   if (only && !c.name.startsWith(only)) continue;
+  pipelines.setGroup(c.name.split('.')[0] as string);
   for (const size of WGPU_SIZES) {
     const run = await runCase(ctx, c, size, size);
     if (run.error === undefined) passed++;
@@ -33,6 +36,8 @@ for (const c of [...NODE_CASES, ...hisparseCases]) {
     );
   }
 }
+pipelines.restore();
+console.log(formatPipelineTimes(pipelines));
 console.log(`${passed} passed, ${failed} failed`);
 ctx.destroy();
 deno?.exit(failed > 0 ? 1 : 0);
