@@ -1,7 +1,7 @@
 // How long a device spends creating compute pipelines, per package: the device's
 // createComputePipeline (synchronous) and createComputePipelineAsync (until its promise settles)
 // are wrapped as own properties of the one device object, and each creation is charged to the
-// package named by the kernel's label (the kernel key, `<package or kernel family>/...`).
+// group set when it was asked for (the runners set the package of the case they run).
 
 /** Milliseconds and pipelines per label prefix. */
 export interface PipelineTimes {
@@ -26,11 +26,11 @@ export interface PipelineTimes {
 export function timePipelines(device: GPUDevice): PipelineTimes {
   const byGroup = new Map<string, { ms: number; pipelines: number }>();
   let group = 'other';
-  const charge = (ms: number) => {
-    const entry = byGroup.get(group) ?? { ms: 0, pipelines: 0 };
+  const charge = (to: string, ms: number) => {
+    const entry = byGroup.get(to) ?? { ms: 0, pipelines: 0 };
     entry.ms += ms;
     entry.pipelines++;
-    byGroup.set(group, entry);
+    byGroup.set(to, entry);
   };
   const own = device as unknown as Record<string, unknown>;
   const sync = device.createComputePipeline;
@@ -38,18 +38,13 @@ export function timePipelines(device: GPUDevice): PipelineTimes {
   own.createComputePipeline = (descriptor: GPUComputePipelineDescriptor) => {
     const start = performance.now();
     const pipeline = sync.call(device, descriptor);
-    charge(performance.now() - start);
+    charge(group, performance.now() - start);
     return pipeline;
   };
   own.createComputePipelineAsync = (descriptor: GPUComputePipelineDescriptor) => {
     const start = performance.now();
     const charged = group;
-    return async.call(device, descriptor).finally(() => {
-      const saved = group;
-      group = charged;
-      charge(performance.now() - start);
-      group = saved;
-    });
+    return async.call(device, descriptor).finally(() => charge(charged, performance.now() - start));
   };
   return {
     byGroup,
