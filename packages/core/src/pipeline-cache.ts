@@ -18,6 +18,38 @@ export interface KernelSpec {
 interface DeviceCache {
   readonly ready: Map<string, GPUComputePipeline>;
   readonly pending: Map<string, Promise<void>>;
+  /** The WGSL compiled under each key, kept only while keys are verified. */
+  readonly sources: Map<string, string>;
+}
+
+let verifyKeys = false;
+
+/**
+ * Makes every pipeline cache hit generate the kernel's WGSL again and throw when it differs from
+ * what was compiled under that key: a key that misses something its generator depends on would
+ * otherwise hand one specialization another's pipeline. Tests turn it on (it doubles the WGSL
+ * generation, never the compilation).
+ *
+ * @example
+ * ```ts
+ * setVerifyKernelKeys(true); // in a test setup file
+ * ```
+ */
+export function setVerifyKernelKeys(on: boolean): void {
+  verifyKeys = on;
+}
+
+/** With {@link setVerifyKernelKeys}: checks that `spec` generates what was compiled under its key. */
+function verifyHit(cache: DeviceCache, spec: KernelSpec): void {
+  if (!verifyKeys) return;
+  const before = cache.sources.get(spec.key);
+  if (before === undefined) return; // compiled before verification was turned on
+  const now = spec.wgsl();
+  if (now !== before) {
+    throw new Error(
+      `internal error: kernel key "${spec.key}" names two different WGSL sources; the key must name everything its generator reads`,
+    );
+  }
 }
 
 const caches = new WeakMap<GPUDevice, DeviceCache>();
@@ -25,7 +57,7 @@ const caches = new WeakMap<GPUDevice, DeviceCache>();
 function cacheOf(device: GPUDevice): DeviceCache {
   let cache = caches.get(device);
   if (!cache) {
-    cache = { ready: new Map(), pending: new Map() };
+    cache = { ready: new Map(), pending: new Map(), sources: new Map() };
     caches.set(device, cache);
   }
   return cache;
@@ -38,6 +70,7 @@ function printWgslRequested(): boolean {
 
 function descriptorOf(ctx: ScanContext, spec: KernelSpec): GPUComputePipelineDescriptor {
   const code = spec.wgsl();
+  if (verifyKeys) cacheOf(ctx.device).sources.set(spec.key, code);
   if (printWgslRequested()) console.log(`// ---- ${spec.key}\n${code}`);
   const module = ctx.device.createShaderModule({ label: spec.key, code });
   return { label: spec.key, layout: 'auto', compute: { module, entryPoint: spec.entryPoint ?? 'main' } };
@@ -62,7 +95,7 @@ export function getPipeline(ctx: ScanContext, spec: KernelSpec): GPUComputePipel
   if (!pipeline) {
     pipeline = ctx.device.createComputePipeline(descriptorOf(ctx, spec));
     cache.ready.set(spec.key, pipeline);
-  }
+  } else verifyHit(cache, spec);
   return pipeline;
 }
 
@@ -82,7 +115,10 @@ export function loadPipelines(ctx: ScanContext, specs: Iterable<KernelSpec>): Pr
   const cache = cacheOf(ctx.device);
   const waits: Promise<void>[] = [];
   for (const spec of specs) {
-    if (cache.ready.has(spec.key)) continue;
+    if (cache.ready.has(spec.key)) {
+      verifyHit(cache, spec);
+      continue;
+    }
     let pending = cache.pending.get(spec.key);
     if (!pending) {
       const key = spec.key;

@@ -1,19 +1,20 @@
-import type { KernelSpec } from '../pipeline-cache.js';
+import { defineKernel, read, readWrite } from './define-kernel.js';
 
 /**
  * One invocation turns a count on the GPU into `dispatchWorkgroupsIndirect` arguments: enough
  * workgroups of `params.per_group` elements, as x × y with x ≤ `params.max_dim` (WebGPU's limit per
- * dimension), z = 1. Bindings: 0 count (u32 at word `params.word`), 1 args (3 u32), 2 params.
+ * dimension), z = 1. Bindings: `count` (the u32 at word `params.word`), `args` (3 u32).
+ *
+ * @example
+ * ```ts
+ * b.dispatch(dispatchArgsKernel({}), { count, args }, 1, { per_group: 256, max_dim: 65535, word: 0 });
+ * ```
  */
-export function dispatchArgsKernel(): KernelSpec {
-  return {
-    key: 'dispatch-args',
-    wgsl: () => `
-struct ArgsParams { per_group: u32, max_dim: u32, word: u32, pad: u32 }
-@group(0) @binding(0) var<storage, read> count: array<u32>;
-@group(0) @binding(1) var<storage, read_write> args: array<u32>;
-@group(0) @binding(2) var<uniform> params: ArgsParams;
-
+export const dispatchArgsKernel = defineKernel({
+  name: 'core/dispatch-args',
+  bindings: { count: read('array<u32>'), args: readWrite('array<u32>') },
+  params: { per_group: 'u32', max_dim: 'u32', word: 'u32' },
+  wgsl: () => `
 @compute @workgroup_size(1)
 fn main() {
   let n = count[params.word];
@@ -25,5 +26,4 @@ fn main() {
   args[2] = 1u;
 }
 `,
-  };
-}
+});

@@ -1,3 +1,4 @@
+import { type BindingDecl, readWrite } from './define-kernel.js';
 import type { WgslOp } from './wgsl-ops.js';
 
 /**
@@ -13,14 +14,20 @@ export function decoupledFallbackStatusBytes(tiles: number): number {
   return (tiles + 1) * STATUS_WORDS_PER_TILE * 4;
 }
 
+/** The look-back's status buffer, as a kernel declares it under the name `status`. */
+export const LOOK_BACK_STATUS: BindingDecl = readWrite('array<atomic<u32>>');
+
 /** What the look-back declarations depend on. */
 export interface LookBackSpec {
   /** Reads of a not-ready predecessor before the workgroup falls back to reducing its input. */
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
   readonly forceFallback?: boolean;
-  /** Binding number of the status buffer (default 4). */
-  readonly statusBinding?: number;
+  /**
+   * Binding number of the status buffer (default 4), or `null` when the kernel's definition
+   * declares it (`status`: {@link LOOK_BACK_STATUS}).
+   */
+  readonly statusBinding?: number | null;
 }
 
 /**
@@ -40,7 +47,11 @@ export interface LookBackSpec {
  */
 export function lookBackDeclsWgsl(o: WgslOp, spec: LookBackSpec): string {
   const T = o.type;
-  return `@group(0) @binding(${spec.statusBinding ?? 4}) var<storage, read_write> status: array<atomic<u32>>;
+  const binding =
+    spec.statusBinding === null
+      ? ''
+      : `@group(0) @binding(${spec.statusBinding ?? 4}) var<storage, read_write> status: array<atomic<u32>>;`;
+  return `${binding}
 
 const FLAG_NOT_READY: u32 = 0u;
 const FLAG_AGGREGATE: u32 = 1u;

@@ -1,4 +1,5 @@
 import type { ElementType } from '../element-types.js';
+import { type BindingDecl, type ParamFields, read, readWrite } from './define-kernel.js';
 import { WGSL_PRELUDE } from './wgsl-ops.js';
 
 /**
@@ -43,6 +44,13 @@ export interface SlotSpec {
    * whole vec4s (any size a multiple of 16 does), which saves the plan two copies.
    */
   readonly tail?: 'staged' | 'direct';
+  /**
+   * Whether the kernel uses the carry between chunks (`load_carry_in`, `store_carry_out`; default
+   * true). Without it, and with a `'direct'` tail, the functions do not touch `aux`, which
+   * {@link slotBindings} then leaves out (a pipeline's automatic layout drops a binding its entry
+   * point does not use, so a kernel must not declare one it would have to bind).
+   */
+  readonly carry?: boolean;
 }
 
 /**
@@ -57,6 +65,54 @@ export interface SlotSpec {
 export function slotWgsl(spec: SlotSpec): string {
   const T = spec.type;
   const b = spec.bindings ?? { src: 0, dst: 1, aux: 2, params: 3 };
+  const reads = spec.reads ?? true;
+  return `${PARAMS_WGSL}
+
+${reads ? `@group(0) @binding(${b.src}) var<storage, read> src: array<vec4<${T}>>;` : ''}
+${spec.writes ? `@group(0) @binding(${b.dst}) var<storage, read_write> dst: array<vec4<${T}>>;` : ''}
+@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
+@group(0) @binding(${b.params}) var<uniform> params: Params;
+${slotFunctionsWgsl(spec)}`;
+}
+
+/**
+ * The bindings a slot kernel declares for `spec` (see {@link slotFunctionsWgsl}): `src` (when it
+ * reads), `dst` (when it writes) and `aux` (unless `carry` is false and the tail `'direct'`: then
+ * nothing touches it); its parameters are {@link SLOT_PARAMS}.
+ *
+ * @example
+ * ```ts
+ * const bindings = { ...slotBindings({ type: 'u32', writes: true }), status: readWrite('array<atomic<u32>>') };
+ * ```
+ */
+export function slotBindings(spec: Pick<SlotSpec, 'type' | 'writes' | 'reads' | 'tail' | 'carry'>): {
+  readonly src: BindingDecl | undefined;
+  readonly dst: BindingDecl | undefined;
+  readonly aux: BindingDecl | undefined;
+} {
+  const reads = spec.reads ?? true;
+  // aux holds the carry and the staged partial last vec4.
+  const aux = (spec.carry ?? true) || ((spec.tail ?? 'staged') === 'staged' && (reads || spec.writes));
+  return {
+    src: reads ? read(`array<vec4<${spec.type}>>`) : undefined,
+    dst: spec.writes ? readWrite(`array<vec4<${spec.type}>>`) : undefined,
+    aux: aux ? readWrite('array<u32>') : undefined,
+  };
+}
+
+/**
+ * The slot functions over the bindings of {@link slotBindings} and the parameters of
+ * {@link SLOT_PARAMS}: `load_slot(s)`, `store_slot(s, v)`, `slots_whole`, the unchecked
+ * `load_slot_whole`/`store_slot_whole`, `load_carry_in()` and `store_carry_out(v)` (unless `carry`
+ * is false), with the WGSL prelude (`f32_pos_inf`, `f32_neg_inf`).
+ *
+ * @example
+ * ```ts
+ * const code = slotFunctionsWgsl({ type: 'u32', identity: '0u', backward: false, writes: true });
+ * ```
+ */
+export function slotFunctionsWgsl(spec: SlotSpec): string {
+  const T = spec.type;
   const map = spec.mapInput === 'not' ? (x: string) => `(${vecOf(T, '1')} - ${x})` : (x: string) => x;
   const mapScalar =
     spec.mapInput === 'not' ? (x: string) => `(1${T === 'f32' ? '.0f' : T === 'u32' ? 'u' : 'i'} - ${x})` : (x: string) => x;
@@ -65,12 +121,6 @@ export function slotWgsl(spec: SlotSpec): string {
   const orient = (x: string) => (spec.backward ? `${x}.wzyx` : x);
   const reads = spec.reads ?? true;
   return `${WGSL_PRELUDE}
-${PARAMS_WGSL}
-
-${reads ? `@group(0) @binding(${b.src}) var<storage, read> src: array<vec4<${T}>>;` : ''}
-${spec.writes ? `@group(0) @binding(${b.dst}) var<storage, read_write> dst: array<vec4<${T}>>;` : ''}
-@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
-@group(0) @binding(${b.params}) var<uniform> params: Params;
 ${
   reads
     ? `
@@ -143,7 +193,9 @@ fn store_slot_whole(s: u32, value: vec4<${T}>) {
 }`
     : ''
 }
-
+${
+  (spec.carry ?? true)
+    ? `
 // The running total carried in from the previous chunk (identity for the first chunk).
 fn load_carry_in() -> ${T} {
   if (params.carry_in == 0xffffffffu) { return ${spec.identity}; }
@@ -154,7 +206,9 @@ fn load_carry_in() -> ${T} {
 fn store_carry_out(total: ${T}) {
   if (params.carry_out != 0xffffffffu) { aux[params.carry_out] = bitcast<u32>(total); }
 }
-`;
+`
+    : ''
+}`;
 }
 
 /** `vec4<T>(x)` splat. */
@@ -164,6 +218,24 @@ export function vecOf(type: ElementType, scalar: string): string {
 
 /** Linear workgroup index of a possibly 2-D dispatch (see `dispatchShape`). */
 export const LINEAR_WORKGROUP_WGSL = `fn linear_workgroup(wid: vec3<u32>) -> u32 { return wid.x + wid.y * params.dispatch_x; }`;
+
+/**
+ * The parameters every slot kernel reads (see `chunkParamValues`): the elements of this chunk (or
+ * scratch array) `count`; `slots` = ceil(count / 4); `full_vecs` = floor(count / 4), the vec4s that
+ * live in src/dst; the workgroups (blocks or tiles) of the dispatch, `tiles`, and per row of a 2-D
+ * dispatch, `dispatch_x`; the aux words of the carry from the previous chunk and of the chunk's
+ * total, `carry_in`/`carry_out` ({@link NO_CARRY} for none); and one word the algorithm uses.
+ */
+export const SLOT_PARAMS = {
+  count: 'u32',
+  slots: 'u32',
+  full_vecs: 'u32',
+  tiles: 'u32',
+  dispatch_x: 'u32',
+  carry_in: 'u32',
+  carry_out: 'u32',
+  extra: 'u32',
+} as const satisfies ParamFields;
 
 /** The `Params` uniform every slot-based kernel reads (8 u32 words; see `chunkParams`). */
 export const PARAMS_WGSL = `struct Params {
@@ -202,14 +274,56 @@ export function scratchSlotWgsl(spec: {
   readonly writes: boolean;
   readonly bindings: ScratchSlotBindings;
 }): string {
-  const T = spec.type;
   const b = spec.bindings;
-  const carry =
-    b.aux === undefined
-      ? ''
-      : `
-@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
+  return `${PARAMS_WGSL}
 
+@group(0) @binding(${b.data}) var<storage, ${spec.writes ? 'read_write' : 'read'}> data: array<${spec.type}>;
+@group(0) @binding(${b.params}) var<uniform> params: Params;
+${b.aux === undefined ? '' : `@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;`}
+${scratchSlotFunctionsWgsl({ ...spec, carry: b.aux !== undefined })}`;
+}
+
+/**
+ * The bindings of {@link scratchSlotFunctionsWgsl}: `data` (written when `writes`), and `aux` when
+ * the kernel carries between chunks; its parameters are {@link SLOT_PARAMS}.
+ *
+ * @example
+ * ```ts
+ * const bindings = scratchSlotBindings({ type: 'u32', writes: true, carry: true });
+ * ```
+ */
+export function scratchSlotBindings(spec: { readonly type: ElementType; readonly writes: boolean; readonly carry: boolean }): {
+  readonly data: BindingDecl;
+  readonly aux: BindingDecl | undefined;
+} {
+  return {
+    data: spec.writes ? readWrite(`array<${spec.type}>`) : read(`array<${spec.type}>`),
+    aux: spec.carry ? readWrite('array<u32>') : undefined,
+  };
+}
+
+/**
+ * The slot view (`load_slot`, `store_slot`, and with `carry` the carry functions) over a plain
+ * scratch array `data: array<T>` of `params.count` elements in scan order (bindings from
+ * {@link scratchSlotBindings}), so a kernel body written against the slot functions also scans the
+ * block sums of a recursion level. Slot `s` is elements `4s .. 4s+3`; elements past the end read as
+ * the identity and are not written.
+ *
+ * @example
+ * ```ts
+ * const code = scratchSlotFunctionsWgsl({ type: 'u32', identity: '0u', writes: true, carry: true });
+ * ```
+ */
+export function scratchSlotFunctionsWgsl(spec: {
+  readonly type: ElementType;
+  readonly identity: string;
+  readonly writes: boolean;
+  readonly carry: boolean;
+}): string {
+  const T = spec.type;
+  const carry = !spec.carry
+    ? ''
+    : `
 fn load_carry_in() -> ${T} {
   if (params.carry_in == 0xffffffffu) { return ${spec.identity}; }
   return bitcast<${T}>(aux[params.carry_in]);
@@ -230,10 +344,6 @@ fn store_slot(s: u32, value: vec4<${T}>) {
 `
     : '';
   return `${WGSL_PRELUDE}
-${PARAMS_WGSL}
-
-@group(0) @binding(${b.data}) var<storage, ${spec.writes ? 'read_write' : 'read'}> data: array<${T}>;
-@group(0) @binding(${b.params}) var<uniform> params: Params;
 ${carry}
 fn load_slot(s: u32) -> vec4<${T}> {
   var x = vec4<${T}>(${spec.identity});

@@ -24,9 +24,27 @@ export { dispatchShape, roundUp } from '../dispatch.js';
 export { checkElementType, checkOp, elementTypeOf, identityOf, opFitsType, typedArrayFor, typedArrayOver } from '../element-types.js';
 export { describeValue, invalidArgument } from '../errors.js';
 export { runGuarded } from '../gpu-errors.js';
+export { type BoundBuffer, bindGroupByName, paramsData } from '../kernels/bind-by-name.js';
+export {
+  type BindingAccess,
+  type BindingDecl,
+  defineKernel,
+  isDefinedKernel,
+  type Kernel,
+  type KernelBinding,
+  type KernelDefinition,
+  PARAMS_BINDING,
+  type ParamFields,
+  type ParamType,
+  type ParamValues,
+  read,
+  readWrite,
+  uniform,
+} from '../kernels/define-kernel.js';
 export { groupIdentityWgsl, groupScanWgsl } from '../kernels/group-scan.js';
 export {
   decoupledFallbackStatusBytes,
+  LOOK_BACK_STATUS,
   type LookBackSpec,
   lookBackDeclsWgsl,
   lookBackFallbackWgsl,
@@ -44,20 +62,34 @@ export {
   NO_CARRY,
   PARAMS_WGSL,
   type ScratchSlotBindings,
+  SLOT_PARAMS,
   type SlotSpec,
+  scratchSlotBindings,
+  scratchSlotFunctionsWgsl,
   scratchSlotWgsl,
+  slotBindings,
+  slotFunctionsWgsl,
   slotWgsl,
   vecOf,
 } from '../kernels/slots.js';
+export { type Specialization, type SpecValue, specializationKey } from '../kernels/specialization-key.js';
 export { unroll } from '../kernels/unroll.js';
 export { WGSL_PRELUDE, type WgslOp, wgslIdentity, wgslOp } from '../kernels/wgsl-ops.js';
 export { GpuSession, withSession } from '../ops/session.js';
-export { cachedPipelineCount, getPipeline, isPipelineCompiled, type KernelSpec, loadPipelines } from '../pipeline-cache.js';
+export {
+  cachedPipelineCount,
+  getPipeline,
+  isPipelineCompiled,
+  type KernelSpec,
+  loadPipelines,
+  setVerifyKernelKeys,
+} from '../pipeline-cache.js';
 export {
   AUX_WORDS,
   type Chunk,
   chunkLayoutKey,
   chunkParams,
+  chunkParamValues,
   maxChunkElements,
   splitIntoChunks,
   stageTailIn,
@@ -71,11 +103,13 @@ export { PARAM_SLOTS } from '../plans/param-ring.js';
 export { checkCopyUsage, checkEncodeArgs } from '../plans/plan-args.js';
 export { type PlanPart, planOf } from '../plans/plan-of.js';
 export {
+  type BindingsOf,
   type BufferRef,
   type ClearStep,
   type CopyStep,
   type DispatchStep,
   dispatchCount,
+  type NamedBindings,
   type Recipe,
   RecipeBuilder,
   type Step,

@@ -1,5 +1,6 @@
 import type { ScanContext } from '../context.js';
-import { AUX_CARRY, AUX_TAIL_IN, AUX_TAIL_OUT, NO_CARRY } from '../kernels/slots.js';
+import type { ParamValues } from '../kernels/define-kernel.js';
+import { AUX_CARRY, AUX_TAIL_IN, AUX_TAIL_OUT, NO_CARRY, type SLOT_PARAMS } from '../kernels/slots.js';
 import type { BufferRef, RecipeBuilder } from './recipe.js';
 
 /** One piece of an array that a single dispatch sequence handles. */
@@ -87,6 +88,27 @@ export function vecRange(role: string, chunk: Chunk): BufferRef {
  */
 export function chunkLayoutKey(count: number, chunkElements: number): string {
   return `${Math.max(1, Math.ceil(count / chunkElements))}`;
+}
+
+/**
+ * The {@link SLOT_PARAMS} values of a slot kernel for a chunk.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(kernel, bindings, tiles, chunkParamValues(chunk, tiles, dispatchShape(tiles, maxDim).x));
+ * ```
+ */
+export function chunkParamValues(chunk: Chunk, tiles: number, dispatchX: number, extra = 0): ParamValues<typeof SLOT_PARAMS> {
+  return {
+    count: chunk.count,
+    slots: chunk.slots,
+    full_vecs: chunk.fullVecs,
+    tiles,
+    dispatch_x: dispatchX,
+    carry_in: chunk.carryIn,
+    carry_out: chunk.carryOut,
+    extra,
+  };
 }
 
 /** The `Params` words of `slotWgsl` for a chunk. */

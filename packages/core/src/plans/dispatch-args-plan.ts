@@ -46,13 +46,13 @@ export function createDispatchArgsPlan(ctx: ScanContext, options: DispatchArgsPl
     invalidArgument('options.elementsPerWorkgroup', perGroup, 'expected an integer in [1, 2^32 − 1]');
   }
   const exec = new RecipeExecutor(ctx, 'dispatch args');
+  const BINDINGS = { count: { role: 'count', offset: 0 }, args: { role: 'args', offset: 0, size: 12 } } as const;
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   // The whole count buffer is bound and the count's word index is a parameter, so a new offset is
   // a new parameter, not a new bind group.
   const build = (offset: number) => {
     const b = new RecipeBuilder();
-    const params = b.paramBlock([perGroup, maxDim, offset / 4, 0]);
-    b.dispatch(dispatchArgsKernel(), [{ role: 'count', offset: 0 }, { role: 'args', offset: 0, size: 12 }, params], 1);
+    b.dispatch(dispatchArgsKernel({}), BINDINGS, 1, { per_group: perGroup, max_dim: maxDim, word: offset / 4 });
     return b.build();
   };
   return planOf([exec], {

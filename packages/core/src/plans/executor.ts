@@ -2,10 +2,11 @@ import { STORAGE_USAGE } from '../buffers.js';
 import { assertUsable, type ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import { ScanError } from '../errors.js';
+import { isDefinedKernel, PARAMS_BINDING } from '../kernels/define-kernel.js';
 import { getPipeline, type KernelSpec, loadPipelines } from '../pipeline-cache.js';
 import { LruMap } from './lru-map.js';
 import { type ParamRing, ParamRingSet } from './param-ring.js';
-import { type BufferRef, type DispatchStep, dispatchCount, type Recipe } from './recipe.js';
+import { type BufferRef, type DispatchStep, dispatchCount, type NamedBindings, type Recipe } from './recipe.js';
 
 /** Structures (distinct step layouts) an executor keeps; the least recently used goes first. */
 const MAX_STRUCTURES = 16;
@@ -247,8 +248,9 @@ export class RecipeExecutor {
     let usesParams = false;
     for (const step of recipe.steps) {
       if (step.kind !== 'dispatch') continue;
+      checkNamedBindings(this.label, step);
       dispatches.push(step);
-      for (const ref of step.bindings) {
+      for (const ref of refsOf(step)) {
         if (ref && 'scratch' in ref) scratchNames.add(ref.scratch);
         if (ref && 'params' in ref) usesParams = true;
       }
@@ -308,7 +310,7 @@ export class RecipeExecutor {
       this.ctx.device.createBindGroup({
         label: step.kernel.key,
         layout: (structure.pipelines[i] as GPUComputePipeline).getBindGroupLayout(0),
-        entries: step.bindings.flatMap((ref, binding) => {
+        entries: bindingList(step).flatMap((ref, binding) => {
           if (!ref) return [];
           const r = this.resolve(ref, roles, ring, slot);
           return [{ binding, resource: { buffer: r.buffer, offset: r.offset, size: r.size } }];
@@ -405,7 +407,12 @@ function structureDifference(key: string, known: readonly DispatchStep[], recipe
     if (step.kind !== 'dispatch') continue;
     const before = known[i++];
     // Identity first: plans that keep their kernels and binding arrays make this check a pointer compare.
-    if (before && (before.kernel === step.kernel || before.kernel.key === step.kernel.key) && sameBindings(before.bindings, step.bindings))
+    if (
+      before &&
+      (before.kernel === step.kernel || before.kernel.key === step.kernel.key) &&
+      sameBindings(before.bindings, step.bindings) &&
+      sameRef(before.params, step.params)
+    )
       continue;
     return (
       `the recipe under structure key "${key}" changed its dispatch ${i - 1} ` +
@@ -415,11 +422,56 @@ function structureDifference(key: string, known: readonly DispatchStep[], recipe
   return i === known.length ? undefined : `the recipe under structure key "${key}" has ${i} dispatches, not ${known.length}`;
 }
 
-function sameBindings(a: readonly (BufferRef | undefined)[], b: readonly (BufferRef | undefined)[]): boolean {
+function sameBindings(a: DispatchStep['bindings'], b: DispatchStep['bindings']): boolean {
   if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!sameRef(a[i], b[i])) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameRef(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as NamedBindings;
+  const y = b as NamedBindings;
+  for (const name in x) if (!sameRef(x[name], y[name])) return false;
+  for (const name in y) if (!(name in x) && y[name] !== undefined) return false;
   return true;
+}
+
+/** The refs a dispatch binds, in no particular order. */
+function refsOf(step: DispatchStep): (BufferRef | undefined)[] {
+  const refs = Array.isArray(step.bindings) ? [...step.bindings] : Object.values(step.bindings as NamedBindings);
+  refs.push(step.params);
+  return refs;
+}
+
+/** A dispatch's refs by binding number (`undefined` where the kernel declares none). */
+function bindingList(step: DispatchStep): (BufferRef | undefined)[] {
+  if (Array.isArray(step.bindings)) return step.bindings as (BufferRef | undefined)[];
+  const named = step.bindings as NamedBindings;
+  if (!isDefinedKernel(step.kernel)) throw new Error(`internal error: kernel ${step.kernel.key} is bound by name but declares no names`);
+  return step.kernel.layout.map((b) => (b.name === PARAMS_BINDING ? step.params : named[b.name]));
+}
+
+/**
+ * Checks, once per structure, that a dispatch binds exactly what its kernel declares: every
+ * declared binding given, nothing given that this specialization does not declare.
+ */
+function checkNamedBindings(label: string, step: DispatchStep): void {
+  const kernel = step.kernel;
+  if (!isDefinedKernel(kernel)) return;
+  const named = step.bindings as NamedBindings;
+  if (Array.isArray(named)) throw new Error(`${label}: internal error: kernel ${kernel.key} binds by name, given a positional list`);
+  for (const b of kernel.layout) {
+    const ref = b.name === PARAMS_BINDING ? step.params : named[b.name];
+    if (!ref) throw new Error(`${label}: internal error: kernel ${kernel.key} declares "${b.name}" but the recipe binds nothing there`);
+  }
+  for (const name in named) {
+    if (named[name] !== undefined && !kernel.layout.some((b) => b.name === name)) {
+      throw new Error(`${label}: internal error: the recipe binds "${name}", which kernel ${kernel.key} does not declare`);
+    }
+  }
+  if (step.params && !kernel.layout.some((b) => b.name === PARAMS_BINDING)) {
+    throw new Error(`${label}: internal error: the recipe gives parameters to kernel ${kernel.key}, which has none`);
+  }
 }
 
 function sameRef(a: BufferRef | undefined, b: BufferRef | undefined): boolean {

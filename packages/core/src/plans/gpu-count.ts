@@ -62,6 +62,9 @@ export interface CountFixup {
   readonly zeroOut?: BufferRef;
 }
 
+/** The caller's count buffer, bound whole (the count's word is a parameter). */
+const GPU_COUNT: BufferRef = { role: 'gpuCount', offset: 0 };
+
 /**
  * Records the count fixup (see `countFixupKernel`) and returns the ref the plan's kernels bind as
  * their `Params` instead of a parameter block: a 32-byte scratch uniform the GPU fills from the
@@ -71,17 +74,27 @@ export interface CountFixup {
  * @example
  * ```ts
  * const params = recordCountFixup(b, { word, capacity: maxCount, tileElements: 4096, maxTiles: tiles, constants: [x, NO_CARRY, 9, 0] });
- * b.dispatch(kernel, [input, output, aux, params, status], tiles);
+ * b.dispatch(kernel, { src: input, dst: output, aux, status }, tiles, params);
  * ```
  */
 export function recordCountFixup(b: RecipeBuilder, fixup: CountFixup): BufferRef {
   const counted: BufferRef = { scratch: 'counted', offset: 0, size: 32 };
   b.needScratch('counted', 32, BufferUsage.UNIFORM);
-  const block = b.paramBlock([fixup.word, fixup.capacity, fixup.tileElements, fixup.maxTiles, ...fixup.constants]);
+  const [dispatchX, carryIn, carryOut, extra] = fixup.constants;
   b.dispatch(
     countFixupKernel({ tail: fixup.tail !== undefined, zeroOut: fixup.zeroOut !== undefined }),
-    [block, { role: 'gpuCount', offset: 0 }, counted, fixup.tail?.input, fixup.tail?.aux, fixup.zeroOut],
+    { count_src: GPU_COUNT, counted, src_words: fixup.tail?.input, aux: fixup.tail?.aux, count_out: fixup.zeroOut },
     1,
+    {
+      count_word: fixup.word,
+      cap: fixup.capacity,
+      tile_elements: fixup.tileElements,
+      max_tiles: fixup.maxTiles,
+      dispatch_x: dispatchX,
+      carry_in: carryIn,
+      carry_out: carryOut,
+      extra,
+    },
   );
   return counted;
 }
@@ -96,5 +109,5 @@ export function recordCountFixup(b: RecipeBuilder, fixup: CountFixup): BufferRef
  * ```
  */
 export function recordTailOut(b: RecipeBuilder, params: BufferRef, aux: BufferRef, output: BufferRef): void {
-  b.dispatch(tailOutKernel(), [params, aux, output], 1);
+  b.dispatch(tailOutKernel({}), { aux, dst_words: output }, 1, params);
 }

@@ -1,3 +1,4 @@
+import type { Kernel, ParamFields, ParamValues } from '../kernels/define-kernel.js';
 import type { KernelSpec } from '../pipeline-cache.js';
 
 /**
@@ -36,12 +37,23 @@ export interface CopyStep {
 export interface DispatchStep {
   readonly kind: 'dispatch';
   readonly kernel: KernelSpec;
-  /** Bindings of group 0, by binding number; `undefined` for numbers the kernel does not declare. */
-  readonly bindings: readonly (BufferRef | undefined)[];
+  /**
+   * Bindings of group 0: by name for a kernel from `defineKernel`, or (a bare `KernelSpec`) by
+   * binding number, `undefined` for numbers the kernel does not declare.
+   */
+  readonly bindings: NamedBindings | readonly (BufferRef | undefined)[];
+  /** The kernel's parameter block (a `defineKernel` kernel with parameters). */
+  readonly params?: BufferRef;
   readonly workgroups: number;
   /** Where the x, y, z workgroup counts are (12 bytes at a multiple of 4), for an indirect dispatch. */
   readonly indirect?: BufferRef;
 }
+
+/** Buffers bound by the names a kernel declares. */
+export type NamedBindings = { readonly [name: string]: BufferRef | undefined };
+
+/** The buffers a dispatch of a kernel with bindings `B` binds, by name (parameters apart). */
+export type BindingsOf<B extends string> = { readonly [K in B]?: BufferRef };
 
 export type Step = ClearStep | CopyStep | DispatchStep;
 
@@ -88,13 +100,52 @@ export class RecipeBuilder {
     if (size > 0) this.steps.push({ kind: 'copy', from, to, size });
   }
 
-  dispatch(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], workgroups: number): void {
-    if (workgroups > 0) this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups });
+  /**
+   * The parameter block of `kernel` with `values`, registered once, for several dispatches to share
+   * (pass the returned ref as their `params`).
+   */
+  paramsFor<P extends ParamFields>(kernel: Kernel<string, P>, values: ParamValues<P>): BufferRef {
+    return this.paramBlock(kernel.paramWords(values));
+  }
+
+  /**
+   * One dispatch of `workgroups` workgroups (none when 0) of `kernel`, binding `bindings` by the
+   * names the kernel declares and its parameters given as values (a new block) or as a ref (a
+   * shared block from {@link paramsFor}, or parameters the GPU wrote into a uniform scratch).
+   */
+  dispatch<B extends string, P extends ParamFields>(
+    kernel: Kernel<B, P>,
+    bindings: BindingsOf<B>,
+    workgroups: number,
+    params?: ParamValues<P> | BufferRef,
+  ): void;
+  /** A bare `KernelSpec`, bound by binding number (being replaced by `defineKernel` kernels). */
+  dispatch(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], workgroups: number): void;
+  dispatch(kernel: KernelSpec, bindings: NamedBindings | readonly (BufferRef | undefined)[], workgroups: number, params?: object): void {
+    if (workgroups > 0) this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups, params: this.paramsRef(kernel, params) });
   }
 
   /** A dispatch whose workgroup counts the GPU wrote at `args` (see {@link DispatchStep.indirect}). */
-  dispatchIndirect(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], args: BufferRef): void {
-    this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups: 0, indirect: args });
+  dispatchIndirect<B extends string, P extends ParamFields>(
+    kernel: Kernel<B, P>,
+    bindings: BindingsOf<B>,
+    args: BufferRef,
+    params?: ParamValues<P> | BufferRef,
+  ): void;
+  dispatchIndirect(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], args: BufferRef): void;
+  dispatchIndirect(
+    kernel: KernelSpec,
+    bindings: NamedBindings | readonly (BufferRef | undefined)[],
+    args: BufferRef,
+    params?: object,
+  ): void {
+    this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups: 0, indirect: args, params: this.paramsRef(kernel, params) });
+  }
+
+  private paramsRef(kernel: KernelSpec, params: object | undefined): BufferRef | undefined {
+    if (params === undefined) return undefined;
+    if ('params' in params || 'role' in params || 'scratch' in params) return params as BufferRef;
+    return this.paramBlock((kernel as Kernel).paramWords(params as ParamValues<ParamFields>));
   }
 
   build(): Recipe {
