@@ -1,5 +1,5 @@
 import { BufferUsage, createStorageBuffer, type ScanContext, ScanError } from '@scan/core';
-import { getPipeline, loadPipelines } from '@scan/core/kit';
+import { bindGroupByName, getPipeline, loadPipelines, paramsData } from '@scan/core/kit';
 import { createTridiagonalPlan, type TridiagonalAlgorithm, type TridiagonalPlan } from '@scan/tridiag';
 import { APPLY_KERNEL, coefficientsKernel, DROP_KERNEL, FILL_KERNEL, gridWorkgroups, WATER_KERNELS } from './kernels.js';
 import { invalidOption, type ResolvedWaterOptions, resolveWaterOptions, type WaterSimOptions } from './options.js';
@@ -55,23 +55,16 @@ export interface WaterSim {
   destroy(): void;
 }
 
-/** Bytes of the uniform blocks (see `STEP_PARAMS_WGSL` and `DROP_WGSL`). */
-const STEP_PARAMS_BYTES = 16;
-const DROP_PARAMS_BYTES = 32;
-
-function uniformBuffer(device: GPUDevice, bytes: ArrayBuffer, label: string): GPUBuffer {
-  const buffer = device.createBuffer({ size: bytes.byteLength, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST, label });
-  device.queue.writeBuffer(buffer, 0, bytes);
+/** A uniform buffer holding a parameter block (`paramsData`: 8 words, what every kernel's block fits). */
+function uniformBuffer(device: GPUDevice, data: Uint32Array<ArrayBuffer>, label: string): GPUBuffer {
+  const buffer = device.createBuffer({ size: data.byteLength, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST, label });
+  device.queue.writeBuffer(buffer, 0, data);
   return buffer;
 }
 
-function stepParams(o: ResolvedWaterOptions): ArrayBuffer {
-  const bytes = new ArrayBuffer(STEP_PARAMS_BYTES);
-  new Uint32Array(bytes, 0, 1)[0] = o.size;
-  const f = new Float32Array(bytes);
-  f[1] = (o.g * o.dt * o.dt) / (2 * o.dx * o.dx);
-  f[2] = 1 - o.damping;
-  return bytes;
+/** The step's parameters (`STEP_PARAMS`), which both coefficient kernels and the increment read. */
+function stepParams(o: ResolvedWaterOptions): Uint32Array<ArrayBuffer> {
+  return paramsData(APPLY_KERNEL, { n: o.size, k: (o.g * o.dt * o.dt) / (2 * o.dx * o.dx), keep: 1 - o.damping });
 }
 
 /**
@@ -134,8 +127,7 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
   const params = own(uniformBuffer(device, stepParams(o), 'water step params'));
   // The drop's parameters, rewritten by each drop (which submits at once, so a drop never reads
   // the next one's): one buffer for the simulation's life, not one per drop.
-  const dropParams = own(uniformBuffer(device, new ArrayBuffer(DROP_PARAMS_BYTES), 'water drop params'));
-  const entries = (buffers: GPUBuffer[]): GPUBindGroupEntry[] => buffers.map((buffer, binding) => ({ binding, resource: { buffer } }));
+  const dropParams = own(uniformBuffer(device, new Uint32Array(8), 'water drop params'));
 
   // New buffers are zero-filled, which is the flat bottom: only other terrains are uploaded.
   if (o.terrain !== 'flat') {
@@ -160,24 +152,18 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
     // hⁿ⁻¹ = hⁿ⁻² = level: the water starts at rest. Filled on the GPU, so even a 4096² grid moves
     // no height data through the host (Dawn in Node dislikes megabytes of it; see DESIGN.md).
     const fill = getPipeline(ctx, FILL_KERNEL);
-    const data = new ArrayBuffer(16);
-    new Uint32Array(data, 0, 1)[0] = n;
-    new Float32Array(data, 4, 1)[0] = o.waterLevel;
-    const uniform = uniformBuffer(device, data, 'water fill params');
+    const uniform = uniformBuffer(device, paramsData(FILL_KERNEL, { n, value: o.waterLevel }), 'water fill params');
     const encoder = device.createCommandEncoder({ label: 'water initial heights' });
-    for (const target of heights) {
-      gridPass(
-        encoder,
-        fill,
-        device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: entries([uniform, target]) }),
-        'water fill',
-      );
+    for (const grid of heights) {
+      gridPass(encoder, fill, bindGroupByName(device, FILL_KERNEL, fill, { grid, params: uniform }), 'water fill');
     }
     device.queue.submit([encoder.finish()]);
     uniform.destroy();
 
-    const rowPipeline = getPipeline(ctx, coefficientsKernel('rows'));
-    const columnPipeline = getPipeline(ctx, coefficientsKernel('columns'));
+    const rowKernel = coefficientsKernel('rows');
+    const columnKernel = coefficientsKernel('columns');
+    const rowPipeline = getPipeline(ctx, rowKernel);
+    const columnPipeline = getPipeline(ctx, columnKernel);
     const applyPipeline = getPipeline(ctx, APPLY_KERNEL);
     const dropPipeline = getPipeline(ctx, DROP_KERNEL);
     // Phase p: current = heights[p], previous = heights[p+2], next = heights[p+1] (mod 3); after a
@@ -186,28 +172,14 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
       const current = heights[p]!;
       const previous = heights[(p + 2) % 3]!;
       const next = heights[(p + 1) % 3]!;
+      const system = { height: current, bottom, lower, diag, upper, rhs, params };
       return {
         next,
-        rows: device.createBindGroup({
-          label: `water row coefficients ${p}`,
-          layout: rowPipeline.getBindGroupLayout(0),
-          entries: entries([params, current, bottom, lower, diag, upper, previous, rhs]),
-        }),
-        columns: device.createBindGroup({
-          label: `water column coefficients ${p}`,
-          layout: columnPipeline.getBindGroupLayout(0),
-          entries: entries([params, current, bottom, lower, diag, upper, half, rhs]),
-        }),
-        apply: device.createBindGroup({
-          label: `water apply ${p}`,
-          layout: applyPipeline.getBindGroupLayout(0),
-          entries: entries([params, current, next]),
-        }),
-        drop: device.createBindGroup({
-          label: `water drop ${p}`,
-          layout: dropPipeline.getBindGroupLayout(0),
-          entries: entries([dropParams, current, previous]),
-        }),
+        // The row sweep's source is hⁿ⁻², the column sweep's the row increment δz.
+        rows: bindGroupByName(device, rowKernel, rowPipeline, { ...system, source: previous }),
+        columns: bindGroupByName(device, columnKernel, columnPipeline, { ...system, source: half }),
+        apply: bindGroupByName(device, APPLY_KERNEL, applyPipeline, { height: current, next, params }),
+        drop: bindGroupByName(device, DROP_KERNEL, dropPipeline, { current, previous, params: dropParams }),
       };
     });
     return { rowPipeline, columnPipeline, applyPipeline, dropPipeline, phases };
@@ -288,10 +260,7 @@ export function createWaterSim(ctx: ScanContext, options: CreateWaterSimOptions)
       if (typeof radius !== 'number' || !(radius > 0) || !Number.isFinite(radius))
         invalidOption('radius', radius, 'must be a finite number > 0');
       const m = ensureMade();
-      const data = new ArrayBuffer(DROP_PARAMS_BYTES);
-      new Uint32Array(data, 0, 1)[0] = n;
-      new Float32Array(data, 4, 4).set([x, y, radius, height]);
-      device.queue.writeBuffer(dropParams, 0, data);
+      device.queue.writeBuffer(dropParams, 0, paramsData(DROP_KERNEL, { n, cx: x, cy: y, radius, amount: height }));
       const encoder = device.createCommandEncoder({ label: 'water drop' });
       gridPass(encoder, m.dropPipeline, m.phases[phase]!.drop, 'water drop');
       device.queue.submit([encoder.finish()]);

@@ -67,8 +67,14 @@ export interface KernelBinding extends BindingDecl {
   readonly binding: number;
 }
 
+/**
+ * A specialization as a definition may type it: any object (an `interface` too, which has no index
+ * signature); {@link specializationKey} checks at run time that it holds plain data only.
+ */
+export type SpecializationLike = object;
+
 /** What {@link defineKernel} takes. */
-export interface KernelDefinition<S extends Specialization, B extends string, P extends ParamFields> {
+export interface KernelDefinition<S extends SpecializationLike, B extends string, P extends ParamFields> {
   /** The kernel family, e.g. `sort/onesweep`; with the specialization it makes the cache key. */
   readonly name: string;
   /**
@@ -127,7 +133,7 @@ export interface Kernel<B extends string = string, P extends ParamFields = Param
  * builder.dispatch(fill({ type: 'u32' }), { dst: { role: 'out', offset: 0 } }, groups, { count, value: 7 });
  * ```
  */
-export function defineKernel<S extends Specialization, B extends string, P extends ParamFields = Record<never, ParamType>>(
+export function defineKernel<S extends SpecializationLike, B extends string, P extends ParamFields = Record<never, ParamType>>(
   definition: KernelDefinition<S, B, P>,
 ): (spec: S) => Kernel<B, P> {
   const params = (definition.params ?? {}) as P;
@@ -150,7 +156,7 @@ export function defineKernel<S extends Specialization, B extends string, P exten
   };
   const made = new Map<string, Kernel<B, P>>();
   return (spec) => {
-    const specKey = specializationKey(spec);
+    const specKey = specializationKey(spec as Specialization);
     let kernel = made.get(specKey);
     if (kernel) return kernel;
     const declared = typeof definition.bindings === 'function' ? definition.bindings(spec) : definition.bindings;
@@ -164,7 +170,7 @@ export function defineKernel<S extends Specialization, B extends string, P exten
     kernel = {
       key,
       name: definition.name,
-      specialization: spec,
+      specialization: spec as Specialization,
       layout,
       bindingNames: Object.keys(declared) as B[],
       params,

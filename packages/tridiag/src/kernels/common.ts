@@ -1,58 +1,59 @@
+import { type ParamFields, read, readWrite } from '@scan/core/kit';
 import type { TridiagonalLayout } from '../types.js';
 
-// WGSL shared by the tridiagonal kernels: one parameter block, one equation type and the one
+// What the tridiagonal kernels share: their bindings and parameters, one equation type and the one
 // elimination step that cyclic reduction's forward reduction and PCR's step both are.
 
 /**
- * Binding numbers of every tridiagonal kernel; a kernel declares only those it uses.
- * `a`…`d` are the caller's coefficients, `x` the caller's solution, `rows` the plan's scratch: the
- * reduced systems of the global levels, one `vec4(a, b, c, d)` per row (one 16-byte access per
- * row, and 6 storage bindings at most, within WebGPU's default 8 per stage), each level after the
- * previous; the solution of a level overwrites its `d` (`.w`). `status` is the zero-pivot word,
- * `params` the uniform block.
- */
-export const BINDING = { a: 0, b: 1, c: 2, d: 3, x: 4, rows: 5, status: 6, params: 7 } as const;
-
-/** Names of the bindings, in binding-number order. */
-export type BindingName = keyof typeof BINDING;
-
-/**
- * The parameter block of every tridiagonal kernel (8 u32 words, see {@link tridiagParams}).
- */
-export const TRIDIAG_PARAMS_WGSL = `struct Params {
-  n: u32,           // unknowns per system at this level
-  batch: u32,       // systems
-  dispatch_x: u32,  // workgroups per row of a 2-D dispatch
-  offset: u32,      // element offset of this level in the scratch arrays
-  next_offset: u32, // element offset of the next (reduced) level
-  padded: u32,      // workgroup solve: n rounded up to a power of two (at least 2)
-  stride: u32,      // workgroup solve: stride of the unknowns forward reduction leaves to PCR
-  threads: u32,     // global levels: invocations that have work
-}`;
-
-/** The words of a {@link TRIDIAG_PARAMS_WGSL} block. */
-export interface TridiagParams {
-  n: number;
-  batch: number;
-  dispatchX: number;
-  offset?: number;
-  nextOffset?: number;
-  padded?: number;
-  stride?: number;
-  threads?: number;
-}
-
-/**
- * The 8 words of a parameter block, in {@link TRIDIAG_PARAMS_WGSL} order.
+ * The caller's coefficients as the global levels and the workgroup solve read them, one f32 per
+ * unknown: `a_buf` the sub-diagonal, `b_buf` the diagonal, `c_buf` the super-diagonal, `d_buf` the
+ * right-hand side.
  *
  * @example
  * ```ts
- * b.paramBlock(tridiagParams({ n: 1024, batch: 64, dispatchX: 64, padded: 1024, stride: 8 }));
+ * const bindings = { ...COEFFICIENT_BINDINGS, x_buf: readWrite('array<f32>'), status: STATUS_BINDING };
  * ```
  */
-export function tridiagParams(p: TridiagParams): number[] {
-  return [p.n, p.batch, p.dispatchX, p.offset ?? 0, p.nextOffset ?? 0, p.padded ?? 0, p.stride ?? 0, p.threads ?? 0];
-}
+export const COEFFICIENT_BINDINGS = {
+  a_buf: read('array<f32>'),
+  b_buf: read('array<f32>'),
+  c_buf: read('array<f32>'),
+  d_buf: read('array<f32>'),
+} as const;
+
+/**
+ * The zero-pivot word: a kernel lowers `status[0]` to the index of a system that met a zero
+ * divisor or a non-finite value (`atomicMin`).
+ *
+ * @example
+ * ```ts
+ * const bindings = { rows: ROWS_BINDING, status: STATUS_BINDING };
+ * ```
+ */
+export const STATUS_BINDING = readWrite('array<atomic<u32>>');
+
+/**
+ * The plan's scratch `rows`: the reduced systems of the global levels, one `vec4(a, b, c, d)` per
+ * row (one 16-byte access per row, and 6 storage bindings at most, within WebGPU's default 8 per
+ * stage), each level after the previous; the solution of a level overwrites its `d` (`.w`).
+ *
+ * @example
+ * ```ts
+ * const bindings = { rows: ROWS_BINDING, status: STATUS_BINDING };
+ * ```
+ */
+export const ROWS_BINDING = readWrite('array<vec4<f32>>');
+
+/**
+ * The parameters every tridiagonal kernel reads: unknowns per system at this level (`n`), systems
+ * (`batch`), and workgroups per row of a 2-D dispatch (`dispatch_x`).
+ *
+ * @example
+ * ```ts
+ * const params = { ...SYSTEM_PARAMS, padded: 'u32' } as const;
+ * ```
+ */
+export const SYSTEM_PARAMS = { n: 'u32', batch: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
 
 /**
  * WGSL of the equation type and the elimination step. `reduce_eq(lo, e, hi)` eliminates x_{i−t}
@@ -89,26 +90,4 @@ fn not_finite(v: f32) -> bool { return (bitcast<u32>(v) & 0x7f800000u) == 0x7f80
  */
 export function layoutIndexWgsl(layout: TridiagonalLayout, s: string, i: string, n: string, offset: string): string {
   return layout === 'contiguous' ? `(${offset} + (${s}) * ${n} + (${i}))` : `(${offset} + (${i}) * params.batch + (${s}))`;
-}
-
-/**
- * WGSL declarations of the named bindings: the caller's `a`…`d` (`read`), `x` (`read_write`),
- * the scratch `rows` (`read_write`, or `read` when `rowsReadOnly`), `status` (an atomic word) and
- * `params` (the uniform block).
- *
- * @example
- * ```ts
- * bindingsWgsl(['a', 'b', 'c', 'd', 'x', 'status', 'params']);
- * ```
- */
-export function bindingsWgsl(names: readonly BindingName[], rowsReadOnly = false): string {
-  return names
-    .map((name) => {
-      const at = `@group(0) @binding(${BINDING[name]})`;
-      if (name === 'params') return `${at} var<uniform> params: Params;`;
-      if (name === 'status') return `${at} var<storage, read_write> status: array<atomic<u32>>;`;
-      if (name === 'rows') return `${at} var<storage, ${rowsReadOnly ? 'read' : 'read_write'}> rows: array<vec4<f32>>;`;
-      return `${at} var<storage, ${name === 'x' ? 'read_write' : 'read'}> ${name}_buf: array<f32>;`;
-    })
-    .join('\n');
 }

@@ -1,21 +1,30 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, type ParamFields, read, readWrite } from '@scan/core/kit';
 import type { TridiagonalLayout } from '../types.js';
-import { bindingsWgsl, EQUATION_WGSL, layoutIndexWgsl, TRIDIAG_PARAMS_WGSL } from './common.js';
+import { COEFFICIENT_BINDINGS, EQUATION_WGSL, layoutIndexWgsl, ROWS_BINDING, STATUS_BINDING, SYSTEM_PARAMS } from './common.js';
 
 /** What the kernels of one global cyclic-reduction level are specialized on. */
-export interface GlobalLevelSpec {
+export type GlobalLevelSpec = {
   readonly layout: TridiagonalLayout;
   /** Level 0: the caller's `a`…`d` (and `x` for backward substitution); deeper levels: scratch. */
   readonly first: boolean;
   /** Invocations per workgroup (one invocation per reduced row, or per pair of rows). */
   readonly workgroupSize: number;
-}
+};
 
-const key = (phase: string, spec: GlobalLevelSpec) =>
-  ['tridiag', phase, spec.layout, spec.first ? 'first' : 'scratch', `wg${spec.workgroupSize}`].join('/');
+/**
+ * The parameters of both phases of a global level: with `n`, `batch` and `dispatch_x`, the element
+ * `offset` of this level in the scratch rows, the `next_offset` of the next (reduced) level, and the
+ * invocations that have work (`threads`).
+ *
+ * @example
+ * ```ts
+ * b.dispatch(kernel, bindings, workgroups, { n, batch, dispatch_x, offset, next_offset, threads });
+ * ```
+ */
+const LEVEL_PARAMS = { ...SYSTEM_PARAMS, offset: 'u32', next_offset: 'u32', threads: 'u32' } as const satisfies ParamFields;
 
 /** WGSL shared by both phases: the level's row loader and the thread → (system, k) mapping. */
-function levelWgsl(spec: GlobalLevelSpec, bindings: string): string {
+function levelWgsl(spec: GlobalLevelSpec): string {
   const row = spec.first ? 'Eq(a_buf[g], b_buf[g], c_buf[g], d_buf[g])' : 'eq_of(rows[g])';
   const offset = spec.first ? '0u' : 'params.offset';
   // Consecutive invocations take consecutive rows of one system (contiguous) or the same row of
@@ -24,9 +33,7 @@ function levelWgsl(spec: GlobalLevelSpec, bindings: string): string {
     spec.layout === 'contiguous'
       ? 'return vec2<u32>(t / per_system, t % per_system);'
       : 'return vec2<u32>(t % params.batch, t / params.batch);';
-  return `${TRIDIAG_PARAMS_WGSL}
-${bindings}
-${EQUATION_WGSL}
+  return `${EQUATION_WGSL}
 
 const WG: u32 = ${spec.workgroupSize}u;
 
@@ -58,20 +65,31 @@ fn thread_index(wid: vec3<u32>, lid: u32) -> u32 { return (wid.x + wid.y * param
  * invocation per reduced row (`params.threads` = ⌊n/2⌋·batch). A zero divisor lowers
  * `status[0]` to the system index.
  *
- * Bindings: level 0 reads 0–3 a–d, deeper levels read 5 rows; both write 5 rows; 6 status, 7 params.
+ * Bindings: level 0 reads `a_buf`…`d_buf`, deeper levels read `rows`; both write `rows`; `status`.
  *
  * @example
  * ```ts
  * const kernel = forwardReductionKernel({ layout: 'contiguous', first: true, workgroupSize: 256 });
+ * b.dispatch(kernel, { a_buf, b_buf, c_buf, d_buf, rows, status }, workgroups,
+ *   { n, batch, dispatch_x, offset: 0, next_offset: 0, threads });
  * ```
  */
-export function forwardReductionKernel(spec: GlobalLevelSpec): KernelSpec {
-  return { key: key('forward-reduction', spec), wgsl: () => forwardReductionWgsl(spec) };
-}
+export const forwardReductionKernel = defineKernel({
+  name: 'tridiag/forward-reduction',
+  bindings: (spec: GlobalLevelSpec) => ({
+    a_buf: spec.first ? COEFFICIENT_BINDINGS.a_buf : undefined,
+    b_buf: spec.first ? COEFFICIENT_BINDINGS.b_buf : undefined,
+    c_buf: spec.first ? COEFFICIENT_BINDINGS.c_buf : undefined,
+    d_buf: spec.first ? COEFFICIENT_BINDINGS.d_buf : undefined,
+    rows: ROWS_BINDING,
+    status: STATUS_BINDING,
+  }),
+  params: LEVEL_PARAMS,
+  wgsl: forwardReductionWgsl,
+});
 
 function forwardReductionWgsl(spec: GlobalLevelSpec): string {
-  const names = spec.first ? (['a', 'b', 'c', 'd', 'rows'] as const) : (['rows'] as const);
-  return `${levelWgsl(spec, bindingsWgsl([...names, 'status', 'params']))}
+  return `${levelWgsl(spec)}
 
 @compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -99,25 +117,35 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
  * caller's `x` at level 0, else over the `d` of this level's rows. A zero divisor or a non-finite value lowers
  * `status[0]` to the system index.
  *
- * Bindings: level 0 reads 0–3 a–d and 5 rows, writes 4 x; deeper levels read and write 5 rows;
- * 6 status, 7 params.
+ * Bindings: level 0 reads `a_buf`…`d_buf` and `rows`, writes `x_buf`; deeper levels read and
+ * write `rows`; `status`.
  *
  * @example
  * ```ts
  * const kernel = backwardSubstitutionKernel({ layout: 'interleaved', first: false, workgroupSize: 256 });
+ * b.dispatch(kernel, { rows, status }, workgroups, { n, batch, dispatch_x, offset, next_offset, threads });
  * ```
  */
-export function backwardSubstitutionKernel(spec: GlobalLevelSpec): KernelSpec {
-  return { key: key('backward-substitution', spec), wgsl: () => backwardSubstitutionWgsl(spec) };
-}
+export const backwardSubstitutionKernel = defineKernel({
+  name: 'tridiag/backward-substitution',
+  bindings: (spec: GlobalLevelSpec) => ({
+    a_buf: spec.first ? COEFFICIENT_BINDINGS.a_buf : undefined,
+    b_buf: spec.first ? COEFFICIENT_BINDINGS.b_buf : undefined,
+    c_buf: spec.first ? COEFFICIENT_BINDINGS.c_buf : undefined,
+    d_buf: spec.first ? COEFFICIENT_BINDINGS.d_buf : undefined,
+    x_buf: spec.first ? readWrite('array<f32>') : undefined,
+    // Level 0 only reads the rows (the next level's solution); deeper levels write theirs.
+    rows: spec.first ? read('array<vec4<f32>>') : ROWS_BINDING,
+    status: STATUS_BINDING,
+  }),
+  params: LEVEL_PARAMS,
+  wgsl: backwardSubstitutionWgsl,
+});
 
 function backwardSubstitutionWgsl(spec: GlobalLevelSpec): string {
-  const bindings = spec.first
-    ? bindingsWgsl(['a', 'b', 'c', 'd', 'x', 'rows', 'status', 'params'], true)
-    : bindingsWgsl(['rows', 'status', 'params']);
   const store = (index: string, value: string) => (spec.first ? `x_buf[${index}] = ${value};` : `rows[${index}].w = ${value};`);
   const offset = spec.first ? '0u' : 'params.offset';
-  return `${levelWgsl(spec, bindings)}
+  return `${levelWgsl(spec)}
 
 @compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {

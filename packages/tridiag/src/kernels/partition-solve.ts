@@ -1,16 +1,16 @@
-import { type KernelSpec, unroll } from '@scan/core/kit';
-import { EQUATION_WGSL, TRIDIAG_PARAMS_WGSL } from './common.js';
+import { defineKernel, read, readWrite, unroll } from '@scan/core/kit';
+import { EQUATION_WGSL, STATUS_BINDING, SYSTEM_PARAMS } from './common.js';
 import { solverDeclsWgsl, solverPhasesWgsl } from './workgroup-solve.js';
 
 /** What the partition solve is specialized on. */
-export interface PartitionSolveSpec {
+export type PartitionSolveSpec = {
   /** Unknowns per invocation, a multiple of 4 (vec4 loads and stores). */
   readonly block: number;
   /** Invocations per workgroup: one block each, so systems of up to block·workgroupSize unknowns. */
   readonly workgroupSize: number;
   /** Unknowns left when forward reduction of the reduced system stops (see the workgroup solve). */
   readonly switchSize: number;
-}
+};
 
 /**
  * Unknowns of the reduced system the kernel of `spec` holds in workgroup memory: 2 per block
@@ -46,39 +46,37 @@ export function partitionReducedCapacity(spec: Pick<PartitionSolveSpec, 'workgro
  * the package: the sweeps are Thomas steps, stable for diagonally dominant systems. Zero divisors
  * and non-finite results mark the system as the workgroup solve does.
  *
- * Bindings: 0–3 a–d and 4 x as vec4 arrays, 6 status, 7 params (`n`, `batch`, `dispatch_x`, and
- * `padded` / `stride` of the reduced system of 2·⌈n / block⌉ unknowns).
+ * Bindings: `a4`…`d4` and `x4`, the caller's a–d and x as vec4 arrays, and `status`. Parameters:
+ * `n`, `batch`, `dispatch_x`, and `padded` / `stride` of the reduced system of 2·⌈n / block⌉ unknowns.
  *
  * @example
  * ```ts
  * const kernel = partitionSolveKernel({ block: 4, workgroupSize: 256, switchSize: 128 });
+ * b.dispatch(kernel, { a4, b4, c4, d4, x4, status }, batch, { n: 1024, batch, dispatch_x: batch, padded: 512, stride: 4 });
  * ```
  */
-export function partitionSolveKernel(spec: PartitionSolveSpec): KernelSpec {
-  return {
-    key: `tridiag/partition-solve/b${spec.block}/wg${spec.workgroupSize}/m${spec.switchSize}`,
-    wgsl: () => partitionSolveWgsl(spec),
-  };
-}
+export const partitionSolveKernel = defineKernel({
+  name: 'tridiag/partition-solve',
+  bindings: {
+    a4: read('array<vec4<f32>>'),
+    b4: read('array<vec4<f32>>'),
+    c4: read('array<vec4<f32>>'),
+    d4: read('array<vec4<f32>>'),
+    x4: readWrite('array<vec4<f32>>'),
+    status: STATUS_BINDING,
+  },
+  params: { ...SYSTEM_PARAMS, padded: 'u32', stride: 'u32' },
+  wgsl: partitionSolveWgsl,
+});
 
 function partitionSolveWgsl(spec: PartitionSolveSpec): string {
   const B = spec.block;
   const WG = spec.workgroupSize;
   const V = B / 4;
   const solver = { capacity: partitionReducedCapacity(spec), workgroupSize: WG, switchSize: spec.switchSize };
-  const buf = (name: string, access: 'read' | 'read_write', binding: number) =>
-    `@group(0) @binding(${binding}) var<storage, ${access}> ${name}: array<vec4<f32>>;`;
   const comp = (k: number) => `[${Math.floor(k / 4)}].${'xyzw'[k % 4]}`;
   const el = (arr: string, k: number) => `${arr}${comp(k)}`;
-  return `${TRIDIAG_PARAMS_WGSL}
-${buf('a4', 'read', 0)}
-${buf('b4', 'read', 1)}
-${buf('c4', 'read', 2)}
-${buf('d4', 'read', 3)}
-${buf('x4', 'read_write', 4)}
-@group(0) @binding(6) var<storage, read_write> status: array<atomic<u32>>;
-@group(0) @binding(7) var<uniform> params: Params;
-${EQUATION_WGSL}
+  return `${EQUATION_WGSL}
 ${solverDeclsWgsl(solver)}
 
 @compute @workgroup_size(${WG})

@@ -1,9 +1,9 @@
-import { type KernelSpec, unroll } from '@scan/core/kit';
+import { defineKernel, type Kernel, type ParamFields, readWrite, unroll } from '@scan/core/kit';
 import type { TridiagonalLayout } from '../types.js';
-import { bindingsWgsl, EQUATION_WGSL, layoutIndexWgsl, TRIDIAG_PARAMS_WGSL } from './common.js';
+import { COEFFICIENT_BINDINGS, EQUATION_WGSL, layoutIndexWgsl, ROWS_BINDING, STATUS_BINDING, SYSTEM_PARAMS } from './common.js';
 
 /** What the workgroup solve is specialized on. */
-export interface WorkgroupSolveSpec {
+export type WorkgroupSolveSpec = {
   readonly layout: TridiagonalLayout;
   /**
    * `'buffers'`: read the caller's `a`…`d`, write `x` (systems that fit a workgroup);
@@ -20,7 +20,19 @@ export interface WorkgroupSolveSpec {
    * two-unknown solve, `≥ capacity` is PCR alone, anything between is the CR+PCR hybrid.
    */
   readonly switchSize: number;
-}
+};
+
+/**
+ * The parameters of a solve in workgroup memory: with `n`, `batch` and `dispatch_x`, the element
+ * `offset` of the system in the scratch rows (`'scratch'`), n rounded up to a power of two (at
+ * least 2, `padded`) and the stride of the unknowns forward reduction leaves to PCR (`stride`).
+ *
+ * @example
+ * ```ts
+ * b.dispatch(kernel, bindings, batch, { n, batch, dispatch_x, offset: 0, padded: 1024, stride: 8 });
+ * ```
+ */
+export const SOLVE_PARAMS = { ...SYSTEM_PARAMS, offset: 'u32', padded: 'u32', stride: 'u32' } as const satisfies ParamFields;
 
 /** Bytes of workgroup memory the kernel of `spec` uses. */
 export function workgroupSolveBytes(spec: Pick<WorkgroupSolveSpec, 'capacity' | 'switchSize' | 'workgroupSize'>): number {
@@ -58,26 +70,42 @@ function padded(capacity: number): number {
  * solution overwrites `d` in workgroup memory. A zero divisor or a non-finite solution marks the
  * workgroup, which then lowers `status[0]` to its system index with `atomicMin`.
  *
- * Bindings: 0–3 a–d and 4 x (`'buffers'`) or 5 rows (`'scratch'`), 6 status, 7 params. One
+ * Bindings: `a_buf`…`d_buf` and `x_buf` (`'buffers'`) or `rows` (`'scratch'`), `status`. One
  * workgroup per system (`params.batch` workgroups, 2-D when past the per-dimension limit).
  *
  * @example
  * ```ts
  * const kernel = workgroupSolveKernel({ layout: 'contiguous', source: 'buffers', capacity: 1024,
  *   workgroupSize: 256, switchSize: 128 });
+ * b.dispatch(kernel, { a_buf, b_buf, c_buf, d_buf, x_buf, status }, batch,
+ *   { n: 1000, batch, dispatch_x: batch, offset: 0, padded: 1024, stride: 8 });
  * ```
  */
-export function workgroupSolveKernel(spec: WorkgroupSolveSpec): KernelSpec {
-  const key = [
-    'tridiag/workgroup-solve',
-    spec.layout,
-    spec.source,
-    `cap${spec.capacity}`,
-    `wg${spec.workgroupSize}`,
-    `m${Math.min(spec.switchSize, spec.capacity)}`,
-  ].join('/');
-  return { key, wgsl: () => workgroupSolveWgsl(spec) };
+export function workgroupSolveKernel(spec: WorkgroupSolveSpec): Kernel<WorkgroupSolveBinding, typeof SOLVE_PARAMS> {
+  // A switch size past the capacity is PCR alone, as one at the capacity is: one kernel for both.
+  return workgroupSolve({ ...spec, switchSize: Math.min(spec.switchSize, spec.capacity) });
 }
+
+/** The bindings a workgroup solve may declare. */
+export type WorkgroupSolveBinding = 'a_buf' | 'b_buf' | 'c_buf' | 'd_buf' | 'x_buf' | 'rows' | 'status';
+
+const workgroupSolve = defineKernel({
+  name: 'tridiag/workgroup-solve',
+  bindings: (spec: WorkgroupSolveSpec) => {
+    const buffers = spec.source === 'buffers';
+    return {
+      a_buf: buffers ? COEFFICIENT_BINDINGS.a_buf : undefined,
+      b_buf: buffers ? COEFFICIENT_BINDINGS.b_buf : undefined,
+      c_buf: buffers ? COEFFICIENT_BINDINGS.c_buf : undefined,
+      d_buf: buffers ? COEFFICIENT_BINDINGS.d_buf : undefined,
+      x_buf: buffers ? readWrite('array<f32>') : undefined,
+      rows: buffers ? undefined : ROWS_BINDING,
+      status: STATUS_BINDING,
+    };
+  },
+  params: SOLVE_PARAMS,
+  wgsl: workgroupSolveWgsl,
+});
 
 /** What the shared solver phases depend on. */
 export type SolverShape = Pick<WorkgroupSolveSpec, 'capacity' | 'workgroupSize' | 'switchSize'>;
@@ -236,7 +264,6 @@ ${rest}
 function workgroupSolveWgsl(spec: WorkgroupSolveSpec): string {
   const WG = spec.workgroupSize;
   const fromScratch = spec.source === 'scratch';
-  const bindings = fromScratch ? bindingsWgsl(['rows', 'status', 'params']) : bindingsWgsl(['a', 'b', 'c', 'd', 'x', 'status', 'params']);
   const load = fromScratch
     ? `    let r = rows[g];
     wa[p(i)] = select(r.x, 0.0, i == 0u);
@@ -249,9 +276,7 @@ function workgroupSolveWgsl(spec: WorkgroupSolveSpec): string {
     wd[p(i)] = d_buf[g];`;
   const store = fromScratch ? 'rows[at(sys, i)].w = v;' : 'x_buf[at(sys, i)] = v;';
   const offset = fromScratch ? 'params.offset' : '0u';
-  return `${TRIDIAG_PARAMS_WGSL}
-${bindings}
-${EQUATION_WGSL}
+  return `${EQUATION_WGSL}
 ${solverDeclsWgsl(spec)}
 
 fn at(sys: u32, i: u32) -> u32 { return ${layoutIndexWgsl(spec.layout, 'sys', 'i', 'params.n', offset)}; }

@@ -10,7 +10,6 @@ import {
   RecipeBuilder,
   RecipeExecutor,
 } from '@scan/core/kit';
-import { type BindingName, tridiagParams } from '../kernels/common.js';
 import { backwardSubstitutionKernel, forwardReductionKernel } from '../kernels/global-levels.js';
 import { partitionReducedCapacity, partitionSolveKernel } from '../kernels/partition-solve.js';
 import { type WorkgroupSolveSpec, workgroupSolveBytes, workgroupSolveKernel } from '../kernels/workgroup-solve.js';
@@ -254,85 +253,68 @@ export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlan
     const b = new RecipeBuilder();
     const status: BufferRef = withStatus ? { role: 'status', offset: 0, size: 4 } : b.needScratch('status', 4);
     const caller = (name: string): BufferRef => ({ role: name, offset: 0, size: bytes });
+    // Called only by the dispatches that bind the rows: a plan without global levels has none.
     const rows = (): BufferRef => b.needScratch('rows', 16 * scratchElements);
-    // Bindings by number (see BINDING): undefined for what a kernel does not declare.
-    const bind = (names: readonly BindingName[], params: BufferRef): (BufferRef | undefined)[] => {
-      const all: Record<BindingName, () => BufferRef> = {
-        a: () => caller('a'),
-        b: () => caller('b'),
-        c: () => caller('c'),
-        d: () => caller('d'),
-        x: () => caller('x'),
-        rows,
-        status: () => status,
-        params: () => params,
-      };
-      const order: BindingName[] = ['a', 'b', 'c', 'd', 'x', 'rows', 'status', 'params'];
-      return order.map((name) => (names.includes(name) ? all[name]() : undefined));
-    };
+    const coefficients = { a_buf: caller('a'), b_buf: caller('b'), c_buf: caller('c'), d_buf: caller('d') };
     const levelDispatch = (threads: number) => {
       const workgroups = Math.ceil(threads / levelWorkgroup);
-      return { workgroups, dispatchX: dispatchShape(workgroups, maxDim).x };
+      return { workgroups, dispatch_x: dispatchShape(workgroups, maxDim).x };
     };
     // Forward reduction levels 0 → levels.
     for (let l = 0; l < levels; l++) {
       const first = l === 0;
       const threads = (sizes[l + 1] as number) * batch;
-      const { workgroups, dispatchX } = levelDispatch(threads);
-      const params = b.paramBlock(
-        tridiagParams({ n: sizes[l] as number, batch, dispatchX, offset: offsets[l], nextOffset: offsets[l + 1], threads }),
-      );
-      const names: BindingName[] = first ? ['a', 'b', 'c', 'd', 'rows', 'status'] : ['rows', 'status'];
+      const { workgroups, dispatch_x } = levelDispatch(threads);
       b.dispatch(
         forwardReductionKernel({ layout: stride, first, workgroupSize: levelWorkgroup }),
-        bind([...names, 'params'], params),
+        first ? { ...coefficients, rows: rows(), status } : { rows: rows(), status },
         workgroups,
+        { n: sizes[l] as number, batch, dispatch_x, offset: offsets[l] as number, next_offset: offsets[l + 1] as number, threads },
       );
     }
     if (partition) {
       const reduced = 2 * Math.ceil(n / partition.block);
       const paddedReduced = Math.max(2, nextPowerOfTwo(reduced));
-      const params = b.paramBlock(
-        tridiagParams({
+      b.dispatch(
+        partitionSolveKernel(partition),
+        { a4: caller('a'), b4: caller('b'), c4: caller('c'), d4: caller('d'), x4: caller('x'), status },
+        batch,
+        {
           n,
           batch,
-          dispatchX: dispatchShape(batch, maxDim).x,
-          offset: 0,
+          dispatch_x: dispatchShape(batch, maxDim).x,
           padded: paddedReduced,
           stride: paddedReduced / Math.min(paddedReduced, partition.switchSize),
-        }),
+        },
       );
-      b.dispatch(partitionSolveKernel(partition), bind(['a', 'b', 'c', 'd', 'x', 'status', 'params'], params), batch);
       return b.build();
     }
     // The workgroup solve of the deepest level.
     const padded = Math.max(2, nextPowerOfTwo(solveN));
     const left = Math.min(padded, spec.switchSize);
-    const solveParams = b.paramBlock(
-      tridiagParams({
+    b.dispatch(
+      workgroupSolveKernel(spec),
+      levels === 0 ? { ...coefficients, x_buf: caller('x'), status } : { rows: rows(), status },
+      batch,
+      {
         n: solveN,
         batch,
-        dispatchX: dispatchShape(batch, maxDim).x,
-        offset: offsets[levels],
+        dispatch_x: dispatchShape(batch, maxDim).x,
+        offset: offsets[levels] as number,
         padded,
         stride: padded / left,
-      }),
+      },
     );
-    const solveNames: BindingName[] = levels === 0 ? ['a', 'b', 'c', 'd', 'x', 'status'] : ['rows', 'status'];
-    b.dispatch(workgroupSolveKernel(spec), bind([...solveNames, 'params'], solveParams), batch);
     // Backward substitution levels back to 0.
     for (let l = levels - 1; l >= 0; l--) {
       const first = l === 0;
       const threads = Math.ceil((sizes[l] as number) / 2) * batch;
-      const { workgroups, dispatchX } = levelDispatch(threads);
-      const params = b.paramBlock(
-        tridiagParams({ n: sizes[l] as number, batch, dispatchX, offset: offsets[l], nextOffset: offsets[l + 1], threads }),
-      );
-      const names: BindingName[] = first ? ['a', 'b', 'c', 'd', 'x', 'rows', 'status'] : ['rows', 'status'];
+      const { workgroups, dispatch_x } = levelDispatch(threads);
       b.dispatch(
         backwardSubstitutionKernel({ layout: stride, first, workgroupSize: levelWorkgroup }),
-        bind([...names, 'params'], params),
+        first ? { ...coefficients, x_buf: caller('x'), rows: rows(), status } : { rows: rows(), status },
         workgroups,
+        { n: sizes[l] as number, batch, dispatch_x, offset: offsets[l] as number, next_offset: offsets[l + 1] as number, threads },
       );
     }
     return b.build();
