@@ -12,6 +12,7 @@ export type { Family, MatrixPath, MatrixShape } from './kernels/matrix.js';
 export {
   type InputKind,
   type SegmentClass,
+  TCU_PARAMS,
   type TcuKernelSpec,
   tcuPropagateKernel,
   tcuReduceKernel,

@@ -1,7 +1,7 @@
 import { type ScanContext, ScanError, type SubgroupMatrixConfig } from '@scan/core';
-import { runGuarded } from '@scan/core/kit';
-import { directApplies, directProbeWgsl } from './kernels/direct-common.js';
-import { directCountApplies, directCountProbeWgsl } from './kernels/direct-count.js';
+import { bindGroupByName, defineKernel, type Kernel, readWrite, runGuarded } from '@scan/core/kit';
+import { directApplies, directProbeKernel } from './kernels/direct-common.js';
+import { directCountApplies, directCountProbeKernel } from './kernels/direct-count.js';
 import { type Family, type MatrixPath, type MatrixShape, tileSide } from './kernels/matrix.js';
 
 /** Which WGSL spelling of the subgroup-matrix built-ins the device's Dawn accepts. */
@@ -60,22 +60,32 @@ export function pickConfig(configs: readonly SubgroupMatrixConfig[], family: Fam
   return fits[0];
 }
 
-/** The WGSL of the probe: one M×K·K×N product through workgroup memory in the given spelling. */
-export function probeWgsl(config: MatrixShape, family: Family, syntax: MatrixSyntax, workgroupSize: number): string {
-  const { M, N, K } = config;
-  const ct = COMPONENT[family].component;
-  const rt = COMPONENT[family].result;
-  const opArray = family === 'f16' ? `array<f16, ${M * K + K * N}>` : `array<u32, ${(M * K + K * N + 3) >> 2}>`;
-  const load = (type: string, arr: string, off: number, stride: number) =>
-    syntax === 'template'
-      ? `subgroupMatrixLoad<${type}, row_major>(&${arr}, ${off}u, ${stride}u)`
-      : `subgroupMatrixLoad<${type}>(&${arr}, ${off}u, false, ${stride}u)`;
-  const store =
-    syntax === 'template' ? `subgroupMatrixStore<row_major>(&c, 0u, m, ${N}u);` : `subgroupMatrixStore(&c, 0u, m, false, ${N}u);`;
-  return `${family === 'f16' ? 'enable f16;\n' : ''}enable chromium_experimental_subgroup_matrix;
-var<workgroup> a: ${opArray};
+/** Specialization of the syntax probe: a config, its family, a spelling and the workgroup size. */
+type SyntaxProbeSpec = {
+  readonly shape: MatrixShape;
+  readonly family: Family;
+  readonly syntax: MatrixSyntax;
+  readonly workgroupSize: number;
+};
+
+/** The syntax probe: one M×K·K×N product through workgroup memory in the given spelling. */
+const syntaxProbe = defineKernel({
+  name: 'tcu/syntax-probe',
+  bindings: (spec: SyntaxProbeSpec) => ({ out: readWrite(`array<${COMPONENT[spec.family].result}>`) }),
+  enable: (spec) => (spec.family === 'f16' ? ['f16', 'chromium_experimental_subgroup_matrix'] : ['chromium_experimental_subgroup_matrix']),
+  wgsl: ({ shape, family, syntax, workgroupSize }) => {
+    const { M, N, K } = shape;
+    const ct = COMPONENT[family].component;
+    const rt = COMPONENT[family].result;
+    const opArray = family === 'f16' ? `array<f16, ${M * K + K * N}>` : `array<u32, ${(M * K + K * N + 3) >> 2}>`;
+    const load = (type: string, arr: string, off: number, stride: number) =>
+      syntax === 'template'
+        ? `subgroupMatrixLoad<${type}, row_major>(&${arr}, ${off}u, ${stride}u)`
+        : `subgroupMatrixLoad<${type}>(&${arr}, ${off}u, false, ${stride}u)`;
+    const store =
+      syntax === 'template' ? `subgroupMatrixStore<row_major>(&c, 0u, m, ${N}u);` : `subgroupMatrixStore(&c, 0u, m, false, ${N}u);`;
+    return `var<workgroup> a: ${opArray};
 var<workgroup> c: array<${rt}, ${M * N}>;
-@group(0) @binding(0) var<storage, read_write> out: array<${rt}>;
 @compute @workgroup_size(${workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32) {
   var m = ${load(`subgroup_matrix_result<${rt}, ${N}, ${M}>`, 'c', 0, N)};
@@ -85,6 +95,20 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   if (lid == 0u) { out[0] = c[0]; }
 }
 `;
+  },
+});
+
+/**
+ * The WGSL of the probe {@link prepareTcu} compiles in each spelling: one M×K·K×N product through
+ * workgroup memory, in one subgroup.
+ *
+ * @example
+ * ```ts
+ * device.createShaderModule({ code: probeWgsl({ M: 16, N: 16, K: 16 }, 'f16', 'template', 32) });
+ * ```
+ */
+export function probeWgsl(config: MatrixShape, family: Family, syntax: MatrixSyntax, workgroupSize: number): string {
+  return syntaxProbe({ shape: { M: config.M, N: config.N, K: config.K }, family, syntax, workgroupSize }).wgsl();
 }
 
 /** Whether `work` runs without any WebGPU error (core's error scopes); an error or a rejection is `false`. */
@@ -106,20 +130,20 @@ function compiles(ctx: ScanContext, code: string): Promise<boolean> {
 }
 
 /**
- * Runs a one-workgroup probe kernel: binding 0 the `input` bytes when given (read-only storage),
- * then the `outWords` words of `out`, which come back for `check`; false on any error.
+ * Runs a one-workgroup probe kernel: `out` gets `outWords` words, which come back for `check`;
+ * `flags`, when given, is bound (read-only storage) with those bytes; false on any error.
  */
 function probeRuns(
   ctx: ScanContext,
   label: string,
-  code: string,
+  kernel: Kernel<'out' | 'flags'>,
   outWords: number,
   check: (out: ArrayBuffer) => boolean,
-  input?: Uint8Array<ArrayBuffer>,
+  flags?: Uint8Array<ArrayBuffer>,
 ): Promise<boolean> {
   const device = ctx.device;
   return succeeds(ctx, label, async () => {
-    const pipeline = await pipelineOf(device, code, label);
+    const pipeline = await pipelineOf(device, kernel.wgsl(), label);
     const buffers: GPUBuffer[] = [];
     const make = (size: number, usage: number) => {
       const buffer = device.createBuffer({ label, size, usage });
@@ -127,25 +151,18 @@ function probeRuns(
       return buffer;
     };
     try {
-      const bindings: GPUBuffer[] = [];
-      if (input) {
-        const inBuffer = make(input.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
-        device.queue.writeBuffer(inBuffer, 0, input);
-        bindings.push(inBuffer);
+      const bound: { out?: GPUBuffer; flags?: GPUBuffer } = {};
+      if (flags) {
+        bound.flags = make(flags.byteLength, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+        device.queue.writeBuffer(bound.flags, 0, flags);
       }
       const out = make(4 * outWords, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
       const read = make(4 * outWords, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
-      bindings.push(out);
+      bound.out = out;
       const encoder = device.createCommandEncoder();
       const pass = encoder.beginComputePass();
       pass.setPipeline(pipeline);
-      pass.setBindGroup(
-        0,
-        device.createBindGroup({
-          layout: pipeline.getBindGroupLayout(0),
-          entries: bindings.map((buffer, binding) => ({ binding, resource: { buffer } })),
-        }),
-      );
+      pass.setBindGroup(0, bindGroupByName(device, kernel, pipeline, bound));
       pass.dispatchWorkgroups(1);
       pass.end();
       encoder.copyBufferToBuffer(out, 0, read, 0, 4 * outWords);
@@ -160,15 +177,15 @@ function probeRuns(
   });
 }
 
-/** Runs {@link directProbeWgsl} once and checks what it wrote; false on any error. */
+/** Runs {@link directProbeKernel} once and checks what it wrote; false on any error. */
 function directKernelsWork(ctx: ScanContext, S: number, SG: number, syntax: MatrixSyntax): Promise<boolean> {
   const words = 2 * S * S + 2 * SG;
-  return probeRuns(ctx, 'tcu direct probe', directProbeWgsl(S, SG, syntax), words, (out) =>
+  return probeRuns(ctx, 'tcu direct probe', directProbeKernel({ S, SG, syntax }), words, (out) =>
     new Float32Array(out).every((v, i) => v === (i < 2 * S * S ? S : 1)),
   );
 }
 
-/** Runs {@link directCountProbeWgsl} once on a unit of ones and a unit of zeros; false on any error. */
+/** Runs {@link directCountProbeKernel} once on a unit of ones and a unit of zeros; false on any error. */
 function directCountWorks(ctx: ScanContext, shape: MatrixShape, SG: number, syntax: MatrixSyntax): Promise<boolean> {
   const unit = shape.M * shape.N * shape.K;
   const flags = new Uint8Array(2 * unit);
@@ -177,7 +194,7 @@ function directCountWorks(ctx: ScanContext, shape: MatrixShape, SG: number, synt
   return probeRuns(
     ctx,
     'tcu direct count probe',
-    directCountProbeWgsl(shape, SG, syntax),
+    directCountProbeKernel({ shape: { M: shape.M, N: shape.N, K: shape.K }, SG, syntax }),
     2 * MN,
     (out) => new Uint32Array(out).every((v, i) => v === (i < MN ? shape.K : 0)),
     flags,

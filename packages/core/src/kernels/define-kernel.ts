@@ -86,6 +86,8 @@ export interface KernelDefinition<S extends SpecializationLike, B extends string
   readonly params?: P;
   /** Extensions the WGSL enables (`subgroups` also turns off the subgroup-uniformity diagnostic). */
   readonly enable?: (spec: S) => readonly string[];
+  /** Diagnostic rules the WGSL turns off (`diagnostic(off, rule);`), e.g. `chromium.subgroup_matrix_uniformity`. */
+  readonly diagnosticsOff?: (spec: S) => readonly string[];
   /** The WGSL after the declarations: helper functions and the entry point. Called on a cache miss only. */
   readonly wgsl: (spec: S) => string;
   /** Entry point (default `main`). */
@@ -177,7 +179,7 @@ export function defineKernel<S extends SpecializationLike, B extends string, P e
       paramWords,
       entryPoint: definition.entryPoint ?? 'main',
       wgsl: () =>
-        `${directivesWgsl(definition.enable?.(spec) ?? [])}${paramsStructWgsl(params)}${declarationsWgsl(layout)}\n${definition.wgsl(spec)}`,
+        `${directivesWgsl(definition.enable?.(spec) ?? [], definition.diagnosticsOff?.(spec) ?? [])}${paramsStructWgsl(params)}${declarationsWgsl(layout)}\n${definition.wgsl(spec)}`,
     };
     made.set(specKey, kernel);
     return kernel;
@@ -196,12 +198,13 @@ function wordOf(value: number, type: ParamType): number {
   return value >>> 0;
 }
 
-function directivesWgsl(extensions: readonly string[]): string {
+function directivesWgsl(extensions: readonly string[], rulesOff: readonly string[]): string {
   let text = '';
   for (const extension of extensions) text += `enable ${extension};\n`;
   // Subgroup built-ins in non-uniform control flow are how these kernels use them (whole subgroups
   // reach them together by construction); the analysis cannot see that.
   if (extensions.includes('subgroups')) text += 'diagnostic(off, subgroup_uniformity);\n';
+  for (const rule of rulesOff) text += `diagnostic(off, ${rule});\n`;
   return text;
 }
 

@@ -1,5 +1,5 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { blendWgsl, ROW_SEARCH_WGSL, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { blendWgsl, ROW_SEARCH_WGSL, SPMV_PARAMS, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
 
 // The branchless, index-based segmented-scan SpMV of the Japanese paper (seed 003, §3.3–3.4). The
 // nonzeros are cut into fixed-length "segment vectors" of `length` elements (a power of two). Each
@@ -24,9 +24,8 @@ import { blendWgsl, ROW_SEARCH_WGSL, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } fr
 /** The largest segment-vector length: indices are stored as bytes, four to a word. */
 export const MAX_SEGMENT_LENGTH = 256;
 
-/** The uniform block every branchless kernel binds at 0. */
-export const BRANCHLESS_HEADER = `${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;`;
+/** The specialization of the branchless analysis kernels: the segment-vector length. */
+export type BranchlessLength = { readonly length: number };
 
 const INDEX_WGSL = (length: number) => `
 // The element's distance from the start of its run: its row's first nonzero or its segment vector's
@@ -40,20 +39,18 @@ fn run_index(i: u32, rows: u32) -> u32 {
 /**
  * Analysis (once per matrix): the per-element run index, a byte each, four to a word.
  *
- * Bindings: 0 params (n0 rows, n1 nnz), 1 row_ptr, 2 index_words (⌈nnz/4⌉).
+ * Parameters: n0 rows, n1 nnz. Bindings: row_ptr, index_words (⌈nnz/4⌉).
  *
  * @example
  * ```ts
- * b.dispatch(branchlessIndexKernel(256), [params, rowPtr, indexWords], Math.ceil(Math.ceil(nnz / 4) / 256));
+ * b.dispatch(branchlessIndexKernel({ length: 256 }), { row_ptr: rowPtr, index_words: indexWords }, groups, spmvParamValues({ n0: rows, n1: nnz, dispatch_x }));
  * ```
  */
-export function branchlessIndexKernel(length: number): KernelSpec {
-  return {
-    key: `spmv/branchless/index/${length}`,
-    wgsl: () => `${BRANCHLESS_HEADER}
-@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read_write> index_words: array<u32>;
-${ROW_SEARCH_WGSL}${INDEX_WGSL(length)}
+export const branchlessIndexKernel = defineKernel({
+  name: 'spmv/branchless-index',
+  bindings: { row_ptr: read('array<u32>'), index_words: readWrite('array<u32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: ({ length }: BranchlessLength) => `${ROW_SEARCH_WGSL}${INDEX_WGSL(length)}
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
@@ -68,8 +65,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   index_words[w] = word;
 }
 `,
-  };
-}
+});
 
 /**
  * Analysis (once per matrix and k): the head flags of the recursive scan, 32 to a word, over the
@@ -77,20 +73,18 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * flag of vector s is set when its last run starts a row (so the sum carried out of it begins a
  * new row there rather than continuing the one carried in), and every column starts a segment.
  *
- * Bindings: 0 params (n0 rows, n1 nnz, n2 S, n3 k), 1 row_ptr, 2 flag_words (⌈k·S/32⌉).
+ * Parameters: n0 rows, n1 nnz, n2 S, n3 k. Bindings: row_ptr, flag_words (⌈k·S/32⌉).
  *
  * @example
  * ```ts
- * b.dispatch(branchlessFlagsKernel(256), [params, rowPtr, flagWords], Math.ceil(Math.ceil(k * segments / 32) / 64));
+ * b.dispatch(branchlessFlagsKernel({ length: 256 }), { row_ptr: rowPtr, flag_words: flagWords }, groups, spmvParamValues({ n0: rows, n1: nnz, n2: segments, n3: k, dispatch_x }));
  * ```
  */
-export function branchlessFlagsKernel(length: number): KernelSpec {
-  return {
-    key: `spmv/branchless/flags/${length}`,
-    wgsl: () => `${BRANCHLESS_HEADER}
-@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read_write> flag_words: array<u32>;
-${ROW_SEARCH_WGSL}${INDEX_WGSL(length)}
+export const branchlessFlagsKernel = defineKernel({
+  name: 'spmv/branchless-flags',
+  bindings: { row_ptr: read('array<u32>'), flag_words: readWrite('array<u32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: ({ length }: BranchlessLength) => `${ROW_SEARCH_WGSL}${INDEX_WGSL(length)}
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
@@ -113,8 +107,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   flag_words[w] = word;
 }
 `,
-  };
-}
+});
 
 // The per-vector facts the product reads, `vector_info` (2·S + 1 words): words 0…S are the rows
 // each segment vector writes — word s the first row whose first nonzero is at or past the vector's
@@ -124,19 +117,18 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 /**
  * Analysis (once per matrix): the row starts of `vector_info` (words 0…S).
  *
- * Bindings: 0 params (n0 rows, n2 S), 1 row_ptr, 2 vector_info.
+ * Parameters: n0 rows, n2 S. Bindings: row_ptr, vector_info.
  *
  * @example
  * ```ts
- * b.dispatch(branchlessRowStartsKernel(256), [params, rowPtr, vectorInfo], Math.ceil((segments + 1) / 64));
+ * b.dispatch(branchlessRowStartsKernel({ length: 256 }), { row_ptr: rowPtr, vector_info: vectorInfo }, groups, spmvParamValues({ n0: rows, n2: segments, dispatch_x }));
  * ```
  */
-export function branchlessRowStartsKernel(length: number): KernelSpec {
-  return {
-    key: `spmv/branchless/row-starts/${length}`,
-    wgsl: () => `${BRANCHLESS_HEADER}
-@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read_write> vector_info: array<u32>;
+export const branchlessRowStartsKernel = defineKernel({
+  name: 'spmv/branchless-row-starts',
+  bindings: { row_ptr: read('array<u32>'), vector_info: readWrite('array<u32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: ({ length }: BranchlessLength) => `
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
@@ -156,8 +148,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   vector_info[s] = lo;
 }
 `,
-  };
-}
+});
 
 /**
  * Analysis (once per matrix): each segment vector's first reduction step, words S + 1 + s of
@@ -166,19 +157,18 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * product starts there: a vector of short rows skips most of the reduction, the same number of
  * steps for every invocation, still without a branch per element.
  *
- * Bindings: 0 params (n1 nnz, n2 S), 1 index_words, 2 vector_info.
+ * Parameters: n1 nnz, n2 S. Bindings: index_words, vector_info.
  *
  * @example
  * ```ts
- * b.dispatch(branchlessStepsKernel(256), [params, indexWords, vectorInfo], segments);
+ * b.dispatch(branchlessStepsKernel({ length: 256 }), { index_words: indexWords, vector_info: vectorInfo }, segments, spmvParamValues({ n1: nnz, n2: segments, dispatch_x }));
  * ```
  */
-export function branchlessStepsKernel(length: number): KernelSpec {
-  return {
-    key: `spmv/branchless/steps/${length}`,
-    wgsl: () => `${BRANCHLESS_HEADER}
-@group(0) @binding(1) var<storage, read> index_words: array<u32>;
-@group(0) @binding(2) var<storage, read_write> vector_info: array<u32>;
+export const branchlessStepsKernel = defineKernel({
+  name: 'spmv/branchless-steps',
+  bindings: { index_words: read('array<u32>'), vector_info: readWrite('array<u32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: ({ length }: BranchlessLength) => `
 var<workgroup> largest: atomic<u32>;
 @compute @workgroup_size(${length})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
@@ -195,32 +185,33 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   }
 }
 `,
-  };
-}
+});
 
 /**
  * The fix-up, after the recursive scan: one invocation per (segment vector s, column t). If the
  * last row s starts runs past its end (into vector s1), that row is the scanned carry of vector
  * s1 − 1 (its head run plus the vectors wholly inside it) plus the first run of s1.
  *
- * Bindings: 0 params (n0 rows, n2 S, n3 k; alpha, beta), 1 row_ptr, 2 vector_info, 3 carries (the
- * inclusive segmented scan of the last-run sums, k·S), 4 run_sums, 5 y.
+ * Parameters: n0 rows, n2 S, n3 k; alpha, beta. Bindings: row_ptr, vector_info, carries (the
+ * inclusive segmented scan of the last-run sums, k·S), run_sums, y. `readY`: beta ≠ 0, y is read.
  *
  * @example
  * ```ts
- * b.dispatch(branchlessFixupKernel(256, false), [params, rowPtr, vectorInfo, carries, runSums, y], Math.ceil(k * segments / 256));
+ * const bindings = { row_ptr: rowPtr, vector_info: vectorInfo, carries, run_sums: runSums, y };
+ * b.dispatch(branchlessFixupKernel({ length: 256, readY: false }), bindings, groups, spmvParamValues({ n0: rows, n2: segments, n3: k, alpha, dispatch_x }));
  * ```
  */
-export function branchlessFixupKernel(length: number, readY: boolean): KernelSpec {
-  return {
-    key: `spmv/branchless/fixup/${length}/${readY ? 'beta' : 'nobeta'}`,
-    wgsl: () => `${BRANCHLESS_HEADER}
-@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read> vector_info: array<u32>;
-@group(0) @binding(3) var<storage, read> carries: array<f32>;
-@group(0) @binding(4) var<storage, read> run_sums: array<f32>;
-@group(0) @binding(5) var<storage, read_write> y: array<f32>;
-
+export const branchlessFixupKernel = defineKernel({
+  name: 'spmv/branchless-fixup',
+  bindings: {
+    row_ptr: read('array<u32>'),
+    vector_info: read('array<u32>'),
+    carries: read('array<f32>'),
+    run_sums: read('array<f32>'),
+    y: readWrite('array<f32>'),
+  },
+  params: { ...SPMV_PARAMS },
+  wgsl: ({ length, readY }: BranchlessLength & { readonly readY: boolean }) => `
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
@@ -241,5 +232,4 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   y[r * k + t] = ${blendWgsl('sum', 'y[r * k + t]', readY)};
 }
 `,
-  };
-}
+});

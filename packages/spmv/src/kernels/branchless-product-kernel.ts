@@ -1,20 +1,19 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { BRANCHLESS_HEADER } from './branchless-kernels.js';
-import { blendWgsl, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { blendWgsl, SPMV_PARAMS, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
 
 /** How the branchless product kernel is specialized. */
-export interface BranchlessShape {
+export type BranchlessShape = {
   /** Segment-vector length (a power of two, 32…256): the workgroup size. */
-  length: number;
+  readonly length: number;
   /** Segment vectors per workgroup (1, 2 or 4): each invocation takes one element of each. */
-  vectors: number;
+  readonly vectors: number;
   /** Right-hand sides this dispatch computes (1…8). */
-  columns: number;
+  readonly columns: number;
   /** x is read and y written as vec4s (k a multiple of 4). */
-  vectorX: boolean;
+  readonly vectorX: boolean;
   /** beta ≠ 0: y is read. */
-  readY: boolean;
-}
+  readonly readY: boolean;
+};
 
 /**
  * The slot layout of `columns` sums: the slot type, its width, and the passes (slots per element)
@@ -64,17 +63,35 @@ const range = (n: number): number[] => [...Array(n).keys()];
  * 4. **carry-out** — each vector's first-run and last-run sums, for the recursive scan and the
  *    fix-up of the row that spans vectors.
  *
- * Bindings: 0 params (n0 rows, n1 nnz, n2 S, n3 k = the stride of x and y; n4 c0 = the first
- * column), 1 col_idx, 2 values, 3 x, 4 index_words, 5 row_ptr, 6 vector_info (row starts and first
- * steps, see the analysis kernels), 7 y, 8 run_sums
- * (2·k·S: the last-run sums, column-major, then the first-run sums).
+ * Parameters: n0 rows, n1 nnz, n2 S, n3 k = the stride of x and y; n4 c0 = the first column;
+ * alpha, beta. Bindings: col_idx, values, x, index_words, row_ptr, vector_info (row starts and
+ * first steps, see the analysis kernels), y, run_sums (2·k·S: the last-run sums, column-major,
+ * then the first-run sums).
  *
  * @example
  * ```ts
  * const kernel = branchlessProductKernel({ length: 256, vectors: 4, columns: 1, vectorX: false, readY: false });
+ * const bindings = { col_idx: colIdx, values, x, index_words: indexWords, row_ptr: rowPtr, vector_info: vectorInfo, y, run_sums: runSums };
+ * b.dispatch(kernel, bindings, groups, spmvParamValues({ n0: rows, n1: nnz, n2: segments, n3: k, alpha, beta, dispatch_x, n4: c0 }));
  * ```
  */
-export function branchlessProductKernel(shape: BranchlessShape): KernelSpec {
+export const branchlessProductKernel = defineKernel({
+  name: 'spmv/branchless-product',
+  bindings: ({ vectorX }: BranchlessShape) => ({
+    col_idx: read('array<u32>'),
+    values: read('array<f32>'),
+    x: read(`array<${vectorX ? 'vec4<f32>' : 'f32'}>`),
+    index_words: read('array<u32>'),
+    row_ptr: read('array<u32>'),
+    vector_info: read('array<u32>'),
+    y: readWrite(`array<${vectorX ? 'vec4<f32>' : 'f32'}>`),
+    run_sums: readWrite('array<f32>'),
+  }),
+  params: { ...SPMV_PARAMS },
+  wgsl: productWgsl,
+});
+
+function productWgsl(shape: BranchlessShape): string {
   const { length: L, vectors: V, columns, vectorX, readY } = shape;
   const { type, width, passes: P } = slotLayout(columns);
   const block = (v: number | string, q: number) => (typeof v === 'number' ? `${(v * P + q) * L}u` : `(${v} * ${P * L}u + ${q * L}u)`);
@@ -121,24 +138,13 @@ ${stores.join('\n')}
 ${indent}  }
 ${indent}}`;
   };
-  return {
-    key: `spmv/branchless/product/${L}x${V}/k${columns}/${vectorX ? 'x4' : 'x1'}/${readY ? 'beta' : 'nobeta'}`,
-    wgsl: () => `${BRANCHLESS_HEADER}
-@group(0) @binding(1) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(2) var<storage, read> values: array<f32>;
-@group(0) @binding(3) var<storage, read> x: array<${vectorX ? 'vec4<f32>' : 'f32'}>;
-@group(0) @binding(4) var<storage, read> index_words: array<u32>;
-@group(0) @binding(5) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(6) var<storage, read> vector_info: array<u32>;
-@group(0) @binding(7) var<storage, read_write> y: array<${vectorX ? 'vec4<f32>' : 'f32'}>;
-@group(0) @binding(8) var<storage, read_write> run_sums: array<f32>;
-
+  return `
 // ${V}·${P} block(s) of ${L} slots (per vector and pass)${
-      branchFree
-        ? `, then ${L} dummy slots (one per
+    branchFree
+      ? `, then ${L} dummy slots (one per
 // invocation, so dummy writes never race)`
-        : ''
-    }.
+      : ''
+  }.
 var<workgroup> vals: array<${type}, ${(V * P + (branchFree ? 1 : 0)) * L}>;
 var<workgroup> first_step: u32;
 
@@ -244,6 +250,5 @@ ${range(P)
   )
   .join('\n')}
 }
-`,
-  };
+`;
 }

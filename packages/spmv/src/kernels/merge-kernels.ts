@@ -1,6 +1,6 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { reduceByKeyWgsl } from './reduce-by-key.js';
-import { blendWgsl, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
+import { blendWgsl, SPMV_PARAMS, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
 
 // Merge-path SpMV (Merrill & Garland, "Merge-based parallel sparse matrix-vector multiplication",
 // SC 2016). The row ends (row_ptr[1…rows]) and the nonzero indices 0…nnz−1 are two sorted lists;
@@ -9,12 +9,12 @@ import { blendWgsl, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-common
 // invocation `itemsPerThread` of it, so no row length can unbalance the work.
 
 /** How a merge-path kernel is specialized. */
-export interface MergeShape {
-  workgroupSize: number;
-  itemsPerThread: number;
+export type MergeShape = {
+  readonly workgroupSize: number;
+  readonly itemsPerThread: number;
   /** Right-hand sides per dispatch (1…8). */
-  columns: number;
-}
+  readonly columns: number;
+};
 
 /** Items of the merge path per workgroup. */
 export const mergeTile = (shape: MergeShape): number => shape.workgroupSize * shape.itemsPerThread;
@@ -51,20 +51,18 @@ fn merge_search(diagonal: u32, a_len: u32, b_len: u32, b_base: u32) -> vec2<u32>
  * The plan's partition (once per matrix): the merge-path coordinates (row, nonzero) where every
  * tile starts, `tiles + 1` pairs, found by binary search on the diagonal `t·tile`.
  *
- * Bindings: 0 params (n0 rows, n1 nnz, n2 tiles, n3 tile), 1 row_ptr, 2 coords (vec2 per tile).
+ * Parameters: n0 rows, n1 nnz, n2 tiles, n3 tile. Bindings: row_ptr, coords (vec2 per tile).
  *
  * @example
  * ```ts
- * b.dispatch(mergePartitionKernel(), [params, rowPtr, coords], Math.ceil((tiles + 1) / 64));
+ * b.dispatch(mergePartitionKernel({}), { row_ptr: rowPtr, coords }, groups, spmvParamValues({ n0: rows, n1: nnz, n2: tiles, n3: tile, dispatch_x }));
  * ```
  */
-export function mergePartitionKernel(): KernelSpec {
-  return {
-    key: 'spmv/merge/partition/64',
-    wgsl: () => `${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read_write> coords: array<vec2<u32>>;
+export const mergePartitionKernel = defineKernel({
+  name: 'spmv/merge-partition',
+  bindings: { row_ptr: read('array<u32>'), coords: readWrite('array<vec2<u32>>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: (_: Record<string, never>) => `
 fn row_end_at(i: u32) -> u32 { return row_ptr[i + 1u]; }
 ${MERGE_SEARCH_WGSL}
 @compute @workgroup_size(64)
@@ -76,8 +74,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   coords[t] = merge_search(diagonal, params.n0, params.n1, 0u);
 }
 `,
-  };
-}
+});
 
 /**
  * The merge-path SpMV, one tile per workgroup, in the paper's phases:
@@ -91,17 +88,36 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  *    the workgroup, which completes the first row each invocation ends (written now);
  * 5. **carry-out** — what is open at the tile's end (row, sums) goes to `carries` for the fix-up.
  *
- * Bindings: 0 params (n0 rows, n1 k = stride of x and y, n2 c0 = first column, n3 tiles), 1 row_ptr,
- * 2 col_idx, 3 values, 4 x, 5 y, 6 coords, 7 carry_rows, 8 carry_sums (tiles·columns).
+ * Parameters: n0 rows, n1 k = stride of x and y, n2 c0 = first column, n3 tiles; alpha, beta.
+ * Bindings: row_ptr, col_idx, values, x, y, coords, carry_rows, carry_sums (tiles·columns).
+ * `readY`: beta ≠ 0, y is read.
  *
  * @example
  * ```ts
- * const kernel = mergeSpmvKernel({ workgroupSize: 256, itemsPerThread: 8, columns: 1 }, false);
+ * const kernel = mergeSpmvKernel({ workgroupSize: 256, itemsPerThread: 8, columns: 1, readY: false });
+ * const bindings = { row_ptr: rowPtr, col_idx: colIdx, values, x, y, coords, carry_rows: carryRows, carry_sums: carrySums };
+ * b.dispatch(kernel, bindings, tiles, spmvParamValues({ n0: rows, n1: k, n2: c0, n3: tiles, alpha, beta, dispatch_x }));
  * ```
  */
-export function mergeSpmvKernel(shape: MergeShape, readY: boolean): KernelSpec {
-  const { workgroupSize: wg, itemsPerThread: ipt, columns: c } = shape;
-  const tile = mergeTile(shape);
+export const mergeSpmvKernel = defineKernel({
+  name: 'spmv/merge',
+  bindings: {
+    row_ptr: read('array<u32>'),
+    col_idx: read('array<u32>'),
+    values: read('array<f32>'),
+    x: read('array<f32>'),
+    y: readWrite('array<f32>'),
+    coords: read('array<vec2<u32>>'),
+    carry_rows: readWrite('array<u32>'),
+    carry_sums: readWrite('array<f32>'),
+  },
+  params: { ...SPMV_PARAMS },
+  wgsl: mergeSpmvWgsl,
+});
+
+function mergeSpmvWgsl(spec: MergeShape & { readonly readY: boolean }): string {
+  const { workgroupSize: wg, itemsPerThread: ipt, columns: c, readY } = spec;
+  const tile = mergeTile(spec);
   const each = (body: (t: number) => string) => [...Array(c).keys()].map(body).join('\n');
   const single = c === 1;
   const stage = single
@@ -115,19 +131,7 @@ export function mergeSpmvKernel(shape: MergeShape, readY: boolean): KernelSpec {
 ${each((t) => `        sum[${t}] += a * x[xb + ${t}u];`)}`;
   const write = (row: string, value: (t: number) => string) =>
     each((t) => `y[${row} * k + c0 + ${t}u] = ${blendWgsl(value(t), `y[${row} * k + c0 + ${t}u]`, readY)};`);
-  return {
-    key: `spmv/merge/main/${wg}x${ipt}/k${c}/${readY ? 'beta' : 'nobeta'}`,
-    wgsl: () => `${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(3) var<storage, read> values: array<f32>;
-@group(0) @binding(4) var<storage, read> x: array<f32>;
-@group(0) @binding(5) var<storage, read_write> y: array<f32>;
-@group(0) @binding(6) var<storage, read> coords: array<vec2<u32>>;
-@group(0) @binding(7) var<storage, read_write> carry_rows: array<u32>;
-@group(0) @binding(8) var<storage, read_write> carry_sums: array<f32>;
-
+  return `
 var<workgroup> row_ends: array<u32, ${tile + 1}>;
 var<workgroup> staged: array<${single ? 'f32' : 'u32'}, ${single ? tile : 2 * tile}>;
 ${reduceByKeyWgsl(wg, c)}
@@ -215,8 +219,7 @@ ${write('first_row', (t) => `(first_sum[${t}] + prefix[${t}])`)
 ${each((t) => `    carry_sums[t * ${c}u + ${t}u] = rbk_sum[lid * ${c}u + ${t}u];`)}
   }
 }
-`,
-  };
+`;
 }
 
 /**
@@ -227,26 +230,28 @@ ${each((t) => `    carry_sums[t * ${c}u + ${t}u] = rbk_sum[lid * ${c}u + ${t}u];
  * added (times alpha) to y where the run ends, and a run still open at a round's end goes on into
  * the next round. No float atomics needed (WebGPU has none).
  *
- * Bindings: 0 params (n0 rows, n1 k, n2 c0, n3 tiles), 1 carry_rows, 2 carry_sums, 3 y.
+ * Parameters: n0 rows, n1 k, n2 c0, n3 tiles; alpha (the merge-path kernel's block serves).
+ * Bindings: carry_rows, carry_sums, y.
  *
  * @example
  * ```ts
- * b.dispatch(mergeFixupKernel({ workgroupSize: 256, itemsPerThread: 16, columns: 1 }), [params, carryRows, carrySums, y], 1);
+ * const kernel = mergeFixupKernel({ workgroupSize: 256, itemsPerThread: 16, columns: 1 });
+ * b.dispatch(kernel, { carry_rows: carryRows, carry_sums: carrySums, y }, 1, b.paramsFor(kernel, values));
  * ```
  */
-export function mergeFixupKernel(shape: MergeShape): KernelSpec {
+export const mergeFixupKernel = defineKernel({
+  name: 'spmv/merge-fixup',
+  bindings: { carry_rows: read('array<u32>'), carry_sums: read('array<f32>'), y: readWrite('array<f32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: mergeFixupWgsl,
+});
+
+function mergeFixupWgsl(shape: MergeShape): string {
   const { workgroupSize: wg, itemsPerThread: ipt, columns: c } = shape;
   const each = (body: (t: number) => string) => [...Array(c).keys()].map(body).join('\n');
   const addTo = (row: string, value: (t: number) => string, indent: string) =>
     each((t) => `${indent}y[${row} * k + c0 + ${t}u] += params.alpha * ${value(t)};`);
-  return {
-    key: `spmv/merge/fixup/${wg}x${ipt}/k${c}`,
-    wgsl: () => `${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> carry_rows: array<u32>;
-@group(0) @binding(2) var<storage, read> carry_sums: array<f32>;
-@group(0) @binding(3) var<storage, read_write> y: array<f32>;
-${reduceByKeyWgsl(wg, c)}
+  return `${reduceByKeyWgsl(wg, c)}
 var<workgroup> round_row: u32;
 var<workgroup> round_sum: array<f32, ${c}>;
 
@@ -323,6 +328,5 @@ ${addTo('key', (t) => `total[${t}]`, '          ')}
     }
   }
 }
-`,
-  };
+`;
 }

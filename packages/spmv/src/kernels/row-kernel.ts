@@ -1,22 +1,22 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { blendWgsl, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { blendWgsl, SPMV_PARAMS, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
 
 /** Invocations per workgroup of the row kernel. */
 export const ROW_WORKGROUP = 256;
 
 /** How the row kernel is specialized. */
-export interface RowKernelShape {
+export type RowKernelShape = {
   /** Lanes that share one row (a power of two, 1…32). */
-  lanes: number;
+  readonly lanes: number;
   /** Right-hand sides this dispatch computes (1…8): columns `c0 … c0 + columns − 1` of x and y. */
-  columns: number;
+  readonly columns: number;
   /** Add lanes with subgroup shuffles (lanes ≤ the subgroup size) instead of workgroup memory. */
-  subgroups: boolean;
+  readonly subgroups: boolean;
   /** beta ≠ 0: y is read. */
-  readY: boolean;
+  readonly readY: boolean;
   /** x is read and y written as vec4s (k and `columns` multiples of 4): one access per four columns. */
-  vectorX: boolean;
-}
+  readonly vectorX: boolean;
+};
 
 /**
  * CSR-vector (the `'row'` algorithm): a group of `lanes` invocations per row. The lanes stride
@@ -26,15 +26,32 @@ export interface RowKernelShape {
  * than the others keeps one group busy while the rest idle: that is this method's weakness, and why
  * the plan's `'auto'` avoids it on skewed matrices.
  *
- * Bindings: 0 params (n0 rows, n1 k = the stride of x and y, n2 c0 = the first column), 1 row_ptr,
- * 2 col_idx, 3 values, 4 x, 5 y.
+ * Parameters: n0 rows, n1 k = the stride of x and y, n2 c0 = the first column; alpha, beta.
+ * Bindings: row_ptr, col_idx, values, x, y.
  *
  * @example
  * ```ts
  * const kernel = rowKernel({ lanes: 4, columns: 1, subgroups: true, readY: false, vectorX: false });
+ * const bindings = { row_ptr: rowPtr, col_idx: colIdx, values, x, y };
+ * b.dispatch(kernel, bindings, workgroups, spmvParamValues({ n0: rows, n1: k, n2: c0, alpha, beta, dispatch_x }));
  * ```
  */
-export function rowKernel(shape: RowKernelShape): KernelSpec {
+export const rowKernel = defineKernel({
+  name: 'spmv/row',
+  bindings: ({ vectorX }: RowKernelShape) => ({
+    row_ptr: read('array<u32>'),
+    col_idx: read('array<u32>'),
+    values: read('array<f32>'),
+    x: read(`array<${vectorX ? 'vec4<f32>' : 'f32'}>`),
+    y: readWrite(`array<${vectorX ? 'vec4<f32>' : 'f32'}>`),
+  }),
+  params: { ...SPMV_PARAMS },
+  // Subgroups only where lanes are added by shuffles.
+  enable: ({ subgroups, lanes }) => (subgroups && lanes > 1 ? ['subgroups'] : []),
+  wgsl: rowWgsl,
+});
+
+function rowWgsl(shape: RowKernelShape): string {
   const { lanes, columns, subgroups, readY, vectorX } = shape;
   const wg = ROW_WORKGROUP;
   const cols = [...Array(columns).keys()];
@@ -74,16 +91,7 @@ ${cols.map((t) => `      acc[${t}] += partial[(lid + off) * ${columns}u + ${t}u]
   const writes = [...Array(words).keys()]
     .map((w) => `  if (row < rows && lane == ${shared ? w % lanes : 0}u) { ${writeOf(w)} }`)
     .join('\n');
-  return {
-    key: `spmv/row/l${lanes}/k${columns}/${subgroups ? 'sg' : 'wg'}/${readY ? 'beta' : 'nobeta'}/${vectorX ? 'x4' : 'x1'}`,
-    wgsl: () => `${subgroups && lanes > 1 ? 'enable subgroups;' : ''}
-${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(3) var<storage, read> values: array<f32>;
-@group(0) @binding(4) var<storage, read> x: array<${vectorX ? 'vec4<f32>' : 'f32'}>;
-@group(0) @binding(5) var<storage, read_write> y: array<${vectorX ? 'vec4<f32>' : 'f32'}>;
+  return `
 ${subgroups || lanes === 1 ? '' : `var<workgroup> partial: array<f32, ${wg * columns}>;`}
 
 @compute @workgroup_size(${wg})
@@ -106,8 +114,7 @@ ${accumulate}
 ${lanes > 1 ? laneSum : ''}
 ${writes}
 }
-`,
-  };
+`;
 }
 
 /**

@@ -1,33 +1,26 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { blendWgsl, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { blendWgsl, SPMV_PARAMS, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
 
 /** Invocations per workgroup of the segmented method's element-wise kernels. */
 export const SEGMENTED_WORKGROUP = 256;
-
-const HEADER = `${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;`;
 
 /**
  * Step 1 of the 2007 segmented-scan SpMV (Sengupta et al., §4.2): the products
  * `products[i] = values[i]·x[col_idx[i]]`, one invocation per nonzero.
  *
- * Bindings: 0 params (n0 nnz), 1 col_idx, 2 values, 3 x, 4 products.
+ * Parameters: n0 nnz. Bindings: col_idx, values, x, products.
  *
  * @example
  * ```ts
- * b.dispatch(segmentedProductsKernel(), [params, colIdx, values, x, products], Math.ceil(nnz / SEGMENTED_WORKGROUP));
+ * const kernel = segmentedProductsKernel({ workgroupSize: SEGMENTED_WORKGROUP });
+ * b.dispatch(kernel, { col_idx: colIdx, values, x, products }, groups, spmvParamValues({ n0: nnz, dispatch_x }));
  * ```
  */
-export function segmentedProductsKernel(): KernelSpec {
-  const wg = SEGMENTED_WORKGROUP;
-  return {
-    key: `spmv/segmented/products/${wg}`,
-    wgsl: () => `${HEADER}
-@group(0) @binding(1) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(2) var<storage, read> values: array<f32>;
-@group(0) @binding(3) var<storage, read> x: array<f32>;
-@group(0) @binding(4) var<storage, read_write> products: array<f32>;
-
+export const segmentedProductsKernel = defineKernel({
+  name: 'spmv/segmented-products',
+  bindings: { col_idx: read('array<u32>'), values: read('array<f32>'), x: read('array<f32>'), products: readWrite('array<f32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: ({ workgroupSize: wg }: { readonly workgroupSize: number }) => `
 @compute @workgroup_size(${wg})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
@@ -36,8 +29,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   products[i] = values[i] * x[col_idx[i]];
 }
 `,
-  };
-}
+});
 
 /**
  * Step 3 of the 2007 method: after the backward segmented inclusive scan of the products (head
@@ -45,22 +37,19 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * gathers it into y. An empty row has no element (its head flag is shared with the next row), so
  * it gets 0 here.
  *
- * Bindings: 0 params (n0 rows), 1 row_ptr, 2 scanned, 3 y.
+ * Parameters: n0 rows; alpha, beta. Bindings: row_ptr, scanned, y. `readY`: beta ≠ 0, y is read.
  *
  * @example
  * ```ts
- * b.dispatch(segmentedGatherKernel(false), [params, rowPtr, scanned, y], Math.ceil(rows / SEGMENTED_WORKGROUP));
+ * const kernel = segmentedGatherKernel({ workgroupSize: SEGMENTED_WORKGROUP, readY: false });
+ * b.dispatch(kernel, { row_ptr: rowPtr, scanned, y }, groups, spmvParamValues({ n0: rows, alpha, beta, dispatch_x }));
  * ```
  */
-export function segmentedGatherKernel(readY: boolean): KernelSpec {
-  const wg = SEGMENTED_WORKGROUP;
-  return {
-    key: `spmv/segmented/gather/${readY ? 'beta' : 'nobeta'}/${wg}`,
-    wgsl: () => `${HEADER}
-@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read> scanned: array<f32>;
-@group(0) @binding(3) var<storage, read_write> y: array<f32>;
-
+export const segmentedGatherKernel = defineKernel({
+  name: 'spmv/segmented-gather',
+  bindings: { row_ptr: read('array<u32>'), scanned: read('array<f32>'), y: readWrite('array<f32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: ({ workgroupSize: wg, readY }: { readonly workgroupSize: number; readonly readY: boolean }) => `
 @compute @workgroup_size(${wg})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
@@ -72,5 +61,4 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   y[r] = ${blendWgsl('sum', 'y[r]', readY)};
 }
 `,
-  };
-}
+});

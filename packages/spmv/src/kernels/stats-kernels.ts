@@ -1,5 +1,5 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { SPMV_PARAMS, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
 
 // Row-length statistics of a matrix already on the GPU (what `'auto'` decides from), reduced per
 // workgroup on the GPU so only a few words per 256 rows come back.
@@ -9,20 +9,18 @@ export const STATS_WORKGROUP = 256;
 
 /**
  * Column counts of A (the row lengths of Aᵀ): one u32 atomic add per nonzero.
- * Bindings: 0 params (n1 nnz), 1 col_idx, 2 counts (cleared before).
+ * Parameters: n1 nnz. Bindings: col_idx, counts (cleared before).
  *
  * @example
  * ```ts
- * b.dispatch(columnCountsKernel(), [params, colIdx, counts], Math.ceil(nnz / STATS_WORKGROUP));
+ * b.dispatch(columnCountsKernel({}), { col_idx: colIdx, counts }, groups, spmvParamValues({ n1: nnz, dispatch_x }));
  * ```
  */
-export function columnCountsKernel(): KernelSpec {
-  return {
-    key: 'spmv/stats/column-counts',
-    wgsl: () => `${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(2) var<storage, read_write> counts: array<atomic<u32>>;
+export const columnCountsKernel = defineKernel({
+  name: 'spmv/column-counts',
+  bindings: { col_idx: read('array<u32>'), counts: readWrite('array<atomic<u32>>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: (_: Record<string, never>) => `
 @compute @workgroup_size(${STATS_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
@@ -30,28 +28,29 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (i < params.n1) { atomicAdd(&counts[col_idx[i]], 1u); }
 }
 `,
-  };
-}
+});
 
 /**
  * Per workgroup of 256 rows: the longest row, the empty rows and the sum of squared lengths
  * (f32; the host adds the partials in f64), as words 0, 1, 2 of `partials[4·workgroup …]`. Row
  * lengths come from `row_ptr` differences, or from `counts` (`fromCounts`).
- * Bindings: 0 params (n0 rows), 1 row_ptr or counts, 2 partials.
+ * Parameters: n0 rows. Bindings: lengths (row_ptr, or the counts), partials.
  *
  * @example
  * ```ts
- * b.dispatch(rowLengthStatsKernel(false), [params, rowPtr, partials], Math.ceil(rows / STATS_WORKGROUP));
+ * b.dispatch(rowLengthStatsKernel({ fromCounts: false }), { lengths: rowPtr, partials }, groups, spmvParamValues({ n0: rows, dispatch_x }));
  * ```
  */
-export function rowLengthStatsKernel(fromCounts: boolean): KernelSpec {
+export const rowLengthStatsKernel = defineKernel({
+  name: 'spmv/row-length-stats',
+  bindings: { lengths: read('array<u32>'), partials: readWrite('array<u32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: rowLengthStatsWgsl,
+});
+
+function rowLengthStatsWgsl({ fromCounts }: { readonly fromCounts: boolean }): string {
   const length = fromCounts ? 'lengths[r]' : 'lengths[r + 1u] - lengths[r]';
-  return {
-    key: `spmv/stats/rows/${fromCounts ? 'counts' : 'row-ptr'}`,
-    wgsl: () => `${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> lengths: array<u32>;
-@group(0) @binding(2) var<storage, read_write> partials: array<u32>;
+  return `
 var<workgroup> longest: atomic<u32>;
 var<workgroup> empty: atomic<u32>;
 var<workgroup> squares: array<f32, ${STATS_WORKGROUP}>;
@@ -77,6 +76,5 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     partials[4u * wg_index + 2u] = bitcast<u32>(squares[0]);
   }
 }
-`,
-  };
+`;
 }

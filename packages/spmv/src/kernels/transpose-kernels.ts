@@ -1,5 +1,5 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { ROW_SEARCH_WGSL, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { ROW_SEARCH_WGSL, SPMV_PARAMS, WORKGROUP_INDEX_WGSL } from './wgsl-common.js';
 
 // Aᵀ on the GPU, built once by a transposed plan: the nonzeros' column indices are sorted (stably,
 // with their positions as values) by @scan/sort's radix sort, so the permutation lists the
@@ -9,85 +9,87 @@ import { ROW_SEARCH_WGSL, SPMV_PARAMS_WGSL, WORKGROUP_INDEX_WGSL } from './wgsl-
 /** Invocations per workgroup of the transpose kernels. */
 export const TRANSPOSE_WORKGROUP = 256;
 
-const HEADER = `${SPMV_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;`;
-
-const frame = (key: string, declarations: string, body: string): KernelSpec => ({
-  key: `spmv/transpose/${key}`,
-  wgsl: () => `${HEADER}
-${declarations}
+/** The entry point every transpose kernel shares, around its `body` (`i` is the invocation's index), after `functions`. */
+const frame = (functions: string, body: string): string => `${functions}
 @compute @workgroup_size(${TRANSPOSE_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   ${WORKGROUP_INDEX_WGSL}
   let i = wg_index * ${TRANSPOSE_WORKGROUP}u + lid;
 ${body}
 }
-`,
-});
+`;
 
 /**
  * Sort input: `keys[i] = col_idx[i]`, `positions[i] = i`.
- * Bindings: 0 params (n1 nnz), 1 col_idx, 2 keys, 3 positions.
+ * Parameters: n1 nnz. Bindings: col_idx, keys, positions.
  *
  * @example
  * ```ts
- * b.dispatch(transposeKeysKernel(), [params, colIdx, keys, positions], Math.ceil(nnz / TRANSPOSE_WORKGROUP));
+ * b.dispatch(transposeKeysKernel({}), { col_idx: colIdx, keys, positions }, groups, spmvParamValues({ n1: nnz, dispatch_x }));
  * ```
  */
-export function transposeKeysKernel(): KernelSpec {
-  return frame(
-    'keys',
-    `@group(0) @binding(1) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(2) var<storage, read_write> keys: array<u32>;
-@group(0) @binding(3) var<storage, read_write> positions: array<u32>;`,
-    `  if (i >= params.n1) { return; }
+export const transposeKeysKernel = defineKernel({
+  name: 'spmv/transpose-keys',
+  bindings: { col_idx: read('array<u32>'), keys: readWrite('array<u32>'), positions: readWrite('array<u32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: (_: Record<string, never>) =>
+    frame(
+      '',
+      `  if (i >= params.n1) { return; }
   keys[i] = col_idx[i];
   positions[i] = i;`,
-  );
-}
+    ),
+});
 
 /**
  * After the sort: nonzero j of Aᵀ is nonzero `positions[j]` of A — its value, and its row of A
  * (found by binary search on A's `row_ptr`) as its column.
- * Bindings: 0 params (n0 rows of A, n1 nnz), 1 row_ptr, 2 values, 3 positions, 4 col_t, 5 values_t.
+ * Parameters: n0 rows of A, n1 nnz. Bindings: row_ptr, values, positions, col_t, values_t.
  *
  * @example
  * ```ts
- * b.dispatch(transposeGatherKernel(), [params, rowPtr, values, positions, colT, valuesT], Math.ceil(nnz / TRANSPOSE_WORKGROUP));
+ * const bindings = { row_ptr: rowPtr, values, positions, col_t: colT, values_t: valuesT };
+ * b.dispatch(transposeGatherKernel({}), bindings, groups, spmvParamValues({ n0: rows, n1: nnz, dispatch_x }));
  * ```
  */
-export function transposeGatherKernel(): KernelSpec {
-  return frame(
-    'gather',
-    `@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read> values: array<f32>;
-@group(0) @binding(3) var<storage, read> positions: array<u32>;
-@group(0) @binding(4) var<storage, read_write> col_t: array<u32>;
-@group(0) @binding(5) var<storage, read_write> values_t: array<f32>;
-${ROW_SEARCH_WGSL}`,
-    `  if (i >= params.n1) { return; }
+export const transposeGatherKernel = defineKernel({
+  name: 'spmv/transpose-gather',
+  bindings: {
+    row_ptr: read('array<u32>'),
+    values: read('array<f32>'),
+    positions: read('array<u32>'),
+    col_t: readWrite('array<u32>'),
+    values_t: readWrite('array<f32>'),
+  },
+  params: { ...SPMV_PARAMS },
+  wgsl: (_: Record<string, never>) =>
+    frame(
+      ROW_SEARCH_WGSL,
+      `  if (i >= params.n1) { return; }
   let p = positions[i];
   col_t[i] = upper_row(p, params.n0);
   values_t[i] = values[p];`,
-  );
-}
+    ),
+});
 
 /**
  * Aᵀ's row pointers: `row_ptr_t[c]` = the first position of the sorted columns holding a value ≥ c
  * (a lower bound), for c = 0 … cols.
- * Bindings: 0 params (n1 nnz, n2 cols of A), 1 sorted keys, 2 row_ptr_t.
+ * Parameters: n1 nnz, n2 cols of A. Bindings: keys (sorted), row_ptr_t.
  *
  * @example
  * ```ts
- * b.dispatch(transposeRowPtrKernel(), [params, keys, rowPtrT], Math.ceil((cols + 1) / TRANSPOSE_WORKGROUP));
+ * b.dispatch(transposeRowPtrKernel({}), { keys, row_ptr_t: rowPtrT }, groups, spmvParamValues({ n1: nnz, n2: cols, dispatch_x }));
  * ```
  */
-export function transposeRowPtrKernel(): KernelSpec {
-  return frame(
-    'row-ptr',
-    `@group(0) @binding(1) var<storage, read> keys: array<u32>;
-@group(0) @binding(2) var<storage, read_write> row_ptr_t: array<u32>;`,
-    `  if (i > params.n2) { return; }
+export const transposeRowPtrKernel = defineKernel({
+  name: 'spmv/transpose-row-ptr',
+  bindings: { keys: read('array<u32>'), row_ptr_t: readWrite('array<u32>') },
+  params: { ...SPMV_PARAMS },
+  wgsl: (_: Record<string, never>) =>
+    frame(
+      '',
+      `  if (i > params.n2) { return; }
   var lo = 0u;
   var hi = params.n1;
   while (lo < hi) {
@@ -95,5 +97,5 @@ export function transposeRowPtrKernel(): KernelSpec {
     if (keys[mid] < i) { lo = mid + 1u; } else { hi = mid; }
   }
   row_ptr_t[i] = lo;`,
-  );
-}
+    ),
+});

@@ -1,33 +1,50 @@
-// WGSL shared by the SpMV kernels: one uniform block layout, the linear workgroup index of a
+import type { ParamFields, ParamValues } from '@scan/core/kit';
+
+// WGSL shared by the SpMV kernels: one parameter block layout, the linear workgroup index of a
 // (possibly 2-D) dispatch, the row search on `row_ptr`, and the blend with beta·y.
 
 /**
- * The uniform block of every SpMV kernel: four counts whose meaning each kernel documents, alpha and
- * beta as f32, the dispatch width (`dispatch_x`, see core's `dispatchShape`) and one more count.
- */
-export const SPMV_PARAMS_WGSL = `
-struct Params { n0: u32, n1: u32, n2: u32, n3: u32, alpha: f32, beta: f32, dispatch_x: u32, n4: u32 }
-`;
-
-const f32Bits = new Float32Array(1);
-const u32Bits = new Uint32Array(f32Bits.buffer);
-
-/**
- * The words of {@link SPMV_PARAMS_WGSL}: `counts` fill n0…n3 (missing ones are 0), then alpha and
- * beta as f32 bits, the dispatch width and n4.
+ * The parameters of every SpMV kernel, in struct order: four counts whose meaning each kernel
+ * documents, alpha and beta, the dispatch width (`dispatch_x`, see core's `dispatchShape`) and one
+ * more count. Every SpMV kernel declares all of them (one block layout for the family).
  *
  * @example
  * ```ts
- * b.paramBlock(spmvParams([rows, nnz], dispatchShape(workgroups, maxDim).x, { alpha: 2, beta: 0 }));
+ * const kernel = defineKernel({ name: 'spmv/example', bindings: { y: readWrite('array<f32>') }, params: { ...SPMV_PARAMS }, wgsl: () => '...' });
  * ```
  */
-export function spmvParams(counts: readonly number[], dispatchX: number, scale: { alpha?: number; beta?: number } = {}, n4 = 0): number[] {
-  const words = [0, 0, 0, 0].map((zero, i) => counts[i] ?? zero);
-  f32Bits[0] = scale.alpha ?? 1;
-  const alpha = u32Bits[0] as number;
-  f32Bits[0] = scale.beta ?? 0;
-  const beta = u32Bits[0] as number;
-  return [...words, alpha, beta, dispatchX, n4];
+export const SPMV_PARAMS = {
+  n0: 'u32',
+  n1: 'u32',
+  n2: 'u32',
+  n3: 'u32',
+  alpha: 'f32',
+  beta: 'f32',
+  dispatch_x: 'u32',
+  n4: 'u32',
+} as const satisfies ParamFields;
+
+/**
+ * The values of {@link SPMV_PARAMS}, by name.
+ *
+ * @example
+ * ```ts
+ * const values: SpmvParamValues = spmvParamValues({ n0: rows, dispatch_x: 1 });
+ * ```
+ */
+export type SpmvParamValues = ParamValues<typeof SPMV_PARAMS>;
+
+/**
+ * A full set of {@link SPMV_PARAMS} values from those a kernel reads: counts not given are 0,
+ * alpha 1 and beta 0 unless given.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(kernel, bindings, workgroups, spmvParamValues({ n0: rows, n1: nnz, dispatch_x: dispatchShape(workgroups, maxDim).x }));
+ * ```
+ */
+export function spmvParamValues(values: Partial<SpmvParamValues> & { readonly dispatch_x: number }): SpmvParamValues {
+  return { n0: 0, n1: 0, n2: 0, n3: 0, alpha: 1, beta: 0, n4: 0, ...values };
 }
 
 /**

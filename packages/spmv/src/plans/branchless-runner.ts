@@ -9,7 +9,7 @@ import {
   branchlessStepsKernel,
 } from '../kernels/branchless-kernels.js';
 import { type BranchlessShape, branchlessProductKernel, branchlessWorkgroupBytes } from '../kernels/branchless-product-kernel.js';
-import { spmvParams } from '../kernels/wgsl-common.js';
+import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
 import { columnBlocks, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
 
@@ -52,17 +52,36 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
   const analysis = new RecipeExecutor(ctx, 'spmv branchless analysis');
   {
     const b = new RecipeBuilder();
+    const spec = { length };
+    const indices = { role: 'indices', offset: 0 };
+    const vectorInfoRef = { role: 'vectorInfo', offset: 0 };
     const indexGroups = Math.ceil(Math.ceil(m.nnz / 4) / 256);
-    const p1 = b.paramBlock(spmvParams([m.rows, m.nnz], dispatchShape(indexGroups, maxDim).x));
-    b.dispatch(branchlessIndexKernel(length), [p1, rowPtrRef, { role: 'indices', offset: 0 }], indexGroups);
+    b.dispatch(
+      branchlessIndexKernel(spec),
+      { row_ptr: rowPtrRef, index_words: indices },
+      indexGroups,
+      spmvParamValues({ n0: m.rows, n1: m.nnz, dispatch_x: dispatchShape(indexGroups, maxDim).x }),
+    );
     const flagGroups = Math.ceil(Math.ceil(sums / 32) / 64);
-    const p2 = b.paramBlock(spmvParams([m.rows, m.nnz, segments, k], dispatchShape(flagGroups, maxDim).x));
-    b.dispatch(branchlessFlagsKernel(length), [p2, rowPtrRef, { role: 'flags', offset: 0 }], flagGroups);
+    b.dispatch(
+      branchlessFlagsKernel(spec),
+      { row_ptr: rowPtrRef, flag_words: { role: 'flags', offset: 0 } },
+      flagGroups,
+      spmvParamValues({ n0: m.rows, n1: m.nnz, n2: segments, n3: k, dispatch_x: dispatchShape(flagGroups, maxDim).x }),
+    );
     const startGroups = Math.ceil((segments + 1) / 64);
-    const p3 = b.paramBlock(spmvParams([m.rows, m.nnz, segments], dispatchShape(startGroups, maxDim).x));
-    b.dispatch(branchlessRowStartsKernel(length), [p3, rowPtrRef, { role: 'vectorInfo', offset: 0 }], startGroups);
-    const p4 = b.paramBlock(spmvParams([m.rows, m.nnz, segments], dispatchShape(segments, maxDim).x));
-    b.dispatch(branchlessStepsKernel(length), [p4, { role: 'indices', offset: 0 }, { role: 'vectorInfo', offset: 0 }], segments);
+    b.dispatch(
+      branchlessRowStartsKernel(spec),
+      { row_ptr: rowPtrRef, vector_info: vectorInfoRef },
+      startGroups,
+      spmvParamValues({ n0: m.rows, n1: m.nnz, n2: segments, dispatch_x: dispatchShape(startGroups, maxDim).x }),
+    );
+    b.dispatch(
+      branchlessStepsKernel(spec),
+      { index_words: indices, vector_info: vectorInfoRef },
+      segments,
+      spmvParamValues({ n0: m.rows, n1: m.nnz, n2: segments, dispatch_x: dispatchShape(segments, maxDim).x }),
+    );
     const recipe = b.build();
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv branchless analysis' });
     analysis.encode(encoder, 'analysis', () => recipe, { rowPtr: m.rowPtr, indices: indexWords, flags: flagWords, vectorInfo });
@@ -71,35 +90,51 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
     analysis.destroy();
   }
 
-  const productRecipe = (alpha: number, beta: number): Recipe => {
-    const b = new RecipeBuilder();
-    const r = matrixRefs(m, k);
-    const runSums = b.needScratch('runSums', 4 * 2 * sums);
-    b.needScratch('carries', 4 * sums);
-    for (const [c0, columns] of columnBlocks(k)) {
+  // The kernels (without and with y read) and bindings of the product and the fix-up, made once.
+  const r = matrixRefs(m, k);
+  const runSums = { scratch: 'runSums' };
+  const carries = { scratch: 'carries' };
+  const vectorInfoRef = { role: 'vectorInfo', offset: 0 };
+  const productBindings = {
+    col_idx: r.colIdx,
+    values: r.values,
+    x: r.x,
+    index_words: { role: 'indices', offset: 0 },
+    row_ptr: r.rowPtr,
+    vector_info: vectorInfoRef,
+    y: r.y,
+    run_sums: runSums,
+  };
+  const productBlocks = columnBlocks(k).map(([c0, columns]) => {
+    const variant = (beta: number) => {
       const shape = shapeOf(columns, beta);
       const groups = Math.ceil(segments / shape.vectors);
-      const params = b.paramBlock(spmvParams([m.rows, m.nnz, segments, k], dispatchShape(groups, maxDim).x, { alpha, beta }, c0));
-      b.dispatch(
-        branchlessProductKernel(shape),
-        [params, r.colIdx, r.values, r.x, { role: 'indices', offset: 0 }, r.rowPtr, { role: 'vectorInfo', offset: 0 }, r.y, runSums],
-        groups,
-      );
+      return { kernel: branchlessProductKernel(shape), groups, dispatchX: dispatchShape(groups, maxDim).x };
+    };
+    return { c0, variants: [variant(0), variant(1)] as const };
+  });
+  const fixupGroups = Math.ceil(sums / 256);
+  const fixupDispatchX = dispatchShape(fixupGroups, maxDim).x;
+  const fixupKernels = [branchlessFixupKernel({ length, readY: false }), branchlessFixupKernel({ length, readY: true })] as const;
+  const fixupBindings = { row_ptr: r.rowPtr, vector_info: vectorInfoRef, carries, run_sums: runSums, y: r.y };
+
+  const productRecipe = (alpha: number, beta: number): Recipe => {
+    const b = new RecipeBuilder();
+    b.needScratch('runSums', 4 * 2 * sums);
+    b.needScratch('carries', 4 * sums);
+    for (const block of productBlocks) {
+      const v = block.variants[beta !== 0 ? 1 : 0];
+      const params = spmvParamValues({ n0: m.rows, n1: m.nnz, n2: segments, n3: k, alpha, beta, dispatch_x: v.dispatchX, n4: block.c0 });
+      b.dispatch(v.kernel, productBindings, v.groups, params);
     }
     return b.build();
   };
   const fixupRecipe = (alpha: number, beta: number): Recipe => {
     const b = new RecipeBuilder();
-    const r = matrixRefs(m, k);
-    const runSums = b.needScratch('runSums', 4 * 2 * sums);
-    const carries = b.needScratch('carries', 4 * sums);
-    const groups = Math.ceil(sums / 256);
-    const params = b.paramBlock(spmvParams([m.rows, m.nnz, segments, k], dispatchShape(groups, maxDim).x, { alpha, beta }));
-    b.dispatch(
-      branchlessFixupKernel(length, beta !== 0),
-      [params, r.rowPtr, { role: 'vectorInfo', offset: 0 }, carries, runSums, r.y],
-      groups,
-    );
+    b.needScratch('runSums', 4 * 2 * sums);
+    b.needScratch('carries', 4 * sums);
+    const params = spmvParamValues({ n0: m.rows, n1: m.nnz, n2: segments, n3: k, alpha, beta, dispatch_x: fixupDispatchX });
+    b.dispatch(fixupKernels[beta !== 0 ? 1 : 0], fixupBindings, fixupGroups, params);
     return b.build();
   };
   const ready = exec.load(SCALE_VARIANTS.flatMap(([alpha, beta]) => [productRecipe(alpha, beta), fixupRecipe(alpha, beta)]));

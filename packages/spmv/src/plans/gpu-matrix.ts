@@ -2,7 +2,7 @@ import { createStorageBuffer, type ScanContext, uploadArray } from '@scan/core';
 import { dispatchShape, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { createSortPlan } from '@scan/sort';
 import { TRANSPOSE_WORKGROUP, transposeGatherKernel, transposeKeysKernel, transposeRowPtrKernel } from '../kernels/transpose-kernels.js';
-import { spmvParams } from '../kernels/wgsl-common.js';
+import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { CsrMatrix, GpuCsrMatrix } from '../types.js';
 
 /** A {@link GpuCsrMatrix} whose buffers the holder owns. */
@@ -81,25 +81,28 @@ export function transposeOnGpu(ctx: ScanContext, m: GpuCsrMatrix): OwnedGpuCsr {
   const ptrGroups = Math.ceil((m.cols + 1) / TRANSPOSE_WORKGROUP);
   const ref = (role: string, words: number) => ({ role, offset: 0, size: 4 * words });
   const roles = { rowPtr: m.rowPtr, colIdx: m.colIdx, values: m.values, keys, positions, rowPtrT: rowPtr, colT: colIdx, valuesT: values };
+  const nnzParams = spmvParamValues({ n0: m.rows, n1: m.nnz, n2: m.cols, dispatch_x: dispatchShape(nnzGroups, maxDim).x });
   if (m.nnz > 0) {
     const before = new RecipeBuilder();
-    const p = before.paramBlock(spmvParams([m.rows, m.nnz, m.cols], dispatchShape(nnzGroups, maxDim).x));
-    before.dispatch(transposeKeysKernel(), [p, ref('colIdx', m.nnz), ref('keys', m.nnz), ref('positions', m.nnz)], nnzGroups);
+    const bindings = { col_idx: ref('colIdx', m.nnz), keys: ref('keys', m.nnz), positions: ref('positions', m.nnz) };
+    before.dispatch(transposeKeysKernel({}), bindings, nnzGroups, nnzParams);
     const keysRecipe = before.build();
     exec.encode(encoder, 'keys', () => keysRecipe, roles);
     sortPlan.encode(encoder, { keys, values: positions, count: m.nnz });
   }
   const after = new RecipeBuilder();
   if (m.nnz > 0) {
-    const p = after.paramBlock(spmvParams([m.rows, m.nnz, m.cols], dispatchShape(nnzGroups, maxDim).x));
-    after.dispatch(
-      transposeGatherKernel(),
-      [p, ref('rowPtr', m.rows + 1), ref('values', m.nnz), ref('positions', m.nnz), ref('colT', m.nnz), ref('valuesT', m.nnz)],
-      nnzGroups,
-    );
+    const bindings = {
+      row_ptr: ref('rowPtr', m.rows + 1),
+      values: ref('values', m.nnz),
+      positions: ref('positions', m.nnz),
+      col_t: ref('colT', m.nnz),
+      values_t: ref('valuesT', m.nnz),
+    };
+    after.dispatch(transposeGatherKernel({}), bindings, nnzGroups, nnzParams);
   }
-  const q = after.paramBlock(spmvParams([m.rows, m.nnz, m.cols], dispatchShape(ptrGroups, maxDim).x));
-  after.dispatch(transposeRowPtrKernel(), [q, ref('keys', m.nnz), ref('rowPtrT', m.cols + 1)], ptrGroups);
+  const ptrParams = spmvParamValues({ n0: m.rows, n1: m.nnz, n2: m.cols, dispatch_x: dispatchShape(ptrGroups, maxDim).x });
+  after.dispatch(transposeRowPtrKernel({}), { keys: ref('keys', m.nnz), row_ptr_t: ref('rowPtrT', m.cols + 1) }, ptrGroups, ptrParams);
   const gatherRecipe = after.build();
   exec.encode(encoder, 'gather', () => gatherRecipe, roles);
   ctx.device.queue.submit([encoder.finish()]);

@@ -1,7 +1,7 @@
 import { createStorageBuffer, encodeReadback, type ScanContext } from '@scan/core';
 import { assertUsable, dispatchShape, RecipeBuilder, RecipeExecutor, runGuarded } from '@scan/core/kit';
 import { columnCountsKernel, rowLengthStatsKernel, STATS_WORKGROUP } from '../kernels/stats-kernels.js';
-import { spmvParams } from '../kernels/wgsl-common.js';
+import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { CsrStats, GpuCsrMatrix } from '../types.js';
 
 /**
@@ -32,12 +32,17 @@ export async function gpuCsrStats(ctx: ScanContext, m: GpuCsrMatrix, options: { 
     if (counts) {
       b.clear({ role: 'counts', offset: 0 });
       const nnzGroups = Math.ceil(m.nnz / STATS_WORKGROUP);
-      const p = b.paramBlock(spmvParams([rows, m.nnz], dispatchShape(nnzGroups, maxDim).x));
-      b.dispatch(columnCountsKernel(), [p, { role: 'colIdx', offset: 0, size: 4 * m.nnz }, { role: 'counts', offset: 0 }], nnzGroups);
+      const p = spmvParamValues({ n0: rows, n1: m.nnz, dispatch_x: dispatchShape(nnzGroups, maxDim).x });
+      b.dispatch(
+        columnCountsKernel({}),
+        { col_idx: { role: 'colIdx', offset: 0, size: 4 * m.nnz }, counts: { role: 'counts', offset: 0 } },
+        nnzGroups,
+        p,
+      );
     }
-    const q = b.paramBlock(spmvParams([rows, m.nnz], dispatchShape(groups, maxDim).x));
+    const q = spmvParamValues({ n0: rows, n1: m.nnz, dispatch_x: dispatchShape(groups, maxDim).x });
     const lengths = counts ? { role: 'counts', offset: 0 } : { role: 'rowPtr', offset: 0, size: 4 * (rows + 1) };
-    b.dispatch(rowLengthStatsKernel(transpose), [q, lengths, { role: 'partials', offset: 0 }], groups);
+    b.dispatch(rowLengthStatsKernel({ fromCounts: transpose }), { lengths, partials: { role: 'partials', offset: 0 } }, groups, q);
     const recipe = b.build();
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv stats' });
     exec.encode(encoder, 'stats', () => recipe, {

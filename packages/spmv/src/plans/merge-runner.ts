@@ -8,7 +8,7 @@ import {
   mergeTile,
   mergeWorkgroupBytes,
 } from '../kernels/merge-kernels.js';
-import { spmvParams } from '../kernels/wgsl-common.js';
+import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
 import { columnBlocks, MAX_COLUMNS_PER_PASS, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
 
@@ -67,12 +67,9 @@ export function createMergeRunner(
   {
     const b = new RecipeBuilder();
     const workgroups = Math.ceil((tiles + 1) / 64);
-    const params = b.paramBlock(spmvParams([m.rows, m.nnz, tiles, tile], dispatchShape(workgroups, maxDim).x));
-    b.dispatch(
-      mergePartitionKernel(),
-      [params, { role: 'rowPtr', offset: 0, size: 4 * (m.rows + 1) }, { role: 'coords', offset: 0 }],
-      workgroups,
-    );
+    const params = spmvParamValues({ n0: m.rows, n1: m.nnz, n2: tiles, n3: tile, dispatch_x: dispatchShape(workgroups, maxDim).x });
+    const bindings = { row_ptr: { role: 'rowPtr', offset: 0, size: 4 * (m.rows + 1) }, coords: { role: 'coords', offset: 0 } };
+    b.dispatch(mergePartitionKernel({}), bindings, workgroups, params);
     const recipe = b.build();
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv merge partition' });
     partition.encode(encoder, 'partition', () => recipe, { rowPtr: m.rowPtr, coords });
@@ -81,21 +78,44 @@ export function createMergeRunner(
     partition.destroy();
   }
 
+  // The kernels (without and with y read) and bindings of every block of columns, made once.
+  const r = matrixRefs(m, k);
+  const dispatchX = dispatchShape(tiles, maxDim).x;
+  const carryRows = { scratch: 'carryRows' };
+  const blocks = columnBlocks(k).map(([c0, columns]) => {
+    const shape = { workgroupSize: 256, itemsPerThread: ipt, columns };
+    const carrySums = { scratch: `carrySums${columns}` };
+    return {
+      c0,
+      columns,
+      kernels: [mergeSpmvKernel({ ...shape, readY: false }), mergeSpmvKernel({ ...shape, readY: true })] as const,
+      fixup: mergeFixupKernel({ workgroupSize: 256, itemsPerThread: fixupItems, columns }),
+      bindings: {
+        row_ptr: r.rowPtr,
+        col_idx: r.colIdx,
+        values: r.values,
+        x: r.x,
+        y: r.y,
+        coords: { role: 'coords', offset: 0 },
+        carry_rows: carryRows,
+        carry_sums: carrySums,
+      },
+      fixupBindings: { carry_rows: carryRows, carry_sums: carrySums, y: r.y },
+    };
+  });
   const build = (alpha: number, beta: number): Recipe => {
     const b = new RecipeBuilder();
-    const r = matrixRefs(m, k);
-    const carryRows = b.needScratch('carryRows', 4 * tiles);
-    for (const [c0, columns] of columnBlocks(k)) {
-      const shape = { workgroupSize: 256, itemsPerThread: ipt, columns };
-      const carrySums = b.needScratch(`carrySums${columns}`, 4 * tiles * columns);
-      const params = b.paramBlock(spmvParams([m.rows, k, c0, tiles], dispatchShape(tiles, maxDim).x, { alpha, beta }));
-      b.dispatch(
-        mergeSpmvKernel(shape, beta !== 0),
-        [params, r.rowPtr, r.colIdx, r.values, r.x, r.y, { role: 'coords', offset: 0 }, carryRows, carrySums],
-        tiles,
+    b.needScratch('carryRows', 4 * tiles);
+    for (const block of blocks) {
+      b.needScratch(block.bindings.carry_sums.scratch, 4 * tiles * block.columns);
+      const kernel = block.kernels[beta !== 0 ? 1 : 0];
+      // One block for both: the fix-up reads the same rows, k, c0 and alpha.
+      const params = b.paramsFor(
+        kernel,
+        spmvParamValues({ n0: m.rows, n1: k, n2: block.c0, n3: tiles, alpha, beta, dispatch_x: dispatchX }),
       );
-      const fixup = { workgroupSize: 256, itemsPerThread: fixupItems, columns };
-      b.dispatch(mergeFixupKernel(fixup), [params, carryRows, carrySums, r.y], 1);
+      b.dispatch(kernel, block.bindings, tiles, params);
+      b.dispatch(block.fixup, block.fixupBindings, 1, params);
     }
     return b.build();
   };

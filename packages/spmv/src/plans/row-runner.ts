@@ -1,7 +1,7 @@
 import type { ScanContext } from '@scan/core';
 import { dispatchShape, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { lanesForRowLength, ROW_WORKGROUP, rowKernel } from '../kernels/row-kernel.js';
-import { spmvParams } from '../kernels/wgsl-common.js';
+import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { CsrStats, GpuCsrMatrix } from '../types.js';
 import { columnBlocks, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
 
@@ -26,13 +26,19 @@ export function createRowRunner(ctx: ScanContext, m: GpuCsrMatrix, k: number, st
   const exec = new RecipeExecutor(ctx, 'spmv row');
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const workgroups = Math.ceil(m.rows / (ROW_WORKGROUP / lanes));
+  const dispatchX = dispatchShape(workgroups, maxDim).x;
+  // The bindings and kernels (per block of columns, without and with y read), made once.
+  const r = matrixRefs(m, k);
+  const bindings = { row_ptr: r.rowPtr, col_idx: r.colIdx, values: r.values, x: r.x, y: r.y };
+  const blocks = columnBlocks(k).map(([c0, columns]) => {
+    const kernelOf = (readY: boolean) => rowKernel({ lanes, columns, subgroups, readY, vectorX: k % 4 === 0 });
+    return { c0, kernels: [kernelOf(false), kernelOf(true)] as const };
+  });
   const build = (alpha: number, beta: number): Recipe => {
     const b = new RecipeBuilder();
-    const r = matrixRefs(m, k);
-    for (const [c0, columns] of columnBlocks(k)) {
-      const params = b.paramBlock(spmvParams([m.rows, k, c0], dispatchShape(workgroups, maxDim).x, { alpha, beta }));
-      const kernel = rowKernel({ lanes, columns, subgroups, readY: beta !== 0, vectorX: k % 4 === 0 });
-      b.dispatch(kernel, [params, r.rowPtr, r.colIdx, r.values, r.x, r.y], workgroups);
+    for (const { c0, kernels } of blocks) {
+      const params = spmvParamValues({ n0: m.rows, n1: k, n2: c0, alpha, beta, dispatch_x: dispatchX });
+      b.dispatch(kernels[beta !== 0 ? 1 : 0], bindings, workgroups, params);
     }
     return b.build();
   };

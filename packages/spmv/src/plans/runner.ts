@@ -40,7 +40,7 @@ export function matrixRoles(m: GpuCsrMatrix, x: GPUBuffer, y: GPUBuffer): Record
  * @example
  * ```ts
  * const r = matrixRefs(m, k);
- * b.dispatch(kernel, [params, r.rowPtr, r.colIdx, r.values, r.x, r.y], workgroups);
+ * b.dispatch(kernel, { row_ptr: r.rowPtr, col_idx: r.colIdx, values: r.values, x: r.x, y: r.y }, workgroups, params);
  * ```
  */
 export function matrixRefs(m: GpuCsrMatrix, k: number): Record<'rowPtr' | 'colIdx' | 'values' | 'x' | 'y', BufferRef> {

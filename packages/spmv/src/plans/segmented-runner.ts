@@ -2,7 +2,7 @@ import { createStorageBuffer, type ScanContext } from '@scan/core';
 import { dispatchShape, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { createOffsetsToHeadFlagsPlan, createSegmentedScanPlan, packedFlagWords } from '@scan/segmented';
 import { SEGMENTED_WORKGROUP, segmentedGatherKernel, segmentedProductsKernel } from '../kernels/segmented-kernels.js';
-import { spmvParams } from '../kernels/wgsl-common.js';
+import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
 import { matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
 
@@ -43,21 +43,29 @@ export function createSegmentedRunner(ctx: ScanContext, m: GpuCsrMatrix): SpmvRu
   }
   const productWorkgroups = Math.ceil(m.nnz / SEGMENTED_WORKGROUP);
   const rowWorkgroups = Math.ceil(m.rows / SEGMENTED_WORKGROUP);
+  const productDispatchX = dispatchShape(productWorkgroups, maxDim).x;
+  const rowDispatchX = dispatchShape(rowWorkgroups, maxDim).x;
+  // The kernels and bindings, made once; beta = 0 or not picks the gather kernel.
+  const productsKernel = segmentedProductsKernel({ workgroupSize: SEGMENTED_WORKGROUP });
+  const gatherOf = (readY: boolean) => segmentedGatherKernel({ workgroupSize: SEGMENTED_WORKGROUP, readY });
+  const gatherKernels = [gatherOf(false), gatherOf(true)] as const;
+  const r = matrixRefs(m, 1);
+  const products = { scratch: 'products' };
+  const scanned = { scratch: 'scanned' };
+  const productsBindings = { col_idx: r.colIdx, values: r.values, x: r.x, products };
+  const gatherBindings = { row_ptr: r.rowPtr, scanned, y: r.y };
   const productsRecipe = (): Recipe => {
     const b = new RecipeBuilder();
-    const r = matrixRefs(m, 1);
-    const products = b.needScratch('products', 4 * m.nnz);
+    b.needScratch('products', 4 * m.nnz);
     b.needScratch('scanned', 4 * m.nnz);
-    const params = b.paramBlock(spmvParams([m.nnz], dispatchShape(productWorkgroups, maxDim).x));
-    b.dispatch(segmentedProductsKernel(), [params, r.colIdx, r.values, r.x, products], productWorkgroups);
+    b.dispatch(productsKernel, productsBindings, productWorkgroups, spmvParamValues({ n0: m.nnz, dispatch_x: productDispatchX }));
     return b.build();
   };
   const gatherRecipe = (alpha: number, beta: number): Recipe => {
     const b = new RecipeBuilder();
-    const r = matrixRefs(m, 1);
-    const scanned = b.needScratch('scanned', 4 * m.nnz);
-    const params = b.paramBlock(spmvParams([m.rows], dispatchShape(rowWorkgroups, maxDim).x, { alpha, beta }));
-    b.dispatch(segmentedGatherKernel(beta !== 0), [params, r.rowPtr, scanned, r.y], rowWorkgroups);
+    b.needScratch('scanned', 4 * m.nnz);
+    const params = spmvParamValues({ n0: m.rows, alpha, beta, dispatch_x: rowDispatchX });
+    b.dispatch(gatherKernels[beta !== 0 ? 1 : 0], gatherBindings, rowWorkgroups, params);
     return b.build();
   };
   const ready = exec.load([productsRecipe(), ...SCALE_VARIANTS.map(([alpha, beta]) => gatherRecipe(alpha, beta))]);

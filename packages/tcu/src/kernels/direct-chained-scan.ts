@@ -1,14 +1,22 @@
-import { type KernelSpec, lookBackDeclsWgsl, lookBackStepWgsl, wgslOp } from '@scan/core/kit';
-import { type DirectShape, DirectWgsl } from './direct-common.js';
+import { type Kernel, LOOK_BACK_STATUS, lookBackDeclsWgsl, lookBackStepWgsl, unroll, wgslOp } from '@scan/core/kit';
+import {
+  DIRECT_BINDINGS,
+  DIRECT_EXTENSIONS,
+  type DirectShape,
+  DirectWgsl,
+  defineSubgroupMatrixKernel,
+  directShapeOf,
+} from './direct-common.js';
+import { TCU_PARAMS } from './tcu-kernels.js';
 
 /** Specialization of {@link directChainedScanKernel}. */
-export interface DirectChainedScanSpec extends DirectShape {
+export type DirectChainedScanSpec = DirectShape & {
   readonly inclusive: boolean;
   /** Reads of a not-ready predecessor before the workgroup reduces its tiles itself. */
   readonly maxSpin: number;
   /** Tiles each subgroup holds in registers, at most S (a unit is W of these blocks). */
   readonly tilesPerSubgroup: number;
-}
+};
 
 /**
  * Tiles per unit of {@link directChainedScanKernel}: `tilesPerSubgroup` per subgroup.
@@ -44,20 +52,32 @@ export const chainedUnitTiles = (d: DirectShape & { readonly tilesPerSubgroup: n
  * 0.75 ms at 2^28, segments of 65536), and so did a strided Scan16N over rows of S² elements with
  * no workgroup memory at all (0.76 ms; its strided rows cost more than the per-tile carries).
  *
- * Bindings: input, output, params (`groups` = units, `parts` = units per segment), status (binding
- * 3, `decoupledFallbackStatusBytes(units)` bytes, zeroed before each dispatch).
+ * Bindings: `input`, `output`, `status` (`decoupledFallbackStatusBytes(units)` bytes, zeroed before
+ * each dispatch); parameters: `groups` = units, `parts` = units per segment.
  *
  * @example
  * ```ts
- * const spec = directChainedScanKernel({ S: 16, SG: 32, syntax: 'template', W: 4, inclusive: true, maxSpin: 64, tilesPerSubgroup: 8 });
+ * const kernel = directChainedScanKernel({ S: 16, SG: 32, syntax: 'template', W: 4, inclusive: true, maxSpin: 64, tilesPerSubgroup: 8 });
+ * b.clear({ scratch: 'directStatus', offset: 0, size: decoupledFallbackStatusBytes(units) });
+ * b.dispatch(kernel, { input, output, status }, units, { n, s, nseg, parts, partLen: 0, nx, groups: units, first: 0 });
  * ```
  */
-export function directChainedScanKernel(spec: DirectChainedScanSpec): KernelSpec {
-  return {
-    key: `tcu/direct-chained-scan/${spec.inclusive ? 'incl' : 'excl'}/spin${spec.maxSpin}/b${spec.tilesPerSubgroup}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
-    wgsl: () => chainedScanWgsl(spec),
-  };
+export function directChainedScanKernel(spec: DirectChainedScanSpec): Kernel<keyof typeof DIRECT_BINDINGS | 'status', typeof TCU_PARAMS> {
+  return directChainedScanFamily({
+    ...directShapeOf(spec),
+    inclusive: spec.inclusive,
+    maxSpin: spec.maxSpin,
+    tilesPerSubgroup: spec.tilesPerSubgroup,
+  });
 }
+
+const directChainedScanFamily = defineSubgroupMatrixKernel({
+  name: 'tcu/direct-chained-scan',
+  bindings: { ...DIRECT_BINDINGS, status: LOOK_BACK_STATUS },
+  params: TCU_PARAMS,
+  enable: () => DIRECT_EXTENSIONS,
+  wgsl: chainedScanWgsl,
+});
 
 function chainedScanWgsl(d: DirectChainedScanSpec): string {
   const w = new DirectWgsl(d);
@@ -65,7 +85,7 @@ function chainedScanWgsl(d: DirectChainedScanSpec): string {
   const U = chainedUnitTiles(d);
   const B = d.tilesPerSubgroup;
   const o = wgslOp('add', 'f32');
-  const extra = `${lookBackDeclsWgsl(o, { maxSpin: d.maxSpin, statusBinding: 3 })}
+  const extra = `${lookBackDeclsWgsl(o, { maxSpin: d.maxSpin, statusBinding: null })}
 var<workgroup> cols: array<f32, ${W * SS}>;
 var<workgroup> unit_parts: array<f32, ${W}>;
 
@@ -92,81 +112,82 @@ fn sum_parts(v: subgroup_matrix_result<f32, ${S}, ${S}>, sg: u32, lane: u32) -> 
 fn unit_total(u: u32, sg: u32, lane: u32) -> f32 {
   var v = ${w.zero};
   let base = (u * ${U}u + sg * ${B}u) * ${SS}u;
-${Array.from({ length: B }, (_, k) => `  v = subgroupMatrixMultiplyAccumulate(${w.p(k)}, ${w.tile(`base + ${k * SS}u`)}, v);`).join('\n')}
+${unroll(B, (k) => `  v = subgroupMatrixMultiplyAccumulate(${w.p(k)}, ${w.tile(`base + ${k * SS}u`)}, v);`)}
   return sum_parts(v, sg, lane);
 }`;
-  const lines = [
-    w.header(extra),
-    w.entry(false),
-    '  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }',
-    '  let tile = workgroupUniformLoad(&wg_tile);',
-    '  if (tile >= params.groups) { return; }',
-    '  let group = sg;',
-    `  let gsize = ${SG}u;`,
-    '  let leader = lid == 0u;',
-    '  let head = tile % params.parts == 0u;',
-    '',
-    "  // 1. Reduce this subgroup's S tiles, which stay in registers for step 4, and publish the",
-    "  // unit's total: INCLUSIVE for the first unit of a segment, else AGGREGATE.",
-    `  let first = (tile * ${U}u + sg * ${B}u) * ${SS}u;`,
-    ...Array.from({ length: B }, (_, k) => `  let a${k} = ${w.tile(`first + ${k * SS}u`)};`),
-    `  var v = ${w.zero};`,
-    ...Array.from({ length: B }, (_, k) => `  v = subgroupMatrixMultiplyAccumulate(${w.p(k)}, a${k}, v);`),
-    '  let aggregate = sum_parts(v, sg, lane);',
-    "  // This subgroup's carry-in within the unit (the fallback reuses unit_parts).",
-    '  var before = 0.0;',
-    `  for (var i = 0u; i < ${W}u; i++) { before += select(0.0, unit_parts[i], i < sg); }`,
-    '  if (leader) {',
-    '    wg_aggregate = aggregate;',
-    '    if (head) {',
-    '      wg_exclusive = 0.0;',
-    '      publish(tile, FLAG_INCLUSIVE, aggregate);',
-    '    } else {',
-    '      publish(tile, FLAG_AGGREGATE, aggregate);',
-    '      lb_tile = tile - 1u;',
-    '      lb_prefix = 0.0;',
-    '    }',
-    '  }',
-    '  workgroupBarrier();',
-    '  if (!head) {',
-    '    // 2. Look-back.',
-    `    ${lookBackStepWgsl(o, true)}`,
-    '    // 3. Fallback: reduce a stalled predecessor ourselves; a segment head ends the walk.',
-    '    loop {',
-    '      if (workgroupUniformLoad(&lb_state) == 0u) { break; }',
-    '      let stalled = workgroupUniformLoad(&lb_tile);',
-    '      let agg = unit_total(stalled, sg, lane);',
-    '      if (leader) {',
-    '        lb_prefix = agg + lb_prefix;',
-    '        if (stalled % params.parts == 0u) {',
-    '          wg_exclusive = lb_prefix;',
-    '          publish(tile, FLAG_INCLUSIVE, lb_prefix + wg_aggregate);',
-    '          lb_state = 0u;',
-    '        } else {',
-    '          lb_tile = stalled - 1u;',
-    '        }',
-    '      }',
-    '      workgroupBarrier();',
-    '      if (workgroupUniformLoad(&lb_state) != 0u) {',
-    `        ${lookBackStepWgsl(o, true)}`,
-    '      }',
-    '    }',
-    '  }',
-    '',
-    "  // 4. Scan: each subgroup its own S tiles in order, from the unit's carry-in plus the totals",
-    '  // of the subgroups before it.',
-    '  var carry = workgroupUniformLoad(&wg_exclusive) + before;',
-    `  let l = ${w.l};`,
-    `  let slot = sg * ${SS}u;`,
-    ...Array.from({ length: B }, (_, k) => [
-      '  {',
-      `    ${w.store('cols', 'slot', `subgroupMatrixMultiplyAccumulate(l, a${k}, ${w.zero})`, 'col_major')}`,
-      '    workgroupBarrier();',
-      ...w.writeScannedTile({ slot: 'slot', at: `tile * ${U}u + sg * ${B}u + ${k}u`, inclusive: d.inclusive }),
-      `    carry = subgroupShuffle(offset, ${S - 1}u) + subgroupShuffle(total, ${S - 1}u);`,
-      '    workgroupBarrier();',
-      '  }',
-    ]).flat(),
-  ];
-  return `${lines.join('\n')}\n}\n`;
+  const scanTiles = unroll(
+    B,
+    (k) => `  {
+    ${w.store('cols', 'slot', `subgroupMatrixMultiplyAccumulate(l, a${k}, ${w.zero})`, 'col_major')}
+    workgroupBarrier();
+${w.writeScannedTile({ slot: 'slot', at: `tile * ${U}u + sg * ${B}u + ${k}u`, inclusive: d.inclusive })}
+    carry = subgroupShuffle(offset, ${S - 1}u) + subgroupShuffle(total, ${S - 1}u);
+    workgroupBarrier();
+  }`,
+  );
+  return `${w.header(extra)}
+${w.entry(false)}
+  if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
+  let tile = workgroupUniformLoad(&wg_tile);
+  if (tile >= params.groups) { return; }
+  let group = sg;
+  let gsize = ${SG}u;
+  let leader = lid == 0u;
+  let head = tile % params.parts == 0u;
+
+  // 1. Reduce this subgroup's S tiles, which stay in registers for step 4, and publish the
+  // unit's total: INCLUSIVE for the first unit of a segment, else AGGREGATE.
+  let first = (tile * ${U}u + sg * ${B}u) * ${SS}u;
+${unroll(B, (k) => `  let a${k} = ${w.tile(`first + ${k * SS}u`)};`)}
+  var v = ${w.zero};
+${unroll(B, (k) => `  v = subgroupMatrixMultiplyAccumulate(${w.p(k)}, a${k}, v);`)}
+  let aggregate = sum_parts(v, sg, lane);
+  // This subgroup's carry-in within the unit (the fallback reuses unit_parts).
+  var before = 0.0;
+  for (var i = 0u; i < ${W}u; i++) { before += select(0.0, unit_parts[i], i < sg); }
+  if (leader) {
+    wg_aggregate = aggregate;
+    if (head) {
+      wg_exclusive = 0.0;
+      publish(tile, FLAG_INCLUSIVE, aggregate);
+    } else {
+      publish(tile, FLAG_AGGREGATE, aggregate);
+      lb_tile = tile - 1u;
+      lb_prefix = 0.0;
+    }
+  }
+  workgroupBarrier();
+  if (!head) {
+    // 2. Look-back.
+    ${lookBackStepWgsl(o, true)}
+    // 3. Fallback: reduce a stalled predecessor ourselves; a segment head ends the walk.
+    loop {
+      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
+      let stalled = workgroupUniformLoad(&lb_tile);
+      let agg = unit_total(stalled, sg, lane);
+      if (leader) {
+        lb_prefix = agg + lb_prefix;
+        if (stalled % params.parts == 0u) {
+          wg_exclusive = lb_prefix;
+          publish(tile, FLAG_INCLUSIVE, lb_prefix + wg_aggregate);
+          lb_state = 0u;
+        } else {
+          lb_tile = stalled - 1u;
+        }
+      }
+      workgroupBarrier();
+      if (workgroupUniformLoad(&lb_state) != 0u) {
+        ${lookBackStepWgsl(o, true)}
+      }
+    }
+  }
+
+  // 4. Scan: each subgroup its own S tiles in order, from the unit's carry-in plus the totals
+  // of the subgroups before it.
+  var carry = workgroupUniformLoad(&wg_exclusive) + before;
+  let l = ${w.l};
+  let slot = sg * ${SS}u;
+${scanTiles}
+}
+`;
 }

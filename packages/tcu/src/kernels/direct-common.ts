@@ -6,14 +6,22 @@
 // tcu-kernels.ts. Each subgroup computes its own offsets from its subgroup index, so offsets are
 // not workgroup-uniform: the kernels switch off Dawn's `chromium.subgroup_matrix_uniformity`
 // diagnostic (the offsets are uniform per subgroup, which is what the hardware needs), and
-// {@link directProbeWgsl} checks on the device that this compiles and that subgroups are formed
+// {@link directProbeKernel} checks on the device that this compiles and that subgroups are formed
 // from consecutive invocation indices.
 
+import {
+  defineKernel,
+  type Kernel,
+  type KernelDefinition,
+  type ParamFields,
+  type ParamType,
+  readWrite,
+} from '@scan/core/kit';
 import type { MatrixPath } from './matrix.js';
-import { tcuBindingsWgsl } from './tcu-kernels.js';
+import { tcuBindings } from './tcu-kernels.js';
 
 /** What the direct kernels need of a path: tile side, subgroup size, spelling, subgroups per workgroup. */
-export interface DirectShape {
+export type DirectShape = {
   /** Tile side (M = N = K = S). */
   readonly S: number;
   /** Subgroup size (the path's workgroup size). */
@@ -21,6 +29,49 @@ export interface DirectShape {
   readonly syntax: 'template' | 'bool';
   /** Subgroups per workgroup. */
   readonly W: number;
+};
+
+/**
+ * The fields of {@link DirectShape} alone, for a specialization (a caller's spec may carry more).
+ *
+ * @example
+ * ```ts
+ * directShapeOf({ S: 16, SG: 32, syntax: 'template', W: 2, segTiles: 1 }); // { S: 16, SG: 32, syntax: 'template', W: 2 }
+ * ```
+ */
+export function directShapeOf(d: DirectShape): DirectShape {
+  return { S: d.S, SG: d.SG, syntax: d.syntax, W: d.W };
+}
+
+/** The bindings of the direct f16 kernels: `input` f16 tiles, `output` f32 values. */
+export const DIRECT_BINDINGS = tcuBindings('f16', 'f32');
+
+/**
+ * What the direct f16 kernels enable. With `subgroups`, the definition also switches off WGSL's
+ * `subgroup_uniformity`, as core's single-pass scans do: the look-back runs subgroup operations
+ * in the first subgroup only.
+ */
+export const DIRECT_EXTENSIONS: readonly string[] = ['f16', 'subgroups', 'chromium_experimental_subgroup_matrix'];
+
+/**
+ * Dawn's directive for subgroup-matrix built-ins whose offsets are uniform per subgroup but not
+ * per workgroup (the direct kernels compute them from the subgroup index).
+ */
+const MATRIX_UNIFORMITY_RULE = 'chromium.subgroup_matrix_uniformity';
+
+/**
+ * {@link defineKernel} for kernels that switch off Dawn's `chromium.subgroup_matrix_uniformity`
+ * diagnostic (see above) besides what the definition says.
+ *
+ * @example
+ * ```ts
+ * const probe = defineSubgroupMatrixKernel({ name: 'tcu/probe', bindings: { out: readWrite('array<f32>') }, wgsl: (spec: { S: number }) => `…` });
+ * ```
+ */
+export function defineSubgroupMatrixKernel<S extends object, B extends string, P extends ParamFields = Record<never, ParamType>>(
+  definition: KernelDefinition<S, B, P>,
+): (spec: S) => Kernel<B, P> {
+  return defineKernel({ ...definition, diagnosticsOff: () => [MATRIX_UNIFORMITY_RULE] });
 }
 
 /**
@@ -53,7 +104,7 @@ export function directApplies(path: MatrixPath): boolean {
  * @example
  * ```ts
  * const w = new DirectWgsl({ S: 16, SG: 32, syntax: 'template', W: 2 });
- * const lines = [w.prologue({ strictL: false }), `  var v = ${w.zero};`];
+ * const code = `${w.prologue({ strictL: false })}\n  var v = ${w.zero};`;
  * ```
  */
 export class DirectWgsl {
@@ -115,18 +166,11 @@ export class DirectWgsl {
   }
 
   /**
-   * The directives, the parameter struct and the input/output/params bindings. Besides the
-   * subgroup-matrix uniformity rule, WGSL's `subgroup_uniformity` is switched off as core's
-   * single-pass scans do: the look-back runs subgroup operations in the first subgroup only.
+   * What a kernel declares after its bindings (the definition writes the directives, `Params` and
+   * the bindings: {@link DIRECT_EXTENSIONS}, {@link DIRECT_BINDINGS}): `extra`, then `cst`.
    */
   header(extra: string): string {
-    return `diagnostic(off, chromium.subgroup_matrix_uniformity);
-diagnostic(off, subgroup_uniformity);
-enable f16;
-enable subgroups;
-enable chromium_experimental_subgroup_matrix;
-${tcuBindingsWgsl('f16', 'f32')}
-${extra}
+    return `${extra}
 var<workgroup> cst: array<f16, ${4 * this.SS}>;`;
   }
 
@@ -164,24 +208,23 @@ ${this.entry(o.strictL)}
    * lane j) and `offset` (carry + the columns before, in lane j) defined; `extraOffset` joins the
    * offset (a carry-in of subgroups earlier in the round).
    */
-  writeScannedTile(o: { slot: string; at: string; inclusive: boolean; extraOffset?: string }): string[] {
+  writeScannedTile(o: { slot: string; at: string; inclusive: boolean; extraOffset?: string }): string {
     const { S, SS, SG } = this;
-    return [
-      `    let total = cols[${o.slot} + (lane % ${S}u) * ${S}u + ${S - 1}u];`,
-      `    let offset = subgroupExclusiveAdd(select(0.0, total, lane < ${S}u)) + carry${o.extraOffset ? ` + ${o.extraOffset}` : ''};`,
-      `    for (var m = 0u; m < ${SS / SG}u; m++) {`,
-      `      let e = lane + ${SG}u * m;`,
-      o.inclusive
-        ? `      let within = cols[${o.slot} + e];`
-        : `      let within = select(cols[${o.slot} + max(e, 1u) - 1u], 0.0, e % ${S}u == 0u);`,
-      `      output[(${o.at}) * ${SS}u + e] = within + subgroupShuffle(offset, e / ${S}u);`,
-      '    }',
-    ];
+    const within = o.inclusive
+      ? `      let within = cols[${o.slot} + e];`
+      : `      let within = select(cols[${o.slot} + max(e, 1u) - 1u], 0.0, e % ${S}u == 0u);`;
+    return `    let total = cols[${o.slot} + (lane % ${S}u) * ${S}u + ${S - 1}u];
+    let offset = subgroupExclusiveAdd(select(0.0, total, lane < ${S}u)) + carry${o.extraOffset ? ` + ${o.extraOffset}` : ''};
+    for (var m = 0u; m < ${SS / SG}u; m++) {
+      let e = lane + ${SG}u * m;
+${within}
+      output[(${o.at}) * ${SS}u + e] = within + subgroupShuffle(offset, e / ${S}u);
+    }`;
   }
 }
 
 /**
- * The lanes' part of a reduction's last step, as WGSL lines: output o of the unit is the sum of the
+ * The lanes' part of a reduction's last step, as WGSL: output o of the unit is the sum of the
  * `per` consecutive values of the workgroup array `sums` from `base` + o·per, for `outs` ≤ SG
  * outputs. SG/outs lanes take each output, each adding every span-th value (`extra`, a WGSL
  * expression in `o`, joins the first lane's share), a butterfly of subgroup shuffles adds the
@@ -189,28 +232,17 @@ ${this.entry(o.strictL)}
  *
  * @example
  * ```ts
- * const lines = laneSumsWgsl({ SG: 32, base: 'sg * 256u', per: 16, outs: 16, zero: '0.0', at: 'unit * 16u' });
+ * const code = laneSumsWgsl({ SG: 32, base: 'sg * 256u', per: 16, outs: 16, zero: '0.0', at: 'unit * 16u' });
  * ```
  */
-export function laneSumsWgsl(o: {
-  SG: number;
-  base: string;
-  per: number;
-  outs: number;
-  zero: string;
-  at: string;
-  extra?: string;
-}): string[] {
+export function laneSumsWgsl(o: { SG: number; base: string; per: number; outs: number; zero: string; at: string; extra?: string }): string {
   const span = o.SG / o.outs;
-  const lines = [
-    `  let o = lane / ${span}u; let part = lane % ${span}u;`,
-    `  var total = ${o.zero};`,
-    `  for (var e = part; e < ${o.per}u; e += ${span}u) { total += sums[${o.base} + o * ${o.per}u + e]; }`,
-  ];
-  if (o.extra) lines.push(`  if (part == 0u) { total += ${o.extra}; }`);
-  for (let m = span >> 1; m >= 1; m >>= 1) lines.push(`  total += subgroupShuffleXor(total, ${m}u);`);
-  lines.push(`  if (part == 0u) { output[${o.at} + o] = total; }`);
-  return lines;
+  let butterfly = '';
+  for (let m = span >> 1; m >= 1; m >>= 1) butterfly += `  total += subgroupShuffleXor(total, ${m}u);\n`;
+  return `  let o = lane / ${span}u; let part = lane % ${span}u;
+  var total = ${o.zero};
+  for (var e = part; e < ${o.per}u; e += ${span}u) { total += sums[${o.base} + o * ${o.per}u + e]; }
+${o.extra ? `  if (part == 0u) { total += ${o.extra}; }\n` : ''}${butterfly}  if (part == 0u) { output[${o.at} + o] = total; }`;
 }
 
 /**
@@ -222,18 +254,18 @@ export function laneSumsWgsl(o: {
  *
  * @example
  * ```ts
- * device.createShaderModule({ code: directProbeWgsl(16, 32, 'template') });
+ * const probe = directProbeKernel({ S: 16, SG: 32, syntax: 'template' });
+ * const group = bindGroupByName(device, probe, pipeline, { out });
  * ```
  */
-export function directProbeWgsl(S: number, SG: number, syntax: 'template' | 'bool'): string {
-  const w = new DirectWgsl({ S, SG, syntax, W: 2 });
-  const ones = (type: string) => w.load(`${type}<f16, ${S}, ${S}>`, 'ones', '0u', 'row_major');
-  return `diagnostic(off, chromium.subgroup_matrix_uniformity);
-enable f16;
-enable subgroups;
-enable chromium_experimental_subgroup_matrix;
-@group(0) @binding(0) var<storage, read_write> out: array<f32>;
-var<workgroup> ones: array<f16, ${S * S}>;
+export const directProbeKernel = defineSubgroupMatrixKernel({
+  name: 'tcu/direct-probe',
+  bindings: { out: readWrite('array<f32>') },
+  enable: () => DIRECT_EXTENSIONS,
+  wgsl: ({ S, SG, syntax }: { readonly S: number; readonly SG: number; readonly syntax: 'template' | 'bool' }) => {
+    const w = new DirectWgsl({ S, SG, syntax, W: 2 });
+    const ones = (type: string) => w.load(`${type}<f16, ${S}, ${S}>`, 'ones', '0u', 'row_major');
+    return `var<workgroup> ones: array<f16, ${S * S}>;
 @compute @workgroup_size(${2 * SG})
 fn main(@builtin(local_invocation_index) lid: u32) {
   for (var e = lid; e < ${S * S}u; e += ${2 * SG}u) { ones[e] = 1.0h; }
@@ -246,4 +278,5 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   out[${2 * S * S}u + lid] = select(0.0, 1.0, leader == sg && members == ${SG}u);
 }
 `;
-}
+  },
+});

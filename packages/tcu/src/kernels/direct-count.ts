@@ -2,13 +2,13 @@
 // straight from storage (four per u32 word) into the right factor, as the f16 direct reduction
 // (direct-reduce.ts) does with its tiles, and the staged kernels only take what is left.
 
-import type { KernelSpec } from '@scan/core/kit';
-import { laneSumsWgsl } from './direct-common.js';
+import { type Kernel, read, readWrite, unroll } from '@scan/core/kit';
+import { defineSubgroupMatrixKernel, laneSumsWgsl } from './direct-common.js';
 import type { MatrixPath, MatrixShape } from './matrix.js';
-import { tcuBindingsWgsl } from './tcu-kernels.js';
+import { TCU_PARAMS, tcuBindings } from './tcu-kernels.js';
 
 /** Specialization of {@link directCountKernel}. */
-export interface DirectCountSpec {
+export type DirectCountSpec = {
   /** The u8 config: the left factor is M×K, the right K×N, the result M×N. */
   readonly shape: MatrixShape;
   /** Subgroup size. */
@@ -21,7 +21,7 @@ export interface DirectCountSpec {
    * or a multiple of M·N (one partial count per unit, the plan adds the partials).
    */
   readonly chunks: number;
-}
+};
 
 /**
  * Whether the direct count applies to a path: the subgroup-matrix path of the u8 family, with
@@ -74,24 +74,30 @@ function emitters(shape: MatrixShape, syntax: 'template' | 'bool') {
  * goes through workgroup memory and lanes add its entries (a butterfly over the lanes of one
  * output), which for `chunks` ≥ M·N is one partial count per unit.
  *
- * Bindings: 0 input (flags, four per u32 word), 1 output (u32), 2 params (`groups` = units,
- * `nx` the dispatch width).
+ * Bindings: `input` (flags, four per u32 word), `output` (u32); parameters: `groups` = units, `nx`
+ * the dispatch width.
  *
  * @example
  * ```ts
  * const kernel = directCountKernel({ shape: { M: 16, N: 16, K: 32 }, SG: 32, syntax: 'bool', W: 2, chunks: 8 });
+ * b.dispatch(kernel, { input, output }, Math.ceil(units / 2), { n, s, nseg, parts: 1, partLen: 0, nx, groups: units, first: 0 });
  * ```
  */
-export function directCountKernel(spec: DirectCountSpec): KernelSpec {
+export function directCountKernel(spec: DirectCountSpec): Kernel<'input' | 'output', typeof TCU_PARAMS> {
   const { M, N, K } = spec.shape;
   // Segments of M·N chunks or more all give one partial per unit: the same WGSL whatever their
-  // length, so one key (and one pipeline) serves them all — the whole array of any count included.
-  const chunks = Math.min(spec.chunks, M * N);
-  return {
-    key: `tcu/direct-count/c${chunks}/${M}x${N}x${K}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
-    wgsl: () => directCountWgsl(spec),
-  };
+  // length, so one specialization (and one pipeline) serves them all — the whole array of any
+  // count included.
+  return directCountFamily({ shape: { M, N, K }, SG: spec.SG, syntax: spec.syntax, W: spec.W, chunks: Math.min(spec.chunks, M * N) });
 }
+
+const directCountFamily = defineSubgroupMatrixKernel({
+  name: 'tcu/direct-count',
+  bindings: tcuBindings('u32', 'u32'),
+  params: TCU_PARAMS,
+  enable: () => ['subgroups', 'chromium_experimental_subgroup_matrix'],
+  wgsl: directCountWgsl,
+});
 
 function directCountWgsl(d: DirectCountSpec): string {
   const { M, N, K } = d.shape;
@@ -100,13 +106,24 @@ function directCountWgsl(d: DirectCountSpec): string {
   const e = emitters(d.shape, d.syntax);
   const per = Math.min(d.chunks, MN); // entries of V per output
   const outs = MN / per; // outputs per unit
-  const lines = [
-    `diagnostic(off, chromium.subgroup_matrix_uniformity);
-diagnostic(off, subgroup_uniformity);
-enable subgroups;
-enable chromium_experimental_subgroup_matrix;
-${tcuBindingsWgsl('u32', 'u32')}
-${e.cst}
+  let finish: string;
+  if (per === 1) {
+    finish = `  ${e.store('output', `unit * ${MN}u`, 'v')}`;
+  } else if (outs <= SG) {
+    finish = `  ${e.store('sums', `sg * ${MN}u`, 'v')}
+  workgroupBarrier();
+${laneSumsWgsl({ SG, base: `sg * ${MN}u`, per, outs, zero: '0u', at: `unit * ${outs}u` })}`;
+  } else {
+    // More outputs than lanes: each lane adds whole outputs.
+    finish = `  ${e.store('sums', `sg * ${MN}u`, 'v')}
+  workgroupBarrier();
+  for (var o = lane; o < ${outs}u; o += ${SG}u) {
+    var total = 0u;
+    for (var i = 0u; i < ${per}u; i++) { total += sums[sg * ${MN}u + o * ${per}u + i]; }
+    output[unit * ${outs}u + o] = total;
+  }`;
+  }
+  return `${e.cst}
 ${per > 1 ? `var<workgroup> sums: array<u32, ${W * MN}>;` : ''}
 @compute @workgroup_size(${SG * W})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32) {
@@ -115,33 +132,11 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid:
   // Units past the last are clamped onto it: they redo its work and write the same values.
   let unit = min((wid.x + wid.y * params.nx) * ${W}u + sg, params.groups - 1u);
   let base = unit * ${MN * K}u;
-  var v = ${e.zero};`,
-    ...Array.from(
-      { length: M },
-      (_, k) => `  v = subgroupMatrixMultiplyAccumulate(${e.p(k)}, ${e.tile('input', `base + ${k * N * K}u`)}, v);`,
-    ),
-  ];
-  if (per === 1) {
-    lines.push(`  ${e.store('output', `unit * ${MN}u`, 'v')}`);
-  } else if (outs <= SG) {
-    lines.push(
-      `  ${e.store('sums', `sg * ${MN}u`, 'v')}`,
-      '  workgroupBarrier();',
-      ...laneSumsWgsl({ SG, base: `sg * ${MN}u`, per, outs, zero: '0u', at: `unit * ${outs}u` }),
-    );
-  } else {
-    // More outputs than lanes: each lane adds whole outputs.
-    lines.push(
-      `  ${e.store('sums', `sg * ${MN}u`, 'v')}`,
-      '  workgroupBarrier();',
-      `  for (var o = lane; o < ${outs}u; o += ${SG}u) {`,
-      '    var total = 0u;',
-      `    for (var i = 0u; i < ${per}u; i++) { total += sums[sg * ${MN}u + o * ${per}u + i]; }`,
-      `    output[unit * ${outs}u + o] = total;`,
-      '  }',
-    );
-  }
-  return `${lines.join('\n')}\n}\n`;
+  var v = ${e.zero};
+${unroll(M, (k) => `  v = subgroupMatrixMultiplyAccumulate(${e.p(k)}, ${e.tile('input', `base + ${k * N * K}u`)}, v);`)}
+${finish}
+}
+`;
 }
 
 /**
@@ -152,24 +147,26 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid:
  *
  * @example
  * ```ts
- * device.createShaderModule({ code: directCountProbeWgsl({ M: 16, N: 16, K: 32 }, 32, 'bool') });
+ * const probe = directCountProbeKernel({ shape: { M: 16, N: 16, K: 32 }, SG: 32, syntax: 'bool' });
+ * const group = bindGroupByName(device, probe, pipeline, { flags, out });
  * ```
  */
-export function directCountProbeWgsl(shape: MatrixShape, SG: number, syntax: 'template' | 'bool'): string {
-  const { M, N, K } = shape;
-  const e = emitters(shape, syntax);
-  return `diagnostic(off, chromium.subgroup_matrix_uniformity);
-enable chromium_experimental_subgroup_matrix;
-@group(0) @binding(0) var<storage, read> flags: array<u32>;
-@group(0) @binding(1) var<storage, read_write> out: array<u32>;
-${e.cst}
+export const directCountProbeKernel = defineSubgroupMatrixKernel({
+  name: 'tcu/direct-count-probe',
+  bindings: { flags: read('array<u32>'), out: readWrite('array<u32>') },
+  enable: () => ['chromium_experimental_subgroup_matrix'],
+  wgsl: ({ shape, SG, syntax }: { readonly shape: MatrixShape; readonly SG: number; readonly syntax: 'template' | 'bool' }) => {
+    const { M, N, K } = shape;
+    const e = emitters(shape, syntax);
+    return `${e.cst}
 @compute @workgroup_size(${2 * SG})
 fn main(@builtin(local_invocation_index) lid: u32) {
   ${e.stageCst('lid', 2 * SG)}
   let sg = lid / ${SG}u;
   var v = ${e.zero};
-${Array.from({ length: M }, (_, k) => `  v = subgroupMatrixMultiplyAccumulate(${e.p(k)}, ${e.tile('flags', `sg * ${M * N * K}u + ${k * N * K}u`)}, v);`).join('\n')}
+${unroll(M, (k) => `  v = subgroupMatrixMultiplyAccumulate(${e.p(k)}, ${e.tile('flags', `sg * ${M * N * K}u + ${k * N * K}u`)}, v);`)}
   ${e.store('out', `sg * ${M * N}u`, 'v')}
 }
 `;
-}
+  },
+});

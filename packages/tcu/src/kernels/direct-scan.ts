@@ -1,8 +1,16 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { type DirectShape, DirectWgsl } from './direct-common.js';
+import { type Kernel, unroll } from '@scan/core/kit';
+import {
+  DIRECT_BINDINGS,
+  DIRECT_EXTENSIONS,
+  type DirectShape,
+  DirectWgsl,
+  defineSubgroupMatrixKernel,
+  directShapeOf,
+} from './direct-common.js';
+import { TCU_PARAMS } from './tcu-kernels.js';
 
 /** Specialization of {@link directScanKernel}. */
-export interface DirectScanSpec extends DirectShape {
+export type DirectScanSpec = DirectShape & {
   /**
    * Tiles per segment (s = segTiles·S²: 1 ≤ segTiles ≤ S dividing S, or any longer segment with
    * `unitTiles` = segTiles), or 0 for segments of S·N elements (see `strided`).
@@ -13,7 +21,7 @@ export interface DirectScanSpec extends DirectShape {
   /** Tiles per unit (one subgroup's share, whole segments, scanned in order). */
   readonly unitTiles: number;
   readonly inclusive: boolean;
-}
+};
 
 /**
  * Regular segmented scan of f16 tiles loaded straight from storage (Dakkak et al. 2019, §5), for
@@ -36,68 +44,80 @@ export interface DirectScanSpec extends DirectShape {
  *
  * @example
  * ```ts
- * const spec = directScanKernel({ S: 16, SG: 32, syntax: 'template', W: 2, segTiles: 1, unitTiles: 16, inclusive: true });
+ * const kernel = directScanKernel({ S: 16, SG: 32, syntax: 'template', W: 2, segTiles: 1, unitTiles: 16, inclusive: true });
+ * b.dispatch(kernel, { input, output }, Math.ceil(units / 2), { n, s, nseg, parts: 1, partLen: 0, nx, groups: units, first: 0 });
  * ```
  */
-export function directScanKernel(spec: DirectScanSpec): KernelSpec {
-  return {
-    key: `tcu/direct-scan/t${spec.segTiles}${spec.strided ? 'n' : ''}/u${spec.unitTiles}/${spec.inclusive ? 'incl' : 'excl'}/S${spec.S}/sg${spec.SG}/w${spec.W}/${spec.syntax}`,
-    wgsl: () => directScanWgsl(spec),
-  };
+export function directScanKernel(spec: DirectScanSpec): Kernel<keyof typeof DIRECT_BINDINGS, typeof TCU_PARAMS> {
+  return directScanFamily({
+    ...directShapeOf(spec),
+    segTiles: spec.segTiles,
+    strided: spec.strided === true,
+    unitTiles: spec.unitTiles,
+    inclusive: spec.inclusive,
+  });
 }
+
+const directScanFamily = defineSubgroupMatrixKernel({
+  name: 'tcu/direct-scan',
+  bindings: DIRECT_BINDINGS,
+  params: TCU_PARAMS,
+  enable: () => DIRECT_EXTENSIONS,
+  wgsl: directScanWgsl,
+});
 
 function directScanWgsl(d: DirectScanSpec): string {
   const w = new DirectWgsl(d);
   const { S, SS, W } = w;
   const { segTiles, unitTiles } = d;
   if (segTiles === 0 && d.strided) {
-    const lines = [
-      w.prologue({ strictL: !d.inclusive }),
-      `  let l = ${w.l};`,
-      `  let ones = ${w.ones};`,
-      ...Array.from({ length: unitTiles }, (_, k) => [
-        '  {',
-        `    let base = (unit * ${unitTiles}u + ${k}u) * ${S}u * params.s;`,
-        `    var c = ${w.zero};`,
-        `    for (var i = 0u; i < params.s / ${S}u; i++) {`,
-        `      let a = ${w.tile(`base + i * ${S}u`, 'params.s')};`,
-        `      ${w.store('output', `base + i * ${S}u`, 'subgroupMatrixMultiplyAccumulate(l, a, c)', 'col_major', 'params.s')}`,
-        '      c = subgroupMatrixMultiplyAccumulate(ones, a, c);',
-        '    }',
-        '  }',
-      ]).flat(),
-    ];
-    return `${lines.join('\n')}\n}\n`;
+    const units = unroll(
+      unitTiles,
+      (k) => `  {
+    let base = (unit * ${unitTiles}u + ${k}u) * ${S}u * params.s;
+    var c = ${w.zero};
+    for (var i = 0u; i < params.s / ${S}u; i++) {
+      let a = ${w.tile(`base + i * ${S}u`, 'params.s')};
+      ${w.store('output', `base + i * ${S}u`, 'subgroupMatrixMultiplyAccumulate(l, a, c)', 'col_major', 'params.s')}
+      c = subgroupMatrixMultiplyAccumulate(ones, a, c);
+    }
+  }`,
+    );
+    return `${w.prologue({ strictL: !d.inclusive })}
+  let l = ${w.l};
+  let ones = ${w.ones};
+${units}
+}
+`;
   }
   if (segTiles === 0) {
-    const lines = [
-      w.prologue({ strictL: !d.inclusive }),
-      `  let l = ${w.l};`,
-      `  let base = unit * ${unitTiles * SS}u;`,
-      ...Array.from(
-        { length: unitTiles },
-        (_, k) =>
-          `  ${w.store('output', `base + ${k * SS}u`, `subgroupMatrixMultiplyAccumulate(l, ${w.tile(`base + ${k * SS}u`)}, ${w.zero})`, 'col_major')}`,
-      ),
-    ];
-    return `${lines.join('\n')}\n}\n`;
+    const tiles = unroll(
+      unitTiles,
+      (k) =>
+        `  ${w.store('output', `base + ${k * SS}u`, `subgroupMatrixMultiplyAccumulate(l, ${w.tile(`base + ${k * SS}u`)}, ${w.zero})`, 'col_major')}`,
+    );
+    return `${w.prologue({ strictL: !d.inclusive })}
+  let l = ${w.l};
+  let base = unit * ${unitTiles * SS}u;
+${tiles}
+}
+`;
   }
-  const lines = [
-    w.prologue({ strictL: false, extra: `var<workgroup> cols: array<f32, ${W * SS}>;` }),
-    `  let l = ${w.l};`,
-    `  let first = unit * ${unitTiles}u;`,
-    `  let slot = sg * ${SS}u;`,
-    '  var carry = 0.0;',
-    `  var a = ${w.tile(`first * ${SS}u`)};`,
-    `  for (var t = 0u; t < ${unitTiles}u; t++) {`,
-    `    ${w.store('cols', 'slot', `subgroupMatrixMultiplyAccumulate(l, a, ${w.zero})`, 'col_major')}`,
-    `    a = ${w.tile(`(first + min(t + 1u, ${unitTiles - 1}u)) * ${SS}u`)};`,
-    '    workgroupBarrier();',
-    `    if (t % ${segTiles}u == 0u) { carry = 0.0; }`,
-    ...w.writeScannedTile({ slot: 'slot', at: 'first + t', inclusive: d.inclusive }),
-    `    carry = subgroupShuffle(offset, ${S - 1}u) + subgroupShuffle(total, ${S - 1}u);`,
-    '    workgroupBarrier();',
-    '  }',
-  ];
-  return `${lines.join('\n')}\n}\n`;
+  return `${w.prologue({ strictL: false, extra: `var<workgroup> cols: array<f32, ${W * SS}>;` })}
+  let l = ${w.l};
+  let first = unit * ${unitTiles}u;
+  let slot = sg * ${SS}u;
+  var carry = 0.0;
+  var a = ${w.tile(`first * ${SS}u`)};
+  for (var t = 0u; t < ${unitTiles}u; t++) {
+    ${w.store('cols', 'slot', `subgroupMatrixMultiplyAccumulate(l, a, ${w.zero})`, 'col_major')}
+    a = ${w.tile(`(first + min(t + 1u, ${unitTiles - 1}u)) * ${SS}u`)};
+    workgroupBarrier();
+    if (t % ${segTiles}u == 0u) { carry = 0.0; }
+${w.writeScannedTile({ slot: 'slot', at: 'first + t', inclusive: d.inclusive })}
+    carry = subgroupShuffle(offset, ${S - 1}u) + subgroupShuffle(total, ${S - 1}u);
+    workgroupBarrier();
+  }
+}
+`;
 }

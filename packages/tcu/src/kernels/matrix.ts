@@ -1,3 +1,5 @@
+import { unroll } from '@scan/core/kit';
+
 // The matrix formulation shared by every kernel of the package. A kernel is written once, as a
 // sequence of phases on S×S tiles held in workgroup memory — stage a tile (scalar loop), multiply
 // tiles (D = A·B + C), read a tile (scalar loop) — and only `mma` differs between the two paths:
@@ -9,17 +11,17 @@
 // scalar FMAs (see `wideMma`).
 
 /** A subgroup-matrix shape: left M×K, right K×N, result M×N. */
-export interface MatrixShape {
+export type MatrixShape = {
   readonly M: number;
   readonly N: number;
   readonly K: number;
-}
+};
 
 /** Operand family: f16 data (f32 accumulation) or u8 flags (u32 accumulation). */
 export type Family = 'f16' | 'u8';
 
-/** How a kernel multiplies: everything a generator needs to know, and part of its cache key. */
-export interface MatrixPath {
+/** How a kernel multiplies: everything a generator needs to know, and part of its specialization. */
+export type MatrixPath = {
   readonly kind: 'subgroup-matrix' | 'emulated';
   readonly family: Family;
   readonly shape: MatrixShape;
@@ -33,12 +35,30 @@ export interface MatrixPath {
    * per workgroup) may run: the device check of {@link prepareTcu} passed and the shape suits them.
    */
   readonly direct: boolean;
-}
+};
 
-/** The key fragment of a path. */
-export function pathKey(p: MatrixPath): string {
-  const { M, N, K } = p.shape;
-  return `${p.kind === 'emulated' ? 'emu' : `sgm-${p.syntax}${p.direct ? '-direct' : ''}`}/${p.family}/${M}x${N}x${K}/S${p.S}/wg${p.workgroupSize}`;
+/** What the staged kernels' WGSL reads of a path: all of it but `direct`, which only steers the plans. */
+export type KernelPath = Omit<MatrixPath, 'direct'>;
+
+/**
+ * The part of `p` a staged kernel's specialization holds: `direct` left out (it changes no WGSL),
+ * and the spelling only where the subgroup-matrix built-ins are written (the emulated path writes
+ * none, so every spelling shares its kernels).
+ *
+ * @example
+ * ```ts
+ * tcuReduceKernel({ path: kernelPath(path), cls: 'warp', input: 'f16', tiles: 4 });
+ * ```
+ */
+export function kernelPath(p: MatrixPath): KernelPath {
+  return {
+    kind: p.kind,
+    family: p.family,
+    shape: { M: p.shape.M, N: p.shape.N, K: p.shape.K },
+    S: p.S,
+    syntax: p.kind === 'emulated' ? 'template' : p.syntax,
+    workgroupSize: p.workgroupSize,
+  };
 }
 
 function gcd(a: number, b: number): number {
@@ -59,13 +79,13 @@ export function tileSide(shape: MatrixShape): number {
 }
 
 /** Value type of the kernel's scalar code: f32 for the f16 family, u32 for the u8 family. */
-export const valueType = (p: MatrixPath): 'f32' | 'u32' => (p.family === 'f16' ? 'f32' : 'u32');
+export const valueType = (p: KernelPath): 'f32' | 'u32' => (p.family === 'f16' ? 'f32' : 'u32');
 
 /** Elements per operand storage word: u8 operands are packed four per u32 on the subgroup-matrix path. */
-const packOf = (p: MatrixPath): number => (p.kind === 'subgroup-matrix' && p.family === 'u8' ? 4 : 1);
+const packOf = (p: KernelPath): number => (p.kind === 'subgroup-matrix' && p.family === 'u8' ? 4 : 1);
 
 /** Limbs an accumulator value is split into to become an operand again. */
-const limbsOf = (p: MatrixPath): number => (p.kind === 'subgroup-matrix' && p.family === 'u8' ? 4 : 1);
+const limbsOf = (p: KernelPath): number => (p.kind === 'subgroup-matrix' && p.family === 'u8' ? 4 : 1);
 
 /**
  * The WGSL emitters of a path over `opSlots` operand tiles and `accSlots` accumulator tiles.
@@ -80,7 +100,7 @@ export class MatrixCode {
   readonly limbs: number;
 
   constructor(
-    readonly path: MatrixPath,
+    readonly path: KernelPath,
     readonly opSlots: number,
     readonly accSlots: number,
   ) {
@@ -93,26 +113,24 @@ export class MatrixCode {
   }
 
   /** Workgroup-memory bytes of the pools. */
-  static bytes(path: MatrixPath, opSlots: number, accSlots: number): number {
+  static bytes(path: KernelPath, opSlots: number, accSlots: number): number {
     const SS = path.S * path.S;
     const opBytes = path.kind === 'emulated' ? 4 : path.family === 'f16' ? 2 : 1;
     return opSlots * SS * opBytes + accSlots * SS * 4 + 16;
   }
 
-  /** `enable` lines the path needs. */
-  enables(): string {
-    if (this.path.kind === 'emulated') return '';
-    return `${this.path.family === 'f16' ? 'enable f16;\n' : ''}enable chromium_experimental_subgroup_matrix;\n`;
+  /** Extensions the path's WGSL enables. */
+  extensions(): string[] {
+    if (this.path.kind === 'emulated') return [];
+    return this.path.family === 'f16' ? ['f16', 'chromium_experimental_subgroup_matrix'] : ['chromium_experimental_subgroup_matrix'];
   }
 
   /** The operand and accumulator pools. */
   decls(): string {
     const p = this.path;
     const opType = p.kind === 'emulated' ? this.VT : p.family === 'f16' ? 'f16' : 'u32';
-    return [
-      `var<workgroup> opnd: array<${opType}, ${(this.opSlots * this.SS) / this.pack}>;`,
-      `var<workgroup> acc: array<${this.VT}, ${this.accSlots * this.SS}>;`,
-    ].join('\n');
+    return `var<workgroup> opnd: array<${opType}, ${(this.opSlots * this.SS) / this.pack}>;
+var<workgroup> acc: array<${this.VT}, ${this.accSlots * this.SS}>;`;
   }
 
   /** Element `e` (a u32 expression) of accumulator tile `slot`, as an lvalue. */
@@ -154,15 +172,13 @@ export class MatrixCode {
         this.VT === 'f32'
           ? (x: string, y: string, z: string) => `fma(${x}, ${y}, ${z})`
           : (x: string, y: string, z: string) => `${z} + ${x} * ${y}`;
-      return [
-        `for (var e = lid; e < ${SS}u; e += ${WG}u) {`,
-        `  let r = e / ${S}u; let col = e % ${S}u;`,
-        `  var sum = ${this.acc(c, 'e')};`,
-        `  for (var k = 0u; k < ${S}u; k++) { sum = ${prod(this.readOp(a, `r * ${S}u + k`), this.readOp(b, `k * ${S}u + col`), 'sum')}; }`,
-        `  ${this.acc(d, 'e')} = sum;`,
-        '}',
-        'workgroupBarrier();',
-      ].join('\n');
+      return `for (var e = lid; e < ${SS}u; e += ${WG}u) {
+  let r = e / ${S}u; let col = e % ${S}u;
+  var sum = ${this.acc(c, 'e')};
+  for (var k = 0u; k < ${S}u; k++) { sum = ${prod(this.readOp(a, `r * ${S}u + k`), this.readOp(b, `k * ${S}u + col`), 'sum')}; }
+  ${this.acc(d, 'e')} = sum;
+}
+workgroupBarrier();`;
     }
     const { M, N, K } = this.path.shape;
     const ct = this.path.family === 'f16' ? 'f16' : 'u8';
@@ -175,23 +191,20 @@ export class MatrixCode {
         ? `subgroupMatrixStore<row_major>(&${arr}, ${off}, ${m}, ${S}u);`
         : `subgroupMatrixStore(&${arr}, ${off}, ${m}, false, ${S}u);`;
     // Template parameters are <type, columns, rows>: left M×K is <T, K, M>, right K×N is <T, N, K>, result M×N is <T, N, M>.
-    const lines: string[] = [];
-    for (let bi = 0; bi < S / M; bi++) {
-      for (let bj = 0; bj < S / N; bj++) {
-        const cOff = bi * M * S + bj * N;
-        lines.push(`{ var m = ${load(`subgroup_matrix_result<${this.VT}, ${N}, ${M}>`, 'acc', `${c * SS + cOff}u`)};`);
-        for (let bk = 0; bk < S / K; bk++) {
-          const aOff = a * SS + bi * M * S + bk * K;
-          const bOff = b * SS + bk * K * S + bj * N;
-          lines.push(
-            `  m = subgroupMatrixMultiplyAccumulate(${load(`subgroup_matrix_left<${ct}, ${K}, ${M}>`, 'opnd', `${aOff}u`)}, ${load(`subgroup_matrix_right<${ct}, ${N}, ${K}>`, 'opnd', `${bOff}u`)}, m);`,
-          );
-        }
-        lines.push(`  ${store('acc', `${d * SS + cOff}u`, 'm')} }`);
-      }
-    }
-    lines.push('workgroupBarrier();');
-    return lines.join('\n');
+    // One block of the result per (bi, bj), accumulated over the K-blocks bk.
+    const block = (bi: number, bj: number) => {
+      const cOff = bi * M * S + bj * N;
+      const terms = unroll(S / K, (bk) => {
+        const aOff = a * SS + bi * M * S + bk * K;
+        const bOff = b * SS + bk * K * S + bj * N;
+        return `  m = subgroupMatrixMultiplyAccumulate(${load(`subgroup_matrix_left<${ct}, ${K}, ${M}>`, 'opnd', `${aOff}u`)}, ${load(`subgroup_matrix_right<${ct}, ${N}, ${K}>`, 'opnd', `${bOff}u`)}, m);`;
+      });
+      return `{ var m = ${load(`subgroup_matrix_result<${this.VT}, ${N}, ${M}>`, 'acc', `${c * SS + cOff}u`)};
+${terms}
+  ${store('acc', `${d * SS + cOff}u`, 'm')} }`;
+    };
+    return `${unroll(S / M, (bi) => unroll(S / N, (bj) => block(bi, bj)))}
+workgroupBarrier();`;
   }
 
   /**
@@ -216,34 +229,30 @@ export class MatrixCode {
         o.side === 'left'
           ? `${this.acc(o.src, `${r} * ${S}u + ${k}`)}, ${this.readOp(o.x, `${k} * ${S}u + ${c}`)}`
           : `${this.readOp(o.x, `${r} * ${S}u + ${k}`)}, ${this.acc(o.src, `${k} * ${S}u + ${c}`)}`;
-      return [
-        '{',
-        `for (var e = lid; e < ${SS}u; e += ${WG}u) {`,
-        `  let r = e / ${S}u; let c = e % ${S}u;`,
-        `  var sum = ${o.accumulate ? this.acc(o.d, 'e') : '0.0'};`,
-        `  for (var k = 0u; k < ${S}u; k++) { sum = fma(${factors('r', 'c', 'k')}, sum); }`,
-        `  ${this.acc(o.tmp, 'e')} = sum;`,
-        '}',
-        'workgroupBarrier();',
-        `for (var e = lid; e < ${SS}u; e += ${WG}u) { ${this.acc(o.d, 'e')} = ${this.acc(o.tmp, 'e')}; }`,
-        'workgroupBarrier();',
-        '}',
-      ].join('\n');
+      return `{
+for (var e = lid; e < ${SS}u; e += ${WG}u) {
+  let r = e / ${S}u; let c = e % ${S}u;
+  var sum = ${o.accumulate ? this.acc(o.d, 'e') : '0.0'};
+  for (var k = 0u; k < ${S}u; k++) { sum = fma(${factors('r', 'c', 'k')}, sum); }
+  ${this.acc(o.tmp, 'e')} = sum;
+}
+workgroupBarrier();
+for (var e = lid; e < ${SS}u; e += ${WG}u) { ${this.acc(o.d, 'e')} = ${this.acc(o.tmp, 'e')}; }
+workgroupBarrier();
+}`;
     }
-    const out: string[] = [];
-    for (let l = 0; l < this.limbs; l++) {
+    // Limb l of each source value, multiplied into tmp and added to D with its weight 256^l.
+    const limbTerm = (l: number) => {
       const limb: (e: string) => string =
         this.path.kind === 'emulated' ? (e) => this.acc(o.src, e) : (e) => `((${this.acc(o.src, e)} >> ${8 * l}u) & 255u)`;
       const weight = this.path.kind === 'emulated' ? '' : ` << ${8 * l}u`;
-      out.push(this.stageOp(o.limb, limb));
-      out.push(this.stageAcc(o.tmp, () => (VT === 'f32' ? '0.0' : '0u')));
-      out.push(o.side === 'left' ? this.mma(o.tmp, o.limb, o.x, o.tmp) : this.mma(o.tmp, o.x, o.limb, o.tmp));
       const keep = o.accumulate || l > 0;
-      out.push(
-        `for (var e = lid; e < ${SS}u; e += ${WG}u) { ${this.acc(o.d, 'e')} = ${keep ? `${this.acc(o.d, 'e')} + ` : ''}(${this.acc(o.tmp, 'e')}${weight}); }`,
-        'workgroupBarrier();',
-      );
-    }
-    return `{\n${out.join('\n')}\n}`;
+      return `${this.stageOp(o.limb, limb)}
+${this.stageAcc(o.tmp, () => (VT === 'f32' ? '0.0' : '0u'))}
+${o.side === 'left' ? this.mma(o.tmp, o.limb, o.x, o.tmp) : this.mma(o.tmp, o.x, o.limb, o.tmp)}
+for (var e = lid; e < ${SS}u; e += ${WG}u) { ${this.acc(o.d, 'e')} = ${keep ? `${this.acc(o.d, 'e')} + ` : ''}(${this.acc(o.tmp, 'e')}${weight}); }
+workgroupBarrier();`;
+    };
+    return `{\n${unroll(this.limbs, limbTerm)}\n}`;
   }
 }

@@ -1,5 +1,5 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { MatrixCode, type MatrixPath, pathKey } from './matrix.js';
+import { type BindingDecl, defineKernel, type Kernel, type ParamFields, read, readWrite } from '@scan/core/kit';
+import { type KernelPath, kernelPath, MatrixCode, type MatrixPath, valueType } from './matrix.js';
 
 /**
  * What a kernel reads: f16 values packed two per u32 word (the upload format), u8 flags packed four
@@ -12,7 +12,7 @@ export type InputKind = 'f16' | 'f32' | 'u8' | 'u32';
 export type SegmentClass = 'warp' | 'block';
 
 /** Specialization of {@link tcuReduceKernel} and {@link tcuScanKernel}. */
-export interface TcuKernelSpec {
+export type TcuKernelSpec = {
   readonly path: MatrixPath;
   readonly cls: SegmentClass;
   readonly input: InputKind;
@@ -20,32 +20,49 @@ export interface TcuKernelSpec {
   readonly tiles: number;
   /** Scan only. */
   readonly inclusive?: boolean;
-}
+};
+
+/** The specialization the staged families take: {@link TcuKernelSpec} with the path as the WGSL reads it. */
+type StagedSpec = {
+  readonly path: KernelPath;
+  readonly cls: SegmentClass;
+  readonly input: InputKind;
+  readonly tiles: number;
+  readonly inclusive?: boolean;
+};
 
 const isWide = (k: InputKind) => k === 'f32' || k === 'u32';
 
 /**
- * The parameter block every kernel here reads (8 u32 words, one `paramBlock`). `first` is the first
- * segment a pass handles: the staged kernels number segments, elements and partials from the start
- * of the whole array (`n` and `nseg` are the array's), so a pass over the segments the direct kernels
- * left binds the same whole buffers as any other and one bind group serves every count.
+ * The parameters every tcu kernel reads: the array's elements `n`, segment size `s` and segments
+ * `nseg`; `parts` per segment of `partLen` elements each; the dispatch width `nx` and the
+ * workgroups (or units) `groups`; and `first`, the first segment a pass handles: the staged kernels
+ * number segments, elements and partials from the start of the whole array (`n` and `nseg` are the
+ * array's), so a pass over the segments the direct kernels left binds the same whole buffers as
+ * any other and one bind group serves every count.
  */
-export const PARAMS_STRUCT = `struct Params { n: u32, s: u32, nseg: u32, parts: u32, partLen: u32, nx: u32, groups: u32, first: u32 }`;
+export const TCU_PARAMS = {
+  n: 'u32',
+  s: 'u32',
+  nseg: 'u32',
+  parts: 'u32',
+  partLen: 'u32',
+  nx: 'u32',
+  groups: 'u32',
+  first: 'u32',
+} as const satisfies ParamFields;
 
 /**
- * The parameter struct and the three bindings every tcu kernel has: input (0), output (1) and the
- * parameters (2), with the given element types.
+ * The two bindings every tcu kernel but the propagate one has, `input` and `output`, with the
+ * given element types.
  *
  * @example
  * ```ts
- * const decls = tcuBindingsWgsl('u32', 'f32'); // struct Params …; input: array<u32>; output: array<f32>
+ * const bindings = tcuBindings('u32', 'f32'); // input: array<u32> (read), output: array<f32>
  * ```
  */
-export function tcuBindingsWgsl(input: string, output: string): string {
-  return `${PARAMS_STRUCT}
-@group(0) @binding(0) var<storage, read> input: array<${input}>;
-@group(0) @binding(1) var<storage, read_write> output: array<${output}>;
-@group(0) @binding(2) var<uniform> params: Params;`;
+export function tcuBindings(input: string, output: string): { readonly input: BindingDecl; readonly output: BindingDecl } {
+  return { input: read(`array<${input}>`), output: readWrite(`array<${output}>`) };
 }
 
 function loadInWgsl(kind: InputKind): string {
@@ -61,12 +78,9 @@ function loadInWgsl(kind: InputKind): string {
   }
 }
 
-function header(code: MatrixCode, kind: InputKind, extraBindings = ''): string {
-  const VT = code.VT;
-  return `${code.enables()}
-${tcuBindingsWgsl('u32', VT)}
-${extraBindings}
-${code.decls()}
+/** What the staged kernels declare after their bindings: the tile pools, the tile cursor, `loadIn`. */
+function header(code: MatrixCode, kind: InputKind): string {
+  return `${code.decls()}
 var<private> cur: u32;
 var<private> lim: u32;
 ${loadInWgsl(kind)}
@@ -100,32 +114,39 @@ export const SCAN_SLOTS = { op: 5, acc: 4 } as const;
  *   partials with this kernel again).
  *
  * Output: one value per segment (warp) or per part (block), at its index in the whole array: a
- * pass handles the segments from `params.first` on (see `PARAMS_STRUCT`).
+ * pass handles the segments from `params.first` on (see {@link TCU_PARAMS}).
  *
  * @example
  * ```ts
- * const spec = tcuReduceKernel({ path, cls: 'warp', input: 'f16', tiles: 4 });
- * getPipeline(ctx, spec);
+ * const kernel = tcuReduceKernel({ path, cls: 'warp', input: 'f16', tiles: 4 });
+ * b.dispatch(kernel, { input, output }, groups, { n, s, nseg, parts: 1, partLen: s, nx, groups, first: 0 });
  * ```
  */
-export function tcuReduceKernel(spec: TcuKernelSpec): KernelSpec {
-  const key = `tcu/reduce/${spec.cls}/${spec.input}/t${spec.tiles}/${pathKey(spec.path)}`;
-  return { key, wgsl: () => reduceWgsl(spec) };
+export function tcuReduceKernel(spec: TcuKernelSpec): Kernel<'input' | 'output', typeof TCU_PARAMS> {
+  return reduceFamily({ path: kernelPath(spec.path), cls: spec.cls, input: spec.input, tiles: spec.tiles });
 }
 
-function reduceWgsl(spec: TcuKernelSpec): string {
+const reduceFamily = defineKernel({
+  name: 'tcu/reduce',
+  bindings: (spec: StagedSpec) => tcuBindings('u32', valueType(spec.path)),
+  params: TCU_PARAMS,
+  enable: (spec) => new MatrixCode(spec.path, REDUCE_SLOTS.op, REDUCE_SLOTS.acc).extensions(),
+  wgsl: reduceWgsl,
+});
+
+function reduceWgsl(spec: StagedSpec): string {
   const code = new MatrixCode(spec.path, REDUCE_SLOTS.op, REDUCE_SLOTS.acc);
   const { S, SS } = code;
   const [P, PT, A, LIMB] = [0, 1, 2, 3];
   const [V, R, X, TMP] = [0, 1, 2, 3];
   const wide = isWide(spec.input);
   const VT = code.VT;
-  const body: string[] = [];
   const stage = (fn: string) =>
     wide
       ? `${code.stageAcc(X, (e) => fn.replace('E', e))}\n${code.wideMma({ d: V, src: X, x: P, side: 'right', accumulate: spec.cls === 'block', limb: LIMB, tmp: TMP })}`
       : `${code.stageOp(A, (e) => fn.replace('E', e))}\n${code.mma(V, P, A, V)}`;
   let tileValue: string;
+  let body: string;
   if (spec.cls === 'warp') {
     tileValue = `fn tileValue(e: u32, q: u32, sw: u32) -> ${VT} {
   let r = e / ${S}u; let c = e % ${S}u;
@@ -136,44 +157,40 @@ function reduceWgsl(spec: TcuKernelSpec): string {
   if (idx >= params.n) { return ${zero(code)}; }
   return loadIn(idx);
 }`;
-    body.push(
-      `  let sw = min(params.s, ${S}u); let q = ${S}u / sw;`,
-      code.stageOp(P, (e) => one(code, `(${e} % ${S}u) < q * sw && (${e} % ${S}u) / sw == ${e} / ${S}u`)),
-      `  for (var w = 0u; w < ${spec.tiles}u; w++) {`,
-      `    cur = params.first + (g * ${spec.tiles}u + w) * q * ${S}u;`,
-      code.stageAcc(V, () => zero(code)),
-      stage('tileValue(E, q, sw)'),
-      `    for (var j = lid; j < q * ${S}u; j += ${code.WG}u) {`,
-      `      let r = j / ${S}u; let c = j % ${S}u; let seg = cur + c * q + r;`,
-      `      if (seg < params.nseg) { output[seg] = ${code.acc(V, `r * ${S}u + c`)}; }`,
-      '    }',
-      '    workgroupBarrier();',
-      '  }',
-    );
+    body = `  let sw = min(params.s, ${S}u); let q = ${S}u / sw;
+${code.stageOp(P, (e) => one(code, `(${e} % ${S}u) < q * sw && (${e} % ${S}u) / sw == ${e} / ${S}u`))}
+  for (var w = 0u; w < ${spec.tiles}u; w++) {
+    cur = params.first + (g * ${spec.tiles}u + w) * q * ${S}u;
+${code.stageAcc(V, () => zero(code))}
+${stage('tileValue(E, q, sw)')}
+    for (var j = lid; j < q * ${S}u; j += ${code.WG}u) {
+      let r = j / ${S}u; let c = j % ${S}u; let seg = cur + c * q + r;
+      if (seg < params.nseg) { output[seg] = ${code.acc(V, `r * ${S}u + c`)}; }
+    }
+    workgroupBarrier();
+  }`;
   } else {
     tileValue = `fn tileValue(e: u32) -> ${VT} {
   let idx = cur + (e % ${S}u) * ${S}u + e / ${S}u;
   if (idx >= lim) { return ${zero(code)}; }
   return loadIn(idx);
 }`;
-    body.push(
-      code.stageOp(P, (e) => one(code, `${e} / ${S}u == 0u`)),
-      code.stageOp(PT, (e) => one(code, `${e} % ${S}u == 0u`)),
-      '  let seg = params.first + g / params.parts; let blk = g % params.parts;',
-      '  let segEnd = min(seg * params.s + params.s, params.n);',
-      '  let lo = seg * params.s + blk * params.partLen;',
-      '  let hi = min(segEnd, lo + params.partLen);',
-      '  lim = hi;',
-      code.stageAcc(V, () => zero(code)),
-      `  for (var base = lo; base < hi; base += ${SS}u) {`,
-      '    cur = base;',
-      stage('tileValue(E)'),
-      '  }',
-      code.wideMma({ d: R, src: V, x: PT, side: 'left', accumulate: false, limb: LIMB, tmp: TMP }),
-      `  if (lid == 0u) { output[params.first * params.parts + g] = ${code.acc(R, '0u')}; }`,
-    );
+    body = `${code.stageOp(P, (e) => one(code, `${e} / ${S}u == 0u`))}
+${code.stageOp(PT, (e) => one(code, `${e} % ${S}u == 0u`))}
+  let seg = params.first + g / params.parts; let blk = g % params.parts;
+  let segEnd = min(seg * params.s + params.s, params.n);
+  let lo = seg * params.s + blk * params.partLen;
+  let hi = min(segEnd, lo + params.partLen);
+  lim = hi;
+${code.stageAcc(V, () => zero(code))}
+  for (var base = lo; base < hi; base += ${SS}u) {
+    cur = base;
+${stage('tileValue(E)')}
   }
-  return `${header(code, spec.input)}\n${tileValue}\n${MAIN.replace('WG', String(code.WG))}\n${body.join('\n')}\n}\n`;
+${code.wideMma({ d: R, src: V, x: PT, side: 'left', accumulate: false, limb: LIMB, tmp: TMP })}
+  if (lid == 0u) { output[params.first * params.parts + g] = ${code.acc(R, '0u')}; }`;
+  }
+  return `${header(code, spec.input)}\n${tileValue}\n${MAIN.replace('WG', String(code.WG))}\n${body}\n}\n`;
 }
 
 /**
@@ -186,22 +203,39 @@ function reduceWgsl(spec: TcuKernelSpec): string {
  *   the broadcast carry, LA = L·A (L strictly lower-triangular), R = LA·1 + AU; then the carry
  *   becomes R's last element (plus the chunk's last input when exclusive). With several parts per
  *   segment it is the first kernel of the grid level's scan-then-propagate and writes each part's
- *   total to `partials` (binding 3).
+ *   total to `partials` (bound by the block class only; one part per segment never writes it).
  *
  * Segments, elements and partials are numbered from the start of the whole array; a pass handles
- * the segments from `params.first` on (see `PARAMS_STRUCT`).
+ * the segments from `params.first` on (see {@link TCU_PARAMS}).
  *
  * @example
  * ```ts
- * const spec = tcuScanKernel({ path, cls: 'block', input: 'f16', tiles: 1, inclusive: true });
+ * const kernel = tcuScanKernel({ path, cls: 'block', input: 'f16', tiles: 1, inclusive: true });
+ * b.dispatch(kernel, { input, output, partials }, groups, { n, s, nseg, parts, partLen, nx, groups, first: 0 });
  * ```
  */
-export function tcuScanKernel(spec: TcuKernelSpec): KernelSpec {
-  const key = `tcu/scan/${spec.cls}/${spec.input}/${spec.inclusive ? 'incl' : 'excl'}/t${spec.tiles}/${pathKey(spec.path)}`;
-  return { key, wgsl: () => scanWgsl(spec) };
+export function tcuScanKernel(spec: TcuKernelSpec): Kernel<'input' | 'output' | 'partials', typeof TCU_PARAMS> {
+  return scanFamily({
+    path: kernelPath(spec.path),
+    cls: spec.cls,
+    input: spec.input,
+    tiles: spec.tiles,
+    inclusive: spec.inclusive === true,
+  });
 }
 
-function scanWgsl(spec: TcuKernelSpec): string {
+const scanFamily = defineKernel({
+  name: 'tcu/scan',
+  bindings: (spec: StagedSpec) => {
+    const VT = valueType(spec.path);
+    return { ...tcuBindings('u32', VT), partials: spec.cls === 'block' ? readWrite(`array<${VT}>`) : undefined };
+  },
+  params: TCU_PARAMS,
+  enable: (spec) => new MatrixCode(spec.path, SCAN_SLOTS.op, SCAN_SLOTS.acc).extensions(),
+  wgsl: scanWgsl,
+});
+
+function scanWgsl(spec: StagedSpec): string {
   const code = new MatrixCode(spec.path, SCAN_SLOTS.op, SCAN_SLOTS.acc);
   const { S, SS } = code;
   const [U, L, ONES, A, LIMB] = [0, 1, 2, 3, 4];
@@ -209,8 +243,8 @@ function scanWgsl(spec: TcuKernelSpec): string {
   const wide = isWide(spec.input);
   const VT = code.VT;
   const cmp = spec.inclusive ? '<=' : '<';
-  const body: string[] = [];
   let tileValue: string;
+  let body: string;
   if (spec.cls === 'warp') {
     tileValue = `fn tileValue(e: u32, q: u32, sw: u32) -> ${VT} {
   let r = e / ${S}u; let c = e % ${S}u;
@@ -221,67 +255,61 @@ function scanWgsl(spec: TcuKernelSpec): string {
   if (idx >= params.n) { return ${zero(code)}; }
   return loadIn(idx);
 }`;
-    body.push(
-      `  let sw = min(params.s, ${S}u); let q = ${S}u / sw;`,
-      code.stageOp(U, (e) => {
-        const r = `(${e} / ${S}u)`;
-        const c = `(${e} % ${S}u)`;
-        return one(code, `${r} < q * sw && ${c} < q * sw && ${r} / sw == ${c} / sw && ${r} ${cmp} ${c}`);
-      }),
-      `  for (var w = 0u; w < ${spec.tiles}u; w++) {`,
-      `    cur = params.first + (g * ${spec.tiles}u + w) * q * ${S}u;`,
-      wide
-        ? `${code.stageAcc(X, (e) => `tileValue(${e}, q, sw)`)}\n${code.wideMma({ d: AU, src: X, x: U, side: 'left', accumulate: false, limb: LIMB, tmp: TMP })}`
-        : `${code.stageOp(A, (e) => `tileValue(${e}, q, sw)`)}\n${code.stageAcc(AU, () => zero(code))}\n${code.mma(AU, A, U, AU)}`,
-      `    for (var e = lid; e < ${SS}u; e += ${code.WG}u) {`,
-      `      let r = e / ${S}u; let c = e % ${S}u;`,
-      '      let seg = cur + r * q + c / sw; let idx = seg * params.s + c % sw;',
-      `      if (c < q * sw && seg < params.nseg && idx < params.n) { output[idx] = ${code.acc(AU, 'e')}; }`,
-      '    }',
-      '    workgroupBarrier();',
-      '  }',
-    );
+    const upper = code.stageOp(U, (e) => {
+      const r = `(${e} / ${S}u)`;
+      const c = `(${e} % ${S}u)`;
+      return one(code, `${r} < q * sw && ${c} < q * sw && ${r} / sw == ${c} / sw && ${r} ${cmp} ${c}`);
+    });
+    const product = wide
+      ? `${code.stageAcc(X, (e) => `tileValue(${e}, q, sw)`)}\n${code.wideMma({ d: AU, src: X, x: U, side: 'left', accumulate: false, limb: LIMB, tmp: TMP })}`
+      : `${code.stageOp(A, (e) => `tileValue(${e}, q, sw)`)}\n${code.stageAcc(AU, () => zero(code))}\n${code.mma(AU, A, U, AU)}`;
+    body = `  let sw = min(params.s, ${S}u); let q = ${S}u / sw;
+${upper}
+  for (var w = 0u; w < ${spec.tiles}u; w++) {
+    cur = params.first + (g * ${spec.tiles}u + w) * q * ${S}u;
+${product}
+    for (var e = lid; e < ${SS}u; e += ${code.WG}u) {
+      let r = e / ${S}u; let c = e % ${S}u;
+      let seg = cur + r * q + c / sw; let idx = seg * params.s + c % sw;
+      if (c < q * sw && seg < params.nseg && idx < params.n) { output[idx] = ${code.acc(AU, 'e')}; }
+    }
+    workgroupBarrier();
+  }`;
   } else {
     tileValue = `fn tileValue(e: u32) -> ${VT} {
   let idx = cur + e;
   if (idx >= lim) { return ${zero(code)}; }
   return loadIn(idx);
 }`;
-    body.push(
-      code.stageOp(U, (e) => one(code, `${e} / ${S}u ${cmp} ${e} % ${S}u`)),
-      code.stageOp(L, (e) => one(code, `${e} / ${S}u > ${e} % ${S}u`)),
-      code.stageOp(ONES, () => one(code, 'true')),
-      '  let seg = params.first + g / params.parts; let blk = g % params.parts;',
-      '  let segEnd = min(seg * params.s + params.s, params.n);',
-      '  let lo = seg * params.s + blk * params.partLen;',
-      '  let hi = min(segEnd, lo + params.partLen);',
-      '  lim = hi;',
-      `  var carry = ${zero(code)};`,
-      `  for (var base = lo; base < hi; base += ${SS}u) {`,
-      '    cur = base;',
-      code.stageAcc(AU, () => 'carry'),
-      wide
-        ? [
-            code.stageAcc(X, (e) => `tileValue(${e})`),
-            code.wideMma({ d: AU, src: X, x: U, side: 'left', accumulate: true, limb: LIMB, tmp: TMP }),
-            code.wideMma({ d: LA, src: X, x: L, side: 'right', accumulate: false, limb: LIMB, tmp: TMP }),
-          ].join('\n')
-        : [
-            code.stageOp(A, (e) => `tileValue(${e})`),
-            code.mma(AU, A, U, AU),
-            code.stageAcc(LA, () => zero(code)),
-            code.mma(LA, L, A, LA),
-          ].join('\n'),
-      code.wideMma({ d: AU, src: LA, x: ONES, side: 'left', accumulate: true, limb: LIMB, tmp: TMP }),
-      `    for (var e = lid; e < ${SS}u; e += ${code.WG}u) { if (base + e < hi) { output[base + e] = ${code.acc(AU, 'e')}; } }`,
-      `    carry = ${code.acc(AU, `${SS - 1}u`)}${spec.inclusive ? '' : ` + tileValue(${SS - 1}u)`};`,
-      '    workgroupBarrier();',
-      '  }',
-      '  if (params.parts > 1u && lid == 0u) { partials[params.first * params.parts + g] = carry; }',
-    );
+    const products = wide
+      ? `${code.stageAcc(X, (e) => `tileValue(${e})`)}
+${code.wideMma({ d: AU, src: X, x: U, side: 'left', accumulate: true, limb: LIMB, tmp: TMP })}
+${code.wideMma({ d: LA, src: X, x: L, side: 'right', accumulate: false, limb: LIMB, tmp: TMP })}`
+      : `${code.stageOp(A, (e) => `tileValue(${e})`)}
+${code.mma(AU, A, U, AU)}
+${code.stageAcc(LA, () => zero(code))}
+${code.mma(LA, L, A, LA)}`;
+    body = `${code.stageOp(U, (e) => one(code, `${e} / ${S}u ${cmp} ${e} % ${S}u`))}
+${code.stageOp(L, (e) => one(code, `${e} / ${S}u > ${e} % ${S}u`))}
+${code.stageOp(ONES, () => one(code, 'true'))}
+  let seg = params.first + g / params.parts; let blk = g % params.parts;
+  let segEnd = min(seg * params.s + params.s, params.n);
+  let lo = seg * params.s + blk * params.partLen;
+  let hi = min(segEnd, lo + params.partLen);
+  lim = hi;
+  var carry = ${zero(code)};
+  for (var base = lo; base < hi; base += ${SS}u) {
+    cur = base;
+${code.stageAcc(AU, () => 'carry')}
+${products}
+${code.wideMma({ d: AU, src: LA, x: ONES, side: 'left', accumulate: true, limb: LIMB, tmp: TMP })}
+    for (var e = lid; e < ${SS}u; e += ${code.WG}u) { if (base + e < hi) { output[base + e] = ${code.acc(AU, 'e')}; } }
+    carry = ${code.acc(AU, `${SS - 1}u`)}${spec.inclusive ? '' : ` + tileValue(${SS - 1}u)`};
+    workgroupBarrier();
   }
-  const extra = spec.cls === 'block' ? `@group(0) @binding(3) var<storage, read_write> partials: array<${VT}>;` : '';
-  return `${header(code, spec.input, extra)}\n${tileValue}\n${MAIN.replace('WG', String(code.WG))}\n${body.join('\n')}\n}\n`;
+  if (params.parts > 1u && lid == 0u) { partials[params.first * params.parts + g] = carry; }`;
+  }
+  return `${header(code, spec.input)}\n${tileValue}\n${MAIN.replace('WG', String(code.WG))}\n${body}\n}\n`;
 }
 
 /**
@@ -290,17 +318,18 @@ function scanWgsl(spec: TcuKernelSpec): string {
  *
  * @example
  * ```ts
- * b.dispatch(tcuPropagateKernel(), [output, scanned, params], Math.ceil(n / 256));
+ * b.dispatch(tcuPropagateKernel(), { output, scanned }, Math.ceil(n / 256), { n, s, nseg, parts, partLen, nx, groups, first: 0 });
  * ```
  */
-export function tcuPropagateKernel(): KernelSpec {
-  return {
-    key: 'tcu/propagate/f32/256',
-    wgsl: () => `${PARAMS_STRUCT}
-@group(0) @binding(0) var<storage, read_write> output: array<f32>;
-@group(0) @binding(1) var<storage, read> scanned: array<f32>;
-@group(0) @binding(2) var<uniform> params: Params;
-@compute @workgroup_size(256)
+export function tcuPropagateKernel(): Kernel<'output' | 'scanned', typeof TCU_PARAMS> {
+  return propagateFamily({});
+}
+
+const propagateFamily = defineKernel({
+  name: 'tcu/propagate',
+  bindings: { output: readWrite('array<f32>'), scanned: read('array<f32>') },
+  params: TCU_PARAMS,
+  wgsl: () => `@compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let g = wid.x + wid.y * params.nx;
   let i = params.first * params.s + g * 256u + lid;
@@ -310,5 +339,4 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid:
   if (blk > 0u) { output[i] = output[i] + scanned[seg * params.parts + blk]; }
 }
 `,
-  };
-}
+});

@@ -65,7 +65,7 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     const start = fullSegs * s;
     if (fullSegs === 0) return false;
     const kernel = directBlockReduceKernel({ ...shape(pc, Wb), segTiles: cls.t });
-    pc.b.dispatch(kernel, [input, output, params(pc, start, s, fullSegs, 1, 0, fullSegs)], fullSegs);
+    pc.b.dispatch(kernel, { input, output }, fullSegs, params(pc, start, s, fullSegs, 1, 0, fullSegs));
     if (start < n) recordTail(pc, input, output, n, s, start);
     return true;
   }
@@ -77,7 +77,7 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     const units = fullSegs * parts;
     const partials = pc.b.needScratch('directPartials', 4 * units);
     const kernel = directReduceKernel({ ...shape(pc, W), segTiles: cls.t, unitTiles });
-    pc.b.dispatch(kernel, [input, partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
+    pc.b.dispatch(kernel, { input, output: partials }, Math.ceil(units / W), params(pc, start, s, fullSegs, 1, 0, units));
     recordStagedReduce(pc, partials, 'f32', output, units, parts, 1);
     if (start < n) recordTail(pc, input, output, n, s, start);
     return true;
@@ -95,7 +95,7 @@ export function recordDirectReduce(pc: PassContext, input: BufferRef, output: Bu
     strided: cls.kind === 'strided' && !coalesced,
     coalesced,
   });
-  pc.b.dispatch(kernel, [input, output, params(pc, start, s, start / s, 1, 0, units)], Math.ceil(units / W));
+  pc.b.dispatch(kernel, { input, output }, Math.ceil(units / W), params(pc, start, s, start / s, 1, 0, units));
   if (start < n) recordTail(pc, input, output, n, s, start);
   return true;
 }
@@ -138,7 +138,7 @@ export function recordDirectCount(pc: PassContext, input: BufferRef, output: Buf
     const units = Math.floor(n / unitLen);
     const start = units * unitLen;
     if (units === 0) return false;
-    pc.b.dispatch(kernel, [input, output, params(pc, start, s, start / s, 1, 0, units)], Math.ceil(units / W));
+    pc.b.dispatch(kernel, { input, output }, Math.ceil(units / W), params(pc, start, s, start / s, 1, 0, units));
     if (start < n) recordTail(pc, input, output, n, s, start, 'u8');
     return true;
   }
@@ -149,7 +149,7 @@ export function recordDirectCount(pc: PassContext, input: BufferRef, output: Buf
   const parts = chunks / MN;
   const units = fullSegs * parts;
   const partials = pc.b.needScratch('directPartials', 4 * units);
-  pc.b.dispatch(kernel, [input, partials, params(pc, start, s, fullSegs, 1, 0, units)], Math.ceil(units / W));
+  pc.b.dispatch(kernel, { input, output: partials }, Math.ceil(units / W), params(pc, start, s, fullSegs, 1, 0, units));
   recordStagedReduce(pc, partials, 'u32', output, units, parts, 1);
   if (start < n) recordTail(pc, input, output, n, s, start, 'u8');
   return true;
@@ -187,7 +187,7 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
     start = units * s;
     const W = entry.scanWarpSubgroups;
     const kernel = directScanKernel({ ...shape(pc, W), segTiles: cls.t, unitTiles: cls.t, inclusive });
-    pc.b.dispatch(kernel, [input, output, params(pc, start, s, units, 1, 0, units)], Math.ceil(units / W));
+    pc.b.dispatch(kernel, { input, output }, Math.ceil(units / W), params(pc, start, s, units, 1, 0, units));
   } else if (cls.kind !== 'long') {
     // Units: scanTileUnit groups of S segments (tile, strided), or S tiles of whole segments.
     const unitLen = cls.kind === 'tiles' ? S * SS : entry.scanTileUnit * S * s;
@@ -202,7 +202,7 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
       inclusive,
       strided: cls.kind === 'strided',
     });
-    pc.b.dispatch(kernel, [input, output, params(pc, start, s, start / s, 1, 0, units)], Math.ceil(units / W));
+    pc.b.dispatch(kernel, { input, output }, Math.ceil(units / W), params(pc, start, s, start / s, 1, 0, units));
   } else {
     const unitTiles = chainedUnitTiles(chained);
     start = Math.floor(n / s) * s;
@@ -216,7 +216,7 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
     const status = pc.b.needScratch('directStatus', decoupledFallbackStatusBytes(Math.ceil(start / (chainedUnitTiles(narrow) * SS))));
     pc.b.clear({ scratch: 'directStatus', offset: 0, size: statusBytes });
     const kernel = directChainedScanKernel({ ...chained, inclusive, maxSpin: MAX_SPIN });
-    pc.b.dispatch(kernel, [input, output, params(pc, start, s, start / s, cls.t / unitTiles, 0, units), status], units);
+    pc.b.dispatch(kernel, { input, output, status }, units, params(pc, start, s, start / s, cls.t / unitTiles, 0, units));
   }
   // The rest (a partial unit, a shorter last segment) from its first segment on.
   if (start < n) recordStagedScan(pc, input, 'f16', output, n, s, inclusive, TAIL_LEVEL, start / s);

@@ -1,6 +1,6 @@
-import { dispatchShape, type RecipeBuilder } from '@scan/core/kit';
+import { dispatchShape, type ParamValues, type RecipeBuilder } from '@scan/core/kit';
 import type { MatrixPath } from '../kernels/matrix.js';
-import type { InputKind } from '../kernels/tcu-kernels.js';
+import type { InputKind, TCU_PARAMS } from '../kernels/tcu-kernels.js';
 import type { TcuSelectionEntry } from './select.js';
 
 // What the recipe builders of the direct kernels (direct-recipes.ts) and of the staged kernels
@@ -32,15 +32,23 @@ export interface PassContext {
 export const TAIL_LEVEL = 16;
 
 /**
- * The parameter block every tcu kernel reads (`PARAMS_STRUCT`), with the dispatch width for `groups`
+ * The parameters every tcu kernel reads ({@link TCU_PARAMS}), with the dispatch width for `groups`
  * workgroups. `first` is the first segment the pass handles: the staged kernels number segments,
  * elements and partials from the start of the whole array, so a pass over the segments a direct
  * kernel left (a tail) binds the same whole buffers as every other pass and only this word moves.
  *
  * @example
  * ```ts
- * pc.b.dispatch(kernel, [input, output, params(pc, n, s, nseg, 1, s, groups)], groups);
+ * pc.b.dispatch(kernel, { input, output }, groups, params(pc, n, s, nseg, 1, s, groups));
  * ```
  */
-export const params = (pc: PassContext, n: number, s: number, nseg: number, parts: number, partLen: number, groups: number, first = 0) =>
-  pc.b.paramBlock([n, s, nseg, parts, partLen, dispatchShape(groups, pc.maxDim).x, groups, first]);
+export const params = (
+  pc: PassContext,
+  n: number,
+  s: number,
+  nseg: number,
+  parts: number,
+  partLen: number,
+  groups: number,
+  first = 0,
+): ParamValues<typeof TCU_PARAMS> => ({ n, s, nseg, parts, partLen, nx: dispatchShape(groups, pc.maxDim).x, groups, first });

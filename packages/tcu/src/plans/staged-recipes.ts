@@ -47,20 +47,21 @@ export function recordStagedReduce(
     const groups = Math.ceil(segs / (q * S * sel.tiles));
     pc.b.dispatch(
       tcuReduceKernel({ path, cls: 'warp', input: kind, tiles: sel.tiles }),
-      [input, output, params(pc, n, s, nseg, 1, s, groups, first)],
+      { input, output },
       groups,
+      params(pc, n, s, nseg, 1, s, groups, first),
     );
     return;
   }
   const groups = segs * sel.parts;
   const kernel = tcuReduceKernel({ path, cls: 'block', input: kind, tiles: 1 });
   if (sel.parts === 1) {
-    pc.b.dispatch(kernel, [input, output, params(pc, n, s, nseg, 1, sel.partLen, groups, first)], groups);
+    pc.b.dispatch(kernel, { input, output }, groups, params(pc, n, s, nseg, 1, sel.partLen, groups, first));
     return;
   }
   // The partials sit at their index in the whole array (segment · parts + part).
   const partials = pc.b.needScratch(`partials${level}`, 4 * nseg * sel.parts);
-  pc.b.dispatch(kernel, [input, partials, params(pc, n, s, nseg, sel.parts, sel.partLen, groups, first)], groups);
+  pc.b.dispatch(kernel, { input, output: partials }, groups, params(pc, n, s, nseg, sel.parts, sel.partLen, groups, first));
   recordStagedReduce(pc, partials, path.family === 'f16' ? 'f32' : 'u32', output, nseg * sel.parts, sel.parts, level + 1, first);
 }
 
@@ -97,8 +98,9 @@ export function recordStagedScan(
     const groups = Math.ceil(segs / (q * S * sel.tiles));
     pc.b.dispatch(
       tcuScanKernel({ path, cls: 'warp', input: kind, tiles: sel.tiles, inclusive }),
-      [input, output, params(pc, n, s, nseg, 1, s, groups, first)],
+      { input, output },
       groups,
+      params(pc, n, s, nseg, 1, s, groups, first),
     );
     return;
   }
@@ -107,18 +109,19 @@ export function recordStagedScan(
   if (sel.parts === 1) {
     // The kernel declares the partials binding, which one part per segment never writes.
     const unused = pc.b.needScratch('unused', 16);
-    pc.b.dispatch(kernel, [input, output, params(pc, n, s, nseg, 1, sel.partLen, groups, first), unused], groups);
+    pc.b.dispatch(kernel, { input, output, partials: unused }, groups, params(pc, n, s, nseg, 1, sel.partLen, groups, first));
     return;
   }
   // Part totals and their scan, at their index in the whole array (segment · parts + part).
   const partials = pc.b.needScratch(`partials${level}`, 4 * nseg * sel.parts);
   const scanned = pc.b.needScratch(`scanned${level}`, 4 * nseg * sel.parts);
-  pc.b.dispatch(kernel, [input, output, params(pc, n, s, nseg, sel.parts, sel.partLen, groups, first), partials], groups);
+  pc.b.dispatch(kernel, { input, output, partials }, groups, params(pc, n, s, nseg, sel.parts, sel.partLen, groups, first));
   recordStagedScan(pc, partials, 'f32', scanned, nseg * sel.parts, sel.parts, false, level + 1, first);
   const propagateGroups = Math.ceil((n - first * s) / 256);
   pc.b.dispatch(
     tcuPropagateKernel(),
-    [output, scanned, params(pc, n, s, nseg, sel.parts, sel.partLen, propagateGroups, first)],
+    { output, scanned },
     propagateGroups,
+    params(pc, n, s, nseg, sel.parts, sel.partLen, propagateGroups, first),
   );
 }

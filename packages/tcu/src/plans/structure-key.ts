@@ -1,4 +1,4 @@
-import type { BufferRef, Recipe } from '@scan/core/kit';
+import type { BufferRef, NamedBindings, Recipe } from '@scan/core/kit';
 
 /**
  * The structure key of a tcu recipe (see core's `RecipeExecutor`): its dispatches' kernels and
@@ -22,8 +22,11 @@ export function structureKeyOf(recipe: Recipe): string {
   for (const step of recipe.steps) {
     if (step.kind !== 'dispatch') continue;
     key += `${step.kernel.key}(`;
-    for (const ref of step.bindings) key += `${refKey(ref)},`;
-    key += ')';
+    // Every tcu kernel binds by name: the names join the key, so that two dispatches binding the
+    // same buffers under other names differ.
+    const named = step.bindings as NamedBindings;
+    for (const name in named) key += `${name}=${refKey(named[name])},`;
+    key += `${refKey(step.params)})`;
   }
   return key;
 }
