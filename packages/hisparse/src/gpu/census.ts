@@ -1,7 +1,7 @@
 import { createStorageBuffer, type ScanContext } from '@scan/core';
 import { type BufferRef, RecipeBuilder, RecipeExecutor, withSession } from '@scan/core/kit';
 import { NODE_TYPE, type NodeType } from '../format/layout.js';
-import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS, TALLY_CLASSES, TALLY_WORDS } from './kernels/expand-kernel.js';
+import { expandKernel, expandShape, QUEUE_ENTRY_WORDS, TALLY_CLASSES, TALLY_WORDS } from './kernels/expand-kernel.js';
 import { COO4_SIZE_CLASSES } from './kernels/size-classes.js';
 import type { GpuHiSparseParts } from './parts.js';
 
@@ -175,21 +175,30 @@ function levelRecipe(
   nextBases: readonly number[],
 ) {
   const b = new RecipeBuilder();
-  const B = EXPAND_BINDINGS;
   const whole = (role: string): BufferRef => ({ role, offset: 0 });
   for (const type of NODE_TYPES) {
     const n = counts[type] as number;
     if (n === 0) continue;
     const { lanes, workgroupSize } = expandShape(type);
-    const params = b.paramBlock([bases[type] as number, type, mode === 'push' ? 4 : 0, ...nextBases, span]);
-    const bindings: (BufferRef | undefined)[] = [];
-    bindings[B.pool] = whole('pool');
-    bindings[B.queueIn] = whole('queueIn');
-    bindings[B.counters] = whole('counters');
-    bindings[B.params] = params;
-    if (mode === 'push') bindings[B.queueOut] = whole('queueOut');
-    else bindings[B.tally] = whole('tally');
-    b.dispatch(expandKernel({ nodeSize: d, type, mode, leaf }), bindings, Math.ceil((n * lanes) / workgroupSize));
+    const [nb0, nb1, nb2, nb3] = nextBases as [number, number, number, number];
+    const params = {
+      in_base: bases[type] as number,
+      count_index: type,
+      next_counter: mode === 'push' ? 4 : 0,
+      nb0,
+      nb1,
+      nb2,
+      nb3,
+      child_span: span,
+    };
+    const bindings = {
+      pool: whole('pool'),
+      queue_in: whole('queueIn'),
+      counters: whole('counters'),
+      queue_out: mode === 'push' ? whole('queueOut') : undefined,
+      tally: mode === 'push' ? undefined : whole('tally'),
+    };
+    b.dispatch(expandKernel({ nodeSize: d, type, mode, leaf }), bindings, Math.ceil((n * lanes) / workgroupSize), params);
   }
   return b.build();
 }

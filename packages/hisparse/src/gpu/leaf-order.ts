@@ -2,7 +2,7 @@ import type { ScanContext } from '@scan/core';
 import { type BufferRef, RecipeBuilder, type RecipeExecutor } from '@scan/core/kit';
 import { createSortPlan } from '@scan/sort';
 import { QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
-import { LEAF_ORDER_BINDINGS, LEAF_ORDER_WORKGROUP, leafKeyShift, leafOrderKernel } from './kernels/leaf-order-kernels.js';
+import { LEAF_ORDER_WORKGROUP, leafKeyShift, leafOrderKernel } from './kernels/leaf-order-kernels.js';
 
 /** What {@link encodeLeafOrder} needs to know of a plan's leaf queue. */
 export interface LeafOrderSpec {
@@ -44,17 +44,13 @@ export function encodeLeafOrder(
   const groups = Math.ceil(n / LEAF_ORDER_WORKGROUP);
   const shift = leafKeyShift(spec.outLength, spec.nodeSize);
   const whole = (role: string): BufferRef => ({ role, offset: 0 });
-  const B = LEAF_ORDER_BINDINGS;
 
   const keys = new RecipeBuilder();
-  const keyBindings: (BufferRef | undefined)[] = [];
-  keyBindings[B.queue] = whole('queue');
-  keyBindings[B.counters] = whole('counters');
-  keyBindings[B.keys] = whole('keys');
-  keyBindings[B.perm] = whole('perm');
+  const keyBindings = { queue: whole('queue'), counters: whole('counters'), keys: whole('keys'), perm: whole('perm') };
   const [, b1, b2, b3] = spec.bases as [number, number, number, number];
-  keyBindings[B.params] = keys.paramBlock([n, b1, b2, b3, spec.classCounter, Math.log2(spec.nodeSize), spec.swap ? 1 : 0, shift]);
-  keys.dispatch(leafOrderKernel('key'), keyBindings, groups);
+  const log2d = Math.log2(spec.nodeSize);
+  const keyParams = { n, b1, b2, b3, class_counter: spec.classCounter, log2d, swap: spec.swap ? 1 : 0, shift };
+  keys.dispatch(leafOrderKernel('key'), keyBindings, groups, keyParams);
   const keysRecipe = keys.build();
   exec.encode(encoder, 'leaf keys', () => keysRecipe, roles);
 
@@ -63,12 +59,9 @@ export function encodeLeafOrder(
   sort.encode(encoder, { keys: roles['keys'] as GPUBuffer, values: roles['perm'] as GPUBuffer, count: n });
 
   const gather = new RecipeBuilder();
-  const gatherBindings: (BufferRef | undefined)[] = [];
-  gatherBindings[B.queue] = whole('queue');
-  gatherBindings[B.perm] = whole('perm');
-  gatherBindings[B.sorted] = whole('sorted');
-  gatherBindings[B.params] = gather.paramBlock([n, 0, 0, 0, 0, 0, 0, 0]);
-  gather.dispatch(leafOrderKernel('gather'), gatherBindings, groups);
+  const gatherBindings = { queue: whole('queue'), perm: whole('perm'), sorted: whole('sorted') };
+  const gatherParams = { n, b1: 0, b2: 0, b3: 0, class_counter: 0, log2d: 0, swap: 0, shift: 0 };
+  gather.dispatch(leafOrderKernel('gather'), gatherBindings, groups, gatherParams);
   gather.copy(whole('sorted'), whole('queue'), 4 * QUEUE_ENTRY_WORDS * n);
   const gatherRecipe = gather.build();
   exec.encode(encoder, 'leaf gather', () => gatherRecipe, roles);

@@ -4,18 +4,12 @@ import { f32Bits } from '../cpu/bits.js';
 import { NODE_TYPE, type NodeType } from '../format/layout.js';
 import { type Census, childSpan, NODE_TYPES, queueBases } from './census.js';
 import { createSegmentedCombine, type SegmentedCombine } from './combine/segmented-combine.js';
-import { EXPAND_BINDINGS, expandKernel, expandShape, QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
-import { LEAF_BINDINGS, type LeafCombine, leafKernel, leafShape } from './kernels/leaf-kernel.js';
-import { ARGS_BINDINGS, queueArgsKernel, SEED_BINDINGS, seedKernel } from './kernels/queue-kernels.js';
-import {
-  CLASS_COUNTER_WORDS,
-  CLASS_WORD,
-  SIZE_CLASS_BINDINGS,
-  sizeClassKernel,
-  sizeClassWorkgroups,
-} from './kernels/size-class-kernels.js';
+import { expandKernel, expandShape, QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
+import { type LeafCombine, leafKernel, leafShape } from './kernels/leaf-kernel.js';
+import { queueArgsKernel, seedKernel } from './kernels/queue-kernels.js';
+import { CLASS_COUNTER_WORDS, CLASS_WORD, sizeClassKernel, sizeClassWorkgroups } from './kernels/size-class-kernels.js';
 import { COO4_SIZE_CLASSES } from './kernels/size-classes.js';
-import { SPILL_FLUSH_BINDINGS, SPILL_SLOTS, spillFlushKernel } from './kernels/spill-kernels.js';
+import { SPILL_SLOTS, spillFlushKernel } from './kernels/spill-kernels.js';
 import { encodeLeafOrder } from './leaf-order.js';
 import type { GpuHiSparseParts } from './parts.js';
 
@@ -164,6 +158,8 @@ export function createHiSparseSpmvPlan(
   const pool: BufferRef = { role: 'pool', offset: 0, size: 4 * parts.poolWords };
   const queueOf = (level: number) => whole(level % 2 === 0 ? 'queueEven' : 'queueOdd');
   const leafLevel = L - 1;
+  // Nodes of a type one expansion workgroup takes.
+  const perGroup = (type: NodeType) => expandShape(type).workgroupSize / expandShape(type).lanes;
   const coo4Leaves = traversal ? ((census.nodes[leafLevel] as readonly number[])[NODE_TYPE.coo4] as number) : 0;
 
   // The traversal (once, when the plan is made): the root into the first queue, then per level the
@@ -172,43 +168,35 @@ export function createHiSparseSpmvPlan(
   const traverse = () => {
     const b = new RecipeBuilder();
     b.clear(whole('counters'));
-    const seed: (BufferRef | undefined)[] = [];
-    seed[SEED_BINDINGS.counters] = whole('counters');
-    seed[SEED_BINDINGS.queue] = queueOf(0);
-    seed[SEED_BINDINGS.params] = b.paramBlock([parts.root]);
-    b.dispatch(seedKernel(), seed, 1);
+    b.dispatch(seedKernel(), { counters: whole('counters'), queue: queueOf(0) }, 1, { root: parts.root });
     for (let level = 0; level < L; level++) {
       // The leaf level's queues are complete; the products size their dispatches from the census.
       if (level === leafLevel) {
         if (coo4Leaves > 0) sizeClasses(b);
         break;
       }
-      const perGroup = NODE_TYPES.map((t) => expandShape(t).workgroupSize / expandShape(t).lanes);
       // Queue sizing: this level's counts, written by the previous level's pushes, become dispatch sizes.
-      const sizing: (BufferRef | undefined)[] = [];
-      sizing[ARGS_BINDINGS.counters] = whole('counters');
-      sizing[ARGS_BINDINGS.args] = whole('args');
-      sizing[ARGS_BINDINGS.params] = b.paramBlock([4 * level, ...perGroup, maxDim]);
-      b.dispatch(queueArgsKernel(), sizing, 1);
+      const sizing = { counters: whole('counters'), args: whole('args') };
+      const [per0, per1, per2, per3] = NODE_TYPES.map(perGroup) as [number, number, number, number];
+      b.dispatch(queueArgsKernel(), sizing, 1, { first: 4 * level, per0, per1, per2, per3, max_dim: maxDim });
       const counts = census.nodes[level] as readonly number[];
       const bases = queueBases(counts);
-      const nextBases = queueBases(census.nodes[level + 1] as readonly number[]);
+      const [nb0, nb1, nb2, nb3] = queueBases(census.nodes[level + 1] as readonly number[]) as [number, number, number, number];
       for (const type of NODE_TYPES) {
         if (counts[type] === 0) continue;
-        const bindings: (BufferRef | undefined)[] = [];
-        bindings[EXPAND_BINDINGS.pool] = pool;
-        bindings[EXPAND_BINDINGS.queueIn] = queueOf(level);
-        bindings[EXPAND_BINDINGS.counters] = whole('counters');
-        bindings[EXPAND_BINDINGS.queueOut] = queueOf(level + 1);
-        bindings[EXPAND_BINDINGS.params] = b.paramBlock([
-          bases[type] as number,
-          4 * level + type,
-          4 * (level + 1),
-          ...nextBases,
-          childSpan(parts.nodeSize, L, level),
-        ]);
+        const bindings = { pool, queue_in: queueOf(level), counters: whole('counters'), queue_out: queueOf(level + 1) };
+        const params = {
+          in_base: bases[type] as number,
+          count_index: 4 * level + type,
+          next_counter: 4 * (level + 1),
+          nb0,
+          nb1,
+          nb2,
+          nb3,
+          child_span: childSpan(parts.nodeSize, L, level),
+        };
         const argsRef: BufferRef = { role: 'args', offset: 12 * (4 * level + type), size: 12 };
-        b.dispatchIndirect(expandKernel({ nodeSize: parts.nodeSize, type, mode: 'push', leaf: false }), bindings, argsRef);
+        b.dispatchIndirect(expandKernel({ nodeSize: parts.nodeSize, type, mode: 'push', leaf: false }), bindings, argsRef, params);
       }
     }
     return b.build();
@@ -217,19 +205,21 @@ export function createHiSparseSpmvPlan(
   // The per-size queues of the COO4 leaves: count per class, scatter into class runs, copy back.
   const leafBases = traversal ? queueBases(census.nodes[leafLevel] as readonly number[]) : [0, 0, 0, 0];
   function sizeClasses(b: RecipeBuilder): void {
-    const bindings: (BufferRef | undefined)[] = [];
-    bindings[SIZE_CLASS_BINDINGS.pool] = pool;
-    bindings[SIZE_CLASS_BINDINGS.queue] = queueOf(leafLevel);
-    bindings[SIZE_CLASS_BINDINGS.counters] = whole('counters');
-    bindings[SIZE_CLASS_BINDINGS.params] = b.paramBlock([leafBases[NODE_TYPE.coo4] as number, coo4Leaves, classCounter]);
+    const bindings = { pool, queue: queueOf(leafLevel), counters: whole('counters') };
+    const count = sizeClassKernel('count');
+    const params = b.paramsFor(count, { first: leafBases[NODE_TYPE.coo4] as number, leaves: coo4Leaves, class_counter: classCounter });
     const groups = sizeClassWorkgroups(coo4Leaves);
-    b.dispatch(sizeClassKernel('count'), bindings, groups);
-    const scatter = [...bindings];
-    scatter[SIZE_CLASS_BINDINGS.sorted] = whole('sorted');
-    b.dispatch(sizeClassKernel('scatter'), scatter, groups);
+    b.dispatch(count, bindings, groups, params);
+    b.dispatch(sizeClassKernel('scatter'), { ...bindings, sorted: whole('sorted') }, groups, params);
     const bytes = 4 * QUEUE_ENTRY_WORDS * coo4Leaves;
     b.copy(whole('sorted'), { ...queueOf(leafLevel), offset: 4 * QUEUE_ENTRY_WORDS * (leafBases[NODE_TYPE.coo4] as number) }, bytes);
   }
+
+  // What every leaf dispatch binds: the leaf queue and x, and y with the spill table or the records.
+  const leaf = { pool, queue_in: queueOf(leafLevel), counters: whole('counters'), x: whole('x') };
+  const leafBindings = records
+    ? { ...leaf, record_count: whole('recordCount'), record_keys: whole('recordKeys'), record_values: whole('recordValues') }
+    : { ...leaf, y: whole('y'), spill: whole('spill') };
 
   // A product: clear y, then the leaf kernel of each type over the leaf queues the traversal left.
   const product = () => {
@@ -251,23 +241,15 @@ export function createHiSparseSpmvPlan(
       const startIndex = split ? classCounter + CLASS_WORD.start + sizeClass : classCounter + CLASS_WORD.zero;
       const shape = leafShape(type, sizeClass);
       const workgroups = Math.ceil(leaves / (shape.workgroupSize / shape.lanes));
-      const bindings: (BufferRef | undefined)[] = [];
-      bindings[LEAF_BINDINGS.pool] = pool;
-      bindings[LEAF_BINDINGS.queueIn] = queueOf(leafLevel);
-      bindings[LEAF_BINDINGS.counters] = whole('counters');
-      bindings[LEAF_BINDINGS.x] = whole('x');
-      if (records) {
-        bindings[LEAF_BINDINGS.recordCount] = whole('recordCount');
-        bindings[LEAF_BINDINGS.recordKeys] = whole('recordKeys');
-        bindings[LEAF_BINDINGS.recordValues] = whole('recordValues');
-      } else {
-        bindings[LEAF_BINDINGS.y] = whole('y');
-        bindings[LEAF_BINDINGS.spill] = whole('spill');
-      }
-      const params = [leafBases[type] as number, countIndex, swap ? 1 : 0, f32Bits(parts.scale), startIndex];
-      bindings[LEAF_BINDINGS.params] = b.paramBlock(params);
+      const params = {
+        in_base: leafBases[type] as number,
+        count_index: countIndex,
+        swap: swap ? 1 : 0,
+        scale_bits: f32Bits(parts.scale),
+        start_index: startIndex,
+      };
       const spillAlways = options.spillAlways === true;
-      b.dispatch(leafKernel({ nodeSize: parts.nodeSize, type, combine, sizeClass, spillAlways }), bindings, workgroups);
+      b.dispatch(leafKernel({ nodeSize: parts.nodeSize, type, combine, sizeClass, spillAlways }), leafBindings, workgroups, params);
     };
     for (const type of NODE_TYPES) {
       const leaves = counts[type] as number;
@@ -281,10 +263,7 @@ export function createHiSparseSpmvPlan(
     }
     if (!records) {
       // The sums that lost their compare-and-swap attempts on a hot output, from the spill table into y.
-      const flush: (BufferRef | undefined)[] = [];
-      flush[SPILL_FLUSH_BINDINGS.spill] = whole('spill');
-      flush[SPILL_FLUSH_BINDINGS.y] = whole('y');
-      b.dispatch(spillFlushKernel(), flush, SPILL_SLOTS / 256);
+      b.dispatch(spillFlushKernel(), { spill: whole('spill'), y: whole('y') }, SPILL_SLOTS / 256);
     }
     return b.build();
   };

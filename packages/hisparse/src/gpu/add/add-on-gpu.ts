@@ -1,16 +1,16 @@
 import { createStorageBuffer, encodeReadback, type ScanContext, ScanError, uploadArray } from '@scan/core';
-import { type KernelSpec, type Recipe, RecipeBuilder, RecipeExecutor, runGuarded } from '@scan/core/kit';
+import { type Kernel, type ParamValues, type Recipe, RecipeBuilder, RecipeExecutor, runGuarded } from '@scan/core/kit';
 import { FORMAT_VERSION, NULL_POINTER, POOL_HEADER_WORDS, POOL_MAGIC } from '../../format/layout.js';
 import type { Census } from '../census.js';
 import type { GpuHiSparseParts } from '../parts.js';
 import { checkAddOperands, checkGpuOperand } from './args.js';
 import {
+  type ADD_PARAMS,
   addParams,
   CONTROL,
   controlWords,
   FLAG,
   ITEM_ARRAY_BYTES,
-  ITEM_BINDING,
   LARGE_PAIR_GRID,
   NO_PARENT,
   SMALL_PAIR_GRID,
@@ -39,8 +39,8 @@ interface AddState {
   readonly grid: { readonly large: number; readonly small: number };
 }
 
-/** The uniform block of `level`'s kernels. */
-function levelParams(state: AddState, level: number): number[] {
+/** The parameters of `level`'s kernels. */
+function levelParams(state: AddState, level: number): ParamValues<typeof ADD_PARAMS> {
   const flags =
     (level === state.levels - 1 ? FLAG.leaf : 0) |
     (state.swapB ? FLAG.swapB : 0) |
@@ -54,11 +54,14 @@ const whole = (role: string) => ({ role, offset: 0 });
 
 /** The kernels of one sweep: for the large queue (a workgroup per pair) and the small one (a thread per pair). */
 interface SweepKernels {
-  readonly large: KernelSpec;
+  readonly large: AddKernel;
   /** The leaf level's large pairs of two sparse lists (the large kernel skips them). */
-  readonly merge: KernelSpec;
-  readonly small: KernelSpec;
+  readonly merge: AddKernel;
+  readonly small: AddKernel;
 }
+
+/** An add kernel: the bindings of `addBindings`, the parameters {@link ADD_PARAMS}. */
+type AddKernel = Kernel<'pool_a' | 'pool_b' | 'pairs' | 'ctl' | 'pool_c' | 'queues' | 'links' | 'outs', typeof ADD_PARAMS>;
 
 /**
  * One sweep over every level, top-down, as one recipe: per level the large and the small queue's
@@ -73,31 +76,29 @@ interface SweepKernels {
  */
 function sweepRecipe(state: AddState, kernels: SweepKernels, sizeLevels: boolean, withPoolC: boolean): Recipe {
   const b = new RecipeBuilder();
+  const bindings = {
+    pool_a: whole('poolA'),
+    pool_b: whole('poolB'),
+    pairs: whole('pairs'),
+    ctl: whole('control'),
+    pool_c: withPoolC ? whole('poolC') : undefined,
+    queues: whole('queues'),
+    links: whole('links'),
+    outs: whole('outs'),
+  };
+  // The merge kernels' counting phase queues no children, so it binds no links (an auto layout
+  // holds only the bindings a kernel uses).
+  const merge = withPoolC ? bindings : { ...bindings, links: undefined };
   for (let level = 0; level < state.levels; level++) {
-    const p = b.paramBlock(levelParams(state, level));
-    if (sizeLevels && level > 0) b.dispatch(levelRangeKernel(), [p, whole('control')], 1);
+    // One block per level, shared by the level's kernels.
+    const p = b.paramsFor(kernels.large, levelParams(state, level));
+    if (sizeLevels && level > 0) b.dispatch(levelRangeKernel(), { ctl: whole('control') }, 1, p);
     const bound = state.levelBounds[level] as number;
     const largeGroups = Math.min(bound, state.grid.large);
     const smallGroups = Math.min(Math.ceil(bound / SMALL_PAIR_GROUP), state.grid.small);
-    const bindings = [
-      p,
-      whole('poolA'),
-      whole('poolB'),
-      whole('pairs'),
-      whole('control'),
-      withPoolC ? whole('poolC') : undefined,
-      whole('queues'),
-      whole('links'),
-      whole('outs'),
-    ];
-    b.dispatch(kernels.large, bindings, largeGroups);
-    if (level === state.levels - 1) {
-      // The merge kernels' counting phase queues no children, so it binds no links (an auto
-      // layout holds only the bindings a kernel uses).
-      const merge = withPoolC ? bindings : bindings.map((ref, at) => (at === ITEM_BINDING.links ? undefined : ref));
-      b.dispatch(kernels.merge, merge, largeGroups);
-    }
-    b.dispatch(kernels.small, bindings, smallGroups);
+    b.dispatch(kernels.large, bindings, largeGroups, p);
+    if (level === state.levels - 1) b.dispatch(kernels.merge, merge, largeGroups, p);
+    b.dispatch(kernels.small, bindings, smallGroups, p);
   }
   return b.build();
 }

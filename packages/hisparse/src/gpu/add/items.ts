@@ -1,4 +1,4 @@
-import { f32Bits } from '../../cpu/bits.js';
+import type { ParamFields, ParamValues } from '@scan/core/kit';
 
 // The work queue of the joint traversal and its control words. The paper keeps one queue per
 // combination of node types and sizes and launches kernels from a GPU controller (§4, §6); WebGPU
@@ -24,17 +24,6 @@ import { f32Bits } from '../../cpu/bits.js';
  * ```
  */
 export const ITEM_ARRAY_BYTES = 8;
-
-/**
- * The roles (binding numbers) of the three item arrays in every add kernel (see
- * {@link ITEM_ARRAY_BYTES}); binding 3 is the pairs', 7 and 8 the links' and outs'.
- *
- * @example
- * ```ts
- * bindings[ITEM_BINDING.links] = { role: 'links', offset: 0 };
- * ```
- */
-export const ITEM_BINDING = { pairs: 3, links: 7, outs: 8 } as const;
 
 /**
  * Parent index of the root pair: no parent node to link into; the root pointer goes to
@@ -167,16 +156,41 @@ export function tallyStart(levels: number): number {
 export const FLAG = { leaf: 1, swapB: 2, aScaleOne: 4, bScaleOne: 8 } as const;
 
 /**
- * The uniform block of one level's kernels (`ADD_PARAMS_WGSL`): the level, the flags, both scales
- * as f32 bits, the item capacity and where the census tally starts ({@link tallyStart}).
+ * The parameter block every add kernel declares (one block per level, shared by its kernels):
+ * the `level`, the `flags` ({@link FLAG}), both scales `scale_a` and `scale_b`, the item
+ * `capacity` and where the census `tally` starts ({@link tallyStart}).
  *
  * @example
  * ```ts
- * b.paramBlock(addParams({ level: 0, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64, tally: tallyStart(1) }));
+ * const kernel = defineKernel({ name: 'hisparse/add/x', bindings: {}, params: ADD_PARAMS, wgsl: () => '' });
  * ```
  */
-export function addParams(p: { level: number; flags: number; scaleA: number; scaleB: number; capacity: number; tally: number }): number[] {
-  return [p.level, p.flags, f32Bits(p.scaleA), f32Bits(p.scaleB), p.capacity, p.tally, 0, 0];
+export const ADD_PARAMS = {
+  level: 'u32',
+  flags: 'u32',
+  scale_a: 'f32',
+  scale_b: 'f32',
+  capacity: 'u32',
+  tally: 'u32',
+} as const satisfies ParamFields;
+
+/**
+ * The values of {@link ADD_PARAMS} for one level's kernels.
+ *
+ * @example
+ * ```ts
+ * b.paramsFor(levelRangeKernel(), addParams({ level: 0, flags: FLAG.leaf, scaleA: 1, scaleB: 2, capacity: 64, tally: tallyStart(1) }));
+ * ```
+ */
+export function addParams(p: {
+  level: number;
+  flags: number;
+  scaleA: number;
+  scaleB: number;
+  capacity: number;
+  tally: number;
+}): ParamValues<typeof ADD_PARAMS> {
+  return { level: p.level, flags: p.flags, scale_a: p.scaleA, scale_b: p.scaleB, capacity: p.capacity, tally: p.tally };
 }
 
 /**

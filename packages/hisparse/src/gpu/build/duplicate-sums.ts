@@ -37,13 +37,9 @@ export function encodeDuplicateSums(
   const heads = new RecipeBuilder();
   heads.dispatch(
     runHeadsKernel(),
-    [
-      heads.paramBlock(buildParams({ ...shape, dispatchX: dispatchShape(headGroups, maxDim).x })),
-      entries,
-      { role: 'sortKey', offset: 0, size: 4 * n },
-      { role: 'keyLo', offset: 0, size: 4 * headWords },
-    ],
+    { entries, run_values: { role: 'sortKey', offset: 0, size: 4 * n }, head_bits: { role: 'keyLo', offset: 0, size: 4 * headWords } },
     headGroups,
+    buildParams({ ...shape, dispatchX: dispatchShape(headGroups, maxDim).x }),
   );
   const headsRecipe = heads.build();
   exec.encode(encoder, 'run heads', () => headsRecipe, roles);
@@ -58,13 +54,9 @@ export function encodeDuplicateSums(
   const sums = new RecipeBuilder();
   sums.dispatch(
     runSumsKernel(),
-    [
-      sums.paramBlock(buildParams({ ...shape, dispatchX: dispatchShape(entryGroups, maxDim).x })),
-      entries,
-      { role: 'childExcl', offset: 0, size: 4 * (n + 1) },
-      { role: 'perm', offset: 0, size: 4 * runs },
-    ],
+    { entries, child_excl: { role: 'childExcl', offset: 0, size: 4 * (n + 1) }, sums: { role: 'perm', offset: 0, size: 4 * runs } },
     entryGroups,
+    buildParams({ ...shape, dispatchX: dispatchShape(entryGroups, maxDim).x }),
   );
   const sumsRecipe = sums.build();
   exec.encode(encoder, 'run sums', () => sumsRecipe, roles);

@@ -59,11 +59,18 @@ export function encodeHierarchicalOrder(
   const params = buildParams({ ...shape, dispatchX: dispatchShape(groups, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x });
   const ref = (role: string, words: number) => ({ role, offset: 0, size: 4 * words });
   const keys = new RecipeBuilder();
-  const p = keys.paramBlock(params);
   keys.dispatch(
     hierarchicalKeyKernel(),
-    [p, ref('rowPtr', shape.rows + 1), ref('colIdx', n), ref('keyLo', n), ref('keyHi', n), ref('sortKey', n), ref('perm', n)],
+    {
+      row_ptr: ref('rowPtr', shape.rows + 1),
+      col_idx: ref('colIdx', n),
+      key_lo: ref('keyLo', n),
+      key_hi: ref('keyHi', n),
+      sort_key: ref('sortKey', n),
+      perm: ref('perm', n),
+    },
     groups,
+    params,
   );
   const keysRecipe = keys.build();
   exec.encode(encoder, 'keys', () => keysRecipe, roles);
@@ -76,7 +83,7 @@ export function encodeHierarchicalOrder(
   sortBy(Math.min(32, bits));
   if (bits > 32) {
     const high = new RecipeBuilder();
-    high.dispatch(highWordKernel(), [high.paramBlock(params), ref('keyHi', n), ref('perm', n), ref('sortKey', n)], groups);
+    high.dispatch(highWordKernel(), { key_hi: ref('keyHi', n), perm: ref('perm', n), sort_key: ref('sortKey', n) }, groups, params);
     const highRecipe = high.build();
     exec.encode(encoder, 'high-word', () => highRecipe, roles);
     sortBy(bits - 32);
@@ -84,8 +91,9 @@ export function encodeHierarchicalOrder(
   const order = new RecipeBuilder();
   order.dispatch(
     hierarchicalOrderKernel(),
-    [order.paramBlock(params), ref('perm', n), ref('keyLo', n), ref('keyHi', n), ref('values', n), ref('entries', 4 * n)],
+    { perm: ref('perm', n), key_lo: ref('keyLo', n), key_hi: ref('keyHi', n), values: ref('values', n), entries: ref('entries', 4 * n) },
     groups,
+    params,
   );
   const orderRecipe = order.build();
   exec.encode(encoder, 'order', () => orderRecipe, roles);

@@ -1,5 +1,5 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { buildKernelFrame } from './params.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { BUILD_PARAMS, buildKernelFrame } from './params.js';
 
 // The hierarchical keys of binning (§3.2). An entry's key is its slot at every level, most
 // significant first: slot_ℓ = (row digit ℓ)·d + (column digit ℓ), 2·log2(d) bits each, so the key
@@ -9,30 +9,20 @@ import { buildKernelFrame } from './params.js';
 // (a non-canonical CSR) sort next to each other, in input order (the sort is stable), and are
 // summed into the first of their run (`duplicate-sums.ts`).
 
-/**
- * The key of every CSR nonzero: its row (by binary search on `row_ptr`), its column, and from them
- * the slot digits of all levels, shifted into a 64-bit (lo, hi) pair. Writes `key_lo`, `key_hi`,
- * `sort_key` (= lo, the first sort's keys) and `perm` (the identity, the sorts' values).
- * Bindings: 0 params (n, rows, levels, log2d), 1 row_ptr, 2 col_idx, 3 key_lo, 4 key_hi,
- * 5 sort_key, 6 perm.
- *
- * @example
- * ```ts
- * b.dispatch(hierarchicalKeyKernel(), [p, rowPtr, colIdx, keyLo, keyHi, sortKey, perm], groups);
- * ```
- */
-export function hierarchicalKeyKernel(): KernelSpec {
-  return {
-    key: 'hisparse/build/hierarchical-key',
-    wgsl: () =>
-      buildKernelFrame(
-        `@group(0) @binding(1) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(2) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(3) var<storage, read_write> key_lo: array<u32>;
-@group(0) @binding(4) var<storage, read_write> key_hi: array<u32>;
-@group(0) @binding(5) var<storage, read_write> sort_key: array<u32>;
-@group(0) @binding(6) var<storage, read_write> perm: array<u32>;
-// The last row r with row_ptr[r] <= p: the row holding nonzero p (empty rows share a row_ptr).
+const hierarchicalKey = defineKernel({
+  name: 'hisparse/build/hierarchical-key',
+  bindings: {
+    row_ptr: read('array<u32>'),
+    col_idx: read('array<u32>'),
+    key_lo: readWrite('array<u32>'),
+    key_hi: readWrite('array<u32>'),
+    sort_key: readWrite('array<u32>'),
+    perm: readWrite('array<u32>'),
+  },
+  params: BUILD_PARAMS,
+  wgsl: () =>
+    buildKernelFrame(
+      `// The last row r with row_ptr[r] <= p: the row holding nonzero p (empty rows share a row_ptr).
 fn row_of(p: u32) -> u32 {
   var lo = 0u;
   var hi = params.rows;
@@ -42,7 +32,7 @@ fn row_of(p: u32) -> u32 {
   }
   return lo;
 }`,
-        `  if (i >= params.n) { return; }
+      `  if (i >= params.n) { return; }
   let r = row_of(i);
   let c = col_idx[i];
   let b = params.log2d;
@@ -60,61 +50,69 @@ fn row_of(p: u32) -> u32 {
   key_hi[i] = hi;
   sort_key[i] = lo;
   perm[i] = i;`,
-      ),
-  };
+    ),
+});
+
+/**
+ * The key of every CSR nonzero: its row (by binary search on `row_ptr`), its column, and from them
+ * the slot digits of all levels, shifted into a 64-bit (lo, hi) pair. Writes `key_lo`, `key_hi`,
+ * `sort_key` (= lo, the first sort's keys) and `perm` (the identity, the sorts' values).
+ * Bindings: `row_ptr`, `col_idx`, `key_lo`, `key_hi`, `sort_key`, `perm`. Params
+ * ({@link BUILD_PARAMS}): `n`, `rows`, `levels`, `log2d`.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(hierarchicalKeyKernel(), { row_ptr, col_idx, key_lo, key_hi, sort_key, perm }, groups, params);
+ * ```
+ */
+export function hierarchicalKeyKernel() {
+  return hierarchicalKey({});
 }
+
+const highWord = defineKernel({
+  name: 'hisparse/build/high-word',
+  bindings: {
+    key_hi: read('array<u32>'),
+    perm: read('array<u32>'),
+    sort_key: readWrite('array<u32>'),
+  },
+  params: BUILD_PARAMS,
+  wgsl: () =>
+    buildKernelFrame(
+      '',
+      `  if (i >= params.n) { return; }
+  sort_key[i] = key_hi[perm[i]];`,
+    ),
+});
 
 /**
  * Between the two stable sorts of an LSD sort by (lo, then hi): `sort_key[j] = key_hi[perm[j]]`,
  * the high words in the order the first sort left.
- * Bindings: 0 params (n), 1 key_hi, 2 perm, 3 sort_key.
+ * Bindings: `key_hi`, `perm`, `sort_key`. Params ({@link BUILD_PARAMS}): `n`.
  *
  * @example
  * ```ts
- * b.dispatch(highWordKernel(), [p, keyHi, perm, sortKey], groups);
+ * b.dispatch(highWordKernel(), { key_hi, perm, sort_key }, groups, params);
  * ```
  */
-export function highWordKernel(): KernelSpec {
-  return {
-    key: 'hisparse/build/high-word',
-    wgsl: () =>
-      buildKernelFrame(
-        `@group(0) @binding(1) var<storage, read> key_hi: array<u32>;
-@group(0) @binding(2) var<storage, read> perm: array<u32>;
-@group(0) @binding(3) var<storage, read_write> sort_key: array<u32>;`,
-        `  if (i >= params.n) { return; }
-  sort_key[i] = key_hi[perm[i]];`,
-      ),
-  };
+export function highWordKernel() {
+  return highWord({});
 }
 
-/**
- * After the sorts, in hierarchical order: `entries[j] = (lo, hi, bits, depth)`, the key and value
- * bits of each entry (gathered through `perm`; one vec4 so the filling kernels stay within the
- * eight storage bindings WebGPU guarantees) and its **depth**: 0 for the first entry, else 1 + the
- * first level at which its slot differs from the previous entry's (1 … L), or L + 1 when its key
- * equals the previous entry's (a duplicate position). Entry j then starts a node of level ℓ exactly
- * when `depth <= ℓ`, and a child of one (an entry of a level-ℓ node) when `depth <= ℓ + 1`: the
- * head flags of every level come from this one field, and a duplicate starts nothing, so the
- * binning counts each run of equal keys as one entry (the first of the run carries it).
- * Bindings: 0 params (n, levels, log2d), 1 perm, 2 key_lo, 3 key_hi, 4 values, 5 entries.
- *
- * @example
- * ```ts
- * b.dispatch(hierarchicalOrderKernel(), [p, perm, keyLo, keyHi, values, entries], groups);
- * ```
- */
-export function hierarchicalOrderKernel(): KernelSpec {
-  return {
-    key: 'hisparse/build/hierarchical-order',
-    wgsl: () =>
-      buildKernelFrame(
-        `@group(0) @binding(1) var<storage, read> perm: array<u32>;
-@group(0) @binding(2) var<storage, read> key_lo: array<u32>;
-@group(0) @binding(3) var<storage, read> key_hi: array<u32>;
-@group(0) @binding(4) var<storage, read> values: array<u32>;
-@group(0) @binding(5) var<storage, read_write> entries: array<vec4<u32>>;`,
-        `  if (i >= params.n) { return; }
+const hierarchicalOrder = defineKernel({
+  name: 'hisparse/build/hierarchical-order',
+  bindings: {
+    perm: read('array<u32>'),
+    key_lo: read('array<u32>'),
+    key_hi: read('array<u32>'),
+    values: read('array<u32>'),
+    entries: readWrite('array<vec4<u32>>'),
+  },
+  params: BUILD_PARAMS,
+  wgsl: () =>
+    buildKernelFrame(
+      '',
+      `  if (i >= params.n) { return; }
   let p = perm[i];
   let lo = key_lo[p];
   let hi = key_hi[p];
@@ -136,6 +134,26 @@ export function hierarchicalOrderKernel(): KernelSpec {
   }
   // Value bits are copied untouched (−0 and NaN payloads survive).
   entries[i] = vec4<u32>(lo, hi, values[p], depth);`,
-      ),
-  };
+    ),
+});
+
+/**
+ * After the sorts, in hierarchical order: `entries[j] = (lo, hi, bits, depth)`, the key and value
+ * bits of each entry (gathered through `perm`; one vec4 so the filling kernels stay within the
+ * eight storage bindings WebGPU guarantees) and its **depth**: 0 for the first entry, else 1 + the
+ * first level at which its slot differs from the previous entry's (1 … L), or L + 1 when its key
+ * equals the previous entry's (a duplicate position). Entry j then starts a node of level ℓ exactly
+ * when `depth <= ℓ`, and a child of one (an entry of a level-ℓ node) when `depth <= ℓ + 1`: the
+ * head flags of every level come from this one field, and a duplicate starts nothing, so the
+ * binning counts each run of equal keys as one entry (the first of the run carries it).
+ * Bindings: `perm`, `key_lo`, `key_hi`, `values`, `entries`. Params ({@link BUILD_PARAMS}): `n`,
+ * `levels`, `log2d`.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(hierarchicalOrderKernel(), { perm, key_lo, key_hi, values, entries }, groups, params);
+ * ```
+ */
+export function hierarchicalOrderKernel() {
+  return hierarchicalOrder({});
 }

@@ -43,16 +43,18 @@ export function createLevelBinning(ctx: ScanContext, exec: RecipeExecutor, shape
     encode(encoder, roles, level) {
       const params = buildParams({ ...shape, level, dispatchX });
       const flags = new RecipeBuilder();
-      flags.dispatch(headFlagsKernel(), [flags.paramBlock(params), entries, ref('nodeFlag'), ref('childFlag')], groups);
+      flags.dispatch(headFlagsKernel(), { entries, node_flag: ref('nodeFlag'), child_flag: ref('childFlag') }, groups, params);
       const flagsRecipe = flags.build();
       // Every level binds the same arrays (the level is a parameter): one structure for all of them.
       exec.encode(encoder, 'flags', () => flagsRecipe, roles);
       scan.encode(encoder, { input: roles.nodeFlag as GPUBuffer, output: roles.nodeExcl as GPUBuffer, count });
       scan.encode(encoder, { input: roles.childFlag as GPUBuffer, output: roles.childExcl as GPUBuffer, count });
       const sizes = new RecipeBuilder();
-      const p = sizes.paramBlock(params);
-      sizes.dispatch(nodeStartsKernel(), [p, entries, ref('nodeExcl'), ref('childExcl'), ref('firstChild')], groups);
-      sizes.dispatch(nodeSizesKernel(), [p, ref('nodeExcl'), ref('firstChild'), ref('words')], groups);
+      const starts = nodeStartsKernel();
+      const p = sizes.paramsFor(starts, params);
+      const excl = { node_excl: ref('nodeExcl'), first_child: ref('firstChild') };
+      sizes.dispatch(starts, { entries, ...excl, child_excl: ref('childExcl') }, groups, p);
+      sizes.dispatch(nodeSizesKernel(), { ...excl, words: ref('words') }, groups, p);
       const sizesRecipe = sizes.build();
       exec.encode(encoder, 'sizes', () => sizesRecipe, roles);
       scan.encode(encoder, { input: roles.words as GPUBuffer, output: roles.offsets as GPUBuffer, count });

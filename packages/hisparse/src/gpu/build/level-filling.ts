@@ -51,22 +51,23 @@ export function encodeLevelFilling(
     buildParams({ ...shape, level: place.level, base: place.base, dispatchX: dispatchShape(groups, maxDim).x });
   b.dispatch(
     nodeHeadKernel(),
-    [b.paramBlock(params(nodeGroups)), ref('nodeExcl'), ref('firstChild'), ref('offsets'), ref(own), pool],
+    { node_excl: ref('nodeExcl'), first_child: ref('firstChild'), offsets: ref('offsets'), node_ptr: ref(own), pool },
     nodeGroups,
+    params(nodeGroups),
   );
   b.dispatch(
     nodeEntriesKernel(),
-    [
-      b.paramBlock(params(entryGroups)),
-      { role: 'entries', offset: 0, size: 16 * n },
-      ref('nodeExcl'),
-      ref('childExcl'),
-      ref('firstChild'),
-      ref(own),
-      ref(below),
+    {
+      entries: { role: 'entries', offset: 0, size: 16 * n },
+      node_excl: ref('nodeExcl'),
+      child_excl: ref('childExcl'),
+      first_child: ref('firstChild'),
+      node_ptr: ref(own),
+      child_ptr: ref(below),
       pool,
-    ],
+    },
     entryGroups,
+    params(entryGroups),
   );
   const recipe = b.build();
   // The level and its node count are parameters; what binds differs only by the level's parity.

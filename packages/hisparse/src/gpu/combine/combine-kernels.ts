@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL } from '../kernels/node-wgsl.js';
 
 /**
@@ -11,51 +11,11 @@ import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL } from '../kernels/node-wgsl.js
  */
 export const COMBINE_WORKGROUP = 256;
 
-/**
- * Binding numbers of {@link recordHeadsKernel}.
- *
- * @example
- * ```ts
- * bindings[HEADS_BINDINGS.keys] = { role: 'recordKeys', offset: 0 };
- * ```
- */
-export const HEADS_BINDINGS = { recordCount: 0, keys: 1, headBits: 2, params: 3 } as const;
-
-/**
- * Binding numbers of {@link recordScatterKernel}.
- *
- * @example
- * ```ts
- * bindings[SCATTER_BINDINGS.y] = { role: 'y', offset: 0 };
- * ```
- */
-export const SCATTER_BINDINGS = { recordCount: 0, keys: 1, sums: 2, y: 3, params: 4 } as const;
-
-/**
- * Reduce by key, the head flags: one invocation per 32 records (one word of bit-packed head flags,
- * the layout `@scan/segmented` reads). Record i starts a run when it is the first, when its key
- * differs from the previous one, or when it is past the records written (the count the leaves left
- * in `record_count[0]`, read here on the GPU): the scan runs over the whole capacity, and every
- * slot past the count — whatever an earlier product or the sort's scratch left there — is a run of
- * its own that the scatter ignores, so the tail needs no padding.
- * Params: capacity (records), head words.
- *
- * @example
- * ```ts
- * b.dispatch(recordHeadsKernel(), bindings, Math.ceil(headWords / COMBINE_WORKGROUP));
- * ```
- */
-export function recordHeadsKernel(): KernelSpec {
-  const B = HEADS_BINDINGS;
-  return {
-    key: 'hisparse/combine/heads',
-    wgsl: () => /* wgsl */ `
-struct Params { capacity: u32, words: u32 }
-@group(0) @binding(${B.recordCount}) var<storage, read> record_count: array<u32>;
-@group(0) @binding(${B.keys}) var<storage, read> keys: array<u32>;
-@group(0) @binding(${B.headBits}) var<storage, read_write> head_bits: array<u32>;
-@group(0) @binding(${B.params}) var<uniform> params: Params;
-
+const heads = defineKernel({
+  name: 'hisparse/combine/heads',
+  bindings: { record_count: read('array<u32>'), keys: read('array<u32>'), head_bits: readWrite('array<u32>') },
+  params: { capacity: 'u32', words: 'u32' },
+  wgsl: () => `
 @compute @workgroup_size(${COMBINE_WORKGROUP})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}
@@ -79,32 +39,32 @@ fn main(${FLAT_BUILTINS_WGSL}) {
   head_bits[w] = bits;
 }
 `,
-  };
-}
+});
 
 /**
- * Scatter: the last record of each run of equal keys holds the run's sum in the inclusive
- * segmented scan, and writes it to y[key] (y was cleared, so outputs without records stay 0). Only
- * the records written (the count the leaves left on the GPU) are read.
- * Params: capacity (records).
+ * Reduce by key, the head flags: one invocation per 32 records (one word of bit-packed head flags,
+ * the layout `@scan/segmented` reads). Record i starts a run when it is the first, when its key
+ * differs from the previous one, or when it is past the records written (the count the leaves left
+ * in `record_count[0]`, read here on the GPU): the scan runs over the whole capacity, and every
+ * slot past the count — whatever an earlier product or the sort's scratch left there — is a run of
+ * its own that the scatter ignores, so the tail needs no padding.
+ * Bindings: `record_count`, `keys` (the sorted record keys), `head_bits`. Params: `capacity`
+ * (records), `words` (head words).
  *
  * @example
  * ```ts
- * b.dispatch(recordScatterKernel(), bindings, Math.ceil(capacity / COMBINE_WORKGROUP));
+ * b.dispatch(recordHeadsKernel(), { record_count, keys, head_bits }, Math.ceil(headWords / COMBINE_WORKGROUP), { capacity, words });
  * ```
  */
-export function recordScatterKernel(): KernelSpec {
-  const B = SCATTER_BINDINGS;
-  return {
-    key: 'hisparse/combine/scatter',
-    wgsl: () => /* wgsl */ `
-struct Params { capacity: u32 }
-@group(0) @binding(${B.recordCount}) var<storage, read> record_count: array<u32>;
-@group(0) @binding(${B.keys}) var<storage, read> keys: array<u32>;
-@group(0) @binding(${B.sums}) var<storage, read> sums: array<f32>;
-@group(0) @binding(${B.y}) var<storage, read_write> y: array<f32>;
-@group(0) @binding(${B.params}) var<uniform> params: Params;
+export function recordHeadsKernel() {
+  return heads({});
+}
 
+const scatter = defineKernel({
+  name: 'hisparse/combine/scatter',
+  bindings: { record_count: read('array<u32>'), keys: read('array<u32>'), sums: read('array<f32>'), y: readWrite('array<f32>') },
+  params: { capacity: 'u32' },
+  wgsl: () => `
 @compute @workgroup_size(${COMBINE_WORKGROUP})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}
@@ -115,5 +75,20 @@ fn main(${FLAT_BUILTINS_WGSL}) {
   if (i + 1u == count || keys[i + 1u] != key) { y[key] = sums[i]; }
 }
 `,
-  };
+});
+
+/**
+ * Scatter: the last record of each run of equal keys holds the run's sum in the inclusive
+ * segmented scan, and writes it to y[key] (y was cleared, so outputs without records stay 0). Only
+ * the records written (the count the leaves left on the GPU) are read.
+ * Bindings: `record_count`, `keys`, `sums` (the inclusive segmented scan), `y`. Params: `capacity`
+ * (records).
+ *
+ * @example
+ * ```ts
+ * b.dispatch(recordScatterKernel(), { record_count, keys, sums, y }, Math.ceil(capacity / COMBINE_WORKGROUP), { capacity });
+ * ```
+ */
+export function recordScatterKernel() {
+  return scatter({});
 }

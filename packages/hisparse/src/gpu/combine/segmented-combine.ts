@@ -2,7 +2,7 @@ import { createStorageBuffer, type ScanContext, ScanError } from '@scan/core';
 import { type BufferRef, type PlanPart, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { createSegmentedScanPlan, packedFlagWords } from '@scan/segmented';
 import { createSortPlan, type SortEncodeArgs } from '@scan/sort';
-import { COMBINE_WORKGROUP, HEADS_BINDINGS, recordHeadsKernel, recordScatterKernel, SCATTER_BINDINGS } from './combine-kernels.js';
+import { COMBINE_WORKGROUP, recordHeadsKernel, recordScatterKernel } from './combine-kernels.js';
 
 /** Bits that hold every index below `n` (at least 1: the sort needs a non-empty range). */
 const bitsFor = (n: number): number => Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
@@ -100,23 +100,14 @@ export function createSegmentedCombine(ctx: ScanContext, options: { capacity: nu
   const whole = (role: string): BufferRef => ({ role, offset: 0 });
   const heads = (() => {
     const b = new RecipeBuilder();
-    const bindings: (BufferRef | undefined)[] = [];
-    bindings[HEADS_BINDINGS.recordCount] = whole('recordCount');
-    bindings[HEADS_BINDINGS.keys] = whole('recordKeys');
-    bindings[HEADS_BINDINGS.headBits] = whole('headBits');
-    bindings[HEADS_BINDINGS.params] = b.paramBlock([capacity, headWords]);
-    b.dispatch(recordHeadsKernel(), bindings, Math.ceil(headWords / COMBINE_WORKGROUP));
+    const bindings = { record_count: whole('recordCount'), keys: whole('recordKeys'), head_bits: whole('headBits') };
+    b.dispatch(recordHeadsKernel(), bindings, Math.ceil(headWords / COMBINE_WORKGROUP), { capacity, words: headWords });
     return b.build();
   })();
   const scatter = (() => {
     const b = new RecipeBuilder();
-    const bindings: (BufferRef | undefined)[] = [];
-    bindings[SCATTER_BINDINGS.recordCount] = whole('recordCount');
-    bindings[SCATTER_BINDINGS.keys] = whole('recordKeys');
-    bindings[SCATTER_BINDINGS.sums] = whole('sums');
-    bindings[SCATTER_BINDINGS.y] = whole('y');
-    bindings[SCATTER_BINDINGS.params] = b.paramBlock([capacity]);
-    b.dispatch(recordScatterKernel(), bindings, Math.ceil(capacity / COMBINE_WORKGROUP));
+    const bindings = { record_count: whole('recordCount'), keys: whole('recordKeys'), sums: whole('sums'), y: whole('y') };
+    b.dispatch(recordScatterKernel(), bindings, Math.ceil(capacity / COMBINE_WORKGROUP), { capacity });
     return b.build();
   })();
   const ownedBytes = owned.reduce((sum, b) => sum + b.size, 0);

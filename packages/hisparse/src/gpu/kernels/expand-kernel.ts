@@ -1,10 +1,7 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { NODE_TYPE, type NodeType } from '../../format/layout.js';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL, NODE_WGSL } from './node-wgsl.js';
 import { classOfWgsl } from './size-classes.js';
-
-/** Binding numbers of the expansion kernel. */
-export const EXPAND_BINDINGS = { pool: 0, queueIn: 1, counters: 2, queueOut: 3, params: 4, tally: 5 } as const;
 
 /** Words of a queue entry: the node pointer and the stored row and column where its block starts. */
 export const QUEUE_ENTRY_WORDS = 3;
@@ -28,7 +25,7 @@ export function expandShape(type: NodeType): { lanes: number; workgroupSize: num
 }
 
 /** What an expansion dispatch is specialized on. */
-export interface ExpandSpec {
+export type ExpandSpec = {
   readonly nodeSize: number;
   readonly type: NodeType;
   /**
@@ -40,7 +37,29 @@ export interface ExpandSpec {
   readonly mode: 'push' | 'count';
   /** The nodes are leaves (census only: no children to count). */
   readonly leaf: boolean;
-}
+};
+
+const expand = defineKernel({
+  name: 'hisparse/expand',
+  bindings: (spec: ExpandSpec) => ({
+    pool: read('array<u32>'),
+    queue_in: read('array<u32>'),
+    counters: readWrite('array<atomic<u32>>'),
+    queue_out: spec.mode === 'push' ? readWrite('array<u32>') : undefined,
+    tally: spec.mode === 'push' ? undefined : readWrite('array<atomic<u32>>'),
+  }),
+  params: {
+    in_base: 'u32',
+    count_index: 'u32',
+    next_counter: 'u32',
+    nb0: 'u32',
+    nb1: 'u32',
+    nb2: 'u32',
+    nb3: 'u32',
+    child_span: 'u32',
+  },
+  wgsl: (spec) => expandWgsl(spec),
+});
 
 /**
  * One level of the top-down traversal (Derler et al. §5: the GPU-controlled scheduler, here as
@@ -54,22 +73,24 @@ export interface ExpandSpec {
  * counters one by one); **push** the children into their runs. The order inside a queue depends
  * on the scheduler, which only changes the order of additions in the leaves.
  *
- * Params: queue base of this (level, type), index of its counter, index of the next level's first
- * counter, the next level's queue bases per type (4), and the child span d^(L−ℓ−1).
+ * Bindings: `pool`, `queue_in` (this level's queue), `counters`, and `queue_out` (the next level's
+ * queue) when pushing or `tally` (the census's words) when counting. Params: `in_base` (the queue
+ * base of this level and type), `count_index` (the index of its counter), `next_counter` (the index
+ * of the next level's first counter, or of the tally's first word), `nb0`…`nb3` (the next level's
+ * queue bases per type) and `child_span` (d^(L−ℓ−1)).
  *
  * @example
  * ```ts
  * const kernel = expandKernel({ nodeSize: 32, type: NODE_TYPE.coo4, mode: 'push', leaf: false });
+ * b.dispatchIndirect(kernel, { pool, queue_in, counters, queue_out }, argsRef, { in_base, count_index, next_counter, nb0, nb1, nb2, nb3, child_span });
  * ```
  */
-export function expandKernel(spec: ExpandSpec): KernelSpec {
-  const key = `hisparse/expand/d${spec.nodeSize}/t${spec.type}/${spec.mode}${spec.leaf ? '/leaf' : ''}`;
-  return { key, wgsl: () => expandWgsl(spec) };
+export function expandKernel(spec: ExpandSpec) {
+  return expand(spec);
 }
 
 function expandWgsl(spec: ExpandSpec): string {
   const { lanes, workgroupSize } = expandShape(spec.type);
-  const B = EXPAND_BINDINGS;
   const d = spec.nodeSize;
   const dense = spec.type === NODE_TYPE.dense;
   const push = spec.mode === 'push';
@@ -80,14 +101,7 @@ function expandWgsl(spec: ExpandSpec): string {
   const slotRead = dense
     ? `let word = pool[off + i]; let present = word != 0u; let r = i / D; let c = i % D;`
     : `let word = pool[off + vs + i]; let present = true; let rc = coord_of(off, T, i); let r = rc.x; let c = rc.y;`;
-  return /* wgsl */ `
-struct Params { in_base: u32, count_index: u32, next_counter: u32, nb0: u32, nb1: u32, nb2: u32, nb3: u32, child_span: u32 }
-@group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
-@group(0) @binding(${B.queueIn}) var<storage, read> queue_in: array<u32>;
-@group(0) @binding(${B.counters}) var<storage, read_write> counters: array<atomic<u32>>;
-${push ? `@group(0) @binding(${B.queueOut}) var<storage, read_write> queue_out: array<u32>;` : ''}
-@group(0) @binding(${B.params}) var<uniform> params: Params;
-${push ? '' : `@group(0) @binding(${B.tally}) var<storage, read_write> tally: array<atomic<u32>>;`}
+  return `
 ${NODE_WGSL}
 ${classes ? classOfWgsl() : ''}
 const D: u32 = ${d}u;

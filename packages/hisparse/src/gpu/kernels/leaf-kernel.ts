@@ -1,32 +1,9 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { entriesPerLoad, NODE_TYPE, type NodeType } from '../../format/layout.js';
 import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL, NODE_WGSL } from './node-wgsl.js';
 import { COO4_SIZE_CLASSES } from './size-classes.js';
-import { SPILL_REPLICAS, spillAddWgsl } from './spill-kernels.js';
-
-/**
- * Binding numbers of the leaf kernels: `y` and `spill` (the spill table of hot outputs,
- * spill-kernels.ts) with the `'atomic'` combine; `recordCount`, `recordKeys` and `recordValues`
- * (the run sums as records) with the `'segmented'` one.
- *
- * @example
- * ```ts
- * bindings[LEAF_BINDINGS.recordKeys] = { role: 'recordKeys', offset: 0 };
- * ```
- */
-export const LEAF_BINDINGS = {
-  pool: 0,
-  queueIn: 1,
-  counters: 2,
-  x: 3,
-  y: 4,
-  params: 5,
-  recordCount: 6,
-  recordKeys: 7,
-  recordValues: 8,
-  spill: 9,
-} as const;
+import { SPILL_REPLICAS, SPILL_TABLE, spillAddWgsl } from './spill-kernels.js';
 
 /**
  * How the leaves' sums reach y (WebGPU has no float atomics): `'atomic'` adds them into y by
@@ -60,7 +37,7 @@ export function leafShape(type: NodeType, sizeClass = 0): { lanes: number; workg
 }
 
 /** What a leaf dispatch is specialized on. */
-export interface LeafSpec {
+export type LeafSpec = {
   readonly nodeSize: number;
   readonly type: NodeType;
   /** How sums reach y (default `'atomic'`). */
@@ -69,7 +46,7 @@ export interface LeafSpec {
   readonly sizeClass?: number;
   /** `'atomic'` only, for tests: every sum goes through the spill table (see spill-kernels.ts). */
   readonly spillAlways?: boolean;
-}
+};
 
 /**
  * The leaf kernel of one node type (Derler et al. §5, Algorithm 1): every leaf of the queue
@@ -94,23 +71,51 @@ export interface LeafSpec {
  * each lane its place in the workgroup's run; one global atomic per workgroup reserves that run of
  * the record arrays; a second walk writes the records. No hash table: every run sum is a record.
  *
- * Params: queue base of the leaves, index of their counter, swap (0/1), the scale's f32 bits, and
- * the index of the counter word added to the queue base (a size class's start inside the COO4
- * leaves, written on the GPU; a word that stays 0 for queues not split by size).
+ * Bindings: `pool`, `queue_in` (the leaf queue), `counters`, `x`; with the `'atomic'` combine `y`
+ * and `spill` (the spill table of hot outputs, spill-kernels.ts), with the `'segmented'` one
+ * `record_count`, `record_keys` and `record_values` (the run sums as records). Params: `in_base`
+ * (the queue base of the leaves), `count_index` (the index of their counter), `swap` (0/1),
+ * `scale_bits` (the scale's f32 bits) and `start_index` (the index of the counter word added to
+ * the queue base: a size class's start inside the COO4 leaves, written on the GPU; a word that
+ * stays 0 for queues not split by size).
  *
  * @example
  * ```ts
  * const kernel = leafKernel({ nodeSize: 32, type: NODE_TYPE.coo4 });
  * const records = leafKernel({ nodeSize: 32, type: NODE_TYPE.coo4, combine: 'segmented' });
+ * b.dispatch(records, { pool, queue_in, counters, x, record_count, record_keys, record_values }, groups, params);
  * ```
  */
-export function leafKernel(spec: LeafSpec): KernelSpec {
-  const combine = spec.combine ?? 'atomic';
-  return {
-    key: `hisparse/leaf/d${spec.nodeSize}/t${spec.type}/c${spec.sizeClass ?? 0}/${combine === 'atomic' ? 'cas' : 'records'}${spec.spillAlways ? '/spill-always' : ''}`,
-    wgsl: () => leafWgsl(spec, combine),
-  };
+export function leafKernel(spec: LeafSpec) {
+  // The defaults written out, so that a spec that leaves them out names the same pipeline.
+  return leaf({
+    nodeSize: spec.nodeSize,
+    type: spec.type,
+    combine: spec.combine ?? 'atomic',
+    sizeClass: spec.sizeClass ?? 0,
+    spillAlways: spec.spillAlways === true,
+  });
 }
+
+const leaf = defineKernel({
+  name: 'hisparse/leaf',
+  bindings: (spec: Required<LeafSpec>) => {
+    const records = spec.combine === 'segmented';
+    return {
+      pool: read('array<u32>'),
+      queue_in: read('array<u32>'),
+      counters: read('array<u32>'),
+      x: read('array<f32>'),
+      y: records ? undefined : readWrite('array<atomic<u32>>'),
+      spill: records ? undefined : SPILL_TABLE,
+      record_count: records ? readWrite('array<atomic<u32>>') : undefined,
+      record_keys: records ? readWrite('array<u32>') : undefined,
+      record_values: records ? readWrite('array<f32>') : undefined,
+    };
+  },
+  params: { in_base: 'u32', count_index: 'u32', swap: 'u32', scale_bits: 'u32', start_index: 'u32' },
+  wgsl: (spec) => leafWgsl(spec, spec.combine),
+});
 
 /**
  * Slots of the workgroup's table of partial sums (two words each in workgroup memory): twice the
@@ -127,7 +132,7 @@ export function hashSlots(nodeSize: number, leavesPerWorkgroup: number): number 
   return Math.min(1024, 2 ** Math.ceil(Math.log2(2 * nodeSize * leavesPerWorkgroup)));
 }
 
-const hashWgsl = (slots: number) => /* wgsl */ `
+const hashWgsl = (slots: number) => `
 const HASH_SLOTS: u32 = ${slots}u;
 const NO_OUTPUT: u32 = 0xffffffffu;
 var<workgroup> hash_key: array<atomic<u32>, HASH_SLOTS>;
@@ -159,7 +164,7 @@ fn add_local(i: u32, v: f32) {
  */
 function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, counting: boolean): string {
   if (dense) {
-    return /* wgsl */ `
+    return `
   // One line of the block per invocation: a row (plain) or a column (swapped) of stored entries.
   if (live) {
     for (var line = lane; line < D; line += LANES) {
@@ -176,7 +181,7 @@ function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, 
     }
   }`;
   }
-  return /* wgsl */ `
+  return `
   // Runs of entries with one output are summed before they are combined: a lane takes consecutive
   // loads, and a COOX leaf is sorted row-major, so a row's entries of a plain product are one run.
   var run_out = NO_OUTPUT;
@@ -210,14 +215,13 @@ function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, 
 
 function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
   const { lanes, workgroupSize } = leafShape(spec.type, spec.sizeClass);
-  const B = LEAF_BINDINGS;
   const dense = spec.type === NODE_TYPE.dense;
   const records = combine === 'segmented';
   let body: string;
   if (!records) {
     body = walkWgsl(dense, (o, v) => (dense ? `add_y(${o}, ${v});` : `add_local(${o}, ${v});`), false);
     if (!dense) {
-      body += /* wgsl */ `
+      body += `
   workgroupBarrier();
   // Flush: one compare-and-swap into y per output the workgroup's leaves touched.
   for (var slot = lid; slot < HASH_SLOTS; slot += WG) {
@@ -226,7 +230,7 @@ function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
   }`;
     }
   } else {
-    body = /* wgsl */ `
+    body = `
   // Count: this lane's runs; the workgroup's total in workgroup memory gives the lane its place.
   var runs = 0u;
   {${walkWgsl(dense, () => 'runs += 1u;', true)}
@@ -245,22 +249,12 @@ function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
   }`;
   }
   const yDecl = records
-    ? `@group(0) @binding(${B.recordCount}) var<storage, read_write> record_count: array<atomic<u32>>;
-@group(0) @binding(${B.recordKeys}) var<storage, read_write> record_keys: array<u32>;
-@group(0) @binding(${B.recordValues}) var<storage, read_write> record_values: array<f32>;
-var<workgroup> wg_records: atomic<u32>;
+    ? `var<workgroup> wg_records: atomic<u32>;
 var<workgroup> wg_base: u32;
 const NO_OUTPUT: u32 = 0xffffffffu;`
-    : `@group(0) @binding(${B.y}) var<storage, read_write> y: array<atomic<u32>>;
-${spillAddWgsl(B.spill, spec.spillAlways)}
+    : `${spillAddWgsl(spec.spillAlways)}
 ${dense ? '' : hashWgsl(hashSlots(spec.nodeSize, workgroupSize / lanes))}`;
-  return /* wgsl */ `
-struct Params { in_base: u32, count_index: u32, swap: u32, scale_bits: u32, start_index: u32 }
-@group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
-@group(0) @binding(${B.queueIn}) var<storage, read> queue_in: array<u32>;
-@group(0) @binding(${B.counters}) var<storage, read> counters: array<u32>;
-@group(0) @binding(${B.x}) var<storage, read> x: array<f32>;
-@group(0) @binding(${B.params}) var<uniform> params: Params;
+  return `
 ${NODE_WGSL}
 const D: u32 = ${spec.nodeSize}u;
 const T: u32 = ${spec.type}u;

@@ -1,10 +1,7 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
 import { FLAT_BUILTINS_WGSL, FLAT_WORKGROUP_WGSL } from './node-wgsl.js';
 import { CLASS_WORD } from './size-class-kernels.js';
-
-/** Binding numbers of the leaf-order kernels. */
-export const LEAF_ORDER_BINDINGS = { queue: 0, counters: 1, keys: 2, perm: 3, sorted: 4, params: 5 } as const;
 
 /** Invocations per workgroup of the leaf-order kernels (one leaf each). */
 export const LEAF_ORDER_WORKGROUP = 256;
@@ -22,6 +19,22 @@ export function leafKeyShift(outLength: number, nodeSize: number): number {
   return Math.max(1, Math.ceil(Math.log2(Math.max(2, Math.ceil(outLength / nodeSize)))));
 }
 
+const leafOrder = defineKernel({
+  name: 'hisparse/leaf-order',
+  bindings: (spec: { step: 'key' | 'gather' }) => {
+    const key = spec.step === 'key';
+    return {
+      queue: read('array<u32>'),
+      counters: key ? read('array<u32>') : undefined,
+      keys: key ? readWrite('array<u32>') : undefined,
+      perm: key ? readWrite('array<u32>') : read('array<u32>'),
+      sorted: key ? undefined : readWrite('array<u32>'),
+    };
+  },
+  params: { n: 'u32', b1: 'u32', b2: 'u32', b3: 'u32', class_counter: 'u32', log2d: 'u32', swap: 'u32', shift: 'u32' },
+  wgsl: (spec) => leafOrderWgsl(spec.step),
+});
+
 /**
  * The two steps around the sort of a product plan's leaf queue, from one generator.
  *
@@ -32,23 +45,24 @@ export function leafKeyShift(outLength: number, nodeSize: number): number {
  * sort by this key keeps each group's run where the leaf dispatches expect it and orders the
  * leaves inside by output block, so a workgroup's leaves share their outputs: its table in
  * workgroup memory merges their sums and far fewer compare-and-swaps reach y (and those on few
- * lines of it). Params: leaves, the COO1, COO2 and COO4 bases, the class counter index, log2 d,
- * swap, the shift ({@link leafKeyShift}).
+ * lines of it). Bindings: `queue`, `counters`, `keys`, `perm`. Params: `n` (leaves), `b1`, `b2`,
+ * `b3` (the COO1, COO2 and COO4 bases), `class_counter` (the class counter index), `log2d`,
+ * `swap`, `shift` ({@link leafKeyShift}).
  *
  * `'gather'`: entry i of `sorted` is the queue entry `perm[i]` (the plan copies `sorted` back over
- * the queue). Params: leaves.
+ * the queue). Bindings: `queue`, `perm`, `sorted`. Params: `n` (leaves); the others are the key
+ * step's, unread.
  *
  * @example
  * ```ts
- * b.dispatch(leafOrderKernel('key'), bindings, Math.ceil(leaves / LEAF_ORDER_WORKGROUP));
+ * b.dispatch(leafOrderKernel('key'), { queue, counters, keys, perm }, Math.ceil(leaves / LEAF_ORDER_WORKGROUP), params);
  * ```
  */
-export function leafOrderKernel(step: 'key' | 'gather'): KernelSpec {
-  return { key: `hisparse/leaf-order/${step}`, wgsl: () => leafOrderWgsl(step) };
+export function leafOrderKernel(step: 'key' | 'gather') {
+  return leafOrder({ step });
 }
 
 function leafOrderWgsl(step: 'key' | 'gather'): string {
-  const B = LEAF_ORDER_BINDINGS;
   const W = QUEUE_ENTRY_WORDS;
   const key = step === 'key';
   const body = key
@@ -66,15 +80,7 @@ function leafOrderWgsl(step: 'key' | 'gather'): string {
     : `
   let source = perm[i] * ${W}u;
   for (var w = 0u; w < ${W}u; w++) { sorted[i * ${W}u + w] = queue[source + w]; }`;
-  return /* wgsl */ `
-struct Params { n: u32, b1: u32, b2: u32, b3: u32, class_counter: u32, log2d: u32, swap: u32, shift: u32 }
-@group(0) @binding(${B.queue}) var<storage, read> queue: array<u32>;
-${key ? `@group(0) @binding(${B.counters}) var<storage, read> counters: array<u32>;` : ''}
-${key ? `@group(0) @binding(${B.keys}) var<storage, read_write> keys: array<u32>;` : ''}
-@group(0) @binding(${B.perm}) var<storage, ${key ? 'read_write' : 'read'}> perm: array<u32>;
-${key ? '' : `@group(0) @binding(${B.sorted}) var<storage, read_write> sorted: array<u32>;`}
-@group(0) @binding(${B.params}) var<uniform> params: Params;
-
+  return `
 @compute @workgroup_size(${LEAF_ORDER_WORKGROUP})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}

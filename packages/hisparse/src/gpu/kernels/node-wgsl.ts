@@ -20,7 +20,7 @@ import { NODE_TYPE } from '../../format/layout.js';
  * ```
  */
 export function nodeLayoutWgsl(denseWords: string): string {
-  return /* wgsl */ `
+  return `
 fn align_up(x: u32, m: u32) -> u32 { return (x + m - 1u) & ~(m - 1u); }
 // X, the entries one thread loads at once: 1, 2 or 4 for COO1, COO2, COO4.
 fn per_load(t: u32) -> u32 { return select(select(4u, 2u, t == 2u), 1u, t == 1u); }
@@ -42,7 +42,7 @@ fn node_type(n: u32) -> u32 {
 }
 
 /** Node types and helpers every traversal kernel declares (it declares `pool` and `D`). */
-export const NODE_WGSL = /* wgsl */ `
+export const NODE_WGSL = `
 const TYPE_DENSE: u32 = ${NODE_TYPE.dense}u;
 const TYPE_COO1: u32 = ${NODE_TYPE.coo1}u;
 const TYPE_COO2: u32 = ${NODE_TYPE.coo2}u;

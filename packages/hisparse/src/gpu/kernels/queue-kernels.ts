@@ -1,33 +1,10 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 
-/** Binding numbers of the queue-sizing kernel. */
-export const ARGS_BINDINGS = { counters: 0, args: 1, params: 2 } as const;
-
-/** Binding numbers of the seed kernel. */
-export const SEED_BINDINGS = { counters: 0, queue: 1, params: 2 } as const;
-
-/**
- * Sizes one level's four dispatches on the GPU: invocation t turns the count of queue t into the
- * x, y, z workgroup counts of `dispatchWorkgroupsIndirect` (⌈count / per-workgroup⌉ as x·y with x
- * at most the device's per-dimension limit; 0, 1, 1 for an empty queue). This is what keeps the
- * traversal free of read-backs between levels.
- *
- * Params: first counter index, the nodes per workgroup of the four types, the per-dimension limit.
- *
- * @example
- * ```ts
- * const kernel = queueArgsKernel();
- * ```
- */
-export function queueArgsKernel(): KernelSpec {
-  return {
-    key: 'hisparse/queue-args',
-    wgsl: () => /* wgsl */ `
-struct Params { first: u32, per0: u32, per1: u32, per2: u32, per3: u32, max_dim: u32 }
-@group(0) @binding(${ARGS_BINDINGS.counters}) var<storage, read> counters: array<u32>;
-@group(0) @binding(${ARGS_BINDINGS.args}) var<storage, read_write> args: array<u32>;
-@group(0) @binding(${ARGS_BINDINGS.params}) var<uniform> params: Params;
-
+const queueArgs = defineKernel({
+  name: 'hisparse/queue-args',
+  bindings: { counters: read('array<u32>'), args: readWrite('array<u32>') },
+  params: { first: 'u32', per0: 'u32', per1: 'u32', per2: 'u32', per3: 'u32', max_dim: 'u32' },
+  wgsl: () => `
 @compute @workgroup_size(4)
 fn main(@builtin(local_invocation_index) t: u32) {
   let per = select(select(select(params.per3, params.per2, t == 2u), params.per1, t == 1u), params.per0, t == 0u);
@@ -39,29 +16,32 @@ fn main(@builtin(local_invocation_index) t: u32) {
   args[at + 2u] = 1u;
 }
 `,
-  };
-}
+});
 
 /**
- * Puts the root into the first level's queue (its type's queue, at base 0) and sets that
- * queue's count to 1, after the counters were cleared: the one piece of work the host hands over.
+ * Sizes one level's four dispatches on the GPU: invocation t turns the count of queue t into the
+ * x, y, z workgroup counts of `dispatchWorkgroupsIndirect` (⌈count / per-workgroup⌉ as x·y with x
+ * at most the device's per-dimension limit; 0, 1, 1 for an empty queue). This is what keeps the
+ * traversal free of read-backs between levels.
  *
- * Params: the root pointer.
+ * Bindings: `counters` (the queue counts), `args` (three words per queue). Params: `first` (the
+ * first counter index), `per0`…`per3` (the nodes per workgroup of the four types), `max_dim` (the
+ * per-dimension limit).
  *
  * @example
  * ```ts
- * const kernel = seedKernel();
+ * b.dispatch(queueArgsKernel(), { counters, args }, 1, { first: 4 * level, per0, per1, per2, per3, max_dim: maxDim });
  * ```
  */
-export function seedKernel(): KernelSpec {
-  return {
-    key: 'hisparse/seed',
-    wgsl: () => /* wgsl */ `
-struct Params { root: u32 }
-@group(0) @binding(${SEED_BINDINGS.counters}) var<storage, read_write> counters: array<u32>;
-@group(0) @binding(${SEED_BINDINGS.queue}) var<storage, read_write> queue: array<u32>;
-@group(0) @binding(${SEED_BINDINGS.params}) var<uniform> params: Params;
+export function queueArgsKernel() {
+  return queueArgs({});
+}
 
+const seed = defineKernel({
+  name: 'hisparse/seed',
+  bindings: { counters: readWrite('array<u32>'), queue: readWrite('array<u32>') },
+  params: { root: 'u32' },
+  wgsl: () => `
 @compute @workgroup_size(1)
 fn main() {
   counters[params.root & 3u] = 1u;
@@ -70,5 +50,19 @@ fn main() {
   queue[2] = 0u;
 }
 `,
-  };
+});
+
+/**
+ * Puts the root into the first level's queue (its type's queue, at base 0) and sets that
+ * queue's count to 1, after the counters were cleared: the one piece of work the host hands over.
+ *
+ * Bindings: `counters`, `queue`. Params: `root`, the root pointer.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(seedKernel(), { counters, queue }, 1, { root: parts.root });
+ * ```
+ */
+export function seedKernel() {
+  return seed({});
 }

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { QUEUE_ENTRY_WORDS } from './expand-kernel.js';
 import { classOfWgsl } from './size-classes.js';
 
@@ -18,9 +18,6 @@ export const CLASS_COUNTER_WORDS = 12;
 /** Where the class words sit, relative to the plan's class counter index (see {@link CLASS_COUNTER_WORDS}). */
 export const CLASS_WORD = { count: 0, start: 4, zero: 7, cursor: 8 } as const;
 
-/** Binding numbers of the size-class kernels. */
-export const SIZE_CLASS_BINDINGS = { pool: 0, queue: 1, counters: 2, sorted: 3, params: 4 } as const;
-
 const WORKGROUP = 256;
 
 /**
@@ -28,12 +25,24 @@ const WORKGROUP = 256;
  *
  * @example
  * ```ts
- * b.dispatch(sizeClassKernel('count'), bindings, sizeClassWorkgroups(census.nodes[L - 1][3]));
+ * b.dispatch(sizeClassKernel('count'), bindings, sizeClassWorkgroups(census.nodes[L - 1][3]), params);
  * ```
  */
 export function sizeClassWorkgroups(leaves: number): number {
   return Math.ceil(leaves / WORKGROUP);
 }
+
+const sizeClass = defineKernel({
+  name: 'hisparse/size-class',
+  bindings: (spec: { mode: 'count' | 'scatter' }) => ({
+    pool: read('array<u32>'),
+    queue: read('array<u32>'),
+    counters: readWrite('array<atomic<u32>>'),
+    sorted: spec.mode === 'scatter' ? readWrite('array<u32>') : undefined,
+  }),
+  params: { first: 'u32', leaves: 'u32', class_counter: 'u32' },
+  wgsl: (spec) => sizeClassWgsl(spec.mode),
+});
 
 /**
  * The per-size queues of the COO4 leaves, filled on the GPU once the traversal has left them in
@@ -44,30 +53,25 @@ export function sizeClassWorkgroups(leaves: number): number {
  * The plan copies `sorted` back over the COO4 part of the leaf queue and sizes one dispatch per
  * class from the counts.
  *
- * Params: the COO4 leaves' first queue entry, their number, the class counter index.
+ * Bindings: `pool`, `queue` (the leaf queue), `counters`, and for `'scatter'` `sorted`. Params:
+ * `first` (the COO4 leaves' first queue entry), `leaves` (their number), `class_counter` (the class
+ * counter index).
  *
  * @example
  * ```ts
- * const count = sizeClassKernel('count');
- * const scatter = sizeClassKernel('scatter');
+ * const params = b.paramsFor(sizeClassKernel('count'), { first, leaves, class_counter: classCounter });
+ * b.dispatch(sizeClassKernel('count'), { pool, queue, counters }, groups, params);
+ * b.dispatch(sizeClassKernel('scatter'), { pool, queue, counters, sorted }, groups, params);
  * ```
  */
-export function sizeClassKernel(mode: 'count' | 'scatter'): KernelSpec {
-  return { key: `hisparse/size-class/${mode}`, wgsl: () => sizeClassWgsl(mode) };
+export function sizeClassKernel(mode: 'count' | 'scatter') {
+  return sizeClass({ mode });
 }
 
 function sizeClassWgsl(mode: 'count' | 'scatter'): string {
-  const B = SIZE_CLASS_BINDINGS;
   const W = QUEUE_ENTRY_WORDS;
   const scatter = mode === 'scatter';
-  return /* wgsl */ `
-struct Params { first: u32, leaves: u32, class_counter: u32 }
-@group(0) @binding(${B.pool}) var<storage, read> pool: array<u32>;
-@group(0) @binding(${B.queue}) var<storage, read> queue: array<u32>;
-@group(0) @binding(${B.counters}) var<storage, read_write> counters: array<atomic<u32>>;
-${scatter ? `@group(0) @binding(${B.sorted}) var<storage, read_write> sorted: array<u32>;` : ''}
-@group(0) @binding(${B.params}) var<uniform> params: Params;
-
+  return `
 var<workgroup> wg_count: array<atomic<u32>, 3>;
 var<workgroup> wg_base: array<u32, 3>;
 

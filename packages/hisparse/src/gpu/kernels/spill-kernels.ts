@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, readWrite } from '@scan/core/kit';
 
 // Hot outputs of the compare-and-swap combine. When hundreds of workgroups add into one word of y
 // (the full row of a `biased` matrix, the heavy rows and columns of a power-law one), every
@@ -43,20 +43,20 @@ export const SPILL_REPLICAS = 32;
 export const SPILL_AFTER = 8;
 
 /**
- * WGSL of the leaf kernels' combine into y with spilling: the spill table at `binding`,
- * `var<private> replica` (set by the kernel from its workgroup index), and `add_y(i, v)` —
+ * WGSL of the leaf kernels' combine into y with spilling, over the bindings `y` and `spill` (the
+ * spill table: {@link SPILL_TABLE}) the kernel declares: `var<private> replica` (set by the kernel
+ * from its workgroup index), and `add_y(i, v)` —
  * {@link SPILL_AFTER} compare-and-swap attempts on y, then the output's replica slot
  * (`spill_add`), and only if the table has no room more retries on y. `always` (tests) spills every sum, so the spill path
  * runs where nothing contends.
  *
  * @example
  * ```ts
- * const wgsl = `${spillAddWgsl(9)} fn main() { replica = wg % ${SPILL_REPLICAS}u; add_y(3u, 1.0); }`;
+ * const wgsl = `${spillAddWgsl()} fn main() { replica = wg % ${SPILL_REPLICAS}u; add_y(3u, 1.0); }`;
  * ```
  */
-export function spillAddWgsl(binding: number, always = false): string {
-  return /* wgsl */ `
-@group(0) @binding(${binding}) var<storage, read_write> spill: array<atomic<u32>>;
+export function spillAddWgsl(always = false): string {
+  return `
 var<private> replica: u32;
 const SPILL_SLOTS: u32 = ${SPILL_SLOTS}u;
 
@@ -99,26 +99,21 @@ fn add_y(i: u32, v: f32) {
 `;
 }
 
-/** Binding numbers of {@link spillFlushKernel}. */
-export const SPILL_FLUSH_BINDINGS = { spill: 0, y: 1 } as const;
-
 /**
- * The pass after a product's leaf kernels: every used slot of the spill table adds its sum into y
- * (compare-and-swap; a few dozen replicas per hot output at most contend now). One invocation per
- * slot, {@link SPILL_SLOTS} / 256 workgroups.
+ * The spill table as a kernel declares it (binding `spill`): two words per slot, output + 1 and the
+ * f32 bits of the sum, claimed and added by compare-and-swap.
  *
  * @example
  * ```ts
- * b.dispatch(spillFlushKernel(), [{ role: 'spill', offset: 0 }, { role: 'y', offset: 0 }], SPILL_SLOTS / 256);
+ * const bindings = { y: readWrite('array<atomic<u32>>'), spill: SPILL_TABLE };
  * ```
  */
-export function spillFlushKernel(): KernelSpec {
-  return {
-    key: 'hisparse/spill-flush',
-    wgsl: () => /* wgsl */ `
-@group(0) @binding(${SPILL_FLUSH_BINDINGS.spill}) var<storage, read_write> spill: array<atomic<u32>>;
-@group(0) @binding(${SPILL_FLUSH_BINDINGS.y}) var<storage, read_write> y: array<atomic<u32>>;
+export const SPILL_TABLE = readWrite('array<atomic<u32>>');
 
+const spillFlush = defineKernel({
+  name: 'hisparse/spill-flush',
+  bindings: { spill: SPILL_TABLE, y: readWrite('array<atomic<u32>>') },
+  wgsl: () => `
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let slot = gid.x;
@@ -134,5 +129,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
 }
 `,
-  };
+});
+
+/**
+ * The pass after a product's leaf kernels: every used slot of the spill table adds its sum into y
+ * (compare-and-swap; a few dozen replicas per hot output at most contend now). One invocation per
+ * slot, {@link SPILL_SLOTS} / 256 workgroups.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(spillFlushKernel(), { spill: { role: 'spill', offset: 0 }, y: { role: 'y', offset: 0 } }, SPILL_SLOTS / 256);
+ * ```
+ */
+export function spillFlushKernel() {
+  return spillFlush({});
 }

@@ -1,48 +1,63 @@
+import { type BindingDecl, read, readWrite } from '@scan/core/kit';
 import { NODE_TYPE } from '../../../format/layout.js';
 import { classOfWgsl } from '../../kernels/size-classes.js';
-import { CONTROL, FLAG, ITEM_BINDING, LEVEL_WORDS, NO_PARENT, SMALL_PAIR_ENTRIES, TALLY_COPIES, TALLY_WORDS } from '../items.js';
+import { CONTROL, FLAG, LEVEL_WORDS, NO_PARENT, SMALL_PAIR_ENTRIES, TALLY_COPIES, TALLY_WORDS } from '../items.js';
 import { mergeHelpersWgsl } from './merge-helpers-wgsl.js';
 import { nodeLayoutWgsl } from './node-layout-wgsl.js';
 
-// WGSL shared by every add kernel, large pairs and small pairs, counting and fill: the bindings,
-// the item and control layouts (generated from items.ts, so host and kernels cannot disagree), the
-// node layout, the binning of a child pair into the small or the large queue, and — for the fill
-// kernels — the atomic allocation of an output node with its link into the parent, and the value
-// of a leaf entry.
+// WGSL shared by every add kernel, large pairs and small pairs, counting and fill: the bindings
+// (each kernel's definition declares them from `addBindings`), the item and control layouts
+// (generated from items.ts, so host and kernels cannot disagree), the node layout, the binning of
+// a child pair into the small or the large queue, and — for the fill kernels — the atomic
+// allocation of an output node with its link into the parent, and the value of a leaf entry.
 
 /**
- * The WGSL struct of the add kernels' uniform block (`addParams` in items.ts writes it).
+ * The bindings of an add kernel: A's and B's pools `pool_a`, `pool_b` (read-only; the same buffer
+ * may be bound twice), the three item arrays `pairs`, `links`, `outs` (items.ts; per item: A's
+ * pointer and B's, the parent item and slot | rank << 16, the union count and the output pointer),
+ * the control words `ctl`, C's pool `pool_c` (fill kernels only) and the queues `queues`. A kernel
+ * that queues no children and places no node (the merge path's counting phase) has no `links`
+ * (an auto layout holds only the bindings a kernel uses).
  *
  * @example
  * ```ts
- * const wgsl = `${ADD_PARAMS_WGSL}\n@group(0) @binding(0) var<uniform> params: Params;`;
+ * const bindings = addBindings({ fill: true, links: true });
  * ```
  */
-export const ADD_PARAMS_WGSL =
-  'struct Params { level: u32, flags: u32, scale_a: f32, scale_b: f32, capacity: u32, tally: u32, pad0: u32, pad1: u32 }';
+export function addBindings(spec: { readonly fill: boolean; readonly links: boolean }): {
+  readonly pool_a: BindingDecl;
+  readonly pool_b: BindingDecl;
+  readonly pairs: BindingDecl;
+  readonly ctl: BindingDecl;
+  readonly pool_c: BindingDecl | undefined;
+  readonly queues: BindingDecl;
+  readonly links: BindingDecl | undefined;
+  readonly outs: BindingDecl;
+} {
+  return {
+    pool_a: read('array<u32>'),
+    pool_b: read('array<u32>'),
+    pairs: readWrite('array<vec2<u32>>'),
+    ctl: readWrite('array<atomic<u32>>'),
+    pool_c: spec.fill ? readWrite('array<atomic<u32>>') : undefined,
+    queues: readWrite('array<u32>'),
+    links: spec.links ? readWrite('array<vec2<u32>>') : undefined,
+    outs: readWrite('array<vec2<u32>>'),
+  };
+}
 
 /**
- * The uniform block, A's and B's pools (read-only; the same buffer may be bound twice), the three
- * item arrays (pairs, links, outs: items.ts), the control words and the queues (binding 6), the
- * node layout for `d`, and the layout constants.
+ * The WGSL every add kernel shares, over the bindings of {@link addBindings} and the parameters of
+ * `ADD_PARAMS` (items.ts): the node layout for `d`, the layout constants, the binning, the census
+ * tally, `reserve_node` and (with `links`, for kernels that queue children) `write_item`.
  *
  * @example
  * ```ts
  * const wgsl = `${addCommonWgsl(32)} @compute @workgroup_size(64) fn main() { ... }`;
  * ```
  */
-export function addCommonWgsl(d: number): string {
+export function addCommonWgsl(d: number, links = true): string {
   return `
-${ADD_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> pool_a: array<u32>;
-@group(0) @binding(2) var<storage, read> pool_b: array<u32>;
-// Per item: (A's pointer, B's pointer), (parent item, slot | rank << 16), (union count, output pointer).
-@group(0) @binding(${ITEM_BINDING.pairs}) var<storage, read_write> pairs: array<vec2<u32>>;
-@group(0) @binding(${ITEM_BINDING.links}) var<storage, read_write> links: array<vec2<u32>>;
-@group(0) @binding(${ITEM_BINDING.outs}) var<storage, read_write> outs: array<vec2<u32>>;
-@group(0) @binding(4) var<storage, read_write> ctl: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> queues: array<u32>;
 ${nodeLayoutWgsl(d)}
 const NO_PARENT = ${NO_PARENT}u;
 const CTL_ITEMS = ${CONTROL.items}u;
@@ -119,22 +134,27 @@ fn reserve_node(item: u32, n: u32) {
   outs[item] = vec2<u32>(n, off | t);
 }
 
+${
+  links
+    ? `
 // Writes a queued child pair's item (its output node comes later).
 fn write_item(child: u32, p_a: u32, p_b: u32, parent: u32, slot: u32, rank: u32) {
   pairs[child] = vec2<u32>(p_a, p_b);
   links[child] = vec2<u32>(parent, slot | (rank << 16u));
+}`
+    : ''
 }
 ${mergeHelpersWgsl()}`;
 }
 
 /**
- * Fill-kernel WGSL: the output pool binding (5) and `place_node(item)`, which writes the node the
- * counting sweep reserved for the pair (`reserve_node`: the paper's "simple allocator using an
- * atomic counter", §6, run while counting, so the fill needs no atomic of its own): a sparse
- * node's count, and the link into its parent — the dense parent's slot or the sparse parent's
- * value word of the child's rank — or C's root. It returns the pointer, or 0 if the pool is too
- * small (then the overflow flag is set and nothing is written). Also `leaf_value`: the scaled sum
- * of common entries, the scaled copy of one-sided ones.
+ * Fill-kernel WGSL, over the output pool `pool_c` (see {@link addBindings}): `place_node(item)`,
+ * which writes the node the counting sweep reserved for the pair (`reserve_node`: the paper's
+ * "simple allocator using an atomic counter", §6, run while counting, so the fill needs no atomic
+ * of its own): a sparse node's count, and the link into its parent — the dense parent's slot or
+ * the sparse parent's value word of the child's rank — or C's root. It returns the pointer, or 0
+ * if the pool is too small (then the overflow flag is set and nothing is written). Also
+ * `leaf_value`: the scaled sum of common entries, the scaled copy of one-sided ones.
  *
  * @example
  * ```ts
@@ -143,8 +163,6 @@ ${mergeHelpersWgsl()}`;
  */
 export function fillCommonWgsl(): string {
   return `
-@group(0) @binding(5) var<storage, read_write> pool_c: array<atomic<u32>>;
-
 fn place_node(item: u32) -> u32 {
   let out = outs[item];
   let n = out.x;

@@ -1,32 +1,18 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { fillCommonWgsl } from './add-common-wgsl.js';
+import { defineKernel } from '@scan/core/kit';
+import { ADD_PARAMS } from '../items.js';
+import { addBindings, fillCommonWgsl } from './add-common-wgsl.js';
 import { loadAndScanTileWgsl, tileKernelWgsl } from './pair-tile-wgsl.js';
 
-/**
- * The fill sweep of one level for the large queue: one workgroup per pair places the output node
- * the counting sweep reserved and links it into its parent (`place_node`; the
- * paper stores "a pointer to the value in the queue entry of the child" — here the child's item
- * names its parent item and its slot and rank there, and the parent's item holds the parent's
- * output pointer), then walks the tiles again: each union entry writes its packed coordinate
- * (atomicOr: two entries share a word) and, in a leaf, its value. Inner value words are left to
- * the children. The pool arrives zeroed, so padding and empty dense slots are already 0.
- * Bindings: 0 params, 1 pool A, 2 pool B, 3 pairs, 4 control words, 5 pool C, 6 queues, 7 links,
- * 8 outs.
- *
- * @example
- * ```ts
- * b.dispatch(fillKernel(32), [params, poolA, poolB, pairs, ctl, poolC, queues, links, outs], largeGroups);
- * ```
- */
-export function fillKernel(d: number): KernelSpec {
-  return {
-    key: `hisparse/add/fill/d${d}`,
-    wgsl: () =>
-      tileKernelWgsl(
-        d,
-        `${fillCommonWgsl()}
+const fillTile = defineKernel({
+  name: 'hisparse/add/fill',
+  bindings: addBindings({ fill: true, links: true }),
+  params: ADD_PARAMS,
+  wgsl: (spec: { nodeSize: number }) =>
+    tileKernelWgsl(
+      spec.nodeSize,
+      `${fillCommonWgsl()}
 var<workgroup> out_pointer: u32;`,
-        `
+      `
   let leaf = (params.flags & FLAG_LEAF) != 0u;
   let n = outs[item].x;
   let t = node_type(n);
@@ -55,6 +41,25 @@ var<workgroup> out_pointer: u32;`,
     }
     base += tile_total;
   }`,
-      ),
-  };
+    ),
+});
+
+/**
+ * The fill sweep of one level for the large queue: one workgroup per pair places the output node
+ * the counting sweep reserved and links it into its parent (`place_node`; the
+ * paper stores "a pointer to the value in the queue entry of the child" — here the child's item
+ * names its parent item and its slot and rank there, and the parent's item holds the parent's
+ * output pointer), then walks the tiles again: each union entry writes its packed coordinate
+ * (atomicOr: two entries share a word) and, in a leaf, its value. Inner value words are left to
+ * the children. The pool arrives zeroed, so padding and empty dense slots are already 0.
+ * Bindings: every one of `addBindings` (`pool_a`, `pool_b`, `pairs`, `ctl`, `pool_c`, `queues`,
+ * `links`, `outs`). Params: `ADD_PARAMS`.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(fillKernel(32), { pool_a, pool_b, pairs, ctl, pool_c, queues, links, outs }, largeGroups, params);
+ * ```
+ */
+export function fillKernel(d: number) {
+  return fillTile({ nodeSize: d });
 }

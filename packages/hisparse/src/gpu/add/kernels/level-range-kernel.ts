@@ -1,28 +1,11 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { CONTROL, LEVEL_WORDS } from '../items.js';
-import { ADD_PARAMS_WGSL } from './add-common-wgsl.js';
+import { defineKernel, readWrite } from '@scan/core/kit';
+import { ADD_PARAMS, CONTROL, LEVEL_WORDS } from '../items.js';
 
-/**
- * Sizes level `params.level` on the GPU once the level above has queued its children (the role of
- * the paper's GPU controller, §4.2, which reads queue fill levels instead of the CPU): for each of
- * the two queues, the level's first entry follows the level above and its count is the queue's
- * tail minus that (clipped to the capacity). The level's kernels read this range and stride over
- * it with a grid the host sized from the censuses, so nothing is read back between levels and no
- * indirect dispatch is needed (add-on-gpu.ts says why that matters). One invocation.
- * Bindings: 0 params (the add kernels' block), 1 control words.
- *
- * @example
- * ```ts
- * b.dispatch(levelRangeKernel(), [params, control], 1);
- * ```
- */
-export function levelRangeKernel(): KernelSpec {
-  return {
-    key: 'hisparse/add/level-range',
-    wgsl: () => `
-${ADD_PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read_write> ctl: array<atomic<u32>>;
+const levelRange = defineKernel({
+  name: 'hisparse/add/level-range',
+  bindings: { ctl: readWrite('array<atomic<u32>>') },
+  params: ADD_PARAMS,
+  wgsl: () => `
 const CTL_LEVELS = ${CONTROL.levels}u;
 const LEVEL_WORDS = ${LEVEL_WORDS}u;
 
@@ -42,5 +25,22 @@ fn main() {
   size_queue(4u, ${CONTROL.smallTail}u);
 }
 `,
-  };
+});
+
+/**
+ * Sizes level `params.level` on the GPU once the level above has queued its children (the role of
+ * the paper's GPU controller, §4.2, which reads queue fill levels instead of the CPU): for each of
+ * the two queues, the level's first entry follows the level above and its count is the queue's
+ * tail minus that (clipped to the capacity). The level's kernels read this range and stride over
+ * it with a grid the host sized from the censuses, so nothing is read back between levels and no
+ * indirect dispatch is needed (add-on-gpu.ts says why that matters). One invocation.
+ * Bindings: `ctl` (the control words). Params: the add kernels' block (`ADD_PARAMS`).
+ *
+ * @example
+ * ```ts
+ * b.dispatch(levelRangeKernel(), { ctl: control }, 1, params);
+ * ```
+ */
+export function levelRangeKernel() {
+  return levelRange({});
 }

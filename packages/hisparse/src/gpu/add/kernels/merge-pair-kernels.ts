@@ -1,6 +1,6 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { MERGE_PAIR_GROUP } from '../items.js';
-import { addCommonWgsl, fillCommonWgsl } from './add-common-wgsl.js';
+import { defineKernel } from '@scan/core/kit';
+import { ADD_PARAMS, MERGE_PAIR_GROUP } from '../items.js';
+import { addBindings, addCommonWgsl, fillCommonWgsl } from './add-common-wgsl.js';
 import { LARGE_PAIR_BUILTINS, largePairLoopWgsl } from './pair-tile-wgsl.js';
 
 // The leaf pairs of two sparse nodes in the same orientation, merged by rank instead of over the
@@ -45,23 +45,34 @@ function commonFlagsWgsl(): string {
   workgroupBarrier();`;
 }
 
+const mergePair = defineKernel({
+  name: 'hisparse/add/merge-pair',
+  // The counting phase queues no children: no `links` (and no `write_item`, which writes them).
+  bindings: (spec: { nodeSize: number; phase: 'count' | 'fill' }) =>
+    addBindings({ fill: spec.phase === 'fill', links: spec.phase === 'fill' }),
+  params: ADD_PARAMS,
+  wgsl: (spec) => mergePairWgsl(spec.nodeSize, spec.phase),
+});
+
 /**
  * The merge-path kernel of one phase for the large queue's leaf pairs (see the file comment):
  * `'count'` reserves the output node for the union count (`reserve_node`); `'fill'` places the
  * node (`place_node`) and writes every union entry at its rank.
- * Bindings as `unionCountKernel` / `fillKernel`, except that `'count'` writes no children and so
- * binds no links (binding 7); dispatched with the large queue's grid.
+ * Bindings and params as `unionCountKernel` / `fillKernel`, except that `'count'` writes no
+ * children and so binds no `links`; dispatched with the large queue's grid.
  *
  * @example
  * ```ts
- * b.dispatch(mergePairKernel(32, 'count'), [params, poolA, poolB, pairs, ctl, undefined, queues, undefined, outs], largeGroups);
+ * b.dispatch(mergePairKernel(32, 'count'), { pool_a, pool_b, pairs, ctl, queues, outs }, largeGroups, params);
  * ```
  */
-export function mergePairKernel(d: number, phase: 'count' | 'fill'): KernelSpec {
+export function mergePairKernel(d: number, phase: 'count' | 'fill') {
+  return mergePair({ nodeSize: d, phase });
+}
+
+function mergePairWgsl(d: number, phase: 'count' | 'fill'): string {
   const fill = phase === 'fill';
-  return {
-    key: `hisparse/add/merge-${phase}/d${d}`,
-    wgsl: () => `${addCommonWgsl(d)}
+  return `${addCommonWgsl(d, fill)}
 ${fill ? `${fillCommonWgsl()}${mergeFillHelpersWgsl()}` : ''}
 const MW = ${MERGE_PAIR_GROUP}u;
 var<workgroup> level_range: vec2<u32>;
@@ -76,8 +87,7 @@ var<workgroup> out_pointer: u32;
 fn main(${LARGE_PAIR_BUILTINS}) {
   ${largePairLoopWgsl(`${commonFlagsWgsl()}${fill ? fillBodyWgsl() : countBodyWgsl()}`)}
 }
-`,
-  };
+`;
 }
 
 function countBodyWgsl(): string {

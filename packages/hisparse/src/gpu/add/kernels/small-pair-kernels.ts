@@ -1,6 +1,6 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { SMALL_PAIR_GROUP } from '../items.js';
-import { addCommonWgsl, fillCommonWgsl } from './add-common-wgsl.js';
+import { defineKernel } from '@scan/core/kit';
+import { ADD_PARAMS, SMALL_PAIR_GROUP } from '../items.js';
+import { addBindings, addCommonWgsl, fillCommonWgsl } from './add-common-wgsl.js';
 
 // The small queue's kernels: one thread per pair of sparse nodes holding at most SMALL entries
 // together (the paper's queues "for each combination of node types and maximum number of elements
@@ -87,15 +87,13 @@ function mergeWgsl(body: string): string {
 }
 
 /**
- * Kernel frame: the invocations of the grid stride over the level's small-queue range (the grid is
+ * The kernel frame: the invocations of the grid stride over the level's small-queue range (the grid is
  * sized on the host, the range by the GPU: `levelRangeKernel`), one pair at a time. `body` ends a
  * pair with `continue`. The counting sweep's threads sum C's census in a private `tally`, which
  * the workgroup adds to C's tally once, after the loop.
  */
-function frame(d: number, key: string, fill: boolean, body: string): KernelSpec {
-  return {
-    key: `hisparse/add/small-${key}/d${d}`,
-    wgsl: () => `${addCommonWgsl(d)}
+function frameWgsl(d: number, fill: boolean, body: string): string {
+  return `${addCommonWgsl(d)}
 ${fill ? fillCommonWgsl() : 'var<workgroup> wg_tally: array<atomic<u32>, TALLY_WORDS>;'}
 @compute @workgroup_size(${SMALL_PAIR_GROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -123,28 +121,18 @@ ${body}
   }`
   }
 }
-`,
-  };
+`;
 }
 
-/**
- * The counting sweep of one level for the small queue: per pair (one thread), the union count and
- * the output node reserved (`reserve_node`), its census in the thread's private tally (added to
- * C's once per workgroup, after the loop), then at inner levels the children: items reserved
- * with one atomicAdd, each binned into the small or the large queue (one atomicAdd per queue).
- * Bindings as `unionCountKernel`.
- *
- * @example
- * ```ts
- * b.dispatch(smallUnionCountKernel(32), [params, poolA, poolB, pairs, ctl, undefined, queues, links, outs], smallGroups);
- * ```
- */
-export function smallUnionCountKernel(d: number): KernelSpec {
-  return frame(
-    d,
-    'union-count',
-    false,
-    `
+const smallUnionCount = defineKernel({
+  name: 'hisparse/add/small-union-count',
+  bindings: addBindings({ fill: false, links: true }),
+  params: ADD_PARAMS,
+  wgsl: (spec: { nodeSize: number }) =>
+    frameWgsl(
+      spec.nodeSize,
+      false,
+      `
   var n = 0u;
   var n_small = 0u;
   let inner = (params.flags & FLAG_LEAF) == 0u;
@@ -167,25 +155,34 @@ export function smallUnionCountKernel(d: number): KernelSpec {
         queues[next_large] = at + k;
         next_large++;
       }`)}`,
-  );
-}
+    ),
+});
 
 /**
- * The fill sweep of one level for the small queue: per pair (one thread), `place_node` (the
- * reserved node, its parent link), then the merge again writing the coordinates two to a word and, in a
- * leaf, the values. Bindings as `fillKernel`.
+ * The counting sweep of one level for the small queue: per pair (one thread), the union count and
+ * the output node reserved (`reserve_node`), its census in the thread's private tally (added to
+ * C's once per workgroup, after the loop), then at inner levels the children: items reserved
+ * with one atomicAdd, each binned into the small or the large queue (one atomicAdd per queue).
+ * Bindings and params as `unionCountKernel`.
  *
  * @example
  * ```ts
- * b.dispatch(smallFillKernel(32), [params, poolA, poolB, pairs, ctl, poolC, queues, links, outs], smallGroups);
+ * b.dispatch(smallUnionCountKernel(32), { pool_a, pool_b, pairs, ctl, queues, links, outs }, smallGroups, params);
  * ```
  */
-export function smallFillKernel(d: number): KernelSpec {
-  return frame(
-    d,
-    'fill',
-    true,
-    `
+export function smallUnionCountKernel(d: number) {
+  return smallUnionCount({ nodeSize: d });
+}
+
+const smallFill = defineKernel({
+  name: 'hisparse/add/small-fill',
+  bindings: addBindings({ fill: true, links: true }),
+  params: ADD_PARAMS,
+  wgsl: (spec: { nodeSize: number }) =>
+    frameWgsl(
+      spec.nodeSize,
+      true,
+      `
   let n = outs[item].x;
   let pointer = place_node(item);
   if (pointer == 0u) { continue; }
@@ -205,5 +202,19 @@ export function smallFillKernel(d: number): KernelSpec {
         atomicStore(&pool_c[select(vs + k, off + s, t == 0u)], v);
       }`)}
   if (t != 0u && (n & 1u) == 1u) { atomicStore(&pool_c[cs + (n >> 1u)], pending); }`,
-  );
+    ),
+});
+
+/**
+ * The fill sweep of one level for the small queue: per pair (one thread), `place_node` (the
+ * reserved node, its parent link), then the merge again writing the coordinates two to a word and, in a
+ * leaf, the values. Bindings and params as `fillKernel`.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(smallFillKernel(32), { pool_a, pool_b, pairs, ctl, pool_c, queues, links, outs }, smallGroups, params);
+ * ```
+ */
+export function smallFillKernel(d: number) {
+  return smallFill({ nodeSize: d });
 }
