@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 
 /** Invocations per workgroup of {@link copyHomeKernel}. */
 export const COPY_HOME_WORKGROUP = 256;
@@ -9,31 +9,30 @@ export const COPY_HOME_WORKGROUP = 256;
  * back into the caller's buffers, and nothing past them — a copy of the whole capacity would
  * overwrite the caller's elements past the count with stale scratch.
  *
- * Bindings: 0 `{ capacity, count_word, dispatch_x }`, 1 the count buffer, 2 the sorted keys
- * (scratch), 3 the caller's keys, and with values 4 the sorted values, 5 the caller's values.
+ * Bindings: `count_buf` (the count), `sorted_keys` (scratch), the caller's `keys`, and with values
+ * `sorted_values` and the caller's `values`; parameters `{ capacity, count_word, dispatch_x }`.
  *
  * @example
  * ```ts
- * b.dispatch(copyHomeKernel(true), [params, count, altKeys, keys, altValues, values], Math.ceil(capacity / COPY_HOME_WORKGROUP));
+ * b.dispatch(copyHomeKernel({ values: true }), { count_buf: count, sorted_keys: altKeys, keys, sorted_values: altValues, values }, Math.ceil(capacity / COPY_HOME_WORKGROUP), { capacity, count_word, dispatch_x });
  * ```
  */
-export function copyHomeKernel(values: boolean): KernelSpec {
-  const wg = COPY_HOME_WORKGROUP;
-  return {
-    key: `sort/radix/copy-home/${values ? 'values' : 'keys'}/${wg}`,
-    wgsl: () => `struct CopyParams { capacity: u32, count_word: u32, dispatch_x: u32 }
-@group(0) @binding(0) var<uniform> params: CopyParams;
-@group(0) @binding(1) var<storage, read> count_buf: array<u32>;
-@group(0) @binding(2) var<storage, read> sorted_keys: array<u32>;
-@group(0) @binding(3) var<storage, read_write> keys: array<u32>;
-${values ? '@group(0) @binding(4) var<storage, read> sorted_values: array<u32>;\n@group(0) @binding(5) var<storage, read_write> values: array<u32>;' : ''}
-
-@compute @workgroup_size(${wg})
+export const copyHomeKernel = defineKernel({
+  name: 'sort/radix/copy-home',
+  bindings: (spec: { readonly values: boolean }) => ({
+    count_buf: read('array<u32>'),
+    sorted_keys: read('array<u32>'),
+    keys: readWrite('array<u32>'),
+    sorted_values: spec.values ? read('array<u32>') : undefined,
+    values: spec.values ? readWrite('array<u32>') : undefined,
+  }),
+  params: { capacity: 'u32', count_word: 'u32', dispatch_x: 'u32' },
+  wgsl: (spec) => `
+@compute @workgroup_size(${COPY_HOME_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let i = (wid.x + wid.y * params.dispatch_x) * ${wg}u + lid;
+  let i = (wid.x + wid.y * params.dispatch_x) * ${COPY_HOME_WORKGROUP}u + lid;
   if (i >= min(count_buf[params.count_word], params.capacity)) { return; }
-  keys[i] = sorted_keys[i];${values ? '\n  values[i] = sorted_values[i];' : ''}
+  keys[i] = sorted_keys[i];${spec.values ? '\n  values[i] = sorted_values[i];' : ''}
 }
 `,
-  };
-}
+});

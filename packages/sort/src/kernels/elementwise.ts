@@ -1,9 +1,9 @@
-import type { KernelSpec } from '@scan/core/kit';
+import type { ParamFields } from '@scan/core/kit';
 
 // The package's element-wise kernels (one invocation per element: the quicksort's around the
 // segmented primitives of `@scan/segmented`, the segmented sort's unpacking and gathers) share one
-// frame: a uniform block at binding 0, a bounds-checked linear index over a possibly 2-D dispatch
-// (`dispatch_x` workgroups a row, see core's `dispatchShape`), and data as raw u32 words.
+// frame: the parameters `{ count, dispatch_x }`, a bounds-checked linear index over a possibly 2-D
+// dispatch (`dispatch_x` workgroups a row, see core's `dispatchShape`), and data as raw u32 words.
 
 /**
  * Invocations per workgroup of the element-wise kernels.
@@ -16,35 +16,34 @@ import type { KernelSpec } from '@scan/core/kit';
 export const ELEMENTWISE_WORKGROUP = 256;
 
 /**
- * The words of the element-wise kernels' uniform block `{ count, dispatch_x, or_equal }`
- * (`or_equal` is read by the comparison kernel only).
+ * The parameters of every element-wise kernel: the elements `count` and the workgroups a row of a
+ * 2-D dispatch, `dispatch_x` (a kernel that needs more adds its fields after these).
  *
  * @example
  * ```ts
- * b.paramBlock(elementwiseParams(count, dispatchShape(workgroups, maxDim).x, true));
+ * const params = { ...ELEMENTWISE_PARAMS, or_equal: 'u32' } as const satisfies ParamFields;
+ * b.dispatch(kernel, bindings, workgroups, { count, dispatch_x: dispatchShape(workgroups, maxDim).x });
  * ```
  */
-export function elementwiseParams(count: number, dispatchX: number, orEqual = false): number[] {
-  return [count, dispatchX, orEqual ? 1 : 0];
-}
+export const ELEMENTWISE_PARAMS = { count: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
 
 /**
- * An element-wise kernel: the uniform block at binding 0, `declarations` (bindings from
- * 1, helper functions), then `body` run once per element index `i < params.count`.
+ * The WGSL of an element-wise kernel after its declarations: `helpers` (functions), then `body` run
+ * once per element index `i < params.count`.
  *
  * @example
  * ```ts
- * const iota = elementwiseKernel('sort/quicksort/iota', '@group(0) @binding(1) var<storage, read_write> out: array<u32>;', 'out[i] = i;');
+ * const iota = defineKernel({
+ *   name: 'sort/quicksort/iota',
+ *   bindings: { out: readWrite('array<u32>') },
+ *   params: ELEMENTWISE_PARAMS,
+ *   wgsl: () => elementwiseWgsl('', 'out[i] = i;'),
+ * });
  * ```
  */
-export function elementwiseKernel(key: string, declarations: string, body: string): KernelSpec {
+export function elementwiseWgsl(helpers: string, body: string): string {
   const wg = ELEMENTWISE_WORKGROUP;
-  return {
-    key: `${key}/${wg}`,
-    wgsl: () => `
-struct ElementwiseParams { count: u32, dispatch_x: u32, or_equal: u32 }
-@group(0) @binding(0) var<uniform> params: ElementwiseParams;
-${declarations}
+  return `${helpers}
 
 @compute @workgroup_size(${wg})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
@@ -56,6 +55,5 @@ ${body
   .map((line) => `  ${line}`)
   .join('\n')}
 }
-`,
-  };
+`;
 }

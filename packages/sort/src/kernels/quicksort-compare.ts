@@ -1,7 +1,7 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
-import { elementwiseKernel } from './elementwise.js';
+import { ELEMENTWISE_PARAMS, elementwiseWgsl } from './elementwise.js';
 
 /**
  * The comparison step of the paper's quicksort (Sengupta et al. 2007, §4.1): each key against its
@@ -16,25 +16,24 @@ import { elementwiseKernel } from './elementwise.js';
  * key does not split. A segment that is not constant has a pivot that is not both, so within two
  * rounds it splits into two non-empty segments.
  *
- * Bindings: 0 params `{ count, dispatch_x, or_equal }`, 1 keys, 2 pivots (u32 words), 3 flags
- * (u32 0/1, out).
+ * Bindings: `keys`, `pivots` (u32 words), `flags` (u32 0/1, out); parameters `{ count, dispatch_x,
+ * or_equal }`.
  *
  * @example
  * ```ts
- * b.dispatch(quicksortCompareKernel('f32', false), [params, keys, pivots, flags], Math.ceil(count / ELEMENTWISE_WORKGROUP));
+ * b.dispatch(quicksortCompareKernel({ keyType: 'f32', descending: false }), { keys, pivots, flags }, Math.ceil(count / ELEMENTWISE_WORKGROUP), { count, dispatch_x, or_equal: 1 });
  * ```
  */
-export function quicksortCompareKernel(keyType: SortKeyType, descending: boolean): KernelSpec {
-  return elementwiseKernel(
-    `sort/quicksort/compare/${keyType}/${descending ? 'desc' : 'asc'}`,
-    `@group(0) @binding(1) var<storage, read> keys: array<u32>;
-@group(0) @binding(2) var<storage, read> pivots: array<u32>;
-@group(0) @binding(3) var<storage, read_write> flags: array<u32>;
-
-${orderBitsWgsl(keyType, descending)}`,
-    `
+export const quicksortCompareKernel = defineKernel({
+  name: 'sort/quicksort/compare',
+  bindings: { keys: read('array<u32>'), pivots: read('array<u32>'), flags: readWrite('array<u32>') },
+  params: { ...ELEMENTWISE_PARAMS, or_equal: 'u32' },
+  wgsl: (spec: { readonly keyType: SortKeyType; readonly descending: boolean }) =>
+    elementwiseWgsl(
+      orderBitsWgsl(spec.keyType, spec.descending),
+      `
 let k = order_bits(keys[i]);
 let p = order_bits(pivots[i]);
 flags[i] = select(u32(k > p), u32(k >= p), params.or_equal != 0u);`,
-  );
-}
+    ),
+});

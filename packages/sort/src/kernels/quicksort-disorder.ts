@@ -1,7 +1,7 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
-import { elementwiseKernel } from './elementwise.js';
+import { ELEMENTWISE_PARAMS, elementwiseWgsl } from './elementwise.js';
 
 /**
  * The stop test of the paper's quicksort, before its global reduction: `out[i]` is 1 where key
@@ -9,23 +9,23 @@ import { elementwiseKernel } from './elementwise.js';
  * adjacent out-of-order pairs of the whole array; 0 means sorted. Checking the whole array, not
  * only inside segments, makes the test independent of the segment bookkeeping it is judging.
  *
- * Bindings: 0 params `{ count, dispatch_x }`, 1 keys, 2 out (u32 0/1).
+ * Bindings: `keys`, `out` (u32 0/1); parameters `{ count, dispatch_x }`.
  *
  * @example
  * ```ts
- * b.dispatch(quicksortDisorderKernel('i32', true), [params, keys, disorder], Math.ceil(count / ELEMENTWISE_WORKGROUP));
+ * b.dispatch(quicksortDisorderKernel({ keyType: 'i32', descending: true }), { keys, out: disorder }, Math.ceil(count / ELEMENTWISE_WORKGROUP), { count, dispatch_x });
  * ```
  */
-export function quicksortDisorderKernel(keyType: SortKeyType, descending: boolean): KernelSpec {
-  return elementwiseKernel(
-    `sort/quicksort/disorder/${keyType}/${descending ? 'desc' : 'asc'}`,
-    `@group(0) @binding(1) var<storage, read> keys: array<u32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
-
-${orderBitsWgsl(keyType, descending)}`,
-    `
+export const quicksortDisorderKernel = defineKernel({
+  name: 'sort/quicksort/disorder',
+  bindings: { keys: read('array<u32>'), out: readWrite('array<u32>') },
+  params: ELEMENTWISE_PARAMS,
+  wgsl: (spec: { readonly keyType: SortKeyType; readonly descending: boolean }) =>
+    elementwiseWgsl(
+      orderBitsWgsl(spec.keyType, spec.descending),
+      `
 // Element 0 has no predecessor; it compares with itself (never out of order).
 let before = order_bits(keys[max(i, 1u) - 1u]);
 out[i] = select(0u, 1u, before > order_bits(keys[i]));`,
-  );
-}
+    ),
+});

@@ -1,3 +1,4 @@
+import { type BindingDecl, type ParamFields, read } from '@scan/core/kit';
 import type { BitRange } from '../types.js';
 
 /** Bits per digit of the radix sort: 8, so a pass ranks into 256 buckets (Onesweep's choice for 32-bit keys). */
@@ -6,10 +7,10 @@ export const RADIX_BITS = 8;
 export const RADIX = 1 << RADIX_BITS;
 
 /** One digit pass: the digit is `(order_bits(key) >> shift) & ((1 << width) - 1)`. */
-export interface DigitPass {
+export type DigitPass = {
   readonly shift: number;
   readonly width: number;
-}
+};
 
 /**
  * The digit passes that sort on order bits `[begin, end)`, least significant first: 8 bits each,
@@ -36,30 +37,41 @@ export function digitWgsl(name: string, pass: DigitPass): string {
 }
 
 /**
- * The uniform block of every radix kernel: `count` (the number of keys, or the capacity when
- * the count is read from `count_buf`), `count_word` (its word index there), `tiles` (workgroups
- * dispatched), `dispatch_x` (their row length in a 2-D dispatch), and for a one-sweep pass its digit
- * (`shift`, `mask`), where its digit starts are, and where its look-back status starts in the
- * status binding (`status_base`: every pass has its own area, so one clear serves a whole sort).
+ * The parameters every radix kernel reads first: `count` (the number of keys, or the capacity when
+ * the count is read from `count_buf`) and `count_word` (its word index there); see
+ * {@link elementCountWgsl}. The radix kernels' parameters extend it.
+ *
+ * @example
+ * ```ts
+ * const params = { ...SORT_COUNT_PARAMS, tiles: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
+ * ```
  */
-export const SORT_PARAMS_WGSL = `struct SortParams {
-  count: u32,
-  count_word: u32,
-  tiles: u32,
-  dispatch_x: u32,
-  shift: u32,         // one-sweep pass: the digit is (order_bits(key) >> shift) & mask
-  mask: u32,
-  digit_starts: u32,  // one-sweep pass: word of its digit starts in \`digits\`
-  status_base: u32,   // one-sweep pass: word of its ticket in \`status\` (its statuses follow)
-}`;
+export const SORT_COUNT_PARAMS = { count: 'u32', count_word: 'u32' } as const satisfies ParamFields;
+
+/**
+ * The binding of a count the GPU wrote, `count_buf` (read by {@link elementCountWgsl}): declared
+ * only with an indirect count.
+ *
+ * @example
+ * ```ts
+ * const bindings = { keys: read('array<u32>'), count_buf: countBinding(spec.indirect) };
+ * ```
+ */
+export function countBinding(indirect: boolean): BindingDecl | undefined {
+  return indirect ? read('array<u32>') : undefined;
+}
 
 /**
  * WGSL of `fn element_count() -> u32`: `params.count`, or with an indirect count the u32 the GPU
- * wrote at `count_buf[params.count_word]`, capped at `params.count` (the plan's capacity, so a
- * count past it can never read or write past the buffers).
+ * wrote at `count_buf[params.count_word]` (see {@link countBinding}), capped at `params.count` (the
+ * plan's capacity, so a count past it can never read or write past the buffers).
+ *
+ * @example
+ * ```ts
+ * const code = `${elementCountWgsl(spec.indirect)}\nfn last() -> u32 { return element_count() - 1u; }`;
+ * ```
  */
-export function elementCountWgsl(indirect: boolean, binding: number): string {
+export function elementCountWgsl(indirect: boolean): string {
   if (!indirect) return 'fn element_count() -> u32 { return params.count; }';
-  return `@group(0) @binding(${binding}) var<storage, read> count_buf: array<u32>;
-fn element_count() -> u32 { return min(count_buf[params.count_word], params.count); }`;
+  return 'fn element_count() -> u32 { return min(count_buf[params.count_word], params.count); }';
 }

@@ -1,23 +1,31 @@
-import { type KernelSpec, unroll } from '@scan/core/kit';
+import { defineKernel, type ParamFields, read, readWrite, unroll } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
-import { type DigitPass, digitWgsl, elementCountWgsl, RADIX, SORT_PARAMS_WGSL } from './radix-digits.js';
+import { countBinding, type DigitPass, digitWgsl, elementCountWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
 /** Words of the `digits` scratch: the global histogram of every pass, then its exclusive scan. */
 export const DIGIT_STARTS_WORD = 4 * RADIX;
 
-/** Binding numbers of the histogram and digit-scan kernels. */
-export const HISTOGRAM_BINDINGS = { keys: 0, params: 4, digits: 5, count: 7 } as const;
+/**
+ * The parameters of the histogram kernel: the count ({@link SORT_COUNT_PARAMS}), the workgroups
+ * dispatched (`tiles`, the grid stride) and their row length in a 2-D dispatch (`dispatch_x`).
+ *
+ * @example
+ * ```ts
+ * b.dispatch(kernel, { keys, digits }, groups, { count, count_word: 0, tiles: groups, dispatch_x: dispatchShape(groups, maxDim).x });
+ * ```
+ */
+export const HISTOGRAM_PARAMS = { ...SORT_COUNT_PARAMS, tiles: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
 
 /** What the global histogram kernel is specialized on. */
-export interface HistogramSpec {
+export type HistogramSpec = {
   readonly keyType: SortKeyType;
   readonly descending: boolean;
   readonly passes: readonly DigitPass[];
   readonly workgroupSize: number;
   readonly elementsPerThread: number;
   readonly indirect: boolean;
-}
+};
 
 /**
  * The "one global histogram pass" of Onesweep (Adinets & Merrill 2022): a single read of the keys
@@ -29,28 +37,26 @@ export interface HistogramSpec {
  * @example
  * ```ts
  * const k = radixHistogramKernel({ keyType: 'u32', descending: false, passes: digitPasses([0, 32]), workgroupSize: 256, elementsPerThread: 16, indirect: false });
+ * b.dispatch(k, { keys, digits }, groups, histogramValues);
  * ```
  */
-export function radixHistogramKernel(spec: HistogramSpec): KernelSpec {
+export const radixHistogramKernel = defineKernel({
+  name: 'sort/histogram',
+  bindings: (spec: HistogramSpec) => ({
+    keys: read('array<u32>'),
+    digits: readWrite('array<atomic<u32>>'),
+    count_buf: countBinding(spec.indirect),
+  }),
+  params: HISTOGRAM_PARAMS,
+  wgsl: (spec) => histogramWgsl(spec),
+});
+
+function histogramWgsl(spec: HistogramSpec): string {
   const P = spec.passes.length;
   const WG = spec.workgroupSize;
   const E = spec.elementsPerThread;
-  const key = [
-    'sort/histogram',
-    spec.keyType,
-    spec.descending ? 'desc' : 'asc',
-    spec.passes.map((p) => `${p.shift}+${p.width}`).join(','),
-    `${WG}x${E}`,
-    spec.indirect ? 'indirect' : 'direct',
-  ].join('/');
   const digits = spec.passes.map((p, i) => digitWgsl(`digit_${i}`, p)).join('\n');
-  return {
-    key,
-    wgsl: () => `${SORT_PARAMS_WGSL}
-@group(0) @binding(${HISTOGRAM_BINDINGS.keys}) var<storage, read> keys: array<u32>;
-@group(0) @binding(${HISTOGRAM_BINDINGS.params}) var<uniform> params: SortParams;
-@group(0) @binding(${HISTOGRAM_BINDINGS.digits}) var<storage, read_write> digits: array<atomic<u32>>;
-${elementCountWgsl(spec.indirect, HISTOGRAM_BINDINGS.count)}
+  return `${elementCountWgsl(spec.indirect)}
 ${orderBitsWgsl(spec.keyType, spec.descending)}
 ${digits}
 
@@ -80,8 +86,7 @@ ${spec.passes.map((_, i) => `      atomicAdd(&counts[${i * RADIX}u + digit_${i}(
     if (c > 0u) { atomicAdd(&digits[i], c); }
   }
 }
-`,
-  };
+`;
 }
 
 /**
@@ -91,15 +96,14 @@ ${spec.passes.map((_, i) => `      atomicAdd(&counts[${i * RADIX}u + digit_${i}(
  *
  * @example
  * ```ts
- * const k = digitScanKernel(4);
+ * const k = digitScanKernel({ passes: 4 });
+ * b.dispatch(k, { digits }, 1);
  * ```
  */
-export function digitScanKernel(passes: number): KernelSpec {
-  return {
-    key: `sort/digit-scan/${passes}`,
-    wgsl: () => `@group(0) @binding(${HISTOGRAM_BINDINGS.digits}) var<storage, read_write> digits: array<u32>;
-
-var<workgroup> buf: array<u32, ${RADIX}>;
+export const digitScanKernel = defineKernel({
+  name: 'sort/digit-scan',
+  bindings: { digits: readWrite('array<u32>') },
+  wgsl: ({ passes }: { readonly passes: number }) => `var<workgroup> buf: array<u32, ${RADIX}>;
 
 @compute @workgroup_size(${RADIX})
 fn main(@builtin(local_invocation_index) d: u32) {
@@ -116,5 +120,4 @@ fn main(@builtin(local_invocation_index) d: u32) {
   }
 }
 `,
-  };
-}
+});

@@ -1,7 +1,7 @@
-import { groupIdentityWgsl, groupScanWgsl, type KernelSpec, unroll, wgslOp } from '@scan/core/kit';
+import { defineKernel, groupIdentityWgsl, groupScanWgsl, type ParamFields, read, readWrite, unroll, wgslOp } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
-import { elementCountWgsl, RADIX, SORT_PARAMS_WGSL } from './radix-digits.js';
+import { countBinding, elementCountWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
 /**
  * Words before the first tile's statuses in a pass's status area (which starts at word
@@ -23,23 +23,31 @@ export function sortStatusBytes(tiles: number): number {
   return (SORT_STATUS_BASE + tiles * RADIX) * 4;
 }
 
-/** Binding numbers of the one-sweep pass. */
-export const ONESWEEP_BINDINGS = {
-  keysIn: 0,
-  keysOut: 1,
-  valuesIn: 2,
-  valuesOut: 3,
-  params: 4,
-  status: 5,
-  digits: 6,
-  count: 7,
-} as const;
+/**
+ * The parameters of a one-sweep pass: the count ({@link SORT_COUNT_PARAMS}), its digit
+ * (`(order_bits(key) >> shift) & mask`), `digit_starts` (the word of its digit starts in `digits`)
+ * and `status_base` (the word of its ticket in `status`, its statuses following: every pass has its
+ * own area, so one clear serves a whole sort). Digit and areas are parameters, so one pipeline
+ * serves every pass.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(kernel, bindings, tiles, { count, count_word: 0, shift: 8, mask: 0xff, digit_starts, status_base });
+ * ```
+ */
+export const ONESWEEP_PARAMS = {
+  ...SORT_COUNT_PARAMS,
+  shift: 'u32',
+  mask: 'u32',
+  digit_starts: 'u32',
+  status_base: 'u32',
+} as const satisfies ParamFields;
 
 /** How the values of a pass are had: none, moved from `values_in`, or each key's index (argsort's first pass). */
 export type ValueMode = 'none' | 'move' | 'index';
 
 /** What a one-sweep digit pass is specialized on. */
-export interface OnesweepSpec {
+export type OnesweepSpec = {
   readonly keyType: SortKeyType;
   readonly descending: boolean;
   /**
@@ -67,7 +75,7 @@ export interface OnesweepSpec {
   readonly unrolled: boolean;
   /** Predecessor statuses a digit's look-back reads per step. */
   readonly lookBackWindow: number;
-}
+};
 
 /** Bytes of workgroup memory a pass of this shape declares (to fit the device's limit). */
 export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups'>): number {
@@ -186,25 +194,27 @@ function rankOne(spec: OnesweepSpec, j: string): string {
  *
  * @example
  * ```ts
- * const kernel = onesweepKernel({ ...shape, width: 8, values: 'none' });
+ * const kernel = onesweepKernel({ ...config.pass, width: 8, values: 'none', indirect: false });
+ * b.dispatch(kernel, { keys_in: keys, keys_out: altKeys, status, digits }, tiles, passValues);
  * ```
  */
-export function onesweepKernel(spec: OnesweepSpec): KernelSpec {
-  const key = [
-    'sort/onesweep',
-    spec.keyType,
-    spec.descending ? 'desc' : 'asc',
-    `w${spec.width}`,
-    spec.values,
-    spec.subgroups ? `sg${spec.maskWords}` : 'wg',
-    `${spec.workgroupSize}x${spec.elementsPerThread}g${spec.maxGroups}`,
-    `spin${spec.maxSpin}w${spec.lookBackWindow}`,
-    spec.forceFallback ? 'forced' : '',
-    spec.indirect ? 'indirect' : 'direct',
-    spec.unrolled ? 'unrolled' : 'loops',
-  ].join('/');
-  return { key, wgsl: () => onesweepWgsl(spec) };
-}
+export const onesweepKernel = defineKernel({
+  name: 'sort/onesweep',
+  bindings: (spec: OnesweepSpec) => ({
+    keys_in: read('array<u32>'),
+    keys_out: readWrite('array<u32>'),
+    values_in: spec.values === 'move' ? read('array<u32>') : undefined,
+    values_out: spec.values === 'none' ? undefined : readWrite('array<u32>'),
+    status: readWrite('array<atomic<u32>>'),
+    // read_write although only read: the plan binds it from the buffer that holds the statuses (a
+    // disjoint range), and WebGPU forbids read-only and writable bindings of one buffer in a dispatch.
+    digits: readWrite('array<u32>'),
+    count_buf: countBinding(spec.indirect),
+  }),
+  params: ONESWEEP_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => onesweepWgsl(spec),
+});
 
 /**
  * The E per-key steps of a phase, `body(j)` with j a WGSL u32 expression: unrolled (registers for
@@ -223,24 +233,12 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const G = spec.subgroups ? spec.maxGroups : 1;
   // Digits owned per invocation in the per-digit phases (more than one when the workgroup is small).
   const R = Math.max(1, RADIX / WG);
-  const B = ONESWEEP_BINDINGS;
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const o = wgslOp('add', 'u32');
   const moves = spec.values !== 'none';
   const live = spec.maskWords === 1 ? 'subgroupBallot(true).x' : 'subgroupBallot(true)';
   const valueAt = (e: string) => (spec.values === 'index' ? e : `values_in[${e}]`);
-  return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${SORT_PARAMS_WGSL}
-@group(0) @binding(${B.keysIn}) var<storage, read> keys_in: array<u32>;
-@group(0) @binding(${B.keysOut}) var<storage, read_write> keys_out: array<u32>;
-${spec.values === 'move' ? `@group(0) @binding(${B.valuesIn}) var<storage, read> values_in: array<u32>;` : ''}
-${moves ? `@group(0) @binding(${B.valuesOut}) var<storage, read_write> values_out: array<u32>;` : ''}
-@group(0) @binding(${B.params}) var<uniform> params: SortParams;
-@group(0) @binding(${B.status}) var<storage, read_write> status: array<atomic<u32>>;
-// read_write although only read: the plan binds it from the buffer that holds the statuses (a
-// disjoint range), and WebGPU forbids read-only and writable bindings of one buffer in a dispatch.
-@group(0) @binding(${B.digits}) var<storage, read_write> digits: array<u32>;
-${elementCountWgsl(spec.indirect, B.count)}
+  return `${elementCountWgsl(spec.indirect)}
 ${orderBitsWgsl(spec.keyType, spec.descending)}
 // The digit of this pass (shift and mask from the uniform block: one pipeline for every pass).
 fn digit_of(k: u32) -> u32 { return (order_bits(k) >> params.shift) & params.mask; }

@@ -1,44 +1,44 @@
-import type { KernelSpec } from '@scan/core/kit';
-import { elementwiseKernel } from './elementwise.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { ELEMENTWISE_PARAMS, elementwiseWgsl } from './elementwise.js';
 
 /**
  * One u32 per element from bit-packed head flags (bit `i % 32` of word `⌊i / 32⌋`): 1 at a segment
  * head, 0 elsewhere and at element 0 (which always starts the first segment) — so that an
  * inclusive scan numbers the segments from 0.
  *
- * Bindings: 0 params, 1 packed flags, 2 heads (out).
+ * Bindings: `packed` (the flags), `heads` (out); parameters `{ count, dispatch_x }`.
  *
  * @example
  * ```ts
- * b.dispatch(unpackHeadsKernel(), [params, { role: 'headFlags', offset: 0 }, heads], groups);
+ * b.dispatch(unpackHeadsKernel({}), { packed: { role: 'headFlags', offset: 0 }, heads }, groups, { count, dispatch_x });
  * ```
  */
-export function unpackHeadsKernel(): KernelSpec {
-  return elementwiseKernel(
-    'sort/unpack-heads',
-    `@group(0) @binding(1) var<storage, read> packed: array<u32>;
-@group(0) @binding(2) var<storage, read_write> heads: array<u32>;`,
-    'heads[i] = select((packed[i >> 5u] >> (i & 31u)) & 1u, 0u, i == 0u);',
-  );
-}
+export const unpackHeadsKernel = defineKernel({
+  name: 'sort/unpack-heads',
+  bindings: { packed: read('array<u32>'), heads: readWrite('array<u32>') },
+  params: ELEMENTWISE_PARAMS,
+  wgsl: () => elementwiseWgsl('', 'heads[i] = select((packed[i >> 5u] >> (i & 31u)) & 1u, 0u, i == 0u);'),
+});
 
 /**
  * A gather: `out[i] = src[outer[inner[i]]]` (`twoLevels`) or `src[inner[i]]`.
  *
- * Bindings: 0 params, 1 src, 2 out, 3 inner, 4 outer (two levels).
+ * Bindings: `src`, `out`, `inner`, and `outer` (two levels); parameters `{ count, dispatch_x }`.
  *
  * @example
  * ```ts
  * const k = gatherKernel({ twoLevels: false });
+ * b.dispatch(k, { src, out, inner }, groups, { count, dispatch_x });
  * ```
  */
-export function gatherKernel(spec: { twoLevels: boolean }): KernelSpec {
-  return elementwiseKernel(
-    `sort/gather/${spec.twoLevels ? 2 : 1}`,
-    `@group(0) @binding(1) var<storage, read> src: array<u32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
-@group(0) @binding(3) var<storage, read> inner: array<u32>;
-${spec.twoLevels ? '@group(0) @binding(4) var<storage, read> outer: array<u32>;' : ''}`,
-    `out[i] = src[${spec.twoLevels ? 'outer[inner[i]]' : 'inner[i]'}];`,
-  );
-}
+export const gatherKernel = defineKernel({
+  name: 'sort/gather',
+  bindings: (spec: { readonly twoLevels: boolean }) => ({
+    src: read('array<u32>'),
+    out: readWrite('array<u32>'),
+    inner: read('array<u32>'),
+    outer: spec.twoLevels ? read('array<u32>') : undefined,
+  }),
+  params: ELEMENTWISE_PARAMS,
+  wgsl: (spec) => elementwiseWgsl('', `out[i] = src[${spec.twoLevels ? 'outer[inner[i]]' : 'inner[i]'}];`),
+});

@@ -1,18 +1,11 @@
-import { type KernelSpec, unroll } from '@scan/core/kit';
+import { defineKernel, readWrite, unroll } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { BitRange, SortKeyType } from '../types.js';
-import { elementCountWgsl, SORT_PARAMS_WGSL } from './radix-digits.js';
+import { countBinding, elementCountWgsl, SORT_COUNT_PARAMS } from './radix-digits.js';
 import type { ValueMode } from './radix-onesweep.js';
 
-/**
- * Binding numbers of the one-workgroup sort: those of the radix kernels where they exist (keys at
- * the one-sweep pass's `keysIn`, values at its `valuesIn`, the `SortParams` block, the GPU count),
- * so a recipe binds the same roles at the same numbers whichever path it takes.
- */
-export const SMALL_SORT_BINDINGS = { keys: 0, values: 2, params: 4, count: 7 } as const;
-
 /** What the one-workgroup sort is specialized on. */
-export interface SmallSortSpec {
+export type SmallSortSpec = {
   readonly keyType: SortKeyType;
   readonly descending: boolean;
   /** Order bits `[begin, end)` compared. */
@@ -32,7 +25,7 @@ export interface SmallSortSpec {
   readonly stagesPerRound?: number;
   /** Pad the slots (1 pair in 16, see {@link smallSortWorkgroupBytes}) against bank conflicts. */
   readonly padded?: boolean;
-}
+};
 
 /**
  * Stages per barrier by default: 3 (groups of 8 slots in registers). On the H100 (1024 invocations,
@@ -81,20 +74,19 @@ export function smallSortWorkgroupBytes(capacity: number, padded = false): numbe
  * @example
  * ```ts
  * const kernel = smallSortKernel({ keyType: 'f32', descending: true, bits: [0, 32], values: 'move', indirect: false, workgroupSize: 1024, capacity: 4096, padded: true });
+ * b.dispatch(kernel, { keys, values }, 1, { count, count_word: 0 });
  * ```
  */
-export function smallSortKernel(spec: SmallSortSpec): KernelSpec {
-  const key = [
-    'sort/small',
-    spec.keyType,
-    spec.descending ? 'desc' : 'asc',
-    `bits${spec.bits[0]}-${spec.bits[1]}`,
-    spec.values,
-    spec.indirect ? 'indirect' : 'direct',
-    `${spec.workgroupSize}x${spec.capacity}s${spec.stagesPerRound ?? SMALL_SORT_STAGES_PER_ROUND}${spec.padded ? 'p' : ''}`,
-  ].join('/');
-  return { key, wgsl: () => smallSortWgsl(spec) };
-}
+export const smallSortKernel = defineKernel({
+  name: 'sort/small',
+  bindings: (spec: SmallSortSpec) => ({
+    keys: readWrite('array<u32>'),
+    values: spec.values === 'none' ? undefined : readWrite('array<u32>'),
+    count_buf: countBinding(spec.indirect),
+  }),
+  params: SORT_COUNT_PARAMS,
+  wgsl: (spec) => smallSortWgsl(spec),
+});
 
 /**
  * WGSL of one compare-exchange of register slots `a` and `b`: ascending where slot a's bit k is clear
@@ -112,13 +104,13 @@ function exchange(a: number, b: number): string {
  */
 function roundWgsl(stages: number): string {
   const E = 2 ** stages;
-  const lines: string[] = [];
+  let text = '';
   for (let d = E / 2; d >= 1; d /= 2) {
-    lines.push(`    if (${d}u * jlow <= j) {`);
-    for (let m = 0; m < E; m++) if ((m & d) === 0) lines.push(exchange(m, m + d));
-    lines.push('    }');
+    let exchanges = '';
+    for (let m = 0; m < E; m++) if ((m & d) === 0) exchanges += `${exchange(m, m + d)}\n`;
+    text += `${text ? '\n' : ''}    if (${d}u * jlow <= j) {\n${exchanges}    }`;
   }
-  return lines.join('\n');
+  return text;
 }
 
 function smallSortWgsl(spec: SmallSortSpec): string {
@@ -127,18 +119,13 @@ function smallSortWgsl(spec: SmallSortSpec): string {
   const S = Math.min(spec.stagesPerRound ?? SMALL_SORT_STAGES_PER_ROUND, Math.log2(CAP));
   const E = 2 ** S;
   const PER = Math.max(1, CAP / WG);
-  const B = SMALL_SORT_BINDINGS;
   const [begin, end] = spec.bits;
   const mask = (2 ** (end - begin) - 1) >>> 0;
   const moves = spec.values === 'move';
   const hasValues = spec.values !== 'none';
   // Output positions of this invocation: r · WG + lid, for each r < PER.
   const perPosition = (body: (p: string, r: number) => string) => unroll(PER, (r) => body(`${r * WG}u + lid`, r));
-  return `${SORT_PARAMS_WGSL}
-@group(0) @binding(${B.keys}) var<storage, read_write> keys: array<u32>;
-${hasValues ? `@group(0) @binding(${B.values}) var<storage, read_write> values: array<u32>;` : ''}
-@group(0) @binding(${B.params}) var<uniform> params: SortParams;
-${elementCountWgsl(spec.indirect, B.count)}
+  return `${elementCountWgsl(spec.indirect)}
 ${orderBitsWgsl(spec.keyType, spec.descending)}
 // The bits compared: order bits [${begin}, ${end}).
 fn sort_key(k: u32) -> u32 { return (order_bits(k) >> ${begin}u) & 0x${mask.toString(16)}u; }

@@ -1,24 +1,9 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
 
 /** Invocations per workgroup of the flag kernel; each invocation writes one word (four flags). */
 export const SPLIT_RADIX_WORKGROUP = 256;
-
-/** Binding numbers of {@link splitRadixFlagsKernel}. */
-export const SPLIT_RADIX_FLAG_BINDINGS = { keys: 0, flags: 1, params: 2 } as const;
-
-/**
- * Words of the parameter block of {@link splitRadixFlagsKernel}, in order.
- *
- * @example
- * ```ts
- * b.paramBlock(splitRadixFlagParams(count, bit, dispatchShape(workgroups, maxDim).x));
- * ```
- */
-export function splitRadixFlagParams(count: number, bit: number, dispatchX: number): number[] {
-  return [count, bit, dispatchX];
-}
 
 /**
  * The flag step of the paper's split radix sort (Sengupta et al. 2007, §4.1, after Blelloch):
@@ -30,25 +15,22 @@ export function splitRadixFlagParams(count: number, bit: number, dispatchX: numb
  * flag traffic of u32 flags, and whole-word stores here with no byte atomics. Bytes of a partial
  * last word past `count` are written 0 (the split ignores them anyway).
  *
- * Bindings: 0 keys (u32 words, read), 1 flags (⌈count/4⌉ words), 2 params `{ count, bit,
+ * Bindings: `keys` (u32 words, read), `flags` (⌈count/4⌉ words); parameters `{ count, bit,
  * dispatch_x }`. One invocation per flag word; a 2-D dispatch has `dispatch_x` workgroups a row.
  *
  * @example
  * ```ts
- * b.dispatch(splitRadixFlagsKernel('f32', false), [keys, flags, params], Math.ceil(Math.ceil(count / 4) / SPLIT_RADIX_WORKGROUP));
+ * const groups = Math.ceil(Math.ceil(count / 4) / SPLIT_RADIX_WORKGROUP);
+ * b.dispatch(splitRadixFlagsKernel({ keyType: 'f32', descending: false }), { keys, flags }, groups, { count, bit, dispatch_x: dispatchShape(groups, maxDim).x });
  * ```
  */
-export function splitRadixFlagsKernel(keyType: SortKeyType, descending: boolean): KernelSpec {
-  const wg = SPLIT_RADIX_WORKGROUP;
-  const b = SPLIT_RADIX_FLAG_BINDINGS;
-  return {
-    key: `sort/split-radix/flags/${keyType}/${descending ? 'desc' : 'asc'}/${wg}`,
-    wgsl: () => `
-struct FlagParams { count: u32, bit: u32, dispatch_x: u32 }
-@group(0) @binding(${b.keys}) var<storage, read> keys: array<u32>;
-@group(0) @binding(${b.flags}) var<storage, read_write> flags: array<u32>;
-@group(0) @binding(${b.params}) var<uniform> params: FlagParams;
-
+export const splitRadixFlagsKernel = defineKernel({
+  name: 'sort/split-radix/flags',
+  bindings: { keys: read('array<u32>'), flags: readWrite('array<u32>') },
+  params: { count: 'u32', bit: 'u32', dispatch_x: 'u32' },
+  wgsl: ({ keyType, descending }: { readonly keyType: SortKeyType; readonly descending: boolean }) => {
+    const wg = SPLIT_RADIX_WORKGROUP;
+    return `
 ${orderBitsWgsl(keyType, descending)}
 
 @compute @workgroup_size(${wg})
@@ -65,6 +47,6 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   }
   flags[w] = word;
 }
-`,
-  };
-}
+`;
+  },
+});

@@ -1,7 +1,16 @@
 import { createReducePlan, createStorageBuffer, type ScanContext } from '@scan/core';
-import { dispatchShape, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
+import {
+  type BindingsOf,
+  dispatchShape,
+  type Kernel,
+  type ParamFields,
+  type ParamValues,
+  type Recipe,
+  RecipeBuilder,
+  RecipeExecutor,
+} from '@scan/core/kit';
 import { createSegmentedDistributePlan, createSplitAndSegmentPlan, packedFlagWords } from '@scan/segmented';
-import { ELEMENTWISE_WORKGROUP, elementwiseParams } from '../kernels/elementwise.js';
+import { ELEMENTWISE_WORKGROUP } from '../kernels/elementwise.js';
 import { quicksortCompareKernel } from '../kernels/quicksort-compare.js';
 import { quicksortDisorderKernel } from '../kernels/quicksort-disorder.js';
 import { quicksortGatherKernel, quicksortIotaKernel } from '../kernels/quicksort-permute.js';
@@ -118,27 +127,38 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
   const splitAndSegment = own(createSplitAndSegmentPlan(ctx, { type: 'u32', maxCount: n }));
   const reduce = own(createReducePlan(ctx, { type: 'u32', op: 'add', maxCount: n }));
   const exec = own(new RecipeExecutor(ctx, 'quicksort'));
-  const compareKernel = quicksortCompareKernel(shape.keyType, shape.descending);
-  const disorderKernel = quicksortDisorderKernel(shape.keyType, shape.descending);
+  const compareKernel = quicksortCompareKernel({ keyType: shape.keyType, descending: shape.descending });
+  const disorderKernel = quicksortDisorderKernel({ keyType: shape.keyType, descending: shape.descending });
 
   const workgroups = Math.ceil(n / ELEMENTWISE_WORKGROUP);
+  const countParams = { count: n, dispatch_x: dispatchShape(workgroups, maxDim).x };
   // Whole buffers: the kernels stop at params.count.
   const whole = (role: string) => ({ role, offset: 0 });
-  /** One element-wise dispatch over all n elements, its other bindings by role from 1. */
+  /** One element-wise dispatch over all n elements (the count is fixed, so are its parameters). */
   const elementwise =
-    (kernel: ReturnType<typeof quicksortIotaKernel>, roles: string[], orEqual = false) =>
+    <B extends string, P extends ParamFields>(kernel: Kernel<B, P>, bindings: BindingsOf<B>, params: ParamValues<P>) =>
     (): Recipe => {
       const b = new RecipeBuilder();
-      const params = b.paramBlock(elementwiseParams(n, dispatchShape(workgroups, maxDim).x, orEqual));
-      b.dispatch(kernel, [params, ...roles.map(whole)], workgroups);
+      b.dispatch(kernel, bindings, workgroups, params);
       return b.build();
     };
+  const compareBindings = { keys: whole('keys'), pivots: whole('pivots'), flags: whole('flags') };
   const recipes = {
-    iota: elementwise(quicksortIotaKernel(), ['out']),
-    compareGreater: elementwise(compareKernel, ['keys', 'pivots', 'flags'], false),
-    compareGreaterEqual: elementwise(compareKernel, ['keys', 'pivots', 'flags'], true),
-    gather: elementwise(quicksortGatherKernel(), ['perm', 'keysIn', 'keysOut', 'valuesIn', 'valuesOut']),
-    disorder: elementwise(disorderKernel, ['keys', 'out']),
+    iota: elementwise(quicksortIotaKernel({}), { out: whole('out') }, countParams),
+    compareGreater: elementwise(compareKernel, compareBindings, { ...countParams, or_equal: 0 }),
+    compareGreaterEqual: elementwise(compareKernel, compareBindings, { ...countParams, or_equal: 1 }),
+    gather: elementwise(
+      quicksortGatherKernel({}),
+      {
+        perm: whole('perm'),
+        keys_in: whole('keysIn'),
+        keys_out: whole('keysOut'),
+        values_in: whole('valuesIn'),
+        values_out: whole('valuesOut'),
+      },
+      countParams,
+    ),
+    disorder: elementwise(disorderKernel, { keys: whole('keys'), out: whole('out') }, countParams),
   };
 
   let rounds = 0;

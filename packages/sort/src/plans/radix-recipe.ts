@@ -1,10 +1,10 @@
 import type { ScanContext } from '@scan/core';
-import { type BufferRef, dispatchShape, type KernelSpec, type Recipe, RecipeBuilder } from '@scan/core/kit';
+import { type BindingsOf, type BufferRef, dispatchShape, type Kernel, type ParamFields, type Recipe, RecipeBuilder } from '@scan/core/kit';
 import { COPY_HOME_WORKGROUP, copyHomeKernel } from '../kernels/copy-home.js';
 import { RADIX } from '../kernels/radix-digits.js';
 import { DIGIT_STARTS_WORD, digitScanKernel, radixHistogramKernel } from '../kernels/radix-histogram.js';
 import { onesweepKernel, sortStatusBytes, type ValueMode } from '../kernels/radix-onesweep.js';
-import { SMALL_SORT_BINDINGS, smallSortKernel } from '../kernels/small-sort.js';
+import { smallSortKernel } from '../kernels/small-sort.js';
 import { MAX_HISTOGRAM_WORKGROUPS, type RadixConfig } from './radix-config.js';
 
 /**
@@ -20,19 +20,22 @@ export type CountSource = { readonly kind: 'direct' } | { readonly kind: 'indire
 export const DIRECT_COUNT: CountSource = { kind: 'direct' };
 
 /** One dispatch as every recipe of a sort has it: the kernel and its bindings never change with the count. */
-interface FixedDispatch {
-  readonly kernel: KernelSpec;
-  readonly bindings: readonly (BufferRef | undefined)[];
+interface FixedDispatch<K extends Kernel> {
+  readonly kernel: K;
+  readonly bindings: BindingsOf<K['bindingNames'][number]>;
 }
 
 /** The dispatches of a sort for one count source: histogram, digit scan, one one-sweep pass per digit. */
 interface Layout {
-  readonly histogram: FixedDispatch;
-  readonly scan: FixedDispatch;
-  readonly passes: readonly FixedDispatch[];
+  readonly histogram: FixedDispatch<ReturnType<typeof radixHistogramKernel>>;
+  readonly scan: FixedDispatch<ReturnType<typeof digitScanKernel>>;
+  readonly passes: readonly FixedDispatch<ReturnType<typeof onesweepKernel>>[];
   /** With a GPU count and an odd number of passes: the bounded copy back (see `copyHomeKernel`). */
-  readonly copyHome?: FixedDispatch;
+  readonly copyHome?: FixedDispatch<ReturnType<typeof copyHomeKernel>>;
 }
+
+/** Parameter values a recipe builder fills in place (see `radixRecipes`). */
+type ParamSlots<P extends ParamFields> = { -readonly [K in keyof P]: number };
 
 /**
  * Builds the recipes of one radix sort shape: `build(capacity, source)` is a sort of `capacity` keys
@@ -77,8 +80,7 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     // Two disjoint ranges of one buffer, both writable in the one-sweep pass (see the kernel).
     const digits: BufferRef = { scratch: 'status', offset: 0, size: DIGITS_BYTES };
     const status: BufferRef = { scratch: 'status', offset: DIGITS_BYTES };
-    // Parameter blocks in the order `build` registers them: the histogram's, then one per pass.
-    const histogram: FixedDispatch = {
+    const histogram = {
       kernel: radixHistogramKernel({
         keyType: config.sort.keyType,
         descending: config.sort.descending,
@@ -87,13 +89,16 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
         elementsPerThread: config.histogramElements,
         indirect,
       }),
-      bindings: [keys, undefined, undefined, undefined, { params: 0 }, digits, undefined, count],
+      bindings: { keys, digits, count_buf: count },
     };
-    const scan: FixedDispatch = { kernel: digitScanKernel(P), bindings: [undefined, undefined, undefined, undefined, undefined, digits] };
+    const scan = { kernel: digitScanKernel({ passes: P }), bindings: { digits } };
     // A GPU count's sort copies only the sorted elements home (a kernel: the count is on the GPU).
-    const copyHome: FixedDispatch | undefined =
+    const copyHome =
       indirect && P % 2 === 1
-        ? { kernel: copyHomeKernel(values !== 'none'), bindings: [{ params: 1 + P }, count, alt, keys, altVals, vals] }
+        ? {
+            kernel: copyHomeKernel({ values: values !== 'none' }),
+            bindings: { count_buf: count, sorted_keys: alt, keys, sorted_values: altVals, values: vals },
+          }
         : undefined;
     return {
       histogram,
@@ -104,20 +109,32 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
         const mode: ValueMode = values === 'index' && p > 0 ? 'move' : values;
         return {
           kernel: onesweepKernel({ ...config.pass, width, values: mode, indirect }),
-          bindings: [
-            fromCaller ? keys : alt,
-            fromCaller ? alt : keys,
-            mode === 'move' ? (fromCaller ? vals : altVals) : undefined,
-            mode === 'none' ? undefined : fromCaller ? altVals : vals,
-            { params: 1 + p },
+          bindings: {
+            keys_in: fromCaller ? keys : alt,
+            keys_out: fromCaller ? alt : keys,
+            values_in: mode === 'move' ? (fromCaller ? vals : altVals) : undefined,
+            values_out: mode === 'none' ? undefined : fromCaller ? altVals : vals,
             status,
             digits,
-            count,
-          ],
+            count_buf: count,
+          },
         };
       }),
     };
   }
+
+  // Parameter values, filled in place at every build: a recipe holds only their words, so an encode
+  // allocates what it did when it wrote the words itself.
+  const histogramValues: ParamSlots<Layout['histogram']['kernel']['params']> = { count: 0, count_word: 0, tiles: 0, dispatch_x: 0 };
+  const passValues: ParamSlots<Layout['passes'][number]['kernel']['params']> = {
+    count: 0,
+    count_word: 0,
+    shift: 0,
+    mask: 0,
+    digit_starts: 0,
+    status_base: 0,
+  };
+  const copyHomeValues: ParamSlots<NonNullable<Layout['copyHome']>['kernel']['params']> = { capacity: 0, count_word: 0, dispatch_x: 0 };
 
   return (capacity, source) => {
     const layout = layouts[source.kind === 'indirect' ? 1 : 0];
@@ -134,21 +151,30 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     if (values !== 'none') b.needScratch('altValues', bytes);
     // The digit histogram and every pass's look-back status, cleared at once.
     b.clear({ scratch: 'status', offset: 0, size: statusBytes });
-    b.paramBlock([capacity, countWord, histWorkgroups, dispatchShape(histWorkgroups, maxDim).x]);
-    b.dispatch(layout.histogram.kernel, layout.histogram.bindings, histWorkgroups);
+    histogramValues.count = capacity;
+    histogramValues.count_word = countWord;
+    histogramValues.tiles = histWorkgroups;
+    histogramValues.dispatch_x = dispatchShape(histWorkgroups, maxDim).x;
+    b.dispatch(layout.histogram.kernel, layout.histogram.bindings, histWorkgroups, histogramValues);
     b.dispatch(layout.scan.kernel, layout.scan.bindings, 1);
-    const dispatchX = dispatchShape(tiles, maxDim).x;
+    passValues.count = capacity;
+    passValues.count_word = countWord;
     for (let p = 0; p < P; p++) {
       const pass = passes[p]!;
       const fixed = layout.passes[p]!;
-      b.paramBlock([capacity, countWord, tiles, dispatchX, pass.shift, 2 ** pass.width - 1, DIGIT_STARTS_WORD + p * RADIX, p * passWords]);
-      b.dispatch(fixed.kernel, fixed.bindings, tiles);
+      passValues.shift = pass.shift;
+      passValues.mask = 2 ** pass.width - 1;
+      passValues.digit_starts = DIGIT_STARTS_WORD + p * RADIX;
+      passValues.status_base = p * passWords;
+      b.dispatch(fixed.kernel, fixed.bindings, tiles, passValues);
     }
     if (layout.copyHome) {
       // An odd number of passes ends in the scratch: the sorted elements go home, the rest stays.
       const groups = Math.ceil(capacity / COPY_HOME_WORKGROUP);
-      b.paramBlock([capacity, countWord, dispatchShape(groups, maxDim).x]);
-      b.dispatch(layout.copyHome.kernel, layout.copyHome.bindings, groups);
+      copyHomeValues.capacity = capacity;
+      copyHomeValues.count_word = countWord;
+      copyHomeValues.dispatch_x = dispatchShape(groups, maxDim).x;
+      b.dispatch(layout.copyHome.kernel, layout.copyHome.bindings, groups, copyHomeValues);
     } else if (P % 2 === 1) {
       // An odd number of passes ends in the scratch: copy the result home.
       b.copy({ scratch: 'altKeys' }, { role: 'keys', offset: 0 }, bytes);
@@ -172,17 +198,16 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
  * ```
  */
 export function smallSortRecipes(config: RadixConfig, values: ValueMode): (capacity: number, count: number, source: CountSource) => Recipe {
-  const kernels = new Map<string, FixedDispatch>();
-  const B = SMALL_SORT_BINDINGS;
-  const fixed = (capacity: number, indirect: boolean): FixedDispatch => {
+  const kernels = new Map<string, FixedDispatch<ReturnType<typeof smallSortKernel>>>();
+  const fixed = (capacity: number, indirect: boolean): FixedDispatch<ReturnType<typeof smallSortKernel>> => {
     const name = `${capacity}/${indirect}`;
     let f = kernels.get(name);
     if (!f) {
-      const bindings: (BufferRef | undefined)[] = [];
-      bindings[B.keys] = { role: 'keys', offset: 0 };
-      if (values !== 'none') bindings[B.values] = { role: 'values', offset: 0 };
-      bindings[B.params] = { params: 0 };
-      if (indirect) bindings[B.count] = { role: 'count', offset: 0 };
+      const bindings = {
+        keys: { role: 'keys', offset: 0 },
+        values: values === 'none' ? undefined : { role: 'values', offset: 0 },
+        count_buf: indirect ? { role: 'count', offset: 0 } : undefined,
+      };
       const kernel = smallSortKernel({
         keyType: config.sort.keyType,
         descending: config.sort.descending,
@@ -193,16 +218,19 @@ export function smallSortRecipes(config: RadixConfig, values: ValueMode): (capac
         capacity,
         padded: config.small.padded[config.small.tiers.indexOf(capacity)] ?? false,
       });
-      f = { kernel, bindings: Array.from(bindings) };
+      f = { kernel, bindings };
       kernels.set(name, f);
     }
     return f;
   };
+  // Filled in place at every build (see `radixRecipes`).
+  const smallValues: ParamSlots<ReturnType<typeof smallSortKernel>['params']> = { count: 0, count_word: 0 };
   return (capacity, count, source) => {
     const f = fixed(capacity, source.kind === 'indirect');
     const b = new RecipeBuilder();
-    b.paramBlock([count, source.kind === 'indirect' ? source.word : 0, 1, 1]);
-    b.dispatch(f.kernel, f.bindings, 1);
+    smallValues.count = count;
+    smallValues.count_word = source.kind === 'indirect' ? source.word : 0;
+    b.dispatch(f.kernel, f.bindings, 1, smallValues);
     return b.build();
   };
 }

@@ -1,7 +1,7 @@
 import { createScanPlan, type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
-  type BufferRef,
+  type BindingsOf,
   checkBoolean,
   checkCount,
   checkElementType,
@@ -9,13 +9,13 @@ import {
   checkOptions,
   dispatchShape,
   invalidArgument,
-  type KernelSpec,
+  type Kernel,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
 } from '@scan/core/kit';
-import { ELEMENTWISE_WORKGROUP, elementwiseParams } from '../kernels/elementwise.js';
+import { type ELEMENTWISE_PARAMS, ELEMENTWISE_WORKGROUP } from '../kernels/elementwise.js';
 import { gatherKernel, unpackHeadsKernel } from '../kernels/segmented-sort.js';
 import { checkCopyTargets, checkSortCount, MAX_SORT_COUNT } from '../limits.js';
 import { radixSorter } from './radix-plan.js';
@@ -90,15 +90,22 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   if (maxCount !== undefined && maxCount > 0) exec.reserve(scratchRecipe(maxCount));
   // Whole buffers: the kernels stop at params.count, so one structure per kernel serves every count.
   const whole = (role: string) => ({ role, offset: 0 }) as const;
-  const elementwise = (kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[]) => (n: number) => {
-    const b = new RecipeBuilder();
-    const groups = Math.ceil(n / ELEMENTWISE_WORKGROUP);
-    b.dispatch(kernel, [b.paramBlock(elementwiseParams(n, dispatchShape(groups, maxDim).x)), ...bindings], groups);
-    return b.build();
-  };
-  const headsRecipe = elementwise(unpackHeadsKernel(), [whole('packed'), whole('heads')]);
-  const gatherRecipe = elementwise(gatherKernel({ twoLevels: false }), [whole('src'), whole('out'), whole('inner')]);
-  const gather2Recipe = elementwise(gatherKernel({ twoLevels: true }), [whole('src'), whole('out'), whole('inner'), whole('outer')]);
+  const elementwise =
+    <B extends string>(kernel: Kernel<B, typeof ELEMENTWISE_PARAMS>, bindings: BindingsOf<B>) =>
+    (n: number) => {
+      const b = new RecipeBuilder();
+      const groups = Math.ceil(n / ELEMENTWISE_WORKGROUP);
+      b.dispatch(kernel, bindings, groups, { count: n, dispatch_x: dispatchShape(groups, maxDim).x });
+      return b.build();
+    };
+  const headsRecipe = elementwise(unpackHeadsKernel({}), { packed: whole('packed'), heads: whole('heads') });
+  const gatherRecipe = elementwise(gatherKernel({ twoLevels: false }), { src: whole('src'), out: whole('out'), inner: whole('inner') });
+  const gather2Recipe = elementwise(gatherKernel({ twoLevels: true }), {
+    src: whole('src'),
+    out: whole('out'),
+    inner: whole('inner'),
+    outer: whole('outer'),
+  });
   // Every path: the numbering, the gathers, the sort by key and each sort by segment a count may pick.
   const mostSegments = Math.min(maxCount || MAX_SORT_COUNT, maxSegments ?? MAX_SORT_COUNT);
   const paths = [

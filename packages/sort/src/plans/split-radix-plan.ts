@@ -9,7 +9,7 @@ import {
   RecipeBuilder,
   RecipeExecutor,
 } from '@scan/core/kit';
-import { SPLIT_RADIX_WORKGROUP, splitRadixFlagParams, splitRadixFlagsKernel } from '../kernels/split-radix-flags.js';
+import { SPLIT_RADIX_WORKGROUP, splitRadixFlagsKernel } from '../kernels/split-radix-flags.js';
 import type { SortBuffers, SortShape } from './sort-shape.js';
 
 const WHAT = 'split radix sort';
@@ -60,7 +60,7 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
   }
   const hasValues = shape.valueType !== undefined;
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
-  const kernel = splitRadixFlagsKernel(shape.keyType, shape.descending);
+  const kernel = splitRadixFlagsKernel({ keyType: shape.keyType, descending: shape.descending });
   // Elements move as raw words, so one u32 split serves every key and value type.
   const split = createSplitPlan(ctx, { type: 'u32', flags: 'u8', ...(maxCount ? { maxCount } : {}) });
   // Owns the scratch (handed to the split plan) and runs the flag passes.
@@ -77,15 +77,13 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
   };
   // Whole buffers: the kernel stops at params.count, and the bit is a parameter too, so every pass
   // of every count has one structure (two sets of bind groups: it reads the caller's keys or the scratch's).
-  const keysRef = { role: 'keys', offset: 0 } as const;
-  const flagsRef = { scratch: 'flags' } as const;
+  const bindings = { keys: { role: 'keys', offset: 0 }, flags: { scratch: 'flags' } } as const;
   /** The flag kernel of one bit over the keys bound as role `keys`, into the scratch flags. */
   const flagRecipe = (count: number, bit: number): Recipe => {
     const b = new RecipeBuilder();
     b.needScratch('flags', 4 * flagWords(count));
     const workgroups = Math.ceil(flagWords(count) / SPLIT_RADIX_WORKGROUP);
-    const params = b.paramBlock(splitRadixFlagParams(count, bit, dispatchShape(workgroups, maxDim).x));
-    b.dispatch(kernel, [keysRef, flagsRef, params], workgroups);
+    b.dispatch(kernel, bindings, workgroups, { count, bit, dispatch_x: dispatchShape(workgroups, maxDim).x });
     return b.build();
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(scratchRecipe(maxCount));
