@@ -44,6 +44,6 @@ export type { HiSparseHost } from './format/matrix.js';
 export { type NodeEntries, readNode, writeNode } from './format/node-io.js';
 export { HiSparsePool } from './format/pool.js';
 export type { LeafCombine } from './gpu/kernels/leaf-kernel.js';
-export { HiSparseMatrix, type HiSparseMatrixSpmvOptions } from './gpu/matrix.js';
+export { createHiSparseSpmvPlan, HiSparseMatrix, type HiSparseMatrixSpmvOptions } from './gpu/matrix.js';
 export { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './gpu/parts.js';
 export type { HiSparseSpmvEncodeArgs, HiSparseSpmvPlan } from './gpu/spmv-plan.js';

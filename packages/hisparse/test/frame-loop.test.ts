@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { hisparseFromCsr, hisparseSpmv, scale as scaleHost } from '../src/cpu/index.js';
 import { CLASS_COUNTER_WORDS } from '../src/gpu/kernels/size-class-kernels.js';
 import { SPILL_SLOTS } from '../src/gpu/kernels/spill-kernels.js';
-import { HiSparseMatrix } from '../src/gpu/matrix.js';
+import { createHiSparseSpmvPlan, HiSparseMatrix } from '../src/gpu/matrix.js';
 import type { HiSparseSpmvPlan } from '../src/gpu/spmv-plan.js';
 import { dyadicVector, randomCsrDyadic } from './oracle.js';
 
@@ -76,8 +76,8 @@ describe('HiSparse product plans in a frame loop', async () => {
         const counts = await runFrameLoop(ctx.device, {
           // Both plans of one iteration, as one thing to create, await and destroy.
           create: () => {
-            const ax = M.createSpmvPlan({ combine });
-            const atx = M.createSpmvPlan({ combine, transpose: true });
+            const ax = createHiSparseSpmvPlan(M.ctx, M, { combine });
+            const atx = createHiSparseSpmvPlan(M.ctx, M, { combine, transpose: true });
             return {
               ax,
               atx,
@@ -110,7 +110,7 @@ describe('HiSparse product plans in a frame loop', async () => {
     const v = vectors(ctx, M);
     try {
       const counts = await runFrameLoop(ctx.device, {
-        create: () => view.createSpmvPlan(),
+        create: () => createHiSparseSpmvPlan(view.ctx, view),
         // The view's rows are M's columns.
         encode: (plan: HiSparseSpmvPlan, encoder, frame) => plan.encode(encoder, { x: v.rows[frame % 2]!, y: v.cols[(frame >> 1) % 2]! }),
       });
@@ -131,7 +131,7 @@ describe('several products of one HiSparse plan before one submit', async () => 
     for (const transpose of [false, true]) {
       it(`${combine}${transpose ? ', Aᵀ·x' : ', A·x'}: eight products into one encoder (past the parameter slots), each its own x and y`, async () => {
         const view = M.scale(2);
-        const plan = view.createSpmvPlan({ combine, transpose });
+        const plan = createHiSparseSpmvPlan(view.ctx, view, { combine, transpose });
         await plan.ready;
         const xs = Array.from({ length: 8 }, (_, i) => dyadicVector(plan.inLength, 50 + i));
         const owned: GPUBuffer[] = [];

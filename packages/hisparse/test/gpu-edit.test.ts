@@ -23,7 +23,7 @@ import {
   transpose as transposeHost,
 } from '../src/cpu/index.js';
 import { takeCensus } from '../src/gpu/census.js';
-import { HiSparseMatrix } from '../src/gpu/matrix.js';
+import { createHiSparseSpmvPlan, HiSparseMatrix } from '../src/gpu/matrix.js';
 import { dyadicVector, entryMap, expectSameCsr, randomCoo } from './oracle.js';
 
 let ctx: ScanContext;
@@ -185,7 +185,7 @@ describe('HiSparseMatrix insert and remove (copy-on-write on the GPU pool)', () 
       },
     );
     const A = await HiSparseMatrix.fromHost(ctx, H0);
-    const plan = A.createSpmvPlan();
+    const plan = createHiSparseSpmvPlan(A.ctx, A);
     const buffers = new Set<GPUBuffer>([A.tree.pool]);
     const chain: [HiSparseMatrix, HiSparseHost][] = [[A, H0]];
     const rng = createRng(11);

@@ -5,13 +5,13 @@
 // (compare-and-swap into y, and records reduced by sort and segmented scan). Statistics and memory
 // must equal the CPU's counts exactly.
 import { type ScanContext, ScanError } from '@scan/core';
-import { getTestContext } from '@scan/gpu-testing';
+import { freshTestContext, getTestContext } from '@scan/gpu-testing';
 import { bandedMatrix, biasedMatrix, type CsrMatrix, poisson2d, powerLawMatrix, uniformRandomMatrix } from '@scan/spmv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hisparseFromCsr, hisparseSpmv, hisparseStats, scale as scaleHost, transpose as transposeHost } from '../src/cpu/index.js';
 import { SPILL_SLOTS } from '../src/gpu/kernels/spill-kernels.js';
-import { HiSparseMatrix } from '../src/gpu/matrix.js';
-import { createHiSparseSpmvPlan } from '../src/gpu/spmv-plan.js';
+import { createHiSparseSpmvPlan, HiSparseMatrix } from '../src/gpu/matrix.js';
+import { createPoolSpmvPlan } from '../src/gpu/spmv-plan.js';
 import { coo4ClassesOf, dyadicVector, randomCsrDyadic } from './oracle.js';
 
 let ctx: ScanContext;
@@ -44,7 +44,7 @@ function fullRow(n: number): CsrMatrix {
 }
 
 /** One product of `plan` (y poisoned first), read back. */
-async function planProduct(plan: ReturnType<typeof createHiSparseSpmvPlan>, x: Float32Array): Promise<Float32Array> {
+async function planProduct(plan: ReturnType<typeof createPoolSpmvPlan>, x: Float32Array): Promise<Float32Array> {
   const device = ctx.device;
   const xBuffer = device.createBuffer({ size: Math.max(4, 4 * x.length), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(xBuffer, 0, x as Float32Array<ArrayBuffer>);
@@ -176,7 +176,7 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
       const M = await HiSparseMatrix.fromHost(ctx, H);
       try {
         for (const transpose of [false, true]) {
-          const plan = createHiSparseSpmvPlan(ctx, M.parts, M.census, { transpose, spillAlways: true });
+          const plan = createPoolSpmvPlan(ctx, M.parts, M.census, { transpose, spillAlways: true });
           const x = dyadicVector(transpose ? A.rows : A.cols, 11);
           const actual = await planProduct(plan, x);
           plan.destroy();
@@ -199,7 +199,7 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
     try {
       for (const transpose of [false, true]) {
         for (const combine of COMBINES) {
-          const plan = M.createSpmvPlan({ transpose, combine });
+          const plan = createHiSparseSpmvPlan(M.ctx, M, { transpose, combine });
           const xs = [1, 2, 3].map((seed) => dyadicVector(n, seed));
           const buffers = xs.map((x) => {
             const b = device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
@@ -250,11 +250,11 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
       });
       const small = claiming({ maxStorageBufferBindingSize: 4096 });
       const options = { transpose: false, combine: 'segmented' } as const;
-      expect(() => createHiSparseSpmvPlan(small, M.parts, M.census, options)).toThrow(
+      expect(() => createPoolSpmvPlan(small, M.parts, M.census, options)).toThrow(
         expect.objectContaining({ code: 'TOO_LARGE' }) as unknown as Error,
       );
-      createHiSparseSpmvPlan(small, M.parts, M.census, { transpose: false }).destroy();
-      const narrow = createHiSparseSpmvPlan(claiming({ maxComputeWorkgroupsPerDimension: 7 }), M.parts, M.census, options);
+      createPoolSpmvPlan(small, M.parts, M.census, { transpose: false }).destroy();
+      const narrow = createPoolSpmvPlan(claiming({ maxComputeWorkgroupsPerDimension: 7 }), M.parts, M.census, options);
       const x = dyadicVector(n, 4);
       const xBuffer = device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
       device.queue.writeBuffer(xBuffer, 0, x as Float32Array<ArrayBuffer>);
@@ -281,9 +281,33 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
       const bad = { combine: 'x' } as unknown as { combine: 'atomic' };
       await expect(M.spmv(new Float32Array(8), bad)).rejects.toThrow(ScanError);
       await expect(M.spmv(new Float32Array(8), bad)).rejects.toThrow(/options\.combine/);
-      expect(() => M.createSpmvPlan(bad)).toThrow(/options\.combine/);
+      expect(() => createHiSparseSpmvPlan(M.ctx, M, bad)).toThrow(/options\.combine/);
     } finally {
       M.destroy();
     }
+  });
+
+  it('makes a plan only of a live HiSparseMatrix of the same context, naming A otherwise', async () => {
+    const M = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(randomCsrDyadic(8, 8, 10, 7), { nodeSize: 4 }));
+    const other = await freshTestContext();
+    try {
+      const named = (f: () => unknown, pattern: RegExp) => {
+        try {
+          f();
+        } catch (e) {
+          expect(e).toBeInstanceOf(ScanError);
+          expect((e as ScanError).argument).toBe('A');
+          expect((e as Error).message).toMatch(pattern);
+          return;
+        }
+        throw new Error('expected a ScanError');
+      };
+      named(() => createHiSparseSpmvPlan(ctx, { rows: 8 } as unknown as HiSparseMatrix), /HiSparseMatrix/);
+      named(() => createHiSparseSpmvPlan(other, M), /this context/);
+    } finally {
+      M.destroy();
+      other.destroy();
+    }
+    expect(() => createHiSparseSpmvPlan(ctx, M)).toThrow(/destroy/);
   });
 });

@@ -13,7 +13,7 @@ import { type Census, levelNodes, takeCensus } from './census.js';
 import { editOnGpu, type GrowablePool } from './edit/index.js';
 import type { LeafCombine } from './kernels/leaf-kernel.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
-import { createHiSparseSpmvPlan, type HiSparseSpmvEncodeArgs, type HiSparseSpmvPlan } from './spmv-plan.js';
+import { createPoolSpmvPlan, type HiSparseSpmvEncodeArgs, type HiSparseSpmvPlan } from './spmv-plan.js';
 import { type HiSparseStats, statsFromCensus } from './stats.js';
 
 /** Options of {@link HiSparseMatrix.spmv}. */
@@ -235,7 +235,8 @@ export class HiSparseMatrix {
     return { ...this.tree.shape, root: this.root, pool, poolWords, transposed: this.transposed, scale: this.scaleFactor };
   }
 
-  private usable(): void {
+  /** @internal Throws when the context is lost or this matrix was destroyed. */
+  usable(): void {
     assertUsable(this.ctx);
     if (this.destroyed) throw new ScanError('INVALID_ARGUMENT', 'HiSparseMatrix: used after destroy()', { argument: 'this' });
   }
@@ -243,7 +244,7 @@ export class HiSparseMatrix {
   /**
    * `y = s·op(A)·x` on the GPU (f32; s the scale, op(A) = A or Aᵀ), resolved as a new array.
    * `x` must have `cols` elements (`rows` with `transpose`). For repeated products, make a plan
-   * with {@link HiSparseMatrix.createSpmvPlan} and keep x and y on the GPU.
+   * with {@link createHiSparseSpmvPlan} and keep x and y on the GPU.
    *
    * @example
    * ```ts
@@ -259,7 +260,7 @@ export class HiSparseMatrix {
     const outLength = transpose ? this.cols : this.rows;
     if (outLength === 0) return new Float32Array(0);
     return withSession(this.ctx, 'hisparse spmv', async (s) => {
-      const plan = await s.plan(this.createSpmvPlan({ transpose, combine }));
+      const plan = await s.plan(createHiSparseSpmvPlan(this.ctx, this, { transpose, combine }));
       const xBuffer = x.length > 0 ? s.upload(x, 'x') : s.buffer(16, 'x');
       const y = s.buffer(4 * outLength, 'y');
       plan.encode(s.encoder, { x: xBuffer, y });
@@ -267,62 +268,6 @@ export class HiSparseMatrix {
       s.submit();
       return new Float32Array(await read());
     });
-  }
-
-  /**
-   * A product plan over this matrix (buffer level): `encode(encoder, { x, y })` records
-   * `y = s·op(A)·x` with no read-back; `destroy()` frees its queues. Its memory is fixed when it is
-   * made (the leaf queue, 12 bytes per leaf; the spill table or the records; parameter rings: see
-   * `createHiSparseSpmvPlan`), and once warm an encode with any x and y creates no buffer, bind
-   * group or pipeline — a frame loop may encode A·x and Aᵀ·x every iteration. Only an edit that
-   * moves the shared pool to a larger buffer makes the next encode build the plan again.
-   * `await plan.ready` compiles its kernels before the first frame.
-   *
-   * @example
-   * ```ts
-   * const plan = A.createSpmvPlan({ transpose: true, combine: 'segmented' });
-   * await plan.ready;
-   * plan.encode(encoder, { x, y });
-   * ```
-   */
-  createSpmvPlan(options?: HiSparseMatrixSpmvOptions): HiSparseSpmvPlan {
-    this.usable();
-    const { transpose, combine } = spmvOptions(options);
-    // The plan binds the pool buffer it was made with; when an edit of any sharer grows the pool,
-    // the next encode makes the plan again over the new buffer (same census, same root).
-    const tree = this.tree;
-    const make = () => createHiSparseSpmvPlan(this.ctx, this.parts, this.census, { transpose, combine });
-    let inner = make();
-    let bound = tree.pool;
-    // Buffers made by the plans this one replaced (destroyed), beside the current one's.
-    let replacedAllocations = 0;
-    return {
-      inLength: inner.inLength,
-      outLength: inner.outLength,
-      // The first plan's kernels: a plan made again after an edit runs the same ones.
-      ready: inner.ready,
-      get scratchBytes() {
-        return inner.scratchBytes;
-      },
-      get memoryBytes() {
-        return inner.memoryBytes;
-      },
-      get allocations() {
-        return replacedAllocations + inner.allocations;
-      },
-      encode(encoder: GPUCommandEncoder, args: HiSparseSpmvEncodeArgs) {
-        if (tree.pool !== bound) {
-          replacedAllocations += inner.allocations;
-          inner.destroy();
-          inner = make();
-          bound = tree.pool;
-        }
-        inner.encode(encoder, args);
-      },
-      destroy() {
-        inner.destroy();
-      },
-    };
   }
 
   /**
@@ -493,4 +438,64 @@ export class HiSparseMatrix {
     this.destroyed = true;
     this.tree.release();
   }
+}
+
+/**
+ * A product plan over `A` (buffer level): `encode(encoder, { x, y })` records `y = s·op(A)·x` with
+ * no read-back; `destroy()` frees its queues (not `A`). Its memory is fixed when it is made (the
+ * leaf queue, 12 bytes per leaf; the spill table or the records; parameter rings), and once warm an
+ * encode with any x and y creates no buffer, bind group or pipeline — a frame loop may encode A·x
+ * and Aᵀ·x every iteration. Only an edit that moves the shared pool to a larger buffer makes the
+ * next encode build the plan again. `await plan.ready` compiles its kernels before the first frame.
+ * `A` must have been made on `ctx`; bad options are `INVALID_ARGUMENT` ScanErrors naming them.
+ *
+ * @example
+ * ```ts
+ * const A = await HiSparseMatrix.fromCsr(ctx, csr);
+ * const plan = createHiSparseSpmvPlan(ctx, A, { transpose: true, combine: 'segmented' });
+ * await plan.ready;
+ * plan.encode(encoder, { x, y }); // every frame
+ * ```
+ */
+export function createHiSparseSpmvPlan(ctx: ScanContext, A: HiSparseMatrix, options?: HiSparseMatrixSpmvOptions): HiSparseSpmvPlan {
+  assertUsable(ctx);
+  if (!(A instanceof HiSparseMatrix)) invalidArgument('A', A, 'expected a HiSparseMatrix');
+  if (A.ctx !== ctx) invalidArgument('A', A, 'expected a matrix made on this context (ctx)');
+  A.usable();
+  const { transpose, combine } = spmvOptions(options);
+  // The plan binds the pool buffer it was made with; when an edit of any sharer grows the pool,
+  // the next encode makes the plan again over the new buffer (same census, same root).
+  const tree = A.tree;
+  const make = () => createPoolSpmvPlan(ctx, A.parts, A.census, { transpose, combine });
+  let inner = make();
+  let bound = tree.pool;
+  // Buffers made by the plans this one replaced (destroyed), beside the current one's.
+  let replacedAllocations = 0;
+  return {
+    inLength: inner.inLength,
+    outLength: inner.outLength,
+    // The first plan's kernels: a plan made again after an edit runs the same ones.
+    ready: inner.ready,
+    get scratchBytes() {
+      return inner.scratchBytes;
+    },
+    get memoryBytes() {
+      return inner.memoryBytes;
+    },
+    get allocations() {
+      return replacedAllocations + inner.allocations;
+    },
+    encode(encoder: GPUCommandEncoder, args: HiSparseSpmvEncodeArgs) {
+      if (tree.pool !== bound) {
+        replacedAllocations += inner.allocations;
+        inner.destroy();
+        inner = make();
+        bound = tree.pool;
+      }
+      inner.encode(encoder, args);
+    },
+    destroy() {
+      inner.destroy();
+    },
+  };
 }

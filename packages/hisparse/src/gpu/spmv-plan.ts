@@ -20,7 +20,7 @@ export interface HiSparseSpmvEncodeArgs {
 }
 
 /**
- * Options of {@link createHiSparseSpmvPlan}.
+ * Options of {@link createPoolSpmvPlan}.
  *
  * @example
  * ```ts
@@ -61,7 +61,7 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  * census's leaf entries, and the sort and scan plans).
  *
  * Walking the tree once per plan instead of once per product is sound because a matrix's nodes
- * never change (edits append new paths; `HiSparseMatrix.createSpmvPlan` makes the plan again when
+ * never change (edits append new paths; `createHiSparseSpmvPlan` makes the plan again when
  * an edit moves the pool to a larger buffer), and it leaves a product with as many dispatches as
  * leaf types instead of five per level. The queues are sized from the census (the nodes per level
  * and type); the inner levels' queue is freed after the traversal and the leaf queue kept.
@@ -79,16 +79,16 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  *
  * @example
  * ```ts
- * const plan = createHiSparseSpmvPlan(ctx, parts, census, { transpose: false });
+ * const plan = createPoolSpmvPlan(ctx, parts, census, { transpose: false });
  * await plan.ready;
  * plan.encode(encoder, { x, y });
  * plan.destroy();
- * const records = createHiSparseSpmvPlan(ctx, parts, census, { transpose: false, combine: 'segmented' });
+ * const records = createPoolSpmvPlan(ctx, parts, census, { transpose: false, combine: 'segmented' });
  * records.encode(encoder, { x, y }); // the same y, no compare-and-swap on it
  * records.destroy();
  * ```
  */
-export function createHiSparseSpmvPlan(
+export function createPoolSpmvPlan(
   ctx: ScanContext,
   parts: GpuHiSparseParts,
   census: Census,
