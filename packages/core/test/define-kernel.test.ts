@@ -4,7 +4,7 @@
 import { getTestContext } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import { bindGroupByName, paramsData } from '../src/kernels/bind-by-name.js';
-import { defineKernel, read, readWrite } from '../src/kernels/define-kernel.js';
+import { defineKernel, read, readWrite, uniform } from '../src/kernels/define-kernel.js';
 import { specializationKey } from '../src/kernels/specialization-key.js';
 import { getPipeline } from '../src/pipeline-cache.js';
 import { RecipeExecutor } from '../src/plans/executor.js';
@@ -69,6 +69,22 @@ describe('defineKernel', () => {
     expect(code).toContain('@group(0) @binding(2) var<uniform> params: Params;');
     expect(code).not.toContain('hits:');
     expect(affine({ type: 'u32', counted: true }).layout.map((b) => b.name)).toEqual(['input', 'output', 'hits', 'params']);
+  });
+
+  it('writes the struct of a uniform declared with fields, and a recipe fills it in struct order', () => {
+    const RANGES = { steps: 'u32', scale: 'f32' } as const;
+    const k = defineKernel({
+      name: 'test/ranges',
+      bindings: { out: readWrite('array<u32>'), ranges: uniform('Ranges', RANGES) },
+      params: { count: 'u32' },
+      wgsl: () => '@compute @workgroup_size(1) fn main() { out[0] = ranges.steps + params.count; }',
+    })({});
+    const code = k.wgsl();
+    expect(code).toContain('struct Ranges {\n  steps: u32,\n  scale: f32,\n}');
+    expect(code).toContain('@group(0) @binding(1) var<uniform> ranges: Ranges;');
+    const b = new RecipeBuilder();
+    expect(b.uniformBlock(RANGES, { scale: 2, steps: 5 })).toEqual({ params: 0 });
+    expect(b.build().params[0]).toEqual([5, 0x40000000]);
   });
 
   it('writes parameters in struct order: f32 as its bits, negative i32 as two’s complement', () => {

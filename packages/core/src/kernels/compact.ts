@@ -1,9 +1,9 @@
 import type { ElementType } from '../element-types.js';
-import type { KernelSpec } from '../pipeline-cache.js';
 import type { CompareOp } from '../predicate.js';
+import { defineKernel, read, readWrite } from './define-kernel.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
-import { lookBackDeclsWgsl, lookBackFallbackWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
-import { PARAMS_WGSL } from './slots.js';
+import { LOOK_BACK_STATUS, lookBackDeclsWgsl, lookBackFallbackWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
+import { SLOT_PARAMS } from './slots.js';
 import { unroll } from './unroll.js';
 import { WGSL_PRELUDE, wgslOp } from './wgsl-ops.js';
 
@@ -15,7 +15,7 @@ import { WGSL_PRELUDE, wgslOp } from './wgsl-ops.js';
 export type FlagSource = { readonly kind: 'u32' } | { readonly kind: 'u8' } | { readonly kind: 'predicate'; readonly op: CompareOp };
 
 /** What a one-pass split or pack kernel is specialized on. */
-export interface CompactSpec {
+export type CompactSpec = {
   readonly mode: 'split' | 'pack';
   readonly flags: FlagSource;
   /** Element type: only the predicate compares values; elements move as raw 32-bit words. */
@@ -27,33 +27,31 @@ export interface CompactSpec {
   readonly maxSpin: number;
   /** Test hook: every look-back falls back. */
   readonly forceFallback?: boolean;
-}
+};
 
-/** Binding numbers of the compaction kernels. */
-export const COMPACT_BINDINGS = { src: 0, moved: 1, params: 3, status: 4, flags: 5, count: 6, trues: 7 } as const;
+/** What the count pass before a one-pass split is specialized on. */
+export type FlagCountSpec = Pick<CompactSpec, 'flags' | 'type' | 'subgroups' | 'workgroupSize' | 'elementsPerThread'>;
 
 /**
- * Declarations every compaction kernel shares: the `Params` uniform, the data (read as u32 words),
- * the flags binding and `flag_of(e, x) -> bool`, the flag of element `e` whose bits are `x` (false
- * past `params.count`). A compiler may assume floats are never NaN in WGSL, so f32 NaNs are found by
- * their bits: a NaN on either side makes every comparison false and `'ne'` true, as in IEEE 754.
+ * Functions every compaction kernel shares over its data (read as u32 words) and flags:
+ * `load_word(e)` (with `readsData`) and `flag_of(e, x) -> bool`, the flag of element `e` whose bits
+ * are `x` (false past `params.count`). A compiler may assume floats are never NaN in WGSL, so f32
+ * NaNs are found by their bits: a NaN on either side makes every comparison false and `'ne'` true,
+ * as in IEEE 754.
  */
 function sourceWgsl(flags: FlagSource, type: ElementType, readsData: boolean): string {
   const data = readsData
-    ? `@group(0) @binding(${COMPACT_BINDINGS.src}) var<storage, read> src: array<u32>;
-// The element word at e, 0 past the end.
+    ? `// The element word at e, 0 past the end.
 fn load_word(e: u32) -> u32 { return select(0u, src[min(e, params.count - 1u)], e < params.count); }`
     : '';
-  const params = `${WGSL_PRELUDE}\n${PARAMS_WGSL}\n@group(0) @binding(${COMPACT_BINDINGS.params}) var<uniform> params: Params;\n${data}`;
+  const params = `${WGSL_PRELUDE}\n${data}`;
   if (flags.kind === 'u32') {
     return `${params}
-@group(0) @binding(${COMPACT_BINDINGS.flags}) var<storage, read> flags: array<u32>;
 fn flag_of(e: u32, x: u32) -> bool { return e < params.count && flags[e] != 0u; }`;
   }
   if (flags.kind === 'u8') {
     // One word holds the flags of four consecutive elements, byte i of element 4w + i.
     return `${params}
-@group(0) @binding(${COMPACT_BINDINGS.flags}) var<storage, read> flags: array<u32>;
 fn flag_of(e: u32, x: u32) -> bool { return e < params.count && ((flags[e >> 2u] >> (8u * (e & 3u))) & 0xffu) != 0u; }`;
   }
   const cmp = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '==', ne: '!=' }[flags.op];
@@ -66,6 +64,14 @@ fn flag_of(e: u32, x: u32) -> bool {
   var t = bitcast<${type}>(x) ${cmp} bitcast<${type}>(params.extra);${nan}
   return e < params.count && t;
 }`;
+}
+
+/**
+ * The element type a kernel's code depends on: only a predicate compares values (elements move as
+ * raw words), so the other flag sources share one kernel for every type.
+ */
+function typeOfFlags(flags: FlagSource, type: ElementType): ElementType {
+  return flags.kind === 'predicate' ? type : 'u32';
 }
 
 /**
@@ -137,20 +143,35 @@ ${bits}`;
  * predecessors alone (it depends on the last flag): a count pass ({@link flagCountKernel}) puts the
  * number of trues in `trues_total[0]` first, and tile 0 writes the falses' number to `count_out[0]`.
  *
- * Bindings: 0 src (data, u32 words), 1 moved (output, u32 words), 3 params (`extra`: the predicate's
- * constant), 4 status, 5 flags (absent for the predicate), 6 count_out, 7 trues_total (split).
+ * Bindings: `src` (data, u32 words), `moved` (output, u32 words), `status`, `flags` (absent for the
+ * predicate), `count_out`, `trues_total` (split); parameters {@link SLOT_PARAMS} (`count`, `tiles`,
+ * `dispatch_x`, and `extra`: the predicate's constant).
+ *
+ * @example
+ * ```ts
+ * const k = compactKernel({ mode: 'pack', flags: { kind: 'u8' }, type: 'u32', subgroups: true, workgroupSize: 256, elementsPerThread: 32, maxSpin: 64 });
+ * b.dispatch(k, { src: input, moved: output, status, flags, count_out: count }, tiles, params);
+ * ```
  */
-export function compactKernel(spec: CompactSpec): KernelSpec {
-  const key = [
-    `compact/${spec.mode}`,
-    spec.flags.kind === 'predicate' ? `pred-${spec.flags.op}-${spec.type}` : spec.flags.kind,
-    spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.elementsPerThread}`,
-    `spin${spec.maxSpin}`,
-    spec.forceFallback ? 'forced' : '',
-  ].join('/');
-  return { key, wgsl: () => compactWgsl(spec) };
+export function compactKernel(spec: CompactSpec) {
+  const type = typeOfFlags(spec.flags, spec.type);
+  return compact(type === spec.type ? spec : { ...spec, type });
 }
+
+const compact = defineKernel({
+  name: 'core/compact',
+  bindings: (spec: CompactSpec) => ({
+    src: read('array<u32>'),
+    moved: readWrite('array<u32>'),
+    status: LOOK_BACK_STATUS,
+    flags: spec.flags.kind === 'predicate' ? undefined : read('array<u32>'),
+    count_out: readWrite('array<u32>'),
+    trues_total: spec.mode === 'split' ? read('array<u32>') : undefined,
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => compactWgsl(spec),
+});
 
 function compactWgsl(spec: CompactSpec): string {
   const o = wgslOp('add', 'u32');
@@ -175,11 +196,7 @@ function compactWgsl(spec: CompactSpec): string {
     if (${split ? 'e < params.count' : 'kept'}) { moved[${target}] = vals[${j}]; }
   }`;
   };
-  return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${sourceWgsl(spec.flags, spec.type, true)}
-@group(0) @binding(${COMPACT_BINDINGS.moved}) var<storage, read_write> moved: array<u32>;
-@group(0) @binding(${COMPACT_BINDINGS.count}) var<storage, read_write> count_out: array<u32>;
-${split ? `@group(0) @binding(${COMPACT_BINDINGS.trues}) var<storage, read> trues_total: array<u32>;` : ''}
+  return `${sourceWgsl(spec.flags, spec.type, true)}
 
 const WG: u32 = ${WG}u;
 const E: u32 = ${E}u;                // elements per invocation
@@ -190,7 +207,7 @@ ${id.decls}
 var<workgroup> wg_group_total: array<u32, ${maxGroups}>;
 var<workgroup> wg_group_prefix: array<u32, ${maxGroups}>;
 ${split ? 'var<workgroup> wg_falses_before: u32;' : ''}
-${lookBackDeclsWgsl(o, spec)}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: null })}
 // The carry-in of the look-back: the compaction is never chunked, so nothing comes before tile 0.
 fn load_carry_in() -> u32 { return 0u; }
 
@@ -285,28 +302,43 @@ ${unroll(E, moveOne)}
  * four flags, per load); the pass reads only the flags (a quarter of the data's bytes for u8 flags),
  * or the data for a predicate.
  *
- * Bindings as {@link compactKernel}: 0 src (the predicate only), 3 params, 5 flags, 7 trues_total.
+ * Bindings as {@link compactKernel}: `src` (the predicate only), `flags` (not the predicate),
+ * `trues_total`; parameters {@link SLOT_PARAMS}.
+ *
+ * @example
+ * ```ts
+ * const k = flagCountKernel({ flags: { kind: 'u32' }, type: 'u32', subgroups: false, workgroupSize: 256, elementsPerThread: 24 });
+ * b.dispatch(k, { flags, trues_total: trues }, tiles, params);
+ * ```
  */
-export function flagCountKernel(
-  spec: Pick<CompactSpec, 'flags' | 'type' | 'subgroups' | 'workgroupSize' | 'elementsPerThread'>,
-): KernelSpec {
-  const key = [
-    'compact/count',
-    spec.flags.kind === 'predicate' ? `pred-${spec.flags.op}-${spec.type}` : spec.flags.kind,
-    spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.elementsPerThread}`,
-  ].join('/');
-  const o = wgslOp('add', 'u32');
-  const WG = spec.workgroupSize;
-  const E = spec.elementsPerThread;
-  const id = groupIdentityWgsl(spec.subgroups, WG);
-  const maxGroups = spec.subgroups ? WG / 4 : 1;
-  const predicate = spec.flags.kind === 'predicate';
-  return {
-    key,
-    wgsl: () => `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${sourceWgsl(spec.flags, spec.type, predicate)}
-@group(0) @binding(${COMPACT_BINDINGS.trues}) var<storage, read_write> trues_total: array<atomic<u32>>;
+export function flagCountKernel(spec: FlagCountSpec) {
+  // Only these fields (a compaction's whole shape may be given), and the type only for a predicate.
+  return flagCount({
+    flags: spec.flags,
+    type: typeOfFlags(spec.flags, spec.type),
+    subgroups: spec.subgroups,
+    workgroupSize: spec.workgroupSize,
+    elementsPerThread: spec.elementsPerThread,
+  });
+}
+
+const flagCount = defineKernel({
+  name: 'core/compact-count',
+  bindings: (spec: FlagCountSpec) => ({
+    src: spec.flags.kind === 'predicate' ? read('array<u32>') : undefined,
+    flags: spec.flags.kind === 'predicate' ? undefined : read('array<u32>'),
+    trues_total: readWrite('array<atomic<u32>>'),
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => {
+    const o = wgslOp('add', 'u32');
+    const WG = spec.workgroupSize;
+    const E = spec.elementsPerThread;
+    const id = groupIdentityWgsl(spec.subgroups, WG);
+    const maxGroups = spec.subgroups ? WG / 4 : 1;
+    const predicate = spec.flags.kind === 'predicate';
+    return `${sourceWgsl(spec.flags, spec.type, predicate)}
 ${groupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
 var<workgroup> wg_group_total: array<u32, ${maxGroups}>;
@@ -345,6 +377,6 @@ ${unroll(
     if (total > 0u) { atomicAdd(&trues_total[0], total); }
   }
 }
-`,
-  };
-}
+`;
+  },
+});

@@ -8,6 +8,8 @@ export type BindingAccess = 'read' | 'read_write' | 'uniform';
 export interface BindingDecl {
   readonly type: string;
   readonly access: BindingAccess;
+  /** For a uniform block of scalars: its fields, from which the definition writes `struct <type>`. */
+  readonly fields?: ParamFields;
 }
 
 /**
@@ -35,15 +37,18 @@ export function readWrite(type: string): BindingDecl {
 }
 
 /**
- * A uniform block other than the kernel's own parameters (whose struct the kernel's code declares).
+ * A uniform block other than the kernel's own parameters. With `fields` (scalars, in struct order)
+ * the definition writes `struct <type>` and a recipe fills it with `RecipeBuilder.uniformBlock`;
+ * without, the kernel's code declares the struct.
  *
  * @example
  * ```ts
- * const bindings = { view: uniform('View') };
+ * const RANGES = { steps: 'u32', total: 'u32' } as const;
+ * const bindings = { ranges: uniform('Ranges', RANGES) };
  * ```
  */
-export function uniform(type: string): BindingDecl {
-  return { type, access: 'uniform' };
+export function uniform(type: string, fields?: ParamFields): BindingDecl {
+  return fields ? { type, access: 'uniform', fields } : { type, access: 'uniform' };
 }
 
 /** The WGSL type of one parameter: a 32-bit scalar, one word of the block. */
@@ -165,7 +170,7 @@ export function defineKernel<S extends SpecializationLike, B extends string, P e
     const layout: KernelBinding[] = [];
     for (const name of Object.keys(declared)) {
       const decl = declared[name as B];
-      if (decl) layout.push({ name, binding: layout.length, type: decl.type, access: decl.access });
+      if (decl) layout.push({ ...decl, name, binding: layout.length });
     }
     if (fields.length > 0) layout.push({ name: PARAMS_BINDING, binding: layout.length, type: 'Params', access: 'uniform' });
     const key = `${definition.name}|${specKey}`;
@@ -179,11 +184,26 @@ export function defineKernel<S extends SpecializationLike, B extends string, P e
       paramWords,
       entryPoint: definition.entryPoint ?? 'main',
       wgsl: () =>
-        `${directivesWgsl(definition.enable?.(spec) ?? [], definition.diagnosticsOff?.(spec) ?? [])}${paramsStructWgsl(params)}${declarationsWgsl(layout)}\n${definition.wgsl(spec)}`,
+        `${directivesWgsl(definition.enable?.(spec) ?? [], definition.diagnosticsOff?.(spec) ?? [])}${structsWgsl(params, layout)}${declarationsWgsl(layout)}\n${definition.wgsl(spec)}`,
     };
     made.set(specKey, kernel);
     return kernel;
   };
+}
+
+/**
+ * The words of a block of scalar `fields` (a uniform declared with fields) holding `values`, in
+ * struct order: f32 as its bits, i32 as two's complement.
+ *
+ * @example
+ * ```ts
+ * paramWordsOf({ count: 'u32', scale: 'f32' }, { count: 3, scale: 1 }); // [3, 0x3f800000]
+ * ```
+ */
+export function paramWordsOf<P extends ParamFields>(fields: P, values: ParamValues<P>): number[] {
+  const words: number[] = [];
+  for (const field in fields) words.push(wordOf((values as Record<string, number>)[field] as number, fields[field] as ParamType));
+  return words;
 }
 
 const f32View = new Float32Array(1);
@@ -208,10 +228,17 @@ function directivesWgsl(extensions: readonly string[], rulesOff: readonly string
   return text;
 }
 
-function paramsStructWgsl(params: ParamFields): string {
-  const fields = Object.keys(params);
-  if (fields.length === 0) return '';
-  return `struct Params {\n${fields.map((field) => `  ${field}: ${params[field]},\n`).join('')}}\n`;
+/** `struct Params` (when the kernel has parameters) and the struct of every uniform declared with fields. */
+function structsWgsl(params: ParamFields, layout: readonly KernelBinding[]): string {
+  let text = structWgsl('Params', params);
+  for (const b of layout) if (b.fields && b.name !== PARAMS_BINDING) text += structWgsl(b.type, b.fields);
+  return text;
+}
+
+function structWgsl(name: string, fields: ParamFields): string {
+  const names = Object.keys(fields);
+  if (names.length === 0) return '';
+  return `struct ${name} {\n${names.map((field) => `  ${field}: ${fields[field]},\n`).join('')}}\n`;
 }
 
 function declarationsWgsl(layout: readonly KernelBinding[]): string {

@@ -2,12 +2,12 @@ import { defineKernel, read, readWrite } from './define-kernel.js';
 import { AUX_TAIL_IN, AUX_TAIL_OUT, SLOT_PARAMS } from './slots.js';
 
 /** What a count-fixup kernel does besides writing the parameters. */
-export interface CountFixupSpec {
+export type CountFixupSpec = {
   /** Copy the input's partial last vec4 into aux (a slot kernel's "tail in", which the host cannot stage for a count it does not know). */
   readonly tail: boolean;
   /** Write 0 to a count output when the count is 0 (no tile runs then, so the kernel that normally writes it does not). */
   readonly zeroOut: boolean;
-}
+};
 
 /**
  * **Count fixup**: turns a count the GPU wrote (a culling pass, a previous pack) into the `Params`

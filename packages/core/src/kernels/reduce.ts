@@ -1,11 +1,11 @@
 import type { ElementType, ScanOp } from '../element-types.js';
-import type { KernelSpec } from '../pipeline-cache.js';
+import { defineKernel, readWrite } from './define-kernel.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
-import { LINEAR_WORKGROUP_WGSL, slotWgsl } from './slots.js';
+import { LINEAR_WORKGROUP_WGSL, SLOT_PARAMS, slotBindings, slotFunctionsWgsl } from './slots.js';
 import { wgslOp } from './wgsl-ops.js';
 
 /** What the reduce kernels are specialized on. */
-export interface ReduceSpec {
+export type ReduceSpec = {
   readonly type: ElementType;
   readonly op: ScanOp;
   readonly subgroups: boolean;
@@ -21,15 +21,11 @@ export interface ReduceSpec {
   readonly tail?: 'staged' | 'direct';
   /**
    * The kernel that finishes a chunk (combine, or `final`) also writes the running total to
-   * `result[0]` (binding 5) when `params.extra` is not 0 — the last chunk — so the plan needs no
+   * `result[0]` when `params.extra` is not 0 — the last chunk — so the plan needs no
    * copy from aux into the caller's output (which costs a transfer between passes).
    */
   readonly result?: boolean;
-}
-
-function keyOf(phase: string, spec: ReduceSpec): string {
-  return `reduce/${phase}/${spec.type}.${spec.op}/${spec.subgroups ? 'sg' : 'wg'}/${spec.workgroupSize}x${spec.slotsPerThread}${spec.final ? '/final' : ''}${spec.tail === 'direct' ? '/direct-tail' : ''}${spec.result ? '/result' : ''}`;
-}
+};
 
 function groupReduceToWorkgroup(spec: ReduceSpec): string {
   const o = wgslOp(spec.op, spec.type);
@@ -56,20 +52,33 @@ fn workgroup_reduce(x: ${spec.type}, lid: u32, group: u32, lane: u32, gsize: u32
  * each invocation keeping `slotsPerThread` loads in flight, and each workgroup writes one partial.
  * With `final`, one workgroup strides over everything and combines its total with the carry
  * itself, as the combine phase would (a small count then takes one dispatch).
- * Bindings: 0 src, 2 aux, 3 params (slotWgsl), 4 partials (u32 bits; not with `final`), 5 result
- * (`final` with `result`).
+ * Bindings: the slot view's `src` and `aux` (without `final`, a `'direct'` tail reads nothing from
+ * aux, and the kernel does not declare it), `partials` (u32 bits; not with `final`), `result`
+ * (`final` with `result`); parameters {@link SLOT_PARAMS}.
+ *
+ * @example
+ * ```ts
+ * const k = reducePartialsKernel({ type: 'f32', op: 'max', subgroups: true, workgroupSize: 256, slotsPerThread: 4, tail: 'staged' });
+ * b.dispatch(k, { src: input, aux, partials }, groups, chunkParamValues(chunk, groups, x, last));
+ * ```
  */
-export function reducePartialsKernel(spec: ReduceSpec): KernelSpec {
-  const o = wgslOp(spec.op, spec.type);
-  const WG = spec.workgroupSize;
-  const K = spec.slotsPerThread;
-  const id = groupIdentityWgsl(spec.subgroups, WG);
-  const c = o.combine;
-  return {
-    key: keyOf('partials', spec),
-    wgsl: () => `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: spec.type, identity: o.identity, backward: false, writes: false, tail: spec.tail ?? 'staged' })}
-${spec.final ? resultWgsl(spec) : '@group(0) @binding(4) var<storage, read_write> partials: array<u32>;'}
+export const reducePartialsKernel = defineKernel({
+  name: 'core/reduce-partials',
+  bindings: (spec: ReduceSpec) => ({
+    ...slotBindings({ type: spec.type, writes: false, tail: spec.tail ?? 'staged', carry: spec.final === true }),
+    partials: spec.final ? undefined : readWrite('array<u32>'),
+    result: spec.final && spec.result ? readWrite('array<u32>') : undefined,
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => {
+    const o = wgslOp(spec.op, spec.type);
+    const WG = spec.workgroupSize;
+    const K = spec.slotsPerThread;
+    const id = groupIdentityWgsl(spec.subgroups, WG);
+    const c = o.combine;
+    return `${slotFunctionsWgsl({ type: spec.type, identity: o.identity, backward: false, writes: false, tail: spec.tail ?? 'staged', carry: spec.final === true })}
+${spec.final ? resultWgsl(spec) : ''}
 ${LINEAR_WORKGROUP_WGSL}
 ${groupReduceToWorkgroup(spec)}
 
@@ -90,24 +99,35 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let total = workgroup_reduce(mine, lid, group, lane, gsize, groups);
   ${spec.final ? `if (lid == 0u) { finish(${o.combine('load_carry_in()', 'total')}); }` : 'if (lid == 0u) { partials[w] = bitcast<u32>(total); }'}
 }
-`,
-  };
-}
+`;
+  },
+});
 
 /**
  * Reduce, phase 2 (**combine**): one workgroup reduces the `params.tiles` partials, combines the
  * carry from the previous chunk, and writes the running total to the carry slot.
- * Bindings: 2 aux, 3 params, 4 partials, 5 result (with `result`).
+ * Bindings: `aux`, `partials`, `result` (with `result`); parameters {@link SLOT_PARAMS}.
+ *
+ * @example
+ * ```ts
+ * const k = reduceCombineKernel({ type: 'u32', op: 'add', subgroups: false, workgroupSize: 256, slotsPerThread: 4, result: true });
+ * b.dispatch(k, { aux, partials, result: output }, 1, params);
+ * ```
  */
-export function reduceCombineKernel(spec: ReduceSpec): KernelSpec {
-  const o = wgslOp(spec.op, spec.type);
-  const WG = spec.workgroupSize;
-  const id = groupIdentityWgsl(spec.subgroups, WG);
-  return {
-    key: keyOf('combine', spec),
-    wgsl: () => `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: spec.type, identity: o.identity, backward: false, writes: false, reads: false })}
-@group(0) @binding(4) var<storage, read_write> partials: array<u32>;
+export const reduceCombineKernel = defineKernel({
+  name: 'core/reduce-combine',
+  bindings: (spec: ReduceSpec) => ({
+    ...slotBindings({ type: spec.type, writes: false, reads: false }),
+    partials: readWrite('array<u32>'),
+    result: spec.result ? readWrite('array<u32>') : undefined,
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => {
+    const o = wgslOp(spec.op, spec.type);
+    const WG = spec.workgroupSize;
+    const id = groupIdentityWgsl(spec.subgroups, WG);
+    return `${slotFunctionsWgsl({ type: spec.type, identity: o.identity, backward: false, writes: false, reads: false })}
 ${resultWgsl(spec)}
 ${groupReduceToWorkgroup(spec)}
 
@@ -121,16 +141,15 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   let total = workgroup_reduce(acc, lid, group, lane, gsize, groups);
   if (lid == 0u) { finish(${o.combine('load_carry_in()', 'total')}); }
 }
-`,
-  };
-}
+`;
+  },
+});
 
 /** `finish(total)`: the running total goes to the carry slot and, for the last chunk with `result`, to `result[0]`. */
 function resultWgsl(spec: ReduceSpec): string {
   const T = spec.type;
   if (!spec.result) return `fn finish(total: ${T}) { store_carry_out(total); }`;
-  return `@group(0) @binding(5) var<storage, read_write> result: array<u32>;
-fn finish(total: ${T}) {
+  return `fn finish(total: ${T}) {
   store_carry_out(total);
   if (params.extra != 0u) { result[0] = bitcast<u32>(total); }
 }`;

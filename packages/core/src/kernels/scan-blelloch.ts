@@ -1,18 +1,26 @@
 import type { ElementType, ScanOp } from '../element-types.js';
 import { ScanError } from '../errors.js';
-import type { KernelSpec } from '../pipeline-cache.js';
-import { AUX_TAIL_OUT, LINEAR_WORKGROUP_WGSL, scratchSlotWgsl, slotWgsl } from './slots.js';
+import { defineKernel, read, readWrite } from './define-kernel.js';
+import {
+  AUX_TAIL_OUT,
+  LINEAR_WORKGROUP_WGSL,
+  SLOT_PARAMS,
+  scratchSlotBindings,
+  scratchSlotFunctionsWgsl,
+  slotBindings,
+  slotFunctionsWgsl,
+} from './slots.js';
 import { wgslOp } from './wgsl-ops.js';
 
 /**
  * Which array a multi-pass kernel scans: `'chunk'` is the caller's data seen through the slot view
- * of `slotWgsl` (any length, either direction, tail staged in aux); `'sums'` is a plain scratch
+ * of `slotFunctionsWgsl` (any length, either direction, tail staged in aux); `'sums'` is a plain scratch
  * array of block sums in scan order (forward, no mapping), which the recursion scans in place.
  */
 export type ScanLevel = 'chunk' | 'sums';
 
 /** What the Blelloch kernels are specialized on. */
-export interface BlellochSpec {
+export type BlellochSpec = {
   readonly type: ElementType;
   readonly op: ScanOp;
   /** Ignored (always exclusive) at the `'sums'` level. */
@@ -24,7 +32,7 @@ export interface BlellochSpec {
   /** Invocations per workgroup; a power of two. A block is `2 × workgroupSize` vec4 slots. */
   readonly workgroupSize: number;
   readonly level: ScanLevel;
-}
+};
 
 /** vec4 slots of one Blelloch block: each invocation holds two (the paper's "two elements"). */
 export function blellochBlockSlots(workgroupSize: number): number {
@@ -34,10 +42,6 @@ export function blellochBlockSlots(workgroupSize: number): number {
 /** log2 of the shared-memory banks the padding is laid out for (32 banks of 4 bytes, as in the paper). */
 const LOG_NUM_BANKS = 5;
 
-/**
- * The same `Params` layout as `slotWgsl` declares (`chunkParams` and the recursion fill both), for
- * kernels over plain scratch arrays. At the `'sums'` level `full_vecs` is unused.
- */
 function checkWorkgroupSize(workgroupSize: number): void {
   if (!Number.isInteger(workgroupSize) || workgroupSize < 1 || (workgroupSize & (workgroupSize - 1)) !== 0) {
     throw new ScanError('INVALID_ARGUMENT', `blelloch: workgroupSize = ${workgroupSize}: the scan tree needs a power of two`);
@@ -59,28 +63,35 @@ function checkWorkgroupSize(workgroupSize: number): void {
  * also publishes the carry-out), else the identity, the block total going to `block_sums` for the
  * next level and the carry coming in later through {@link blellochUniformAddKernel}.
  *
- * Bindings, `'chunk'`: 0 src, 1 dst, 2 aux, 3 params (`slotWgsl`), 4 block_sums.
- * `'sums'`: 0 data (scanned in place), 1 block_sums, 2 aux, 3 params.
+ * Bindings, `'chunk'`: the slot view's `src`, `dst`, `aux`, and `block_sums`.
+ * `'sums'`: `data` (scanned in place), `block_sums`, `aux`. Parameters {@link SLOT_PARAMS}.
  *
  * @example
  * ```ts
  * const k = blellochScanKernel({ type: 'u32', op: 'add', inclusive: false, backward: false, mapInput: 'none', workgroupSize: 256, level: 'chunk' });
+ * b.dispatch(k, { src: input, dst: output, aux, block_sums: sums }, blocks, params);
  * ```
  */
-export function blellochScanKernel(spec: BlellochSpec): KernelSpec {
+export function blellochScanKernel(spec: BlellochSpec) {
   checkWorkgroupSize(spec.workgroupSize);
-  const chunk = spec.level === 'chunk';
-  const key = [
-    'scan/blelloch/scan',
-    spec.level,
-    `${spec.type}.${spec.op}`,
-    chunk && spec.inclusive ? 'inc' : 'exc',
-    chunk && spec.backward ? 'bwd' : 'fwd',
-    chunk ? spec.mapInput : 'none',
-    `${spec.workgroupSize}`,
-  ].join('/');
-  return { key, wgsl: () => blellochScanWgsl(spec) };
+  // The sums level is always a forward exclusive scan without mapping: one kernel for every scan.
+  return blellochScan(spec.level === 'chunk' ? spec : { ...spec, inclusive: false, backward: false, mapInput: 'none' });
 }
+
+const blellochScan = defineKernel({
+  name: 'core/scan-blelloch',
+  bindings: (spec: BlellochSpec) =>
+    spec.level === 'chunk'
+      ? { ...slotBindings({ type: spec.type, writes: true }), data: undefined, block_sums: readWrite(`array<${spec.type}>`) }
+      : {
+          src: undefined,
+          dst: undefined,
+          ...scratchSlotBindings({ type: spec.type, writes: true, carry: true }),
+          block_sums: readWrite(`array<${spec.type}>`),
+        },
+  params: SLOT_PARAMS,
+  wgsl: (spec) => blellochScanWgsl(spec),
+});
 
 function blellochScanWgsl(spec: BlellochSpec): string {
   const o = wgslOp(spec.op, spec.type);
@@ -92,10 +103,8 @@ function blellochScanWgsl(spec: BlellochSpec): string {
   const chunk = spec.level === 'chunk';
   const inclusive = chunk && spec.inclusive;
   const access = chunk
-    ? `${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true })}
-@group(0) @binding(4) var<storage, read_write> block_sums: array<${T}>;`
-    : `${scratchSlotWgsl({ type: T, identity: o.identity, writes: true, bindings: { data: 0, aux: 2, params: 3 } })}
-@group(0) @binding(1) var<storage, read_write> block_sums: array<${T}>;`;
+    ? slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true })
+    : scratchSlotFunctionsWgsl({ type: T, identity: o.identity, writes: true, carry: true });
   return `${access}
 
 ${LINEAR_WORKGROUP_WGSL}
@@ -194,29 +203,46 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * per block, two slots per invocation like {@link blellochScanKernel}; the same value goes into
  * every lane, so the pass needs no element order, only which block a vec4 belongs to.
  *
- * Bindings, `'chunk'`: 0 block_prefix, 1 dst, 2 aux (the staged tail), 3 params (`slotWgsl` without
- * `src`, so binding 0 is free for the block prefixes).
- * `'sums'`: 0 block_prefix, 1 data, 2 params.
+ * Bindings, `'chunk'`: `block_prefix`, and the slot view's `dst` and `aux` (the staged tail; no
+ * `src`). `'sums'`: `block_prefix`, `data`. Parameters {@link SLOT_PARAMS}.
  *
  * @example
  * ```ts
  * const k = blellochUniformAddKernel({ type: 'f32', op: 'max', backward: true, workgroupSize: 256, level: 'chunk' });
+ * b.dispatch(k, { block_prefix: sums, dst: output, aux }, blocks, params);
  * ```
  */
-export function blellochUniformAddKernel(spec: Pick<BlellochSpec, 'type' | 'op' | 'backward' | 'workgroupSize' | 'level'>): KernelSpec {
+export function blellochUniformAddKernel(spec: BlellochUniformAddSpec) {
   checkWorkgroupSize(spec.workgroupSize);
-  const chunk = spec.level === 'chunk';
-  const key = [
-    'scan/blelloch/uniform-add',
-    spec.level,
-    `${spec.type}.${spec.op}`,
-    chunk && spec.backward ? 'bwd' : 'fwd',
-    `${spec.workgroupSize}`,
-  ].join('/');
-  return { key, wgsl: () => blellochUniformAddWgsl(spec) };
+  // Only these fields (a whole BlellochSpec may be given); the sums level is always forward.
+  return blellochUniformAdd({
+    type: spec.type,
+    op: spec.op,
+    backward: spec.level === 'chunk' && spec.backward,
+    workgroupSize: spec.workgroupSize,
+    level: spec.level,
+  });
 }
 
-function blellochUniformAddWgsl(spec: Pick<BlellochSpec, 'type' | 'op' | 'backward' | 'workgroupSize' | 'level'>): string {
+/** What the uniform add is specialized on. */
+export type BlellochUniformAddSpec = Pick<BlellochSpec, 'type' | 'op' | 'backward' | 'workgroupSize' | 'level'>;
+
+const blellochUniformAdd = defineKernel({
+  name: 'core/scan-blelloch-uniform-add',
+  bindings: (spec: BlellochUniformAddSpec) =>
+    spec.level === 'chunk'
+      ? { block_prefix: read(`array<${spec.type}>`), ...slotBindings({ type: spec.type, reads: false, writes: true }), data: undefined }
+      : {
+          block_prefix: read(`array<${spec.type}>`),
+          src: undefined,
+          dst: undefined,
+          ...scratchSlotBindings({ type: spec.type, writes: true, carry: false }),
+        },
+  params: SLOT_PARAMS,
+  wgsl: (spec) => blellochUniformAddWgsl(spec),
+});
+
+function blellochUniformAddWgsl(spec: BlellochUniformAddSpec): string {
   const o = wgslOp(spec.op, spec.type);
   const T = spec.type;
   const V = `vec4<${T}>`;
@@ -224,8 +250,7 @@ function blellochUniformAddWgsl(spec: Pick<BlellochSpec, 'type' | 'op' | 'backwa
   const B = blellochBlockSlots(WG);
   const c = o.combine;
   if (spec.level === 'sums') {
-    return `${scratchSlotWgsl({ type: T, identity: o.identity, writes: true, bindings: { data: 1, params: 2 } })}
-@group(0) @binding(0) var<storage, read> block_prefix: array<${T}>;
+    return `${scratchSlotFunctionsWgsl({ type: T, identity: o.identity, writes: true, carry: false })}
 
 ${LINEAR_WORKGROUP_WGSL}
 
@@ -243,8 +268,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 `;
   }
   const physical = spec.backward ? 'params.slots - 1u - s' : 's';
-  return `${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, reads: false, writes: true })}
-@group(0) @binding(0) var<storage, read> block_prefix: array<${T}>;
+  return `${slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, reads: false, writes: true })}
 
 ${LINEAR_WORKGROUP_WGSL}
 

@@ -1,16 +1,16 @@
 import type { ElementType, ScanOp } from '../element-types.js';
-import type { KernelSpec } from '../pipeline-cache.js';
+import { defineKernel } from './define-kernel.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
 
 export { decoupledFallbackStatusBytes, STATUS_WORDS_PER_TILE } from './look-back.js';
 
-import { lookBackDeclsWgsl, lookBackFallbackWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
-import { slotWgsl } from './slots.js';
+import { LOOK_BACK_STATUS, lookBackDeclsWgsl, lookBackFallbackWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
+import { SLOT_PARAMS, slotBindings, slotFunctionsWgsl } from './slots.js';
 import { unroll } from './unroll.js';
 import { wgslOp } from './wgsl-ops.js';
 
 /** What a decoupled look-back + fallback scan kernel is specialized on. */
-export interface DecoupledFallbackSpec {
+export type DecoupledFallbackSpec = {
   readonly type: ElementType;
   readonly op: ScanOp;
   readonly inclusive: boolean;
@@ -33,7 +33,7 @@ export interface DecoupledFallbackSpec {
   readonly oneWorkgroup?: boolean;
   /** Where the partial last vec4 goes (see `SlotSpec.tail`; default `'staged'`). */
   readonly tail?: 'staged' | 'direct';
-}
+};
 
 /**
  * Single-pass chained scan with decoupled look-back and fallback (Smith, Levien & Owens, SPAA 2025),
@@ -56,25 +56,26 @@ export interface DecoupledFallbackSpec {
  * words, (flag << 16 | low half) and (flag << 16 | high half). A reader accepts a pair only when both
  * flags agree; flags only grow, so a torn read is just retried.
  *
- * Bindings: 0 src, 1 dst, 2 aux, 3 params (see `slotWgsl`), 4 status (`[0]` ticket; tile t's two words
- * at `STATUS_WORDS_PER_TILE · (t + 1)`).
+ * Bindings: the slot view's `src`, `dst`, `aux`, and `status` (`[0]` ticket; tile t's two words at
+ * `STATUS_WORDS_PER_TILE · (t + 1)`; not with `oneWorkgroup`); parameters {@link SLOT_PARAMS}.
+ *
+ * @example
+ * ```ts
+ * const k = decoupledFallbackKernel({ type: 'u32', op: 'add', inclusive: false, backward: false, mapInput: 'none',
+ *   subgroups: true, workgroupSize: 1024, slotsPerThread: 4, maxSpin: 64 });
+ * b.dispatch(k, { src: input, dst: output, aux, status }, tiles, chunkParamValues(chunk, tiles, x));
+ * ```
  */
-export function decoupledFallbackKernel(spec: DecoupledFallbackSpec): KernelSpec {
-  const key = [
-    'scan/decoupled-fallback',
-    `${spec.type}.${spec.op}`,
-    spec.inclusive ? 'inc' : 'exc',
-    spec.backward ? 'bwd' : 'fwd',
-    spec.mapInput,
-    spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.slotsPerThread}`,
-    `spin${spec.maxSpin}`,
-    spec.forceFallback ? 'forced' : '',
-    spec.oneWorkgroup ? 'one-workgroup' : '',
-    spec.tail === 'direct' ? 'direct-tail' : '',
-  ].join('/');
-  return { key, wgsl: () => decoupledFallbackWgsl(spec) };
-}
+export const decoupledFallbackKernel = defineKernel({
+  name: 'core/scan-decoupled-fallback',
+  bindings: (spec: DecoupledFallbackSpec) => ({
+    ...slotBindings({ type: spec.type, writes: true }),
+    status: spec.oneWorkgroup ? undefined : LOOK_BACK_STATUS,
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => decoupledFallbackWgsl(spec),
+});
 
 function decoupledFallbackWgsl(spec: DecoupledFallbackSpec): string {
   const o = wgslOp(spec.op, spec.type);
@@ -137,8 +138,7 @@ ${unroll(K, (k) => `    store_slot_whole(base + ${k}u * gsize + lane, ${c(`${V}(
 ${unroll(K, (k) => `    store_slot(base + ${k}u * gsize + lane, ${c(`${V}(p)`, `vals[${k}]`)});`)}
   }`;
 
-  const header = `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true, tail: spec.tail ?? 'staged' })}
+  const header = `${slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true, tail: spec.tail ?? 'staged' })}
 
 
 const WG: u32 = ${WG}u;
@@ -179,7 +179,7 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   }
 
   return `${header}
-${lookBackDeclsWgsl(o, spec)}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: null })}
 // Reduces tile t's input with the whole workgroup; the result is valid in the leader.
 fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> ${T} {
   let base = t * TILE_SLOTS + group * gsize * K;

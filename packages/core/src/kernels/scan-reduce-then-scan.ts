@@ -1,12 +1,19 @@
 import type { ElementType, ScanOp } from '../element-types.js';
-import type { KernelSpec } from '../pipeline-cache.js';
+import { defineKernel, read, readWrite } from './define-kernel.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
 import type { ScanLevel } from './scan-blelloch.js';
-import { LINEAR_WORKGROUP_WGSL, scratchSlotWgsl, slotWgsl } from './slots.js';
+import {
+  LINEAR_WORKGROUP_WGSL,
+  SLOT_PARAMS,
+  scratchSlotBindings,
+  scratchSlotFunctionsWgsl,
+  slotBindings,
+  slotFunctionsWgsl,
+} from './slots.js';
 import { wgslOp } from './wgsl-ops.js';
 
 /** What the reduce-then-scan kernels are specialized on. */
-export interface ReduceThenScanSpec {
+export type ReduceThenScanSpec = {
   readonly type: ElementType;
   readonly op: ScanOp;
   /** Ignored (always exclusive) at the `'sums'` level and by the reduce pass. */
@@ -21,29 +28,25 @@ export interface ReduceThenScanSpec {
   /** vec4 slots per invocation: a tile is `workgroupSize × slotsPerThread` slots. */
   readonly slotsPerThread: number;
   readonly level: ScanLevel;
-}
+};
 
 /** vec4 slots of one tile. */
 export function reduceThenScanTileSlots(spec: Pick<ReduceThenScanSpec, 'workgroupSize' | 'slotsPerThread'>): number {
   return spec.workgroupSize * spec.slotsPerThread;
 }
 
-function keyOf(phase: string, spec: ReduceThenScanSpec, withInclusive: boolean): string {
+/**
+ * The specialization a kernel's code depends on: the sums level is always a forward exclusive scan
+ * without mapping, and the reduce pass is the same for inclusive and exclusive scans, so one kernel
+ * serves them all.
+ */
+function normalized(spec: ReduceThenScanSpec, withInclusive: boolean): ReduceThenScanSpec {
   const chunk = spec.level === 'chunk';
-  return [
-    `scan/reduce-then-scan/${phase}`,
-    spec.level,
-    `${spec.type}.${spec.op}`,
-    withInclusive && chunk && spec.inclusive ? 'inc' : 'exc',
-    chunk && spec.backward ? 'bwd' : 'fwd',
-    chunk ? spec.mapInput : 'none',
-    spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.slotsPerThread}`,
-  ].join('/');
-}
-
-function header(spec: ReduceThenScanSpec): string {
-  return spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n' : '';
+  const inclusive = withInclusive && chunk && spec.inclusive;
+  const backward = chunk && spec.backward;
+  const mapInput = chunk ? spec.mapInput : 'none';
+  if (inclusive === spec.inclusive && backward === spec.backward && mapInput === spec.mapInput) return spec;
+  return { ...spec, inclusive, backward, mapInput };
 }
 
 /**
@@ -51,18 +54,32 @@ function header(spec: ReduceThenScanSpec): string {
  * reduction per subgroup or over the workgroup, then the group totals in order) into
  * `partials[tile]`.
  *
- * Bindings, `'chunk'`: 0 src, 1 partials, 2 aux, 3 params (`slotWgsl` without `dst`, so binding 1
- * is free for the pass's output). `'sums'`: 0 data, 1 partials, 2 params.
+ * Bindings, `'chunk'`: the slot view's `src` and `aux` (no `dst`), and `partials`. `'sums'`: `data`,
+ * `partials`. Parameters {@link SLOT_PARAMS}.
  *
  * @example
  * ```ts
  * const k = reduceThenScanReduceKernel({ type: 'u32', op: 'add', inclusive: false, backward: false, mapInput: 'none',
  *   subgroups: true, workgroupSize: 256, slotsPerThread: 4, level: 'chunk' });
+ * b.dispatch(k, { src: input, aux, partials }, tiles, params);
  * ```
  */
-export function reduceThenScanReduceKernel(spec: ReduceThenScanSpec): KernelSpec {
-  return { key: keyOf('reduce', spec, false), wgsl: () => reduceWgsl(spec) };
+export function reduceThenScanReduceKernel(spec: ReduceThenScanSpec) {
+  return rtsReduce(normalized(spec, false));
 }
+
+const rtsReduce = defineKernel({
+  name: 'core/scan-reduce-then-scan-reduce',
+  bindings: (spec: ReduceThenScanSpec) => ({
+    ...(spec.level === 'chunk'
+      ? { ...slotBindings({ type: spec.type, writes: false }), data: undefined }
+      : { src: undefined, dst: undefined, ...scratchSlotBindings({ type: spec.type, writes: false, carry: false }) }),
+    partials: readWrite(`array<${spec.type}>`),
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => reduceWgsl(spec),
+});
 
 function reduceWgsl(spec: ReduceThenScanSpec): string {
   const o = wgslOp(spec.op, spec.type);
@@ -74,10 +91,9 @@ function reduceWgsl(spec: ReduceThenScanSpec): string {
   const maxGroups = spec.subgroups ? WG / 4 : 1;
   const access =
     spec.level === 'chunk'
-      ? slotWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: false })
-      : scratchSlotWgsl({ type: T, identity: o.identity, writes: false, bindings: { data: 0, params: 2 } });
-  return `${header(spec)}${access}
-@group(0) @binding(1) var<storage, read_write> partials: array<${T}>;
+      ? slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: false })
+      : scratchSlotFunctionsWgsl({ type: T, identity: o.identity, writes: false, carry: false });
+  return `${access}
 
 ${LINEAR_WORKGROUP_WGSL}
 
@@ -125,18 +141,32 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * (`params.tiles == 1`, the last recursion level), the carry-in itself, and then the tile total
  * is also published as the carry-out.
  *
- * Bindings, `'chunk'`: 0 src, 1 dst, 2 aux, 3 params (`slotWgsl`), 4 tile_prefix.
- * `'sums'`: 0 data (scanned in place), 1 tile_prefix, 2 aux, 3 params.
+ * Bindings, `'chunk'`: the slot view's `src`, `dst`, `aux`, and `tile_prefix`. `'sums'`: `data`
+ * (scanned in place), `tile_prefix`, `aux`. Parameters {@link SLOT_PARAMS}.
  *
  * @example
  * ```ts
  * const k = reduceThenScanScanKernel({ type: 'i32', op: 'min', inclusive: true, backward: true, mapInput: 'none',
  *   subgroups: false, workgroupSize: 256, slotsPerThread: 4, level: 'chunk' });
+ * b.dispatch(k, { src: input, dst: output, aux, tile_prefix: partials }, tiles, params);
  * ```
  */
-export function reduceThenScanScanKernel(spec: ReduceThenScanSpec): KernelSpec {
-  return { key: keyOf('scan', spec, true), wgsl: () => scanWgsl(spec) };
+export function reduceThenScanScanKernel(spec: ReduceThenScanSpec) {
+  return rtsScan(normalized(spec, true));
 }
+
+const rtsScan = defineKernel({
+  name: 'core/scan-reduce-then-scan-scan',
+  bindings: (spec: ReduceThenScanSpec) => ({
+    ...(spec.level === 'chunk'
+      ? { ...slotBindings({ type: spec.type, writes: true }), data: undefined }
+      : { src: undefined, dst: undefined, ...scratchSlotBindings({ type: spec.type, writes: true, carry: true }) }),
+    tile_prefix: read(`array<${spec.type}>`),
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => scanWgsl(spec),
+});
 
 function scanWgsl(spec: ReduceThenScanSpec): string {
   const o = wgslOp(spec.op, spec.type);
@@ -150,11 +180,9 @@ function scanWgsl(spec: ReduceThenScanSpec): string {
   const chunk = spec.level === 'chunk';
   const inclusive = chunk && spec.inclusive;
   const access = chunk
-    ? `${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true })}
-@group(0) @binding(4) var<storage, read> tile_prefix: array<${T}>;`
-    : `${scratchSlotWgsl({ type: T, identity: o.identity, writes: true, bindings: { data: 0, aux: 2, params: 3 } })}
-@group(0) @binding(1) var<storage, read> tile_prefix: array<${T}>;`;
-  return `${header(spec)}${access}
+    ? slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true })
+    : scratchSlotFunctionsWgsl({ type: T, identity: o.identity, writes: true, carry: true });
+  return `${access}
 
 ${LINEAR_WORKGROUP_WGSL}
 

@@ -1,4 +1,10 @@
-import type { KernelSpec } from '../pipeline-cache.js';
+import { defineKernel, read, readWrite } from './define-kernel.js';
+
+/** What the scatter kernel is specialized on. */
+export type ScatterSpec = {
+  readonly mode: 'split' | 'pack';
+  readonly workgroupSize: number;
+};
 
 /**
  * The scatter after the enumerate of split and pack. Elements are moved as raw 32-bit words, so one
@@ -9,20 +15,24 @@ import type { KernelSpec } from '../pipeline-cache.js';
  *   `falses = addr[n−1] + !flag[n−1]` — the trues' addresses are derived, not scanned again.
  * - `pack`: `addr` is the exclusive scan of the flags; a true element goes to `addr[i]`.
  * Invocation 0 also writes the number of falses (split) or of kept elements (pack) to `count_out`.
- * Bindings: 0 data, 1 flags, 2 addr, 3 moved (the output), 4 count_out, 5 params { count, dispatch_x }.
+ * Bindings: `data`, `flags`, `addr`, `moved` (the output), `count_out`; parameters `count`, `dispatch_x`.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(scatterKernel({ mode: 'pack', workgroupSize: 256 }), { data, flags, addr, moved, count_out }, groups, { count, dispatch_x: x });
+ * ```
  */
-export function scatterKernel(mode: 'split' | 'pack', workgroupSize: number): KernelSpec {
-  return {
-    key: `scatter/${mode}/${workgroupSize}`,
-    wgsl: () => `
-struct ScatterParams { count: u32, dispatch_x: u32 }
-@group(0) @binding(0) var<storage, read> data: array<u32>;
-@group(0) @binding(1) var<storage, read> flags: array<u32>;
-@group(0) @binding(2) var<storage, read> addr: array<u32>;
-@group(0) @binding(3) var<storage, read_write> moved: array<u32>;
-@group(0) @binding(4) var<storage, read_write> count_out: array<u32>;
-@group(0) @binding(5) var<uniform> params: ScatterParams;
-
+export const scatterKernel = defineKernel({
+  name: 'core/scatter',
+  bindings: {
+    data: read('array<u32>'),
+    flags: read('array<u32>'),
+    addr: read('array<u32>'),
+    moved: readWrite('array<u32>'),
+    count_out: readWrite('array<u32>'),
+  },
+  params: { count: 'u32', dispatch_x: 'u32' },
+  wgsl: ({ mode, workgroupSize }: ScatterSpec) => `
 @compute @workgroup_size(${workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   let i = (wid.x + wid.y * params.dispatch_x) * ${workgroupSize}u + lid;
@@ -41,5 +51,4 @@ ${
 }
 }
 `,
-  };
-}
+});

@@ -62,7 +62,7 @@ export function wgslOp(op: ScanOp, type: ElementType): WgslOp {
 /**
  * The identity of `op` on `type` as a WGSL expression. The most negative i32 has no literal, so it
  * is a bit cast; f32 infinities call the functions of `WGSL_PRELUDE`, which every kernel
- * module must contain (`slotWgsl` emits it).
+ * module must contain (`slotFunctionsWgsl` emits it).
  *
  * @example
  * ```ts

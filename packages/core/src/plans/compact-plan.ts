@@ -5,7 +5,7 @@ import { invalidArgument } from '../errors.js';
 import { type CompactSpec, compactKernel, type FlagSource, flagCountKernel } from '../kernels/compact.js';
 import { decoupledFallbackStatusBytes } from '../kernels/look-back.js';
 import { recordCountFixup } from './gpu-count.js';
-import { type Recipe, RecipeBuilder } from './recipe.js';
+import { type BindingsOf, type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 
 /** Tuning of the one-pass kernels; internal (tests and the bench's sweeps), not part of the contract. */
 export interface CompactTuning {
@@ -54,6 +54,40 @@ export function compactShape(
   };
 }
 
+/** The kernels of a shape and their bindings, which do not change with the count. */
+interface CompactKernels {
+  readonly count: ReturnType<typeof flagCountKernel> | undefined;
+  readonly countBindings: BindingsOf<'src' | 'flags' | 'trues_total'>;
+  readonly compact: ReturnType<typeof compactKernel>;
+  readonly compactBindings: BindingsOf<'src' | 'moved' | 'status' | 'flags' | 'count_out' | 'trues_total'>;
+}
+
+// Whole buffers: the kernels stop at params.count, so the bindings (and bind groups) serve every count.
+const INPUT: BufferRef = { role: 'input', offset: 0 };
+const FLAGS: BufferRef = { role: 'flags', offset: 0 };
+const OUTPUT: BufferRef = { role: 'output', offset: 0 };
+const COUNT: BufferRef = { role: 'count', offset: 0, size: 4 };
+const STATUS: BufferRef = { scratch: 'status' };
+const TRUES: BufferRef = { scratch: 'trues' };
+
+/** The kernels of each shape a plan made, so an encode makes none. */
+const kernelsOfShape = new WeakMap<CompactShape, CompactKernels>();
+
+function kernelsOf(shape: CompactShape): CompactKernels {
+  const known = kernelsOfShape.get(shape);
+  if (known) return known;
+  const flags = shape.flags.kind === 'predicate' ? undefined : FLAGS;
+  const split = shape.mode === 'split';
+  const kernels: CompactKernels = {
+    count: split ? flagCountKernel(shape) : undefined,
+    countBindings: { src: flags ? undefined : INPUT, flags, trues_total: TRUES },
+    compact: compactKernel(shape),
+    compactBindings: { src: INPUT, moved: OUTPUT, status: STATUS, flags, count_out: COUNT, trues_total: split ? TRUES : undefined },
+  };
+  kernelsOfShape.set(shape, kernels);
+  return kernels;
+}
+
 /**
  * The recipe of a one-pass split or pack of `count` elements (count > 0) from role `input` (and
  * `flags`) into `output`, the kept or false count into role `count` at byte 0: clear the look-back
@@ -68,42 +102,39 @@ export function compactShape(
  */
 export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: number, predicateBits: number, gpuCountWord?: number): Recipe {
   const b = new RecipeBuilder();
+  const kernels = kernelsOf(shape);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const tiles = Math.ceil(count / (shape.workgroupSize * shape.elementsPerThread));
-  const status = b.needScratch('status', decoupledFallbackStatusBytes(tiles));
-  b.clear(status);
-  const kind = shape.flags.kind;
-  // Whole buffers: the kernels stop at params.count, so the bindings (and bind groups) serve every count.
-  const flags = kind === 'predicate' ? undefined : { role: 'flags', offset: 0 };
-  const input = { role: 'input', offset: 0 };
-  // Params words as the slot kernels have them: count, (slots, full vecs: unused), tiles, dispatch_x, …, extra.
-  // With a count the GPU wrote, `count` is the plan's maxCount and a fixup writes the real ones.
+  b.needScratch('status', decoupledFallbackStatusBytes(tiles));
+  b.clear(STATUS);
+  // The slot kernels' parameters, of which these read count, tiles, dispatch_x and extra. With a
+  // count the GPU wrote, `count` is the plan's maxCount and a fixup writes the real ones.
   const dispatchX = dispatchShape(tiles, maxDim).x;
   const params =
     gpuCountWord === undefined
-      ? b.paramBlock([count, 0, 0, tiles, dispatchX, 0, 0, predicateBits])
+      ? b.paramsFor(kernels.compact, {
+          count,
+          slots: 0,
+          full_vecs: 0,
+          tiles,
+          dispatch_x: dispatchX,
+          carry_in: 0,
+          carry_out: 0,
+          extra: predicateBits,
+        })
       : recordCountFixup(b, {
           word: gpuCountWord,
           capacity: count,
           tileElements: shape.workgroupSize * shape.elementsPerThread,
           maxTiles: tiles,
           constants: [dispatchX, 0, 0, predicateBits],
-          zeroOut: { role: 'count', offset: 0, size: 4 },
+          zeroOut: COUNT,
         });
-  let trues: ReturnType<RecipeBuilder['needScratch']> | undefined;
-  if (shape.mode === 'split') {
-    trues = b.needScratch('trues', 16);
-    b.clear(trues);
-    b.dispatch(
-      flagCountKernel(shape),
-      [kind === 'predicate' ? input : undefined, undefined, undefined, params, undefined, flags, undefined, trues],
-      tiles,
-    );
+  if (kernels.count) {
+    b.needScratch('trues', 16);
+    b.clear(TRUES);
+    b.dispatch(kernels.count, kernels.countBindings, tiles, params);
   }
-  b.dispatch(
-    compactKernel(shape),
-    [input, { role: 'output', offset: 0 }, undefined, params, status, flags, { role: 'count', offset: 0, size: 4 }, trues],
-    tiles,
-  );
+  b.dispatch(kernels.compact, kernels.compactBindings, tiles, params);
   return b.build();
 }

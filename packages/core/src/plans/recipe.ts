@@ -1,4 +1,4 @@
-import type { Kernel, ParamFields, ParamValues } from '../kernels/define-kernel.js';
+import { type Kernel, type ParamFields, type ParamValues, paramWordsOf } from '../kernels/define-kernel.js';
 import type { KernelSpec } from '../pipeline-cache.js';
 
 /**
@@ -106,6 +106,14 @@ export class RecipeBuilder {
    */
   paramsFor<P extends ParamFields>(kernel: Kernel<string, P>, values: ParamValues<P>): BufferRef {
     return this.paramBlock(kernel.paramWords(values));
+  }
+
+  /**
+   * A uniform block of scalar `fields` holding `values`, for a binding a kernel declares with
+   * `uniform(struct, fields)` besides its parameters.
+   */
+  uniformBlock<P extends ParamFields>(fields: P, values: ParamValues<P>): BufferRef {
+    return this.paramBlock(paramWordsOf(fields, values));
   }
 
   /**

@@ -5,12 +5,21 @@ import { checkElementType, checkOp } from '../element-types.js';
 import { ScanError } from '../errors.js';
 import { type ReduceSpec, reduceCombineKernel, reducePartialsKernel } from '../kernels/reduce.js';
 import { checkCount, checkOptions } from '../validate.js';
-import { AUX_WORDS, type Chunk, chunkLayoutKey, chunkParams, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
+import {
+  AUX_WORDS,
+  type Chunk,
+  chunkLayoutKey,
+  chunkParamValues,
+  maxChunkElements,
+  splitIntoChunks,
+  stageTailIn,
+  vecRange,
+} from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { gpuCountOf, recordCountFixup } from './gpu-count.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
-import { type Recipe, RecipeBuilder } from './recipe.js';
+import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 import type { CountSource, Plan } from './types.js';
 
 /** Options of {@link createReducePlan}. */
@@ -91,39 +100,55 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
   const exec = new RecipeExecutor(ctx, 'reduce');
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
 
+  // The kernels of every path, made once: partials by tail, the one-workgroup kernel by tail and
+  // result, combine by result (see below).
+  const partialsKernel = {
+    staged: reducePartialsKernel({ ...spec, tail: 'staged' }),
+    direct: reducePartialsKernel({ ...spec, tail: 'direct' }),
+  };
+  const finalKernel = (tail: 'staged' | 'direct', result: boolean) => reducePartialsKernel({ ...oneWorkgroupSpec, tail, result });
+  const oneWorkgroupKernel = {
+    staged: [finalKernel('staged', false), finalKernel('staged', true)],
+    direct: [finalKernel('direct', false), finalKernel('direct', true)],
+  } as const;
+  const combineKernel = [reduceCombineKernel({ ...spec, result: false }), reduceCombineKernel({ ...spec, result: true })] as const;
+  const AUX: BufferRef = { scratch: 'aux' };
+  const PARTIALS: BufferRef = { scratch: 'partials' };
+  const OUTPUT: BufferRef = { role: 'output', offset: 0, size: 4 };
+  // The bindings that do not change with the count, by `result` (the last kernel writes the output).
+  const combineBindings = [
+    { aux: AUX, partials: PARTIALS },
+    { aux: AUX, partials: PARTIALS, result: OUTPUT },
+  ] as const;
+
   // `direct`: the partial last vec4 is read in place (the input holds whole vec4s), else staged
-  // through aux by a copy (see SlotSpec.tail).
-  // `direct`: the partial last vec4 is read in place (see SlotSpec.tail). `result`: the last kernel
-  // writes the output itself (it has STORAGE usage), else a copy from aux does.
+  // through aux by a copy (see SlotSpec.tail). `result`: the last kernel writes the output itself
+  // (it has STORAGE usage), else a copy from aux does.
   const build = (count: number, direct: boolean, result: boolean): Recipe => {
     const b = new RecipeBuilder();
-    const aux = b.needScratch('aux', AUX_WORDS * 4);
-    const partials = b.needScratch('partials', MAX_PARTIALS * 4);
+    b.needScratch('aux', AUX_WORDS * 4);
+    b.needScratch('partials', MAX_PARTIALS * 4);
     const tail = direct ? 'direct' : 'staged';
-    const output = result ? { role: 'output', offset: 0, size: 4 } : undefined;
     const chunks = splitIntoChunks(count, chunkElements, false);
     for (const chunk of chunks) {
-      if (!direct) stageTailIn(b, 'input', chunk, aux);
+      if (!direct) stageTailIn(b, 'input', chunk, AUX);
       const last = chunk.order === chunks.length - 1 ? 1 : 0;
       if (chunk.count <= oneWorkgroupMax) {
         // Small: one workgroup reduces the chunk and combines the carry itself, in one dispatch.
-        const params = b.paramBlock(chunkParams(chunk, 1, 1, last));
         b.dispatch(
-          reducePartialsKernel({ ...oneWorkgroupSpec, tail, result }),
-          [vecRange('input', chunk), undefined, aux, params, undefined, output],
+          oneWorkgroupKernel[tail][result ? 1 : 0],
+          { src: vecRange('input', chunk), aux: AUX, result: result ? OUTPUT : undefined },
           1,
+          chunkParamValues(chunk, 1, 1, last),
         );
         continue;
       }
       const workgroups = Math.min(MAX_PARTIALS, Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread)));
-      const params = b.paramBlock(chunkParams(chunk, workgroups, dispatchShape(workgroups, maxDim).x, last));
-      // In place, the partials read nothing from aux (auto layouts drop unused bindings).
-      b.dispatch(
-        reducePartialsKernel({ ...spec, tail }),
-        [vecRange('input', chunk), undefined, direct ? undefined : aux, params, partials],
-        workgroups,
-      );
-      b.dispatch(reduceCombineKernel({ ...spec, result }), [undefined, undefined, aux, params, partials, output], 1);
+      const partials = partialsKernel[tail];
+      const params = b.paramsFor(partials, chunkParamValues(chunk, workgroups, dispatchShape(workgroups, maxDim).x, last));
+      // In place, the partials read nothing from aux (and do not declare it).
+      b.dispatch(partials, { src: vecRange('input', chunk), aux: direct ? undefined : AUX, partials: PARTIALS }, workgroups, params);
+      b.dispatch(combineKernel[result ? 1 : 0], combineBindings[result ? 1 : 0], 1, params);
     }
     const carry = (chunks[chunks.length - 1] as Chunk).carryOut;
     if (!result) b.copy({ scratch: 'aux', offset: carry * 4 }, { role: 'output', offset: 0, size: 4 }, 4);
@@ -134,8 +159,8 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
   // count into their parameters (and, without `direct`, stages the partial last vec4; see recordCountFixup).
   const buildGpu = (word: number, direct: boolean, result: boolean): Recipe => {
     const b = new RecipeBuilder();
-    const aux = b.needScratch('aux', AUX_WORDS * 4);
-    const partials = b.needScratch('partials', MAX_PARTIALS * 4);
+    b.needScratch('aux', AUX_WORDS * 4);
+    b.needScratch('partials', MAX_PARTIALS * 4);
     const [chunk] = splitIntoChunks(maxCount as number, chunkElements, false) as [Chunk];
     const workgroups = Math.min(MAX_PARTIALS, Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread)));
     const params = recordCountFixup(b, {
@@ -144,16 +169,15 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
       tileElements: 4 * spec.workgroupSize * spec.slotsPerThread,
       maxTiles: workgroups,
       constants: [dispatchShape(workgroups, maxDim).x, chunk.carryIn, chunk.carryOut, 1],
-      ...(direct ? {} : { tail: { input: { role: 'input', offset: 0 }, aux } }),
+      ...(direct ? {} : { tail: { input: { role: 'input', offset: 0 }, aux: AUX } }),
     });
-    const tail = direct ? 'direct' : 'staged';
-    const output = result ? { role: 'output', offset: 0, size: 4 } : undefined;
     b.dispatch(
-      reducePartialsKernel({ ...spec, tail }),
-      [vecRange('input', chunk), undefined, direct ? undefined : aux, params, partials],
+      partialsKernel[direct ? 'direct' : 'staged'],
+      { src: vecRange('input', chunk), aux: direct ? undefined : AUX, partials: PARTIALS },
       workgroups,
+      params,
     );
-    b.dispatch(reduceCombineKernel({ ...spec, result }), [undefined, undefined, aux, params, partials, output], 1);
+    b.dispatch(combineKernel[result ? 1 : 0], combineBindings[result ? 1 : 0], 1, params);
     if (!result) b.copy({ scratch: 'aux', offset: chunk.carryOut * 4 }, { role: 'output', offset: 0, size: 4 }, 4);
     return b.build();
   };

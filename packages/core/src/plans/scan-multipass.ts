@@ -1,5 +1,6 @@
 import type { ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
+import type { ParamValues } from '../kernels/define-kernel.js';
 import { type BlellochSpec, blellochBlockSlots, blellochScanKernel, blellochUniformAddKernel } from '../kernels/scan-blelloch.js';
 import {
   type ReduceThenScanSpec,
@@ -7,7 +8,8 @@ import {
   reduceThenScanScanKernel,
   reduceThenScanTileSlots,
 } from '../kernels/scan-reduce-then-scan.js';
-import { type Chunk, chunkParams, vecRange } from './chunks.js';
+import type { SLOT_PARAMS } from '../kernels/slots.js';
+import { type Chunk, chunkParamValues, vecRange } from './chunks.js';
 import type { BufferRef, RecipeBuilder } from './recipe.js';
 import type { ScanShape } from './scan-shape.js';
 
@@ -19,9 +21,21 @@ function powerOfTwoWorkgroup(shape: ScanShape): number {
   return 2 ** Math.floor(Math.log2(shape.workgroupSize));
 }
 
-/** A recursion level's `Params` over a scratch array of `n` elements (see `scratchSlotWgsl`). */
-function sumsParams(n: number, tiles: number, dispatchX: number, chunk: Chunk): number[] {
-  return [n, Math.ceil(n / 4), 0, tiles, dispatchX, chunk.carryIn, chunk.carryOut, 0];
+/** The scratch buffer both algorithms stage tails and carries in. */
+const AUX: BufferRef = { scratch: 'aux' };
+
+/** A recursion level's parameters over a scratch array of `n` elements (see `scratchSlotFunctionsWgsl`). */
+function sumsParams(n: number, tiles: number, dispatchX: number, chunk: Chunk): ParamValues<typeof SLOT_PARAMS> {
+  return {
+    count: n,
+    slots: Math.ceil(n / 4),
+    full_vecs: 0,
+    tiles,
+    dispatch_x: dispatchX,
+    carry_in: chunk.carryIn,
+    carry_out: chunk.carryOut,
+    extra: 0,
+  };
 }
 
 /**
@@ -50,6 +64,47 @@ function sumsParams(n: number, tiles: number, dispatchX: number, chunk: Chunk): 
  */
 export function blellochChunk(ctx: ScanContext, b: RecipeBuilder, shape: ScanShape, chunk: Chunk): void {
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const k = blellochKernelsOf(shape);
+  const blocks = Math.ceil(chunk.slots / k.blockSlots);
+  const sums = b.needScratch('blelloch.sums.1', blocks * 4);
+  const output = vecRange('output', chunk);
+  const params = b.paramsFor(k.scan, chunkParamValues(chunk, blocks, dispatchShape(blocks, maxDim).x));
+  b.dispatch(k.scan, { src: vecRange('input', chunk), dst: output, aux: AUX, block_sums: sums }, blocks, params);
+  if (blocks === 1) return;
+  blellochSums(ctx, b, k, chunk, 1, blocks);
+  b.dispatch(k.uniformAdd, { block_prefix: sums, dst: output, aux: AUX }, blocks, params);
+}
+
+/** Scans recursion level `level` (scratch `blelloch.sums.<level>`, `n` elements) in place. */
+function blellochSums(ctx: ScanContext, b: RecipeBuilder, k: BlellochKernels, chunk: Chunk, level: number, n: number): void {
+  const blocks = Math.ceil(Math.ceil(n / 4) / k.blockSlots);
+  const data: BufferRef = { scratch: `blelloch.sums.${level}` };
+  const next = b.needScratch(`blelloch.sums.${level + 1}`, blocks * 4);
+  const params = b.paramsFor(
+    k.sumsScan,
+    sumsParams(n, blocks, dispatchShape(blocks, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x, chunk),
+  );
+  b.dispatch(k.sumsScan, { data, block_sums: next, aux: AUX }, blocks, params);
+  if (blocks === 1) return;
+  blellochSums(ctx, b, k, chunk, level + 1, blocks);
+  b.dispatch(k.sumsUniformAdd, { block_prefix: next, data }, blocks, params);
+}
+
+/** The Blelloch kernels of a scan shape: the chunk's and the recursion levels'. */
+interface BlellochKernels {
+  readonly blockSlots: number;
+  readonly scan: ReturnType<typeof blellochScanKernel>;
+  readonly uniformAdd: ReturnType<typeof blellochUniformAddKernel>;
+  readonly sumsScan: ReturnType<typeof blellochScanKernel>;
+  readonly sumsUniformAdd: ReturnType<typeof blellochUniformAddKernel>;
+}
+
+/** The kernels of each shape, made at its first recipe: an encode makes none. */
+const blellochKernels = new WeakMap<ScanShape, BlellochKernels>();
+
+function blellochKernelsOf(shape: ScanShape): BlellochKernels {
+  const known = blellochKernels.get(shape);
+  if (known) return known;
   const spec: BlellochSpec = {
     type: shape.type,
     op: shape.op,
@@ -59,28 +114,16 @@ export function blellochChunk(ctx: ScanContext, b: RecipeBuilder, shape: ScanSha
     workgroupSize: powerOfTwoWorkgroup(shape),
     level: 'chunk',
   };
-  const blockSlots = blellochBlockSlots(spec.workgroupSize);
-  const aux: BufferRef = { scratch: 'aux' };
-
-  const blocks = Math.ceil(chunk.slots / blockSlots);
-  const sums = b.needScratch('blelloch.sums.1', blocks * 4);
-  const params = b.paramBlock(chunkParams(chunk, blocks, dispatchShape(blocks, maxDim).x));
-  b.dispatch(blellochScanKernel(spec), [vecRange('input', chunk), vecRange('output', chunk), aux, params, sums], blocks);
-  if (blocks === 1) return;
-  blellochSums(ctx, b, { ...spec, level: 'sums' }, chunk, 1, blocks);
-  b.dispatch(blellochUniformAddKernel(spec), [sums, vecRange('output', chunk), aux, params], blocks);
-}
-
-/** Scans recursion level `level` (scratch `blelloch.sums.<level>`, `n` elements) in place. */
-function blellochSums(ctx: ScanContext, b: RecipeBuilder, spec: BlellochSpec, chunk: Chunk, level: number, n: number): void {
-  const blocks = Math.ceil(Math.ceil(n / 4) / blellochBlockSlots(spec.workgroupSize));
-  const data: BufferRef = { scratch: `blelloch.sums.${level}` };
-  const next = b.needScratch(`blelloch.sums.${level + 1}`, blocks * 4);
-  const params = b.paramBlock(sumsParams(n, blocks, dispatchShape(blocks, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x, chunk));
-  b.dispatch(blellochScanKernel(spec), [data, next, { scratch: 'aux' }, params], blocks);
-  if (blocks === 1) return;
-  blellochSums(ctx, b, spec, chunk, level + 1, blocks);
-  b.dispatch(blellochUniformAddKernel(spec), [next, data, params], blocks);
+  const sums: BlellochSpec = { ...spec, level: 'sums' };
+  const kernels: BlellochKernels = {
+    blockSlots: blellochBlockSlots(spec.workgroupSize),
+    scan: blellochScanKernel(spec),
+    uniformAdd: blellochUniformAddKernel(spec),
+    sumsScan: blellochScanKernel(sums),
+    sumsUniformAdd: blellochUniformAddKernel(sums),
+  };
+  blellochKernels.set(shape, kernels);
+  return kernels;
 }
 
 /**
@@ -102,6 +145,50 @@ function blellochSums(ctx: ScanContext, b: RecipeBuilder, spec: BlellochSpec, ch
  */
 export function reduceThenScanChunk(ctx: ScanContext, b: RecipeBuilder, shape: ScanShape, chunk: Chunk): void {
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const k = reduceThenScanKernelsOf(shape);
+  const input = vecRange('input', chunk);
+
+  const tiles = Math.ceil(chunk.slots / k.tileSlots);
+  const partials = b.needScratch('rts.partials.1', tiles * 4);
+  const params = b.paramsFor(k.scan, chunkParamValues(chunk, tiles, dispatchShape(tiles, maxDim).x));
+  if (tiles > 1) {
+    b.dispatch(k.reduce, { src: input, aux: AUX, partials }, tiles, params);
+    reduceThenScanSums(ctx, b, k, chunk, 1, tiles);
+  }
+  b.dispatch(k.scan, { src: input, dst: vecRange('output', chunk), aux: AUX, tile_prefix: partials }, tiles, params);
+}
+
+/** Scans recursion level `level` (scratch `rts.partials.<level>`, `n` elements) in place. */
+function reduceThenScanSums(ctx: ScanContext, b: RecipeBuilder, k: ReduceThenScanKernels, chunk: Chunk, level: number, n: number): void {
+  const tiles = Math.ceil(Math.ceil(n / 4) / k.tileSlots);
+  const data: BufferRef = { scratch: `rts.partials.${level}` };
+  const next = b.needScratch(`rts.partials.${level + 1}`, tiles * 4);
+  const params = b.paramsFor(
+    k.sumsScan,
+    sumsParams(n, tiles, dispatchShape(tiles, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x, chunk),
+  );
+  if (tiles > 1) {
+    b.dispatch(k.sumsReduce, { data, partials: next }, tiles, params);
+    reduceThenScanSums(ctx, b, k, chunk, level + 1, tiles);
+  }
+  b.dispatch(k.sumsScan, { data, tile_prefix: next, aux: AUX }, tiles, params);
+}
+
+/** The reduce-then-scan kernels of a scan shape: the chunk's and the recursion levels'. */
+interface ReduceThenScanKernels {
+  readonly tileSlots: number;
+  readonly reduce: ReturnType<typeof reduceThenScanReduceKernel>;
+  readonly scan: ReturnType<typeof reduceThenScanScanKernel>;
+  readonly sumsReduce: ReturnType<typeof reduceThenScanReduceKernel>;
+  readonly sumsScan: ReturnType<typeof reduceThenScanScanKernel>;
+}
+
+/** The kernels of each shape, made at its first recipe: an encode makes none. */
+const reduceThenScanKernels = new WeakMap<ScanShape, ReduceThenScanKernels>();
+
+function reduceThenScanKernelsOf(shape: ScanShape): ReduceThenScanKernels {
+  const known = reduceThenScanKernels.get(shape);
+  if (known) return known;
   const spec: ReduceThenScanSpec = {
     type: shape.type,
     op: shape.op,
@@ -113,28 +200,14 @@ export function reduceThenScanChunk(ctx: ScanContext, b: RecipeBuilder, shape: S
     slotsPerThread: RTS_SLOTS_PER_THREAD,
     level: 'chunk',
   };
-  const aux: BufferRef = { scratch: 'aux' };
-  const input = vecRange('input', chunk);
-
-  const tiles = Math.ceil(chunk.slots / reduceThenScanTileSlots(spec));
-  const partials = b.needScratch('rts.partials.1', tiles * 4);
-  const params = b.paramBlock(chunkParams(chunk, tiles, dispatchShape(tiles, maxDim).x));
-  if (tiles > 1) {
-    b.dispatch(reduceThenScanReduceKernel(spec), [input, partials, aux, params], tiles);
-    reduceThenScanSums(ctx, b, { ...spec, level: 'sums' }, chunk, 1, tiles);
-  }
-  b.dispatch(reduceThenScanScanKernel(spec), [input, vecRange('output', chunk), aux, params, partials], tiles);
-}
-
-/** Scans recursion level `level` (scratch `rts.partials.<level>`, `n` elements) in place. */
-function reduceThenScanSums(ctx: ScanContext, b: RecipeBuilder, spec: ReduceThenScanSpec, chunk: Chunk, level: number, n: number): void {
-  const tiles = Math.ceil(Math.ceil(n / 4) / reduceThenScanTileSlots(spec));
-  const data: BufferRef = { scratch: `rts.partials.${level}` };
-  const next = b.needScratch(`rts.partials.${level + 1}`, tiles * 4);
-  const params = b.paramBlock(sumsParams(n, tiles, dispatchShape(tiles, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x, chunk));
-  if (tiles > 1) {
-    b.dispatch(reduceThenScanReduceKernel(spec), [data, next, params], tiles);
-    reduceThenScanSums(ctx, b, spec, chunk, level + 1, tiles);
-  }
-  b.dispatch(reduceThenScanScanKernel(spec), [data, next, { scratch: 'aux' }, params], tiles);
+  const sums: ReduceThenScanSpec = { ...spec, level: 'sums' };
+  const kernels: ReduceThenScanKernels = {
+    tileSlots: reduceThenScanTileSlots(spec),
+    reduce: reduceThenScanReduceKernel(spec),
+    scan: reduceThenScanScanKernel(spec),
+    sumsReduce: reduceThenScanReduceKernel(sums),
+    sumsScan: reduceThenScanScanKernel(sums),
+  };
+  reduceThenScanKernels.set(shape, kernels);
+  return kernels;
 }

@@ -9,7 +9,7 @@ import {
   AUX_WORDS,
   type Chunk,
   chunkLayoutKey,
-  chunkParams,
+  chunkParamValues,
   maxChunkElements,
   splitIntoChunks,
   stageTailIn,
@@ -126,7 +126,7 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   const maxSpin = internal.maxSpin ?? 64;
   // The kernel shape for a chunk's count: one workgroup, small or large chained tiles (scan-tiers.ts).
   const tierOf = scanTiers(ctx, shape.workgroupSize, { ...internal, forceFallback });
-  const tuning = { forceFallback, maxSpin, tierOf };
+  const tuning = { tierOf, kernelOf: decoupledFallbackKernels(shape, forceFallback, maxSpin) };
   const exec = new RecipeExecutor(ctx, `scan ${shape.algorithm}`);
 
   // `direct`: the partial last vec4 is read and written in place (the buffers hold whole vec4s),
@@ -136,7 +136,7 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
     const aux = b.needScratch('aux', AUX_WORDS * 4);
     for (const chunk of splitIntoChunks(count, chunkElements, shape.backward)) {
       if (!direct) stageTailIn(b, 'input', chunk, aux);
-      if (shape.algorithm === 'decoupled-fallback') decoupledFallbackChunk(ctx, b, shape, chunk, { ...tuning, direct });
+      if (shape.algorithm === 'decoupled-fallback') decoupledFallbackChunk(ctx, b, chunk, { ...tuning, direct });
       else if (shape.algorithm === 'reduce-then-scan') reduceThenScanChunk(ctx, b, shape, chunk);
       else blellochChunk(ctx, b, shape, chunk);
       if (!direct) stageTailOut(b, 'output', chunk, aux);
@@ -155,7 +155,7 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
     // The GPU's count may be anything up to maxCount: the chained form, which serves every count.
     const tier = tierOf(chunk.count);
     const chained = tier.oneWorkgroup ? tierOf(Number.POSITIVE_INFINITY) : tier;
-    decoupledFallbackChunk(ctx, b, shape, chunk, { ...tuning, direct, tierOf: () => chained }, (tiles, dispatchX) => {
+    decoupledFallbackChunk(ctx, b, chunk, { ...tuning, direct, tierOf: () => chained }, (tiles, dispatchX) => {
       counted = recordCountFixup(b, {
         word,
         capacity: chunk.count,
@@ -240,6 +240,50 @@ function defaultWorkgroupSize(ctx: ScanContext, singlePass: boolean): number {
   return singlePass && limit >= 1024 ? 1024 : Math.min(256, limit);
 }
 
+/** The plan's scratch buffers a decoupled-fallback dispatch binds beside its chunk's ranges. */
+const AUX: BufferRef = { scratch: 'aux' };
+const STATUS: BufferRef = { scratch: 'status' };
+
+/** A decoupled-fallback kernel of a scan plan. */
+type DecoupledFallback = ReturnType<typeof decoupledFallbackKernel>;
+
+/**
+ * The decoupled-fallback kernel of each tier and tail handling of a plan, made at its first use
+ * (a tier is one of the few objects `scanTiers` returns), so an encode makes none.
+ */
+function decoupledFallbackKernels(
+  shape: ScanShape,
+  forceFallback: boolean,
+  maxSpin: number,
+): (tier: ScanTier, direct: boolean) => DecoupledFallback {
+  const made = new Map<ScanTier, readonly [DecoupledFallback, DecoupledFallback]>();
+  const make = (tier: ScanTier, direct: boolean): DecoupledFallback => {
+    const spec: DecoupledFallbackSpec = {
+      type: shape.type,
+      op: shape.op,
+      inclusive: shape.inclusive,
+      backward: shape.backward,
+      mapInput: shape.mapInput,
+      subgroups: shape.subgroups,
+      workgroupSize: tier.workgroupSize,
+      slotsPerThread: tier.slotsPerThread,
+      maxSpin,
+      forceFallback,
+      oneWorkgroup: tier.oneWorkgroup,
+      tail: direct ? 'direct' : 'staged',
+    };
+    return decoupledFallbackKernel(spec);
+  };
+  return (tier, direct) => {
+    let kernels = made.get(tier);
+    if (!kernels) {
+      kernels = [make(tier, false), make(tier, true)];
+      made.set(tier, kernels);
+    }
+    return kernels[direct ? 1 : 0];
+  };
+}
+
 /**
  * Records a decoupled-fallback scan of `chunk`. `paramsOf` (a count the GPU wrote) makes the
  * kernel's parameters instead of a parameter block from the chunk.
@@ -247,50 +291,30 @@ function defaultWorkgroupSize(ctx: ScanContext, singlePass: boolean): number {
 function decoupledFallbackChunk(
   ctx: ScanContext,
   b: RecipeBuilder,
-  shape: ScanShape,
   chunk: Chunk,
   tuning: {
-    forceFallback: boolean;
-    maxSpin: number;
     tierOf: (count: number) => ScanTier;
+    kernelOf: (tier: ScanTier, direct: boolean) => DecoupledFallback;
     /** Read and write the partial last vec4 in place (see SlotSpec.tail). */
     direct: boolean;
   },
   paramsOf?: (tiles: number, dispatchX: number) => BufferRef,
 ): void {
   const tier = tuning.tierOf(chunk.count);
-  const oneWorkgroup = tier.oneWorkgroup;
-  const spec: DecoupledFallbackSpec = {
-    type: shape.type,
-    op: shape.op,
-    inclusive: shape.inclusive,
-    backward: shape.backward,
-    mapInput: shape.mapInput,
-    subgroups: shape.subgroups,
-    workgroupSize: tier.workgroupSize,
-    slotsPerThread: tier.slotsPerThread,
-    maxSpin: tuning.maxSpin,
-    forceFallback: tuning.forceFallback,
-    oneWorkgroup,
-    tail: tuning.direct ? 'direct' : 'staged',
-  };
-  const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));
-  if (oneWorkgroup) {
+  const kernel = tuning.kernelOf(tier, tuning.direct);
+  const tiles = Math.ceil(chunk.slots / (tier.workgroupSize * tier.slotsPerThread));
+  if (tier.oneWorkgroup) {
     // One workgroup walks the tiles: one dispatch, nothing to clear.
-    const params = paramsOf ? paramsOf(tiles, 1) : b.paramBlock(chunkParams(chunk, tiles, 1));
-    b.dispatch(decoupledFallbackKernel(spec), [vecRange('input', chunk), vecRange('output', chunk), { scratch: 'aux' }, params], 1);
+    const params = paramsOf ? paramsOf(tiles, 1) : chunkParamValues(chunk, tiles, 1);
+    b.dispatch(kernel, { src: vecRange('input', chunk), dst: vecRange('output', chunk), aux: AUX }, 1, params);
     return;
   }
   const statusBytes = decoupledFallbackStatusBytes(tiles);
   b.needScratch('status', statusBytes);
   b.clear({ scratch: 'status', offset: 0, size: statusBytes });
   const dispatchX = dispatchShape(tiles, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x;
-  const params = paramsOf ? paramsOf(tiles, dispatchX) : b.paramBlock(chunkParams(chunk, tiles, dispatchX));
-  b.dispatch(
-    decoupledFallbackKernel(spec),
-    [vecRange('input', chunk), vecRange('output', chunk), { scratch: 'aux' }, params, { scratch: 'status' }],
-    tiles,
-  );
+  const params = paramsOf ? paramsOf(tiles, dispatchX) : chunkParamValues(chunk, tiles, dispatchX);
+  b.dispatch(kernel, { src: vecRange('input', chunk), dst: vecRange('output', chunk), aux: AUX, status: STATUS }, tiles, params);
 }
 
 export { SCAN_ALGORITHMS };

@@ -33,18 +33,20 @@ export function scanThenScatterPlan(ctx: ScanContext, mode: 'split' | 'pack', ma
   const workgroupSize = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const exec = new RecipeExecutor(ctx, mode);
+  const kernel = scatterKernel({ mode, workgroupSize });
+  // Whole buffers: the kernel stops at params.count, so one bind group serves every count.
+  const bindings = {
+    data: { role: 'input', offset: 0 },
+    flags: { role: 'flags', offset: 0 },
+    addr: { scratch: 'addr' },
+    moved: { role: 'output', offset: 0 },
+    count_out: { role: 'count', offset: 0, size: 4 },
+  } as const;
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
-    const addr = b.needScratch('addr', 4 * count);
+    b.needScratch('addr', 4 * count);
     const workgroups = Math.ceil(count / workgroupSize);
-    const params = b.paramBlock([count, dispatchShape(workgroups, maxDim).x]);
-    // Whole buffers: the kernel stops at params.count, so one bind group serves every count.
-    const whole = (role: string) => ({ role, offset: 0 });
-    b.dispatch(
-      scatterKernel(mode, workgroupSize),
-      [whole('input'), whole('flags'), addr, whole('output'), { role: 'count', offset: 0, size: 4 }, params],
-      workgroups,
-    );
+    b.dispatch(kernel, bindings, workgroups, { count, dispatch_x: dispatchShape(workgroups, maxDim).x });
     return b.build();
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));

@@ -6,7 +6,7 @@ import { checkBoolean, checkOptions } from '../validate.js';
 import {
   AUX_WORDS,
   chunkLayoutKey,
-  chunkParams,
+  chunkParamValues,
   maxChunkElements,
   splitIntoChunks,
   stageTailIn,
@@ -99,17 +99,18 @@ export function createDistributePlan(ctx: ScanContext, options: DistributePlanOp
   const chunkElements = maxChunkElements(ctx, options.maxChunkElements);
   const exec = new RecipeExecutor(ctx, 'distribute');
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
+  const kernel = distributeKernel({ type, backward, workgroupSize });
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
     for (const chunk of splitIntoChunks(count, chunkElements, backward)) {
       stageTailIn(b, 'input', chunk, aux);
       const workgroups = Math.ceil(chunk.slots / workgroupSize);
-      const params = b.paramBlock(chunkParams(chunk, workgroups, dispatchShape(workgroups, maxDim).x));
       b.dispatch(
-        distributeKernel(type, backward, workgroupSize),
-        [vecRange('input', chunk), vecRange('output', chunk), aux, params],
+        kernel,
+        { src: vecRange('input', chunk), dst: vecRange('output', chunk), aux },
         workgroups,
+        chunkParamValues(chunk, workgroups, dispatchShape(workgroups, maxDim).x),
       );
       stageTailOut(b, 'output', chunk, aux);
     }

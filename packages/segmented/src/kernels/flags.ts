@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, type Kernel, type ParamFields, read, readWrite } from '@scan/core/kit';
 
 // Kernels that convert between segment representations on the GPU. Every segmented plan reads
 // head flags bit-packed (bit i % 32 of word ⌊i / 32⌋, see FLAG_BITS_PER_WORD); these build that
@@ -21,37 +21,47 @@ export const FLAG_KERNEL_WORKGROUP = 256;
  * Bits past `count` are 0; with `force_first` (the first chunk) bit 0 is set, since element 0
  * always starts a segment.
  *
- * Bindings: 0 flags (`array<u32>`), 1 bits (output words), 2 params
+ * Bindings: `flags` (`array<u32>`), `bits` (output words); parameters
  * `{ count, in_words, out_words, dispatch_x, force_first }` (chunk-local).
  *
  * @example
  * ```ts
- * b.dispatch(packHeadFlagsKernel('u8'), [flagsRange, bitsRange, params], Math.ceil(inWords / FLAG_KERNEL_WORKGROUP));
+ * b.dispatch(packHeadFlagsKernel('u8'), { flags: flagsRange, bits: bitsRange }, workgroups,
+ *   { count: n, in_words: inWords, out_words: outWords, dispatch_x: x, force_first: 1 });
  * ```
  */
-export function packHeadFlagsKernel(flagType: FlagType): KernelSpec {
-  const wg = FLAG_KERNEL_WORKGROUP;
-  // Flags one input word carries, and so output words one workgroup fills.
-  const perWord = flagType === 'u8' ? 4 : 1;
-  const outPerWorkgroup = (wg * perWord) / 32;
-  const contribution =
-    flagType === 'u8'
-      ? `  // Word w holds the flags of elements 4w .. 4w+3, one per byte, low byte first.
+export function packHeadFlagsKernel(flagType: FlagType): Kernel<'flags' | 'bits', typeof PACK_PARAMS> {
+  return packHeadFlags({ flagType, workgroupSize: FLAG_KERNEL_WORKGROUP });
+}
+
+const PACK_PARAMS = {
+  count: 'u32',
+  in_words: 'u32',
+  out_words: 'u32',
+  dispatch_x: 'u32',
+  force_first: 'u32',
+} as const satisfies ParamFields;
+
+const packHeadFlags = defineKernel({
+  name: 'segmented/flags/pack',
+  bindings: { flags: read('array<u32>'), bits: readWrite('array<u32>') },
+  params: PACK_PARAMS,
+  wgsl: (spec: { flagType: FlagType; workgroupSize: number }) => {
+    const wg = spec.workgroupSize;
+    // Flags one input word carries, and so output words one workgroup fills.
+    const perWord = spec.flagType === 'u8' ? 4 : 1;
+    const outPerWorkgroup = (wg * perWord) / 32;
+    const contribution =
+      spec.flagType === 'u8'
+        ? `  // Word w holds the flags of elements 4w .. 4w+3, one per byte, low byte first.
   var nibble = 0u;
   for (var k = 0u; k < 4u; k++) {
     let e = 4u * w + k;
     if (e < params.count && ((x >> (8u * k)) & 0xffu) != 0u) { nibble |= 1u << k; }
   }
   bits_of_word = nibble << ((4u * w) & 31u);`
-      : `  bits_of_word = select(0u, 1u << (w & 31u), x != 0u);`;
-  return {
-    key: `segmented/flags/pack/${flagType}/${wg}`,
-    wgsl: () => `
-struct PackParams { count: u32, in_words: u32, out_words: u32, dispatch_x: u32, force_first: u32 }
-@group(0) @binding(0) var<storage, read> flags: array<u32>;
-@group(0) @binding(1) var<storage, read_write> bits: array<u32>;
-@group(0) @binding(2) var<uniform> params: PackParams;
-
+        : `  bits_of_word = select(0u, 1u << (w & 31u), x != 0u);`;
+    return `
 var<workgroup> acc: array<atomic<u32>, ${outPerWorkgroup}>;
 
 @compute @workgroup_size(${wg})
@@ -71,9 +81,9 @@ ${contribution}
   let o = group * ${outPerWorkgroup}u + lid;
   if (lid < ${outPerWorkgroup}u && o < params.out_words) { bits[o] = atomicLoad(&acc[lid]); }
 }
-`,
-  };
-}
+`;
+  },
+});
 
 /**
  * WGSL reading word `w` of head bits as the offsets kernels see it: element 0's bit set (element 0
@@ -89,36 +99,40 @@ fn masked_word(w: u32) -> u32 {
   return x;
 }`;
 
+/** Parameters of the offsets kernels ({@link countHeadsKernel}, {@link scatterOffsetsKernel}). */
+const WORDS_PARAMS = { count: 'u32', words: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
+
+/** What the flag kernels without other choices are specialized on. */
+type FlagKernelSpec = { workgroupSize: number };
+
 /**
  * Heads per word of head bits: `counts[w]` = the number of segments starting in word w, the input
  * of the scan that numbers the segments.
  *
- * Bindings: 0 bits, 1 counts, 2 params `{ count, words, dispatch_x }`.
+ * Bindings: `bits`, `counts`; parameters `{ count, words, dispatch_x }`.
  *
  * @example
  * ```ts
- * b.dispatch(countHeadsKernel(), [bitsRange, { scratch: 'counts' }, params], Math.ceil(words / FLAG_KERNEL_WORKGROUP));
+ * b.dispatch(countHeadsKernel(), { bits: bitsRange, counts: { scratch: 'counts' } }, workgroups, { count, words, dispatch_x: x });
  * ```
  */
-export function countHeadsKernel(): KernelSpec {
-  const wg = FLAG_KERNEL_WORKGROUP;
-  return {
-    key: `segmented/flags/count-heads/${wg}`,
-    wgsl: () => `
-struct CountParams { count: u32, words: u32, dispatch_x: u32 }
-@group(0) @binding(0) var<storage, read> bits: array<u32>;
-@group(0) @binding(1) var<storage, read_write> counts: array<u32>;
-@group(0) @binding(2) var<uniform> params: CountParams;
-${MASKED_WORD_WGSL}
+export function countHeadsKernel(): Kernel<'bits' | 'counts', typeof WORDS_PARAMS> {
+  return countHeads({ workgroupSize: FLAG_KERNEL_WORKGROUP });
+}
 
-@compute @workgroup_size(${wg})
+const countHeads = defineKernel({
+  name: 'segmented/flags/count-heads',
+  bindings: { bits: read('array<u32>'), counts: readWrite('array<u32>') },
+  params: WORDS_PARAMS,
+  wgsl: (spec: FlagKernelSpec) => `${MASKED_WORD_WGSL}
+
+@compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let w = (wid.x + wid.y * params.dispatch_x) * ${wg}u + lid;
+  let w = (wid.x + wid.y * params.dispatch_x) * ${spec.workgroupSize}u + lid;
   if (w < params.words) { counts[w] = countOneBits(masked_word(w)); }
 }
 `,
-  };
-}
+});
 
 /**
  * Writes segment offsets from head bits and `bases` (the exclusive scan of the per-word head
@@ -127,30 +141,33 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * Invocation 0 also writes `offsets[segments] = count` and the number of segments. It runs with at
  * least one workgroup, so a count of 0 yields `offsets = [0]` and 0 segments.
  *
- * Bindings: 0 bits, 1 bases, 2 offsets (output), 3 segment_count (one u32), 4 params
+ * Bindings: `bits`, `bases`, `offsets` (output), `segment_count` (one u32); parameters
  * `{ count, words, dispatch_x }`.
  *
  * @example
  * ```ts
- * b.dispatch(scatterOffsetsKernel(), [bitsRange, { scratch: 'bases' }, offsetsRange, countRange, params], workgroups);
+ * b.dispatch(scatterOffsetsKernel(), { bits, bases: { scratch: 'bases' }, offsets, segment_count: countRange }, workgroups,
+ *   { count, words, dispatch_x: x });
  * ```
  */
-export function scatterOffsetsKernel(): KernelSpec {
-  const wg = FLAG_KERNEL_WORKGROUP;
-  return {
-    key: `segmented/flags/scatter-offsets/${wg}`,
-    wgsl: () => `
-struct ScatterParams { count: u32, words: u32, dispatch_x: u32 }
-@group(0) @binding(0) var<storage, read> bits: array<u32>;
-@group(0) @binding(1) var<storage, read> bases: array<u32>;
-@group(0) @binding(2) var<storage, read_write> offsets: array<u32>;
-@group(0) @binding(3) var<storage, read_write> segment_count: array<u32>;
-@group(0) @binding(4) var<uniform> params: ScatterParams;
-${MASKED_WORD_WGSL}
+export function scatterOffsetsKernel(): Kernel<'bits' | 'bases' | 'offsets' | 'segment_count', typeof WORDS_PARAMS> {
+  return scatterOffsets({ workgroupSize: FLAG_KERNEL_WORKGROUP });
+}
 
-@compute @workgroup_size(${wg})
+const scatterOffsets = defineKernel({
+  name: 'segmented/flags/scatter-offsets',
+  bindings: {
+    bits: read('array<u32>'),
+    bases: read('array<u32>'),
+    offsets: readWrite('array<u32>'),
+    segment_count: readWrite('array<u32>'),
+  },
+  params: WORDS_PARAMS,
+  wgsl: (spec: FlagKernelSpec) => `${MASKED_WORD_WGSL}
+
+@compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let i = (wid.x + wid.y * params.dispatch_x) * ${wg}u + lid;
+  let i = (wid.x + wid.y * params.dispatch_x) * ${spec.workgroupSize}u + lid;
   if (i == 0u) {
     var total = 0u;
     if (params.words > 0u) {
@@ -167,37 +184,39 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if ((x & bit) != 0u) { offsets[bases[w] + countOneBits(x & (bit - 1u))] = i; }
 }
 `,
-  };
-}
+});
+
+const ZERO_PARAMS = { words: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
 
 /**
  * Zeroes `words` u32 words (the head bits before the offsets are ORed in), so the plan needs no
  * `COPY_DST` usage on the caller's buffer.
  *
- * Bindings: 0 data, 1 params `{ words, dispatch_x }`.
+ * Bindings: `data`; parameters `{ words, dispatch_x }`.
  *
  * @example
  * ```ts
- * b.dispatch(zeroWordsKernel(), [bitsRange, params], Math.ceil(words / FLAG_KERNEL_WORKGROUP));
+ * b.dispatch(zeroWordsKernel(), { data: bitsRange }, workgroups, { words, dispatch_x: x });
  * ```
  */
-export function zeroWordsKernel(): KernelSpec {
-  const wg = FLAG_KERNEL_WORKGROUP;
-  return {
-    key: `segmented/flags/zero/${wg}`,
-    wgsl: () => `
-struct ZeroParams { words: u32, dispatch_x: u32 }
-@group(0) @binding(0) var<storage, read_write> data: array<u32>;
-@group(0) @binding(1) var<uniform> params: ZeroParams;
+export function zeroWordsKernel(): Kernel<'data', typeof ZERO_PARAMS> {
+  return zeroWords({ workgroupSize: FLAG_KERNEL_WORKGROUP });
+}
 
-@compute @workgroup_size(${wg})
+const zeroWords = defineKernel({
+  name: 'segmented/flags/zero',
+  bindings: { data: readWrite('array<u32>') },
+  params: ZERO_PARAMS,
+  wgsl: (spec: FlagKernelSpec) => `
+@compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let w = (wid.x + wid.y * params.dispatch_x) * ${wg}u + lid;
+  let w = (wid.x + wid.y * params.dispatch_x) * ${spec.workgroupSize}u + lid;
   if (w < params.words) { data[w] = 0u; }
 }
 `,
-  };
-}
+});
+
+const OFFSETS_PARAMS = { count: 'u32', segments: 'u32', dispatch_x: 'u32', force_first: 'u32' } as const satisfies ParamFields;
 
 /**
  * Sets the head bit of every segment start: one invocation per offset `offsets[k]` (k below
@@ -206,31 +225,30 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * (trailing empty segments) set nothing. With `force_first`, bit 0 is set (element 0 always starts
  * a segment). The bits must be zeroed first ({@link zeroWordsKernel}).
  *
- * Bindings: 0 offsets, 1 bits (`array<atomic<u32>>`), 2 params `{ count, segments, dispatch_x, force_first }`.
+ * Bindings: `offsets`, `bits` (`array<atomic<u32>>`); parameters `{ count, segments, dispatch_x, force_first }`.
  *
  * @example
  * ```ts
- * b.dispatch(offsetsToBitsKernel(), [offsetsRange, bitsRange, params], Math.ceil(segments / FLAG_KERNEL_WORKGROUP));
+ * b.dispatch(offsetsToBitsKernel(), { offsets: offsetsRange, bits: bitsRange }, workgroups,
+ *   { count, segments: n, dispatch_x: x, force_first: 1 });
  * ```
  */
-export function offsetsToBitsKernel(): KernelSpec {
-  const wg = FLAG_KERNEL_WORKGROUP;
-  return {
-    key: `segmented/flags/offsets-to-bits/${wg}`,
-    wgsl: () => `
-struct OffsetParams { count: u32, segments: u32, dispatch_x: u32, force_first: u32 }
-@group(0) @binding(0) var<storage, read> offsets: array<u32>;
-@group(0) @binding(1) var<storage, read_write> bits: array<atomic<u32>>;
-@group(0) @binding(2) var<uniform> params: OffsetParams;
+export function offsetsToBitsKernel(): Kernel<'offsets' | 'bits', typeof OFFSETS_PARAMS> {
+  return offsetsToBits({ workgroupSize: FLAG_KERNEL_WORKGROUP });
+}
 
-@compute @workgroup_size(${wg})
+const offsetsToBits = defineKernel({
+  name: 'segmented/flags/offsets-to-bits',
+  bindings: { offsets: read('array<u32>'), bits: readWrite('array<atomic<u32>>') },
+  params: OFFSETS_PARAMS,
+  wgsl: (spec: FlagKernelSpec) => `
+@compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let k = (wid.x + wid.y * params.dispatch_x) * ${wg}u + lid;
+  let k = (wid.x + wid.y * params.dispatch_x) * ${spec.workgroupSize}u + lid;
   if (k == 0u && params.force_first != 0u) { atomicOr(&bits[0], 1u); }
   if (k >= params.segments) { return; }
   let o = offsets[k];
   if (o < params.count) { atomicOr(&bits[o >> 5u], 1u << (o & 31u)); }
 }
 `,
-  };
-}
+});

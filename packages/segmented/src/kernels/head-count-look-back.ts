@@ -9,8 +9,9 @@ import { statusAccessWgsl } from '@scan/core/kit';
  * data), so the fallback is cheap.
  *
  * Declares `read_count(t)`, `publish_count(t, flag, count)`, `heads_in(e0, e1, lane, stride)` and
- * `range_heads(t, lane, stride)`. Expects core's look-back declarations (`status`, `Status`, the
- * flags, `STATUS_LINE`, `MAX_SPIN`), `head_bits`, and `ranges.steps` / `ranges.total`.
+ * `range_heads(t, lane, stride)`. Expects the bindings `status` (core's `LOOK_BACK_STATUS`),
+ * `head_bits` and `ranges` (`ranges.steps` / `ranges.total`), which the kernel's definition declares,
+ * and core's look-back declarations (`Status`, the flags, `STATUS_LINE`, `MAX_SPIN`).
  *
  * @example
  * ```ts

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '@scan/core/kit';
+import { defineKernel, type Kernel, type ParamFields, read, readWrite } from '@scan/core/kit';
 
 // The element-wise kernels around the segmented scans of distribute and split-and-segment. The
 // scans themselves are the segmented scan plan's; these only prepare their inputs and scatter their
@@ -31,27 +31,30 @@ const HEAD_AT_WGSL = `fn head_at(i: u32) -> bool {
  * copies the kept word across the segment exactly, whatever the bits mean. Backward, an element is
  * kept when it is the array's last or the next element starts a segment.
  *
- * Bindings: 0 input (the chunk's words), 1 kept (the chunk's words), 2 head bits of the whole
- * array, 3 params `{ count, start, chunk_count, dispatch_x }` (`count` of the whole array, `start`
- * the chunk's first element).
+ * Bindings: `input` (the chunk's words), `kept` (the chunk's words), `head_bits` (the whole
+ * array's); parameters `{ count, start, chunk_count, dispatch_x }` (`count` of the whole array,
+ * `start` the chunk's first element).
  *
  * @example
  * ```ts
- * b.dispatch(keepHeadsKernel(false), [inputRange, keptRange, headBits, params], Math.ceil(chunkCount / PRIMITIVE_WORKGROUP));
+ * b.dispatch(keepHeadsKernel(false), { input: inputRange, kept: keptRange, head_bits: headBits }, workgroups,
+ *   { count, start, chunk_count: n, dispatch_x: x });
  * ```
  */
-export function keepHeadsKernel(backward: boolean): KernelSpec {
-  const wg = PRIMITIVE_WORKGROUP;
-  const keep = backward ? 'i + 1u == params.count || head_at(i + 1u)' : 'head_at(i)';
-  return {
-    key: `segmented/keep-heads/${backward ? 'bwd' : 'fwd'}/${wg}`,
-    wgsl: () => `
-struct KeepParams { count: u32, start: u32, chunk_count: u32, dispatch_x: u32 }
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read_write> kept: array<u32>;
-@group(0) @binding(2) var<storage, read> head_bits: array<u32>;
-@group(0) @binding(3) var<uniform> params: KeepParams;
+export function keepHeadsKernel(backward: boolean): Kernel<'input' | 'kept' | 'head_bits', typeof KEEP_PARAMS> {
+  return keepHeads({ backward, workgroupSize: PRIMITIVE_WORKGROUP });
+}
 
+const KEEP_PARAMS = { count: 'u32', start: 'u32', chunk_count: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
+
+const keepHeads = defineKernel({
+  name: 'segmented/keep-heads',
+  bindings: { input: read('array<u32>'), kept: readWrite('array<u32>'), head_bits: read('array<u32>') },
+  params: KEEP_PARAMS,
+  wgsl: (spec: { backward: boolean; workgroupSize: number }) => {
+    const wg = spec.workgroupSize;
+    const keep = spec.backward ? 'i + 1u == params.count || head_at(i + 1u)' : 'head_at(i)';
+    return `
 ${HEAD_AT_WGSL}
 
 @compute @workgroup_size(${wg})
@@ -61,9 +64,12 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let i = params.start + local;
   kept[local] = select(0u, input[local], ${keep});
 }
-`,
-  };
-}
+`;
+  },
+});
+
+/** Parameters of both split-and-segment kernels. */
+const SPLIT_PARAMS = { count: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
 
 /**
  * First step of split-and-segment: `start_falses[i]` = (i if element i starts a segment, else 0)
@@ -72,31 +78,33 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * bits' starting point — the input head bits with element 0's bit set and bits past `count`
  * cleared — which the scatter then ORs the true parts' heads into.
  *
- * Bindings: 0 flags (u32, nonzero = true), 1 head bits, 2 start_falses (out), 3 out_bits (the
- * output head bits, ⌈count / 32⌉ words), 4 params `{ count, dispatch_x }`.
+ * Bindings: `flags` (u32, nonzero = true), `head_bits`, `start_falses` (out), `out_bits` (the
+ * output head bits, ⌈count / 32⌉ words); parameters `{ count, dispatch_x }`.
  *
  * @example
  * ```ts
- * b.dispatch(splitStartsKernel(), [flags, headBits, startFalses, outBits, params], Math.ceil(count / PRIMITIVE_WORKGROUP));
+ * b.dispatch(splitStartsKernel(), { flags, head_bits: headBits, start_falses: v, out_bits: outBits }, workgroups, { count, dispatch_x: x });
  * ```
  */
-export function splitStartsKernel(): KernelSpec {
-  const wg = PRIMITIVE_WORKGROUP;
-  return {
-    key: `segmented/split-starts/${wg}`,
-    wgsl: () => `
-struct SplitParams { count: u32, dispatch_x: u32 }
-@group(0) @binding(0) var<storage, read> flags: array<u32>;
-@group(0) @binding(1) var<storage, read> head_bits: array<u32>;
-@group(0) @binding(2) var<storage, read_write> start_falses: array<u32>;
-@group(0) @binding(3) var<storage, read_write> out_bits: array<u32>;
-@group(0) @binding(4) var<uniform> params: SplitParams;
+export function splitStartsKernel(): Kernel<'flags' | 'head_bits' | 'start_falses' | 'out_bits', typeof SPLIT_PARAMS> {
+  return splitStarts({ workgroupSize: PRIMITIVE_WORKGROUP });
+}
 
+const splitStarts = defineKernel({
+  name: 'segmented/split-starts',
+  bindings: {
+    flags: read('array<u32>'),
+    head_bits: read('array<u32>'),
+    start_falses: readWrite('array<u32>'),
+    out_bits: readWrite('array<u32>'),
+  },
+  params: SPLIT_PARAMS,
+  wgsl: (spec: { workgroupSize: number }) => `
 ${HEAD_AT_WGSL}
 
-@compute @workgroup_size(${wg})
+@compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let i = (wid.x + wid.y * params.dispatch_x) * ${wg}u + lid;
+  let i = (wid.x + wid.y * params.dispatch_x) * ${spec.workgroupSize}u + lid;
   if (i >= params.count) { return; }
   start_falses[i] = select(0u, i, head_at(i)) + select(1u, 0u, flags[i] != 0u);
   if ((i & 31u) == 0u) {
@@ -108,8 +116,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   }
 }
 `,
-  };
-}
+});
 
 /**
  * Last step of split-and-segment: the scatter. With f(i) = s + (falses up to i) from the first
@@ -119,31 +126,34 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
  * ORs its destination's bit into the output head bits; where the segment has no falses that bit
  * is the segment's start, already set.
  *
- * Bindings: 0 input, 1 flags, 2 f, 3 b, 4 output, 5 out_bits (atomic words), 6 params
- * `{ count, dispatch_x }`.
+ * Bindings: `input`, `flags`, `falses_to` (f), `trues_at` (b), `output`, `out_bits` (atomic
+ * words); parameters `{ count, dispatch_x }`.
  *
  * @example
  * ```ts
- * b.dispatch(splitScatterKernel(), [input, flags, f, b, output, outBits, params], Math.ceil(count / PRIMITIVE_WORKGROUP));
+ * b.dispatch(splitScatterKernel(), { input, flags, falses_to: f, trues_at: v, output, out_bits: outBits }, workgroups,
+ *   { count, dispatch_x: x });
  * ```
  */
-export function splitScatterKernel(): KernelSpec {
-  const wg = PRIMITIVE_WORKGROUP;
-  return {
-    key: `segmented/split-scatter/${wg}`,
-    wgsl: () => `
-struct SplitParams { count: u32, dispatch_x: u32 }
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read> flags: array<u32>;
-@group(0) @binding(2) var<storage, read> falses_to: array<u32>;
-@group(0) @binding(3) var<storage, read> trues_at: array<u32>;
-@group(0) @binding(4) var<storage, read_write> output: array<u32>;
-@group(0) @binding(5) var<storage, read_write> out_bits: array<atomic<u32>>;
-@group(0) @binding(6) var<uniform> params: SplitParams;
+export function splitScatterKernel(): Kernel<'input' | 'flags' | 'falses_to' | 'trues_at' | 'output' | 'out_bits', typeof SPLIT_PARAMS> {
+  return splitScatter({ workgroupSize: PRIMITIVE_WORKGROUP });
+}
 
-@compute @workgroup_size(${wg})
+const splitScatter = defineKernel({
+  name: 'segmented/split-scatter',
+  bindings: {
+    input: read('array<u32>'),
+    flags: read('array<u32>'),
+    falses_to: read('array<u32>'),
+    trues_at: read('array<u32>'),
+    output: readWrite('array<u32>'),
+    out_bits: readWrite('array<atomic<u32>>'),
+  },
+  params: SPLIT_PARAMS,
+  wgsl: (spec: { workgroupSize: number }) => `
+@compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let i = (wid.x + wid.y * params.dispatch_x) * ${wg}u + lid;
+  let i = (wid.x + wid.y * params.dispatch_x) * ${spec.workgroupSize}u + lid;
   if (i >= params.count) { return; }
   let f = falses_to[i];
   if (flags[i] == 0u) {
@@ -155,5 +165,4 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   }
 }
 `,
-  };
-}
+});

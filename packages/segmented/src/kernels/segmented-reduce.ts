@@ -1,10 +1,25 @@
 import type { ElementType, ScanOp } from '@scan/core';
-import { groupIdentityWgsl, groupScanWgsl, type KernelSpec, lookBackDeclsWgsl, slotWgsl, unroll, wgslOp } from '@scan/core/kit';
+import {
+  defineKernel,
+  groupIdentityWgsl,
+  groupScanWgsl,
+  LOOK_BACK_STATUS,
+  lookBackDeclsWgsl,
+  type ParamFields,
+  read,
+  readWrite,
+  SLOT_PARAMS,
+  slotBindings,
+  slotFunctionsWgsl,
+  uniform,
+  unroll,
+  wgslOp,
+} from '@scan/core/kit';
 import { headCountDeclsWgsl, headCountLookBackWgsl } from './head-count-look-back.js';
 import { segGroupScanWgsl, segJoinWgsl, segmentedLookBackWgsl, segmentedPublishWgsl, segmentedValueWgsl } from './segmented-single-pass.js';
 
 /** What the segmented reduce kernel is specialized on. */
-export interface SegmentedReduceSpec {
+export type SegmentedReduceSpec = {
   readonly type: ElementType;
   readonly op: ScanOp;
   readonly subgroups: boolean;
@@ -15,7 +30,7 @@ export interface SegmentedReduceSpec {
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready, so both fallbacks do all the work. */
   readonly forceFallback?: boolean;
-}
+};
 
 /**
  * Elements per tile: one step of every group of a workgroup. A range (one workgroup's share) is a
@@ -29,6 +44,18 @@ export interface SegmentedReduceSpec {
 export function segmentedReduceTile(spec: Pick<SegmentedReduceSpec, 'workgroupSize' | 'slotsPerRow'>): number {
   return spec.workgroupSize * spec.slotsPerRow * 4;
 }
+
+/**
+ * The fields of the segmented reduce's second uniform, `ranges`, in struct order (its own
+ * parameters are core's {@link SLOT_PARAMS}, all eight words): tiles per range, the first range of
+ * the dispatch in the whole array, and the whole array's elements.
+ *
+ * @example
+ * ```ts
+ * const fields = Object.keys(RANGE_PARAMS); // ['steps', 'first_range', 'total']
+ * ```
+ */
+export const RANGE_PARAMS = { steps: 'u32', first_range: 'u32', total: 'u32' } as const satisfies ParamFields;
 
 /**
  * Segmented reduce as one pass (reduce-by-key over ranges). Each workgroup takes the next range of
@@ -53,28 +80,32 @@ export function segmentedReduceTile(spec: Pick<SegmentedReduceSpec, 'workgroupSi
  *    one read of its status finishes the segment; otherwise the segmented look-back with fallback of
  *    the single-pass scan (`segmentedLookBackWgsl`) runs. A range that starts with a head skips it.
  *
- * Bindings: 0 src, 1 seg_out (u32 bits), 2 aux, 3 params (`tiles` = ranges of this dispatch,
- * `extra` = the chunk's first element), 4 status (`status[0]` the ticket, then one 128-byte line
- * per range of the whole array: words 0–1 the value status, 2–3 the head count), 5 head bits,
- * 6 range params { steps, first_range, total (elements of the whole array) }.
+ * Bindings: `src`, `aux` (core's slot view), `seg_out` (u32 bits), `status` (`status[0]` the
+ * ticket, then one 128-byte line per range of the whole array: words 0–1 the value status, 2–3 the
+ * head count), `head_bits`, and `ranges`, a second uniform ({@link RANGE_PARAMS}: `steps`,
+ * `first_range`, `total` = elements of the whole array). Parameters {@link SLOT_PARAMS}: `tiles` =
+ * ranges of this dispatch, `extra` = the chunk's first element.
  *
  * @example
  * ```ts
  * const kernel = segmentedReduceKernel({ type: 'u32', op: 'add', subgroups: true, workgroupSize: 256,
  *   slotsPerRow: 4, maxSpin: 64 });
+ * b.dispatch(kernel, { src, seg_out, aux, status, head_bits, ranges }, ranges, chunkParamValues(chunk, ranges, x, chunk.start));
  * ```
  */
-export function segmentedReduceKernel(spec: SegmentedReduceSpec): KernelSpec {
-  const key = [
-    'segmented/reduce-ranges',
-    `${spec.type}.${spec.op}`,
-    spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.slotsPerRow}`,
-    `spin${spec.maxSpin}`,
-    spec.forceFallback ? 'forced' : '',
-  ].join('/');
-  return { key, wgsl: () => segmentedReduceWgsl(spec) };
-}
+export const segmentedReduceKernel = defineKernel({
+  name: 'segmented/reduce-ranges',
+  bindings: (spec: SegmentedReduceSpec) => ({
+    ...slotBindings({ type: spec.type, writes: false }),
+    seg_out: readWrite('array<u32>'),
+    status: LOOK_BACK_STATUS,
+    head_bits: read('array<u32>'),
+    ranges: uniform('RangeParams', RANGE_PARAMS),
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => segmentedReduceWgsl(spec),
+});
 
 function segmentedReduceWgsl(spec: SegmentedReduceSpec): string {
   const o = wgslOp(spec.op, spec.type);
@@ -91,17 +122,12 @@ function segmentedReduceWgsl(spec: SegmentedReduceSpec): string {
   const element = (i: number) => `vals[${Math.floor(i / 4)}].${'xyzw'[i % 4]}`;
   // The lane's segmented scan over its E elements in place, acc ending as the value since the last head.
   const laneScan = unroll(E, (i) => `      acc = ${segValue(`(h & ${2 ** i}u) != 0u`, element(i), 'acc')}; ${element(i)} = acc;`);
-  return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: T, identity: o.identity, backward: false, writes: false })}
-@group(0) @binding(1) var<storage, read_write> seg_out: array<u32>;
-@group(0) @binding(5) var<storage, read> head_bits: array<u32>;
-struct RangeParams { steps: u32, first_range: u32, total: u32, pad: u32 }
-@group(0) @binding(6) var<uniform> ranges: RangeParams;
+  return `${slotFunctionsWgsl({ type: T, identity: o.identity, backward: false, writes: false })}
 
 const WG: u32 = ${WG}u;
 const M: u32 = ${M}u;
 const E: u32 = ${E}u;
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: 4 })}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: null })}
 ${headCountDeclsWgsl({ tileElements: segmentedReduceTile(spec), forceFallback: spec.forceFallback })}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${groupScanWgsl(counts, spec.subgroups, WG)}

@@ -1,10 +1,14 @@
 import type { ElementType, ScanOp } from '@scan/core';
 import {
+  defineKernel,
   groupIdentityWgsl,
-  type KernelSpec,
+  LOOK_BACK_STATUS,
   lookBackDeclsWgsl,
   lookBackStepWgsl,
-  slotWgsl,
+  read,
+  SLOT_PARAMS,
+  slotBindings,
+  slotFunctionsWgsl,
   TAKE_TILE_WGSL,
   unroll,
   type WgslOp,
@@ -12,7 +16,7 @@ import {
 } from '@scan/core/kit';
 
 /** What a single-pass segmented scan kernel is specialized on. */
-export interface SegmentedSinglePassSpec {
+export type SegmentedSinglePassSpec = {
   readonly type: ElementType;
   readonly op: ScanOp;
   readonly inclusive: boolean;
@@ -24,7 +28,7 @@ export interface SegmentedSinglePassSpec {
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
   readonly forceFallback?: boolean;
-}
+};
 
 /**
  * Single-pass segmented scan: the decoupled look-back + fallback scan of `@scan/core` over pairs
@@ -37,28 +41,27 @@ export interface SegmentedSinglePassSpec {
  * Head flags are read bit-packed (bit i % 32 of word ⌊i/32⌋); a backward scan reads each element's
  * *next* bit, the paper's "flags shifted by one when reversed".
  *
- * Bindings: 0 src, 1 dst, 2 aux, 3 params (core's slot view; `params.extra` is the chunk's first
- * element), 4 status (look-back), 5 head bits of the whole array.
+ * Bindings: `src`, `dst`, `aux` (core's slot view), `status` (look-back), `head_bits` (the whole
+ * array's); parameters {@link SLOT_PARAMS}, `extra` being the chunk's first element.
  *
  * @example
  * ```ts
  * const kernel = segmentedSinglePassKernel({ type: 'u32', op: 'add', inclusive: false, backward: false,
  *   subgroups: true, workgroupSize: 256, slotsPerThread: 4, maxSpin: 64 });
+ * b.dispatch(kernel, { src, dst, aux, status, head_bits: headBits }, tiles, chunkParamValues(chunk, tiles, x, chunk.start));
  * ```
  */
-export function segmentedSinglePassKernel(spec: SegmentedSinglePassSpec): KernelSpec {
-  const key = [
-    'segmented/single-pass',
-    `${spec.type}.${spec.op}`,
-    spec.inclusive ? 'inc' : 'exc',
-    spec.backward ? 'bwd' : 'fwd',
-    spec.subgroups ? 'sg' : 'wg',
-    `${spec.workgroupSize}x${spec.slotsPerThread}`,
-    `spin${spec.maxSpin}`,
-    spec.forceFallback ? 'forced' : '',
-  ].join('/');
-  return { key, wgsl: () => segmentedSinglePassWgsl(spec) };
-}
+export const segmentedSinglePassKernel = defineKernel({
+  name: 'segmented/single-pass',
+  bindings: (spec: SegmentedSinglePassSpec) => ({
+    ...slotBindings({ type: spec.type, writes: true }),
+    status: LOOK_BACK_STATUS,
+    head_bits: read('array<u32>'),
+  }),
+  params: SLOT_PARAMS,
+  enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
+  wgsl: (spec) => segmentedSinglePassWgsl(spec),
+});
 
 function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
   const o = wgslOp(spec.op, spec.type);
@@ -70,14 +73,12 @@ function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const c = o.combine;
   const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
-  return `${spec.subgroups ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : ''}
-${slotWgsl({ type: T, identity: o.identity, backward: spec.backward, writes: true })}
-@group(0) @binding(5) var<storage, read> head_bits: array<u32>;
+  return `${slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, writes: true })}
 
 const WG: u32 = ${WG}u;
 const K: u32 = ${K}u;
 const TILE_SLOTS: u32 = ${WG * K}u;
-${lookBackDeclsWgsl(o, spec)}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: null })}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
 ${segmentedTileDeclsWgsl(T, maxGroups)}

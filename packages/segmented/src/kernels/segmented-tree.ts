@@ -1,5 +1,18 @@
 import { type ElementType, ScanError, type ScanOp } from '@scan/core';
-import { type KernelSpec, LINEAR_WORKGROUP_WGSL, scratchSlotWgsl, slotWgsl, unroll, wgslOp } from '@scan/core/kit';
+import {
+  defineKernel,
+  type Kernel,
+  LINEAR_WORKGROUP_WGSL,
+  read,
+  readWrite,
+  SLOT_PARAMS,
+  scratchSlotBindings,
+  scratchSlotFunctionsWgsl,
+  slotBindings,
+  slotFunctionsWgsl,
+  unroll,
+  wgslOp,
+} from '@scan/core/kit';
 
 /**
  * The segmented scan of Sengupta, Harris, Zhang & Owens, "Scan Primitives for GPU Computing"
@@ -26,7 +39,7 @@ import { type KernelSpec, LINEAR_WORKGROUP_WGSL, scratchSlotWgsl, slotWgsl, unro
  * elements. Tree indices are padded by one word every 32 (the paper's bank-conflict avoidance).
  *
  * Flags, per level:
- * - `'chunk'` (the caller's array, through `slotWgsl`): the bit-packed head flags of
+ * - `'chunk'` (the caller's array, through core's slot view): the bit-packed head flags of
  *   `@scan/segmented` (bit `i % 32` of word `⌊i / 32⌋`), read in logical order: element 0 is always
  *   a head; a backward scan reads the flag of logical element j (physical n−1−j) from physical
  *   element n−j, the paper's "flags shifted by one" (j starts a reversed segment where n−1−j ends
@@ -50,7 +63,7 @@ export type SegmentedTreeMode =
 export type SegmentedTreeLevel = 'chunk' | 'sums';
 
 /** What the tree kernels are specialized on. */
-export interface SegmentedTreeSpec {
+export type SegmentedTreeSpec = {
   readonly type: ElementType;
   readonly op: ScanOp;
   /** Ignored (always exclusive) at the `'sums'` level and in `'reduce'`. */
@@ -61,7 +74,7 @@ export interface SegmentedTreeSpec {
   readonly workgroupSize: number;
   readonly level: SegmentedTreeLevel;
   readonly mode: SegmentedTreeMode;
-}
+};
 
 /** log2 of the banks the tree padding is laid out for (32 banks of 4 bytes, as in the paper). */
 const LOG_NUM_BANKS = 5;
@@ -114,33 +127,80 @@ function checkSpec(spec: SegmentedTreeSpec): void {
 }
 
 /**
- * The kernel of one phase of the tree algorithm at one level.
+ * The kernel of one phase of the tree algorithm at one level. Fields a kernel ignores (`inclusive`
+ * outside the `'chunk'` level's down-sweep and block, `backward` at the `'sums'` level) are cleared
+ * before the kernel is made, so specializations that generate the same WGSL share one pipeline.
  *
- * Bindings, `'chunk'`: 0 src, 1 dst (not in `'reduce'`), 2 aux, 3 params (`slotWgsl`), 4 head_bits.
- * `'sums'`: 0 data (read in `'reduce'`, scanned in place otherwise), 3 params, 4 level_flags.
- * Both: 5 tree_sums and 6 tree_ors (the saved trees; `'reduce'` writes, `'down-sweep'` reads),
- * 7 block values (`'reduce'`: the partial-sum roots it writes; `'down-sweep'`: the scanned
- * second level it reads), 8 block_flags (`'reduce'`: original flag | partial OR << 1).
+ * Bindings, `'chunk'`: `src`, `dst` (not in `'reduce'`), `aux` (core's slot view), `head_bits`.
+ * `'sums'`: `data` (read in `'reduce'`, scanned in place otherwise), `level_flags`. Both:
+ * `tree_sums` and `tree_ors` (the saved trees; `'reduce'` writes, `'down-sweep'` reads);
+ * `'reduce'`: `block_sums` (the partial-sum roots it writes) and `block_flags` (original flag |
+ * partial OR << 1); `'down-sweep'`: `block_prefix` (the scanned second level it reads). Parameters
+ * {@link SLOT_PARAMS}.
  *
  * @example
  * ```ts
  * const k = segmentedTreeKernel({ type: 'u32', op: 'add', inclusive: false, backward: false, workgroupSize: 256, level: 'chunk', mode: 'reduce' });
+ * b.dispatch(k, { src: input, aux, head_bits: headBits, tree_sums, tree_ors, block_sums, block_flags }, blocks, params);
  * ```
  */
-export function segmentedTreeKernel(spec: SegmentedTreeSpec): KernelSpec {
+export function segmentedTreeKernel(spec: SegmentedTreeSpec): Kernel<SegmentedTreeBinding, typeof SLOT_PARAMS> {
   checkSpec(spec);
   const chunk = spec.level === 'chunk';
-  const key = [
-    'segmented/tree',
-    spec.mode,
-    spec.level,
-    `${spec.type}.${spec.op}`,
-    chunk && spec.mode !== 'reduce' && spec.inclusive ? 'inc' : 'exc',
-    chunk && spec.backward ? 'bwd' : 'fwd',
-    `${spec.workgroupSize}`,
-  ].join('/');
-  return { key, wgsl: () => segmentedTreeWgsl(spec) };
+  return segmentedTree({
+    ...spec,
+    inclusive: chunk && spec.mode !== 'reduce' && spec.inclusive,
+    backward: chunk && spec.backward,
+  });
 }
+
+/** The binding names of the tree kernels (each specialization declares some of them). */
+type SegmentedTreeBinding =
+  | 'src'
+  | 'dst'
+  | 'aux'
+  | 'head_bits'
+  | 'data'
+  | 'level_flags'
+  | 'tree_sums'
+  | 'tree_ors'
+  | 'block_sums'
+  | 'block_flags'
+  | 'block_prefix';
+
+const segmentedTree = defineKernel({
+  name: 'segmented/tree',
+  bindings: (spec: SegmentedTreeSpec) => {
+    const chunk = spec.level === 'chunk';
+    const writes = spec.mode !== 'reduce';
+    const T = spec.type;
+    const slots = chunk ? slotBindings({ type: T, writes }) : undefined;
+    const scratch = chunk ? undefined : scratchSlotBindings({ type: T, writes, carry: false });
+    const reduce = spec.mode === 'reduce';
+    const down = spec.mode === 'down-sweep';
+    return {
+      src: slots?.src,
+      dst: slots?.dst,
+      aux: slots?.aux,
+      head_bits: chunk ? read('array<u32>') : undefined,
+      data: scratch?.data,
+      // Per block of the level below: bit 0 the original flag of its first element, bit 1 its partial OR.
+      level_flags: chunk ? undefined : read('array<u32>'),
+      // Algorithm 5, line 2: the saved trees (logical node order; partial ORs one bit per node),
+      // which the reduce kernel writes and the down-sweep kernel reloads (line 4).
+      tree_sums: reduce ? readWrite(`array<${T}>`) : down ? read(`array<${T}>`) : undefined,
+      tree_ors: reduce ? readWrite('array<u32>') : down ? read('array<u32>') : undefined,
+      // The second level's inputs, one per block: the root of the partial-sum tree, and the original
+      // flag of the block's first element | the root of the partial-OR tree << 1.
+      block_sums: reduce ? readWrite(`array<${T}>`) : undefined,
+      block_flags: reduce ? readWrite('array<u32>') : undefined,
+      // The second-level segmented scan's output, one per block.
+      block_prefix: down ? read(`array<${T}>`) : undefined,
+    };
+  },
+  params: SLOT_PARAMS,
+  wgsl: (spec) => segmentedTreeWgsl(spec),
+});
 
 /** WGSL of the `'chunk'` level's data and flag access: `load_leaf(s)` from the slot view and the head bits. */
 function chunkAccessWgsl(spec: SegmentedTreeSpec, identity: string): string {
@@ -167,8 +227,7 @@ function chunkAccessWgsl(spec: SegmentedTreeSpec, identity: string): string {
   // Element 0 always starts a segment; lanes past the end of the data are no heads.
   if (s == 0u) { m = m | 1u; }
   return m & ((1u << min(n - e, 4u)) - 1u);`;
-  return `${slotWgsl({ type: spec.type, identity, backward: spec.backward, writes: spec.mode !== 'reduce' })}
-@group(0) @binding(4) var<storage, read> head_bits: array<u32>;
+  return `${slotFunctionsWgsl({ type: spec.type, identity, backward: spec.backward, writes: spec.mode !== 'reduce' })}
 
 // Word w of the head bits; words outside the data's ⌈count / 32⌉ read as 0. The binding is the
 // caller's whole buffer (one bind group serves every count), so the count bounds the reads, not
@@ -201,9 +260,7 @@ fn load_leaf(s: u32) -> Leaf {
 
 /** WGSL of a `'sums'` level's access: the block values of the level below and their two flags. */
 function sumsAccessWgsl(spec: SegmentedTreeSpec, identity: string): string {
-  return `${scratchSlotWgsl({ type: spec.type, identity, writes: spec.mode !== 'reduce', bindings: { data: 0, params: 3 } })}
-// Per block of the level below: bit 0 the original flag of its first element, bit 1 its partial OR.
-@group(0) @binding(4) var<storage, read> level_flags: array<u32>;
+  return `${scratchSlotFunctionsWgsl({ type: spec.type, identity, writes: spec.mode !== 'reduce', carry: false })}
 
 // The paper's three inputs of a second-level scan: values, original flags, partial ORs.
 fn load_leaf(s: u32) -> Leaf {
@@ -240,22 +297,6 @@ function segmentedTreeWgsl(spec: SegmentedTreeSpec): string {
   const inclusive = chunk && spec.inclusive;
   const mode = spec.mode;
   const access = chunk ? chunkAccessWgsl(spec, id) : sumsAccessWgsl(spec, id);
-
-  const globals = {
-    reduce: `// Algorithm 5, line 2: the saved trees (logical node order; partial ORs one bit per node).
-@group(0) @binding(5) var<storage, read_write> tree_sums: array<${T}>;
-@group(0) @binding(6) var<storage, read_write> tree_ors: array<u32>;
-// The second level's inputs, one per block: the root of the partial-sum tree, and the original
-// flag of the block's first element | the root of the partial-OR tree << 1.
-@group(0) @binding(7) var<storage, read_write> block_sums: array<${T}>;
-@group(0) @binding(8) var<storage, read_write> block_flags: array<u32>;`,
-    'down-sweep': `// Algorithm 5, line 4: the trees the reduce kernel saved.
-@group(0) @binding(5) var<storage, read> tree_sums: array<${T}>;
-@group(0) @binding(6) var<storage, read> tree_ors: array<u32>;
-// The second-level segmented scan's output, one per block.
-@group(0) @binding(7) var<storage, read> block_prefix: array<${T}>;`,
-    block: '',
-  }[mode];
 
   // Leaves: built from the data (reduce, block) or reloaded from the saved trees (down-sweep).
   const leaves =
@@ -350,7 +391,6 @@ out.${lane(k)} = ${inclusive ? `select(${c('run', `l.v.${lane(k)}`)}, l.v.${lane
 run = select(${c('run', `l.v.${lane(k)}`)}, l.v.${lane(k)}, (l.ors & ${1 << k}u) != 0u);`;
 
   return `${access}
-${globals}
 
 ${LINEAR_WORKGROUP_WGSL}
 

@@ -114,6 +114,7 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
   const exec = new RecipeExecutor(ctx, 'pack head flags');
   const bytesPerFlag = flagType === 'u8' ? 1 : 4;
   const flagBytes = (count: number) => (flagType === 'u8' ? 4 * Math.ceil(count / 4) : 4 * count);
+  const kernel = packHeadFlagsKernel(flagType);
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     for (let start = 0; start < count; start += chunkElements) {
@@ -121,12 +122,17 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
       const inWords = flagType === 'u8' ? Math.ceil(n / 4) : n;
       const outWords = packedFlagWords(n);
       const workgroups = Math.ceil(inWords / FLAG_KERNEL_WORKGROUP);
-      const params = b.paramBlock([n, inWords, outWords, dispatchShape(workgroups, maxDim).x, start === 0 ? 1 : 0]);
       // A chunk's ranges start at fixed offsets and hold a chunk's capacity at most, whatever the
       // count: the kernel stops at params.in_words / out_words, so the bind groups serve every count.
       const flagsRange = { role: 'flags', offset: bytesPerFlag * start, limit: bytesPerFlag * chunkElements, multipleOf: 4 };
       const bitsRange = { role: 'output', offset: start / 8, limit: chunkElements / 8, multipleOf: 4 };
-      b.dispatch(packHeadFlagsKernel(flagType), [flagsRange, bitsRange, params], workgroups);
+      b.dispatch(kernel, { flags: flagsRange, bits: bitsRange }, workgroups, {
+        count: n,
+        in_words: inWords,
+        out_words: outWords,
+        dispatch_x: dispatchShape(workgroups, maxDim).x,
+        force_first: start === 0 ? 1 : 0,
+      });
     }
     return b.build();
   };
@@ -172,6 +178,9 @@ export function createHeadFlagsToOffsetsPlan(
   const scan = createScanPlan(ctx, { type: 'u32', op: 'add', inclusive: false, maxCount: packedFlagWords(maxCount) });
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const exec = new RecipeExecutor(ctx, 'head flags to offsets');
+  const countHeads = countHeadsKernel();
+  const scatterOffsets = scatterOffsetsKernel();
+  const headBits = { role: 'headBits', offset: 0 };
   // Two recipes share the executor's scratch ('counts', 'bases'); the scan plan runs between them.
   // Every binding is a whole buffer (the kernels stop at params.words / params.count), so each
   // recipe has one structure whatever the count.
@@ -181,8 +190,11 @@ export function createHeadFlagsToOffsetsPlan(
     b.needScratch('counts', 4 * words);
     b.needScratch('bases', 4 * words);
     const workgroups = Math.ceil(words / FLAG_KERNEL_WORKGROUP);
-    const params = b.paramBlock([count, words, dispatchShape(workgroups, maxDim).x]);
-    b.dispatch(countHeadsKernel(), [{ role: 'headBits', offset: 0 }, { scratch: 'counts' }, params], workgroups);
+    b.dispatch(countHeads, { bits: headBits, counts: { scratch: 'counts' } }, workgroups, {
+      count,
+      words,
+      dispatch_x: dispatchShape(workgroups, maxDim).x,
+    });
     return b.build();
   };
   const buildScatter = (count: number): Recipe => {
@@ -192,17 +204,16 @@ export function createHeadFlagsToOffsetsPlan(
     b.needScratch('bases', 4 * words);
     // At least one workgroup: invocation 0 writes the final offset and the count, even for count 0.
     const workgroups = Math.max(1, Math.ceil(count / FLAG_KERNEL_WORKGROUP));
-    const params = b.paramBlock([count, words, dispatchShape(workgroups, maxDim).x]);
     b.dispatch(
-      scatterOffsetsKernel(),
-      [
-        { role: 'headBits', offset: 0 },
-        { scratch: 'bases' },
-        { role: 'output', offset: 0 },
-        { role: 'segmentCount', offset: 0, size: 4 },
-        params,
-      ],
+      scatterOffsets,
+      {
+        bits: headBits,
+        bases: { scratch: 'bases' },
+        offsets: { role: 'output', offset: 0 },
+        segment_count: { role: 'segmentCount', offset: 0, size: 4 },
+      },
       workgroups,
+      { count, words, dispatch_x: dispatchShape(workgroups, maxDim).x },
     );
     return b.build();
   };
@@ -285,20 +296,26 @@ export function createOffsetsToHeadFlagsPlan(
   // Whole buffers, and offset chunks at fixed starts holding a chunk's capacity at most: the kernels
   // stop at params.words / params.segments, so the bindings serve every count.
   const bits = { role: 'output', offset: 0 };
+  const zeroWords = zeroWordsKernel();
+  const offsetsToBits = offsetsToBitsKernel();
   const offsetChunks = (segments: number) => Math.max(1, Math.ceil(segments / chunkOffsets));
   const build = (count: number, segments: number): Recipe => {
     const b = new RecipeBuilder();
     const words = packedFlagWords(count);
     const zeroGroups = Math.ceil(words / FLAG_KERNEL_WORKGROUP);
-    b.dispatch(zeroWordsKernel(), [bits, b.paramBlock([words, dispatchShape(zeroGroups, maxDim).x])], zeroGroups);
+    b.dispatch(zeroWords, { data: bits }, zeroGroups, { words, dispatch_x: dispatchShape(zeroGroups, maxDim).x });
     // The first chunk runs even with no segments, to set element 0's bit.
     for (let chunk = 0; chunk < offsetChunks(segments); chunk++) {
       const start = chunk * chunkOffsets;
       const n = Math.max(0, Math.min(chunkOffsets, segments - start));
       const workgroups = Math.max(1, Math.ceil(n / FLAG_KERNEL_WORKGROUP));
-      const params = b.paramBlock([count, n, dispatchShape(workgroups, maxDim).x, start === 0 ? 1 : 0]);
       const offsets = { role: 'offsets', offset: 4 * start, limit: 4 * chunkOffsets, multipleOf: 4 };
-      b.dispatch(offsetsToBitsKernel(), [offsets, bits, params], workgroups);
+      b.dispatch(offsetsToBits, { offsets, bits }, workgroups, {
+        count,
+        segments: n,
+        dispatch_x: dispatchShape(workgroups, maxDim).x,
+        force_first: start === 0 ? 1 : 0,
+      });
     }
     return b.build();
   };

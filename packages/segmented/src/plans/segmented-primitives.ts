@@ -145,18 +145,23 @@ export function createSegmentedDistributePlan(
   const chunkElements = maxChunkElements(ctx, options.maxChunkElements);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const exec = new RecipeExecutor(ctx, 'segmented distribute');
+  const keepHeads = keepHeadsKernel(backward);
+  const headBits = { role: 'headBits', offset: 0 };
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     b.needScratch('kept', 4 * count);
     // Whole head bits, and per chunk ranges at fixed starts holding a chunk's capacity at most: the
     // kernel stops at params.chunk_count, so the bindings serve every count.
-    const headBits = { role: 'headBits', offset: 0 };
     for (let start = 0; start < count; start += chunkElements) {
       const n = Math.min(chunkElements, count - start);
       const workgroups = Math.ceil(n / PRIMITIVE_WORKGROUP);
-      const params = b.paramBlock([count, start, n, dispatchShape(workgroups, maxDim).x]);
       const range = { offset: 4 * start, limit: 4 * chunkElements, multipleOf: 4 };
-      b.dispatch(keepHeadsKernel(backward), [{ role: 'input', ...range }, { scratch: 'kept', ...range }, headBits, params], workgroups);
+      b.dispatch(keepHeads, { input: { role: 'input', ...range }, kept: { scratch: 'kept', ...range }, head_bits: headBits }, workgroups, {
+        count,
+        start,
+        chunk_count: n,
+        dispatch_x: dispatchShape(workgroups, maxDim).x,
+      });
     }
     return b.build();
   };
@@ -258,23 +263,26 @@ export function createSplitAndSegmentPlan(ctx: ScanContext, options: SplitAndSeg
   const spreadScan = createSegmentedScanPlan(ctx, { type: 'u32', op: 'max', inclusive: true, backward: true, algorithm, maxCount });
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const exec = new RecipeExecutor(ctx, 'split-and-segment');
+  const splitStarts = splitStartsKernel();
+  const splitScatter = splitScatterKernel();
+  // Whole buffers (the kernels stop at params.count), so each step has one structure whatever the count.
+  const whole = (role: string) => ({ role, offset: 0, multipleOf: 4 });
+  const input = whole('input');
+  const flags = whole('flags');
+  const headBits = whole('headBits');
+  const output = whole('output');
+  const outBits = whole('outputHeadBits');
   // Two recipes over the same scratch: 'v' (the starts, later b) and 'f'; the scans run between them.
   const recipe = (count: number, step: 'starts' | 'scatter'): Recipe => {
     const b = new RecipeBuilder();
     const v = b.needScratch('v', 4 * count);
     const f = b.needScratch('f', 4 * count);
     const workgroups = Math.ceil(count / PRIMITIVE_WORKGROUP);
-    const params = b.paramBlock([count, dispatchShape(workgroups, maxDim).x]);
-    // Whole buffers (the kernels stop at params.count), so each step has one structure whatever the count.
-    const whole = (role: string) => ({ role, offset: 0, multipleOf: 4 });
+    const params = { count, dispatch_x: dispatchShape(workgroups, maxDim).x };
     if (step === 'starts') {
-      b.dispatch(splitStartsKernel(), [whole('flags'), whole('headBits'), v, whole('outputHeadBits'), params], workgroups);
+      b.dispatch(splitStarts, { flags, head_bits: headBits, start_falses: v, out_bits: outBits }, workgroups, params);
     } else {
-      b.dispatch(
-        splitScatterKernel(),
-        [whole('input'), whole('flags'), f, v, whole('output'), whole('outputHeadBits'), params],
-        workgroups,
-      );
+      b.dispatch(splitScatter, { input, flags, falses_to: f, trues_at: v, output, out_bits: outBits }, workgroups, params);
     }
     return b.build();
   };

@@ -8,7 +8,7 @@ import {
   checkEncodeArgs,
   checkOp,
   checkOptions,
-  chunkParams,
+  chunkParamValues,
   decoupledFallbackStatusBytes,
   dispatchShape,
   maxChunkElements,
@@ -19,7 +19,7 @@ import {
   splitIntoChunks,
   stageTailIn,
 } from '@scan/core/kit';
-import { segmentedReduceKernel, segmentedReduceTile } from '../kernels/segmented-reduce.js';
+import { RANGE_PARAMS, segmentedReduceKernel, segmentedReduceTile } from '../kernels/segmented-reduce.js';
 import { packedFlagWords } from '../types.js';
 
 /** Options of {@link createSegmentedReducePlan}. */
@@ -112,6 +112,10 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
   const exec = new RecipeExecutor(ctx, 'segmented reduce');
   // Forced fallbacks (tests) need not wait for predecessors that never read as ready.
   const kernel = segmentedReduceKernel({ ...spec, maxSpin: forceFallback ? 1 : 64, forceFallback });
+  // The caller's whole buffers: the kernel bounds its reads by ranges.total and writes one value
+  // per segment, so the bindings serve every count.
+  const headBits: BufferRef = { role: 'headBits', offset: 0 };
+  const output: BufferRef = { role: 'output', offset: 0 };
 
   /** Elements per chunk for `count`: whole ranges (the look-backs number ranges over the whole array), one binding at most. */
   const chunkFor = (count: number) => {
@@ -128,9 +132,6 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
-    // The caller's whole buffers: the kernel bounds its reads by ranges.total and writes one value
-    // per segment, so the bindings serve every count.
-    const headBits: BufferRef = { role: 'headBits', offset: 0 };
     const steps = stepsFor(count);
     const rangeElements = steps * tileElements;
     const totalRanges = Math.ceil(count / rangeElements);
@@ -144,12 +145,17 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
       if (firstRange > 0) b.clear({ ...status, offset: 0, size: 4 });
       stageTailIn(b, 'input', chunk, aux);
       const ranges = Math.ceil(chunk.count / rangeElements);
-      const params = b.paramBlock(chunkParams(chunk, ranges, dispatchShape(ranges, maxDim).x, chunk.start));
-      const rangeParams = b.paramBlock([steps, firstRange, count, 0]);
+      // The kernel's own parameters fill a block; the ranges uniform is a second one.
+      const rangeParams = b.uniformBlock(RANGE_PARAMS, { steps, first_range: firstRange, total: count });
       // Whole vec4s from the chunk's start, as many as a binding holds (not the chunk's capacity,
       // which follows the count).
       const input: BufferRef = { role: 'input', offset: 4 * chunk.start, limit: 4 * bindable, multipleOf: 16 };
-      b.dispatch(kernel, [input, { role: 'output', offset: 0 }, aux, params, status, headBits, rangeParams], ranges);
+      b.dispatch(
+        kernel,
+        { src: input, seg_out: output, aux, status, head_bits: headBits, ranges: rangeParams },
+        ranges,
+        chunkParamValues(chunk, ranges, dispatchShape(ranges, maxDim).x, chunk.start),
+      );
       firstRange += ranges;
     }
     return b.build();

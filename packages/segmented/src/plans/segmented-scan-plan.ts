@@ -13,7 +13,7 @@ import {
   checkOp,
   checkOptions,
   chunkLayoutKey,
-  chunkParams,
+  chunkParamValues,
   decoupledFallbackStatusBytes,
   dispatchShape,
   gpuCountOf,
@@ -120,12 +120,13 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
 
   const spec = { ...shape, slotsPerThread: raw.slotsPerThread ?? 4, maxSpin: 64, forceFallback: raw.forceFallback === true };
+  const kernel = segmentedSinglePassKernel(spec);
+  // The caller's whole head bits: the kernel bounds its reads by the chunk's count (params), so one
+  // bind group serves every count.
+  const headBits: BufferRef = { role: 'headBits', offset: 0 };
   const singlePass = (count: number): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
-    // The caller's whole buffer: the kernel bounds its reads by the chunk's count (params), so one
-    // bind group serves every count.
-    const headBits: BufferRef = { role: 'headBits', offset: 0 };
     for (const chunk of splitIntoChunks(count, chunkElements, backward)) {
       stageTailIn(b, 'input', chunk, aux);
       const tiles = Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread));
@@ -133,11 +134,11 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
       b.needScratch('status', statusBytes);
       b.clear({ scratch: 'status', offset: 0, size: statusBytes });
       // params.extra = the chunk's first element, where its head bits start.
-      const params = b.paramBlock(chunkParams(chunk, tiles, dispatchShape(tiles, maxDim).x, chunk.start));
       b.dispatch(
-        segmentedSinglePassKernel(spec),
-        [vecRange('input', chunk), vecRange('output', chunk), aux, params, { scratch: 'status' }, headBits],
+        kernel,
+        { src: vecRange('input', chunk), dst: vecRange('output', chunk), aux, status: { scratch: 'status' }, head_bits: headBits },
         tiles,
+        chunkParamValues(chunk, tiles, dispatchShape(tiles, maxDim).x, chunk.start),
       );
       stageTailOut(b, 'output', chunk, aux);
     }
@@ -168,11 +169,11 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
       constants: [dispatchShape(tiles, maxDim).x, chunk.carryIn, chunk.carryOut, 0],
       tail: { input: { role: 'input', offset: 0 }, aux },
     });
-    const headBits: BufferRef = { role: 'headBits', offset: 0 };
     b.dispatch(
-      segmentedSinglePassKernel(spec),
-      [vecRange('input', chunk), vecRange('output', chunk), aux, params, { scratch: 'status' }, headBits],
+      kernel,
+      { src: vecRange('input', chunk), dst: vecRange('output', chunk), aux, status: { scratch: 'status' }, head_bits: headBits },
       tiles,
+      params,
     );
     recordTailOut(b, params, aux, { role: 'output', offset: 0 });
     return b.build();

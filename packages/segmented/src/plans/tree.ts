@@ -3,11 +3,14 @@ import {
   AUX_WORDS,
   type BufferRef,
   type Chunk,
-  chunkParams,
+  chunkParamValues,
   dispatchShape,
+  NO_CARRY,
   opFitsType,
+  type ParamValues,
   type Recipe,
   RecipeBuilder,
+  type SLOT_PARAMS,
   splitIntoChunks,
   stageTailIn,
   stageTailOut,
@@ -79,9 +82,18 @@ export function treeMaxCount(ctx: ScanContext): number {
   return Math.floor(ctx.caps.limits.maxStorageBufferBindingSize / 4);
 }
 
-/** Params of a recursion level over a scratch array of `n` block values (see `scratchSlotWgsl`). */
-function levelParams(n: number, blocks: number, dispatchX: number): number[] {
-  return [n, Math.ceil(n / 4), 0, blocks, dispatchX, 0xffffffff, 0xffffffff, 0];
+/** Params of a recursion level over a scratch array of `n` block values (see `scratchSlotFunctionsWgsl`). */
+function levelParams(n: number, blocks: number, dispatchX: number): ParamValues<typeof SLOT_PARAMS> {
+  return {
+    count: n,
+    slots: Math.ceil(n / 4),
+    full_vecs: 0,
+    tiles: blocks,
+    dispatch_x: dispatchX,
+    carry_in: NO_CARRY,
+    carry_out: NO_CARRY,
+    extra: 0,
+  };
 }
 
 /**
@@ -163,32 +175,56 @@ export function treeSegmentedScanRecipe(ctx: ScanContext, shape: SegmentedShape,
   const scanLevel = (level: number, n: number): void => {
     const blocks = Math.ceil(Math.ceil(n / 4) / blockSlots);
     const data: BufferRef = { scratch: `${SCRATCH}.sums.${level}` };
-    const flags: BufferRef = { scratch: `${SCRATCH}.flags.${level}` };
-    const params = b.paramBlock(levelParams(n, blocks, dispatchShape(blocks, maxDim).x));
+    const levelFlags: BufferRef = { scratch: `${SCRATCH}.flags.${level}` };
+    const values = levelParams(n, blocks, dispatchShape(blocks, maxDim).x);
     if (blocks === 1) {
-      b.dispatch(segmentedTreeKernel(spec('sums', 'block')), [data, undefined, undefined, params, flags], 1);
+      b.dispatch(segmentedTreeKernel(spec('sums', 'block')), { data, level_flags: levelFlags }, 1, values);
       return;
     }
     const t = trees(level, blocks);
-    b.dispatch(segmentedTreeKernel(spec('sums', 'reduce')), [data, undefined, undefined, params, flags, t.x, t.f, t.sums, t.flags], blocks);
+    const reduce = segmentedTreeKernel(spec('sums', 'reduce'));
+    const params = b.paramsFor(reduce, values);
+    b.dispatch(
+      reduce,
+      { data, level_flags: levelFlags, tree_sums: t.x, tree_ors: t.f, block_sums: t.sums, block_flags: t.flags },
+      blocks,
+      params,
+    );
     scanLevel(level + 1, blocks);
-    b.dispatch(segmentedTreeKernel(spec('sums', 'down-sweep')), [data, undefined, undefined, params, flags, t.x, t.f, t.sums], blocks);
+    b.dispatch(
+      segmentedTreeKernel(spec('sums', 'down-sweep')),
+      { data, level_flags: levelFlags, tree_sums: t.x, tree_ors: t.f, block_prefix: t.sums },
+      blocks,
+      params,
+    );
   };
 
   stageTailIn(b, 'input', chunk, aux);
   const blocks = Math.ceil(chunk.slots / blockSlots);
-  const params = b.paramBlock(chunkParams(chunk, blocks, dispatchShape(blocks, maxDim).x));
+  const values = chunkParamValues(chunk, blocks, dispatchShape(blocks, maxDim).x);
   const input = vecRange('input', chunk);
   const output = vecRange('output', chunk);
   // The caller's whole buffer: the kernel bounds its reads by params.count.
   const headBits: BufferRef = { role: 'headBits', offset: 0 };
   if (blocks === 1) {
-    b.dispatch(segmentedTreeKernel(spec('chunk', 'block')), [input, output, aux, params, headBits], 1);
+    b.dispatch(segmentedTreeKernel(spec('chunk', 'block')), { src: input, dst: output, aux, head_bits: headBits }, 1, values);
   } else {
     const t = trees(0, blocks);
-    b.dispatch(segmentedTreeKernel(spec('chunk', 'reduce')), [input, undefined, aux, params, headBits, t.x, t.f, t.sums, t.flags], blocks);
+    const reduce = segmentedTreeKernel(spec('chunk', 'reduce'));
+    const params = b.paramsFor(reduce, values);
+    b.dispatch(
+      reduce,
+      { src: input, aux, head_bits: headBits, tree_sums: t.x, tree_ors: t.f, block_sums: t.sums, block_flags: t.flags },
+      blocks,
+      params,
+    );
     scanLevel(1, blocks);
-    b.dispatch(segmentedTreeKernel(spec('chunk', 'down-sweep')), [input, output, aux, params, headBits, t.x, t.f, t.sums], blocks);
+    b.dispatch(
+      segmentedTreeKernel(spec('chunk', 'down-sweep')),
+      { src: input, dst: output, aux, head_bits: headBits, tree_sums: t.x, tree_ors: t.f, block_prefix: t.sums },
+      blocks,
+      params,
+    );
   }
   stageTailOut(b, 'output', chunk, aux);
   return b.build();
