@@ -9,14 +9,7 @@
 // {@link directProbeKernel} checks on the device that this compiles and that subgroups are formed
 // from consecutive invocation indices.
 
-import {
-  defineKernel,
-  type Kernel,
-  type KernelDefinition,
-  type ParamFields,
-  type ParamType,
-  readWrite,
-} from '@scan/core/kit';
+import { defineKernel, type Kernel, type KernelDefinition, type ParamFields, type ParamType, readWrite } from '@scan/core/kit';
 import type { MatrixPath } from './matrix.js';
 import { tcuBindings } from './tcu-kernels.js';
 
