@@ -6,6 +6,7 @@ export default defineConfig({
   resolve: { alias: workspaceAliases() },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup.ts'],
     environment: 'node',
     testTimeout: 180_000,
     hookTimeout: 180_000,

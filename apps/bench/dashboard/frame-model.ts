@@ -1,3 +1,4 @@
+import { caseText } from '../src/case-types.js';
 import { describeVariant } from '../src/cases.js';
 import { changeText, formatBytes } from '../src/frame-table.js';
 import type { CreationCounts } from '../src/report.js';
@@ -30,7 +31,8 @@ export function frameRows(reports: readonly LoadedReport[], primitive: 'frame-lo
 function variantOf(row: Row): string {
   const c = row.result.case;
   const v = describeVariant(c);
-  return c.frameWorkload && v.startsWith(`${c.frameWorkload} `) ? v.slice(c.frameWorkload.length + 1) : v;
+  const plan = caseText(c, 'frameWorkload');
+  return plan && v.startsWith(`${plan} `) ? v.slice(plan.length + 1) : v;
 }
 
 /** `name (abc1234)`: the report and its commit, so runs before and after a change are told apart. */
@@ -43,7 +45,7 @@ const pipelines = (c: CreationCounts | undefined) => (c ? c.pipelines + c.asyncP
 
 /** Columns shared by both tables, before their own figures. */
 const NAME_COLUMNS: readonly Column[] = [
-  textColumn('plan', 'plan', (r) => r.result.case.frameWorkload),
+  textColumn('plan', 'plan', (r) => caseText(r.result.case, 'frameWorkload')),
   textColumn('variant', 'variant', variantOf),
   numberColumn('n', 'n', (r) => r.result.case.n, int),
 ];

@@ -1,9 +1,10 @@
-import type { BenchCase, Primitive } from '../src/case-types.js';
 import { enumerateCases } from '../src/cases.js';
+import type { BenchCase, Primitive } from '../src/registry.js';
 import { parseMatrixList, SOFTWARE_MATRICES } from '../src/spmv-suite.js';
 
-// What a live run runs, kept apart from live.ts so the page can count the cases without loading the
-// packages' kernels: those load (a chunk of their own) when a run starts.
+// What a live run runs, kept apart from live.ts (the runner and the device, a chunk of their own that
+// loads when a run starts) so the page can count the cases. The case list comes from the registry,
+// whose modules hold their workloads too, so the page's own chunk has the packages' code.
 
 /**
  * The matrices the sparse products multiply in a live run: the bench's software suite (a 16² grid

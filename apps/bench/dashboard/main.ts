@@ -1,6 +1,6 @@
 import type { Chart } from 'chart.js';
-import type { Primitive } from '../src/case-types.js';
 import { PRIMITIVES } from '../src/cases.js';
+import type { Primitive } from '../src/registry.js';
 import { drawChart } from './charts.js';
 import { loadCommittedReports } from './committed.js';
 import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from './frame-model.js';

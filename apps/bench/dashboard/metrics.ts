@@ -1,6 +1,9 @@
-import { HISPARSE_ADD_PRIMITIVES, SORT_PRIMITIVES, SPMV_PRIMITIVES } from '../src/case-types.js';
+import { HISPARSE_ADD } from '../src/primitives/hisparse-add.js';
+import { SEGMENTED_SORT } from '../src/primitives/segmented-sort.js';
+import { SORT } from '../src/primitives/sort.js';
+import { SORT_PAIRS } from '../src/primitives/sort-pairs.js';
+import { SPMV_PRIMITIVES, spmvGflops } from '../src/primitives/spmv.js';
 import type { CaseResult } from '../src/report.js';
-import { spmvGflops } from '../src/spmv-cases.js';
 
 /** The throughput units the charts can draw. */
 export type Unit = 'gbps' | 'gelems' | 'gkeys' | 'gflops';
@@ -16,10 +19,10 @@ export const UNIT_TITLE: Readonly<Record<Unit, string>> = {
 /** Short unit names for tooltips and the table. */
 export const UNIT_SHORT: Readonly<Record<Unit, string>> = { gbps: 'GB/s', gelems: 'Gelem/s', gkeys: 'G keys/s', gflops: 'GFLOPS' };
 
-const SORTS = new Set<string>(SORT_PRIMITIVES);
+const SORTS = new Set<string>([SORT, SORT_PAIRS, SEGMENTED_SORT].flatMap((m) => m.primitives));
 // `sparse-add` is a CUDA baseline's primitive (csrgeam), matched by HiSparse's add (`hisparse-add`):
 // both in GFLOPS over the same 2·nnz of `spmvGflops`, so the two lines share an axis.
-const SPMV = new Set<string>([...SPMV_PRIMITIVES, ...HISPARSE_ADD_PRIMITIVES, 'sparse-add']);
+const SPMV = new Set<string>([...SPMV_PRIMITIVES, ...HISPARSE_ADD.primitives, 'sparse-add']);
 
 /**
  * The unit a primitive is usually quoted in: keys per second for sorts, GFLOPS for sparse

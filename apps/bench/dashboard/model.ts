@@ -1,4 +1,3 @@
-import type { BenchCase } from '../src/case-types.js';
 import { type BenchReport, type CaseResult, validateReport } from '../src/report.js';
 
 // What the dashboard holds: the reports it loaded (committed, from a file or URL, or a live run)
@@ -91,8 +90,8 @@ export function newestFirst(reports: readonly LoadedReport[]): LoadedReport[] {
  * caseKey(row.source.device, row.result.case); // 'nvidia-h100-80gb-hbm3|pack single-pass u32 u32 flags@1048576|0.01'
  * ```
  */
-export function caseKey(device: string, c: Pick<BenchCase, 'id' | 'density'>): string {
-  return `${device}|${c.id}|${c.density ?? ''}`;
+export function caseKey(device: string, c: { readonly id: string; readonly density?: unknown }): string {
+  return `${device}|${c.id}|${typeof c.density === 'number' ? c.density : ''}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { caseText } from '../src/case-types.js';
 import { metricValue, naturalUnit } from './metrics.js';
 import type { Row } from './model.js';
 
@@ -76,7 +77,7 @@ export function verificationText(row: Row): string {
 /** The table's columns, in order. */
 export const COLUMNS: readonly Column[] = [
   textColumn('primitive', 'primitive', (r) => r.result.case.primitive),
-  textColumn('algorithm', 'algorithm', (r) => r.result.matrix?.algorithm ?? r.result.case.algorithm),
+  textColumn('algorithm', 'algorithm', (r) => r.result.matrix?.algorithm ?? caseText(r.result.case, 'algorithm')),
   textColumn('series', 'configuration', (r) => r.result.case.series),
   numberColumn('n', 'n', (r) => r.result.case.n, int),
   textColumn('status', 'status', (r) => r.result.status),

@@ -1,5 +1,6 @@
-import type { Primitive } from '../src/case-types.js';
+import { caseText } from '../src/case-types.js';
 import { PRIMITIVES } from '../src/cases.js';
+import type { Primitive } from '../src/registry.js';
 import type { CaseResult } from '../src/report.js';
 import { lineage, lineageGroup, metricValue, naturalUnit, UNIT_SHORT, UNIT_TITLE, type Unit } from './metrics.js';
 import { caseKey, type Row } from './model.js';
@@ -54,8 +55,9 @@ function sizeText(n: number): string {
 function lineName(result: CaseResult): string {
   const c = result.case;
   let base = c.series.startsWith(`${c.primitive} `) ? c.series.slice(c.primitive.length + 1) : c.series;
-  if (c.matrix !== undefined && base.endsWith(` ${c.matrix}`)) base = base.slice(0, -c.matrix.length - 1);
-  return c.density !== undefined && c.density !== 0.5 ? `${base} density ${c.density}` : base;
+  const matrix = caseText(c, 'matrix');
+  if (matrix !== undefined && base.endsWith(` ${matrix}`)) base = base.slice(0, -matrix.length - 1);
+  return typeof c.density === 'number' && c.density !== 0.5 ? `${base} density ${c.density}` : base;
 }
 
 /** Charts in the order the bench lists its primitives (core first), whatever order the reports came in. */
@@ -219,7 +221,7 @@ export function paperCharts(rows: readonly Row[]): ChartSpec[] {
   const entries = [];
   for (const row of rows) {
     const c = row.result.case;
-    const kind = lineage(c.primitive, c.algorithm);
+    const kind = lineage(c.primitive, caseText(c, 'algorithm'));
     const y = metricValue(row.result, naturalUnit(c.primitive));
     if (!kind || y === undefined) continue;
     const group = lineageGroup(c.primitive);

@@ -1,4 +1,4 @@
-import type { BenchCase } from './case-types.js';
+import type { CopyCase } from './primitives/copy.js';
 import type { DeviceInfo } from './report.js';
 import { type ChildSpec, runCaseInChild } from './run-case.js';
 
@@ -6,7 +6,7 @@ import { type ChildSpec, runCaseInChild } from './run-case.js';
 // child which adapter the cases will get: the smallest copy case, whose result is thrown away.
 
 /** The case a probe runs: a copy of 1024 words, 10 runs, no warm-up (well under a second on SwiftShader). */
-const PROBE_CASE: BenchCase = {
+const PROBE_CASE: CopyCase = {
   id: 'copy u32@1024',
   series: 'copy u32',
   primitive: 'copy',

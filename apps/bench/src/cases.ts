@@ -1,23 +1,40 @@
-import type { CaseSelection } from './case-module.js';
-import { CASE_MODULES } from './case-modules.js';
-import { BASELINES, type BenchCase, type CaseShape, type Primitive } from './case-types.js';
+import type { BenchModule } from './bench-module.js';
+import type { CaseSelection } from './case-types.js';
+import { BENCH_MODULES, type BenchCase, type Primitive } from './registry.js';
 
-// Builds a run's cases from the registry (case-modules.ts); nothing here names a package. This
+// Builds a run's cases from the registry (registry.ts); nothing here names a primitive. This
 // module and everything it imports are free of Node modules: the dashboard bundles it for the browser.
 
-export type { CaseSelection } from './case-module.js';
-export { DEFAULT_SCAN_ALGORITHMS } from './core-cases.js';
+export type { CaseSelection } from './case-types.js';
 
 /**
  * Primitives left out of the default list, run only when `--only` names them: those of the opt-in
  * modules (the tcu cases: 16 configurations, the emulated path very slow on SwiftShader; `hisparse-add`,
  * several read-backs per run; `frame-loop` and `first-call`, which measure what an application pays
  * per frame and on a first call rather than throughput; see the README).
+ *
+ * @example
+ * ```ts
+ * OPT_IN_PRIMITIVES; // ['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call']
+ * ```
  */
-export const OPT_IN_PRIMITIVES: readonly Primitive[] = CASE_MODULES.filter((m) => m.optIn).flatMap((m) => m.primitives);
+export const OPT_IN_PRIMITIVES: readonly Primitive[] = BENCH_MODULES.filter((m) => m.optIn).flatMap((m) => m.primitives);
 
-/** Every primitive name `--only` accepts, in report order. */
-export const PRIMITIVES: readonly Primitive[] = CASE_MODULES.flatMap((m) => m.primitives);
+/**
+ * Every primitive name `--only` accepts, in report order (the registry's modules').
+ *
+ * @example
+ * ```ts
+ * parseNameList('scan,copy', PRIMITIVES, '--only'); // ['scan', 'copy']
+ * ```
+ */
+export const PRIMITIVES: readonly Primitive[] = BENCH_MODULES.flatMap((m) => m.primitives);
+
+/**
+ * The fields a series name is made of: a case or a shape of any primitive (or a report's case).
+ * `describeVariant` reads the fields below by name, in this order, where the case has them.
+ */
+export type VariantFields = { readonly primitive: string; readonly type: string } & { readonly [field: string]: unknown };
 
 /**
  * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
@@ -41,22 +58,23 @@ export const PRIMITIVES: readonly Primitive[] = CASE_MODULES.flatMap((m) => m.pr
  * describeVariant({ primitive: 'first-call', frameWorkload: 'pack', type: 'u32', flagType: 'u32', firstCall: 'no-wait' }); // 'pack u32 u32 flags no-wait'
  * ```
  */
-export function describeVariant(c: CaseShape): string {
-  const parts: string[] = [...(c.frameWorkload !== undefined ? [c.frameWorkload] : []), c.inputType ?? c.type];
-  if (c.valueType !== undefined) parts.push(`${c.valueType} values`);
-  if (c.descending) parts.push('desc');
-  if (c.op) parts.push(c.op);
-  if (c.inclusive !== undefined) parts.push(c.inclusive ? 'incl' : 'excl');
-  if (c.backward !== undefined) parts.push(c.backward ? 'bwd' : 'fwd');
-  if (c.segmentMean !== undefined) parts.push(`mean ${c.segmentMean}`);
-  if (c.segmentSize !== undefined) parts.push(`seg ${c.segmentSize}`);
-  if (c.flagType !== undefined) parts.push(`${c.flagType} flags`);
-  if (c.k !== undefined) parts.push(`k ${c.k}`);
-  if (c.nodeSize !== undefined) parts.push(`d ${c.nodeSize}`);
-  if (c.combine !== undefined && c.combine !== 'atomic') parts.push(`${c.combine} combine`);
-  if (c.matrix !== undefined) parts.push(c.matrix);
-  if (c.countSource !== undefined) parts.push(`${c.countSource} count`);
-  if (c.firstCall !== undefined) parts.push(c.firstCall);
+export function describeVariant(c: VariantFields): string {
+  const f = c as VariantFields & Readonly<Record<string, string | number | boolean | undefined>>;
+  const parts: string[] = [...(f.frameWorkload !== undefined ? [String(f.frameWorkload)] : []), String(f.inputType ?? f.type)];
+  if (f.valueType !== undefined) parts.push(`${f.valueType} values`);
+  if (f.descending) parts.push('desc');
+  if (f.op) parts.push(String(f.op));
+  if (f.inclusive !== undefined) parts.push(f.inclusive ? 'incl' : 'excl');
+  if (f.backward !== undefined) parts.push(f.backward ? 'bwd' : 'fwd');
+  if (f.segmentMean !== undefined) parts.push(`mean ${f.segmentMean}`);
+  if (f.segmentSize !== undefined) parts.push(`seg ${f.segmentSize}`);
+  if (f.flagType !== undefined) parts.push(`${f.flagType} flags`);
+  if (f.k !== undefined) parts.push(`k ${f.k}`);
+  if (f.nodeSize !== undefined) parts.push(`d ${f.nodeSize}`);
+  if (f.combine !== undefined && f.combine !== 'atomic') parts.push(`${f.combine} combine`);
+  if (f.matrix !== undefined) parts.push(String(f.matrix));
+  if (f.countSource !== undefined) parts.push(`${f.countSource} count`);
+  if (f.firstCall !== undefined) parts.push(String(f.firstCall));
   return parts.join(' ');
 }
 
@@ -68,7 +86,7 @@ export function describeVariant(c: CaseShape): string {
  * seriesName({ primitive: 'reduce', type: 'f32', op: 'add' }); // 'reduce f32 add'
  * ```
  */
-export function seriesName(c: CaseShape): string {
+export function seriesName(c: VariantFields): string {
   return [c.primitive, c.algorithm, describeVariant(c)].filter(Boolean).join(' ');
 }
 
@@ -84,13 +102,13 @@ export function seriesName(c: CaseShape): string {
 export function enumerateCases(selection: CaseSelection): BenchCase[] {
   const { only, types } = selection;
   const cases: BenchCase[] = [];
-  for (const module of CASE_MODULES) {
+  for (const module of BENCH_MODULES as readonly BenchModule[]) {
     // Asked for by --only, else in the default list. Skipping a module also skips its shapes
     // (the SpMV suite is parsed only when an SpMV primitive runs).
     if (only ? !module.primitives.some((p) => only.includes(p)) : module.optIn) continue;
     const shapes = module
       .shapes(selection)
-      .filter((s) => (!only || only.includes(s.primitive)) && (!types || BASELINES.includes(s.primitive) || types.includes(s.type)));
+      .filter((s) => (!only || only.includes(s.primitive)) && (!types || module.anyType || types.includes(s.type)));
     for (const { n: fixed, ...shape } of shapes) {
       const series = seriesName(shape);
       // The SpMV cases have their matrix's size; --sizes does not apply to them. A water case runs
@@ -99,18 +117,17 @@ export function enumerateCases(selection: CaseSelection): BenchCase[] {
       const requested = module.defaultSizes && selection.defaulted?.includes('sizes') ? module.defaultSizes : selection.sizes;
       const sizes = fixed !== undefined ? [fixed] : requested.map((n) => module.caseSize?.(n) ?? n);
       for (const n of [...new Set(sizes)]) {
-        // A fixed segment longer than the array would just be the whole array again.
-        if (shape.segmentSize !== undefined && shape.segmentSize > n) continue;
+        if (module.runsAt && !module.runsAt(shape, n)) continue;
+        // The shape is the module's own, so the case is of its module's case type.
         cases.push({
           ...shape,
-          ...module.caseFields?.(shape, selection),
           id: `${series}@${n}`,
           series,
           n,
           seed: selection.seed,
           runs: selection.runs,
           warmup: selection.warmup,
-        });
+        } as BenchCase);
       }
     }
   }

@@ -109,11 +109,16 @@ export const FRAME_RIGHT = new Set([
   'total ms',
 ]);
 
+/** The plan a frame case records (`frameWorkload`), or '' for a row without one. */
+function planOf(r: CaseResult): string {
+  return typeof r.case.frameWorkload === 'string' ? r.case.frameWorkload : '';
+}
+
 /** The variant of a frame case without its plan name (the `plan` column has it). */
 function variantText(r: CaseResult): string {
-  const c = r.case;
-  const variant = describeVariant(c);
-  return c.frameWorkload && variant.startsWith(`${c.frameWorkload} `) ? variant.slice(c.frameWorkload.length + 1) : variant;
+  const plan = planOf(r);
+  const variant = describeVariant(r.case);
+  return plan && variant.startsWith(`${plan} `) ? variant.slice(plan.length + 1) : variant;
 }
 
 /**
@@ -127,7 +132,7 @@ function variantText(r: CaseResult): string {
 export function frameLoopCells(r: CaseResult, status: string): string[] {
   const f = r.frameLoop;
   const c = r.case;
-  const named = [c.frameWorkload ?? '', variantText(r), formatSize(c.n)];
+  const named = [planOf(r), variantText(r), formatSize(c.n)];
   // A case that never looped (skipped, failed, crashed) has only its name and status.
   if (!f) return [...named, ...Array<string>(FRAME_LOOP_HEADERS.length - 4).fill(''), status];
   return [
@@ -180,7 +185,7 @@ export const FIRST_CALL_HEADERS = [
 export function firstCallCells(r: CaseResult, status: string): string[] {
   const f = r.firstCall;
   const c = r.case;
-  const named = [c.frameWorkload ?? '', variantText(r), formatSize(c.n)];
+  const named = [planOf(r), variantText(r), formatSize(c.n)];
   if (!f) return [...named, ...Array<string>(FIRST_CALL_HEADERS.length - 4).fill(''), status];
   const ready = !f.hasReady ? 'n/a' : f.readyMs !== undefined ? formatNumber(f.readyMs) : '';
   return [

@@ -6,6 +6,54 @@ function headBitBytes(n: number): number {
   return WORD * Math.ceil(n / 32);
 }
 
+/** Bits of one digit of the one-sweep radix sort the bytes model assumes (`'radix'`: 8-bit digits). */
+export const RADIX_DIGIT_BITS = 8;
+
+/**
+ * Scatter passes of an LSD radix sort of 32-bit keys with {@link RADIX_DIGIT_BITS}-bit digits: 4.
+ *
+ * @example
+ * ```ts
+ * radixPasses(); // 4
+ * radixPasses(16); // 2
+ * ```
+ */
+export function radixPasses(keyBits = 32): number {
+  return Math.ceil(keyBits / RADIX_DIGIT_BITS);
+}
+
+/**
+ * The primitives of the bytes model below. A new primitive's module may compute its bytes itself
+ * (its workload's `bytes`) rather than add a line here.
+ */
+export type BytesModel =
+  | 'scan'
+  | 'reduce'
+  | 'enumerate'
+  | 'distribute'
+  | 'split'
+  | 'pack'
+  | 'segmented-scan'
+  | 'segmented-reduce'
+  | 'sort'
+  | 'sort-pairs'
+  | 'segmented-sort'
+  | 'tridiag-cr'
+  | 'tridiag-pcr'
+  | 'tridiag-cr-pcr'
+  | 'tridiag-partition'
+  | 'water-adi-step'
+  | 'tcu-reduce'
+  | 'tcu-scan'
+  | 'spmv'
+  | 'spmv-t'
+  | 'spmm'
+  | 'hisparse-spmv'
+  | 'hisparse-spmv-t'
+  | 'hisparse-add'
+  | 'copy'
+  | 'read-only';
+
 /**
  * The bytes a primitive must move at least — what GB/s is computed over:
  *
@@ -23,7 +71,7 @@ function headBitBytes(n: number): number {
  * | sort-pairs       | 17·n·4                 | the same with u32 values read and written in each pass: n·4 + 4·2·(n·4 + n·4) |
  * | segmented-sort   | 9·n·4 + n/8            | the sort model plus reading the head bits once                       |
  * | tridiag-*        | 5·n·4                  | read a, b, c, d and write x (n unknowns in all)      |
- * | water-adi-step   | 27·n·4                 | one ADI step of n cells, pass by pass (water-cases)  |
+ * | water-adi-step   | 27·n·4                 | one ADI step of n cells, pass by pass (water.ts)     |
  * | tcu-reduce       | 2·n + segments·4       | read the f16 input, write one f32 per segment        |
  * | tcu-scan         | 2·n + n·4              | read the f16 input, write the f32 prefix sums        |
  * | spmv, spmv-t, spmm | 8·n + 4·extra        | read values and column indices of the n nonzeros once, x once, write y once |
@@ -52,7 +100,7 @@ function headBitBytes(n: number): number {
  * bytesMoved('hisparse-add', 5); // 3·8·5 = 120
  * ```
  */
-export function bytesMoved(primitive: ThroughputPrimitive, n: number, extra = 0, flagBytes = WORD): number {
+export function bytesMoved(primitive: BytesModel, n: number, extra = 0, flagBytes = WORD): number {
   switch (primitive) {
     case 'scan':
     case 'enumerate':
@@ -122,6 +170,3 @@ export function throughput(bytes: number, n: number, ms: number): Throughput {
   if (!(ms > 0)) return { gbps: Number.NaN, gelemsPerS: Number.NaN };
   return { gbps: bytes / ms / 1e6, gelemsPerS: n / ms / 1e6 };
 }
-
-import type { ThroughputPrimitive } from './case-types.js';
-import { radixPasses } from './sort-cases.js';

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import type { ElementType } from '@scan/core';
-import { ELEMENT_TYPE_NAMES, type Primitive, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from './case-types.js';
+import { ELEMENT_TYPE_NAMES, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from './case-types.js';
 import { type CaseSelection, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from './cases.js';
-import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES, FIRST_CALL_SIZES, FRAME_LOOP_SIZES } from './frame-cases.js';
-import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './segmented-cases.js';
+import { FIRST_CALL_SIZES } from './primitives/first-call.js';
+import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES, FRAME_LOOP_SIZES } from './primitives/frame-loop.js';
+import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './primitives/segmented-scan.js';
+import type { Primitive } from './registry.js';
 import { DEFAULT_SIZES, formatSize, LARGE_SIZES, parseSizeList } from './sizes.js';
 import { type DefaultedSetting, SOFTWARE_RUNS, SOFTWARE_SIZES, SOFTWARE_WARMUP } from './software-adapter.js';
 import { selectMatrices } from './spmv-mtx-file.js';

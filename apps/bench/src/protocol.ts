@@ -1,4 +1,4 @@
-import type { BenchCase } from './case-types.js';
+import type { CaseRecord } from './case-types.js';
 import type { CaseResult, DeviceInfo } from './report.js';
 
 /** Prefix of the one stdout line that carries a child's result (Dawn may print on stdout too). */
@@ -50,8 +50,8 @@ export function parseResultLine(stdout: string): ChildMessage | undefined {
  * const c = parseCaseJson(process.argv[3]);
  * ```
  */
-export function parseCaseJson(text: string): BenchCase {
-  const c = JSON.parse(text) as BenchCase;
+export function parseCaseJson(text: string): CaseRecord {
+  const c = JSON.parse(text) as CaseRecord;
   if (!c || typeof c !== 'object' || typeof c.primitive !== 'string' || !Number.isInteger(c.n) || c.n < 1) {
     throw new Error(`--case: not a bench case: ${text.slice(0, 200)}`);
   }

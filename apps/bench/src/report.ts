@@ -1,4 +1,4 @@
-import type { BenchCase } from './case-types.js';
+import type { CaseRecord } from './case-types.js';
 import type { TimingStats } from './stats.js';
 
 /** Identifies the report format; bump when a field changes meaning. */
@@ -147,7 +147,8 @@ export interface FirstCallRecord {
 
 /** One row of the report. */
 export interface CaseResult {
-  readonly case: BenchCase;
+  /** The case as its module made it (a report read back may hold primitives and fields of other tools). */
+  readonly case: CaseRecord;
   readonly status: CaseStatus;
   /** Why the status is not `ok`. */
   readonly message?: string;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { BenchCase } from './case-types.js';
+import type { CaseRecord } from './case-types.js';
 import { type ChildMessage, RESULT_MARKER } from './protocol.js';
 import type { CaseResult, CaseStatus } from './report.js';
 
@@ -21,7 +21,7 @@ function tail(text: string, max = STDERR_TAIL): string {
   return text.length > max ? `…${text.slice(-max)}` : text;
 }
 
-function failure(c: BenchCase, status: CaseStatus, message: string, extra: Partial<CaseResult>): ChildMessage {
+function failure(c: CaseRecord, status: CaseStatus, message: string, extra: Partial<CaseResult>): ChildMessage {
   return { result: { case: c, status, message, ...extra }, device: null };
 }
 
@@ -35,7 +35,7 @@ function failure(c: BenchCase, status: CaseStatus, message: string, extra: Parti
  * const { result } = await runCaseInChild(c, { script: process.argv[1]!, env: childEnv(), timeoutS: 120 });
  * ```
  */
-export function runCaseInChild(c: BenchCase, spec: ChildSpec): Promise<ChildMessage> {
+export function runCaseInChild(c: CaseRecord, spec: ChildSpec): Promise<ChildMessage> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, [spec.script, '--case', JSON.stringify(c)], {

@@ -1,4 +1,4 @@
-import type { CaseSelection } from './case-module.js';
+import type { CaseSelection } from './case-types.js';
 import type { DeviceInfo } from './report.js';
 import { parseMatrixList, SOFTWARE_MATRICES } from './spmv-suite.js';
 
@@ -7,7 +7,7 @@ import { parseMatrixList, SOFTWARE_MATRICES } from './spmv-suite.js';
 // more than ten minutes there. Its default run only has to show that every case runs and verifies,
 // so it gets small sizes and the fewest runs. No Node module here: table.ts uses it too.
 
-export type { DefaultedSetting } from './case-module.js';
+export type { DefaultedSetting } from './case-types.js';
 
 /** Default sizes on a software adapter: the whole default run within 3 minutes on 2 cores. */
 export const SOFTWARE_SIZES: readonly number[] = [2 ** 12];

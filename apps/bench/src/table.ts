@@ -1,7 +1,7 @@
-import { isFrameCasePrimitive } from './case-types.js';
 import { describeVariant } from './cases.js';
 import { formatNumber } from './format-number.js';
 import { FIRST_CALL_HEADERS, FRAME_LOOP_HEADERS, FRAME_RIGHT, firstCallCells, frameLoopCells } from './frame-table.js';
+import { isThroughputPrimitive } from './registry.js';
 import type { BenchReport, CaseResult } from './report.js';
 import { formatSize } from './sizes.js';
 import { softwareNote } from './software-adapter.js';
@@ -43,7 +43,7 @@ export function rowCells(r: CaseResult): string[] {
   return [
     c.primitive,
     // What 'auto' chose, for the SpMV cases (`auto→merge`).
-    c.algorithm === 'auto' && r.matrix ? `auto→${r.matrix.algorithm}` : (c.algorithm ?? ''),
+    c.algorithm === 'auto' && r.matrix ? `auto→${r.matrix.algorithm}` : typeof c.algorithm === 'string' ? c.algorithm : '',
     describeVariant(c),
     formatSize(c.n),
     formatNumber(m?.medianMs),
@@ -88,7 +88,7 @@ export function formatHeader(report: BenchReport): string {
   const adapter = d
     ? [d.adapter.device, d.adapter.description, d.adapter.vendor, d.adapter.architecture].filter(Boolean).join(' / ')
     : 'none (no child created a device)';
-  const timed = report.results.filter((r) => !isFrameCasePrimitive(r.case.primitive));
+  const timed = report.results.filter((r) => isThroughputPrimitive(r.case.primitive));
   const timers = [...new Set(timed.map((r) => r.timer).filter(Boolean))].join(', ') || '-';
   // A run of frame cases only has no runs to speak of: their tables say how they were timed.
   const timing = timed.length
@@ -150,7 +150,7 @@ export function formatTable(report: BenchReport): string {
   for (const r of report.results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   const summary = [...counts].map(([s, k]) => `${k} ${s}`).join(', ');
   const note = softwareNote(report.device);
-  const timed = report.results.filter((r) => !isFrameCasePrimitive(r.case.primitive));
+  const timed = report.results.filter((r) => isThroughputPrimitive(r.case.primitive));
   const frames = frameSections(report.results);
   return [
     formatHeader(report),

@@ -8,8 +8,8 @@ import {
   parseNameList,
   seriesName,
 } from '../src/cases.js';
+import { waterCaseSize } from '../src/primitives/water.js';
 import { DEFAULT_MATRICES, parseMatrixList } from '../src/spmv-suite.js';
-import { waterCaseSize } from '../src/water-cases.js';
 
 const base: CaseSelection = { sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, seed: 1, density: 0.5 };
 

@@ -4,7 +4,7 @@ import { lineage, metricValue, naturalUnit } from '../dashboard/metrics.js';
 import { baselineRows, currentRows, deviceName, type LoadedReport, newestFirst, toLoadedReport } from '../dashboard/model.js';
 import { sortRows, verificationText } from '../dashboard/table-model.js';
 import { cudaCharts, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts } from '../dashboard/views.js';
-import type { BenchCase } from '../src/case-types.js';
+import type { CaseRecord } from '../src/case-types.js';
 import type { BenchReport, CaseResult } from '../src/report.js';
 import { frameReport, measurement, sampleReport } from './fixtures.js';
 
@@ -17,8 +17,8 @@ function load(key: string, report: BenchReport): LoadedReport {
 }
 
 /** An ok result of `shape` at n elements taking `ms`, with copy at `copyMs`. */
-function ok(shape: Partial<BenchCase> & Pick<BenchCase, 'primitive' | 'series'>, n: number, ms: number, copyMs = ms / 2): CaseResult {
-  const c = { type: 'u32', seed: 1, runs: 10, warmup: 2, ...shape, n, id: `${shape.series}@${n}` } as BenchCase;
+function ok(shape: Partial<CaseRecord> & Pick<CaseRecord, 'primitive' | 'series'>, n: number, ms: number, copyMs = ms / 2): CaseResult {
+  const c = { type: 'u32', seed: 1, runs: 10, warmup: 2, ...shape, n, id: `${shape.series}@${n}` } as CaseRecord;
   const m = measurement(ms, 8 * n, n);
   const copy = measurement(copyMs, 8 * n, n);
   return { case: c, status: 'ok', timer: 'timestamp', measurement: m, copy, ratioCopy: m.gbps / copy.gbps, verification: verified };
@@ -26,13 +26,13 @@ function ok(shape: Partial<BenchCase> & Pick<BenchCase, 'primitive' | 'series'>,
 
 /** A result as baselines/cuda.py writes it: the library in `case.baseline`. */
 function asBaseline(result: CaseResult, baseline: string): CaseResult {
-  return { ...result, case: { ...result.case, baseline } as BenchCase };
+  return { ...result, case: { ...result.case, baseline } };
 }
 
 /** cuSPARSE csrgeam's row on biased-1M at 2^20, taking `ms`, as the CUDA baseline report holds it. */
 function csrgeamBaseline(ms: number): CaseResult {
   const shape = {
-    primitive: 'sparse-add' as BenchCase['primitive'],
+    primitive: 'sparse-add' as CaseRecord['primitive'],
     series: 'sparse-add/cusparse.csrgeam/f32/matrix=biased-1M',
     matrix: 'biased-1M',
   };

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { type CaseSelection, enumerateCases, OPT_IN_PRIMITIVES } from '../src/cases.js';
 import { frameCountsOf } from '../src/child/frame/frame-counts.js';
-import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES } from '../src/frame-cases.js';
 import { parseCli } from '../src/options.js';
+import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES } from '../src/primitives/frame-loop.js';
 import { softwareOptions } from '../src/software-adapter.js';
 
 const base: CaseSelection = { sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, seed: 1, density: 0.5 };

@@ -3,9 +3,10 @@ import { createNodeContext } from '@scan/core/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { enumerateCases } from '../src/cases.js';
 import { watchCreations } from '../src/child/frame/creation-counter.js';
-import { FRAME_DATA } from '../src/child/frame/frame-workloads.js';
+import { frameDataOf } from '../src/child/frame/frame-workloads.js';
 import { submitAndWait } from '../src/child/gpu.js';
 import { runCase } from '../src/child/run.js';
+import type { FrameLoopCase } from '../src/primitives/frame-loop.js';
 
 // The frame cases end to end in this process on the local adapter (SwiftShader here), at a tiny
 // size and few frames: every case verifies and gives its figures. No timing is asserted.
@@ -78,7 +79,7 @@ test('the counter counts what is created through the device, inside and outside 
 
 test('the frame check catches a plan that ignores a smaller count', async () => {
   const [c] = enumerateCases({ ...selection, only: ['frame-loop'] }).filter((x) => x.frameWorkload === 'scan');
-  const data = await FRAME_DATA.scan(ctx, c!);
+  const data = await frameDataOf(ctx, c as FrameLoopCase);
   const plan = data.createPlan();
   try {
     const encoder = ctx.device.createCommandEncoder();

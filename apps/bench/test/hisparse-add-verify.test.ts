@@ -4,8 +4,9 @@ import { HiSparseMatrix } from '@scan/hisparse';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { enumerateCases } from '../src/cases.js';
 import { runOnce } from '../src/child/measure.js';
-import { HISPARSE_WORKLOADS, NNZ_MISMATCH } from '../src/child/workloads/hisparse.js';
 import { bytesMoved } from '../src/metrics.js';
+import { NNZ_MISMATCH } from '../src/primitives/hisparse-add.js';
+import { workloadOf } from '../src/registry.js';
 import { parseMatrixList } from '../src/spmv-suite.js';
 
 // The hisparse-add workload on tiny matrices (generated on the GPU like the suite's; powerlaw has
@@ -34,7 +35,7 @@ const cases = enumerateCases({
 describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
   test('each run makes a verified C; the previous one is destroyed before the next run', async () => {
     const destroyed = vi.spyOn(HiSparseMatrix.prototype, 'destroy');
-    const w = await HISPARSE_WORKLOADS['hisparse-add'](ctx, c);
+    const w = await workloadOf('hisparse-add')(ctx, c);
     let calls = 0;
     try {
       expect(w.run).toBeTypeOf('function');
@@ -57,7 +58,7 @@ describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
   });
 
   test('the checks catch a wrong C: wrong values (2.5A), wrong nonzero count', async () => {
-    const w = await HISPARSE_WORKLOADS['hisparse-add'](ctx, c);
+    const w = await workloadOf('hisparse-add')(ctx, c);
     try {
       const add = vi.spyOn(HiSparseMatrix.prototype, 'add').mockImplementation(async function (this: HiSparseMatrix) {
         return this.scale(2.5);

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { describeVariant, enumerateCases, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from '../src/cases.js';
 import { createWallClockTimer, measure, prepareRun, runOnce, timerMethod } from '../src/child/measure.js';
 import type { AsyncWorkload } from '../src/child/workload.js';
-import { csrDifferences } from '../src/child/workloads/hisparse.js';
-import { HISPARSE_ADD_CASES, HISPARSE_NODE_SIZES, hisparseShapes } from '../src/hisparse-cases.js';
 import { bytesMoved } from '../src/metrics.js';
+import { csrDifferences, HISPARSE_ADD, hisparseAddShapes } from '../src/primitives/hisparse-add.js';
+import { HISPARSE_NODE_SIZES } from '../src/primitives/shared/hisparse-data.js';
 import { parseMatrixList } from '../src/spmv-suite.js';
 
 // hisparse-add: its case shapes (opt-in, the HiSparse node sizes over the SpMV suite), its bytes
@@ -41,10 +41,10 @@ describe('hisparse-add cases', () => {
   });
 
   test('the module: opt-in, the default suite when no matrices are given, .mtx paths carried', () => {
-    expect(HISPARSE_ADD_CASES.optIn).toBe(true);
-    expect(HISPARSE_ADD_CASES.primitives).toEqual(['hisparse-add']);
-    expect(HISPARSE_ADD_CASES.shapes(base).length).toBeGreaterThan(0);
-    const shapes = hisparseShapes([{ name: 'web', n: 10, path: '/m/web.mtx' }], ['hisparse-add']);
+    expect(HISPARSE_ADD.optIn).toBe(true);
+    expect(HISPARSE_ADD.primitives).toEqual(['hisparse-add']);
+    expect(HISPARSE_ADD.shapes(base).length).toBeGreaterThan(0);
+    const shapes = hisparseAddShapes([{ name: 'web', n: 10, path: '/m/web.mtx' }]);
     expect(shapes).toEqual(HISPARSE_NODE_SIZES.map((nodeSize) => expect.objectContaining({ nodeSize, matrixPath: '/m/web.mtx', n: 10 })));
   });
 

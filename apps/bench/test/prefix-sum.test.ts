@@ -3,7 +3,7 @@ import { createNodeContext } from '@scan/core/node';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { encodeFill, runCheck } from '../src/child/device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from '../src/child/gpu.js';
-import { checkScanKey, checkScanWgsl, type ScanCheckSpec } from '../src/child/kernels/check-scan.js';
+import { checkScanKernel, type ScanCheckSpec } from '../src/child/kernels/check-scan.js';
 import { PREFIX_SPAN } from '../src/child/kernels/prefix-sum.js';
 import { encodeInclusiveSum } from '../src/child/prefix-sum.js';
 
@@ -46,9 +46,15 @@ test('three levels pass the scan recurrence check on the GPU', async () => {
   const { src, dst } = await prefixOfRandom(n);
   const spec: ScanCheckSpec = { type: 'u32', op: 'add', inclusive: true, backward: false };
   const outcome = await runCheck(ctx, pool, (encoder, errors) =>
-    encodeKernel(ctx, encoder, { key: checkScanKey(spec), wgsl: () => checkScanWgsl(spec) }, [src, dst, errors, pool.params(n)], {
-      invocations: n,
-    }),
+    encodeKernel(
+      ctx,
+      encoder,
+      checkScanKernel(spec),
+      { inp: src, out: dst, err: errors, params: pool.params(checkScanKernel(spec), { n }) },
+      {
+        invocations: n,
+      },
+    ),
   );
   expect(outcome).toEqual({ mismatches: 0 });
 });

@@ -1,7 +1,14 @@
 import { expect, test } from 'vitest';
 import { enumerateCases } from '../src/cases.js';
 import { headThreshold } from '../src/child/kernels/head-bits.js';
-import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans, segmentedShapes, unsegmentedScanCase } from '../src/segmented-cases.js';
+import { SEGMENTED_REDUCE } from '../src/primitives/segmented-reduce.js';
+import {
+  DEFAULT_SEGMENT_MEANS,
+  parseSegmentMeans,
+  type SegmentedScanCase,
+  segmentedScanShapes,
+  unsegmentedScanCase,
+} from '../src/primitives/segmented-scan.js';
 
 test('parseSegmentMeans: whole numbers or 2^k, sorted, without duplicates', () => {
   expect(parseSegmentMeans('4096, 16,2^4')).toEqual([16, 4096]);
@@ -15,9 +22,10 @@ test('parseSegmentMeans names the bad entry', () => {
   expect(() => parseSegmentMeans(' , ')).toThrow(/comma-separated/);
 });
 
-test('segmentedShapes: per mean, forward and backward with each algorithm, then the reduces', () => {
+test('the segmented shapes: per mean, forward and backward with each algorithm, then the reduces', () => {
   expect(DEFAULT_SEGMENT_MEANS).toEqual([16, 4096]);
-  const shapes = segmentedShapes([16, 4096]);
+  const selection = { sizes: [4096], runs: 10, warmup: 1, seed: 1, density: 0.5, segmentMeans: [16, 4096] };
+  const shapes = [...segmentedScanShapes([16, 4096]), ...SEGMENTED_REDUCE.shapes(selection)];
   expect(shapes).toHaveLength(10);
   expect(shapes.slice(0, 4)).toEqual([
     { primitive: 'segmented-scan', algorithm: 'single-pass', type: 'u32', op: 'add', inclusive: false, backward: false, segmentMean: 16 },
@@ -34,7 +42,7 @@ test('segmentedShapes: per mean, forward and backward with each algorithm, then 
 test('the unsegmented comparison scan: decoupled-fallback u32 add exclusive forward, same size, seed and runs', () => {
   const c = enumerateCases({ sizes: [4096], only: ['segmented-scan'], runs: 12, warmup: 2, seed: 5, density: 0.5 }).find(
     (x) => x.backward && x.algorithm === 'tree',
-  )!;
+  ) as SegmentedScanCase;
   const scan = unsegmentedScanCase(c);
   expect(scan).toMatchObject({
     primitive: 'scan',
@@ -48,7 +56,7 @@ test('the unsegmented comparison scan: decoupled-fallback u32 add exclusive forw
     runs: 12,
     warmup: 2,
   });
-  expect(scan.segmentMean).toBeUndefined();
+  expect('segmentMean' in scan).toBe(false);
 });
 
 test('head threshold: a 32-bit hash at most this has probability 1/mean; mean 1 makes every element a head', () => {

@@ -2,11 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { describeVariant, enumerateCases, PRIMITIVES, seriesName } from '../src/cases.js';
 import { measure } from '../src/child/measure.js';
 import type { Workload } from '../src/child/workload.js';
-import { bytesMoved } from '../src/metrics.js';
+import { bytesMoved, RADIX_DIGIT_BITS, radixPasses } from '../src/metrics.js';
 import { parseCli } from '../src/options.js';
-import { RADIX_DIGIT_BITS, radixPasses, SORT_SEGMENT_MEAN, sortAlgorithmOf, sortShapes } from '../src/sort-cases.js';
+import { SEGMENTED_SORT, SORT_SEGMENT_MEAN } from '../src/primitives/segmented-sort.js';
+import { SORT_ALGORITHM_NAMES } from '../src/primitives/shared/sort-data.js';
+import { SORT } from '../src/primitives/sort.js';
+import { SORT_PAIRS } from '../src/primitives/sort-pairs.js';
 
 const base = { sizes: [4096, 1 << 16], runs: 10, warmup: 2, seed: 7, density: 0.5 };
+const sortShapes = () => [...SORT.shapes(base), ...SORT_PAIRS.shapes(base), ...SEGMENTED_SORT.shapes(base)];
 
 describe('sort cases', () => {
   test('the shapes: keys with radix and split-radix, i32, f32; pairs with both; the segmented sort; all ascending', () => {
@@ -74,11 +78,12 @@ describe('sort cases', () => {
     expect(inv.kind === 'run' && inv.options.only).toEqual(['sort', 'segmented-sort']);
   });
 
-  test('sortAlgorithmOf: radix unless split-radix is named', () => {
-    expect(sortAlgorithmOf({})).toBe('radix');
-    expect(sortAlgorithmOf({ algorithm: 'radix' })).toBe('radix');
-    expect(sortAlgorithmOf({ algorithm: 'split-radix' })).toBe('split-radix');
-    expect(() => sortAlgorithmOf({ algorithm: 'tree' })).toThrow(/tree/);
+  test('every sort and sort-pairs case names its algorithm, radix or split-radix; the segmented sort none', () => {
+    const cases = enumerateCases({ ...base, only: ['sort', 'sort-pairs', 'segmented-sort'] });
+    for (const c of cases) {
+      if (c.primitive === 'segmented-sort') expect('algorithm' in c).toBe(false);
+      else expect(SORT_ALGORITHM_NAMES).toContain(c.algorithm);
+    }
   });
 });
 

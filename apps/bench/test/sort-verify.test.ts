@@ -1,23 +1,24 @@
 import type { ElementType, ScanContext } from '@scan/core';
 import { createNodeContext } from '@scan/core/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { BenchCase, CaseShape } from '../src/case-types.js';
+import type { CaseShape } from '../src/case-types.js';
 import { enumerateCases, seriesName } from '../src/cases.js';
 import { type CheckOutcome, runCheck } from '../src/child/device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from '../src/child/gpu.js';
 import {
   CHECKSUM_MISMATCH,
   CHECKSUM_WORDS,
-  checkSortOrderWgsl,
-  checksumCompareWgsl,
+  checkSortOrderKernel,
+  checksumCompareKernel,
   type SortCheckLayout,
-  sortCheckBindings,
-  sortChecksumWgsl,
+  sortChecksumKernel,
 } from '../src/child/kernels/sort-checks.js';
-import { sortKeysWgsl } from '../src/child/kernels/sort-keys.js';
+import { sortKeysKernel } from '../src/child/kernels/sort-keys.js';
 import { runOnce } from '../src/child/measure.js';
 import type { Workload } from '../src/child/workload.js';
-import { workloadOf } from '../src/child/workloads/index.js';
+import type { SegmentedSortCase } from '../src/primitives/segmented-sort.js';
+import type { SortCase } from '../src/primitives/sort.js';
+import { type BenchCase, workloadOf } from '../src/registry.js';
 
 // The sort checks are what makes a sort timing trustworthy. First the check kernels alone, on
 // hand-made keys (no @scan/sort needed): they must accept exactly the documented order and catch
@@ -61,18 +62,14 @@ async function checkOrder(
 ): Promise<CheckOutcome> {
   const n = keys.length;
   const layout: SortCheckLayout = { pairs: extra.values !== undefined, segmented: extra.heads !== undefined };
-  const kernel = {
-    key: `test/sort-order/${type}/${descending}/${layout.pairs}/${layout.segmented}`,
-    wgsl: () => checkSortOrderWgsl(type, descending, layout),
-  };
+  const kernel = checkSortOrderKernel({ type, descending, ...layout });
   const buffers = {
     keys: upload(keys),
-    ...(extra.values ? { values: upload(extra.values) } : {}),
-    original: upload(extra.original ?? [0]),
+    ...(extra.values ? { vals: upload(extra.values), original: upload(extra.original ?? [0]) } : {}),
     ...(extra.heads ? { bits: upload(headBits(n, extra.heads)) } : {}),
   };
   return runCheck(ctx, pool, (encoder, errors) =>
-    encodeKernel(ctx, encoder, kernel, sortCheckBindings(layout, { ...buffers, errors, params: pool.params(n) }), { invocations: n }),
+    encodeKernel(ctx, encoder, kernel, { ...buffers, err: errors, params: pool.params(kernel, { n }) }, { invocations: n }),
   );
 }
 
@@ -82,7 +79,7 @@ async function checksum(keys: ArrayLike<number>, heads?: readonly number[]): Pro
   const encoder = ctx.device.createCommandEncoder();
   encoder.clearBuffer(sums);
   const segmented = heads !== undefined;
-  const extra: GPUBuffer[] = [];
+  let extra: { bits: GPUBuffer; heads_through_word: GPUBuffer } | undefined;
   if (heads) {
     // Heads through word, on the CPU for the test.
     const bits = headBits(n, heads);
@@ -91,13 +88,14 @@ async function checksum(keys: ArrayLike<number>, heads?: readonly number[]): Pro
       acc += countBits(w);
       return acc;
     });
-    extra.push(upload(bits), upload(through));
+    extra = { bits: upload(bits), heads_through_word: upload(through) };
   }
+  const kernel = sortChecksumKernel({ segmented });
   encodeKernel(
     ctx,
     encoder,
-    { key: `test/sort-checksum/${segmented}`, wgsl: () => sortChecksumWgsl(segmented) },
-    [upload(keys), sums, ...extra, pool.params(n, 0x2545f491)],
+    kernel,
+    { keys: upload(keys), sums, ...extra, params: pool.params(kernel, { n, salt: 0x2545f491 }) },
     { invocations: n },
   );
   await submitAndWait(ctx, encoder);
@@ -208,13 +206,13 @@ describe('the checksum', () => {
     const got = upload([1, 2, 3, 4]);
     const want = upload([1, 2, 9, 9]);
     const outcome = await runCheck(ctx, pool, (encoder, errors) =>
-      encodeKernel(ctx, encoder, { key: 'test/checksum-compare', wgsl: checksumCompareWgsl }, [got, want, errors], { groups: 1 }),
+      encodeKernel(ctx, encoder, checksumCompareKernel, { got, want, err: errors }, { groups: 1 }),
     );
     expect(outcome).toEqual({ mismatches: 2, first: CHECKSUM_MISMATCH });
   });
 });
 
-/** The key generator of sortKeysWgsl in JavaScript (the bench's PCG hash). */
+/** The key generator of sortKeysKernel in JavaScript (the bench's PCG hash). */
 function pcg(x: number): number {
   let v = (Math.imul(x >>> 0, 747796405) + 2891336453) >>> 0;
   v = Math.imul(((v >>> ((v >>> 28) + 4)) ^ v) >>> 0, 277803737) >>> 0;
@@ -228,9 +226,8 @@ describe('the key generator', () => {
     const n = 4099;
     const out = pool.storage(4 * n, 'test keys');
     const encoder = ctx.device.createCommandEncoder();
-    encodeKernel(ctx, encoder, { key: `bench/sort-keys/${type}`, wgsl: () => sortKeysWgsl(type) }, [out, pool.params(n, 11)], {
-      invocations: n,
-    });
+    const kernel = sortKeysKernel({ type });
+    encodeKernel(ctx, encoder, kernel, { out, params: pool.params(kernel, { n, seed: 11 }) }, { invocations: n });
     await submitAndWait(ctx, encoder);
     const got = await readWords(ctx, out, n);
     const expected = Uint32Array.from({ length: n }, (_, i) => {
@@ -280,9 +277,9 @@ const workloadCases: BenchCase[] = [
   extraCase({ primitive: 'sort', algorithm: 'radix', type: 'f32', descending: true }),
 ];
 
-function extraCase(shape: CaseShape): BenchCase {
+function extraCase(shape: CaseShape<SortCase | SegmentedSortCase>): BenchCase {
   const series = seriesName(shape);
-  return { ...shape, id: `${series}@${N}`, series, n: N, seed: 5, runs: 10, warmup: 0 };
+  return { ...shape, id: `${series}@${N}`, series, n: N, seed: 5, runs: 10, warmup: 0 } as BenchCase;
 }
 
 async function run(w: Workload): Promise<void> {

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { enumerateCases, OPT_IN_PRIMITIVES, PRIMITIVES, seriesName } from '../src/cases.js';
 import { bytesMoved } from '../src/metrics.js';
 import { parseCli } from '../src/options.js';
-import { singleProductCase, spmvColumns, spmvGflops, spmvShapes, spmvVectorWords } from '../src/spmv-cases.js';
+import { type SpmvCase, singleProductCase, spmvColumns, spmvGflops, spmvShapes, spmvVectorWords } from '../src/primitives/spmv.js';
 import { mtxName, readMtxSize, selectMatrices } from '../src/spmv-mtx-file.js';
 import { DEFAULT_MATRICES, matrixShape, parseMatrixList, parseMatrixName, parseMatrixSize } from '../src/spmv-suite.js';
 
@@ -120,7 +120,7 @@ describe('SpMV cases', () => {
     expect(spmvGflops(1e6, 8, 2)).toBe(8);
     expect(spmvGflops(1e6, 1, 0)).toBeUndefined();
     const [spmm] = enumerateCases({ ...base, only: ['spmm'], matrices: parseMatrixList('biased-100') });
-    const single = singleProductCase(spmm!);
+    const single = singleProductCase(spmm as SpmvCase);
     expect(single).toMatchObject({ primitive: 'spmv', algorithm: 'auto', matrix: 'biased-100', n: 199 });
     expect(single.k).toBeUndefined();
     expect(seriesName(spmvShapes([{ name: 'x', n: 1 }])[0]!)).toBe('spmv auto f32 x');

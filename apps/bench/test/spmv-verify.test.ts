@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { enumerateCases } from '../src/cases.js';
 import { readWords } from '../src/child/gpu.js';
 import { runOnce } from '../src/child/measure.js';
-import { SPMV_WORKLOADS } from '../src/child/workloads/spmv.js';
+import { workloadOf } from '../src/registry.js';
 import { parseMatrixList } from '../src/spmv-suite.js';
 
 // The SpMV checks on tiny matrices of every family (generated on the GPU like the suite's): each
@@ -27,7 +27,7 @@ const cases = enumerateCases({ sizes: [1], runs: 10, warmup: 0, seed: 5, density
 
 describe.each(cases.map((c) => [c.series, c] as const))('%s', (_series, c) => {
   test('verified and compared with the CPU; one corrupted output is caught', async () => {
-    const w = await SPMV_WORKLOADS[c.primitive as 'spmv' | 'spmv-t' | 'spmm'](ctx, c);
+    const w = await workloadOf(c.primitive)(ctx, c);
     try {
       await runOnce(ctx, w);
       expect(await w.verify()).toEqual({ mismatches: 0 });

@@ -5,9 +5,9 @@ import { enumerateCases } from '../src/cases.js';
 import { readWords } from '../src/child/gpu.js';
 import { runOnce as runWorkloadOnce } from '../src/child/measure.js';
 import { UnsupportedCaseError, type Workload } from '../src/child/workload.js';
-import { workloadOf } from '../src/child/workloads/index.js';
 import { bytesMoved } from '../src/metrics.js';
-import { halfToNumber, TCU_SEGMENT_SIZES, tcuErrorFactor, tcuSegments, tcuShapes } from '../src/tcu-cases.js';
+import { halfToNumber, TCU_SEGMENT_SIZES, tcuErrorFactor, tcuSegments, tcuShapes } from '../src/primitives/tcu.js';
+import { workloadOf } from '../src/registry.js';
 
 describe('tcu helpers', () => {
   test('shapes: each primitive, each segment size, both paths side by side', () => {

@@ -5,7 +5,7 @@ import { enumerateCases } from '../src/cases.js';
 import { readWords } from '../src/child/gpu.js';
 import { runOnce as runWorkloadOnce } from '../src/child/measure.js';
 import type { Workload } from '../src/child/workload.js';
-import { workloadOf } from '../src/child/workloads/index.js';
+import { workloadOf } from '../src/registry.js';
 
 // The checks are what makes a timing trustworthy: each must pass the library's correct output and
 // catch a single corrupted word. Sizes stay tiny (DESIGN.md: megabytes through Dawn in Node crash);

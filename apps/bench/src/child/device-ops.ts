@@ -1,7 +1,7 @@
 import type { ElementType, ScanContext, ScanOp } from '@scan/core';
 import { type BufferPool, encodeKernel, readWords } from './gpu.js';
-import { type FillMode, fillWgsl } from './kernels/fill.js';
-import { checkScalarWgsl, reduceTreeWgsl, TREE_SPAN } from './kernels/reduce-tree.js';
+import { type FillMode, fillKernel } from './kernels/fill.js';
+import { checkScalarKernel, reduceTreeKernel, TREE_SPAN } from './kernels/reduce-tree.js';
 
 /** Result of a GPU check: how many elements were wrong, and the first (scan-order) index. */
 export interface CheckOutcome {
@@ -27,9 +27,8 @@ export function encodeFill(
   seed: number,
   arg = 0,
 ): void {
-  encodeKernel(ctx, encoder, { key: `bench/fill/${mode}`, wgsl: () => fillWgsl(mode) }, [buffer, pool.params(n, seed, arg)], {
-    invocations: n,
-  });
+  const kernel = fillKernel({ mode });
+  encodeKernel(ctx, encoder, kernel, { out: buffer, params: pool.params(kernel, { n, seed, arg }) }, { invocations: n });
 }
 
 /**
@@ -50,13 +49,13 @@ export function encodeReduceTree(
   type: ElementType,
   op: ScanOp,
 ): GPUBuffer {
-  const kernel = { key: `bench/reduce-tree/${type}/${op}`, wgsl: () => reduceTreeWgsl(type, op) };
+  const kernel = reduceTreeKernel({ type, op });
   let current = src;
   let count = n;
   do {
     const groups = Math.ceil(count / TREE_SPAN);
     const partials = pool.storage(4 * groups, 'reduce-tree partials');
-    encodeKernel(ctx, encoder, kernel, [current, partials, pool.params(count, groups)], { groups });
+    encodeKernel(ctx, encoder, kernel, { src: current, partials, params: pool.params(kernel, { n: count, groups }) }, { groups });
     current = partials;
     count = groups;
   } while (count > 1);
@@ -69,7 +68,7 @@ export function encodeReduceTree(
  *
  * @example
  * ```ts
- * const outcome = await runCheck(ctx, pool, (encoder, err) => encodeKernel(ctx, encoder, k, [inp, out, err, params], { invocations: n }));
+ * const outcome = await runCheck(ctx, pool, (encoder, err) => encodeKernel(ctx, encoder, kernel, { inp, out, err, params }, { invocations: n }));
  * ```
  */
 export async function runCheck(
@@ -104,5 +103,5 @@ export function encodeCheckScalar(
   b: GPUBuffer,
   errors: GPUBuffer,
 ): void {
-  encodeKernel(ctx, encoder, { key: `bench/check-scalar/${type}`, wgsl: () => checkScalarWgsl(type) }, [a, b, errors], { groups: 1 });
+  encodeKernel(ctx, encoder, checkScalarKernel({ type }), { a, b, err: errors }, { groups: 1 });
 }

@@ -1,5 +1,14 @@
 import { BufferUsage, createStorageBuffer, type ScanContext } from '@scan/core';
-import { dispatchShape, getPipeline } from '@scan/core/kit';
+import {
+  bindGroupByName,
+  dispatchShape,
+  getPipeline,
+  type Kernel,
+  type PARAMS_BINDING,
+  type ParamFields,
+  type ParamValues,
+  paramsData,
+} from '@scan/core/kit';
 import { WG } from './kernels/common.js';
 
 /**
@@ -24,10 +33,19 @@ export class BufferPool {
     return buffer;
   }
 
-  /** A 16-byte uniform holding `Params { n, a, b, c }` (written at creation, no queue upload). */
-  params(n: number, a = 0, b = 0, c = 0): GPUBuffer {
-    const buffer = this.ctx.device.createBuffer({ size: 16, usage: BufferUsage.UNIFORM, mappedAtCreation: true, label: 'bench params' });
-    new Uint32Array(buffer.getMappedRange()).set([n >>> 0, a >>> 0, b >>> 0, c >>> 0]);
+  /**
+   * A uniform holding `kernel`'s parameter block with `values` (written at creation, no queue
+   * upload), bound as the kernel's `params`.
+   */
+  params<P extends ParamFields>(kernel: Kernel<string, P>, values: ParamValues<P>): GPUBuffer {
+    const data = paramsData(kernel, values);
+    const buffer = this.ctx.device.createBuffer({
+      size: data.byteLength,
+      usage: BufferUsage.UNIFORM,
+      mappedAtCreation: true,
+      label: `bench params ${kernel.name}`,
+    });
+    new Uint32Array(buffer.getMappedRange()).set(data);
     buffer.unmap();
     this.buffers.push(buffer);
     return buffer;
@@ -38,34 +56,30 @@ export class BufferPool {
   }
 }
 
-/** A compiled bench kernel: cache key and WGSL generator (entry point `main`). */
-export interface BenchKernel {
-  readonly key: string;
-  readonly wgsl: () => string;
-}
+/** The buffers of one dispatch of `kernel`, by the names it declares (its parameter block as `params`). */
+export type KernelBuffers<B extends string> = { readonly [K in B | typeof PARAMS_BINDING]?: GPUBuffer };
 
 /**
- * Records one dispatch of `kernel` in its own compute pass, binding `buffers[i]` at binding i, with
- * enough 256-wide workgroups for `invocations` (2-D past the per-dimension limit). `groups` overrides
- * the workgroup count for kernels whose invocations do more than one element.
+ * Records one dispatch of `kernel` in its own compute pass, its buffers bound by name
+ * (`bindGroupByName`: a declared binding left out, or a name the kernel does not declare, throws),
+ * with enough 256-wide workgroups for `invocations` (2-D past the per-dimension limit). `groups`
+ * overrides the workgroup count for kernels whose invocations do more than one element.
  *
  * @example
  * ```ts
- * encodeKernel(ctx, encoder, { key: 'bench/copy-vec4', wgsl: copyVec4Wgsl }, [src, dst, params], { invocations: n / 4 });
+ * const params = pool.params(copyVec4Kernel, { n: n / 4 });
+ * encodeKernel(ctx, encoder, copyVec4Kernel, { src, dst, params }, { invocations: n / 4 });
  * ```
  */
-export function encodeKernel(
+export function encodeKernel<B extends string, P extends ParamFields>(
   ctx: ScanContext,
   encoder: GPUCommandEncoder,
-  kernel: BenchKernel,
-  buffers: readonly GPUBuffer[],
+  kernel: Kernel<B, P>,
+  buffers: KernelBuffers<B>,
   size: { invocations: number } | { groups: number },
 ): void {
   const pipeline = getPipeline(ctx, kernel);
-  const bindGroup = ctx.device.createBindGroup({
-    layout: pipeline.getBindGroupLayout(0),
-    entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
-  });
+  const bindGroup = bindGroupByName(ctx.device, kernel, pipeline, buffers);
   const groups = 'groups' in size ? size.groups : Math.ceil(size.invocations / WG);
   const shape = dispatchShape(Math.max(1, groups), ctx.caps.limits.maxComputeWorkgroupsPerDimension);
   const pass = encoder.beginComputePass({ label: kernel.key });

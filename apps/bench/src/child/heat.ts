@@ -1,6 +1,6 @@
 import type { ScanContext } from '@scan/core';
 import { BufferPool, encodeKernel } from './gpu.js';
-import { copyVec4Wgsl } from './kernels/baselines.js';
+import { copyVec4Kernel } from './kernels/baselines.js';
 
 /** Heating before a case's timed runs on a GPU; a software adapter has no clock to keep up. */
 export const HEAT_MS = 300;
@@ -57,12 +57,8 @@ export async function heatGpu(ctx: ScanContext, ms = HEAT_MS): Promise<void> {
     const n = 2 ** 22;
     const src = pool.storage(4 * n, 'heat src');
     const dst = pool.storage(4 * n, 'heat dst');
-    const params = pool.params(n / 4);
-    await heatWith(
-      ctx.device,
-      (encoder) => encodeKernel(ctx, encoder, { key: 'bench/copy-vec4', wgsl: copyVec4Wgsl }, [src, dst, params], { invocations: n / 4 }),
-      ms,
-    );
+    const params = pool.params(copyVec4Kernel, { n: n / 4 });
+    await heatWith(ctx.device, (encoder) => encodeKernel(ctx, encoder, copyVec4Kernel, { src, dst, params }, { invocations: n / 4 }), ms);
   } finally {
     pool.destroy();
   }

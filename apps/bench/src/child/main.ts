@@ -1,6 +1,6 @@
 import type { ScanContext } from '@scan/core';
 import { createNodeContext } from '@scan/core/node';
-import type { BenchCase } from '../case-types.js';
+import type { CaseRecord } from '../case-types.js';
 import { parseCaseJson, resultLine } from '../protocol.js';
 import type { CaseResult, DeviceInfo } from '../report.js';
 import { deviceInfo } from './device-info.js';
@@ -24,7 +24,7 @@ function errorText(e: unknown): string {
  * ```
  */
 export async function childMain(caseJson: string): Promise<void> {
-  const c: BenchCase = parseCaseJson(caseJson);
+  const c: CaseRecord = parseCaseJson(caseJson);
   let ctx: ScanContext | undefined;
   let result: CaseResult;
   let device: DeviceInfo | null = null;

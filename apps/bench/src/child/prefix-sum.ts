@@ -1,9 +1,6 @@
 import type { ScanContext } from '@scan/core';
 import { type BufferPool, encodeKernel } from './gpu.js';
-import { addBlockPrefixWgsl, blockPrefixSumWgsl, PREFIX_SPAN } from './kernels/prefix-sum.js';
-
-const BLOCK = { key: 'bench/prefix-sum/block', wgsl: blockPrefixSumWgsl };
-const ADD = { key: 'bench/prefix-sum/add', wgsl: addBlockPrefixWgsl };
+import { addBlockPrefixKernel, blockPrefixSumKernel, PREFIX_SPAN } from './kernels/prefix-sum.js';
 
 /**
  * Records the bench's own inclusive u32 add prefix sum (wrapping) of `n` words of `src` into `dst`:
@@ -25,9 +22,15 @@ export function encodeInclusiveSum(
 ): void {
   const groups = Math.ceil(n / PREFIX_SPAN);
   const sums = pool.storage(4 * groups, 'prefix-sum totals');
-  encodeKernel(ctx, encoder, BLOCK, [src, dst, sums, pool.params(n, groups)], { groups });
+  encodeKernel(
+    ctx,
+    encoder,
+    blockPrefixSumKernel,
+    { src, dst, sums, params: pool.params(blockPrefixSumKernel, { n, groups }) },
+    { groups },
+  );
   if (groups === 1) return;
   const scanned = pool.storage(4 * groups, 'prefix-sum scanned totals');
   encodeInclusiveSum(ctx, pool, encoder, sums, scanned, groups);
-  encodeKernel(ctx, encoder, ADD, [dst, scanned, pool.params(n)], { invocations: n });
+  encodeKernel(ctx, encoder, addBlockPrefixKernel, { dst, scanned, params: pool.params(addBlockPrefixKernel, { n }) }, { invocations: n });
 }

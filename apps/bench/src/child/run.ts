@@ -1,19 +1,16 @@
 import { createGpuTimer, type ScanContext } from '@scan/core';
-import type { BenchCase, Primitive } from '../case-types.js';
+import type { CaseCommon, CaseRecord } from '../case-types.js';
+import { spmvGflops } from '../primitives/spmv.js';
+import { moduleOf, workloadOf } from '../registry.js';
 import type { CaseResult, Measurement, Verification } from '../report.js';
-import { unsegmentedScanCase } from '../segmented-cases.js';
-import { singleProductCase, spmvGflops } from '../spmv-cases.js';
-import { runFirstCall } from './frame/first-call.js';
-import { runFrameLoop } from './frame/frame-loop.js';
 import { guarded } from './guard.js';
 import { CHECKSUM_MISMATCH } from './kernels/sort-checks.js';
 import { IDENTITY_MISMATCH } from './kernels/spmv-checks.js';
 import { createWallClockTimer, type GpuTimer, measure, runOnce, timerMethod } from './measure.js';
 import { CPU_COMPARE_MAX, UnsupportedCaseError, type Workload } from './workload.js';
-import { workloadOf } from './workloads/index.js';
 
 /** Why a case cannot run on this device, or undefined when it fits. */
-function tooLarge(ctx: ScanContext, c: BenchCase): string | undefined {
+function tooLarge(ctx: ScanContext, c: CaseCommon): string | undefined {
   const bytes = 4 * Math.ceil(c.n / 4) * 4;
   const { maxStorageBufferBindingSize: binding, maxBufferSize } = ctx.caps.limits;
   if (bytes > Math.min(binding, maxBufferSize)) {
@@ -67,7 +64,7 @@ interface Measured {
  * Verifies, then times, the primitive of `c`: one run, GPU check (plus CPU reference at small
  * sizes); if correct, warm-up and timed runs, then the GPU check again on the last output.
  */
-async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: BenchCase): Promise<Measured> {
+async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: CaseCommon): Promise<Measured> {
   const primitive = c.primitive;
   const workload = await guarded(ctx, `${primitive} setup`, () => workloadOf(primitive)(ctx, c));
   try {
@@ -98,27 +95,32 @@ async function verifyAndMeasure(ctx: ScanContext, timer: GpuTimer, c: BenchCase)
   }
 }
 
-/** Primitives whose bound is reading the input once: they get the read-only baseline too. */
-const READ_BOUND: readonly Primitive[] = ['reduce', 'segmented-reduce'];
+/** A baseline's case: the copy or read-only kernel at the size, seed and runs of `c`. */
+function baselineCase(c: CaseCommon, primitive: 'copy' | 'read-only'): CaseCommon {
+  return { id: c.id, series: c.series, primitive, type: c.type, n: c.n, seed: c.seed, runs: c.runs, warmup: c.warmup };
+}
 
 /**
- * Runs one case in this (child) process: the primitive, then the copy baseline at the same size
- * (and the read-only baseline for reductions; the unsegmented decoupled-fallback scan for
- * segmented scans), each verified before it is timed. The frame cases (`frame-loop`, `first-call`)
- * run their own loops (`child/frame/`) and have no baseline. A case too large for the device's limits, or
- * whose factory throws {@link UnsupportedCaseError}, is `skipped`.
+ * Runs one case in this (child) process with its module (registry.ts): the primitive, then the copy
+ * baseline at the same size (and the read-only baseline for a read-bound module, reduce and
+ * segmented-reduce; the module's companion, if any: the unsegmented decoupled-fallback scan beside
+ * a segmented scan, the single-vector product beside an spmm), each verified before it is timed. A
+ * module that runs its own way (the frame cases, `frame-loop` and `first-call`) returns its own
+ * row, with no baseline. A case too large for the device's limits, or whose workload throws
+ * {@link UnsupportedCaseError}, is `skipped`.
  *
  * @example
  * ```ts
  * const result = await runCase(ctx, c);
  * ```
  */
-export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResult> {
+export async function runCase(ctx: ScanContext, c: CaseRecord): Promise<CaseResult> {
   const skip = tooLarge(ctx, c);
   if (skip) return { case: c, status: 'skipped', message: skip };
+  const module = moduleOf(c.primitive);
+  if (!module) throw new Error(`${c.primitive}: no module of the registry has this primitive`);
   // The frame cases time per frame and per first call, not throughput: no copy baseline.
-  if (c.primitive === 'frame-loop') return runFrameLoop(ctx, c);
-  if (c.primitive === 'first-call') return runFirstCall(ctx, c);
+  if (module.run) return module.run(ctx, c);
   const timer = createGpuTimer(ctx);
   let wall: GpuTimer | undefined;
   try {
@@ -138,19 +140,16 @@ export async function runCase(ctx: ScanContext, c: BenchCase): Promise<CaseResul
     if (main.timer !== timer.method) wall = createWallClockTimer(ctx);
     const baseTimer = wall ?? timer;
     // The baselines share this process and size, so the ratio compares like with like.
-    const copy = c.primitive === 'copy' ? m : await baseline(ctx, baseTimer, { ...c, primitive: 'copy' });
+    const copy = c.primitive === 'copy' ? m : await baseline(ctx, baseTimer, baselineCase(c, 'copy'));
     const readOnly =
-      c.primitive === 'read-only'
-        ? m
-        : READ_BOUND.includes(c.primitive)
-          ? await baseline(ctx, baseTimer, { ...c, primitive: 'read-only' })
-          : undefined;
-    const scan = c.primitive === 'segmented-scan' ? await baseline(ctx, baseTimer, unsegmentedScanCase(c)) : undefined;
+      c.primitive === 'read-only' ? m : module.readBound ? await baseline(ctx, baseTimer, baselineCase(c, 'read-only')) : undefined;
+    const companion = module.companion?.(c);
+    const scan = companion?.field === 'scan' ? await baseline(ctx, baseTimer, companion.case) : undefined;
     // A time ratio, not finiteRatio's GB/s ratio: the targets are stated in time, and the two
     // count different bytes (the segmented scan also reads the head bits).
     const ratioScanTime = scan ? m.medianMs / scan.medianMs : undefined;
     // spmm: the single-vector product of the same matrix, so the gain of k columns per pass shows.
-    const single = c.primitive === 'spmm' ? await baseline(ctx, baseTimer, singleProductCase(c)) : undefined;
+    const single = companion?.field === 'spmv' ? await baseline(ctx, baseTimer, companion.case) : undefined;
     const ratioSpmvTime = single ? m.medianMs / single.medianMs : undefined;
     const info = main.counts.matrix;
     const gflops = info ? spmvGflops(info.nnz, info.k, m.medianMs) : undefined;
@@ -180,7 +179,7 @@ function finiteRatio<K extends string>(key: K, m: Measurement, base: Measurement
 }
 
 /** Verifies and times a baseline case; a baseline that fails its check makes the case an error. */
-async function baseline(ctx: ScanContext, timer: GpuTimer, c: BenchCase): Promise<Measurement> {
+async function baseline(ctx: ScanContext, timer: GpuTimer, c: CaseCommon): Promise<Measurement> {
   const { checked, measurement } = await verifyAndMeasure(ctx, timer, c);
   if (!measurement) throw new Error(`${c.primitive} baseline failed its check: ${checked.problem}`);
   return measurement;

@@ -2,11 +2,16 @@ import type { ScanContext } from '@scan/core';
 import { createSortPlan } from '@scan/sort';
 import type { GpuCsrMatrix } from '@scan/spmv';
 import { cooToCsr } from '@scan/spmv/cpu';
-import type { BenchCase } from '../case-types.js';
 import { bandOf, type MatrixSpec, matrixShape, parseMatrixName } from '../spmv-suite.js';
 import { type BufferPool, encodeKernel, submitAndWait } from './gpu.js';
 import { CSR_GENERATORS, RMAT_EDGES_KERNEL, ROW_PTR_FROM_SORTED_KERNEL } from './kernels/spmv-generate.js';
 import { readMatrixFile } from './matrix-file.js';
+
+/**
+ * The fields of a case over a sparse matrix (the SpMV and HiSparse cases): the matrix, a suite name
+ * (`biased-1M`) or a `.mtx` file's base name, and for a file its absolute path (`--mtx`).
+ */
+export type MatrixFields = { readonly matrix: string; readonly matrixPath?: string };
 
 /** Offset between the case seed and the matrix values' seed, so they differ from other cases' data. */
 const MATRIX_SEED_OFFSET = 0x5b7a;
@@ -37,16 +42,22 @@ async function powerLaw(ctx: ScanContext, pool: BufferPool, spec: MatrixSpec, se
   const rowPtr = pool.storage(4 * (rows + 1), 'spmv rowPtr');
   const values = pool.storage(4 * nnz, 'spmv values');
   const draw = ctx.device.createCommandEncoder();
-  encodeKernel(ctx, draw, RMAT_EDGES_KERNEL, [sortedRows, colIdx, pool.params(nnz, seed, rows, cols)], { invocations: nnz });
+  const edgeParams = pool.params(RMAT_EDGES_KERNEL, { edges: nnz, seed, rows, cols });
+  encodeKernel(ctx, draw, RMAT_EDGES_KERNEL, { rows_out: sortedRows, cols_out: colIdx, params: edgeParams }, { invocations: nnz });
   await submitAndWait(ctx, draw);
   const rowBits = Math.max(1, Math.ceil(Math.log2(rows)));
   const sort = createSortPlan(ctx, { keyType: 'u32', valueType: 'u32', maxCount: nnz, bits: [0, Math.min(32, rowBits)] });
   try {
     const encoder = ctx.device.createCommandEncoder();
     sort.encode(encoder, { keys: sortedRows, values: colIdx, count: nnz });
-    encodeKernel(ctx, encoder, ROW_PTR_FROM_SORTED_KERNEL, [sortedRows, rowPtr, values, pool.params(nnz, seed, rows)], {
-      invocations: Math.max(nnz, rows + 1),
-    });
+    const rowParams = pool.params(ROW_PTR_FROM_SORTED_KERNEL, { nnz, seed, rows });
+    encodeKernel(
+      ctx,
+      encoder,
+      ROW_PTR_FROM_SORTED_KERNEL,
+      { sorted_rows: sortedRows, row_ptr: rowPtr, vals: values, params: rowParams },
+      { invocations: Math.max(nnz, rows + 1) },
+    );
     await submitAndWait(ctx, encoder);
   } finally {
     sort.destroy();
@@ -54,19 +65,42 @@ async function powerLaw(ctx: ScanContext, pool: BufferPool, spec: MatrixSpec, se
   return { rows, cols, nnz, rowPtr, colIdx, values };
 }
 
-/** Parameters of a one-pass generator: `Params { n, a, b, c }` and its invocations (see spmv-generate.ts). */
-function generatorLaunch(spec: MatrixSpec, seed: number): { params: [number, number, number, number]; invocations: number } {
+/**
+ * Records the one-pass generator of `spec`'s family (see spmv-generate.ts) into `encoder`, with its
+ * parameters and invocations.
+ */
+function encodeGenerator(
+  ctx: ScanContext,
+  pool: BufferPool,
+  encoder: GPUCommandEncoder,
+  spec: MatrixSpec,
+  seed: number,
+  buffers: Pick<GpuCsrMatrix, 'rowPtr' | 'colIdx' | 'values'>,
+): void {
   const { rows, cols, nnz } = matrixShape(spec);
+  const csr = { row_ptr: buffers.rowPtr, col_idx: buffers.colIdx, vals: buffers.values };
   switch (spec.family) {
-    case 'poisson2d':
-      return { params: [rows, spec.size, 0, 0], invocations: rows + 1 };
-    case 'biased':
-      return { params: [rows, seed, 0, 0], invocations: Math.max(nnz, rows + 1) };
-    case 'uniform':
-      return { params: [rows, seed, cols, 0], invocations: Math.max(nnz, rows + 1) };
+    case 'poisson2d': {
+      const kernel = CSR_GENERATORS.poisson2d;
+      encodeKernel(ctx, encoder, kernel, { ...csr, params: pool.params(kernel, { rows, side: spec.size }) }, { invocations: rows + 1 });
+      return;
+    }
+    case 'biased': {
+      const kernel = CSR_GENERATORS.biased;
+      encodeKernel(ctx, encoder, kernel, { ...csr, params: pool.params(kernel, { rows, seed }) }, { invocations: Math.max(nnz, rows + 1) });
+      return;
+    }
+    case 'uniform': {
+      const kernel = CSR_GENERATORS.uniform;
+      const params = pool.params(kernel, { rows, seed, cols });
+      encodeKernel(ctx, encoder, kernel, { ...csr, params }, { invocations: Math.max(nnz, rows + 1) });
+      return;
+    }
     case 'banded': {
       const { lower, upper } = bandOf(rows);
-      return { params: [rows, seed, lower, upper], invocations: rows + 1 };
+      const kernel = CSR_GENERATORS.banded;
+      encodeKernel(ctx, encoder, kernel, { ...csr, params: pool.params(kernel, { rows, seed, lower, upper }) }, { invocations: rows + 1 });
+      return;
     }
     case 'powerlaw':
       throw new Error('powerlaw: generated in two passes around a sort');
@@ -87,11 +121,8 @@ export async function generateSuiteMatrix(ctx: ScanContext, pool: BufferPool, sp
   if (spec.family === 'powerlaw') return powerLaw(ctx, pool, spec, seed);
   const { rows, cols, nnz } = matrixShape(spec);
   const buffers = csrBuffers(pool, rows, nnz);
-  const { params, invocations } = generatorLaunch(spec, seed);
   const encoder = ctx.device.createCommandEncoder();
-  encodeKernel(ctx, encoder, CSR_GENERATORS[spec.family], [buffers.rowPtr, buffers.colIdx, buffers.values, pool.params(...params)], {
-    invocations,
-  });
+  encodeGenerator(ctx, pool, encoder, spec, seed, buffers);
   await submitAndWait(ctx, encoder);
   return { rows, cols, nnz, ...buffers };
 }
@@ -136,8 +167,7 @@ export async function uploadMatrixMarket(ctx: ScanContext, pool: BufferPool, pat
  * const A = await caseMatrix(ctx, pool, c);
  * ```
  */
-export async function caseMatrix(ctx: ScanContext, pool: BufferPool, c: BenchCase): Promise<GpuCsrMatrix> {
+export async function caseMatrix(ctx: ScanContext, pool: BufferPool, c: MatrixFields & { readonly seed: number }): Promise<GpuCsrMatrix> {
   if (c.matrixPath !== undefined) return uploadMatrixMarket(ctx, pool, c.matrixPath);
-  if (c.matrix === undefined) throw new Error(`${c.primitive}: the case names no matrix`);
   return generateSuiteMatrix(ctx, pool, parseMatrixName(c.matrix), c.seed);
 }

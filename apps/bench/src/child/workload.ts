@@ -1,5 +1,5 @@
 import type { ElementType, ScanContext } from '@scan/core';
-import type { BenchCase } from '../case-types.js';
+import type { CaseCommon } from '../case-types.js';
 import type { SpmvMatrixInfo } from '../report.js';
 import type { CheckOutcome } from './device-ops.js';
 import { readWords } from './gpu.js';
@@ -79,7 +79,7 @@ export class UnsupportedCaseError extends Error {
 }
 
 /** Builds the workload of a case: allocates, generates the inputs on the GPU, creates the plan. */
-export type WorkloadFactory = (ctx: ScanContext, c: BenchCase) => Promise<Workload>;
+export type WorkloadFactory<C extends CaseCommon = CaseCommon> = (ctx: ScanContext, c: C) => Promise<Workload>;
 
 /** A host typed array of `type` (small read-backs only). */
 export type HostArray = Uint32Array | Int32Array | Float32Array;

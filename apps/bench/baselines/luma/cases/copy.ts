@@ -1,6 +1,6 @@
-import { dispatchShape } from '@scan/core/kit';
+import { bindGroupByName, dispatchShape, paramsData } from '@scan/core/kit';
 // The bench's own copy kernel (its ×copy reference), so both harnesses divide by the same kernel.
-import { copyVec4Wgsl } from '../../../src/child/kernels/baselines.js';
+import { copyVec4Kernel } from '../../../src/child/kernels/baselines.js';
 import { WG } from '../../../src/child/kernels/common.js';
 import { compareWords, poisonWords, randomWords, readWords, writeWords } from '../data.js';
 import type { Workload } from '../workload.js';
@@ -21,17 +21,19 @@ export function copyWorkload(device: GPUDevice, n: number, seed: number): Worklo
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
   const src = device.createBuffer({ size, usage, label: 'copy src' });
   const dst = device.createBuffer({ size, usage, label: 'copy dst' });
-  const params = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'copy params' });
+  const block = paramsData(copyVec4Kernel, { n: vecs });
+  const params = device.createBuffer({
+    size: block.byteLength,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    label: 'copy params',
+  });
   writeWords(device, src, data);
-  writeWords(device, params, new Uint32Array([vecs, 0, 0, 0]));
+  writeWords(device, params, block);
   const pipeline = device.createComputePipeline({
     layout: 'auto',
-    compute: { module: device.createShaderModule({ code: copyVec4Wgsl(), label: 'bench/copy-vec4' }), entryPoint: 'main' },
+    compute: { module: device.createShaderModule({ code: copyVec4Kernel.wgsl(), label: copyVec4Kernel.key }), entryPoint: 'main' },
   });
-  const bindGroup = device.createBindGroup({
-    layout: pipeline.getBindGroupLayout(0),
-    entries: [src, dst, params].map((buffer, binding) => ({ binding, resource: { buffer } })),
-  });
+  const bindGroup = bindGroupByName(device, copyVec4Kernel, pipeline, { src, dst, params });
   const shape = dispatchShape(Math.ceil(vecs / WG), device.limits.maxComputeWorkgroupsPerDimension);
   return {
     describe: { kernel: 'bench/copy-vec4', vec4s: vecs },

@@ -1,15 +1,65 @@
 import type { ScanContext } from '@scan/core';
-import type { BenchCase } from '../../case-types.js';
+import type { CaseCommon } from '../../case-types.js';
 import type { Verification } from '../../report.js';
 import type { CheckOutcome } from '../device-ops.js';
 import { type BufferPool, encodeKernel } from '../gpu.js';
-import { checkTailWgsl } from '../kernels/check-tail.js';
+import { checkTailKernel } from '../kernels/check-tail.js';
 import type { FramePlan } from './frame-plan.js';
 
 // What a frame case needs of its workload (sort, pack, scan): the buffers on the GPU, a plan,
 // an untimed per-frame step that restores inputs and poisons outputs, and a check of one frame's
 // output at its count. The per-frame step only records copies between buffers made at setup, so
 // a frame creates no GPU object of the bench's own and the creation counts are the plan's.
+
+/**
+ * The plans a frame case records, as the applications use them: `sort` the descending key–value
+ * sort of f32 depths with u32 indices (a Gaussian-splat viewer), `pack` the compaction of u32
+ * elements by u32 flags, `scan` the exclusive u32 add scan (a particle system's live list and bins)
+ * and `segmented-scan` the exclusive segmented add scan (its per-cell offsets).
+ *
+ * @example
+ * ```ts
+ * const workload: FrameWorkloadName = FRAME_WORKLOADS[0]; // 'sort'
+ * ```
+ */
+export const FRAME_WORKLOADS = ['sort', 'pack', 'scan', 'segmented-scan'] as const;
+export type FrameWorkloadName = (typeof FRAME_WORKLOADS)[number];
+
+/** The fields that name a frame case's plan (its options and types) in its series. */
+export type FrameWorkloadFields =
+  | { readonly frameWorkload: 'sort'; readonly valueType: 'u32'; readonly descending: true }
+  | { readonly frameWorkload: 'pack'; readonly flagType: 'u32' }
+  | { readonly frameWorkload: 'scan'; readonly op: 'add'; readonly inclusive: false }
+  | { readonly frameWorkload: 'segmented-scan'; readonly op: 'add'; readonly inclusive: false; readonly segmentMean: number };
+
+/** A frame case as its data needs it: the common fields and its plan's. */
+export type FrameCaseData = CaseCommon & FrameWorkloadFields;
+
+/** The frame case data of one plan. */
+export type FrameCaseOf<W extends FrameWorkloadName> = CaseCommon & Extract<FrameWorkloadFields, { readonly frameWorkload: W }>;
+
+/**
+ * The plan options and types of each frame workload: the shape fields that name it in the series.
+ *
+ * @example
+ * ```ts
+ * frameWorkloadShape('sort'); // { frameWorkload: 'sort', type: 'f32', valueType: 'u32', descending: true }
+ * ```
+ */
+export function frameWorkloadShape(workload: FrameWorkloadName): FrameWorkloadFields & Pick<CaseCommon, 'type'> {
+  switch (workload) {
+    case 'sort':
+      // Depths sorted far to near with the splat indices as values, as a splat viewer does.
+      return { frameWorkload: 'sort', type: 'f32', valueType: 'u32', descending: true };
+    case 'pack':
+      return { frameWorkload: 'pack', type: 'u32', flagType: 'u32' };
+    case 'scan':
+      return { frameWorkload: 'scan', type: 'u32', op: 'add', inclusive: false };
+    case 'segmented-scan':
+      // Per-cell offsets of a particle system: segments of 32 elements on average.
+      return { frameWorkload: 'segmented-scan', type: 'u32', op: 'add', inclusive: false, segmentMean: 32 };
+  }
+}
 
 /**
  * A check's verdict: the report's verification record and, when wrong, why.
@@ -29,7 +79,7 @@ export interface FrameCheck {
  *
  * @example
  * ```ts
- * const data: FrameData = await FRAME_DATA.scan(ctx, c);
+ * const data: FrameData = await frameDataOf(ctx, c);
  * ```
  */
 export interface FrameData {
@@ -52,10 +102,10 @@ export interface FrameData {
  *
  * @example
  * ```ts
- * export const scanFrameData: FrameDataFactory = async (ctx, c) => ({ buffers, createPlan, prepare, verify, destroy });
+ * export const scanFrameData: FrameDataFactory<FrameCaseOf<'scan'>> = async (ctx, c) => ({ buffers, createPlan, prepare, verify, destroy });
  * ```
  */
-export type FrameDataFactory = (ctx: ScanContext, c: BenchCase) => Promise<FrameData>;
+export type FrameDataFactory<C> = (ctx: ScanContext, c: C) => Promise<FrameData>;
 
 /**
  * The verdict of a GPU check and (at small sizes) a CPU comparison.
@@ -84,7 +134,7 @@ export function frameCheck(gpu: CheckOutcome, cpuMismatches?: number): FrameChec
 
 /**
  * Records the check that `actual[i] == expected[i]` for i in [start, end): the words a frame of
- * count `start` must not have touched (see `checkTailWgsl`).
+ * count `start` must not have touched (see `checkTailKernel`).
  *
  * @example
  * ```ts
@@ -102,7 +152,6 @@ export function encodeTailCheck(
   end: number,
 ): void {
   if (start >= end) return;
-  encodeKernel(ctx, encoder, { key: 'bench/check-tail', wgsl: checkTailWgsl }, [actual, expected, errors, pool.params(end, start)], {
-    invocations: end - start,
-  });
+  const params = pool.params(checkTailKernel, { end, start });
+  encodeKernel(ctx, encoder, checkTailKernel, { actual, expected, err: errors, params }, { invocations: end - start });
 }

@@ -1,21 +1,29 @@
-import type { FrameWorkloadName } from '../../case-types.js';
-import type { FrameDataFactory } from './frame-data.js';
+import type { ScanContext } from '@scan/core';
+import type { FrameCaseData, FrameData } from './frame-data.js';
 import { packFrameData } from './pack-frame-data.js';
 import { scanFrameData } from './scan-frame-data.js';
 import { segmentedScanFrameData } from './segmented-scan-frame-data.js';
 import { sortFrameData } from './sort-frame-data.js';
 
+// The data of each plan a frame case records (see frame-data.ts), by its `frameWorkload`.
+
 /**
- * The data factory of every frame workload.
+ * The data of a frame case's plan on the GPU (see {@link FrameData}).
  *
  * @example
  * ```ts
- * const data = await FRAME_DATA[c.frameWorkload ?? 'scan'](ctx, c);
+ * const data = await frameDataOf(ctx, c);
  * ```
  */
-export const FRAME_DATA: Readonly<Record<FrameWorkloadName, FrameDataFactory>> = {
-  sort: sortFrameData,
-  pack: packFrameData,
-  scan: scanFrameData,
-  'segmented-scan': segmentedScanFrameData,
-};
+export function frameDataOf(ctx: ScanContext, c: FrameCaseData): Promise<FrameData> {
+  switch (c.frameWorkload) {
+    case 'sort':
+      return sortFrameData(ctx, c);
+    case 'pack':
+      return packFrameData(ctx, c);
+    case 'scan':
+      return scanFrameData(ctx, c);
+    case 'segmented-scan':
+      return segmentedScanFrameData(ctx, c);
+  }
+}

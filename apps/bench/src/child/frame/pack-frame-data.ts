@@ -1,17 +1,21 @@
 import { createPackPlan } from '@scan/core';
 import { pack as cpuPack } from '@scan/core/cpu';
+import { countOnesBuffer } from '../../primitives/shared/flags.js';
+import { preparePartition } from '../../primitives/shared/partition.js';
 import { encodeFill, runCheck } from '../device-ops.js';
 import { encodeKernel, readWords, submitAndWait } from '../gpu.js';
-import { checkPartitionWgsl } from '../kernels/check-partition.js';
+import { checkPartitionKernel } from '../kernels/check-partition.js';
 import { CPU_COMPARE_MAX, countDifferences, POISON, readArray } from '../workload.js';
-import { countOnesBuffer } from '../workloads/flags.js';
-import { preparePartition } from '../workloads/partition.js';
-import { encodeTailCheck, type FrameDataFactory, frameCheck } from './frame-data.js';
+import { encodeTailCheck, type FrameCaseOf, type FrameDataFactory, frameCheck } from './frame-data.js';
+
+/** Fraction of 1-flags of the frame cases' pack (half the particles live). */
+const PACK_DENSITY = 0.5;
+
 import { asFramePlan } from './frame-plan.js';
 
 /**
  * The particle system's compaction: n u32 elements whose values encode their indices and u32 flags
- * of density `c.density` (0.5), the pack cases' data (`preparePartition`). The output and
+ * of density 0.5, the pack cases' data (`preparePartition`). The output and
  * `packedCount` are poisoned before every frame (copies only). Checked on the GPU for the frame's
  * count: every output names a 1-flagged source below the count, sources increase, `packedCount`
  * equals the 1-flags among the first `count` (counted by the bench), and nothing past the kept
@@ -22,15 +26,15 @@ import { asFramePlan } from './frame-plan.js';
  * const data = await packFrameData(ctx, c);
  * ```
  */
-export const packFrameData: FrameDataFactory = async (ctx, c) => {
+export const packFrameData: FrameDataFactory<FrameCaseOf<'pack'>> = async (ctx, c) => {
   const n = c.n;
-  const d = await preparePartition(ctx, { ...c, type: 'u32', flagType: 'u32', density: c.density ?? 0.5 }, 'pack');
+  const d = await preparePartition(ctx, { n, seed: c.seed, type: 'u32', flagType: c.flagType, density: PACK_DENSITY }, 'pack');
   try {
     const poison = d.pool.storage(4 * n, 'frame pack poison');
     const setup = ctx.device.createCommandEncoder();
     encodeFill(ctx, d.pool, setup, poison, n, 'constant', 0, POISON);
     await submitAndWait(ctx, setup);
-    const kernel = { key: 'bench/check-partition/pack/u32', wgsl: () => checkPartitionWgsl('pack', 'u32') };
+    const kernel = checkPartitionKernel({ mode: 'pack', type: 'u32' });
     return {
       buffers: { input: d.data, flags: d.flags, output: d.output, packedCount: d.count },
       createPlan: () => asFramePlan(createPackPlan(ctx, { type: 'u32', maxCount: n })),
@@ -42,7 +46,14 @@ export const packFrameData: FrameDataFactory = async (ctx, c) => {
         const ones = await countOnesBuffer(ctx, d.pool, d.flags, count);
         const [kept] = await readWords(ctx, ones, 1);
         const gpu = await runCheck(ctx, d.pool, (encoder, errors) => {
-          encodeKernel(ctx, encoder, kernel, [d.output, d.flags, d.count, ones, errors, d.pool.params(count)], { invocations: count });
+          const params = d.pool.params(kernel, { n: count });
+          encodeKernel(
+            ctx,
+            encoder,
+            kernel,
+            { out: d.output, flags: d.flags, reported: d.count, ones, err: errors, params },
+            { invocations: count },
+          );
           encodeTailCheck(ctx, d.pool, encoder, errors, d.output, poison, kept!, n);
         });
         if (n > CPU_COMPARE_MAX) return frameCheck(gpu);

@@ -2,9 +2,9 @@ import { createScanPlan } from '@scan/core';
 import { scan as cpuScan } from '@scan/core/cpu';
 import { encodeFill, runCheck } from '../device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from '../gpu.js';
-import { checkScanKey, checkScanWgsl, type ScanCheckSpec } from '../kernels/check-scan.js';
+import { checkScanKernel, type ScanCheckSpec } from '../kernels/check-scan.js';
 import { CPU_COMPARE_MAX, countDifferences, POISON, readArray } from '../workload.js';
-import { encodeTailCheck, type FrameDataFactory, frameCheck } from './frame-data.js';
+import { encodeTailCheck, type FrameCaseOf, type FrameDataFactory, frameCheck } from './frame-data.js';
 import { asFramePlan } from './frame-plan.js';
 
 const SPEC: ScanCheckSpec = { type: 'u32', op: 'add', inclusive: false, backward: false };
@@ -20,7 +20,7 @@ const SPEC: ScanCheckSpec = { type: 'u32', op: 'add', inclusive: false, backward
  * const data = await scanFrameData(ctx, c);
  * ```
  */
-export const scanFrameData: FrameDataFactory = async (ctx, c) => {
+export const scanFrameData: FrameDataFactory<FrameCaseOf<'scan'>> = async (ctx, c) => {
   const n = c.n;
   const pool = new BufferPool(ctx);
   try {
@@ -33,14 +33,15 @@ export const scanFrameData: FrameDataFactory = async (ctx, c) => {
     encodeFill(ctx, pool, setup, poison, n, 'constant', 0, POISON);
     prepare(setup);
     await submitAndWait(ctx, setup);
-    const kernel = { key: checkScanKey(SPEC), wgsl: () => checkScanWgsl(SPEC) };
+    const kernel = checkScanKernel(SPEC);
     return {
       buffers: { input, output },
       createPlan: () => asFramePlan(createScanPlan(ctx, { type: 'u32', op: 'add', maxCount: n })),
       prepare,
       async verify(count) {
         const gpu = await runCheck(ctx, pool, (encoder, errors) => {
-          encodeKernel(ctx, encoder, kernel, [input, output, errors, pool.params(count)], { invocations: count });
+          const params = pool.params(kernel, { n: count });
+          encodeKernel(ctx, encoder, kernel, { inp: input, out: output, err: errors, params }, { invocations: count });
           encodeTailCheck(ctx, pool, encoder, errors, output, poison, count, n);
         });
         if (n > CPU_COMPARE_MAX) return frameCheck(gpu);

@@ -1,14 +1,14 @@
 import { createSegmentedScanPlan } from '@scan/segmented';
 import { segmentedScan as cpuSegmentedScan } from '@scan/segmented/cpu';
+import { prepareSegments, readHeadFlags } from '../../primitives/shared/segments.js';
 import { encodeFill, runCheck } from '../device-ops.js';
 import { encodeKernel, submitAndWait } from '../gpu.js';
-import { checkSegmentedScanWgsl } from '../kernels/check-segmented-scan.js';
+import { checkSegmentedScanKernel } from '../kernels/check-segmented-scan.js';
 import { CPU_COMPARE_MAX, countDifferences, POISON, readArray } from '../workload.js';
-import { prepareSegments, readHeadFlags } from '../workloads/segments.js';
-import { encodeTailCheck, type FrameDataFactory, frameCheck } from './frame-data.js';
+import { encodeTailCheck, type FrameCaseOf, type FrameDataFactory, frameCheck } from './frame-data.js';
 import { asFramePlan } from './frame-plan.js';
 
-const CHECK = { key: 'bench/check-segmented-scan/fwd', wgsl: () => checkSegmentedScanWgsl(false) };
+const CHECK = checkSegmentedScanKernel({ backward: false });
 
 /**
  * Per-segment offsets, as a particle system scans the particles of each cell: the exclusive u32 add
@@ -22,7 +22,7 @@ const CHECK = { key: 'bench/check-segmented-scan/fwd', wgsl: () => checkSegmente
  * const data = await segmentedScanFrameData(ctx, c);
  * ```
  */
-export const segmentedScanFrameData: FrameDataFactory = async (ctx, c) => {
+export const segmentedScanFrameData: FrameDataFactory<FrameCaseOf<'segmented-scan'>> = async (ctx, c) => {
   const n = c.n;
   const d = await prepareSegments(ctx, c, 'frame segmented scan');
   const { pool, input, headBits } = d;
@@ -40,7 +40,8 @@ export const segmentedScanFrameData: FrameDataFactory = async (ctx, c) => {
       prepare,
       async verify(count) {
         const gpu = await runCheck(ctx, pool, (encoder, errors) => {
-          encodeKernel(ctx, encoder, CHECK, [input, output, headBits, errors, pool.params(count)], { invocations: count });
+          const params = pool.params(CHECK, { n: count });
+          encodeKernel(ctx, encoder, CHECK, { inp: input, out: output, bits: headBits, err: errors, params }, { invocations: count });
           encodeTailCheck(ctx, pool, encoder, errors, output, poison, count, n);
         });
         if (n > CPU_COMPARE_MAX) return frameCheck(gpu);

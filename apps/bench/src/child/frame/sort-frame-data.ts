@@ -1,13 +1,13 @@
 import { createSortPlan } from '@scan/sort';
 import { sort as cpuSort } from '@scan/sort/cpu';
+import { bitsOf } from '../../primitives/shared/sort-data.js';
 import { runCheck } from '../device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from '../gpu.js';
-import { fillWgsl } from '../kernels/fill.js';
-import { checkSortOrderWgsl, sortCheckBindings } from '../kernels/sort-checks.js';
-import { sortKeysWgsl } from '../kernels/sort-keys.js';
+import { fillKernel } from '../kernels/fill.js';
+import { checkSortOrderKernel } from '../kernels/sort-checks.js';
+import { sortKeysKernel } from '../kernels/sort-keys.js';
 import { CPU_COMPARE_MAX, countDifferences, readArray } from '../workload.js';
-import { bitsOf } from '../workloads/sort.js';
-import { encodeTailCheck, type FrameDataFactory, frameCheck } from './frame-data.js';
+import { encodeTailCheck, type FrameCaseOf, type FrameDataFactory, frameCheck } from './frame-data.js';
 import { asFramePlan } from './frame-plan.js';
 
 /** Offset between the case seed and the depths' seed (any constant; other cases' data differ). */
@@ -15,7 +15,7 @@ const DEPTH_SEED_OFFSET = 0x5a1a7;
 
 /**
  * The splat viewer's sort: n random finite f32 depths (half negative, subnormals included; see
- * `sortKeysWgsl`) with u32 values that are their indices, sorted in place far to near
+ * `sortKeysKernel`) with u32 values that are their indices, sorted in place far to near
  * (`descending`). Both are restored from pristine copies before every frame (untimed, copies
  * only), as a viewer writes fresh depths each frame. Checked on the GPU: the first `count` keys in
  * descending order, `key[i] == depth[value[i]]` with `value[i] < count`, equal keys with increasing
@@ -28,7 +28,7 @@ const DEPTH_SEED_OFFSET = 0x5a1a7;
  * const plan = data.createPlan();
  * ```
  */
-export const sortFrameData: FrameDataFactory = async (ctx, c) => {
+export const sortFrameData: FrameDataFactory<FrameCaseOf<'sort'>> = async (ctx, c) => {
   const n = c.n;
   const pool = new BufferPool(ctx);
   try {
@@ -41,35 +41,22 @@ export const sortFrameData: FrameDataFactory = async (ctx, c) => {
       encoder.copyBufferToBuffer(indices, 0, values, 0, 4 * n);
     };
     const setup = ctx.device.createCommandEncoder();
-    encodeKernel(
-      ctx,
-      setup,
-      { key: 'bench/sort-keys/f32', wgsl: () => sortKeysWgsl('f32') },
-      [depths, pool.params(n, c.seed + DEPTH_SEED_OFFSET)],
-      {
-        invocations: n,
-      },
-    );
-    encodeKernel(ctx, setup, { key: 'bench/fill/iota-u32', wgsl: () => fillWgsl('iota-u32') }, [indices, pool.params(n)], {
-      invocations: n,
-    });
+    const generate = sortKeysKernel({ type: 'f32' });
+    const generateParams = pool.params(generate, { n, seed: c.seed + DEPTH_SEED_OFFSET });
+    encodeKernel(ctx, setup, generate, { out: depths, params: generateParams }, { invocations: n });
+    const iota = fillKernel({ mode: 'iota-u32' });
+    encodeKernel(ctx, setup, iota, { out: indices, params: pool.params(iota, { n, seed: 0, arg: 0 }) }, { invocations: n });
     prepare(setup);
     await submitAndWait(ctx, setup);
-    const order = {
-      key: 'bench/check-sort/f32/desc/pairs/whole',
-      wgsl: () => checkSortOrderWgsl('f32', true, { pairs: true, segmented: false }),
-    };
+    const order = checkSortOrderKernel({ type: 'f32', descending: true, pairs: true, segmented: false });
     return {
       buffers: { keys, values },
       createPlan: () => asFramePlan(createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: n })),
       prepare,
       async verify(count) {
         const gpu = await runCheck(ctx, pool, (encoder, errors) => {
-          const bindings = sortCheckBindings(
-            { pairs: true, segmented: false },
-            { keys, values, original: depths, errors, params: pool.params(count) },
-          );
-          encodeKernel(ctx, encoder, order, bindings, { invocations: count });
+          const params = pool.params(order, { n: count });
+          encodeKernel(ctx, encoder, order, { keys, vals: values, original: depths, err: errors, params }, { invocations: count });
           encodeTailCheck(ctx, pool, encoder, errors, keys, depths, count, n);
           encodeTailCheck(ctx, pool, encoder, errors, values, indices, count, n);
         });

@@ -1,4 +1,5 @@
-import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './common.js';
+import { defineKernel, read } from '@scan/core/kit';
+import { COMMON_WGSL, ENTRY_ARGS, ERROR_BINDING, ERROR_WGSL } from './common.js';
 
 /**
  * What each output element must equal, bit for bit: `copy` the input element at the same index;
@@ -7,24 +8,26 @@ import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './common.js';
 export type EqualMode = 'copy' | 'first' | 'last';
 
 /**
- * WGSL that counts output elements whose bits differ from the expected input element.
- * Bindings: 0 input, 1 output (both as u32 words), 2 error counters, 3 params (`p.n`).
+ * The check that counts output elements whose bits differ from the expected input element, for the
+ * first `n` elements (input and output as u32 words).
  *
  * @example
  * ```ts
- * getPipeline(ctx, { key: 'bench/check-equal/first', wgsl: () => checkEqualWgsl('first') });
+ * const kernel = checkEqualKernel({ mode: 'first' });
+ * encodeKernel(ctx, encoder, kernel, { inp, out, err: errors, params: pool.params(kernel, { n }) }, { invocations: n });
  * ```
  */
-export function checkEqualWgsl(mode: EqualMode): string {
-  const source = mode === 'copy' ? 'i' : mode === 'first' ? '0u' : '(p.n - 1u)';
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> inp: array<u32>;
-@group(0) @binding(1) var<storage, read> out: array<u32>;
-${ERROR_WGSL(2)}
-@group(0) @binding(3) var<uniform> p: Params;
+export const checkEqualKernel = defineKernel({
+  name: 'bench/check-equal',
+  bindings: { inp: read('array<u32>'), out: read('array<u32>'), ...ERROR_BINDING },
+  params: { n: 'u32' },
+  wgsl: (spec: { mode: EqualMode }) => {
+    const source = spec.mode === 'copy' ? 'i' : spec.mode === 'first' ? '0u' : '(params.n - 1u)';
+    return `${COMMON_WGSL}${ERROR_WGSL}
 @compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
   let i = global_index(wid, nwg, lid);
-  if (i < p.n && out[i] != inp[${source}]) { mismatch(i); }
+  if (i < params.n && out[i] != inp[${source}]) { mismatch(i); }
 }
 `;
-}
+  },
+});

@@ -1,8 +1,9 @@
-import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL, WG } from './common.js';
+import { defineKernel, read } from '@scan/core/kit';
+import { COMMON_WGSL, ENTRY_ARGS, ERROR_BINDING, ERROR_WGSL, WG } from './common.js';
 import { HEAD_FNS_WGSL } from './head-bits.js';
 
 /**
- * WGSL that checks a u32 add segmented reduce through prefix sums, for any segment length: with
+ * The check of a u32 add segmented reduce through prefix sums, for any segment length: with
  * `P` the inclusive prefix sum of the data, `R` the inclusive prefix sum of the plan's `segments`
  * results (both from the bench's own prefix sum, wrapping), and `H` the inclusive prefix sum of the
  * heads per word of head bits, each segment's last element i (index k = heads in [0, i] − 1, from
@@ -12,25 +13,30 @@ import { HEAD_FNS_WGSL } from './head-bits.js';
  * segment: the first mismatch reported is the wrong result. The last element must
  * also land on k = segments − 1 (else the segment count the plan was given is wrong: reported as
  * index 0xfffffffe). Mismatches are reported at the segment index k.
- * Bindings: 0 head bits, 1 H, 2 P, 3 R, 4 error counters, 5 params (`p.n` elements, `p.a` segments).
+ * Bindings: `bits` (head bits), `heads_through_word` (H), `data_prefix` (P), `result_prefix` (R),
+ * `err`; parameters `n` elements, `segments`.
  *
  * @example
  * ```ts
- * getPipeline(ctx, { key: 'bench/check-segmented-reduce', wgsl: checkSegmentedReduceWgsl });
+ * const params = pool.params(checkSegmentedReduceKernel, { n, segments });
+ * encodeKernel(ctx, encoder, checkSegmentedReduceKernel, { bits, heads_through_word, data_prefix, result_prefix, err: errors, params }, { invocations: n });
  * ```
  */
-export function checkSegmentedReduceWgsl(): string {
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> bits: array<u32>;
-@group(0) @binding(1) var<storage, read> heads_through_word: array<u32>;
-@group(0) @binding(2) var<storage, read> data_prefix: array<u32>;
-@group(0) @binding(3) var<storage, read> result_prefix: array<u32>;
-${ERROR_WGSL(4)}
-@group(0) @binding(5) var<uniform> p: Params;
+export const checkSegmentedReduceKernel = defineKernel({
+  name: 'bench/check-segmented-reduce',
+  bindings: {
+    bits: read('array<u32>'),
+    heads_through_word: read('array<u32>'),
+    data_prefix: read('array<u32>'),
+    result_prefix: read('array<u32>'),
+    ...ERROR_BINDING,
+  },
+  params: { n: 'u32', segments: 'u32' },
+  wgsl: () => `${COMMON_WGSL}${ERROR_WGSL}
 ${HEAD_FNS_WGSL}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let i = global_index(wid, nwg, lid);
-  if (i >= p.n || !is_last(i)) { return; }
+  if (i >= params.n || !is_last(i)) { return; }
   let w = i >> 5u;
   // Heads at or before i: those of the earlier words, plus bits 0..i%32 of this word.
   var heads = countOneBits(bits[w] & (0xffffffffu >> (31u - (i & 31u))));
@@ -38,9 +44,9 @@ ${HEAD_FNS_WGSL}
   // Element 0 is a head even without its bit.
   if ((bits[0] & 1u) == 0u) { heads += 1u; }
   let k = heads - 1u;
-  if (i == p.n - 1u && k != p.a - 1u) { mismatch(0xfffffffeu); }
-  if (k >= p.a) { mismatch(k); return; }
+  if (i == params.n - 1u && k != params.segments - 1u) { mismatch(0xfffffffeu); }
+  if (k >= params.segments) { mismatch(k); return; }
   if (result_prefix[k] != data_prefix[i]) { mismatch(k); }
 }
-`;
-}
+`,
+})({});

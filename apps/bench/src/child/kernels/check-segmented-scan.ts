@@ -1,36 +1,38 @@
-import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL, WG } from './common.js';
+import { defineKernel, read } from '@scan/core/kit';
+import { COMMON_WGSL, ENTRY_ARGS, ERROR_BINDING, ERROR_WGSL, WG } from './common.js';
 import { HEAD_FNS_WGSL } from './head-bits.js';
 
 /**
- * WGSL that checks an exclusive u32 add segmented scan element by element against its recurrence:
+ * The check of an exclusive u32 add segmented scan, element by element against its recurrence:
  * forward `out[i] = is_head(i) ? 0 : out[i-1] + in[i-1]`; backward (each segment scanned from its
  * end) `out[i] = is_last(i) ? 0 : out[i+1] + in[i+1]`. Every segment then holds its exclusive scan
  * by induction from the element where it starts (its head, or its last element backward), so a
  * pass proves the whole output exact (u32 wraps the same way in both). A mismatch is reported at
- * its physical index. Bindings: 0 input, 1 output, 2 head bits, 3 error counters, 4 params (`p.n`).
+ * its physical index. Bindings: `inp`, `out`, `bits` (head bits), `err`; parameter `n` elements.
  *
  * @example
  * ```ts
- * getPipeline(ctx, { key: 'bench/check-segmented-scan/bwd', wgsl: () => checkSegmentedScanWgsl(true) });
+ * const kernel = checkSegmentedScanKernel({ backward: true });
+ * encodeKernel(ctx, encoder, kernel, { inp: input, out: output, bits: headBits, err: errors, params: pool.params(kernel, { n }) }, { invocations: n });
  * ```
  */
-export function checkSegmentedScanWgsl(backward: boolean): string {
-  // The neighbour the recurrence comes from, and the condition under which there is none.
-  const [start, from] = backward ? ['is_last(i)', 'i + 1u'] : ['is_head(i)', 'i - 1u'];
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> inp: array<u32>;
-@group(0) @binding(1) var<storage, read> out: array<u32>;
-@group(0) @binding(2) var<storage, read> bits: array<u32>;
-${ERROR_WGSL(3)}
-@group(0) @binding(4) var<uniform> p: Params;
+export const checkSegmentedScanKernel = defineKernel({
+  name: 'bench/check-segmented-scan',
+  bindings: { inp: read('array<u32>'), out: read('array<u32>'), bits: read('array<u32>'), ...ERROR_BINDING },
+  params: { n: 'u32' },
+  wgsl: (spec: { backward: boolean }) => {
+    // The neighbour the recurrence comes from, and the condition under which there is none.
+    const [start, from] = spec.backward ? ['is_last(i)', 'i + 1u'] : ['is_head(i)', 'i - 1u'];
+    return `${COMMON_WGSL}${ERROR_WGSL}
 ${HEAD_FNS_WGSL}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let i = global_index(wid, nwg, lid);
-  if (i >= p.n) { return; }
+  if (i >= params.n) { return; }
   var expected = 0u;
   // A branch, not select(): select would read the neighbour even at the array's ends.
   if (!${start}) { expected = out[${from}] + inp[${from}]; }
   if (out[i] != expected) { mismatch(i); }
 }
 `;
-}
+  },
+});

@@ -1,25 +1,25 @@
-import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL } from './common.js';
+import { defineKernel, read } from '@scan/core/kit';
+import { COMMON_WGSL, ENTRY_ARGS, ERROR_BINDING, ERROR_WGSL } from './common.js';
 
 /**
- * WGSL that counts the words of `actual` in [p.a, p.n) that differ from `expected` at the same
- * index: a plan given a count must leave everything past it alone, so this catches a plan that
- * ignored a smaller count (from the host or from a GPU buffer) and processed the whole buffer.
- * Bindings: 0 actual, 1 expected (u32 words), 2 error counters, 3 params (`p.n` end, `p.a` start).
+ * The check that counts the words of `actual` in [`start`, `end`) that differ from `expected` at
+ * the same index: a plan given a count must leave everything past it alone, so this catches a plan
+ * that ignored a smaller count (from the host or from a GPU buffer) and processed the whole buffer.
  *
  * @example
  * ```ts
- * encodeKernel(ctx, encoder, { key: 'bench/check-tail', wgsl: checkTailWgsl }, [output, poison, errors, pool.params(n, count)], { invocations: n - count });
+ * const params = pool.params(checkTailKernel, { end: n, start: count });
+ * encodeKernel(ctx, encoder, checkTailKernel, { actual: output, expected: poison, err: errors, params }, { invocations: n - count });
  * ```
  */
-export function checkTailWgsl(): string {
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> actual: array<u32>;
-@group(0) @binding(1) var<storage, read> expected: array<u32>;
-${ERROR_WGSL(2)}
-@group(0) @binding(3) var<uniform> p: Params;
+export const checkTailKernel = defineKernel({
+  name: 'bench/check-tail',
+  bindings: { actual: read('array<u32>'), expected: read('array<u32>'), ...ERROR_BINDING },
+  params: { end: 'u32', start: 'u32' },
+  wgsl: () => `${COMMON_WGSL}${ERROR_WGSL}
 @compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
-  let i = p.a + global_index(wid, nwg, lid);
-  if (i < p.n && actual[i] != expected[i]) { mismatch(i); }
+  let i = params.start + global_index(wid, nwg, lid);
+  if (i < params.end && actual[i] != expected[i]) { mismatch(i); }
 }
-`;
-}
+`,
+})({});

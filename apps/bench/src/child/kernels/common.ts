@@ -1,14 +1,15 @@
 import type { ElementType, ScanOp } from '@scan/core';
+import { readWrite } from '@scan/core/kit';
 
 /** Invocations per workgroup of every bench kernel. */
 export const WG = 256;
 
 /**
- * WGSL shared by the bench kernels: the 16-byte `Params` uniform and `global_index`, which
- * linearizes a possibly 2-D dispatch (`dispatchShape`) so sizes past 65 535 × 256 work.
+ * WGSL shared by the bench kernels: `global_index`, which linearizes a possibly 2-D dispatch
+ * (`dispatchShape`) so sizes past 65 535 × 256 work, and `group_index`. Each kernel's parameters
+ * are its own `Params` block, which its definition declares (`defineKernel`).
  */
 export const COMMON_WGSL = `
-struct Params { n: u32, a: u32, b: u32, c: u32 }
 fn global_index(wid: vec3<u32>, nwg: vec3<u32>, lid: vec3<u32>) -> u32 {
   return (wid.x + wid.y * nwg.x) * ${WG}u + lid.x;
 }
@@ -88,8 +89,26 @@ fn decode_index_f32(bits: u32) -> u32 { return (((bits >> 23u) - 127u) << 23u) |
 /** Largest index the f32 index encoding represents (exponents up to 127 + 127). */
 export const MAX_F32_INDEX = 2 ** 30;
 
-/** Counter layout of every check kernel: [0] mismatches, [1] first mismatching index. */
-export const ERROR_WGSL = (binding: number) => `
-@group(0) @binding(${binding}) var<storage, read_write> err: array<atomic<u32>, 2>;
+/**
+ * The error counter every check kernel binds as `err`: [0] mismatches, [1] first mismatching index
+ * (see `runCheck`). Spread into a definition's bindings where the counter goes.
+ *
+ * @example
+ * ```ts
+ * bindings: { inp: read('array<u32>'), out: read('array<u32>'), ...ERROR_BINDING }
+ * ```
+ */
+export const ERROR_BINDING = { err: readWrite('array<atomic<u32>, 2>') } as const;
+
+/**
+ * `mismatch(i)`: counts a mismatch at index i into {@link ERROR_BINDING}'s counter.
+ *
+ * @example
+ * ```ts
+ * wgsl: () => `${COMMON_WGSL}${ERROR_WGSL}
+ * @compute @workgroup_size(256) fn main(…) { if (out[i] != inp[i]) { mismatch(i); } }`
+ * ```
+ */
+export const ERROR_WGSL = `
 fn mismatch(i: u32) { atomicAdd(&err[0], 1u); atomicMin(&err[1], i); }
 `;

@@ -1,12 +1,13 @@
+import { defineKernel, readWrite } from '@scan/core/kit';
 import { COMMON_WGSL, ENTRY_ARGS, INDEX_CODEC_WGSL } from './common.js';
 
 /**
  * What a fill kernel writes at element i (as 32-bit words):
  * - `random`: a hashed u32 (i32 inputs are the same bits);
  * - `small-f32`: an integer in [-8, 8] as f32, so every sum the bench checks stays exact;
- * - `flags`: 1 with probability `density` (`Params.b` = density · 2^32), else 0;
+ * - `flags`: 1 with probability `density` (parameter `arg` = density · 2^32), else 0;
  * - `iota-u32`, `iota-i32`, `iota-f32`: a value that encodes i (split and pack inputs);
- * - `constant`: `Params.b` everywhere (poisons outputs before a run, so unwritten elements fail).
+ * - `constant`: `arg` everywhere (poisons outputs before a run, so unwritten elements fail).
  */
 export type FillMode = 'random' | 'small-f32' | 'flags' | 'iota-u32' | 'iota-i32' | 'iota-f32' | 'constant';
 
@@ -23,43 +24,45 @@ fn rand(i: u32, seed: u32) -> u32 { return pcg(i ^ pcg(seed)); }
 function valueExpression(mode: FillMode): string {
   switch (mode) {
     case 'random':
-      return 'rand(i, p.a)';
+      return 'rand(i, params.seed)';
     case 'small-f32':
-      return 'bitcast<u32>(f32(i32(rand(i, p.a) % 17u) - 8))';
+      return 'bitcast<u32>(f32(i32(rand(i, params.seed) % 17u) - 8))';
     case 'flags':
-      return 'select(0u, 1u, rand(i, p.a) < p.b)';
+      return 'select(0u, 1u, rand(i, params.seed) < params.arg)';
     case 'iota-u32':
     case 'iota-i32':
       return 'i';
     case 'iota-f32':
       return 'encode_index_f32(i)';
     case 'constant':
-      return 'p.b';
+      return 'params.arg';
   }
 }
 
 /**
- * WGSL of the fill kernel for `mode`. Bindings: 0 `out: array<u32>`, 1 `p: Params` with
- * `p.n` elements, `p.a` seed, `p.b` mode argument.
+ * The fill kernel of each {@link FillMode}: `out[i]` for i < `n`, from the hash of i and `seed`,
+ * or the mode's argument `arg`.
  *
  * @example
  * ```ts
- * getPipeline(ctx, { key: 'bench/fill/flags', wgsl: () => fillWgsl('flags') });
+ * const kernel = fillKernel({ mode: 'flags' });
+ * encodeKernel(ctx, encoder, kernel, { out, params: pool.params(kernel, { n, seed, arg: densityThreshold(0.5) }) }, { invocations: n });
  * ```
  */
-export function fillWgsl(mode: FillMode): string {
-  return `${COMMON_WGSL}${HASH_WGSL}${INDEX_CODEC_WGSL}
-@group(0) @binding(0) var<storage, read_write> out: array<u32>;
-@group(0) @binding(1) var<uniform> p: Params;
+export const fillKernel = defineKernel({
+  name: 'bench/fill',
+  bindings: { out: readWrite('array<u32>') },
+  params: { n: 'u32', seed: 'u32', arg: 'u32' },
+  wgsl: (spec: { mode: FillMode }) => `${COMMON_WGSL}${HASH_WGSL}${INDEX_CODEC_WGSL}
 @compute @workgroup_size(256) fn main(${ENTRY_ARGS}) {
   let i = global_index(wid, nwg, lid);
-  if (i < p.n) { out[i] = ${valueExpression(mode)}; }
+  if (i < params.n) { out[i] = ${valueExpression(spec.mode)}; }
 }
-`;
-}
+`,
+});
 
 /**
- * The `Params.b` word of a flags fill: the 32-bit threshold a hash must stay below.
+ * The `arg` parameter of a flags fill: the 32-bit threshold a hash must stay below.
  *
  * @example
  * ```ts

@@ -1,15 +1,21 @@
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { COMMON_WGSL, ENTRY_ARGS } from './common.js';
 
 /**
- * WGSL that packs u32 0/1 flags into bytes, four to a word in element order (what a split or pack
- * plan with `flags: 'u8'` reads): word w = flags[4w] | flags[4w+1] << 8 | … Flags past `params.n`
- * are 0. Bindings: 0 flags (u32), 1 bytes (u32 words), 2 params (`n`).
+ * Packs u32 0/1 flags into bytes, four to a word in element order (what a split or pack plan with
+ * `flags: 'u8'` reads): word w = flags[4w] | flags[4w+1] << 8 | … Flags past `n` are 0.
+ *
+ * @example
+ * ```ts
+ * const params = pool.params(flagBytesKernel, { n });
+ * encodeKernel(ctx, encoder, flagBytesKernel, { flags, bytes, params }, { invocations: Math.ceil(n / 4) });
+ * ```
  */
-export function flagBytesWgsl(): string {
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> flags: array<u32>;
-@group(0) @binding(1) var<storage, read_write> bytes: array<u32>;
-@group(0) @binding(2) var<uniform> params: Params;
+export const flagBytesKernel = defineKernel({
+  name: 'bench/flag-bytes',
+  bindings: { flags: read('array<u32>'), bytes: readWrite('array<u32>') },
+  params: { n: 'u32' },
+  wgsl: () => `${COMMON_WGSL}
 
 @compute @workgroup_size(256)
 fn main(${ENTRY_ARGS}) {
@@ -22,5 +28,5 @@ fn main(${ENTRY_ARGS}) {
   }
   bytes[w] = word;
 }
-`;
-}
+`,
+})({});

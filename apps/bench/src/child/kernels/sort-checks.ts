@@ -1,5 +1,6 @@
 import type { ElementType } from '@scan/core';
-import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL, WG } from './common.js';
+import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { COMMON_WGSL, ENTRY_ARGS, ERROR_BINDING, ERROR_WGSL, WG } from './common.js';
 import { HASH_WGSL } from './fill.js';
 import { HEAD_FNS_WGSL } from './head-bits.js';
 
@@ -9,7 +10,7 @@ import { HEAD_FNS_WGSL } from './head-bits.js';
 /** The `first` index a check reports when the checksums of the keys before and after differ. */
 export const CHECKSUM_MISMATCH = 0xfffffffd;
 
-/** Words of a checksum: Σk, Σh1, ⊕h2, Σh2 (see {@link sortChecksumWgsl}). */
+/** Words of a checksum: Σk, Σh1, ⊕h2, Σh2 (see {@link sortChecksumKernel}). */
 export const CHECKSUM_WORDS = 4;
 
 /**
@@ -34,94 +35,68 @@ export function rankWgsl(type: ElementType, descending: boolean): string {
 }`;
 }
 
-/** What an order check reads besides the keys. */
-export interface SortCheckLayout {
+/**
+ * What an order check reads besides the keys: the specialization of {@link checkSortOrderKernel}
+ * with the key type and direction.
+ */
+export type SortCheckLayout = {
   /** Values that were the original indices, and the unsorted keys (sort-pairs). */
   readonly pairs: boolean;
   /** Bit-packed head flags: order is checked within segments only (segmented-sort). */
   readonly segmented: boolean;
-}
+};
 
 /**
- * Buffers the order check binds, in binding order, from the named buffers of a workload.
- *
- * @example
- * ```ts
- * sortCheckBindings({ pairs: true, segmented: false }, { keys, values, original, bits, errors, params });
- * ```
- */
-export function sortCheckBindings(
-  layout: SortCheckLayout,
-  b: { keys: GPUBuffer; values?: GPUBuffer; original: GPUBuffer; bits?: GPUBuffer; errors: GPUBuffer; params: GPUBuffer },
-): GPUBuffer[] {
-  const need = (x: GPUBuffer | undefined, what: string) => {
-    if (!x) throw new Error(`sort check: no ${what} buffer`);
-    return x;
-  };
-  return [
-    b.keys,
-    ...(layout.pairs ? [need(b.values, 'values'), b.original] : []),
-    ...(layout.segmented ? [need(b.bits, 'head bits')] : []),
-    b.errors,
-    b.params,
-  ];
-}
-
-/**
- * WGSL of the order check, one invocation per element i of the sorted keys: `rank(key[i−1]) ≤
+ * The order check, one invocation per element i of the sorted keys: `rank(key[i−1]) ≤
  * rank(key[i])` for every i ≥ 1 (within segments only: not where i starts a segment). With pairs
  * (values that were the original indices `0..n−1`, unsorted keys in `original`): `value[i] < n`
  * and `key[i] == original[value[i]]` bit for bit, and equal ranks need `value[i−1] < value[i]`
  * (stability). Together these prove the output is the stable sort exactly: a value repeated at
  * p < q would give equal keys at p and q, hence equal ranks from p to q, hence strictly increasing
  * values from p to q — so the n values are distinct, a permutation. Mismatches are counted at i.
- * Bindings (see {@link sortCheckBindings}): keys, [values, original], [head bits], errors, params
- * (`p.n` elements).
+ * Bindings: `keys`, with pairs `vals` and `original`, when segmented `bits` (head bits), `err`;
+ * parameter `n` elements.
  *
  * @example
  * ```ts
- * getPipeline(ctx, { key: 'bench/check-sort/u32/asc/pairs', wgsl: () => checkSortOrderWgsl('u32', false, { pairs: true, segmented: false }) });
+ * const kernel = checkSortOrderKernel({ type: 'u32', descending: false, pairs: true, segmented: false });
+ * encodeKernel(ctx, encoder, kernel, { keys, vals: values, original, err: errors, params: pool.params(kernel, { n }) }, { invocations: n });
  * ```
  */
-export function checkSortOrderWgsl(type: ElementType, descending: boolean, layout: SortCheckLayout): string {
-  let binding = 0;
-  const keys = `@group(0) @binding(${binding++}) var<storage, read> keys: array<u32>;`;
-  const pairs = layout.pairs
-    ? `@group(0) @binding(${binding++}) var<storage, read> vals: array<u32>;
-@group(0) @binding(${binding++}) var<storage, read> original: array<u32>;`
-    : '';
-  const bits = layout.segmented ? `@group(0) @binding(${binding++}) var<storage, read> bits: array<u32>;` : '';
-  const errors = ERROR_WGSL(binding++);
-  const params = `@group(0) @binding(${binding++}) var<uniform> p: Params;`;
-  return `${COMMON_WGSL}
-${keys}
-${pairs}
-${bits}
-${errors}
-${params}
-${layout.segmented ? HEAD_FNS_WGSL : ''}
-${rankWgsl(type, descending)}
+export const checkSortOrderKernel = defineKernel({
+  name: 'bench/check-sort',
+  bindings: (spec: { type: ElementType; descending: boolean } & SortCheckLayout) => ({
+    keys: read('array<u32>'),
+    vals: spec.pairs ? read('array<u32>') : undefined,
+    original: spec.pairs ? read('array<u32>') : undefined,
+    bits: spec.segmented ? read('array<u32>') : undefined,
+    ...ERROR_BINDING,
+  }),
+  params: { n: 'u32' },
+  wgsl: (spec) => `${COMMON_WGSL}${ERROR_WGSL}
+${spec.segmented ? HEAD_FNS_WGSL : ''}
+${rankWgsl(spec.type, spec.descending)}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let i = global_index(wid, nwg, lid);
-  if (i >= p.n) { return; }
+  if (i >= params.n) { return; }
   let k = keys[i];${
-    layout.pairs
+    spec.pairs
       ? `
   let v = vals[i];
-  if (v >= p.n) { mismatch(i); return; }
+  if (v >= params.n) { mismatch(i); return; }
   if (original[v] != k) { mismatch(i); return; }`
       : ''
   }
-  if (i == 0u) { return; }${layout.segmented ? '\n  if (is_head(i)) { return; }' : ''}
+  if (i == 0u) { return; }${spec.segmented ? '\n  if (is_head(i)) { return; }' : ''}
   let a = rank(keys[i - 1u]);
   let b = rank(k);
-  if (a > b) { mismatch(i); return; }${layout.pairs ? '\n  if (a == b && vals[i - 1u] >= v) { mismatch(i); }' : ''}
+  if (a > b) { mismatch(i); return; }${spec.pairs ? '\n  if (a == b && vals[i - 1u] >= v) { mismatch(i); }' : ''}
 }
-`;
-}
+`,
+});
 
 /**
- * WGSL of the multiset checksum of n keys, accumulated into `sums[0..4]` (cleared first): Σk,
+ * The multiset checksum of `n` keys, accumulated into `sums[0..4]` (cleared first): Σk,
  * Σh1(k), ⊕h2(k), Σh2(k) (wrapping), where h1 and h2 are different hashes salted by the element's
  * segment (segmented) or by a constant. The sums do not depend on the order of the keys within a
  * segment; for a fixed salt, h1 and h2 are bijections of k (the PCG steps are invertible), so one
@@ -129,19 +104,27 @@ ${rankWgsl(type, descending)}
  * sums but with probability about 2^-96. Each workgroup sums in workgroup atomics and adds its
  * totals with one global atomic each. The segment of element i is (heads in [0, i]) − 1, from the
  * inclusive prefix sum of heads per word of head bits (the bench's own) and one popcount.
- * Bindings: 0 keys, 1 sums, [2 head bits, 3 heads through word], then params (`p.n` elements,
- * `p.a` salt).
+ * Bindings: `keys`, `sums`, when segmented `bits` and `heads_through_word`; parameters `n`
+ * elements, `salt`.
  *
  * @example
  * ```ts
- * getPipeline(ctx, { key: 'bench/sort-checksum/plain', wgsl: () => sortChecksumWgsl(false) });
+ * const kernel = sortChecksumKernel({ segmented: false });
+ * encodeKernel(ctx, encoder, kernel, { keys, sums, params: pool.params(kernel, { n, salt }) }, { invocations: n });
  * ```
  */
-export function sortChecksumWgsl(segmented: boolean): string {
-  const segmentBindings = segmented
-    ? `@group(0) @binding(2) var<storage, read> bits: array<u32>;
-@group(0) @binding(3) var<storage, read> heads_through_word: array<u32>;
-${HEAD_FNS_WGSL}
+export const sortChecksumKernel = defineKernel({
+  name: 'bench/sort-checksum',
+  bindings: (spec: { segmented: boolean }) => ({
+    keys: read('array<u32>'),
+    sums: readWrite(`array<atomic<u32>, ${CHECKSUM_WORDS}>`),
+    bits: spec.segmented ? read('array<u32>') : undefined,
+    heads_through_word: spec.segmented ? read('array<u32>') : undefined,
+  }),
+  params: { n: 'u32', salt: 'u32' },
+  wgsl: (spec) => {
+    const segmentFns = spec.segmented
+      ? `${HEAD_FNS_WGSL}
 fn segment_of(i: u32) -> u32 {
   let w = i >> 5u;
   var heads = countOneBits(bits[w] & (0xffffffffu >> (31u - (i & 31u))));
@@ -149,13 +132,10 @@ fn segment_of(i: u32) -> u32 {
   if ((bits[0] & 1u) == 0u) { heads += 1u; }
   return heads - 1u;
 }`
-    : '';
-  const salt = segmented ? 'pcg(segment_of(i) ^ p.a)' : 'p.a';
-  return `${COMMON_WGSL}${HASH_WGSL}
-@group(0) @binding(0) var<storage, read> keys: array<u32>;
-@group(0) @binding(1) var<storage, read_write> sums: array<atomic<u32>, ${CHECKSUM_WORDS}>;
-${segmentBindings}
-@group(0) @binding(${segmented ? 4 : 2}) var<uniform> p: Params;
+      : '';
+    const salt = spec.segmented ? 'pcg(segment_of(i) ^ params.salt)' : 'params.salt';
+    return `${COMMON_WGSL}${HASH_WGSL}
+${segmentFns}
 var<workgroup> wg_sum: atomic<u32>;
 var<workgroup> wg_h1: atomic<u32>;
 var<workgroup> wg_x2: atomic<u32>;
@@ -163,7 +143,7 @@ var<workgroup> wg_h2: atomic<u32>;
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let i = global_index(wid, nwg, lid);
   // Workgroup memory starts zeroed; no early return, so every invocation reaches the barrier.
-  if (i < p.n) {
+  if (i < params.n) {
     let k = keys[i];
     let s = ${salt};
     let h1 = pcg(k ^ s);
@@ -182,27 +162,26 @@ var<workgroup> wg_h2: atomic<u32>;
   }
 }
 `;
-}
+  },
+});
 
 /**
- * WGSL that compares two checksums word by word (one invocation), counting each differing word as
- * a mismatch at {@link CHECKSUM_MISMATCH}. Bindings: 0 the output's sums, 1 the input's sums,
- * 2 error counters.
+ * Compares two checksums word by word (one invocation), counting each differing word as a
+ * mismatch at {@link CHECKSUM_MISMATCH}: `got` the output's sums, `want` the input's.
  *
  * @example
  * ```ts
- * getPipeline(ctx, { key: 'bench/sort-checksum-compare', wgsl: checksumCompareWgsl });
+ * encodeKernel(ctx, encoder, checksumCompareKernel, { got, want, err: errors }, { groups: 1 });
  * ```
  */
-export function checksumCompareWgsl(): string {
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> got: array<u32>;
-@group(0) @binding(1) var<storage, read> want: array<u32>;
-${ERROR_WGSL(2)}
+export const checksumCompareKernel = defineKernel({
+  name: 'bench/sort-checksum-compare',
+  bindings: { got: read('array<u32>'), want: read('array<u32>'), ...ERROR_BINDING },
+  wgsl: () => `${ERROR_WGSL}
 @compute @workgroup_size(1) fn main() {
   for (var j = 0u; j < ${CHECKSUM_WORDS}u; j++) {
     if (got[j] != want[j]) { mismatch(${CHECKSUM_MISMATCH}u); }
   }
 }
-`;
-}
+`,
+})({});

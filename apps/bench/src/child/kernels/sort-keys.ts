@@ -1,4 +1,5 @@
 import type { ElementType } from '@scan/core';
+import { defineKernel, readWrite } from '@scan/core/kit';
 import { COMMON_WGSL, ENTRY_ARGS, WG } from './common.js';
 import { HASH_WGSL } from './fill.js';
 
@@ -19,25 +20,28 @@ fn key_bits(i: u32, seed: u32) -> u32 {
  * The sort-key generator: element i gets `key_bits(i, seed)` — random u32 keys, and the same bits
  * as i32 keys (half negative). For f32 keys, a word whose exponent is all ones (±∞ or NaN) gets
  * its top exponent bit cleared, so every key is a finite float (normal or subnormal, half negative,
- * spread over the whole exponent range). Bindings: 0 `out: array<u32>`, 1 params (`p.n` elements,
- * `p.a` seed).
+ * spread over the whole exponent range). Parameters: `n` elements, `seed`.
  *
  * @example
  * ```ts
- * encodeKernel(ctx, encoder, { key: 'bench/sort-keys/f32', wgsl: () => sortKeysWgsl('f32') }, [keys, pool.params(n, seed)], { invocations: n });
+ * const kernel = sortKeysKernel({ type: 'f32' });
+ * encodeKernel(ctx, encoder, kernel, { out: keys, params: pool.params(kernel, { n, seed }) }, { invocations: n });
  * ```
  */
-export function sortKeysWgsl(type: ElementType): string {
-  const finite = type === 'f32' ? '\n    if ((k & 0x7f800000u) == 0x7f800000u) { k ^= 0x40000000u; }' : '';
-  return `${COMMON_WGSL}${HASH_WGSL}${SORT_KEY_WGSL}
-@group(0) @binding(0) var<storage, read_write> out: array<u32>;
-@group(0) @binding(1) var<uniform> p: Params;
+export const sortKeysKernel = defineKernel({
+  name: 'bench/sort-keys',
+  bindings: { out: readWrite('array<u32>') },
+  params: { n: 'u32', seed: 'u32' },
+  wgsl: (spec: { type: ElementType }) => {
+    const finite = spec.type === 'f32' ? '\n    if ((k & 0x7f800000u) == 0x7f800000u) { k ^= 0x40000000u; }' : '';
+    return `${COMMON_WGSL}${HASH_WGSL}${SORT_KEY_WGSL}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let i = global_index(wid, nwg, lid);
-  if (i < p.n) {
-    var k = key_bits(i, p.a);${finite}
+  if (i < params.n) {
+    var k = key_bits(i, params.seed);${finite}
     out[i] = k;
   }
 }
 `;
-}
+  },
+});

@@ -1,5 +1,6 @@
+import { defineKernel, read, readWrite } from '@scan/core/kit';
 import { POISON } from '../workload.js';
-import { COMMON_WGSL, ENTRY_ARGS, ERROR_WGSL, WG } from './common.js';
+import { COMMON_WGSL, ENTRY_ARGS, ERROR_BINDING, ERROR_WGSL, WG } from './common.js';
 
 // The checks of the SpMV cases, written here rather than taken from `@scan/spmv`: one invocation
 // per row sums the row serially in f32 — the simplest possible SpMV, sharing nothing with the
@@ -12,25 +13,21 @@ export const IDENTITY_MISMATCH = 0xfffffffc;
 /** Relative error allowed per term of a row: 1e-5·(L + 2), L the row's length (far above f32's 6e-8 per rounding). */
 export const SPMV_RELATIVE_TOLERANCE = 1e-5;
 
-/** The CSR bindings the row kernels read: 0 rowPtr, 1 colIdx, 2 values. */
-const CSR_IN_WGSL = `
-@group(0) @binding(0) var<storage, read> row_ptr: array<u32>;
-@group(0) @binding(1) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(2) var<storage, read> vals: array<f32>;
-`;
+/** The CSR bindings the row kernels read (rowPtr, colIdx, values). */
+const CSR_IN = { row_ptr: read('array<u32>'), col_idx: read('array<u32>'), vals: read('array<f32>') } as const;
 
 /**
  * WGSL of `check_structure(r)`: row r of the generated matrix must be well formed — rowPtr[0] = 0,
  * rowPtr[rows] = nnz, rowPtr monotone — counted as a mismatch at r (a wrong generator or upload
- * must fail, not be multiplied). Needs `p.n` rows and `p.c` nnz.
+ * must fail, not be multiplied). Needs the parameters `rows` and `nnz`.
  */
 const STRUCTURE_WGSL = `
 fn check_structure(r: u32) -> bool {
   let lo = row_ptr[r];
   let hi = row_ptr[r + 1u];
-  var ok = lo <= hi && hi <= p.c;
+  var ok = lo <= hi && hi <= params.nnz;
   if (r == 0u && lo != 0u) { ok = false; }
-  if (r + 1u == p.n && hi != p.c) { ok = false; }
+  if (r + 1u == params.rows && hi != params.nnz) { ok = false; }
   if (!ok) { mismatch(r); }
   return ok;
 }
@@ -40,20 +37,19 @@ fn check_structure(r: u32) -> bool {
  * The row check of `spmv` and `spmm`, one invocation per output t = r·k + j (row r, column j of
  * k): the row's products a·x[col·k + j] summed serially in f32, and |y[t] − sum| ≤ 1e-5·(L + 2)·
  * Σ|a·x| + 1e-30 required (L the row's length; NaN, infinite or poisoned y fail). A column index
- * past `cols` or a malformed row is a mismatch too. Bindings: 0 rowPtr, 1 colIdx, 2 values, 3 x,
- * 4 y, 5 errors, 6 params (`p.n` rows, `p.a` k, `p.b` cols, `p.c` nnz).
+ * past `cols` or a malformed row is a mismatch too. Bindings: the CSR (`row_ptr`, `col_idx`,
+ * `vals`), `x`, `y`, `err`; parameters `rows`, `k`, `cols`, `nnz`.
  */
-function rowCheckWgsl(): string {
-  return `${COMMON_WGSL}${CSR_IN_WGSL}
-@group(0) @binding(3) var<storage, read> x: array<f32>;
-@group(0) @binding(4) var<storage, read> y: array<f32>;
-${ERROR_WGSL(5)}
-@group(0) @binding(6) var<uniform> p: Params;
+const rowCheck = defineKernel({
+  name: 'bench/check-spmv/rows',
+  bindings: { ...CSR_IN, x: read('array<f32>'), y: read('array<f32>'), ...ERROR_BINDING },
+  params: { rows: 'u32', k: 'u32', cols: 'u32', nnz: 'u32' },
+  wgsl: () => `${COMMON_WGSL}${ERROR_WGSL}
 ${STRUCTURE_WGSL}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let t = global_index(wid, nwg, lid);
-  let k = p.a;
-  if (t >= p.n * k) { return; }
+  let k = params.k;
+  if (t >= params.rows * k) { return; }
   let r = t / k;
   let j = t % k;
   if (!check_structure(r)) { return; }
@@ -63,7 +59,7 @@ ${STRUCTURE_WGSL}
   var mag = 0.0;
   for (var q = lo; q < hi; q++) {
     let c = col_idx[q];
-    if (c >= p.b) { mismatch(t); return; }
+    if (c >= params.cols) { mismatch(t); return; }
     let v = vals[q] * x[c * k + j];
     sum += v;
     mag += abs(v);
@@ -72,66 +68,69 @@ ${STRUCTURE_WGSL}
   let bound = ${SPMV_RELATIVE_TOLERANCE} * f32(hi - lo + 2u) * mag + 1e-30;
   if (bitcast<u32>(got) == ${POISON}u || !(abs(got - sum) <= bound)) { mismatch(t); }
 }
-`;
-}
+`,
+})({});
 
 /**
  * Column lengths C_c of A (for the transposed check's bound), one invocation per nonzero: an
- * atomic increment of `counts[col]` (cleared before). Bindings: 0 colIdx, 1 counts, 2 params
- * (`p.n` nnz, `p.b` cols; an index past cols is skipped here and counted by the row kernel).
+ * atomic increment of `counts[col]` (cleared before). Parameters: `nnz`, `cols` (an index past
+ * cols is skipped here and counted by the row kernel).
  */
-function columnCountsWgsl(): string {
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> col_idx: array<u32>;
-@group(0) @binding(1) var<storage, read_write> counts: array<atomic<u32>>;
-@group(0) @binding(2) var<uniform> p: Params;
+const columnCounts = defineKernel({
+  name: 'bench/check-spmv/column-counts',
+  bindings: { col_idx: read('array<u32>'), counts: readWrite('array<atomic<u32>>') },
+  params: { nnz: 'u32', cols: 'u32' },
+  wgsl: () => `${COMMON_WGSL}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let t = global_index(wid, nwg, lid);
-  if (t < p.n && col_idx[t] < p.b) { atomicAdd(&counts[col_idx[t]], 1u); }
+  if (t < params.nnz && col_idx[t] < params.cols) { atomicAdd(&counts[col_idx[t]], 1u); }
 }
-`;
-}
+`,
+})({});
 
 /**
  * Packs w with its weight for the transposed check, one invocation per column c:
  * `packed[c]` = (w_c, |w_c|·(C_c + 6)), so the row kernel binds one buffer for both (a stage may
- * bind only 8 storage buffers). Bindings: 0 w, 1 column lengths, 2 packed, 3 params (`p.n` cols).
+ * bind only 8 storage buffers). Bindings: `w`, `col_len` (the column lengths), `packed`; parameter
+ * `cols`.
  */
-function packWeightsWgsl(): string {
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> w: array<f32>;
-@group(0) @binding(1) var<storage, read> col_len: array<u32>;
-@group(0) @binding(2) var<storage, read_write> packed: array<vec2<f32>>;
-@group(0) @binding(3) var<uniform> p: Params;
+const packWeights = defineKernel({
+  name: 'bench/check-spmv/pack-weights',
+  bindings: { w: read('array<f32>'), col_len: read('array<u32>'), packed: readWrite('array<vec2<f32>>') },
+  params: { cols: 'u32' },
+  wgsl: () => `${COMMON_WGSL}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let c = global_index(wid, nwg, lid);
-  if (c < p.n) { packed[c] = vec2<f32>(w[c], abs(w[c]) * f32(col_len[c] + 6u)); }
+  if (c < params.cols) { packed[c] = vec2<f32>(w[c], abs(w[c]) * f32(col_len[c] + 6u)); }
 }
-`;
-}
+`,
+})({});
 
 /**
  * First half of the transposed check, one invocation per row r of A: (Aw)_r summed serially with
  * Kahan compensation (its error then stays near 2ε·Σ|a·w| however long the row — the biased
  * matrices have a row of n entries), `dot_terms[r]` = (Aw)_r·x_r, and `mag_terms[r]` =
  * |x_r|·Σ_c |a_rc|·|w_c|·(C_c + 6), C_c the length of column c. Summed over r: (Aw)ᵀx, and the
- * weighted magnitude whose 1e-5 multiple bounds the identity (see {@link identityWgsl}). Checks the
- * row's structure and column range like the row check. Bindings: 0 rowPtr, 1 colIdx, 2 values,
- * 3 packed (w_c, |w_c|·(C_c + 6)), 4 x, 5 dot_terms, 6 mag_terms, 7 errors, 8 params (`p.n` rows,
- * `p.b` cols, `p.c` nnz).
+ * weighted magnitude whose 1e-5 multiple bounds the identity (see {@link identity}). Checks the
+ * row's structure and column range like the row check. Bindings: the CSR, `packed`
+ * (w_c, |w_c|·(C_c + 6)), `x`, `dot_terms`, `mag_terms`, `err`; parameters `rows`, `cols`, `nnz`.
  */
-function transposedRowsWgsl(): string {
-  return `${COMMON_WGSL}${CSR_IN_WGSL}
-@group(0) @binding(3) var<storage, read> packed: array<vec2<f32>>;
-@group(0) @binding(4) var<storage, read> x: array<f32>;
-@group(0) @binding(5) var<storage, read_write> dot_terms: array<f32>;
-@group(0) @binding(6) var<storage, read_write> mag_terms: array<f32>;
-${ERROR_WGSL(7)}
-@group(0) @binding(8) var<uniform> p: Params;
+const transposedRows = defineKernel({
+  name: 'bench/check-spmv/transposed-rows',
+  bindings: {
+    ...CSR_IN,
+    packed: read('array<vec2<f32>>'),
+    x: read('array<f32>'),
+    dot_terms: readWrite('array<f32>'),
+    mag_terms: readWrite('array<f32>'),
+    ...ERROR_BINDING,
+  },
+  params: { rows: 'u32', cols: 'u32', nnz: 'u32' },
+  wgsl: () => `${COMMON_WGSL}${ERROR_WGSL}
 ${STRUCTURE_WGSL}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let r = global_index(wid, nwg, lid);
-  if (r >= p.n) { return; }
+  if (r >= params.rows) { return; }
   dot_terms[r] = 0.0;
   mag_terms[r] = 0.0;
   if (!check_structure(r)) { return; }
@@ -140,7 +139,7 @@ ${STRUCTURE_WGSL}
   var mag = 0.0;
   for (var q = row_ptr[r]; q < row_ptr[r + 1u]; q++) {
     let c = col_idx[q];
-    if (c >= p.b) { mismatch(r); return; }
+    if (c >= params.cols) { mismatch(r); return; }
     let wc = packed[c];
     let v = vals[q] * wc.x;
     let term = v - carry;
@@ -152,30 +151,28 @@ ${STRUCTURE_WGSL}
   dot_terms[r] = sum * x[r];
   mag_terms[r] = mag * abs(x[r]);
 }
-`;
-}
+`,
+})({});
 
 /**
  * Second half, one invocation per column c (an output of Aᵀx): `terms[c]` = w_c·y_c, and y_c must
  * be finite and not the poison (an unwritten output fails here, whatever the identity says).
- * Mismatches at c. Bindings: 0 w, 1 y, 2 terms, 3 errors, 4 params (`p.n` cols).
+ * Mismatches at c. Bindings: `w`, `y`, `terms`, `err`; parameter `cols`.
  */
-function transposedColumnsWgsl(): string {
-  return `${COMMON_WGSL}
-@group(0) @binding(0) var<storage, read> w: array<f32>;
-@group(0) @binding(1) var<storage, read> y: array<f32>;
-@group(0) @binding(2) var<storage, read_write> terms: array<f32>;
-${ERROR_WGSL(3)}
-@group(0) @binding(4) var<uniform> p: Params;
+const transposedColumns = defineKernel({
+  name: 'bench/check-spmv/transposed-columns',
+  bindings: { w: read('array<f32>'), y: read('array<f32>'), terms: readWrite('array<f32>'), ...ERROR_BINDING },
+  params: { cols: 'u32' },
+  wgsl: () => `${COMMON_WGSL}${ERROR_WGSL}
 @compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
   let c = global_index(wid, nwg, lid);
-  if (c >= p.n) { return; }
+  if (c >= params.cols) { return; }
   let bits = bitcast<u32>(y[c]);
   if (bits == ${POISON}u || (bits & 0x7f800000u) == 0x7f800000u) { mismatch(c); terms[c] = 0.0; return; }
   terms[c] = w[c] * y[c];
 }
-`;
-}
+`,
+})({});
 
 /**
  * The identity wᵀ(Aᵀx) = (Aw)ᵀx, one invocation: |wᵀy − (Aw)ᵀx| ≤ 1e-5·W + 1e-30 with
@@ -183,35 +180,27 @@ ${ERROR_WGSL(3)}
  * 1e-5·(C_c + 2)·Σ_r |a_rc·x_r| (the row check's bound, for a row of Aᵀ), so wᵀy by
  * 1e-5·Σ_c |w_c|·(C_c + 2)·Σ_r |a_rc·x_r|; the compensated (Aw)_r err by about 2ε·Σ|a·w|; and the
  * three f32 tree sums by at most 48 roundings (3e-6) of their magnitude — all inside the 4 more
- * units per term. A failure is reported at {@link IDENTITY_MISMATCH}. Bindings: 0 wᵀy, 1 (Aw)ᵀx,
- * 2 W, 3 errors.
+ * units per term. A failure is reported at {@link IDENTITY_MISMATCH}. Bindings: `lhs` (wᵀy), `rhs`
+ * ((Aw)ᵀx), `weighted` (W), `err`.
  */
-function identityWgsl(): string {
-  return `
-@group(0) @binding(0) var<storage, read> lhs: array<f32>;
-@group(0) @binding(1) var<storage, read> rhs: array<f32>;
-@group(0) @binding(2) var<storage, read> weighted: array<f32>;
-${ERROR_WGSL(3)}
+const identity = defineKernel({
+  name: 'bench/check-spmv/identity',
+  bindings: { lhs: read('array<f32>'), rhs: read('array<f32>'), weighted: read('array<f32>'), ...ERROR_BINDING },
+  wgsl: () => `${ERROR_WGSL}
 @compute @workgroup_size(1) fn main() {
   let bound = ${SPMV_RELATIVE_TOLERANCE} * weighted[0] + 1e-30;
   if (!(abs(lhs[0] - rhs[0]) <= bound)) { mismatch(${IDENTITY_MISMATCH}u); }
 }
-`;
-}
+`,
+})({});
 
 /**
  * The kernels of the SpMV checks.
  *
  * @example
  * ```ts
- * encodeKernel(ctx, encoder, SPMV_CHECKS.rows, [rowPtr, colIdx, values, x, y, errors, pool.params(rows, k, cols, nnz)], { invocations: rows * k });
+ * const params = pool.params(SPMV_CHECKS.rows, { rows, k, cols, nnz });
+ * encodeKernel(ctx, encoder, SPMV_CHECKS.rows, { row_ptr, col_idx, vals, x, y, err: errors, params }, { invocations: rows * k });
  * ```
  */
-export const SPMV_CHECKS = {
-  rows: { key: 'bench/check-spmv/rows', wgsl: rowCheckWgsl },
-  columnCounts: { key: 'bench/check-spmv/column-counts', wgsl: columnCountsWgsl },
-  packWeights: { key: 'bench/check-spmv/pack-weights', wgsl: packWeightsWgsl },
-  transposedRows: { key: 'bench/check-spmv/transposed-rows', wgsl: transposedRowsWgsl },
-  transposedColumns: { key: 'bench/check-spmv/transposed-columns', wgsl: transposedColumnsWgsl },
-  identity: { key: 'bench/check-spmv/identity', wgsl: identityWgsl },
-} as const;
+export const SPMV_CHECKS = { rows: rowCheck, columnCounts, packWeights, transposedRows, transposedColumns, identity } as const;

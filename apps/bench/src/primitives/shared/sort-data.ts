@@ -1,0 +1,201 @@
+import type { ElementType, ScanContext } from '@scan/core';
+import { createSortPlan } from '@scan/sort';
+import { sort as cpuSort } from '@scan/sort/cpu';
+import type { Case } from '../../case-types.js';
+import { type CheckOutcome, runCheck } from '../../child/device-ops.js';
+import { BufferPool, encodeKernel, readWords, submitAndWait } from '../../child/gpu.js';
+import { fillKernel } from '../../child/kernels/fill.js';
+import { CHECKSUM_WORDS, checkSortOrderKernel, checksumCompareKernel, sortChecksumKernel } from '../../child/kernels/sort-checks.js';
+import { sortKeysKernel } from '../../child/kernels/sort-keys.js';
+import { countDifferences, readArray, type Workload } from '../../child/workload.js';
+import { bytesMoved } from '../../metrics.js';
+
+// What the sorts share: their algorithms, the keys (and values) generated on the GPU and restored
+// before every run, the checks of the sorted output, and the workload of sort and sort-pairs.
+
+/** Sort algorithms the bench runs side by side (the names of `createSortPlan`'s `algorithm`). */
+export const SORT_ALGORITHM_NAMES = ['radix', 'split-radix'] as const;
+export type SortAlgorithmName = (typeof SORT_ALGORITHM_NAMES)[number];
+
+/** The fields every sort case has: largest key first when `descending` (absent means ascending). */
+export type SortFields = { readonly descending?: boolean };
+
+/** What the input of a sort depends on. */
+export type SortInputs = { readonly n: number; readonly seed: number; readonly type: ElementType } & SortFields;
+
+/** Offset between the case seed and the keys' seed, so sort keys differ from other cases' data. */
+const KEY_SEED_OFFSET = 0x50a7;
+
+/** Salt of the unsegmented checksum (any constant; the segmented one salts by segment). */
+const CHECKSUM_SALT = 0x2545f491;
+
+/** Segments of a segmented sort as the checks read them. */
+export interface SortSegments {
+  /** ⌈n/32⌉ words of bit-packed head flags. */
+  readonly bits: GPUBuffer;
+  /** Inclusive prefix sum of the heads per word (the bench's own), for the segment of an element. */
+  readonly headsThroughWord: GPUBuffer;
+}
+
+/** The GPU-resident data of a sort case and its checks. */
+export interface SortData {
+  /** The buffer the plan sorts in place (the checks read it). */
+  readonly keys: GPUBuffer;
+  /** The unsorted keys, never written after setup: `restore` copies them into `keys`. */
+  readonly original: GPUBuffer;
+  /** The values (sort-pairs): their original indices, written again by `restore`. */
+  readonly values?: GPUBuffer;
+  /** Records the untimed restore of the unsorted input before a run (the plan sorts in place). */
+  restore(encoder: GPUCommandEncoder): void;
+  /** Checks the sorted keys (and values) on the GPU (see `checkSortOrderKernel`, `sortChecksumKernel`). */
+  verify(): Promise<CheckOutcome>;
+}
+
+/**
+ * Generates the input of a sort case on the GPU and builds its checks: random keys of `c.type`
+ * (see `sortKeysKernel`) into `original` and `keys`, values `0..n−1` when `pairs`, and — for keys
+ * only — the multiset checksum of the unsorted keys (salted by segment when `segments` is given).
+ *
+ * @example
+ * ```ts
+ * const d = await prepareSortData(ctx, pool, c, { pairs: true });
+ * ```
+ */
+export async function prepareSortData(
+  ctx: ScanContext,
+  pool: BufferPool,
+  c: SortInputs,
+  options: { pairs: boolean; segments?: SortSegments; original?: GPUBuffer },
+): Promise<SortData> {
+  const n = c.n;
+  const { pairs, segments } = options;
+  const original = options.original ?? pool.storage(4 * n, 'sort original keys');
+  const keys = pool.storage(4 * n, 'sort keys');
+  const values = pairs ? pool.storage(4 * n, 'sort values') : undefined;
+  const iota = fillKernel({ mode: 'iota-u32' });
+  const iotaParams = pool.params(iota, { n, seed: 0, arg: 0 });
+  const restore = (encoder: GPUCommandEncoder) => {
+    encoder.copyBufferToBuffer(original, 0, keys, 0, 4 * n);
+    if (values) encodeKernel(ctx, encoder, iota, { out: values, params: iotaParams }, { invocations: n });
+  };
+  const setup = ctx.device.createCommandEncoder();
+  const generate = sortKeysKernel({ type: c.type });
+  encodeKernel(
+    ctx,
+    setup,
+    generate,
+    { out: original, params: pool.params(generate, { n, seed: c.seed + KEY_SEED_OFFSET }) },
+    { invocations: n },
+  );
+  restore(setup);
+  await submitAndWait(ctx, setup);
+
+  const order = checkSortOrderKernel({ type: c.type, descending: c.descending ?? false, pairs, segmented: segments !== undefined });
+  // Keys only: the order alone does not prove a permutation, so the multiset checksum of the
+  // keys must also match that of the unsorted ones (pairs are proved exactly by the order check).
+  const checksum = sortChecksumKernel({ segmented: segments !== undefined });
+  const checksumParams = pool.params(checksum, { n, salt: CHECKSUM_SALT });
+  const encodeChecksum = (encoder: GPUCommandEncoder, of: GPUBuffer, sums: GPUBuffer) => {
+    encoder.clearBuffer(sums);
+    const bits = segments ? { bits: segments.bits, heads_through_word: segments.headsThroughWord } : {};
+    encodeKernel(ctx, encoder, checksum, { keys: of, sums, ...bits, params: checksumParams }, { invocations: n });
+  };
+  let want: GPUBuffer | undefined;
+  let got: GPUBuffer | undefined;
+  if (!pairs) {
+    want = pool.storage(4 * CHECKSUM_WORDS, 'sort checksum of the input');
+    got = pool.storage(4 * CHECKSUM_WORDS, 'sort checksum of the output');
+    const sums = ctx.device.createCommandEncoder();
+    encodeChecksum(sums, original, want);
+    await submitAndWait(ctx, sums);
+  }
+  const orderParams = pool.params(order, { n });
+  return {
+    keys,
+    original,
+    ...(values ? { values } : {}),
+    restore,
+    verify: () =>
+      runCheck(ctx, pool, (encoder, errors) => {
+        const pairBuffers = values ? { vals: values, original } : {};
+        const bits = segments ? { bits: segments.bits } : {};
+        encodeKernel(ctx, encoder, order, { keys, ...pairBuffers, ...bits, err: errors, params: orderParams }, { invocations: n });
+        if (want && got) {
+          encodeChecksum(encoder, keys, got);
+          encodeKernel(ctx, encoder, checksumCompareKernel, { got, want, err: errors }, { groups: 1 });
+        }
+      }),
+  };
+}
+
+/**
+ * The bits of a typed array as u32 words, so that −0 ≠ +0 and NaN payloads count.
+ *
+ * @example
+ * ```ts
+ * bitsOf(Float32Array.of(-0)); // Uint32Array [0x80000000]
+ * ```
+ */
+export function bitsOf(a: Uint32Array | Int32Array | Float32Array): Uint32Array {
+  return new Uint32Array(a.buffer, a.byteOffset, a.length);
+}
+
+/**
+ * The workload of a keys-only sort (`sort`) or a key–value sort (`sort-pairs`, u32 values that
+ * are the original indices): n random keys of `c.type` sorted in place with the case's algorithm,
+ * restored from a pristine copy before every run, untimed (`prepare`); checked on the GPU (see
+ * {@link prepareSortData}) and bit for bit against `@scan/sort/cpu` at small sizes.
+ *
+ * @example
+ * ```ts
+ * const w = await sortWorkload(ctx, c, { pairs: true, valueType: 'u32' });
+ * ```
+ */
+export async function sortWorkload(
+  ctx: ScanContext,
+  c: Case<'sort' | 'sort-pairs', SortFields & { algorithm: SortAlgorithmName }>,
+  pairs: { pairs: false } | { pairs: true; valueType: ElementType },
+): Promise<Workload> {
+  const n = c.n;
+  const descending = c.descending ?? false;
+  const pool = new BufferPool(ctx);
+  let plan: ReturnType<typeof createSortPlan> | undefined;
+  try {
+    const d = await prepareSortData(ctx, pool, c, { pairs: pairs.pairs });
+    plan = createSortPlan(ctx, {
+      keyType: c.type,
+      ...(pairs.pairs ? { valueType: pairs.valueType } : {}),
+      descending,
+      algorithm: c.algorithm,
+      maxCount: n,
+    });
+    const sortPlan = plan;
+    const args = { keys: d.keys, ...(d.values ? { values: d.values } : {}), count: n };
+    return {
+      bytes: bytesMoved(c.primitive, n),
+      output: d.keys,
+      prepare: d.restore,
+      encode: (encoder) => sortPlan.encode(encoder, args),
+      verify: d.verify,
+      async compareWithCpu() {
+        const input = await readArray(ctx, d.original, n, c.type);
+        const indices = Uint32Array.from({ length: n }, (_, i) => i);
+        const expected = pairs.pairs ? cpuSort(input, { values: indices, descending }) : cpuSort(input, { descending });
+        let wrong = countDifferences(bitsOf(expected.keys), await readWords(ctx, d.keys, n));
+        if (pairs.pairs && d.values) {
+          if (!expected.values) return wrong + n;
+          wrong += countDifferences(bitsOf(expected.values), await readWords(ctx, d.values, n));
+        }
+        return wrong;
+      },
+      destroy() {
+        sortPlan.destroy();
+        pool.destroy();
+      },
+    };
+  } catch (error) {
+    plan?.destroy();
+    pool.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,28 @@
+import { benchModule } from '../bench-module.js';
+import type { Case, CaseShape } from '../case-types.js';
+import { type SortAlgorithmName, type SortFields, sortWorkload } from './shared/sort-data.js';
+
+/** A keys-only sort case: the algorithm (`radix` or the paper's `split-radix`) and the direction. */
+export type SortCase = Case<'sort', SortFields & { algorithm: SortAlgorithmName }>;
+
+/**
+ * `sort` in the registry: keys only, u32 with `radix` and the paper's `split-radix` (side by side
+ * as in the paper's table), i32 and f32 with `radix`, all ascending (the workload and checks take
+ * `descending` too, but each more radix specialization costs seconds of pipeline compilation per
+ * case on SwiftShader). In place: the unsorted keys are restored before every run, untimed; checked
+ * on the GPU by order and by the multiset checksum of the keys.
+ *
+ * @example
+ * ```ts
+ * SORT.shapes(selection)[0]; // { primitive: 'sort', algorithm: 'radix', type: 'u32' }
+ * ```
+ */
+export const SORT = benchModule<SortCase>({
+  package: '@scan/sort',
+  primitives: ['sort'],
+  shapes: () => {
+    const keys = (algorithm: SortAlgorithmName, type: SortCase['type']): CaseShape<SortCase> => ({ primitive: 'sort', algorithm, type });
+    return [keys('radix', 'u32'), keys('split-radix', 'u32'), keys('radix', 'i32'), keys('radix', 'f32')];
+  },
+  workload: (ctx, c) => sortWorkload(ctx, c, { pairs: false }),
+});
