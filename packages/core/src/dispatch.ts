@@ -13,8 +13,3 @@ export function dispatchShape(workgroups: number, maxPerDimension: number): { x:
   const y = Math.ceil(workgroups / maxPerDimension);
   return { x: Math.ceil(workgroups / y), y };
 }
-
-/** Rounds `value` up to a multiple of `multiple`. @example roundUp(5, 4) // 8 */
-export function roundUp(value: number, multiple: number): number {
-  return Math.ceil(value / multiple) * multiple;
-}

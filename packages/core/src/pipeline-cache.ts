@@ -1,5 +1,6 @@
 import type { ScanContext } from './context.js';
 import { ScanError } from './errors.js';
+import { isDefinedKernel } from './kernels/define-kernel.js';
 
 /**
  * One compute kernel: a specialization string that identifies it and a generator of its WGSL.
@@ -73,7 +74,28 @@ function descriptorOf(ctx: ScanContext, spec: KernelSpec): GPUComputePipelineDes
   if (verifyKeys) cacheOf(ctx.device).sources.set(spec.key, code);
   if (printWgslRequested()) console.log(`// ---- ${spec.key}\n${code}`);
   const module = ctx.device.createShaderModule({ label: spec.key, code });
-  return { label: spec.key, layout: 'auto', compute: { module, entryPoint: spec.entryPoint ?? 'main' } };
+  return { label: spec.key, layout: layoutOf(ctx.device, spec), compute: { module, entryPoint: spec.entryPoint ?? 'main' } };
+}
+
+/** `GPUShaderStage.COMPUTE` (the global exists in Node only once `webgpu` has loaded). */
+const COMPUTE_STAGE = 4;
+
+/**
+ * The pipeline layout of a kernel: a defined kernel's declared bindings, every one of them (an
+ * `'auto'` layout drops a binding the entry point never reaches, and a recipe binds every declared
+ * name); `'auto'` for a bare `KernelSpec`.
+ */
+function layoutOf(device: GPUDevice, spec: KernelSpec): GPUPipelineLayout | 'auto' {
+  if (!isDefinedKernel(spec)) return 'auto';
+  const entries = spec.layout.map(
+    (b): GPUBindGroupLayoutEntry => ({
+      binding: b.binding,
+      visibility: COMPUTE_STAGE,
+      buffer: { type: b.access === 'uniform' ? 'uniform' : b.access === 'read' ? 'read-only-storage' : 'storage' },
+    }),
+  );
+  const group = device.createBindGroupLayout({ label: spec.key, entries });
+  return device.createPipelineLayout({ label: spec.key, bindGroupLayouts: [group] });
 }
 
 /**
@@ -169,18 +191,4 @@ function compileError(key: string, cause: unknown): ScanError {
  */
 export function cachedPipelineCount(device: GPUDevice): number {
   return caches.get(device)?.ready.size ?? 0;
-}
-
-/**
- * Whether the pipeline of `key` is compiled on this device (a {@link getPipeline} call for it is a
- * lookup, not a compilation).
- *
- * @example
- * ```ts
- * await plan.ready;
- * isPipelineCompiled(ctx.device, 'scan/...'); // true
- * ```
- */
-export function isPipelineCompiled(device: GPUDevice, key: string): boolean {
-  return caches.get(device)?.ready.has(key) ?? false;
 }

@@ -177,6 +177,41 @@ describe('binding by name (GPU)', () => {
     input.destroy();
   });
 
+  it('binds a declared binding the entry point never reads (the layout is the declared one, not inferred)', async () => {
+    const ctx = await getTestContext();
+    const exec = new RecipeExecutor(ctx, 'test unused');
+    const kernel = defineKernel({
+      name: 'test/unused-binding',
+      bindings: { unused: read('array<u32>'), out: readWrite('array<u32>') },
+      params: { value: 'u32' },
+      wgsl: () => '@compute @workgroup_size(1) fn main() { out[0] = params.value; }',
+    })({});
+    const unused = bufferOf(ctx, new Uint32Array(4));
+    const out = poisoned(ctx, 16);
+    const results = await runBatch(
+      ctx,
+      [
+        {
+          record: (encoder) => {
+            exec.encode(
+              encoder,
+              'unused',
+              () => {
+                const b = new RecipeBuilder();
+                b.dispatch(kernel, { unused: { role: 'unused', offset: 0 }, out: { role: 'out', offset: 0 } }, 1, { value: 42 });
+                return b.build();
+              },
+              { unused, out },
+            );
+            return [{ buffer: out, bytes: 4 }];
+          },
+        },
+      ],
+      [exec, unused],
+    );
+    expect(new Uint32Array(results[0]![0]!)[0]).toBe(42);
+  });
+
   it('binds outside a recipe by name, and refuses an undeclared name', async () => {
     const ctx = await getTestContext();
     const kernel = affine({ type: 'u32', counted: false });

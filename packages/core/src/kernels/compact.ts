@@ -207,7 +207,7 @@ ${id.decls}
 var<workgroup> wg_group_total: array<u32, ${maxGroups}>;
 var<workgroup> wg_group_prefix: array<u32, ${maxGroups}>;
 ${split ? 'var<workgroup> wg_falses_before: u32;' : ''}
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: null })}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback })}
 // The carry-in of the look-back: the compaction is never chunked, so nothing comes before tile 0.
 fn load_carry_in() -> u32 { return 0u; }
 

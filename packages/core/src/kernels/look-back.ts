@@ -23,18 +23,14 @@ export interface LookBackSpec {
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
   readonly forceFallback?: boolean;
-  /**
-   * Binding number of the status buffer (default 4), or `null` when the kernel's definition
-   * declares it (`status`: {@link LOOK_BACK_STATUS}).
-   */
-  readonly statusBinding?: number | null;
 }
 
 /**
  * WGSL shared by every single-pass scan with decoupled look-back and fallback (Smith, Levien &
- * Owens, SPAA 2025): the status buffer binding (`[0]` the tile ticket, then one 128-byte line per
- * tile), the flags, `read_status`/`publish`, and the workgroup variables of the look-back:
- * `wg_tile`, `wg_aggregate`, `wg_exclusive`, `lb_state`, `lb_tile`, `lb_prefix`.
+ * Owens, SPAA 2025) over the status buffer the kernel declares as `status` ({@link LOOK_BACK_STATUS}:
+ * `[0]` the tile ticket, then one 128-byte line per tile): the flags, `read_status`/`publish`, and
+ * the workgroup variables of the look-back: `wg_tile`, `wg_aggregate`, `wg_exclusive`, `lb_state`,
+ * `lb_tile`, `lb_prefix`.
  *
  * A status is 32 bits of value and a 2-bit flag, which do not fit one atomic word: each tile has two
  * words, (flag << 16 | low half) and (flag << 16 | high half). A reader accepts a pair only when both
@@ -47,12 +43,7 @@ export interface LookBackSpec {
  */
 export function lookBackDeclsWgsl(o: WgslOp, spec: LookBackSpec): string {
   const T = o.type;
-  const binding =
-    spec.statusBinding === null
-      ? ''
-      : `@group(0) @binding(${spec.statusBinding ?? 4}) var<storage, read_write> status: array<atomic<u32>>;`;
-  return `${binding}
-
+  return `
 const FLAG_NOT_READY: u32 = 0u;
 const FLAG_AGGREGATE: u32 = 1u;
 const FLAG_INCLUSIVE: u32 = 2u;

@@ -179,7 +179,7 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   }
 
   return `${header}
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: null })}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback })}
 // Reduces tile t's input with the whole workgroup; the result is valid in the leader.
 fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> ${T} {
   let base = t * TILE_SLOTS + group * gsize * K;

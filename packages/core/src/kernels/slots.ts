@@ -19,8 +19,6 @@ import { WGSL_PRELUDE } from './wgsl-ops.js';
 export const AUX_TAIL_IN = 0;
 export const AUX_TAIL_OUT = 4;
 export const AUX_CARRY = 8;
-/** First aux word an algorithm may use for its own purposes. */
-export const AUX_FREE = 10;
 /** `Params.carry_in`/`carry_out` value meaning "no carry". */
 export const NO_CARRY = 0xffffffff;
 
@@ -35,8 +33,6 @@ export interface SlotSpec {
   readonly writes: boolean;
   /** Whether the kernel reads input slots (declares `src` and `load_slot`; default true). */
   readonly reads?: boolean;
-  /** Binding numbers; defaults 0 src, 1 dst, 2 aux, 3 params. */
-  readonly bindings?: { src: number; dst: number; aux: number; params: number };
   /**
    * Where the partial last vec4 goes: `'staged'` (default) through aux, copied in and out by the
    * plan (a buffer of exactly `4·count` bytes cannot bind it), or `'direct'`: read in place and
@@ -47,32 +43,9 @@ export interface SlotSpec {
   /**
    * Whether the kernel uses the carry between chunks (`load_carry_in`, `store_carry_out`; default
    * true). Without it, and with a `'direct'` tail, the functions do not touch `aux`, which
-   * {@link slotBindings} then leaves out (a pipeline's automatic layout drops a binding its entry
-   * point does not use, so a kernel must not declare one it would have to bind).
+   * {@link slotBindings} then leaves out, so the plan need not bind it.
    */
   readonly carry?: boolean;
-}
-
-/**
- * WGSL declarations (bindings, `Params`) and the slot functions `load_slot(s)`, `store_slot(s, v)`,
- * `load_carry_in()` and `store_carry_out(v)` for `spec`.
- *
- * @example
- * ```ts
- * const code = slotWgsl({ type: 'u32', identity: '0u', backward: false, writes: true });
- * ```
- */
-export function slotWgsl(spec: SlotSpec): string {
-  const T = spec.type;
-  const b = spec.bindings ?? { src: 0, dst: 1, aux: 2, params: 3 };
-  const reads = spec.reads ?? true;
-  return `${PARAMS_WGSL}
-
-${reads ? `@group(0) @binding(${b.src}) var<storage, read> src: array<vec4<${T}>>;` : ''}
-${spec.writes ? `@group(0) @binding(${b.dst}) var<storage, read_write> dst: array<vec4<${T}>>;` : ''}
-@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;
-@group(0) @binding(${b.params}) var<uniform> params: Params;
-${slotFunctionsWgsl(spec)}`;
 }
 
 /**
@@ -237,55 +210,11 @@ export const SLOT_PARAMS = {
   extra: 'u32',
 } as const satisfies ParamFields;
 
-/** The `Params` uniform every slot-based kernel reads (8 u32 words; see `chunkParams`). */
-export const PARAMS_WGSL = `struct Params {
-  count: u32,      // elements in this chunk (or scratch array)
-  slots: u32,      // ceil(count / 4)
-  full_vecs: u32,  // floor(count / 4): vec4s that live in src/dst (unused for scratch arrays)
-  tiles: u32,      // workgroups (blocks or tiles) of this dispatch
-  dispatch_x: u32, // workgroups per row of a 2-D dispatch
-  carry_in: u32,   // aux index of the carry from the previous chunk, or 0xffffffff
-  carry_out: u32,  // aux index the chunk total goes to, or 0xffffffff
-  extra: u32,
-}`;
-
-/** Bindings of {@link scratchSlotWgsl}. `aux` is omitted by kernels that never touch the carry. */
-export interface ScratchSlotBindings {
-  readonly data: number;
-  readonly params: number;
-  readonly aux?: number;
-}
-
-/**
- * The slot view (`load_slot`, `store_slot`, and with `aux` the carry functions) over a plain scratch
- * array `data: array<T>` of `params.count` elements in scan order, so a kernel body written against
- * `slotWgsl` also scans the block sums of a recursion level. Slot `s` is elements `4s .. 4s+3`;
- * elements past the end read as the identity and are not written. `data` is `read_write` when
- * `writes` (the recursion scans in place: a workgroup reads its whole block before writing it).
- *
- * @example
- * ```ts
- * const code = scratchSlotWgsl({ type: 'u32', identity: '0u', writes: true, bindings: { data: 0, aux: 2, params: 3 } });
- * ```
- */
-export function scratchSlotWgsl(spec: {
-  readonly type: ElementType;
-  readonly identity: string;
-  readonly writes: boolean;
-  readonly bindings: ScratchSlotBindings;
-}): string {
-  const b = spec.bindings;
-  return `${PARAMS_WGSL}
-
-@group(0) @binding(${b.data}) var<storage, ${spec.writes ? 'read_write' : 'read'}> data: array<${spec.type}>;
-@group(0) @binding(${b.params}) var<uniform> params: Params;
-${b.aux === undefined ? '' : `@group(0) @binding(${b.aux}) var<storage, read_write> aux: array<u32>;`}
-${scratchSlotFunctionsWgsl({ ...spec, carry: b.aux !== undefined })}`;
-}
-
 /**
  * The bindings of {@link scratchSlotFunctionsWgsl}: `data` (written when `writes`), and `aux` when
- * the kernel carries between chunks; its parameters are {@link SLOT_PARAMS}.
+ * the kernel carries between chunks; its parameters are {@link SLOT_PARAMS}. The slot view over a
+ * scratch array lets a kernel body written against the slot functions also scan the block sums of a
+ * recursion level in place (a workgroup reads its whole block before writing it).
  *
  * @example
  * ```ts

@@ -87,11 +87,6 @@ export function wgslIdentity(op: ScanOp, type: ElementType): string {
   }
 }
 
-/** The short code of a type/op pair used in kernel cache keys, e.g. `u32.add`. */
-export function opKey(op: ScanOp, type: ElementType): string {
-  return `${type}.${op}`;
-}
-
 /**
  * Helper functions every kernel module includes. WGSL's constant evaluation rejects infinities —
  * `bitcast<f32>(0x7f800000u)` of a constant is an error — so the bits are loaded from a `var`,

@@ -111,11 +111,6 @@ export function chunkParamValues(chunk: Chunk, tiles: number, dispatchX: number,
   };
 }
 
-/** The `Params` words of `slotWgsl` for a chunk. */
-export function chunkParams(chunk: Chunk, tiles: number, dispatchX: number, extra = 0): number[] {
-  return [chunk.count, chunk.slots, chunk.fullVecs, tiles, dispatchX, chunk.carryIn, chunk.carryOut, extra];
-}
-
 /** Records the copy of a chunk's partial last vec4 from `role` into aux before its kernels run. */
 export function stageTailIn(b: RecipeBuilder, role: string, chunk: Chunk, aux: BufferRef): void {
   const r = chunk.count - 4 * chunk.fullVecs;

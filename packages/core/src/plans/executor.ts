@@ -2,7 +2,7 @@ import { STORAGE_USAGE } from '../buffers.js';
 import { assertUsable, type ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import { ScanError } from '../errors.js';
-import { isDefinedKernel, PARAMS_BINDING } from '../kernels/define-kernel.js';
+import { PARAMS_BINDING } from '../kernels/define-kernel.js';
 import { getPipeline, type KernelSpec, loadPipelines } from '../pipeline-cache.js';
 import { LruMap } from './lru-map.js';
 import { type ParamRing, ParamRingSet } from './param-ring.js';
@@ -422,33 +422,23 @@ function structureDifference(key: string, known: readonly DispatchStep[], recipe
   return i === known.length ? undefined : `the recipe under structure key "${key}" has ${i} dispatches, not ${known.length}`;
 }
 
-function sameBindings(a: DispatchStep['bindings'], b: DispatchStep['bindings']): boolean {
+function sameBindings(a: NamedBindings, b: NamedBindings): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameRef(a[i], b[i])) return false;
-    return true;
-  }
-  const x = a as NamedBindings;
-  const y = b as NamedBindings;
-  for (const name in x) if (!sameRef(x[name], y[name])) return false;
-  for (const name in y) if (!(name in x) && y[name] !== undefined) return false;
+  for (const name in a) if (!sameRef(a[name], b[name])) return false;
+  for (const name in b) if (!(name in a) && b[name] !== undefined) return false;
   return true;
 }
 
 /** The refs a dispatch binds, in no particular order. */
 function refsOf(step: DispatchStep): (BufferRef | undefined)[] {
-  const refs = Array.isArray(step.bindings) ? [...step.bindings] : Object.values(step.bindings as NamedBindings);
+  const refs = Object.values(step.bindings);
   refs.push(step.params);
   return refs;
 }
 
-/** A dispatch's refs by binding number (`undefined` where the kernel declares none). */
+/** A dispatch's refs in binding order, as its kernel declares them. */
 function bindingList(step: DispatchStep): (BufferRef | undefined)[] {
-  if (Array.isArray(step.bindings)) return step.bindings as (BufferRef | undefined)[];
-  const named = step.bindings as NamedBindings;
-  if (!isDefinedKernel(step.kernel)) throw new Error(`internal error: kernel ${step.kernel.key} is bound by name but declares no names`);
-  return step.kernel.layout.map((b) => (b.name === PARAMS_BINDING ? step.params : named[b.name]));
+  return step.kernel.layout.map((b) => (b.name === PARAMS_BINDING ? step.params : step.bindings[b.name]));
 }
 
 /**
@@ -457,9 +447,7 @@ function bindingList(step: DispatchStep): (BufferRef | undefined)[] {
  */
 function checkNamedBindings(label: string, step: DispatchStep): void {
   const kernel = step.kernel;
-  if (!isDefinedKernel(kernel)) return;
-  const named = step.bindings as NamedBindings;
-  if (Array.isArray(named)) throw new Error(`${label}: internal error: kernel ${kernel.key} binds by name, given a positional list`);
+  const named = step.bindings;
   for (const b of kernel.layout) {
     const ref = b.name === PARAMS_BINDING ? step.params : named[b.name];
     if (!ref) throw new Error(`${label}: internal error: kernel ${kernel.key} declares "${b.name}" but the recipe binds nothing there`);

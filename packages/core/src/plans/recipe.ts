@@ -1,5 +1,4 @@
 import { type Kernel, type ParamFields, type ParamValues, paramWordsOf } from '../kernels/define-kernel.js';
-import type { KernelSpec } from '../pipeline-cache.js';
 
 /**
  * A buffer a step binds, named symbolically so one recipe serves every call with the same structure:
@@ -36,13 +35,10 @@ export interface CopyStep {
  */
 export interface DispatchStep {
   readonly kind: 'dispatch';
-  readonly kernel: KernelSpec;
-  /**
-   * Bindings of group 0: by name for a kernel from `defineKernel`, or (a bare `KernelSpec`) by
-   * binding number, `undefined` for numbers the kernel does not declare.
-   */
-  readonly bindings: NamedBindings | readonly (BufferRef | undefined)[];
-  /** The kernel's parameter block (a `defineKernel` kernel with parameters). */
+  readonly kernel: Kernel;
+  /** Bindings of group 0, by the names the kernel declares (its parameter block apart). */
+  readonly bindings: NamedBindings;
+  /** The kernel's parameter block, when it has parameters. */
   readonly params?: BufferRef;
   readonly workgroups: number;
   /** Where the x, y, z workgroup counts are (12 bytes at a multiple of 4), for an indirect dispatch. */
@@ -76,7 +72,7 @@ export class RecipeBuilder {
   readonly scratchUsage: Record<string, number> = {};
 
   /** Registers a parameter block (at most 8 words; missing words are 0) and returns a ref to bind it. */
-  paramBlock(words: readonly number[]): BufferRef {
+  private paramBlock(words: readonly number[]): BufferRef {
     if (words.length > 8) throw new Error(`internal error: a parameter block has ${words.length} words, at most 8 fit`);
     this.params.push(words);
     return { params: this.params.length - 1 };
@@ -126,10 +122,7 @@ export class RecipeBuilder {
     bindings: BindingsOf<B>,
     workgroups: number,
     params?: ParamValues<P> | BufferRef,
-  ): void;
-  /** A bare `KernelSpec`, bound by binding number (being replaced by `defineKernel` kernels). */
-  dispatch(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], workgroups: number): void;
-  dispatch(kernel: KernelSpec, bindings: NamedBindings | readonly (BufferRef | undefined)[], workgroups: number, params?: object): void {
+  ): void {
     if (workgroups > 0) this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups, params: this.paramsRef(kernel, params) });
   }
 
@@ -139,21 +132,17 @@ export class RecipeBuilder {
     bindings: BindingsOf<B>,
     args: BufferRef,
     params?: ParamValues<P> | BufferRef,
-  ): void;
-  dispatchIndirect(kernel: KernelSpec, bindings: readonly (BufferRef | undefined)[], args: BufferRef): void;
-  dispatchIndirect(
-    kernel: KernelSpec,
-    bindings: NamedBindings | readonly (BufferRef | undefined)[],
-    args: BufferRef,
-    params?: object,
   ): void {
     this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups: 0, indirect: args, params: this.paramsRef(kernel, params) });
   }
 
-  private paramsRef(kernel: KernelSpec, params: object | undefined): BufferRef | undefined {
+  private paramsRef<P extends ParamFields>(
+    kernel: Kernel<string, P>,
+    params: ParamValues<P> | BufferRef | undefined,
+  ): BufferRef | undefined {
     if (params === undefined) return undefined;
     if ('params' in params || 'role' in params || 'scratch' in params) return params as BufferRef;
-    return this.paramBlock((kernel as Kernel).paramWords(params as ParamValues<ParamFields>));
+    return this.paramBlock(kernel.paramWords(params as ParamValues<P>));
   }
 
   build(): Recipe {

@@ -127,7 +127,7 @@ function segmentedReduceWgsl(spec: SegmentedReduceSpec): string {
 const WG: u32 = ${WG}u;
 const M: u32 = ${M}u;
 const E: u32 = ${E}u;
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: null })}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback })}
 ${headCountDeclsWgsl({ tileElements: segmentedReduceTile(spec), forceFallback: spec.forceFallback })}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${groupScanWgsl(counts, spec.subgroups, WG)}

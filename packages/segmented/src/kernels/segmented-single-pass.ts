@@ -78,7 +78,7 @@ function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
 const WG: u32 = ${WG}u;
 const K: u32 = ${K}u;
 const TILE_SLOTS: u32 = ${WG * K}u;
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback, statusBinding: null })}
+${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback })}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
 ${segmentedTileDeclsWgsl(T, maxGroups)}

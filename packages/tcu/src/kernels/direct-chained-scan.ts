@@ -85,7 +85,7 @@ function chainedScanWgsl(d: DirectChainedScanSpec): string {
   const U = chainedUnitTiles(d);
   const B = d.tilesPerSubgroup;
   const o = wgslOp('add', 'f32');
-  const extra = `${lookBackDeclsWgsl(o, { maxSpin: d.maxSpin, statusBinding: null })}
+  const extra = `${lookBackDeclsWgsl(o, { maxSpin: d.maxSpin })}
 var<workgroup> cols: array<f32, ${W * SS}>;
 var<workgroup> unit_parts: array<f32, ${W}>;
 
