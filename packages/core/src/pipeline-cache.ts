@@ -3,11 +3,13 @@ import { ScanError } from './errors.js';
 import { isDefinedKernel } from './kernels/define-kernel.js';
 
 /**
- * One compute kernel: a specialization string that identifies it and a generator of its WGSL.
- * The string is the cache key, so it must name everything the generator depends on.
+ * What the pipeline cache needs of a kernel: the key that identifies it and a generator of its
+ * WGSL. Every kernel is a `defineKernel` kernel, whose key is derived from its family name and
+ * specialization (`core/scan-decoupled-fallback|backward=false,…`), so it names everything the
+ * generator depends on.
  */
 export interface KernelSpec {
-  /** Unique per distinct WGSL, e.g. `scan/decoupled-fallback/u32/add/fwd/excl/sg/256x4`. */
+  /** Unique per distinct WGSL. */
   readonly key: string;
   /** Produces the WGSL source; called only on a cache miss. */
   readonly wgsl: () => string;
@@ -108,7 +110,7 @@ function layoutOf(device: GPUDevice, spec: KernelSpec): GPUPipelineLayout | 'aut
  *
  * @example
  * ```ts
- * const pipeline = getPipeline(ctx, { key: 'fill/u32', wgsl: () => fillWgsl('u32') });
+ * const pipeline = getPipeline(ctx, fillKernel({ type: 'u32' })); // a defineKernel kernel
  * ```
  */
 export function getPipeline(ctx: ScanContext, spec: KernelSpec): GPUComputePipeline {
