@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../pipeline-cache.js';
+import type { KernelSpec } from './kernel-spec.js';
 import { type Specialization, specializationKey } from './specialization-key.js';
 
 /** How a kernel reaches a binding: a storage buffer it reads, one it writes, or a uniform block. */
@@ -74,7 +74,7 @@ export interface KernelBinding extends BindingDecl {
 
 /**
  * A specialization as a definition may type it: any object (an `interface` too, which has no index
- * signature); {@link specializationKey} checks at run time that it holds plain data only.
+ * signature); `specializationKey` checks at run time that it holds plain data only.
  */
 export type SpecializationLike = object;
 
@@ -123,7 +123,7 @@ export interface Kernel<B extends string = string, P extends ParamFields = Param
  * bound as `params`), so names in TypeScript and WGSL cannot drift apart; recipes then bind buffers
  * by name and give parameters as an object (`RecipeBuilder.dispatch`). Calling the returned function
  * with a specialization gives that kernel, made once per distinct specialization and keyed by
- * {@link specializationKey}, so no cache key is written by hand.
+ * `specializationKey`, so no cache key is written by hand.
  *
  * @example
  * ```ts
