@@ -1,7 +1,6 @@
 import type { ScanContext } from './context.js';
 import { ScanError } from './errors.js';
-import { isDefinedKernel } from './kernels/define-kernel.js';
-import type { KernelSpec } from './kernels/kernel-spec.js';
+import type { Kernel } from './kernels/define-kernel.js';
 
 export type { KernelSpec } from './kernels/kernel-spec.js';
 
@@ -31,7 +30,7 @@ export function setVerifyKernelKeys(on: boolean): void {
 }
 
 /** With {@link setVerifyKernelKeys}: checks that `spec` generates what was compiled under its key. */
-function verifyHit(cache: DeviceCache, spec: KernelSpec): void {
+function verifyHit(cache: DeviceCache, spec: Kernel): void {
   if (!verifyKeys) return;
   const before = cache.sources.get(spec.key);
   if (before === undefined) return; // compiled before verification was turned on
@@ -59,7 +58,7 @@ function printWgslRequested(): boolean {
   return env?.SCAN_PRINT_WGSL === '1';
 }
 
-function descriptorOf(ctx: ScanContext, spec: KernelSpec): GPUComputePipelineDescriptor {
+function descriptorOf(ctx: ScanContext, spec: Kernel): GPUComputePipelineDescriptor {
   const code = spec.wgsl();
   if (verifyKeys) cacheOf(ctx.device).sources.set(spec.key, code);
   if (printWgslRequested()) console.log(`// ---- ${spec.key}\n${code}`);
@@ -71,12 +70,10 @@ function descriptorOf(ctx: ScanContext, spec: KernelSpec): GPUComputePipelineDes
 const COMPUTE_STAGE = 4;
 
 /**
- * The pipeline layout of a kernel: a defined kernel's declared bindings, every one of them (an
- * `'auto'` layout drops a binding the entry point never reaches, and a recipe binds every declared
- * name); `'auto'` for a bare `KernelSpec`.
+ * The pipeline layout of a kernel: its declared bindings, every one of them (an `'auto'` layout
+ * drops a binding the entry point never reaches, and a recipe binds every declared name).
  */
-function layoutOf(device: GPUDevice, spec: KernelSpec): GPUPipelineLayout | 'auto' {
-  if (!isDefinedKernel(spec)) return 'auto';
+function layoutOf(device: GPUDevice, spec: Kernel): GPUPipelineLayout {
   const entries = spec.layout.map(
     (b): GPUBindGroupLayoutEntry => ({
       binding: b.binding,
@@ -101,7 +98,7 @@ function layoutOf(device: GPUDevice, spec: KernelSpec): GPUPipelineLayout | 'aut
  * const pipeline = getPipeline(ctx, fillKernel({ type: 'u32' })); // a defineKernel kernel
  * ```
  */
-export function getPipeline(ctx: ScanContext, spec: KernelSpec): GPUComputePipeline {
+export function getPipeline(ctx: ScanContext, spec: Kernel): GPUComputePipeline {
   const cache = cacheOf(ctx.device);
   let pipeline = cache.ready.get(spec.key);
   if (!pipeline) {
@@ -123,7 +120,7 @@ export function getPipeline(ctx: ScanContext, spec: KernelSpec): GPUComputePipel
  * await loadPipelines(ctx, [scanKernel, addKernel]); // before the first frame
  * ```
  */
-export function loadPipelines(ctx: ScanContext, specs: Iterable<KernelSpec>): Promise<void> {
+export function loadPipelines(ctx: ScanContext, specs: Iterable<Kernel>): Promise<void> {
   const cache = cacheOf(ctx.device);
   const waits: Promise<void>[] = [];
   for (const spec of specs) {

@@ -1,4 +1,4 @@
-import { defineKernel, type KernelSpec, type ParamFields, read, readWrite } from '@scan/core/kit';
+import { defineKernel, type Kernel, type ParamFields, read, readWrite } from '@scan/core/kit';
 
 /** Workgroup edge of the 2-D grid kernels: 16×16 = 256 invocations, one per cell. */
 export const TILE = 16;
@@ -243,7 +243,7 @@ export function gridWorkgroups(n: number): number {
  * await loadPipelines(ctx, WATER_KERNELS);
  * ```
  */
-export const WATER_KERNELS: readonly KernelSpec[] = [
+export const WATER_KERNELS: readonly Kernel[] = [
   FILL_KERNEL,
   coefficientsKernel('rows'),
   coefficientsKernel('columns'),

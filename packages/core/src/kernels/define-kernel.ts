@@ -249,16 +249,3 @@ function declarationsWgsl(layout: readonly KernelBinding[]): string {
   }
   return text;
 }
-
-/**
- * Whether `kernel` came from {@link defineKernel} (it binds by name), rather than being a bare
- * {@link KernelSpec}.
- *
- * @example
- * ```ts
- * if (isDefinedKernel(step.kernel)) console.log(step.kernel.layout.map((b) => b.name));
- * ```
- */
-export function isDefinedKernel(kernel: KernelSpec): kernel is Kernel {
-  return 'layout' in kernel;
-}

@@ -31,7 +31,6 @@ export {
   type BindingAccess,
   type BindingDecl,
   defineKernel,
-  isDefinedKernel,
   type Kernel,
   type KernelBinding,
   type KernelDefinition,

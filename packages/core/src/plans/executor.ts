@@ -2,8 +2,8 @@ import { STORAGE_USAGE } from '../buffers.js';
 import { assertUsable, type ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import { ScanError } from '../errors.js';
-import { PARAMS_BINDING } from '../kernels/define-kernel.js';
-import { getPipeline, type KernelSpec, loadPipelines } from '../pipeline-cache.js';
+import { type Kernel, PARAMS_BINDING } from '../kernels/define-kernel.js';
+import { getPipeline, loadPipelines } from '../pipeline-cache.js';
 import { LruMap } from './lru-map.js';
 import { type ParamRing, ParamRingSet } from './param-ring.js';
 import { type BufferRef, type DispatchStep, dispatchCount, type NamedBindings, type Recipe } from './recipe.js';
@@ -195,7 +195,7 @@ export class RecipeExecutor {
    * it may take), so that encodes find them compiled. See `loadPipelines`.
    */
   load(recipes: readonly Recipe[]): Promise<void> {
-    const kernels = new Map<string, KernelSpec>();
+    const kernels = new Map<string, Kernel>();
     for (const recipe of recipes) {
       for (const step of recipe.steps) if (step.kind === 'dispatch') kernels.set(step.kernel.key, step.kernel);
     }
