@@ -1,3 +1,9 @@
+// Core's own look-back, specialized for its two tile kernels: the decoupled-fallback scan and the
+// single-pass compaction (split, pack). Every other single-pass kernel takes its look-back from the
+// kit's generator (`decoupledLookBack`, decoupled-look-back.ts). This one is kept because, on the
+// lent H200 (2026-11-28, BENCHMARKS.md), the generator made these two kernels slower at 2^28: the
+// scan by 2–3%, split and pack with u32 flags by 4–7%. Their WGSL here is what they had before the
+// generator existed. What the generated WGSL does differently is not known yet.
 import { type BindingDecl, readWrite } from './define-kernel.js';
 import type { WgslOp } from './wgsl-ops.js';
 
@@ -9,7 +15,15 @@ import type { WgslOp } from './wgsl-ops.js';
  */
 export const STATUS_WORDS_PER_TILE = 32;
 
-/** Bytes of the status buffer for `tiles` tiles. */
+/**
+ * Bytes of a status buffer in the line-per-tile layout for `tiles` tiles: the ticket line, then one
+ * 128-byte line per tile.
+ *
+ * @example
+ * ```ts
+ * b.clear({ scratch: 'status', offset: 0, size: decoupledFallbackStatusBytes(tiles) });
+ * ```
+ */
 export function decoupledFallbackStatusBytes(tiles: number): number {
   return (tiles + 1) * STATUS_WORDS_PER_TILE * 4;
 }
@@ -18,7 +32,7 @@ export function decoupledFallbackStatusBytes(tiles: number): number {
 export const LOOK_BACK_STATUS: BindingDecl = readWrite('array<atomic<u32>>');
 
 /** What the look-back declarations depend on. */
-export interface LookBackSpec {
+export interface CoreLookBackSpec {
   /** Reads of a not-ready predecessor before the workgroup falls back to reducing its input. */
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
@@ -41,7 +55,7 @@ export interface LookBackSpec {
  * const wgsl = lookBackDeclsWgsl(wgslOp('add', 'u32'), { maxSpin: 64 });
  * ```
  */
-export function lookBackDeclsWgsl(o: WgslOp, spec: LookBackSpec): string {
+export function lookBackDeclsWgsl(o: WgslOp, spec: CoreLookBackSpec): string {
   const T = o.type;
   return `
 const FLAG_NOT_READY: u32 = 0u;
@@ -68,16 +82,9 @@ ${statusAccessWgsl({ read: 'read_status', publish: 'publish', word: 0, type: T, 
 /**
  * A reader and a writer of one status of every tile's line, words `word` and `word + 1`, in the
  * two-halves form of {@link lookBackDeclsWgsl}: `read(t) -> Status` (NOT_READY while the two flags
- * differ, or always with `forceNotReady`, the fallback test hook) and `publish(t, flag, value)`. A
- * kernel with a second look-back (over other values of the same tiles) keeps its statuses in the
- * same lines, past core's words 0–1. Expects the declarations of {@link lookBackDeclsWgsl}.
- *
- * @example
- * ```ts
- * const wgsl = statusAccessWgsl({ read: 'read_count', publish: 'publish_count', word: 2, type: 'u32' });
- * ```
+ * differ, or always with `forceNotReady`, the fallback test hook) and `publish(t, flag, value)`.
  */
-export function statusAccessWgsl(spec: { read: string; publish: string; word: number; type: string; forceNotReady?: boolean }): string {
+function statusAccessWgsl(spec: { read: string; publish: string; word: number; type: string; forceNotReady?: boolean }): string {
   const at = (half: number) => `STATUS_LINE * (t + 1u)${spec.word + half > 0 ? ` + ${spec.word + half}u` : ''}`;
   return `fn ${spec.read}(t: u32) -> Status {
   let lo = atomicLoad(&status[${at(0)}]);
@@ -99,7 +106,8 @@ fn ${spec.publish}(t: u32, flag: u32, value: ${spec.type}) {
  * The start of every single-pass tile kernel: invocation 0 takes the next tile from the ticket in
  * `status[0]` — tiles go out in the order workgroups start, not by `workgroup_id`, so a tile's
  * predecessors have usually started before it — and workgroups past the last tile leave. Defines
- * `tile`. Expects `lid` and `params.tiles`.
+ * `tile`. Expects `lid`, `params.tiles` and `wg_tile` (declared by the kit's `lookBackCommonWgsl`,
+ * or by core's own look-back declarations).
  *
  * @example
  * ```ts

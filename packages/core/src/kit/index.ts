@@ -28,6 +28,15 @@ export { describeValue, invalidArgument } from '../errors.js';
 export { runGuarded } from '../gpu-errors.js';
 export { type BoundBuffer, bindGroupByName, paramsData } from '../kernels/bind-by-name.js';
 export {
+  type DecoupledLookBack,
+  decoupledLookBack,
+  type LookBackSpec,
+  type LookBackWalkers,
+  lookBackCommonWgsl,
+  type StatusEncoding,
+  tileLookBack,
+} from '../kernels/decoupled-look-back.js';
+export {
   type BindingAccess,
   type BindingDecl,
   defineKernel,
@@ -44,15 +53,7 @@ export {
   uniform,
 } from '../kernels/define-kernel.js';
 export { groupIdentityWgsl, groupScanWgsl } from '../kernels/group-scan.js';
-export {
-  decoupledFallbackStatusBytes,
-  LOOK_BACK_STATUS,
-  type LookBackSpec,
-  lookBackDeclsWgsl,
-  lookBackStepWgsl,
-  statusAccessWgsl,
-  TAKE_TILE_WGSL,
-} from '../kernels/look-back.js';
+export { decoupledFallbackStatusBytes, LOOK_BACK_STATUS, TAKE_TILE_WGSL } from '../kernels/look-back.js';
 export {
   LINEAR_WORKGROUP_WGSL,
   NO_CARRY,

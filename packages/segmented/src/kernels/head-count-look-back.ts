@@ -1,25 +1,58 @@
-import { statusAccessWgsl } from '@scan/core/kit';
+import { type DecoupledLookBack, decoupledLookBack, wgslOp } from '@scan/core/kit';
+
+/** What the look-back over head counts depends on. */
+export interface HeadCountSpec {
+  /** Elements of one range: `ranges.steps` times this many. */
+  readonly tileElements: number;
+  readonly subgroups: boolean;
+  readonly workgroupSize: number;
+  readonly maxSpin: number;
+  readonly forceFallback?: boolean;
+}
 
 /**
- * WGSL of the segmented reduce's head counts: every range publishes how many segment heads it holds,
- * and a decoupled look-back with fallback over those counts gives each range the number of heads
- * before it — the output index of its first segment. The counts sit in words 2 and 3 of each
- * range's status line (core's look-back owns words 0 and 1), read and written by core's
- * `statusAccessWgsl`. A stalled predecessor is counted directly from its head bits (1/32 of its
- * data), so the fallback is cheap.
+ * The segmented reduce's head counts: every range publishes how many segment heads it holds, and
+ * core's decoupled look-back with fallback over those counts gives each range the number of heads
+ * before it — the output index of its first segment. The counts are the chain `heads`, in words 2
+ * and 3 of each range's status line (the value look-back `lb` owns words 0 and 1). A stalled
+ * predecessor is counted by the whole workgroup from its head bits (1/32 of its data), so the
+ * fallback is cheap.
  *
- * Declares `read_count(t)`, `publish_count(t, flag, count)`, `heads_in(e0, e1, lane, stride)` and
- * `range_heads(t, lane, stride)`. Expects the bindings `status` (core's `LOOK_BACK_STATUS`),
- * `head_bits` and `ranges` (`ranges.steps` / `ranges.total`), which the kernel's definition declares,
- * and core's look-back declarations (`Status`, the flags, `STATUS_LINE`, `MAX_SPIN`).
+ * Besides the look-back's functions, `decls` declares `heads_in(e0, e1, lane, stride)` and
+ * `range_heads(t, lane, stride)`. Once resolved, a range publishes `wg_heads_before +
+ * wg_range_heads` and sets `wg_heads_before`. Expects the bindings `status`, `head_bits` and
+ * `ranges` (`ranges.steps` / `ranges.total`) and core's `lookBackCommonWgsl`.
  *
  * @example
  * ```ts
- * const decls = headCountDeclsWgsl({ tileElements: 4096, forceFallback: false });
+ * const heads = headCountLookBack({ tileElements: 4096, subgroups: true, workgroupSize: 256, maxSpin: 64 });
+ * const body = `${heads.start}\n${heads.finish}`;
  * ```
  */
-export function headCountDeclsWgsl(spec: { tileElements: number; forceFallback?: boolean }): string {
-  return `${statusAccessWgsl({ read: 'read_count', publish: 'publish_count', word: 2, type: 'u32', forceNotReady: spec.forceFallback })}
+export function headCountLookBack(spec: HeadCountSpec): DecoupledLookBack {
+  const lb = decoupledLookBack({
+    name: 'heads',
+    op: wgslOp('add', 'u32'),
+    encoding: 'split',
+    word: (t) => `STATUS_LINE * (${t} + 1u) + 2u`,
+    walkers: spec.subgroups ? 'first-subgroup' : 'leader',
+    maxSpin: spec.maxSpin,
+    forceFallback: spec.forceFallback,
+    inclusive: (p) => `${p} + wg_range_heads`,
+    resolved: (p) => `wg_heads_before = ${p};`,
+    fallback: {
+      run: (t) => `if (lid == 0u) { atomicStore(&wg_fallback_heads, 0u); }
+    workgroupBarrier();
+    atomicAdd(&wg_fallback_heads, range_heads(${t}, lid, ${spec.workgroupSize}u));
+    workgroupBarrier();`,
+      value: () => 'atomicLoad(&wg_fallback_heads)',
+    },
+  });
+  return {
+    ...lb,
+    decls: `${lb.decls}
+var<workgroup> wg_fallback_heads: atomic<u32>;   // the fallback's count of a stalled range
+
 // The heads among global elements [e0, e1) in word x of the head bits (word w): element 0 of the
 // array always counts as a head.
 fn heads_of_word(x: u32, w: u32, e0: u32, e1: u32) -> u32 {
@@ -38,86 +71,11 @@ fn heads_in(e0: u32, e1: u32, lane: u32, stride: u32) -> u32 {
   return n;
 }
 
-// The fallback's count of a stalled predecessor: this invocation's share of global range t's heads.
+// This invocation's share of global range t's heads (the fallback's count of a stalled range).
 fn range_heads(t: u32, lane: u32, stride: u32) -> u32 {
   let elements = ranges.steps * ${spec.tileElements}u;
   return heads_in(t * elements, min((t + 1u) * elements, ranges.total), lane, stride);
 }
-`;
-}
-
-/**
- * The look-back over head counts, as a WGSL block run after the range published its own count
- * (AGGREGATE, or INCLUSIVE for range 0): walks back from `tile − 1` adding AGGREGATE counts until an
- * INCLUSIVE ends it, counts a predecessor still not ready after `MAX_SPIN` reads from its head bits
- * (fallback), then sets `wg_heads_before` and publishes this range's INCLUSIVE count
- * (`wg_heads_before + wg_range_heads`). With subgroups the first group reads a window of
- * `subgroup_size` predecessors per step; without, the leader walks alone. Expects `tile > 0`,
- * `leader`, `group`, `lane`, `gsize` in scope.
- *
- * @example
- * ```ts
- * const code = `if (tile > 0u) { ${headCountLookBackWgsl(true)} }`;
- * ```
- */
-export function headCountLookBackWgsl(subgroups: boolean): string {
-  if (!subgroups) {
-    return `if (leader) {
-      var cursor = tile - 1u;
-      var before = 0u;
-      var spins = 0u;
-      loop {
-        let st = read_count(cursor);
-        if (st.flag == FLAG_NOT_READY) {
-          spins++;
-          if (spins < MAX_SPIN) { continue; }
-          before = before + range_heads(cursor, 0u, 1u);
-        } else {
-          before = before + st.bits;
-          if (st.flag == FLAG_INCLUSIVE) { break; }
-        }
-        if (cursor == 0u) { break; }
-        cursor = cursor - 1u;
-        spins = 0u;
-      }
-      wg_heads_before = before;
-      publish_count(tile, FLAG_INCLUSIVE, before + wg_range_heads);
-    }`;
-  }
-  return `if (group == 0u) {
-      var cursor = tile - 1u;
-      var before = 0u;
-      var spins = 0u;
-      loop {
-        // Lane i reads range cursor − i; lanes past range 0 stand for "nothing before", an INCLUSIVE 0.
-        var st = Status(FLAG_INCLUSIVE, 0u);
-        if (lane <= cursor) { st = read_count(cursor - lane); }
-        let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
-        let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
-        if (first_inclusive < first_not_ready) {
-          before = before + subgroupAdd(select(0u, st.bits, lane <= first_inclusive));
-          break;
-        }
-        if (first_not_ready > 0u) {
-          // AGGREGATEs before the first range not ready are consumed; the window moves past them.
-          before = before + subgroupAdd(select(0u, st.bits, lane < first_not_ready));
-          let consumed = min(first_not_ready, gsize);
-          if (cursor < consumed) { break; }
-          cursor = cursor - consumed;
-          spins = 0u;
-          continue;
-        }
-        spins++;
-        if (spins < MAX_SPIN) { continue; }
-        // Fallback: count the stalled range from its head bits.
-        before = before + subgroupAdd(range_heads(cursor, lane, gsize));
-        if (cursor == 0u) { break; }
-        cursor = cursor - 1u;
-        spins = 0u;
-      }
-      if (lane == 0u) {
-        wg_heads_before = before;
-        publish_count(tile, FLAG_INCLUSIVE, before + wg_range_heads);
-      }
-    }`;
+`,
+  };
 }

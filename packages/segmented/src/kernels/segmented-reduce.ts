@@ -4,7 +4,7 @@ import {
   groupIdentityWgsl,
   groupScanWgsl,
   LOOK_BACK_STATUS,
-  lookBackDeclsWgsl,
+  lookBackCommonWgsl,
   type ParamFields,
   read,
   readWrite,
@@ -15,8 +15,8 @@ import {
   unroll,
   wgslOp,
 } from '@scan/core/kit';
-import { headCountDeclsWgsl, headCountLookBackWgsl } from './head-count-look-back.js';
-import { segGroupScanWgsl, segJoinWgsl, segmentedLookBackWgsl, segmentedPublishWgsl, segmentedValueWgsl } from './segmented-single-pass.js';
+import { headCountLookBack } from './head-count-look-back.js';
+import { segGroupScanWgsl, segJoinWgsl, segmentedLookBack, segmentedPublishWgsl, segmentedValueWgsl } from './segmented-single-pass.js';
 
 /** What the segmented reduce kernel is specialized on. */
 export type SegmentedReduceSpec = {
@@ -64,7 +64,7 @@ export const RANGE_PARAMS = { steps: 'u32', first_range: 'u32', total: 'u32' } a
  *
  * 1. **Count.** Every group counts the heads in its sub-range (its head bits only, 1/32 of its
  *    data); the range publishes its total, and a decoupled look-back with fallback over the ranges'
- *    counts (`headCountLookBackWgsl`) gives the heads before it. A segment's output index is the
+ *    counts (`headCountLookBack`) gives the heads before it. A segment's output index is the
  *    number of heads up to its tail minus one, so every index in the range follows.
  * 2. **Reduce.** Each group walks its sub-range in `steps` steps with nothing shared between groups
  *    — no barrier per step. In a step every invocation owns `4·slotsPerRow` contiguous elements
@@ -78,7 +78,7 @@ export const RANGE_PARAMS = { steps: 'u32', first_range: 'u32', total: 'u32' } a
  * 4. **Look-back.** The range's own first segment, begun in an earlier range, takes its prefix from
  *    the ranges before. Usually the one before has published INCLUSIVE by the end of the join, and
  *    one read of its status finishes the segment; otherwise the segmented look-back with fallback of
- *    the single-pass scan (`segmentedLookBackWgsl`) runs. A range that starts with a head skips it.
+ *    the single-pass scan (`segmentedLookBack`) runs. A range that starts with a head skips it.
  *
  * Bindings: `src`, `aux` (core's slot view), `seg_out` (u32 bits), `status` (`status[0]` the
  * ticket, then one 128-byte line per range of the whole array: words 0–1 the value status, 2–3 the
@@ -122,13 +122,17 @@ function segmentedReduceWgsl(spec: SegmentedReduceSpec): string {
   const element = (i: number) => `vals[${Math.floor(i / 4)}].${'xyzw'[i % 4]}`;
   // The lane's segmented scan over its E elements in place, acc ending as the value since the last head.
   const laneScan = unroll(E, (i) => `      acc = ${segValue(`(h & ${2 ** i}u) != 0u`, element(i), 'acc')}; ${element(i)} = acc;`);
+  // Two look-backs over the same status lines: the range's value (words 0–1) and its heads (2–3).
+  const lb = segmentedLookBack(o, spec);
+  const heads = headCountLookBack({ ...spec, tileElements: segmentedReduceTile(spec) });
   return `${slotFunctionsWgsl({ type: T, identity: o.identity, backward: false, writes: false })}
 
 const WG: u32 = ${WG}u;
 const M: u32 = ${M}u;
 const E: u32 = ${E}u;
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback })}
-${headCountDeclsWgsl({ tileElements: segmentedReduceTile(spec), forceFallback: spec.forceFallback })}
+${lookBackCommonWgsl(T)}
+${lb.decls}
+${heads.decls}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${groupScanWgsl(counts, spec.subgroups, WG)}
 ${id.decls}
@@ -194,9 +198,8 @@ fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: 
     // A range of an earlier chunk, whose data this dispatch does not bind. That dispatch has
     // finished, so its status is final (only forced fallbacks get here): an INCLUSIVE value holds
     // all that came before, so it ends the walk as a head would.
-    let lo = atomicLoad(&status[STATUS_LINE * (t + 1u)]);
-    let hi = atomicLoad(&status[STATUS_LINE * (t + 1u) + 1u]);
-    return Pair(select(0u, 1u, (lo >> 16u) == FLAG_INCLUSIVE), bitcast<${T}>((lo & 0xffffu) | (hi << 16u)));
+    let st = lb_load(t, 0u);
+    return Pair(select(0u, 1u, st.flag == FLAG_INCLUSIVE), bitcast<${T}>(st.bits));
   }
   let step_slots = gsize * M;
   let sub = ((t - ranges.first_range) * groups + group) * ranges.steps * step_slots;
@@ -248,11 +251,10 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
     }
     wg_range_heads = sum;
     wg_heads_before = 0u;
-    publish_count(tile, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u), sum);
+    heads_publish(tile, 0u, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u), sum);
   }
-  if (tile > 0u) {
-    ${headCountLookBackWgsl(spec.subgroups)}
-  }
+  ${heads.start}
+  ${heads.finish}
   workgroupBarrier();
 
   // 2. Reduce, step by step.
@@ -327,12 +329,12 @@ ${laneScan}
     // 4. The range's first segment, when it began in an earlier range, needs the ranges before:
     // usually the one before has published its INCLUSIVE value by now, and it ends here.
     if (tile > 0u && lead_index != NONE) {
-      let st = read_status(tile - 1u);
+      let st = lb_read(tile - 1u, 0u);
       if (st.flag == FLAG_INCLUSIVE) {
         let before = bitcast<${T}>(st.bits);
         emit(lead_index, ${c('before', 'lead_value')});
         lead_index = NONE;
-        if (acc.head == 0u) { publish(tile, FLAG_INCLUSIVE, ${c('before', 'acc.value')}); }
+        if (acc.head == 0u) { lb_publish(tile, 0u, FLAG_INCLUSIVE, ${c('before', 'acc.value')}); }
       }
     }
     wg_lead_index = lead_index;
@@ -341,7 +343,8 @@ ${laneScan}
 
   // Otherwise the segmented look-back with fallback.
   if (workgroupUniformLoad(&wg_lead_index) != NONE) {
-    ${segmentedLookBackWgsl(o, spec.subgroups)}
+    ${lb.start}
+    ${lb.finish}
     if (leader) { emit(wg_lead_index, ${c('wg_exclusive', 'wg_lead_value')}); }
   }
 }

@@ -1,15 +1,16 @@
 import type { ElementType, ScanOp } from '@scan/core';
 import {
+  type DecoupledLookBack,
   defineKernel,
   groupIdentityWgsl,
   LOOK_BACK_STATUS,
-  lookBackDeclsWgsl,
-  lookBackStepWgsl,
+  lookBackCommonWgsl,
   read,
   SLOT_PARAMS,
   slotBindings,
   slotFunctionsWgsl,
   TAKE_TILE_WGSL,
+  tileLookBack,
   unroll,
   type WgslOp,
   wgslOp,
@@ -73,12 +74,14 @@ function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
   const id = groupIdentityWgsl(spec.subgroups, WG);
   const c = o.combine;
   const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
+  const lb = segmentedLookBack(o, spec);
   return `${slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, writes: true })}
 
 const WG: u32 = ${WG}u;
 const K: u32 = ${K}u;
 const TILE_SLOTS: u32 = ${WG * K}u;
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback })}
+${lookBackCommonWgsl(T)}
+${lb.decls}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
 ${segmentedTileDeclsWgsl(T, maxGroups)}
@@ -135,7 +138,8 @@ ${unroll(
   ${segmentedTileReduceWgsl(o, 'run')}
 
   // 4. Look-back with fallback (core's look-back: only head-free tiles publish AGGREGATE).
-  ${segmentedLookBackWgsl(o, spec.subgroups)}
+  ${lb.start}
+  ${lb.finish}
   workgroupBarrier();
 
   // 5. Propagate: open elements take tile prefix ⊕ group prefix.
@@ -246,49 +250,41 @@ fn seg_group_scan(x: Pair, lane: u32, size: u32) -> SegScan {
 }
 
 /**
- * Look-back with fallback for a segmented tile, as a WGSL block: core's look-back (head-free tiles
- * publish AGGREGATEs, so it is unchanged) with the segmented INCLUSIVE (a tile holding a head
- * ignores its past), and a fallback over `tile_reduce(...) -> Pair` that ends the walk at a
- * predecessor holding a head. Expects `tile`, `leader`, `group`, `lane`, `gsize`, `groups`,
- * `wg_aggregate_head` and `tile_reduce` in scope; leaves `wg_exclusive` set.
+ * The look-back with fallback of a segmented tile: core's tile look-back (head-free tiles publish
+ * AGGREGATEs, so the walk is unchanged) with the segmented INCLUSIVE (a tile holding a head ignores
+ * its past), and a fallback over `tile_reduce(...) -> Pair` whose head ends the walk: that
+ * predecessor's aggregate is then its INCLUSIVE value. Expects `wg_aggregate_head` and
+ * `tile_reduce`; leaves `wg_exclusive` set after `finish`.
  *
  * @example
  * ```ts
- * const code = segmentedLookBackWgsl(wgslOp('add', 'u32'), true);
+ * const lb = segmentedLookBack(wgslOp('add', 'u32'), { subgroups: true, maxSpin: 64 });
+ * const body = `${lb.start}\n${lb.finish}`;
  * ```
  */
-export function segmentedLookBackWgsl(o: WgslOp, subgroups: boolean): string {
-  const c = o.combine;
-  const inclusive = (exclusive: string) => `select(${c(exclusive, 'wg_aggregate')}, wg_aggregate, wg_aggregate_head != 0u)`;
-  return `if (tile > 0u) {
-    workgroupBarrier();
-    loop {
-      ${lookBackStepWgsl(o, subgroups, inclusive)}
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-      let stalled = workgroupUniformLoad(&lb_tile);
-      let agg = tile_reduce(stalled, leader, group, lane, gsize, groups);
-      if (leader) {
-        if (agg.head != 0u) {
-          // The stalled tile holds a head: its aggregate is its inclusive value; the walk ends.
-          wg_exclusive = ${c('agg.value', 'lb_prefix')};
-          publish(tile, FLAG_INCLUSIVE, ${inclusive('wg_exclusive')});
-          lb_state = 0u;
-          lb_tile = NONE;
-        } else {
-          lb_prefix = ${c('agg.value', 'lb_prefix')};
-          lb_tile = select(stalled - 1u, NONE, stalled == 0u);
-        }
-      }
-      workgroupBarrier();
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-    }
-  }`;
+export function segmentedLookBack(o: WgslOp, spec: { subgroups: boolean; maxSpin: number; forceFallback?: boolean }): DecoupledLookBack {
+  const lb = tileLookBack(o, {
+    subgroups: spec.subgroups,
+    maxSpin: spec.maxSpin,
+    forceFallback: spec.forceFallback,
+    beforeFirst: 'load_carry_in()',
+    inclusive: (p) => `select(${o.combine(p, 'wg_aggregate')}, wg_aggregate, wg_aggregate_head != 0u)`,
+    fallback: {
+      // tile_reduce's pair is valid in the leader; its head, which every walker must agree on, goes
+      // through workgroup memory.
+      run: (t) => `let found = tile_reduce(${t}, leader, group, lane, gsize, groups);
+    if (leader) { wg_found_head = found.head; }`,
+      value: () => 'found.value',
+      ends: () => 'wg_found_head != 0u',
+    },
+  });
+  return { ...lb, decls: `${lb.decls}var<workgroup> wg_found_head: u32;   // the fallback's stalled tile holds a head\n` };
 }
 
 /**
  * The leader's publication of a segmented tile's aggregate pair `agg` (a WGSL `Pair`): tile 0
  * publishes INCLUSIVE seeded with the carry; a tile holding a head publishes INCLUSIVE at once (its
- * last segment does not depend on the past); others publish AGGREGATE and prepare the look-back.
+ * last segment does not depend on the past); others publish AGGREGATE.
  *
  * @example
  * ```ts
@@ -299,11 +295,9 @@ export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
   return `if (tile == 0u) {
       let carry = load_carry_in();
       wg_exclusive = carry;
-      publish(0u, FLAG_INCLUSIVE, select(${o.combine('carry', `${agg}.value`)}, ${agg}.value, ${agg}.head != 0u));
+      lb_publish(0u, 0u, FLAG_INCLUSIVE, select(${o.combine('carry', `${agg}.value`)}, ${agg}.value, ${agg}.head != 0u));
     } else {
-      publish(tile, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, ${agg}.head != 0u), ${agg}.value);
-      lb_tile = tile - 1u;
-      lb_prefix = ${o.identity};
+      lb_publish(tile, 0u, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, ${agg}.head != 0u), ${agg}.value);
     }`;
 }
 

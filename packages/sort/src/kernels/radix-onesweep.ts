@@ -1,4 +1,15 @@
-import { defineKernel, groupIdentityWgsl, groupScanWgsl, type ParamFields, read, readWrite, unroll, wgslOp } from '@scan/core/kit';
+import {
+  decoupledLookBack,
+  defineKernel,
+  groupIdentityWgsl,
+  groupScanWgsl,
+  lookBackCommonWgsl,
+  type ParamFields,
+  read,
+  readWrite,
+  unroll,
+  wgslOp,
+} from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
 import { countBinding, elementCountWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
@@ -238,6 +249,32 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const moves = spec.values !== 'none';
   const live = spec.maskWords === 1 ? 'subgroupBallot(true).x' : 'subgroupBallot(true)';
   const valueAt = (e: string) => (spec.values === 'index' ? e : `values_in[${e}]`);
+  // The look-back: 256 chains per tile, a digit's count each, walked by the invocation owning the
+  // digit over a window of predecessors per read; a stalled tile is counted from its keys.
+  const lb = decoupledLookBack({
+    name: 'digit',
+    op: o,
+    encoding: 'packed',
+    word: (t, d) => `params.status_base + STATUS_BASE + ${t} * RADIX + ${d}`,
+    walkers: 'every-invocation',
+    window: spec.lookBackWindow,
+    maxSpin: spec.maxSpin,
+    forceFallback: spec.forceFallback,
+    chains: R,
+    chain: (r) => `me * R + ${r}u`,
+    active: (r) => `tile > 0u && me * R + ${r}u < RADIX`,
+    inclusive: (p, r) => `${p} + real[${r}]`,
+    fallback: {
+      run: (t) => `for (var i = lid; i < RADIX; i += WG) { atomicStore(&counters[i], 0u); }
+    workgroupBarrier();
+    for (var j = 0u; j < E; j++) {
+      let e = ${t} * TILE + j * WG + lid;
+      if (e < n) { atomicAdd(&counters[digit_of(keys_in[e])], 1u); }
+    }
+    workgroupBarrier();`,
+      value: (r) => `atomicLoad(&counters[me * R + ${r}u])`,
+    },
+  });
   return `${elementCountWgsl(spec.indirect)}
 ${orderBitsWgsl(spec.keyType, spec.descending)}
 // The digit of this pass (shift and mask from the uniform block: one pipeline for every pass).
@@ -249,18 +286,11 @@ const TILE: u32 = ${TILE}u;
 const RADIX: u32 = ${RADIX}u;
 const R: u32 = ${R}u;                       // digits per invocation in the per-digit phases
 const STATUS_BASE: u32 = ${SORT_STATUS_BASE}u;
-const MAX_SPIN: u32 = ${spec.maxSpin}u;
-const LOOK_BACK_WINDOW: u32 = ${spec.lookBackWindow}u;
-// A status word: flag in the top two bits, a count (< 2^30) below.
-const FLAG_AGGREGATE: u32 = 0x40000000u;
-const FLAG_INCLUSIVE: u32 = 0x80000000u;
-const VALUE_MASK: u32 = 0x3fffffffu;
+${lookBackCommonWgsl()}
+${lb.decls}
 
 ${groupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}
-var<workgroup> wg_tile: u32;
-var<workgroup> wg_stall: atomic<u32>;               // 1 + the tile the look-back is stuck on, 0 if none
-var<workgroup> wg_stall_seen: u32;                  // wg_stall as one value for the whole workgroup
 var<workgroup> counters: array<atomic<u32>, ${G * RADIX}>; // per group and digit; reused by the fallback
 var<workgroup> wg_digit: array<u32, ${RADIX}>;        // the tile's digit starts, then the scatter bases
 var<workgroup> early_counts: array<atomic<u32>, ${RADIX}>; // the tile's keys per digit
@@ -269,10 +299,6 @@ var<workgroup> stage: array<u32, ${TILE}>;
 ${spec.subgroups ? '' : `var<workgroup> round_digits: array<u32, ${WG}>;`}
 
 ${matchWgsl(spec)}
-
-fn read_status(t: u32, d: u32) -> u32 {
-  ${spec.forceFallback ? 'return 0u;' : 'return atomicLoad(&status[params.status_base + STATUS_BASE + t * RADIX + d]);'}
-}
 
 // Exclusive sum of x over the workgroup (every invocation calls it).
 fn workgroup_exclusive(x: u32, lid: u32, group: u32, lane: u32, gsize: u32, groups: u32) -> u32 {
@@ -320,7 +346,7 @@ ${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_
     let d = me * R + r;
     if (d < RADIX) {
       real[r] = atomicLoad(&early_counts[d]);
-      atomicStore(&status[params.status_base + STATUS_BASE + tile * RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u) | real[r]);
+      digit_publish(tile, d, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u), real[r]);
     }
   }
 
@@ -364,86 +390,13 @@ ${perKey(
   workgroupBarrier();
 
   // 5. Look-back over the digit counts of the predecessors, one digit per invocation.
-  var prefix: array<u32, ${R}>;
-  var cursor: array<u32, ${R}>;
-  var done: array<bool, ${R}>;
-  for (var r = 0u; r < R; r++) {
-    prefix[r] = 0u;
-    cursor[r] = max(tile, 1u) - 1u;
-    done[r] = tile == 0u || me * R + r >= RADIX;
-  }
-  loop {
-    for (var r = 0u; r < R; r++) {
-      let d = me * R + r;
-      var spins = 0u;
-      while (!done[r]) {
-        // A window of LOOK_BACK_WINDOW predecessors read at once (independent loads, one latency),
-        // then consumed nearest first: AGGREGATEs add up until an INCLUSIVE ends the walk or a
-        // NOT_READY stops this step. Reads past tile 0 are never consumed (tile 0 is INCLUSIVE).
-        var window: array<u32, LOOK_BACK_WINDOW>;
-        for (var i = 0u; i < LOOK_BACK_WINDOW; i++) {
-          window[i] = select(FLAG_INCLUSIVE, read_status(cursor[r] - i, d), i <= cursor[r]);
-        }
-        var consumed = 0u;
-        for (var i = 0u; i < LOOK_BACK_WINDOW; i++) {
-          let s = window[i];
-          if ((s & (FLAG_INCLUSIVE | FLAG_AGGREGATE)) == 0u) { break; }
-          prefix[r] += s & VALUE_MASK;
-          if ((s & FLAG_INCLUSIVE) != 0u) { done[r] = true; break; }
-          consumed++;
-        }
-        if (done[r]) { break; }
-        cursor[r] -= consumed;
-        if (consumed > 0u) {
-          spins = 0u;
-        } else {
-          spins++;
-          if (spins >= MAX_SPIN) {
-            atomicMax(&wg_stall, cursor[r] + 1u);
-            break;
-          }
-        }
-      }
-      if (done[r] && tile > 0u && d < RADIX) {
-        atomicStore(&status[params.status_base + STATUS_BASE + tile * RADIX + d], FLAG_INCLUSIVE | ((prefix[r] + real[r]) & VALUE_MASK));
-      }
-    }
-    workgroupBarrier();
-    if (lid == 0u) { wg_stall_seen = atomicLoad(&wg_stall); }
-    let stall = workgroupUniformLoad(&wg_stall_seen);
-    if (stall == 0u) { break; }
-
-    // 6. Fallback: count the digits of the stalled tile from its keys; the digits stuck there take it.
-    let t = stall - 1u;
-    for (var i = lid; i < RADIX; i += WG) { atomicStore(&counters[i], 0u); }
-    workgroupBarrier();
-    for (var j = 0u; j < E; j++) {
-      let e = t * TILE + j * WG + lid;
-      if (e < n) { atomicAdd(&counters[digit_of(keys_in[e])], 1u); }
-    }
-    workgroupBarrier();
-    for (var r = 0u; r < R; r++) {
-      let d = me * R + r;
-      if (!done[r] && cursor[r] == t) {
-        let c = atomicLoad(&counters[d]);
-        prefix[r] += c;
-        // Offer the count to the stalled tile's status: the same bits whoever writes them, and
-        // atomicMax never lowers a flag.
-        atomicMax(&status[params.status_base + STATUS_BASE + t * RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, t == 0u) | c);
-        if (t == 0u) { done[r] = true; } else { cursor[r] = t - 1u; }
-      }
-    }
-    workgroupBarrier();
-    if (lid == 0u) { atomicStore(&wg_stall, 0u); }
-    workgroupBarrier();
-  }
+${lb.start}
+  // 6. Fallback: the whole workgroup counts the digits of a stalled tile from its keys.
+  ${lb.finish}
 
   // The scatter base of each digit: its global start, plus the predecessors' keys of that digit,
   // minus its start in the tile.
-  for (var r = 0u; r < R; r++) {
-    let d = me * R + r;
-    if (d < RADIX) { wg_digit[d] = digits[params.digit_starts + d] + prefix[r] - wg_digit[d]; }
-  }
+${unroll(R, (r) => `  { let d = me * R + ${r}u; if (d < RADIX) { wg_digit[d] = digits[params.digit_starts + d] + ${lb.prefix(r)} - wg_digit[d]; } }`)}
 
   // 7. Scatter: stage the keys in digit order, then write runs out.
 ${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { stage[ranks[${j}]] = keys[${j}]; }`)}

@@ -1,4 +1,4 @@
-import { type Kernel, LOOK_BACK_STATUS, lookBackDeclsWgsl, lookBackStepWgsl, unroll, wgslOp } from '@scan/core/kit';
+import { type Kernel, LOOK_BACK_STATUS, lookBackCommonWgsl, tileLookBack, unroll, wgslOp } from '@scan/core/kit';
 import {
   DIRECT_BINDINGS,
   DIRECT_EXTENSIONS,
@@ -85,11 +85,18 @@ function chainedScanWgsl(d: DirectChainedScanSpec): string {
   const U = chainedUnitTiles(d);
   const B = d.tilesPerSubgroup;
   const o = wgslOp('add', 'f32');
-  const extra = `${lookBackDeclsWgsl(o, { maxSpin: d.maxSpin })}
+  // The first subgroup walks back; a stalled unit is summed again by the whole workgroup
+  // (unit_total), and the first unit of a segment ends the walk: it published INCLUSIVE, and f32
+  // sums are never offered to a status (another order gives other bits).
+  const lb = tileLookBack(o, {
+    subgroups: true,
+    maxSpin: d.maxSpin,
+    fallback: { run: (t) => `let found = unit_total(${t}, sg, lane);`, value: () => 'found', ends: (t) => `${t} % params.parts == 0u` },
+  });
+  const extra = `${lookBackCommonWgsl('f32')}
+${lb.decls}
 var<workgroup> cols: array<f32, ${W * SS}>;
 var<workgroup> unit_parts: array<f32, ${W}>;
-
-fn load_carry_in() -> f32 { return 0.0; }
 
 // The unit's total from each subgroup's V: V summed through workgroup memory, then the
 // subgroups' sums (left in unit_parts) added in a fixed order.
@@ -149,37 +156,17 @@ ${unroll(B, (k) => `  v = subgroupMatrixMultiplyAccumulate(${w.p(k)}, a${k}, v);
     wg_aggregate = aggregate;
     if (head) {
       wg_exclusive = 0.0;
-      publish(tile, FLAG_INCLUSIVE, aggregate);
+      lb_publish(tile, 0u, FLAG_INCLUSIVE, aggregate);
     } else {
-      publish(tile, FLAG_AGGREGATE, aggregate);
-      lb_tile = tile - 1u;
-      lb_prefix = 0.0;
+      lb_publish(tile, 0u, FLAG_AGGREGATE, aggregate);
     }
   }
   workgroupBarrier();
   if (!head) {
-    // 2. Look-back.
-    ${lookBackStepWgsl(o, true)}
+    // 2. Look-back, by the first subgroup.
+    ${lb.start}
     // 3. Fallback: reduce a stalled predecessor ourselves; a segment head ends the walk.
-    loop {
-      if (workgroupUniformLoad(&lb_state) == 0u) { break; }
-      let stalled = workgroupUniformLoad(&lb_tile);
-      let agg = unit_total(stalled, sg, lane);
-      if (leader) {
-        lb_prefix = agg + lb_prefix;
-        if (stalled % params.parts == 0u) {
-          wg_exclusive = lb_prefix;
-          publish(tile, FLAG_INCLUSIVE, lb_prefix + wg_aggregate);
-          lb_state = 0u;
-        } else {
-          lb_tile = stalled - 1u;
-        }
-      }
-      workgroupBarrier();
-      if (workgroupUniformLoad(&lb_state) != 0u) {
-        ${lookBackStepWgsl(o, true)}
-      }
-    }
+    ${lb.finish}
   }
 
   // 4. Scan: each subgroup its own S tiles in order, from the unit's carry-in plus the totals

@@ -1,0 +1,449 @@
+import { STATUS_WORDS_PER_TILE } from './look-back.js';
+import { unroll } from './unroll.js';
+import type { WgslOp } from './wgsl-ops.js';
+
+/**
+ * The declarations every kernel with a look-back includes once, whatever its chains: the flags a
+ * status goes through (NOT_READY → AGGREGATE → INCLUSIVE, never back), `Status` (a flag and 32
+ * bits of value), `NONE`, `STATUS_LINE` (the words of one tile's line) and the ticket `wg_tile`
+ * that {@link TAKE_TILE_WGSL} reads. With `tileType`, also `wg_aggregate` and `wg_exclusive`, the
+ * tile's own total and its exclusive prefix, of that WGSL type.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `${lookBackCommonWgsl('u32')}\n${lookBack.decls}`;
+ * ```
+ */
+export function lookBackCommonWgsl(tileType?: string): string {
+  return `const FLAG_NOT_READY: u32 = 0u;
+const FLAG_AGGREGATE: u32 = 1u;
+const FLAG_INCLUSIVE: u32 = 2u;
+const NONE: u32 = 0xffffffffu;
+const STATUS_LINE: u32 = ${STATUS_WORDS_PER_TILE}u; // words per tile status: one 128-byte line each
+struct Status { flag: u32, bits: u32 }
+var<workgroup> wg_tile: u32;
+${tileType ? `var<workgroup> wg_aggregate: ${tileType};\nvar<workgroup> wg_exclusive: ${tileType};\n` : ''}`;
+}
+
+/**
+ * How a chain's statuses are stored in the `status` binding:
+ * - `'split'`: 32 bits of value and a flag do not fit one atomic word, so a status is two words,
+ *   (flag << 16 | low half) and (flag << 16 | high half). A reader accepts a pair only when both
+ *   flags agree; flags only grow, so a torn read is just retried. Any 32-bit type.
+ * - `'packed'`: one word, the flag in the top two bits and a u32 below 2^30 (a count). Half the
+ *   reads, for the radix sort's 256 chains per tile.
+ */
+export type StatusEncoding = 'split' | 'packed';
+
+/**
+ * Who walks a chain back:
+ * - `'leader'`: the invocation `leader` alone, `window` predecessors per read;
+ * - `'first-subgroup'`: the lanes of group 0 together, lane i reading the i-th predecessor of a
+ *   window of `subgroup_size` (needs subgroups);
+ * - `'every-invocation'`: every invocation walks its own `chains` (the radix sort: a digit each),
+ *   `window` predecessors per read.
+ */
+export type LookBackWalkers = 'leader' | 'first-subgroup' | 'every-invocation';
+
+/** A decoupled look-back with fallback over one kind of status ({@link decoupledLookBack}). */
+export interface LookBackSpec {
+  /** Prefix of its WGSL names (functions `NAME_read`, `NAME_publish`, …; variables `NAME_prefix_0`, …). */
+  readonly name: string;
+  /** The values chained: their type, combine and identity. */
+  readonly op: WgslOp;
+  readonly encoding: StatusEncoding;
+  /** The word of `status` holding tile `t`'s status of chain `chain` (WGSL u32 expressions); split: the first of two. */
+  readonly word: (t: string, chain: string) => string;
+  readonly walkers: LookBackWalkers;
+  /** Predecessors a `'leader'` or `'every-invocation'` walker reads at once (default 1). */
+  readonly window?: number;
+  /** Reads of a not-ready predecessor before the workgroup falls back to reducing its input. */
+  readonly maxSpin: number;
+  /** Test hook: every predecessor reads as not ready, so the fallback does all the work. */
+  readonly forceFallback?: boolean;
+  /** What comes before tile 0, as a WGSL expression (the carry-in; default the identity). */
+  readonly beforeFirst?: string;
+  /** Chains walked per invocation (default 1); chain `r` is the WGSL u32 `chain(r)` (default `0u`). */
+  readonly chains?: number;
+  readonly chain?: (r: number) => string;
+  /** WGSL bool: chain `r` needs a look-back in this tile (default `tile > 0u`). */
+  readonly active?: (r: number) => string;
+  /** The tile's own index, a WGSL u32 (default `tile`). */
+  readonly tile?: string;
+  /** The INCLUSIVE value the tile publishes for chain `r` once its prefix (a WGSL value) is known. */
+  readonly inclusive: (prefix: string, r: number) => string;
+  /** Statements run by chain `r`'s walker (lane 0 of a subgroup walker) once its prefix is known. */
+  readonly resolved?: (prefix: string, r: number) => string;
+  /** The fallback: how the workgroup reduces a stalled predecessor's input itself. */
+  readonly fallback: {
+    /**
+     * Statements every invocation runs for the stalled tile `t` (a WGSL u32); may use barriers, and
+     * ends with one when it leaves its result in workgroup memory.
+     */
+    readonly run: (t: string) => string;
+    /**
+     * The stalled tile's aggregate for chain `r`, read right after `run` by the chain's walker
+     * (lane 0 of a subgroup walker: the value need not be valid in the other lanes).
+     */
+    readonly value: (r: number) => string;
+    /**
+     * WGSL bool, the same for all of a chain's walkers: that aggregate ends the walk (a segment
+     * head: it is then the predecessor's INCLUSIVE value, and is not offered to its status).
+     */
+    readonly ends?: (t: string) => string;
+  };
+}
+
+/** The WGSL of one look-back: module-scope declarations, the first attempt and the fallback loop. */
+export interface DecoupledLookBack {
+  /** Module scope: `NAME_load/read/publish/offer` and the fallback's workgroup state. */
+  readonly decls: string;
+  /**
+   * The first attempt (no barriers, in the entry point's top scope): declares every chain's state
+   * and walks once; a chain that resolves publishes its INCLUSIVE and runs `resolved`.
+   */
+  readonly start: string;
+  /**
+   * The fallback loop, run by the whole workgroup (uniform control flow): while a chain is stuck on
+   * a predecessor that is not ready, the workgroup runs `fallback.run` on it, the chains stuck there
+   * take its aggregate (offering it to the predecessor's status for exact operators) and walk on.
+   * Ends with every chain resolved.
+   */
+  readonly finish: string;
+  /** The WGSL variable holding chain `r`'s prefix (complete after `finish`). */
+  readonly prefix: (r: number) => string;
+}
+
+/**
+ * The decoupled look-back with fallback (Merrill & Garland 2016; the fallback from Smith, Levien &
+ * Owens, SPAA 2025) as one generator, serving every single-pass kernel. Each tile publishes its
+ * aggregate per chain (AGGREGATE), walks back over its predecessors' statuses — combining
+ * AGGREGATEs, nearest first, until an INCLUSIVE — and publishes its own INCLUSIVE. A walker that
+ * reads the same predecessor as not ready `maxSpin` times stops; the whole workgroup then reduces
+ * that predecessor's input itself (the fallback) and the walk resumes past it, so no forward
+ * progress between workgroups is needed (SwiftShader has none).
+ *
+ * The kernels differ only in what the spec says: the status encoding (two half-words of any 32-bit
+ * type, or one word of flag and count), who walks (the leader, the first subgroup over a window of
+ * `subgroup_size` predecessors, or every invocation over its own chains, as the radix sort's 256
+ * digit counts per tile), and what the fallback reduces. Expects {@link lookBackCommonWgsl}, the
+ * binding `status`, and `tile`, `lid`, `leader`, `group`, `lane` and `gsize` in the entry point.
+ *
+ * @example
+ * ```ts
+ * const o = wgslOp('add', 'u32');
+ * const lb = decoupledLookBack({
+ *   name: 'lb', op: o, encoding: 'split', word: (t) => `STATUS_LINE * (${t} + 1u)`,
+ *   walkers: 'first-subgroup', maxSpin: 64,
+ *   inclusive: (p) => o.combine(p, 'wg_aggregate'), resolved: (p) => `wg_exclusive = ${p};`,
+ *   fallback: { run: (t) => `let found = tile_reduce(${t});`, value: () => 'found' },
+ * });
+ * const wgsl = `${lookBackCommonWgsl('u32')}${lb.decls}\n…${lb.start}…${lb.finish}`;
+ * ```
+ */
+export function decoupledLookBack(spec: LookBackSpec): DecoupledLookBack {
+  if (spec.encoding === 'packed' && spec.op.type !== 'u32') {
+    throw new Error(`decoupledLookBack: the packed encoding holds u32 counts, not ${spec.op.type}`);
+  }
+  const n = spec.name;
+  const chains = spec.chains ?? 1;
+  const state = (r: number) => ({ left: `${n}_left_${r}`, prefix: `${n}_prefix_${r}`, done: `${n}_done_${r}` });
+  const chain = (r: number) => spec.chain?.(r) ?? '0u';
+  const walkers = { leader: 'leader', 'first-subgroup': 'group == 0u', 'every-invocation': 'true' }[spec.walkers];
+  // The walker that holds a chain's complete prefix and publishes: lane 0 of a subgroup walker.
+  const rep = spec.walkers === 'first-subgroup' ? 'lane == 0u' : 'true';
+  const tile = spec.tile ?? 'tile';
+  const resolve = (r: number) => {
+    const p = state(r).prefix;
+    return `if (${rep}) {
+      ${n}_publish(${tile}, ${chain(r)}, FLAG_INCLUSIVE, ${spec.inclusive(p, r)});
+      ${spec.resolved?.(p, r) ?? ''}
+    }`;
+  };
+  const walk = (r: number) => `${walkWgsl(spec, state(r), chain(r))}
+    if (${state(r).done}) { ${resolve(r)} }`;
+
+  const many = spec.walkers === 'every-invocation';
+  if (!many && chains !== 1) throw new Error(`decoupledLookBack: ${spec.walkers} walkers walk one chain, not ${chains}`);
+  const ends = spec.fallback.ends;
+  // A chain's aggregate from the fallback: combined into the prefix; it ends the walk (then the
+  // chain resolves) or is offered to the stalled tile's status (exact operators only).
+  const takeFound = (r: number) => {
+    const s = state(r);
+    const offer = spec.op.exact ? `if (${rep}) { ${n}_offer(stalled, ${chain(r)}, ${n}_found); }` : '';
+    return `let ${n}_found = ${spec.fallback.value(r)};
+      ${s.prefix} = ${spec.op.combine(`${n}_found`, s.prefix)};
+      ${s.left} = stalled;
+      ${
+        ends
+          ? `if (${ends('stalled')}) {
+        ${s.done} = true;
+        ${resolve(r)}
+      } else {
+        ${offer}
+      }`
+          : offer
+      }`;
+  };
+  const fallbackHead = (report: string) => `loop {
+    // Fallback: is a chain stuck on a predecessor (stall = that tile + 1)?
+${report}
+    if (stall == 0u) { break; }
+    let stalled = stall - 1u;
+    ${spec.fallback.run('stalled')}
+    // The chains stuck there take its aggregate and walk on.`;
+
+  let start: string;
+  let finish: string;
+  let prefix: (r: number) => string;
+  if (many) {
+    // Every invocation keeps its chains' state in registers; the farthest stall is taken with
+    // atomicMax and read by the workgroup as one value.
+    start = unroll(chains, (r) => {
+      const s = state(r);
+      return `  var ${s.left} = ${tile};
+  var ${s.prefix} = ${spec.op.identity};
+  var ${s.done} = !(${spec.active?.(r) ?? `${tile} > 0u`});
+  if (!${s.done}) {
+    ${walk(r)}
+  }`;
+    });
+    finish = `${fallbackHead(`${unroll(chains, (r) => `    if (!${state(r).done}) { atomicMax(&${n}_stall, ${state(r).left}); }`)}
+    workgroupBarrier();
+    if (lid == 0u) {
+      ${n}_stall_seen = atomicLoad(&${n}_stall);
+      atomicStore(&${n}_stall, 0u);
+    }
+    let stall = workgroupUniformLoad(&${n}_stall_seen);`)}
+${unroll(
+  chains,
+  (r) => `    if (!${state(r).done} && ${state(r).left} == stall) {
+      ${takeFound(r)}
+    }
+    if (!${state(r).done}) {
+      ${walk(r)}
+    }`,
+)}
+  }`;
+    prefix = (r) => state(r).prefix;
+  } else {
+    // One walker (the leader, or the first subgroup): the chain's state between the first attempt
+    // and the fallback lives in workgroup memory, written by lane 0, not in registers that every
+    // invocation would hold through the kernel's other phases.
+    const s = state(0);
+    // After a walk, lane 0 publishes (once resolved) and keeps the state for the fallback.
+    const save = `if (${rep}) {
+      if (${s.done}) {
+        ${n}_publish(${tile}, ${chain(0)}, FLAG_INCLUSIVE, ${spec.inclusive(s.prefix, 0)});
+        ${spec.resolved?.(s.prefix, 0) ?? ''}
+      }
+      ${n}_prefix = ${s.prefix};
+      ${n}_stall = select(${s.left}, 0u, ${s.done});
+    }`;
+    // A tile that needs no look-back leaves the stall at 0, as workgroup memory starts.
+    start = `  if (${walkers} && ${spec.active?.(0) ?? `${tile} > 0u`}) {
+    var ${s.left} = ${tile};
+    var ${s.prefix} = ${spec.op.identity};
+    var ${s.done} = false;
+    ${walkWgsl(spec, s, chain(0))}
+    ${save}
+  }`;
+    // Exact operators offer the aggregate to the stalled tile's status, unless it ends the walk
+    // (then the tile published INCLUSIVE, another value).
+    const offerCall = `${n}_offer(stalled, ${chain(0)}, ${n}_found);`;
+    const offerFound = !spec.op.exact ? '' : ends ? `if (!(${ends('stalled')})) { ${offerCall} }` : offerCall;
+    finish = `loop {
+    let stall = workgroupUniformLoad(&${n}_stall);
+    if (stall == 0u) { break; }
+    let stalled = stall - 1u;
+    ${spec.fallback.run('stalled')}
+    // The walker's lane 0 takes the stalled tile's aggregate and offers it, before the barrier.
+    if (${walkers} && ${rep}) {
+      let ${n}_found = ${spec.fallback.value(0)};
+      ${n}_prefix = ${spec.op.combine(`${n}_found`, `${n}_prefix`)};
+      ${offerFound}
+    }
+    workgroupBarrier();
+    if (${walkers}) {
+      var ${s.left} = stalled;
+      var ${s.prefix} = ${n}_prefix;
+      var ${s.done} = ${ends ? ends('stalled') : 'false'};
+      ${ends ? `if (!${s.done}) {\n        ${walkWgsl(spec, s, chain(0))}\n      }` : walkWgsl(spec, s, chain(0))}
+      ${save}
+    }
+  }`;
+    prefix = () => `${n}_prefix`;
+  }
+
+  return {
+    decls: `${
+      many
+        ? `var<workgroup> ${n}_stall: atomic<u32>;\nvar<workgroup> ${n}_stall_seen: u32;`
+        : `var<workgroup> ${n}_stall: u32;   // 1 + the tile the walk is stuck on; 0 once resolved\nvar<workgroup> ${n}_prefix: ${spec.op.type};`
+    }
+${statusAccessWgsl(spec)}`,
+    start,
+    finish,
+    prefix,
+  };
+}
+
+/**
+ * `NAME_load(t, chain) -> Status` (the status as stored; NOT_READY while split halves disagree),
+ * `NAME_read` (the same, or always NOT_READY with `forceFallback`), `NAME_publish(t, chain, flag,
+ * value)` and `NAME_offer(t, chain, value)`: a fallback's aggregate stored with atomicMax, which
+ * never lowers a flag, so an owner's INCLUSIVE survives and its AGGREGATE has the same bits.
+ */
+function statusAccessWgsl(spec: LookBackSpec): string {
+  const n = spec.name;
+  const T = spec.op.type;
+  const at = (half: number) => `${spec.word('t', 'chain')}${half ? ' + 1u' : ''}`;
+  const access =
+    spec.encoding === 'split'
+      ? {
+          load: `let lo = atomicLoad(&status[${at(0)}]);
+  let hi = atomicLoad(&status[${at(1)}]);
+  let flag = lo >> 16u;
+  if (flag != (hi >> 16u)) { return Status(FLAG_NOT_READY, 0u); }
+  return Status(flag, (lo & 0xffffu) | (hi << 16u));`,
+          store: (op: string, flag: string) => `let bits = bitcast<u32>(value);
+  ${op}(&status[${at(0)}], (${flag} << 16u) | (bits & 0xffffu));
+  ${op}(&status[${at(1)}], (${flag} << 16u) | (bits >> 16u));`,
+        }
+      : {
+          load: `let s = atomicLoad(&status[${at(0)}]);
+  return Status(s >> 30u, s & 0x3fffffffu);`,
+          store: (op: string, flag: string) => `${op}(&status[${at(0)}], (${flag} << 30u) | (value & 0x3fffffffu));`,
+        };
+  return `fn ${n}_load(t: u32, chain: u32) -> Status {
+  ${access.load}
+}
+
+fn ${n}_read(t: u32, chain: u32) -> Status {
+  ${spec.forceFallback ? 'return Status(FLAG_NOT_READY, 0u);' : access.load}
+}
+
+fn ${n}_publish(t: u32, chain: u32, flag: u32, value: ${T}) {
+  ${access.store('atomicStore', 'flag')}
+}
+
+fn ${n}_offer(t: u32, chain: u32, value: ${T}) {
+  ${access.store('atomicMax', 'FLAG_AGGREGATE')}
+}
+`;
+}
+
+/**
+ * The look-back proper, as a block over one chain's state (WGSL variables `left`, `prefix`,
+ * `done`): `left` predecessors (tiles left − 1 … 0) remain; their values are combined into
+ * `prefix`, nearest first, until an INCLUSIVE (done), or until `maxSpin` reads in a row made no
+ * progress (not done: tile left − 1 is stalled). Reads past tile 0 stand for an INCLUSIVE
+ * `beforeFirst`. Inline, not a WGSL function: called through a function, the same walk made the
+ * scan and the sort 1.4× slower on the H200 (2026-11-28).
+ */
+function walkWgsl(spec: LookBackSpec, v: { left: string; prefix: string; done: string }, chain: string): string {
+  const n = spec.name;
+  const o = spec.op;
+  const T = o.type;
+  const beforeBits = `bitcast<u32>(${spec.beforeFirst ?? o.identity})`;
+  const before = `Status(FLAG_INCLUSIVE, ${beforeBits})`;
+  const { left, prefix, done } = v;
+  if (spec.walkers === 'first-subgroup') {
+    return `{
+      var spins = 0u;
+      // The nearest predecessor not yet consumed; NONE (left − 1 wrapped) past tile 0.
+      var cursor = ${left} - 1u;
+      loop {
+        // Lane i reads predecessor cursor − i. The nearest INCLUSIVE ends the walk if no
+        // NOT_READY precedes it; otherwise the AGGREGATEs before the first NOT_READY are consumed.
+        var st = ${before};
+        if (cursor != NONE && lane <= cursor) { st = ${n}_read(cursor - lane, ${chain}); }
+        let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
+        let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
+        let value = bitcast<${T}>(st.bits);
+        if (first_inclusive < first_not_ready) {
+          ${prefix} = ${o.combine(`${o.subgroupReduce}(select(${o.identity}, value, lane <= first_inclusive))`, prefix)};
+          ${done} = true;
+          break;
+        }
+        if (first_not_ready > 0u) {
+          ${prefix} = ${o.combine(`${o.subgroupReduce}(select(${o.identity}, value, lane < first_not_ready))`, prefix)};
+          // A window of AGGREGATEs only (first_not_ready == NONE) advances by the window size.
+          let consumed = min(first_not_ready, gsize);
+          cursor = select(cursor - consumed, NONE, cursor < consumed);
+          spins = 0u;
+          continue;
+        }
+        spins++;
+        if (spins >= ${spec.maxSpin}u) { break; }
+      }
+      ${left} = cursor + 1u;
+    }`;
+  }
+  const W = spec.window ?? 1;
+  return `{
+      var spins = 0u;
+      loop {
+        // ${W === 1 ? 'One predecessor per read' : `A window of ${W} predecessors read at once (independent loads, one latency), then consumed nearest first`}: AGGREGATEs add up until an INCLUSIVE ends the walk or a NOT_READY stops this step.
+        // The loads are unconditional (a read past tile 0 is discarded), so that they go out together.
+        var window: array<Status, ${W}>;
+        for (var i = 0u; i < ${W}u; i++) {
+          let s = ${n}_read(${left} - 1u - i, ${chain});
+          window[i] = Status(select(FLAG_INCLUSIVE, s.flag, i < ${left}), select(${beforeBits}, s.bits, i < ${left}));
+        }
+        var consumed = 0u;
+        for (var i = 0u; i < ${W}u; i++) {
+          let s = window[i];
+          if (s.flag == FLAG_NOT_READY) { break; }
+          ${prefix} = ${o.combine(`bitcast<${T}>(s.bits)`, prefix)};
+          if (s.flag == FLAG_INCLUSIVE) { ${done} = true; break; }
+          consumed++;
+        }
+        if (${done}) { break; }
+        ${left} -= consumed;
+        if (consumed > 0u) {
+          spins = 0u;
+        } else {
+          spins++;
+          if (spins >= ${spec.maxSpin}u) { break; }
+        }
+      }
+    }`;
+}
+
+/**
+ * The look-back of a tile's one value (a scan's prefix, a compaction's count), as the single-pass
+ * kernels of core, segmented and tcu use it: statuses `lb` in words 0–1 of each tile's line (split
+ * encoding), walked by the first subgroup (or the leader without subgroups); once resolved the tile
+ * publishes `inclusive(prefix)` (default `prefix ⊕ wg_aggregate`) and sets `wg_exclusive`. Expects
+ * {@link lookBackCommonWgsl} with the tile's type. Publish with `lb_publish(tile, 0u, flag, value)`.
+ *
+ * @example
+ * ```ts
+ * const lb = tileLookBack(wgslOp('add', 'u32'), {
+ *   subgroups: true, maxSpin: 64,
+ *   fallback: { run: (t) => `let found = tile_reduce(${t}, leader, group, lane, gsize, groups);`, value: () => 'found' },
+ * });
+ * ```
+ */
+export function tileLookBack(
+  o: WgslOp,
+  spec: Pick<LookBackSpec, 'maxSpin' | 'forceFallback' | 'beforeFirst' | 'fallback'> & {
+    readonly subgroups: boolean;
+    readonly inclusive?: (prefix: string) => string;
+  },
+): DecoupledLookBack {
+  return decoupledLookBack({
+    name: 'lb',
+    op: o,
+    encoding: 'split',
+    word: (t) => `STATUS_LINE * (${t} + 1u)`,
+    walkers: spec.subgroups ? 'first-subgroup' : 'leader',
+    maxSpin: spec.maxSpin,
+    forceFallback: spec.forceFallback,
+    beforeFirst: spec.beforeFirst,
+    inclusive: spec.inclusive ?? ((p) => o.combine(p, 'wg_aggregate')),
+    resolved: (p) => `wg_exclusive = ${p};`,
+    fallback: spec.fallback,
+  });
+}
