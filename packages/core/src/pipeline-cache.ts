@@ -1,6 +1,7 @@
 import type { ScanContext } from './context.js';
 import { ScanError } from './errors.js';
 import type { Kernel } from './kernels/define-kernel.js';
+import { wgslPortabilityProblems } from './kernels/wgsl-portability.js';
 
 export type { KernelSpec } from './kernels/kernel-spec.js';
 
@@ -17,8 +18,10 @@ let verifyKeys = false;
 /**
  * Makes every pipeline cache hit generate the kernel's WGSL again and throw when it differs from
  * what was compiled under that key: a key that misses something its generator depends on would
- * otherwise hand one specialization another's pipeline. Tests turn it on (it doubles the WGSL
- * generation, never the compilation).
+ * otherwise hand one specialization another's pipeline. Every new kernel's WGSL is also checked
+ * for what Firefox or Safari reject or mishandle (`wgslPortabilityProblems`): Chrome accepts it,
+ * so the tests, which run in Chrome and Node (Dawn), would not notice. Tests turn it on (it doubles
+ * the WGSL generation, never the compilation).
  *
  * @example
  * ```ts
@@ -60,7 +63,11 @@ function printWgslRequested(): boolean {
 
 function descriptorOf(ctx: ScanContext, spec: Kernel): GPUComputePipelineDescriptor {
   const code = spec.wgsl();
-  if (verifyKeys) cacheOf(ctx.device).sources.set(spec.key, code);
+  if (verifyKeys) {
+    cacheOf(ctx.device).sources.set(spec.key, code);
+    const problems = wgslPortabilityProblems(code);
+    if (problems.length > 0) throw new Error(`internal error: kernel "${spec.key}" is not portable: ${problems.join('; ')}`);
+  }
   if (printWgslRequested()) console.log(`// ---- ${spec.key}\n${code}`);
   const module = ctx.device.createShaderModule({ label: spec.key, code });
   return { label: spec.key, layout: layoutOf(ctx.device, spec), compute: { module, entryPoint: spec.entryPoint ?? 'main' } };

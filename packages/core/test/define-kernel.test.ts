@@ -241,4 +241,18 @@ describe('binding by name (GPU)', () => {
     variant = 1;
     expect(() => getPipeline(ctx, leaky)).toThrow(/names two different WGSL sources/);
   });
+
+  it('refuses, while tests verify kernels, WGSL that Firefox rejects although Chrome compiles it', async () => {
+    const ctx = await getTestContext();
+    const pointer = defineKernel({
+      name: 'test/workgroup-pointer',
+      bindings: { out: readWrite('array<u32>') },
+      wgsl: () => `var<workgroup> shared_word: u32;
+fn bump(p: ptr<workgroup, u32>) { *p = *p + 1u; }
+@compute @workgroup_size(1) fn main() { bump(&shared_word); out[0] = shared_word; }`,
+    })({});
+    expect(() => getPipeline(ctx, pointer)).toThrow(
+      /"test\/workgroup-pointer\|" is not portable: function bump takes a pointer to workgroup memory/,
+    );
+  });
 });
