@@ -1,12 +1,14 @@
 // The portability suite under wgpu, the WebGPU implementation inside Firefox, as Deno runs it:
 // every package's array-level functions (the Node suite's cases and HiSparse's) on host data,
-// checked against the CPU references, at sizes that cross the one-workgroup and multi-tile paths.
+// checked against the CPU references, at sizes that cross the one-workgroup and multi-tile paths;
+// then plans in a frame loop (frame-cases.ts): nothing created per frame, a right result after.
 // The device comes from `navigator.gpu` like in a browser, with the same features and limits the
 // test helpers ask for. Prints one line per call and closes with "N passed, N failed"; the exit
 // status is 1 when any call failed. Run by scripts/test-wgpu.sh (which sets up the adapter).
 import { getTestContext } from '@scan/gpu-testing';
 import { hisparseCases } from './cases/hisparse.js';
 import { NODE_CASES } from './cases/index.js';
+import { frameCases } from './frame-cases.js';
 import { formatPipelineTimes, timePipelines } from './pipeline-timing.js';
 import { runCase } from './run.js';
 
@@ -14,7 +16,9 @@ import { runCase } from './run.js';
 export const WGPU_SIZES = [1, 4097, 2 ** 16 + 3];
 
 const deno = (globalThis as { Deno?: { exit(code: number): never; args: string[] } }).Deno;
+// A case-name prefix runs only those cases; `frame-loop` runs only the frame-loop cases.
 const only = deno?.args[0];
+const framesOnly = only === 'frame-loop';
 const ctx = await getTestContext();
 const caps = ctx.caps;
 console.log(
@@ -25,7 +29,7 @@ const pipelines = timePipelines(ctx.device);
 let passed = 0;
 let failed = 0;
 for (const c of [...NODE_CASES, ...hisparseCases]) {
-  if (only && !c.name.startsWith(only)) continue;
+  if (framesOnly || (only && !c.name.startsWith(only))) continue;
   pipelines.setGroup(c.name.split('.')[0] as string);
   for (const size of WGPU_SIZES) {
     const run = await runCase(ctx, c, size, size);
@@ -37,6 +41,21 @@ for (const c of [...NODE_CASES, ...hisparseCases]) {
   }
 }
 pipelines.restore();
+for (const c of frameCases) {
+  if (only && !framesOnly && !c.name.startsWith(only)) continue;
+  const start = performance.now();
+  let error: string | undefined;
+  try {
+    await c.run(ctx);
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+  }
+  if (error === undefined) passed++;
+  else failed++;
+  console.log(
+    `${error === undefined ? 'ok  ' : 'FAIL'} ${c.name} (${c.what}): ${(performance.now() - start).toFixed(0)} ms${error ? ` — ${error}` : ''}`,
+  );
+}
 console.log(formatPipelineTimes(pipelines));
 console.log(`${passed} passed, ${failed} failed`);
 ctx.destroy();

@@ -1,0 +1,213 @@
+// Plans the way a real-time application drives them, for the wgpu suite: a new count every frame,
+// from the host or from a GPU buffer, with the buffers, bind groups and pipelines the device makes
+// counted. Each case then encodes one more frame of a plan at a known count and checks it against
+// the CPU reference. The package tests do the same in Chromium and Node (`frame-loop.test.ts`);
+// this is the part of them that shows wgpu runs the frame-loop machinery: parameter rings, counts
+// read on the GPU, scratch kept across counts.
+import { createPackPlan, createScanPlan, type ScanContext } from '@scan/core';
+import * as coreCpu from '@scan/core/cpu';
+import { bufferOf, createRng, expectEqualArrays, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
+import { createSegmentedScanPlan } from '@scan/segmented';
+import * as segmentedCpu from '@scan/segmented/cpu';
+import { createSortPlan } from '@scan/sort';
+import * as sortCpu from '@scan/sort/cpu';
+
+/** Elements of every case: past one 4096-element tile, so the look-back and chunks take part. */
+const N = 5000;
+
+/** A plan exercised in a frame loop, then checked once at a known count. */
+export interface FrameCase {
+  /** `package.plan:frame-loop`. */
+  readonly name: string;
+  readonly what: string;
+  /** Throws an `Error` naming what went wrong: something created per frame, left alive, or a wrong result. */
+  run(ctx: ScanContext): Promise<void>;
+}
+
+interface FramePlan {
+  destroy(): void;
+  readonly ready: Promise<void>;
+}
+
+interface FrameSetup<P extends FramePlan> {
+  create(): P;
+  /** Records frame `frame` (its count is the case's own choice). */
+  encode(plan: P, encoder: GPUCommandEncoder, frame: number): void;
+  /** Records one frame at `count` and returns what to read back and how to check it. */
+  check(plan: P, encoder: GPUCommandEncoder, count: number): { buffer: GPUBuffer; bytes: number; verify(bytes: ArrayBuffer): void }[];
+  destroy(): void;
+}
+
+/**
+ * A frame-loop case: 48 counted frames after 16 of warm-up must create nothing, and `destroy()` must
+ * leave nothing alive; then a fresh plan's frame at count 4097 must match the CPU.
+ */
+function frameCase<P extends FramePlan>(name: string, what: string, setup: (ctx: ScanContext) => FrameSetup<P>): FrameCase {
+  return {
+    name,
+    what,
+    async run(ctx) {
+      const s = setup(ctx);
+      try {
+        const counts = await runFrameLoop(ctx.device, { create: s.create, encode: s.encode, frames: 48, warmup: 16, submitEvery: 8 });
+        const made = counts.steady;
+        if (made.buffers + made.bindGroups + made.pipelines > 0) {
+          throw new Error(`created during the counted frames: ${JSON.stringify(made)}`);
+        }
+        if (counts.liveAfterDestroy > 0) throw new Error(`${counts.liveAfterDestroy} buffers left alive after destroy()`);
+        const plan = s.create();
+        await plan.ready;
+        let checks: ReturnType<FrameSetup<P>['check']> = [];
+        const [bytes] = await runBatch(ctx, [
+          {
+            record: (encoder) => {
+              checks = s.check(plan, encoder, 4097);
+              return checks;
+            },
+          },
+        ]);
+        plan.destroy();
+        checks.forEach((c, i) => c.verify(bytes![i]!));
+      } finally {
+        s.destroy();
+      }
+    },
+  };
+}
+
+/**
+ * The host count of frame `frame`: the warm-up walks down from N through every structure a count
+ * can give a plan (chunk layouts, odd counts with a partial last vec4), as the package tests do;
+ * then random counts.
+ */
+function hostCount(frame: number, rng: ReturnType<typeof createRng>): number {
+  return frame < 16 ? N - frame * 300 - (frame % 2) * 33 : rng.int(0, N);
+}
+
+/** A count word per frame slot, 4 of them, for the plans that read their count on the GPU. */
+function gpuCounts(ctx: ScanContext, seed: number): { buffer: GPUBuffer; at(frame: number): number } {
+  const rng = createRng(seed);
+  const counts = Uint32Array.from({ length: 4 }, (_, i) => (i === 0 ? N : rng.int(0, N)));
+  return { buffer: bufferOf(ctx, counts), at: (frame) => 4 * (frame % 4) };
+}
+
+export const frameCases: readonly FrameCase[] = [
+  frameCase<ReturnType<typeof createScanPlan>>('core.scan:frame-loop', 'u32 add, count read on the GPU each frame', (ctx) => {
+    const data = new Uint32Array(N).map((_, i) => (i * 2654435761) >>> 0);
+    const input = bufferOf(ctx, data);
+    const output = poisoned(ctx, 4 * N);
+    const counts = gpuCounts(ctx, 1);
+    const exact = bufferOf(ctx, new Uint32Array([4097]));
+    return {
+      create: () => createScanPlan(ctx, { maxCount: N }),
+      encode: (plan, encoder, frame) => plan.encode(encoder, { input, output, countBuffer: counts.buffer, countOffset: counts.at(frame) }),
+      check: (plan, encoder, count) => {
+        plan.encode(encoder, { input, output, countBuffer: exact, countOffset: 0 });
+        return [
+          {
+            buffer: output,
+            bytes: 4 * count,
+            verify: (got) => expectEqualArrays(new Uint32Array(got), coreCpu.scan(data.subarray(0, count)), 'scan'),
+          },
+        ];
+      },
+      destroy: () => {
+        for (const b of [input, output, counts.buffer, exact]) b.destroy();
+      },
+    };
+  }),
+  frameCase<ReturnType<typeof createPackPlan>>(
+    'core.pack:frame-loop',
+    'u32 data and flags, a new host count each frame, the packed count on the GPU',
+    (ctx) => {
+      const rng = createRng(2);
+      const data = new Uint32Array(N).map((_, i) => i);
+      const flags = new Uint32Array(N).map(() => (rng.float() < 0.3 ? 1 : 0));
+      const input = bufferOf(ctx, data);
+      const flagBuffer = bufferOf(ctx, flags);
+      const output = poisoned(ctx, 4 * N);
+      const packedCount = poisoned(ctx, 16);
+      return {
+        create: () => createPackPlan(ctx, { maxCount: N }),
+        encode: (plan, encoder, frame) =>
+          plan.encode(encoder, { input, flags: flagBuffer, output, packedCount, count: hostCount(frame, rng) }),
+        check: (plan, encoder, count) => {
+          plan.encode(encoder, { input, flags: flagBuffer, output, packedCount, count });
+          const want = coreCpu.pack(data.subarray(0, count), flags.subarray(0, count));
+          return [
+            {
+              buffer: packedCount,
+              bytes: 4,
+              verify: (got) => expectEqualArrays(new Uint32Array(got), Uint32Array.of(want.length), 'packed count'),
+            },
+            { buffer: output, bytes: 4 * want.length, verify: (got) => expectEqualArrays(new Uint32Array(got), want, 'pack') },
+          ];
+        },
+        destroy: () => {
+          for (const b of [input, flagBuffer, output, packedCount]) b.destroy();
+        },
+      };
+    },
+  ),
+  frameCase<ReturnType<typeof createSegmentedScanPlan>>(
+    'segmented.scan:frame-loop',
+    'u32 add over bit-packed heads (~1 in 20), a new host count each frame',
+    (ctx) => {
+      const rng = createRng(3);
+      const data = new Uint32Array(N).map(() => rng.int(0, 1000));
+      const heads = new Uint8Array(N).map(() => (rng.float() < 1 / 20 ? 1 : 0));
+      const input = bufferOf(ctx, data);
+      const headBits = bufferOf(ctx, segmentedCpu.packHeadFlags(heads));
+      const output = poisoned(ctx, 4 * N);
+      return {
+        create: () => createSegmentedScanPlan(ctx, { maxCount: N, maxChunkElements: 1024 }),
+        encode: (plan, encoder, frame) => plan.encode(encoder, { input, headBits, output, count: hostCount(frame, rng) }),
+        check: (plan, encoder, count) => {
+          plan.encode(encoder, { input, headBits, output, count });
+          const want = segmentedCpu.segmentedScan(data.subarray(0, count), heads.subarray(0, count));
+          return [{ buffer: output, bytes: 4 * count, verify: (got) => expectEqualArrays(new Uint32Array(got), want, 'segmented scan') }];
+        },
+        destroy: () => {
+          for (const b of [input, headBits, output]) b.destroy();
+        },
+      };
+    },
+  ),
+  frameCase<ReturnType<typeof createSortPlan>>(
+    'sort.sort:frame-loop',
+    'u32 keys with u32 values in place, count read on the GPU each frame',
+    (ctx) => {
+      const rng = createRng(4);
+      const keys = new Uint32Array(N).map(() => rng.int(0, 2 ** 31));
+      const values = new Uint32Array(N).map((_, i) => i);
+      const keyBuffer = bufferOf(ctx, keys);
+      const valueBuffer = bufferOf(ctx, values);
+      const counts = gpuCounts(ctx, 5);
+      const exact = bufferOf(ctx, new Uint32Array([4097]));
+      return {
+        create: () => createSortPlan(ctx, { keyType: 'u32', valueType: 'u32', maxCount: N }),
+        encode: (plan, encoder, frame) =>
+          plan.encode(encoder, { keys: keyBuffer, values: valueBuffer, countBuffer: counts.buffer, countOffset: counts.at(frame) }),
+        check: (plan, encoder, count) => {
+          // The frames sorted prefixes of the buffers in place: start again from the host data (queue
+          // writes run before the commands recorded here).
+          ctx.device.queue.writeBuffer(keyBuffer, 0, keys);
+          ctx.device.queue.writeBuffer(valueBuffer, 0, values);
+          plan.encode(encoder, { keys: keyBuffer, values: valueBuffer, countBuffer: exact, countOffset: 0 });
+          const want = sortCpu.sort(keys.subarray(0, count), { values: values.subarray(0, count) });
+          return [
+            { buffer: keyBuffer, bytes: 4 * count, verify: (got) => expectEqualArrays(new Uint32Array(got), want.keys, 'sorted keys') },
+            {
+              buffer: valueBuffer,
+              bytes: 4 * count,
+              verify: (got) => expectEqualArrays(new Uint32Array(got), want.values!, 'sorted values'),
+            },
+          ];
+        },
+        destroy: () => {
+          for (const b of [keyBuffer, valueBuffer, counts.buffer, exact]) b.destroy();
+        },
+      };
+    },
+  ),
+];
