@@ -6,11 +6,15 @@
 // read on the GPU, scratch kept across counts.
 import { createPackPlan, createScanPlan, type ScanContext } from '@scan/core';
 import * as coreCpu from '@scan/core/cpu';
-import { bufferOf, createRng, expectEqualArrays, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
+import { bufferOf, createRng, expectEqualArrays, poisonBuffer, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
 import { createSegmentedScanPlan } from '@scan/segmented';
 import * as segmentedCpu from '@scan/segmented/cpu';
 import { createSortPlan } from '@scan/sort';
 import * as sortCpu from '@scan/sort/cpu';
+import { biasedMatrix, createSpmvPlan } from '@scan/spmv';
+import * as spmvCpu from '@scan/spmv/cpu';
+import { createTridiagonalPlan } from '@scan/tridiag';
+import * as tridiagCpu from '@scan/tridiag/cpu';
 
 /** Elements of every case: past one 4096-element tile, so the look-back and chunks take part. */
 const N = 5000;
@@ -29,6 +33,10 @@ interface FramePlan {
   readonly ready: Promise<void>;
 }
 
+/**
+ * How a case drives its plan. `check` poisons (or rewrites from the host) what it reads back before
+ * recording its frame, so that a frame that wrote nothing cannot pass on an earlier frame's result.
+ */
 interface FrameSetup<P extends FramePlan> {
   create(): P;
   /** Records frame `frame` (its count is the case's own choice). */
@@ -102,6 +110,7 @@ export const frameCases: readonly FrameCase[] = [
       create: () => createScanPlan(ctx, { maxCount: N }),
       encode: (plan, encoder, frame) => plan.encode(encoder, { input, output, countBuffer: counts.buffer, countOffset: counts.at(frame) }),
       check: (plan, encoder, count) => {
+        poisonBuffer(ctx, output, 4 * N);
         plan.encode(encoder, { input, output, countBuffer: exact, countOffset: 0 });
         return [
           {
@@ -132,6 +141,8 @@ export const frameCases: readonly FrameCase[] = [
         encode: (plan, encoder, frame) =>
           plan.encode(encoder, { input, flags: flagBuffer, output, packedCount, count: hostCount(frame, rng) }),
         check: (plan, encoder, count) => {
+          poisonBuffer(ctx, output, 4 * N);
+          poisonBuffer(ctx, packedCount, 16);
           plan.encode(encoder, { input, flags: flagBuffer, output, packedCount, count });
           const want = coreCpu.pack(data.subarray(0, count), flags.subarray(0, count));
           return [
@@ -163,6 +174,7 @@ export const frameCases: readonly FrameCase[] = [
         create: () => createSegmentedScanPlan(ctx, { maxCount: N, maxChunkElements: 1024 }),
         encode: (plan, encoder, frame) => plan.encode(encoder, { input, headBits, output, count: hostCount(frame, rng) }),
         check: (plan, encoder, count) => {
+          poisonBuffer(ctx, output, 4 * N);
           plan.encode(encoder, { input, headBits, output, count });
           const want = segmentedCpu.segmentedScan(data.subarray(0, count), heads.subarray(0, count));
           return [{ buffer: output, bytes: 4 * count, verify: (got) => expectEqualArrays(new Uint32Array(got), want, 'segmented scan') }];
@@ -206,6 +218,87 @@ export const frameCases: readonly FrameCase[] = [
         },
         destroy: () => {
           for (const b of [keyBuffer, valueBuffer, counts.buffer, exact]) b.destroy();
+        },
+      };
+    },
+  ),
+  frameCase<ReturnType<typeof createSpmvPlan>>(
+    'spmv.spmv:frame-loop',
+    'a biased 700-row matrix, new alpha and beta, x and y swapping each frame',
+    (ctx) => {
+      const A = biasedMatrix(700, { seed: 6 });
+      const rng = createRng(6);
+      const vector = () => Float32Array.from({ length: 700 }, () => 2 * rng.float() - 1);
+      const x0 = vector();
+      const y0 = vector();
+      const vectors = [bufferOf(ctx, x0), bufferOf(ctx, y0)] as const;
+      return {
+        create: () => createSpmvPlan(ctx, A),
+        // The warm-up visits both buffer orders with beta = 0 and beta ≠ 0 (y read or not).
+        encode: (plan, encoder, frame) => {
+          const [x, y] = frame % 2 === 0 ? vectors : [vectors[1], vectors[0]];
+          plan.encode(encoder, { x, y, alpha: 1 + (frame % 5), beta: (frame >> 1) % 2 === 0 ? 0 : -0.5 });
+        },
+        check: (plan, encoder) => {
+          // Start again from the host vectors (queue writes run before the commands recorded here).
+          ctx.device.queue.writeBuffer(vectors[0], 0, x0);
+          ctx.device.queue.writeBuffer(vectors[1], 0, y0);
+          const options = { alpha: 1.5, beta: -0.5, y: y0 };
+          plan.encode(encoder, { x: vectors[0], y: vectors[1], alpha: options.alpha, beta: options.beta });
+          const want = spmvCpu.spmv(A, x0, options);
+          const bound = spmvCpu.spmvErrorBound(A, x0, options);
+          return [
+            {
+              buffer: vectors[1],
+              bytes: 4 * 700,
+              verify: (got) => {
+                const y = new Float32Array(got);
+                for (let i = 0; i < want.length; i++) {
+                  if (!(Math.abs(y[i]! - want[i]!) <= bound[i]!))
+                    throw new Error(`spmv: y[${i}] is ${y[i]}, expected ${want[i]} ± ${bound[i]}`);
+                }
+              },
+            },
+          ];
+        },
+        destroy: () => {
+          for (const b of vectors) b.destroy();
+        },
+      };
+    },
+  ),
+  frameCase<ReturnType<typeof createTridiagonalPlan>>(
+    'tridiag.plan:frame-loop',
+    '8 systems of 300 unknowns, two sets and outputs alternating',
+    (ctx) => {
+      const n = 300;
+      const batch = 8;
+      const systems = [0, 1].map((seed) => {
+        const rng = createRng(70 + seed);
+        const band = (lo: number, hi: number) => Float32Array.from({ length: n * batch }, () => lo + (hi - lo) * rng.float());
+        return { a: band(-1, 1), b: band(3, 4), c: band(-1, 1), d: band(-1, 1), n, batch };
+      });
+      const sets = systems.map((s) => ({ a: bufferOf(ctx, s.a), b: bufferOf(ctx, s.b), c: bufferOf(ctx, s.c), d: bufferOf(ctx, s.d) }));
+      const xs = [poisoned(ctx, 4 * n * batch), poisoned(ctx, 4 * n * batch)];
+      return {
+        create: () => createTridiagonalPlan(ctx, { n, batch }),
+        encode: (plan, encoder, frame) => plan.encode(encoder, { ...sets[frame % 2]!, x: xs[(frame >> 1) % 2]! }),
+        check: (plan, encoder) => {
+          poisonBuffer(ctx, xs[0]!, 4 * n * batch);
+          plan.encode(encoder, { ...sets[1]!, x: xs[0]! });
+          return [
+            {
+              buffer: xs[0]!,
+              bytes: 4 * n * batch,
+              verify: (got) => {
+                const { max } = tridiagCpu.tridiagonalResidual(systems[1]!, new Float32Array(got));
+                if (!(max <= 1e-5)) throw new Error(`tridiagonal plan: residual ${max} > 1e-5`);
+              },
+            },
+          ];
+        },
+        destroy: () => {
+          for (const b of [...sets.flatMap((set) => Object.values(set)), ...xs]) b.destroy();
         },
       };
     },
