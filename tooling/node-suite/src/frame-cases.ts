@@ -6,13 +6,26 @@
 // read on the GPU, scratch kept across counts.
 import { createPackPlan, createScanPlan, type ScanContext } from '@scan/core';
 import * as coreCpu from '@scan/core/cpu';
-import { bufferOf, createRng, expectEqualArrays, poisonBuffer, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
+import {
+  bufferOf,
+  createRng,
+  expectCloseArrays,
+  expectEqualArrays,
+  poisonBuffer,
+  poisoned,
+  runBatch,
+  runFrameLoop,
+} from '@scan/gpu-testing';
+import { createHiSparseSpmvPlan, HiSparseMatrix } from '@scan/hisparse';
+import { hisparseFromCsr, hisparseSpmv } from '@scan/hisparse/cpu';
 import { createSegmentedScanPlan } from '@scan/segmented';
 import * as segmentedCpu from '@scan/segmented/cpu';
 import { createSortPlan } from '@scan/sort';
 import * as sortCpu from '@scan/sort/cpu';
-import { biasedMatrix, createSpmvPlan } from '@scan/spmv';
+import { biasedMatrix, createSpmvPlan, poisson2d } from '@scan/spmv';
 import * as spmvCpu from '@scan/spmv/cpu';
+import { createTcuScanPlan, packHalves } from '@scan/tcu';
+import * as tcuCpu from '@scan/tcu/cpu';
 import { createTridiagonalPlan } from '@scan/tridiag';
 import * as tridiagCpu from '@scan/tridiag/cpu';
 
@@ -44,20 +57,27 @@ interface FrameSetup<P extends FramePlan> {
   /** Records one frame at `count` and returns what to read back and how to check it. */
   check(plan: P, encoder: GPUCommandEncoder, count: number): { buffer: GPUBuffer; bytes: number; verify(bytes: ArrayBuffer): void }[];
   destroy(): void;
+  /** Frames before counting (default 16): enough to visit every structure the counts give the plan. */
+  readonly warmup?: number;
 }
 
 /**
  * A frame-loop case: 48 counted frames after 16 of warm-up must create nothing, and `destroy()` must
  * leave nothing alive; then a fresh plan's frame at count 4097 must match the CPU.
  */
-function frameCase<P extends FramePlan>(name: string, what: string, setup: (ctx: ScanContext) => FrameSetup<P>): FrameCase {
+function frameCase<P extends FramePlan>(
+  name: string,
+  what: string,
+  setup: (ctx: ScanContext) => FrameSetup<P> | Promise<FrameSetup<P>>,
+): FrameCase {
   return {
     name,
     what,
     async run(ctx) {
-      const s = setup(ctx);
+      const s = await setup(ctx);
       try {
-        const counts = await runFrameLoop(ctx.device, { create: s.create, encode: s.encode, frames: 48, warmup: 16, submitEvery: 8 });
+        const warmup = s.warmup ?? 16;
+        const counts = await runFrameLoop(ctx.device, { create: s.create, encode: s.encode, frames: 48, warmup, submitEvery: 8 });
         const made = counts.steady;
         if (made.buffers + made.bindGroups + made.pipelines > 0) {
           throw new Error(`created during the counted frames: ${JSON.stringify(made)}`);
@@ -299,6 +319,89 @@ export const frameCases: readonly FrameCase[] = [
         },
         destroy: () => {
           for (const b of [...sets.flatMap((set) => Object.values(set)), ...xs]) b.destroy();
+        },
+      };
+    },
+  ),
+  frameCase<ReturnType<typeof createTcuScanPlan>>(
+    'tcu.scan:frame-loop',
+    'f16 values, inclusive, segments of 1024 and the whole array, a new host count each frame',
+    (ctx) => {
+      const rng = createRng(8);
+      const bits = tcuCpu.toF16Array(Float32Array.from({ length: N }, () => 2 * rng.float() - 1));
+      const input = bufferOf(ctx, packHalves(bits));
+      const output = poisoned(ctx, 4 * N);
+      const sizes = [1024, undefined] as const;
+      // The tcu package's warm-up: the largest count first, then down through every level its staged
+      // kernels take (grid, block, warp; tails; one element, none), with each segment size.
+      const warm = [N, N - 1, 4000, 2049, 1000, 300, 257, 256, 255, 100, 17, 16, 15, 3, 1, 0];
+      return {
+        warmup: warm.length * sizes.length,
+        create: () => createTcuScanPlan(ctx, { inclusive: true, segmentSizes: [1024], maxCount: N }),
+        encode: (plan, encoder, frame) => {
+          const warming = frame < warm.length * sizes.length;
+          const count = warming ? warm[Math.floor(frame / sizes.length)]! : rng.int(0, N);
+          plan.encode(encoder, { input, output, count, segmentSize: sizes[frame % sizes.length] });
+        },
+        check: (plan, encoder, count) => {
+          poisonBuffer(ctx, output, 4 * N);
+          plan.encode(encoder, { input, output, count, segmentSize: 1024 });
+          const options = { segmentSize: 1024, pad: true, inclusive: true };
+          const values = bits.subarray(0, count);
+          const exact = tcuCpu.tcuScanF64(values, options);
+          const magnitude = tcuCpu.tcuScanF64(tcuCpu.f16ToFloat32(values).map(Math.abs), options);
+          return [
+            {
+              buffer: output,
+              bytes: 4 * count,
+              verify: (got) => {
+                const y = new Float32Array(got);
+                for (let i = 0; i < count; i++) {
+                  const bound = tcuCpu.sumErrorBound(1024, magnitude[i]!);
+                  if (!(Math.abs(y[i]! - exact[i]!) <= bound))
+                    throw new Error(`tcu scan: element ${i} is ${y[i]}, expected ${exact[i]} ± ${bound}`);
+                }
+              },
+            },
+          ];
+        },
+        destroy: () => {
+          for (const b of [input, output]) b.destroy();
+        },
+      };
+    },
+  ),
+  frameCase<ReturnType<typeof createHiSparseSpmvPlan>>(
+    'hisparse.spmv:frame-loop',
+    'Poisson 2-D on a 30 × 30 grid, built on the GPU, x and y swapping each frame',
+    async (ctx) => {
+      const A = poisson2d(30);
+      const H = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 16 });
+      const rng = createRng(9);
+      const x0 = Float32Array.from({ length: A.cols }, () => 2 * rng.float() - 1);
+      const vectors = [bufferOf(ctx, x0), poisoned(ctx, 4 * A.rows)] as const;
+      return {
+        create: () => createHiSparseSpmvPlan(ctx, H),
+        encode: (plan, encoder, frame) => {
+          const [x, y] = frame % 2 === 0 ? vectors : [vectors[1], vectors[0]];
+          plan.encode(encoder, { x, y });
+        },
+        check: (plan, encoder) => {
+          ctx.device.queue.writeBuffer(vectors[0], 0, x0);
+          poisonBuffer(ctx, vectors[1], 4 * A.rows);
+          plan.encode(encoder, { x: vectors[0], y: vectors[1] });
+          const want = hisparseSpmv(hisparseFromCsr(A, { nodeSize: 16 }), x0);
+          return [
+            {
+              buffer: vectors[1],
+              bytes: 4 * A.rows,
+              verify: (got) => expectCloseArrays(new Float32Array(got), want, { rtol: 1e-4, atol: 1e-4, label: 'HiSparse A·x' }),
+            },
+          ];
+        },
+        destroy: () => {
+          for (const b of vectors) b.destroy();
+          H.destroy();
         },
       };
     },
