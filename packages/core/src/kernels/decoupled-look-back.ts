@@ -116,12 +116,13 @@ export interface DecoupledLookBack {
 
 /**
  * The decoupled look-back with fallback (Merrill & Garland 2016; the fallback from Smith, Levien &
- * Owens, SPAA 2025) as one generator, serving every single-pass kernel. Each tile publishes its
- * aggregate per chain (AGGREGATE), walks back over its predecessors' statuses — combining
- * AGGREGATEs, nearest first, until an INCLUSIVE — and publishes its own INCLUSIVE. A walker that
- * reads the same predecessor as not ready `maxSpin` times stops; the whole workgroup then reduces
- * that predecessor's input itself (the fallback) and the walk resumes past it, so no forward
- * progress between workgroups is needed (SwiftShader has none).
+ * Owens, SPAA 2025) as one generator, serving the single-pass kernels of segmented, sort and tcu
+ * (core's scan and compaction keep their own, `look-back.ts`, which measured faster). Each tile
+ * publishes its aggregate per chain (AGGREGATE), walks back over its predecessors' statuses —
+ * combining AGGREGATEs, nearest first, until an INCLUSIVE — and publishes its own INCLUSIVE. A
+ * walker that reads the same predecessor as not ready `maxSpin` times stops; the whole workgroup
+ * then reduces that predecessor's input itself (the fallback) and the walk resumes past it, so no
+ * forward progress between workgroups is needed (SwiftShader has none).
  *
  * The kernels differ only in what the spec says: the status encoding (two half-words of any 32-bit
  * type, or one word of flag and count), who walks (the leader, the first subgroup over a window of
