@@ -1,4 +1,5 @@
 import type { ElementType, ScanContext, ScanOp } from '@scan/core';
+import type { Kernel } from '@scan/core/kit';
 import { type BufferPool, encodeKernel, readWords } from './gpu.js';
 import { type FillMode, fillKernel } from './kernels/fill.js';
 import { checkScalarKernel, reduceTreeKernel, TREE_SPAN } from './kernels/reduce-tree.js';
@@ -85,6 +86,28 @@ export async function runCheck(
   ctx.device.queue.submit([encoder.finish()]);
   const [mismatches, first] = await readWords(ctx, errors, 2);
   return mismatches ? { mismatches: mismatches!, first: first! } : { mismatches: 0 };
+}
+
+/**
+ * Runs an element-by-element check over `n` elements: one invocation per element of `check`, a
+ * kernel that reads `inp` and `out` and counts into `err` (parameters `{ n }`), as most cases' checks do.
+ *
+ * @example
+ * ```ts
+ * const outcome = await runElementCheck(ctx, pool, checkEqualKernel({ mode: 'copy' }), input, output, n);
+ * ```
+ */
+export function runElementCheck(
+  ctx: ScanContext,
+  pool: BufferPool,
+  check: Kernel<'inp' | 'out' | 'err', { readonly n: 'u32' }>,
+  inp: GPUBuffer,
+  out: GPUBuffer,
+  n: number,
+): Promise<CheckOutcome> {
+  return runCheck(ctx, pool, (encoder, errors) =>
+    encodeKernel(ctx, encoder, check, { inp, out, err: errors, params: pool.params(check, { n }) }, { invocations: n }),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { benchModule } from '../bench-module.js';
 import type { Case } from '../case-types.js';
-import { encodeFill, runCheck } from '../child/device-ops.js';
+import { encodeFill, runElementCheck } from '../child/device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from '../child/gpu.js';
 import { copyVec4Kernel } from '../child/kernels/baselines.js';
 import { checkEqualKernel } from '../child/kernels/check-equal.js';
@@ -41,16 +41,7 @@ export const COPY = benchModule<CopyCase>({
       bytes: bytesMoved('copy', n),
       output,
       encode: (encoder) => encodeKernel(ctx, encoder, copyVec4Kernel, { src: input, dst: output, params }, { invocations: vecs }),
-      verify: () =>
-        runCheck(ctx, pool, (encoder, errors) =>
-          encodeKernel(
-            ctx,
-            encoder,
-            check,
-            { inp: input, out: output, err: errors, params: pool.params(check, { n }) },
-            { invocations: n },
-          ),
-        ),
+      verify: () => runElementCheck(ctx, pool, check, input, output, n),
       destroy: () => pool.destroy(),
     };
   },

@@ -2,8 +2,8 @@ import { createDistributePlan } from '@scan/core';
 import { distribute as cpuDistribute } from '@scan/core/cpu';
 import { benchModule } from '../bench-module.js';
 import type { Case } from '../case-types.js';
-import { encodeFill, runCheck } from '../child/device-ops.js';
-import { BufferPool, encodeKernel, submitAndWait } from '../child/gpu.js';
+import { encodeFill, runElementCheck } from '../child/device-ops.js';
+import { BufferPool, submitAndWait } from '../child/gpu.js';
 import { checkEqualKernel } from '../child/kernels/check-equal.js';
 import { countDifferences, POISON, randomFillMode, readArray } from '../child/workload.js';
 import { bytesMoved } from '../metrics.js';
@@ -40,16 +40,7 @@ export const DISTRIBUTE = benchModule<DistributeCase>({
       bytes: bytesMoved('distribute', n),
       output,
       encode: (encoder) => plan.encode(encoder, { input, output, count: n }),
-      verify: () =>
-        runCheck(ctx, pool, (encoder, errors) =>
-          encodeKernel(
-            ctx,
-            encoder,
-            check,
-            { inp: input, out: output, err: errors, params: pool.params(check, { n }) },
-            { invocations: n },
-          ),
-        ),
+      verify: () => runElementCheck(ctx, pool, check, input, output, n),
       async compareWithCpu() {
         const expected = cpuDistribute(await readArray(ctx, input, n, c.type), { backward });
         return countDifferences(expected, await readArray(ctx, output, n, c.type));

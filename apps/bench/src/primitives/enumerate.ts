@@ -2,8 +2,8 @@ import { createEnumeratePlan } from '@scan/core';
 import { enumerate as cpuEnumerate } from '@scan/core/cpu';
 import { benchModule } from '../bench-module.js';
 import type { Case } from '../case-types.js';
-import { encodeFill, runCheck } from '../child/device-ops.js';
-import { BufferPool, encodeKernel, submitAndWait } from '../child/gpu.js';
+import { encodeFill, runElementCheck } from '../child/device-ops.js';
+import { BufferPool, submitAndWait } from '../child/gpu.js';
 import { checkScanKernel, type ScanCheckSpec } from '../child/kernels/check-scan.js';
 import { densityThreshold } from '../child/kernels/fill.js';
 import { countDifferences, POISON, readArray } from '../child/workload.js';
@@ -45,16 +45,7 @@ export const ENUMERATE = benchModule<EnumerateCase>({
       output,
       ones,
       encode: (encoder) => plan.encode(encoder, { flags, output, count: n }),
-      verify: () =>
-        runCheck(ctx, pool, (encoder, errors) =>
-          encodeKernel(
-            ctx,
-            encoder,
-            check,
-            { inp: flags, out: output, err: errors, params: pool.params(check, { n }) },
-            { invocations: n },
-          ),
-        ),
+      verify: () => runElementCheck(ctx, pool, check, flags, output, n),
       async compareWithCpu() {
         const expected = cpuEnumerate((await readArray(ctx, flags, n, 'u32')) as Uint32Array, { backward });
         return countDifferences(expected, await readArray(ctx, output, n, 'u32'));

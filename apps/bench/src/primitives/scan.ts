@@ -2,8 +2,8 @@ import { createScanPlan, type ScanOp } from '@scan/core';
 import { scan as cpuScan } from '@scan/core/cpu';
 import { benchModule } from '../bench-module.js';
 import { type Case, type CaseSelection, type CaseShape, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from '../case-types.js';
-import { encodeFill, runCheck } from '../child/device-ops.js';
-import { BufferPool, encodeKernel, submitAndWait } from '../child/gpu.js';
+import { encodeFill, runElementCheck } from '../child/device-ops.js';
+import { BufferPool, submitAndWait } from '../child/gpu.js';
 import { checkScanKernel, type ScanCheckSpec } from '../child/kernels/check-scan.js';
 import { countDifferences, POISON, randomFillMode, readArray } from '../child/workload.js';
 import { bytesMoved } from '../metrics.js';
@@ -85,16 +85,7 @@ export const SCAN = benchModule<ScanCase>({
       bytes: bytesMoved('scan', n),
       output,
       encode: (encoder) => plan.encode(encoder, { input, output, count: n }),
-      verify: () =>
-        runCheck(ctx, pool, (encoder, errors) =>
-          encodeKernel(
-            ctx,
-            encoder,
-            check,
-            { inp: input, out: output, err: errors, params: pool.params(check, { n }) },
-            { invocations: n },
-          ),
-        ),
+      verify: () => runElementCheck(ctx, pool, check, input, output, n),
       async compareWithCpu() {
         const data = await readArray(ctx, input, n, c.type);
         const expected = cpuScan(data, { op: spec.op, inclusive: spec.inclusive, backward: spec.backward });

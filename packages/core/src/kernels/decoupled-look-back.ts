@@ -154,13 +154,15 @@ export function decoupledLookBack(spec: LookBackSpec): DecoupledLookBack {
   // The walker that holds a chain's complete prefix and publishes: lane 0 of a subgroup walker.
   const rep = spec.walkers === 'first-subgroup' ? 'lane == 0u' : 'true';
   const tile = spec.tile ?? 'tile';
-  const resolve = (r: number) => {
+  // What the walker that holds chain r's prefix does once it is complete.
+  const publishResolved = (r: number) => {
     const p = state(r).prefix;
-    return `if (${rep}) {
-      ${n}_publish(${tile}, ${chain(r)}, FLAG_INCLUSIVE, ${spec.inclusive(p, r)});
-      ${spec.resolved?.(p, r) ?? ''}
-    }`;
+    return `${n}_publish(${tile}, ${chain(r)}, FLAG_INCLUSIVE, ${spec.inclusive(p, r)});
+      ${spec.resolved?.(p, r) ?? ''}`;
   };
+  const resolve = (r: number) => `if (${rep}) {
+      ${publishResolved(r)}
+    }`;
   const walk = (r: number) => `${walkWgsl(spec, state(r), chain(r))}
     if (${state(r).done}) { ${resolve(r)} }`;
 
@@ -235,8 +237,7 @@ ${unroll(
     // After a walk, lane 0 publishes (once resolved) and keeps the state for the fallback.
     const save = `if (${rep}) {
       if (${s.done}) {
-        ${n}_publish(${tile}, ${chain(0)}, FLAG_INCLUSIVE, ${spec.inclusive(s.prefix, 0)});
-        ${spec.resolved?.(s.prefix, 0) ?? ''}
+        ${publishResolved(0)}
       }
       ${n}_prefix = ${s.prefix};
       ${n}_stall = select(${s.left}, 0u, ${s.done});

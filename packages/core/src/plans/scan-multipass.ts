@@ -11,7 +11,7 @@ import {
 import type { SLOT_PARAMS } from '../kernels/slots.js';
 import { type Chunk, chunkParamValues, vecRange } from './chunks.js';
 import type { BufferRef, RecipeBuilder } from './recipe.js';
-import type { ScanShape } from './scan-shape.js';
+import { type ScanShape, scanOperationOf } from './scan-shape.js';
 
 /** vec4 slots per invocation of reduce-then-scan: tiles of 4096 elements at 256 invocations. */
 const RTS_SLOTS_PER_THREAD = 4;
@@ -106,11 +106,7 @@ function blellochKernelsOf(shape: ScanShape): BlellochKernels {
   const known = blellochKernels.get(shape);
   if (known) return known;
   const spec: BlellochSpec = {
-    type: shape.type,
-    op: shape.op,
-    inclusive: shape.inclusive,
-    backward: shape.backward,
-    mapInput: shape.mapInput,
+    ...scanOperationOf(shape),
     workgroupSize: powerOfTwoWorkgroup(shape),
     level: 'chunk',
   };
@@ -190,11 +186,7 @@ function reduceThenScanKernelsOf(shape: ScanShape): ReduceThenScanKernels {
   const known = reduceThenScanKernels.get(shape);
   if (known) return known;
   const spec: ReduceThenScanSpec = {
-    type: shape.type,
-    op: shape.op,
-    inclusive: shape.inclusive,
-    backward: shape.backward,
-    mapInput: shape.mapInput,
+    ...scanOperationOf(shape),
     subgroups: shape.subgroups,
     workgroupSize: powerOfTwoWorkgroup(shape),
     slotsPerThread: RTS_SLOTS_PER_THREAD,

@@ -22,7 +22,7 @@ import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 import { blellochChunk, reduceThenScanChunk } from './scan-multipass.js';
-import type { ScanShape } from './scan-shape.js';
+import { type ScanShape, scanOperationOf } from './scan-shape.js';
 import { type ScanTier, scanTiers } from './scan-tiers.js';
 import { type Plan, SCAN_ALGORITHMS, type ScanEncodeArgs, type ScanPlanOptions } from './types.js';
 
@@ -259,11 +259,7 @@ function decoupledFallbackKernels(
   const made = new Map<ScanTier, readonly [DecoupledFallback, DecoupledFallback]>();
   const make = (tier: ScanTier, direct: boolean): DecoupledFallback => {
     const spec: DecoupledFallbackSpec = {
-      type: shape.type,
-      op: shape.op,
-      inclusive: shape.inclusive,
-      backward: shape.backward,
-      mapInput: shape.mapInput,
+      ...scanOperationOf(shape),
       subgroups: shape.subgroups,
       workgroupSize: tier.workgroupSize,
       slotsPerThread: tier.slotsPerThread,

@@ -23,3 +23,16 @@ export interface ScanShape {
   readonly subgroups: boolean;
   readonly workgroupSize: number;
 }
+
+/**
+ * What every scan kernel's specialization takes from the shape as it is: the operation and its
+ * direction (the kernels add their own tiling).
+ *
+ * @example
+ * ```ts
+ * const spec = { ...scanOperationOf(shape), workgroupSize: 256, level: 'chunk' };
+ * ```
+ */
+export function scanOperationOf(shape: ScanShape): Pick<ScanShape, 'type' | 'op' | 'inclusive' | 'backward' | 'mapInput'> {
+  return { type: shape.type, op: shape.op, inclusive: shape.inclusive, backward: shape.backward, mapInput: shape.mapInput };
+}
