@@ -11,6 +11,7 @@
 import { createNodeContext } from '@scan/core/node';
 import * as cpu from '../src/cpu/index.js';
 import { createTcuScanPlan, prepareTcu, resolvePath, TCU_SELECTION_TABLE, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
+import type { TcuDirectEntry } from '../src/plans/select.js';
 
 const SIZES = [1 << 18, (1 << 18) + 3 * 4096 + 1024 + 37];
 const SEGMENTS: (number | undefined)[] = [1, 15, 16, 17, 48, 255, 256, 496, 512, 768, 4096, 4352, 4368, 8192, 16384, 65536, undefined];
@@ -62,10 +63,13 @@ async function checkSize(
   console.log(`n = ${N}`);
   // 'warp-scan': the subgroup-matrix path's scans with the warp-level Scan256N forced for every
   // segment longer than S tiles (the table takes it from 4096 segments on, more than these sizes hold).
+  // 'fallback-scan': the chained scan of those segments with its look-back's fallback forced (every
+  // predecessor reads as not ready, so each unit sums its predecessors from their input); it needs
+  // subgroup matrices, so CI (SwiftShader) cannot run it and this check covers it on the lent GPU.
   const paths = [
     ...(process.env.SKIP_EMULATED ? [] : ['emulated' as const]),
     ...(support.f16.syntax || support.u8.syntax ? ['subgroup-matrix' as const] : []),
-    ...(support.f16.syntax ? ['warp-scan' as const] : []),
+    ...(support.f16.syntax ? ['warp-scan' as const, 'fallback-scan' as const] : []),
     ...(support.u8.syntax ? ['auto' as const] : []),
   ];
   let failures = 0;
@@ -82,8 +86,9 @@ async function checkSize(
       for (const op of ['reduce', 'scan-excl', 'scan-incl', 'count'] as const) {
         if (path === 'subgroup-matrix' && ((op === 'count' && !support.u8.syntax) || (op !== 'count' && !support.f16.syntax))) continue;
         if (path === 'warp-scan' && (!op.startsWith('scan') || s === undefined || s <= 4096)) continue;
+        if (path === 'fallback-scan' && (!op.startsWith('scan') || (s !== undefined && s <= 4096))) continue;
         if (path === 'auto' && op !== 'count') continue; // u8 counting: direct kernel on matrices, the rest emulated
-        const via = path === 'warp-scan' ? 'subgroup-matrix' : path;
+        const via = path === 'warp-scan' || path === 'fallback-scan' ? 'subgroup-matrix' : path;
         const t0 = performance.now();
         let worstF64 = 0;
         let worstRatio = 0;
@@ -97,10 +102,12 @@ async function checkSize(
             const inclusive = op === 'scan-incl';
             const got =
               path === 'warp-scan'
-                ? await warpScan(ctx, data, size, inclusive)
-                : op === 'reduce'
-                  ? await tcuReduce(ctx, data, { segmentSize: s, pad: true, path: via })
-                  : await tcuScan(ctx, data, { segmentSize: s, pad: true, path: via, inclusive });
+                ? await tableScan(ctx, data, size, inclusive, { scanWarpMinSegments: 1 })
+                : path === 'fallback-scan'
+                  ? await tableScan(ctx, data, size, inclusive, { scanWarpMinSegments: 0, chainedScanForceFallback: true })
+                  : op === 'reduce'
+                    ? await tcuReduce(ctx, data, { segmentSize: s, pad: true, path: via })
+                    : await tcuScan(ctx, data, { segmentSize: s, pad: true, path: via, inclusive });
             const want =
               op === 'reduce'
                 ? cpu.tcuReduce(data, { segmentSize: s, pad: true })
@@ -142,8 +149,14 @@ async function checkSize(
   return failures;
 }
 
-/** tcuScan through the plan with the warp-level Scan256N forced (`scanWarpMinSegments` 1). */
-async function warpScan(ctx: Awaited<ReturnType<typeof createNodeContext>>, data: Float32Array, s: number, inclusive: boolean) {
+/** tcuScan through a subgroup-matrix plan whose table's direct entry is overridden by `direct`. */
+async function tableScan(
+  ctx: Awaited<ReturnType<typeof createNodeContext>>,
+  data: Float32Array,
+  s: number,
+  inclusive: boolean,
+  direct: Partial<TcuDirectEntry>,
+) {
   const device = ctx.device;
   const n = data.length;
   const halves = cpu.toF16Array(data);
@@ -155,7 +168,7 @@ async function warpScan(ctx: Awaited<ReturnType<typeof createNodeContext>>, data
   const output = device.createBuffer({ size: 4 * n, usage: U.STORAGE | U.COPY_SRC });
   const read = device.createBuffer({ size: 4 * n, usage: U.MAP_READ | U.COPY_DST });
   const base = TCU_SELECTION_TABLE['subgroup-matrix'];
-  const table = { ...base, direct: { ...base.direct!, scanWarpMinSegments: 1 } };
+  const table = { ...base, direct: { ...base.direct!, ...direct } };
   const plan = createTcuScanPlan(ctx, { path: 'subgroup-matrix', table, inclusive });
   const encoder = device.createCommandEncoder();
   plan.encode(encoder, { input, output, count: n, segmentSize: s });

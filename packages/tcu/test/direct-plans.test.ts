@@ -13,7 +13,7 @@ import { directScanKernel } from '../src/kernels/direct-scan.js';
 import type { MatrixPath } from '../src/kernels/matrix.js';
 import type { PassContext } from '../src/plans/pass-context.js';
 import { recordReduce, recordScan } from '../src/plans/recipes.js';
-import { TCU_SELECTION_TABLE } from '../src/plans/select.js';
+import { TCU_SELECTION_TABLE, type TcuDirectEntry, type TcuSelectionEntry } from '../src/plans/select.js';
 
 const H100_PATH: MatrixPath = {
   kind: 'subgroup-matrix',
@@ -29,9 +29,15 @@ const INPUT = { role: 'input', offset: 0 };
 const OUTPUT = { role: 'output', offset: 0 };
 
 /** The recipe of one encode; `steps` and `params` as the executor sees them. */
-function record(what: 'reduce' | 'scan', n: number, s: number, path: MatrixPath = H100_PATH): Recipe {
+function record(
+  what: 'reduce' | 'scan',
+  n: number,
+  s: number,
+  path: MatrixPath = H100_PATH,
+  table: TcuSelectionEntry = TCU_SELECTION_TABLE['subgroup-matrix'],
+): Recipe {
   const b = new RecipeBuilder();
-  const pc: PassContext = { b, path, table: TCU_SELECTION_TABLE['subgroup-matrix'], maxDim: 65535 };
+  const pc: PassContext = { b, path, table, maxDim: 65535 };
   if (what === 'reduce') recordReduce(pc, INPUT, 'f16', OUTPUT, n, s);
   else recordScan(pc, INPUT, 'f16', OUTPUT, n, s, true);
   return b.build();
@@ -166,6 +172,22 @@ describe('direct kernels: which shapes they take', () => {
       expect(dispatches(r)[0]?.workgroups).toBe(units);
       expectWholeBindings(r);
     }
+  });
+
+  it('scan: the forced fallback of the chained scan (chainedScanForceFallback) reaches its kernel, whose walk then reads no status', () => {
+    const base = TCU_SELECTION_TABLE['subgroup-matrix'];
+    const forced = { ...base, direct: { ...(base.direct as TcuDirectEntry), chainedScanForceFallback: true } };
+    const [plain] = dispatches(record('scan', 1 << 18, 65536));
+    const [fallback] = dispatches(record('scan', 1 << 18, 65536, H100_PATH, forced));
+    expect(specOf(plain).forceFallback).toBe(false);
+    expect(specOf(fallback).forceFallback).toBe(true);
+    expect(kernelOf(fallback).key).not.toBe(kernelOf(plain).key);
+    // The generator's status read answers NOT_READY without loading, so every walk takes the fallback
+    // (scripts/device-check.ts runs it on the lent GPU: SwiftShader has no subgroup matrices).
+    const forcedRead = /fn lb_read\(t: u32, chain: u32\) -> Status \{\s*return Status\(FLAG_NOT_READY, 0u\);/;
+    expect(kernelOf(fallback).wgsl()).toMatch(forcedRead);
+    expect(kernelOf(plain).wgsl()).toContain('fn lb_read(');
+    expect(kernelOf(plain).wgsl()).not.toMatch(forcedRead);
   });
 
   it('scan, a shorter last segment: the full segments direct, the rest staged from its first segment', () => {

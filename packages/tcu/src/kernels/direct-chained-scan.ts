@@ -16,6 +16,11 @@ export type DirectChainedScanSpec = DirectShape & {
   readonly maxSpin: number;
   /** Tiles each subgroup holds in registers, at most S (a unit is W of these blocks). */
   readonly tilesPerSubgroup: number;
+  /**
+   * Test hook: every predecessor reads as not ready, so each unit sums its predecessors from their
+   * input (the fallback) until a segment's first unit ends the walk. Default false.
+   */
+  readonly forceFallback?: boolean;
 };
 
 /**
@@ -68,6 +73,7 @@ export function directChainedScanKernel(spec: DirectChainedScanSpec): Kernel<key
     inclusive: spec.inclusive,
     maxSpin: spec.maxSpin,
     tilesPerSubgroup: spec.tilesPerSubgroup,
+    forceFallback: spec.forceFallback ?? false,
   });
 }
 
@@ -91,6 +97,7 @@ function chainedScanWgsl(d: DirectChainedScanSpec): string {
   const lb = tileLookBack(o, {
     subgroups: true,
     maxSpin: d.maxSpin,
+    forceFallback: d.forceFallback,
     fallback: { run: (t) => `let found = unit_total(${t}, sg, lane);`, value: () => 'found', ends: (t) => `${t} % params.parts == 0u` },
   });
   const extra = `${lookBackCommonWgsl('f32')}

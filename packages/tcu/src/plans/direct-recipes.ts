@@ -215,7 +215,12 @@ export function recordDirectScan(pc: PassContext, input: BufferRef, output: Buff
     const statusBytes = decoupledFallbackStatusBytes(units);
     const status = pc.b.needScratch('directStatus', decoupledFallbackStatusBytes(Math.ceil(start / (chainedUnitTiles(narrow) * SS))));
     pc.b.clear({ scratch: 'directStatus', offset: 0, size: statusBytes });
-    const kernel = directChainedScanKernel({ ...chained, inclusive, maxSpin: MAX_SPIN });
+    const kernel = directChainedScanKernel({
+      ...chained,
+      inclusive,
+      maxSpin: MAX_SPIN,
+      forceFallback: entry.chainedScanForceFallback ?? false,
+    });
     pc.b.dispatch(kernel, { input, output, status }, units, params(pc, start, s, start / s, cls.t / unitTiles, 0, units));
   }
   // The rest (a partial unit, a shorter last segment) from its first segment on.

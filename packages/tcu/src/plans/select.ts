@@ -56,6 +56,11 @@ export interface TcuDirectEntry {
   readonly chainedScanSubgroups: number;
   /** Tiles each subgroup of the chained scan holds (at most S); a unit is this times the subgroups. */
   readonly chainedScanTiles: number;
+  /**
+   * Test hook: the chained scan's look-back reads every predecessor as not ready, so every unit
+   * takes the fallback (sums its predecessors from their input). Default false.
+   */
+  readonly chainedScanForceFallback?: boolean;
 }
 
 /**
