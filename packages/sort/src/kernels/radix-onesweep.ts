@@ -100,7 +100,9 @@ export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | '
  * group whose key has digit `d`), `before` (how many of them precede this lane), `total`, and the
  * first of them (`leader`). With subgroups this is the warp-level multi-split of Onesweep: one
  * ballot per digit bit, the peers being the lanes that agree on every bit. Without subgroups the
- * group is the workgroup and the digits of the round are compared in workgroup memory.
+ * group is the workgroup and the digits of the round are compared in workgroup memory. (CUB's
+ * choice of the last peer as leader, whose count of peers before it plus one is the total, saves a
+ * population count per key but measured 1.7% slower through Dawn on the H200: BENCHMARKS.md.)
  */
 function matchWgsl(spec: OnesweepSpec): string {
   const width = spec.width;
@@ -188,9 +190,10 @@ function rankOne(spec: OnesweepSpec, j: string): string {
  * 3. **rank** — for each j, the lanes with the same digit are matched (the warp-level multi-split)
  *    and the first of them adds their number to the group's counter of that digit; every key's rank
  *    is the counter's old value plus the peers before it, which keeps the sort stable;
- * 4. **tile offsets** — per digit, the counts of the groups are scanned (group order) and the digit
- *    totals of the tile are scanned (digit order): every key gets its position in the tile sorted by
- *    digit;
+ * 4. **tile offsets** — the digit totals of the tile are scanned (digit order), and each group's
+ *    counter of a digit becomes the digit's start in the tile plus the counts of the groups before
+ *    it (group order): every key gets its position in the tile sorted by digit with one read (3% of
+ *    the sort at 2^28 on the H200 against two reads, one of them the digit's start; BENCHMARKS.md);
  * 5. **look-back** — invocation d walks back over the predecessors' statuses of digit d (the
  *    chained scan of digit counts), a window of predecessors per read, adding AGGREGATEs until an
  *    INCLUSIVE, and publishes its own;
@@ -356,28 +359,35 @@ ${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_
 ${perKey(spec, (j) => rankOne(spec, j))}
   workgroupBarrier();
 
-  // 4. Tile offsets: per digit, scan the groups' counts (group order), then the digit totals
-  // (padding included: it is the tail of the largest digit).
+  // 4. Tile offsets: per digit, the digit totals of the tile are scanned (digit order; padding
+  // included: it is the tail of the largest digit), then each group's counter becomes the digit's
+  // start in the tile plus the counts of the groups before it (group order), so that every key's
+  // position in the tile sorted by digit is one read away.
+  var group_counts: array<u32, ${G * R}>;
   var counts: array<u32, ${R}>;
   var own_total = 0u;
   for (var r = 0u; r < R; r++) {
     let d = me * R + r;
-    var running = 0u;
+    var total = 0u;
     if (d < RADIX) {
       for (var g = 0u; g < ${G}u; g++) {
-        let c = atomicLoad(&counters[g * RADIX + d]);
-        atomicStore(&counters[g * RADIX + d], running);
-        running += c;
+        group_counts[r * ${G}u + g] = atomicLoad(&counters[g * RADIX + d]);
+        total += group_counts[r * ${G}u + g];
       }
     }
-    counts[r] = running;
-    own_total += running;
+    counts[r] = total;
+    own_total += total;
   }
   var start = workgroup_exclusive(own_total, lid, group, lane, gsize, groups);
   for (var r = 0u; r < R; r++) {
     let d = me * R + r;
     if (d < RADIX) {
       wg_digit[d] = start;
+      var running = start;
+      for (var g = 0u; g < ${G}u; g++) {
+        atomicStore(&counters[g * RADIX + d], running);
+        running += group_counts[r * ${G}u + g];
+      }
       start += counts[r];
     }
   }
@@ -385,7 +395,7 @@ ${perKey(spec, (j) => rankOne(spec, j))}
 ${perKey(
   spec,
   (j) =>
-    `  { let d = select(params.mask, digit_of(keys[${j}]), base + ${j} * gsize + lane < n); ranks[${j}] += wg_digit[d] + atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}d]); }`,
+    `  { let d = select(params.mask, digit_of(keys[${j}]), base + ${j} * gsize + lane < n); ranks[${j}] += atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}d]); }`,
 )}
   workgroupBarrier();
 

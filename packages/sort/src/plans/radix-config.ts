@@ -127,7 +127,8 @@ export function smallSortCapacity(small: SmallSortConfig, count: number): number
  * The shape of a radix sort on this device. With subgroups: 256 invocations where subgroups have
  * at least 32 lanes, fewer where they may be smaller (at most 8 groups, so the per-group digit
  * counters stay 8 KiB), 13 keys per invocation (a 3328-key tile: 23.3 G keys/s at 2^28 on the H100, against
- * 22.3 at 12, 21.3 at 11 and 16.5 at 16 — see BENCHMARKS.md), fewer when the device allows less
+ * 22.3 at 12, 21.3 at 11 and 16.5 at 16; on the H200 11.2 ms against 11.8 at 12 and 15.3–17.2 at 14–18,
+ * where a CUDA port of the pass is fastest at 16 — see BENCHMARKS.md), fewer when the device allows less
  * workgroup memory. Without subgroups: 64 invocations of 8 keys (the ranking compares digits in
  * workgroup memory, quadratic in the workgroup size).
  *
