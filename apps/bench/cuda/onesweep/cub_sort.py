@@ -135,7 +135,8 @@ def bench_torch(n, args, host):
         check = "ok" if bool((v[1:] >= v[:-1]).all()) and bool((work[i] == v).all()) else "FAIL"
     emit("torch.sort", True, n, args.reps, ms, mn, check,
          f"torch {torch.__version__}: int32 keys (u32 with sign bit flipped) + int64 indices, stable")
-    del src, work, res
+    del src, work
+    res.clear()
     # A torch that sorts uint32 directly (2.3+ has the dtype; sort support varies).
     try:
         src = torch.from_numpy(host.view(np.int32)).cuda().view(torch.uint32)
