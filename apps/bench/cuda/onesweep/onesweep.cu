@@ -361,6 +361,15 @@ __device__ __forceinline__ void sink(const PassParams& p, unsigned acc, unsigned
   if (acc == p.sentinel) p.keys_out[min(tile_start + lid, p.count - 1u)] = acc;
 }
 
+// An ablation's end: folds every per-key value of the phase reached (and `acc`) into one word and
+// sinks it, so that the compiler keeps all of that phase's work.
+__device__ __forceinline__ void sink_keys(const PassParams& p, const unsigned (&values)[E], unsigned acc, unsigned tile_start,
+                                          unsigned lid) {
+#pragma unroll
+  for (unsigned j = 0; j < E; j++) acc ^= values[j] << (j & 7);
+  sink(p, acc, tile_start, lid);
+}
+
 #if MIN_BLOCKS > 0
 #define ONESWEEP_PASS_BOUNDS __launch_bounds__(WG, MIN_BLOCKS)
 #else
@@ -418,10 +427,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
     for (unsigned j = 0; j < E; j++) keys[j] = p.keys_in[cl<Robust>(min(base + j * gsize + lane, n - 1u), p.keys_len)];
   }
   if constexpr (StopAfter == STOP_LOAD) {
-    unsigned acc = 0;
-#pragma unroll
-    for (unsigned j = 0; j < E; j++) acc ^= keys[j];
-    sink(p, acc, tile_start, lid);
+    sink_keys(p, keys, 0u, tile_start, lid);
     return;
   }
 
@@ -478,10 +484,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
   }
   __syncthreads();
   if constexpr (StopAfter == STOP_RANK) {
-    unsigned acc = 0;
-#pragma unroll
-    for (unsigned j = 0; j < E; j++) acc ^= ranks[j] << (j & 7);
-    sink(p, acc, tile_start, lid);
+    sink_keys(p, ranks, 0u, tile_start, lid);
     return;
   }
 
@@ -554,10 +557,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
 #endif
   __syncthreads();
   if constexpr (StopAfter == STOP_OFFSETS) {
-    unsigned acc = 0;
-#pragma unroll
-    for (unsigned j = 0; j < E; j++) acc ^= ranks[j] << (j & 7);
-    sink(p, acc, tile_start, lid);
+    sink_keys(p, ranks, 0u, tile_start, lid);
     return;
   }
 
@@ -613,10 +613,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
     }
   }
   if constexpr (StopAfter == STOP_LOOKBACK) {
-    unsigned acc = digit_prefix;
-#pragma unroll
-    for (unsigned j = 0; j < E; j++) acc ^= ranks[j] << (j & 7);
-    sink(p, acc, tile_start, lid);
+    sink_keys(p, ranks, digit_prefix, tile_start, lid);
     return;
   }
 
@@ -639,10 +636,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
     }
   }
   if constexpr (StopAfter == STOP_STAGE) {
-    unsigned acc = 0;
-#pragma unroll
-    for (unsigned j = 0; j < E; j++) acc ^= targets[j] << (j & 7);
-    sink(p, acc, tile_start, lid);
+    sink_keys(p, targets, 0u, tile_start, lid);
     return;
   }
   if constexpr (Values) {
