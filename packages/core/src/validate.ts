@@ -1,5 +1,6 @@
+import type { ScanContext } from './context.js';
 import { checkOp, type ElementType, elementTypeOf, type ScanOp } from './element-types.js';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, ScanError } from './errors.js';
 import { SCAN_ALGORITHMS, type ScanAlgorithm } from './plans/types.js';
 
 // Argument validation shared by the CPU references and the GPU array-level functions, so both
@@ -16,6 +17,38 @@ import { SCAN_ALGORITHMS, type ScanAlgorithm } from './plans/types.js';
  */
 export function checkData(data: unknown, argument = 'data'): ElementType {
   return elementTypeOf(data, argument);
+}
+
+/**
+ * Checks, before any GPU work or allocation, that an array of `n` 32-bit elements (4·n bytes)
+ * fits the device: with `fits = 'binding'` (the default, for functions that must bind the whole
+ * array at once, such as split and pack) one storage binding, `maxStorageBufferBindingSize`, and
+ * one buffer, `maxBufferSize`; with `fits = 'buffer'` (for functions that chunk the array over
+ * several bindings, such as scan) one buffer only. Past the limit, a `TOO_LARGE` `ScanError` names
+ * `argument`, its length in elements and bytes, and the limit.
+ *
+ * @example
+ * ```ts
+ * checkArrayLength(ctx, data.length, 'data'); // ok below the limit
+ * checkArrayLength(ctx, 2 ** 28 + 16, 'data'); // with 1 GiB bindings, throws: data = 268435472 elements
+ * // (1073741888 bytes): more than the device binds at once (maxStorageBufferBindingSize = 1073741824 bytes, at most 268435456 32-bit elements)
+ * ```
+ */
+export function checkArrayLength(ctx: ScanContext, n: number, argument: string, fits: 'binding' | 'buffer' = 'binding'): void {
+  const { maxStorageBufferBindingSize, maxBufferSize } = ctx.caps.limits;
+  if (fits === 'binding' && 4 * n > maxStorageBufferBindingSize) {
+    tooLarge(argument, n, 'the device binds at once', 'maxStorageBufferBindingSize', maxStorageBufferBindingSize);
+  }
+  if (4 * n > maxBufferSize) tooLarge(argument, n, 'one device buffer holds', 'maxBufferSize', maxBufferSize);
+}
+
+function tooLarge(argument: string, n: number, what: string, limit: string, limitBytes: number): never {
+  throw new ScanError(
+    'TOO_LARGE',
+    `${argument} = ${n} elements (${4 * n} bytes): more than ${what} ` +
+      `(${limit} = ${limitBytes} bytes, at most ${Math.floor(limitBytes / 4)} 32-bit elements)`,
+    { argument },
+  );
 }
 
 /**

@@ -3,10 +3,11 @@ import { freshTestContext, getTestContext, randomData } from '@scan/gpu-testing'
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { ScanError } from '../src/errors.js';
-import { distribute, enumerate, pack, reduce, split } from '../src/ops/primitives.js';
+import { distribute, enumerate, pack, packIf, reduce, split } from '../src/ops/primitives.js';
 import { scan } from '../src/ops/scan.js';
 import { cachedPipelineCount } from '../src/pipeline-cache.js';
 import { createScanPlan } from '../src/plans/scan-plan.js';
+import { checkArrayLength } from '../src/validate.js';
 import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
 
 async function rejectsWith(promise: Promise<unknown>, code: string, text: RegExp) {
@@ -70,7 +71,11 @@ describe('bad input', () => {
     const ctx = { ...real, lostReason: undefined, caps: { ...real.caps, limits } } as typeof real;
     await rejectsWith(scan(ctx, new Uint32Array(1000)), 'TOO_LARGE', /maxBufferSize/);
     await rejectsWith(reduce(ctx, new Float32Array(300)), 'TOO_LARGE', /maxBufferSize/);
-    await rejectsWith(split(ctx, new Int32Array(300), new Uint32Array(300)), 'TOO_LARGE', /maxBufferSize/);
+    await rejectsWith(
+      split(ctx, new Int32Array(300), new Uint32Array(300)),
+      'TOO_LARGE',
+      /^data = 300 elements \(1200 bytes\): more than the device binds at once \(maxStorageBufferBindingSize = 1024 bytes, at most 256 32-bit elements\)$/,
+    );
     // Within maxBufferSize but past one binding: scans are chunked, split cannot be.
     const roomy = {
       ...ctx,
@@ -78,7 +83,48 @@ describe('bad input', () => {
     } as typeof real;
     const data = randomData('u32', 1000, 3, 'random');
     expect(await scan(roomy, data)).toEqual(cpu.scan(data));
-    await rejectsWith(split(roomy, data, new Uint32Array(1000)), 'TOO_LARGE', /storage binding/);
+    await rejectsWith(split(roomy, data, new Uint32Array(1000)), 'TOO_LARGE', /^data = 1000 elements .*maxStorageBufferBindingSize = 1024/);
+  });
+
+  it('a size past the device limits is rejected at once, naming the argument (issue 33: split of 2^28 + 16)', async () => {
+    const real = await getTestContext();
+    // The report's sizes against 1 GiB limits, without allocating them: arrays that only claim
+    // their length (the check must come before the flags are read), and a device that throws when
+    // touched (the check must come before any GPU work).
+    const n = 2 ** 28 + 16;
+    const long = <T extends object>(array: T): T => Object.defineProperty(array, 'length', { value: n });
+    const device = new Proxy({} as GPUDevice, {
+      get: (_, key) => {
+        throw new Error(`device.${String(key)} used before the size was checked`);
+      },
+    });
+    const limits = { ...real.caps.limits, maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 30 };
+    const ctx = { ...real, device, lostReason: undefined, caps: { ...real.caps, limits } } as typeof real;
+    const caught = async (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (e: unknown) => e as ScanError,
+      );
+    const binding = `(maxStorageBufferBindingSize = ${2 ** 30} bytes, at most ${2 ** 28} 32-bit elements)`;
+    const buffer = `(maxBufferSize = ${2 ** 30} bytes, at most ${2 ** 28} 32-bit elements)`;
+    const cases: [string, () => Promise<unknown>, string, string][] = [
+      ['split', () => split(ctx, long(new Int32Array(0)), long(new Uint8Array(0))), 'data', `the device binds at once ${binding}`],
+      ['pack', () => pack(ctx, long(new Float32Array(0)), long(new Uint32Array(0))), 'data', `the device binds at once ${binding}`],
+      ['packIf', () => packIf(ctx, long(new Uint32Array(0)), { op: 'ne', value: 0 }), 'data', `the device binds at once ${binding}`],
+      ['scan', () => scan(ctx, long(new Uint32Array(0))), 'data', `one device buffer holds ${buffer}`],
+      ['reduce', () => reduce(ctx, long(new Float32Array(0))), 'data', `one device buffer holds ${buffer}`],
+      ['distribute', () => distribute(ctx, long(new Int32Array(0))), 'data', `one device buffer holds ${buffer}`],
+      ['enumerate', () => enumerate(ctx, long(new Uint8Array(0))), 'flags', `one device buffer holds ${buffer}`],
+    ];
+    for (const [label, call, argument, limit] of cases) {
+      const e = await caught(call());
+      expect(e, label).toBeInstanceOf(ScanError);
+      expect(e, label).toMatchObject({ code: 'TOO_LARGE', argument });
+      expect(e?.message, label).toBe(`${argument} = ${n} elements (${4 * n} bytes): more than ${limit}`);
+    }
+    // Exactly at the limit passes the check (what the real device then does is not this test's business).
+    expect(() => checkArrayLength(ctx, 2 ** 28, 'data')).not.toThrow();
+    expect(() => checkArrayLength(ctx, 2 ** 28 + 1, 'data', 'buffer')).toThrow(/^data = 268435457 elements/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { BufferUsage, type ScanContext, ScanError } from '@scan/core';
-import { checkSortLength } from './validate.js';
+import { checkArrayLength } from '@scan/core/kit';
 
 /**
  * The most keys one sort takes: the look-back statuses hold a count in 30 bits. (A 32-bit key array
@@ -17,7 +17,7 @@ export const MAX_SORT_COUNT = 2 ** 30 - 1;
  * ```
  */
 export function checkSortCount(ctx: ScanContext, n: number, argument: string): number {
-  checkSortLength(n, ctx.caps.limits.maxStorageBufferBindingSize, argument);
+  checkArrayLength(ctx, n, argument);
   if (n > MAX_SORT_COUNT) {
     throw new ScanError('TOO_LARGE', `${argument} = ${n}: more than the ${MAX_SORT_COUNT} keys a sort counts`, { argument });
   }

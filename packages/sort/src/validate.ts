@@ -41,28 +41,6 @@ export function checkSortKeys(keys: unknown, argument = 'keys'): SortKeyType {
   return invalidArgument(argument, keys, KEY_TYPES_WANTED);
 }
 
-/**
- * Throws a `TOO_LARGE` {@link ScanError} naming `argument` when `n` 32-bit elements (4·n bytes) do
- * not fit in one storage binding of `limitBytes` (the GPU side passes
- * `ctx.caps.limits.maxStorageBufferBindingSize`): the sorts keep keys and values whole in one binding.
- *
- * @example
- * ```ts
- * checkSortLength(keys.length, ctx.caps.limits.maxStorageBufferBindingSize); // ok below the limit
- * checkSortLength(2 ** 28, 2 ** 30 - 4); // throws: keys = 268435456 elements (1073741824 bytes): more than …
- * ```
- */
-export function checkSortLength(n: number, limitBytes: number, argument = 'keys'): void {
-  if (n * 4 > limitBytes) {
-    throw new ScanError(
-      'TOO_LARGE',
-      `${argument} = ${n} elements (${n * 4} bytes): more than the device binds at once ` +
-        `(maxStorageBufferBindingSize = ${limitBytes} bytes, at most ${Math.floor(limitBytes / 4)} 32-bit elements)`,
-      { argument },
-    );
-  }
-}
-
 /** Options of `sort` after validation, every default filled in. */
 export interface NormalizedSortOptions {
   readonly keyType: SortKeyType;

@@ -2,13 +2,13 @@
 // input is a ScanError with the right code, whose message names the argument and shows the value;
 // good inputs normalize to the documented defaults. Bad inputs go through the CPU references, so
 // this also checks that they validate exactly as the shared checks do.
-import { ScanError, type ScanErrorCode } from '@scan/core';
+import { type ScanContext, ScanError, type ScanErrorCode } from '@scan/core';
 import { describe, expect, it } from 'vitest';
 import { argsort, segmentedSort, sort } from '../src/cpu/index.js';
+import { checkSortCount, MAX_SORT_COUNT } from '../src/limits.js';
 import {
   checkBitRange,
   checkSortKeys,
-  checkSortLength,
   normalizeArgsortOptions,
   normalizeSegmentedSortArgs,
   normalizeSortOptions,
@@ -275,21 +275,37 @@ describe('segments of segmentedSort', () => {
   });
 });
 
-describe('checkSortLength', () => {
+describe('checkSortCount', () => {
+  // Only the device's limits are read: a stand-in context with 1 KiB bindings in 4 KiB buffers.
+  const ctxWith = (binding: number, buffer: number) =>
+    ({ caps: { limits: { maxStorageBufferBindingSize: binding, maxBufferSize: buffer } } }) as unknown as ScanContext;
+
   it('accepts sizes up to the binding limit and rejects the next one as TOO_LARGE', () => {
-    expect(() => checkSortLength(0, 0, 'keys')).not.toThrow();
-    expect(() => checkSortLength(256, 1024, 'keys')).not.toThrow();
+    const ctx = ctxWith(1024, 4096);
+    expect(checkSortCount(ctx, 0, 'keys')).toBe(0);
+    expect(checkSortCount(ctx, 256, 'keys')).toBe(256);
     expectScanError(
-      () => checkSortLength(257, 1024, 'keys'),
+      () => checkSortCount(ctx, 257, 'keys'),
       'TOO_LARGE',
       'keys',
       /^keys = 257 elements \(1028 bytes\): more than the device binds at once \(maxStorageBufferBindingSize = 1024 bytes, at most 256 32-bit elements\)$/,
     );
     expectScanError(
-      () => checkSortLength(2 ** 29, 2 ** 31 - 4, 'options.maxCount'),
+      () => checkSortCount(ctxWith(2 ** 31 - 4, 2 ** 32), 2 ** 29, 'options.maxCount'),
       'TOO_LARGE',
       'options.maxCount',
       /^options\.maxCount = 536870912 elements/,
+    );
+  });
+
+  it('rejects counts past what the look-back statuses count, even where the device binds them', () => {
+    const ctx = ctxWith(2 ** 33, 2 ** 33);
+    expect(checkSortCount(ctx, MAX_SORT_COUNT, 'keys')).toBe(MAX_SORT_COUNT);
+    expectScanError(
+      () => checkSortCount(ctx, MAX_SORT_COUNT + 1, 'keys'),
+      'TOO_LARGE',
+      'keys',
+      /^keys = 1073741824: more than the 1073741823 keys a sort counts$/,
     );
   });
 });

@@ -59,6 +59,34 @@ describe('bad input', () => {
     expect((caught as ScanError).message).toMatch(new RegExp(`n·batch = ${n}·${batch}`));
   });
 
+  it('solveTridiagonal past one binding: TOO_LARGE naming systems.a, before any GPU work (issue 33)', async () => {
+    const real = await getTestContext();
+    // n·batch = 2^28 + 16 against 1 GiB limits, without allocating it: arrays that only claim their
+    // length, and a device that throws when touched.
+    const n = 16;
+    const batch = 2 ** 24 + 1;
+    const total = n * batch;
+    const long = () => Object.defineProperty(new Float32Array(0), 'length', { value: total });
+    const device = new Proxy({} as GPUDevice, {
+      get: (_, key) => {
+        throw new Error(`device.${String(key)} used before the size was checked`);
+      },
+    });
+    const limits = { ...real.caps.limits, maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 30 };
+    const ctx = { ...real, device, lostReason: undefined, caps: { ...real.caps, limits } } as typeof real;
+    const systems = { a: long(), b: long(), c: long(), d: long(), n, batch };
+    const caught = await solveTridiagonal(ctx, systems).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(caught).toBeInstanceOf(ScanError);
+    expect(caught).toMatchObject({ code: 'TOO_LARGE', argument: 'systems.a' });
+    expect((caught as ScanError).message).toBe(
+      `systems.a = ${total} elements (${4 * total} bytes): more than the device binds at once ` +
+        `(maxStorageBufferBindingSize = ${2 ** 30} bytes, at most ${2 ** 28} 32-bit elements)`,
+    );
+  });
+
   it('encode: missing, too small or aliased buffers', async () => {
     const ctx = await getTestContext();
     const plan = createTridiagonalPlan(ctx, { n: 4, batch: 2 });

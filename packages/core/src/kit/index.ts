@@ -96,6 +96,7 @@ export {
   type Step,
 } from '../plans/recipe.js';
 export {
+  checkArrayLength,
   checkBoolean,
   checkCount,
   checkData,

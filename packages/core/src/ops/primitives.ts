@@ -4,7 +4,7 @@ import { createReducePlan } from '../plans/reduce-plan.js';
 import { createPackIfPlan, createPackPlan, createSplitPlan } from '../plans/scatter-plans.js';
 import { createDistributePlan, createEnumeratePlan } from '../plans/simple-plans.js';
 import { type CompareOp, checkPredicate } from '../predicate.js';
-import { checkBoolean, checkData, checkFlags, checkOptions, lengthOf } from '../validate.js';
+import { checkArrayLength, checkBoolean, checkData, checkFlags, checkOptions, lengthOf } from '../validate.js';
 import { withSession } from './session.js';
 
 /**
@@ -61,6 +61,7 @@ export async function reduce(
 ): Promise<number> {
   assertUsable(ctx);
   const type = checkData(data, 'data');
+  checkArrayLength(ctx, data.length, 'data', 'buffer');
   const op = checkOp(checkOptions(options, ['op']).op, type);
   return withSession(ctx, 'reduce', async (s) => {
     const plan = await s.plan(createReducePlan(ctx, { type, op }));
@@ -84,6 +85,7 @@ export async function reduce(
  */
 export async function enumerate(ctx: ScanContext, flags: Uint32Array | Uint8Array, options?: { backward?: boolean }): Promise<Uint32Array> {
   assertUsable(ctx);
+  checkArrayLength(ctx, lengthOf(flags), 'flags', 'buffer'); // u8 flags go up as u32
   checkFlags(flags, lengthOf(flags), 'flags');
   const backward = checkBoolean(checkOptions(options, ['backward']).backward, 'options.backward', false);
   const n = flags.length;
@@ -111,6 +113,7 @@ export async function enumerate(ctx: ScanContext, flags: Uint32Array | Uint8Arra
 export async function distribute<A extends ScanTypedArray>(ctx: ScanContext, data: A, options?: { backward?: boolean }): Promise<A> {
   assertUsable(ctx);
   const type = checkData(data, 'data');
+  checkArrayLength(ctx, data.length, 'data', 'buffer');
   const backward = checkBoolean(checkOptions(options, ['backward']).backward, 'options.backward', false);
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
@@ -127,7 +130,9 @@ export async function distribute<A extends ScanTypedArray>(ctx: ScanContext, dat
 
 /**
  * Stable split: the elements whose flag is 0, in order, then those whose flag is 1, in order, and
- * how many were 0. Flags must be 0 or 1 and as long as the data.
+ * how many were 0. Flags must be 0 or 1 and as long as the data. The data must fit one storage
+ * binding (`maxStorageBufferBindingSize`): longer data is a `TOO_LARGE` `ScanError` naming `data`,
+ * thrown before any GPU work.
  *
  * @example
  * ```ts
@@ -142,6 +147,7 @@ export async function split<A extends ScanTypedArray>(
 ): Promise<{ output: A; falseCount: number }> {
   assertUsable(ctx);
   const type = checkData(data, 'data');
+  checkArrayLength(ctx, data.length, 'data');
   checkFlags(flags, data.length, 'flags');
   const n = data.length;
   if (n === 0) return { output: typedArrayFor(type, 0) as A, falseCount: 0 };
@@ -150,7 +156,8 @@ export async function split<A extends ScanTypedArray>(
 }
 
 /**
- * Pack (stream compaction): a new array of the elements whose flag is 1, in order.
+ * Pack (stream compaction): a new array of the elements whose flag is 1, in order. The data must
+ * fit one storage binding, as for {@link split}.
  *
  * @example
  * ```ts
@@ -160,6 +167,7 @@ export async function split<A extends ScanTypedArray>(
 export async function pack<A extends ScanTypedArray>(ctx: ScanContext, data: A, flags: Uint32Array | Uint8Array): Promise<A> {
   assertUsable(ctx);
   const type = checkData(data, 'data');
+  checkArrayLength(ctx, data.length, 'data');
   checkFlags(flags, data.length, 'flags');
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
@@ -170,7 +178,8 @@ export async function pack<A extends ScanTypedArray>(ctx: ScanContext, data: A, 
 /**
  * Pack by a predicate: a new array of the elements `x` for which `x op value` holds, in order,
  * compared in the array's element type — no flags array needed. `value` must be exact in that type.
- * Comparisons with NaN are false (`'ne'`: true), as in JavaScript.
+ * Comparisons with NaN are false (`'ne'`: true), as in JavaScript. The data must fit one storage
+ * binding, as for {@link split}.
  *
  * @example
  * ```ts
@@ -181,6 +190,7 @@ export async function pack<A extends ScanTypedArray>(ctx: ScanContext, data: A, 
 export async function packIf<A extends ScanTypedArray>(ctx: ScanContext, data: A, options: { op: CompareOp; value: number }): Promise<A> {
   assertUsable(ctx);
   const type = checkData(data, 'data');
+  checkArrayLength(ctx, data.length, 'data');
   const { op, value } = checkPredicate(options, type);
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;

@@ -3,7 +3,7 @@ import { assertUsable } from '../context.js';
 import { type ScanTypedArray, typedArrayFor, typedArrayOver } from '../element-types.js';
 import { createScanPlan } from '../plans/scan-plan.js';
 import type { ScanAlgorithm } from '../plans/types.js';
-import { checkData, normalizeScanOptions } from '../validate.js';
+import { checkArrayLength, checkData, normalizeScanOptions } from '../validate.js';
 import { withSession } from './session.js';
 
 /** Options of {@link scan}. */
@@ -33,6 +33,7 @@ export interface ScanOptions {
 export async function scan<A extends ScanTypedArray>(ctx: ScanContext, data: A, options?: ScanOptions): Promise<A> {
   assertUsable(ctx);
   const type = checkData(data, 'data');
+  checkArrayLength(ctx, data.length, 'data', 'buffer');
   const opts = normalizeScanOptions(options, type);
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;

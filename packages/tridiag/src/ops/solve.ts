@@ -1,5 +1,5 @@
 import type { ScanContext } from '@scan/core';
-import { assertUsable, withSession } from '@scan/core/kit';
+import { assertUsable, checkArrayLength, withSession } from '@scan/core/kit';
 import { createTridiagonalPlan } from '../plans/tridiagonal-plan.js';
 import type { TridiagonalSolveOptions, TridiagonalSystems } from '../types.js';
 import { checkSolveOptions, checkSystems, zeroPivotError } from '../validate.js';
@@ -17,7 +17,8 @@ export const NO_FAILURE = 0xffffffff;
  *
  * No pivoting is done: the systems should be diagonally dominant. A zero pivot or a non-finite
  * solution rejects with an `INVALID_ARGUMENT` `ScanError` naming the first system that met it.
- * Bad arguments throw `INVALID_ARGUMENT`; sizes past the device's bindings `TOO_LARGE`.
+ * Bad arguments throw `INVALID_ARGUMENT`; arrays past one storage binding of the device are
+ * `TOO_LARGE`, naming `systems.a` and its length, before any GPU work.
  *
  * @example
  * ```ts
@@ -36,6 +37,8 @@ export async function solveTridiagonal(
   assertUsable(ctx);
   const { a, b, c, d, n, batch, stride } = checkSystems(systems);
   const algorithm = checkSolveOptions(options);
+  // The four arrays have n·batch values each (checkSystems): the first one names them all.
+  checkArrayLength(ctx, n * batch, 'systems.a');
   const bytes = 4 * n * batch;
   const { x, failed } = await withSession(ctx, 'solveTridiagonal', async (s) => {
     const plan = await s.plan(createTridiagonalPlan(ctx, { n, batch, stride, algorithm }));
