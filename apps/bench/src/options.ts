@@ -37,7 +37,7 @@ export type Invocation =
   | { readonly kind: 'run'; readonly options: BenchOptions };
 
 /** `--help` text. */
-export const HELP_TEXT = `scan-bench: times every @scan/core primitive on the GPU, one case per child process.
+export const HELP_TEXT = `scan-bench: times every primitive of the @scan packages on the GPU, one case per child process.
 
 Usage: node apps/bench/dist/cli.js [options]
 
