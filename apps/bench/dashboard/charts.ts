@@ -20,8 +20,9 @@ const COLORS = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9'
 
 /**
  * Draws a chart specification with Chart.js into a new canvas under `parent` (the canvas carries
- * `data-chart` = the spec's id, and `data-plot` = the plot area's left, top, right, bottom). x is log2 of the size, labelled as powers of two; each tooltip
- * lists the point's exact figures.
+ * `data-chart` = the spec's id, and `data-plot` = the plot area's left, top, right, bottom). x is
+ * log2 of the size, labelled as powers of two, or the configuration in a by-case chart; a note, when
+ * the spec has one, is a second title line. Each tooltip lists the point's exact figures.
  *
  * @example
  * ```ts
@@ -33,7 +34,11 @@ export function drawChart(parent: HTMLElement, spec: ChartSpec): Chart {
   canvas.dataset.chart = spec.id;
   // What a screen reader (and the end-to-end test) can know of a chart drawn in pixels.
   canvas.setAttribute('role', 'img');
-  canvas.setAttribute('aria-label', `${spec.title}; y: ${spec.yTitle}; ${spec.lines.length} lines`);
+  canvas.setAttribute(
+    'aria-label',
+    `${spec.title}${spec.note ? ` (${spec.note})` : ''}; y: ${spec.yTitle}; ${spec.lines.length} lines${spec.categories ? `; by case: ${spec.categories.join(', ')}` : ''}`,
+  );
+  const categories = spec.categories;
   const box = document.createElement('div');
   box.className = 'chart';
   box.append(canvas);
@@ -68,7 +73,7 @@ export function drawChart(parent: HTMLElement, spec: ChartSpec): Chart {
       animation: false,
       maintainAspectRatio: false,
       plugins: {
-        title: { display: true, text: spec.title },
+        title: { display: true, text: spec.note ? [spec.title, spec.note] : spec.title },
         legend: { labels: { boxWidth: 18 } },
         tooltip: {
           callbacks: {
@@ -78,11 +83,24 @@ export function drawChart(parent: HTMLElement, spec: ChartSpec): Chart {
         },
       },
       scales: {
-        x: {
-          type: 'linear',
-          title: { display: true, text: spec.scatter ? 'nonzeros (log2)' : 'n (elements, log2)' },
-          ticks: { stepSize: 2, callback: (v) => `2^${v}` },
-        },
+        x: categories
+          ? {
+              // A by-case chart: x is the index of the case, labelled with its name (the size is in the tooltip).
+              type: 'linear',
+              min: -0.5,
+              max: categories.length - 0.5,
+              title: { display: true, text: spec.xTitle ?? 'configuration' },
+              // A tick on every case, none between (min and max leave half a step either side).
+              afterBuildTicks: (axis) => {
+                axis.ticks = categories.map((_, value) => ({ value }));
+              },
+              ticks: { autoSkip: false, callback: (v) => categories[Number(v)] ?? '' },
+            }
+          : {
+              type: 'linear',
+              title: { display: true, text: spec.scatter ? 'nonzeros (log2)' : 'n (elements, log2)' },
+              ticks: { stepSize: 2, callback: (v) => `2^${v}` },
+            },
         y: { type: spec.yLog ? 'logarithmic' : 'linear', title: { display: true, text: spec.yTitle }, beginAtZero: !spec.yLog },
       },
     },

@@ -7,7 +7,16 @@ import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from './frame-model
 import { type LiveMatrixSuite, liveCaseCount } from './live-cases.js';
 import { baselineRows, currentRows, type LoadedReport, newestFirst, type ReportOrigin, toLoadedReport } from './model.js';
 import { drawTable } from './table.js';
-import { type ChartSpec, cudaCharts, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts, type UnitChoice } from './views.js';
+import {
+  type ChartSpec,
+  cudaCharts,
+  defaultDevicePair,
+  deviceCharts,
+  paperCharts,
+  ratioCopyCharts,
+  throughputCharts,
+  type UnitChoice,
+} from './views.js';
 
 // The page: the loaded reports (committed ones first, newest first, all shown), the views over
 // them, and live runs. `window.scanDashboard` exposes the state the end-to-end test waits on.
@@ -181,20 +190,26 @@ function render(): void {
         `Only ${devices[0] ?? 'no device'} is in the shown reports: load a report from another GPU, or make one in the Live run tab.`,
       );
     } else {
-      // Defaults: a device of the loaded reports beside the newest live run's (or the second device).
+      // Defaults: the pair with the most primitives in common (the newest live run's device second,
+      // when there is one), so the view opens on charts with two series; a device picked stays picked.
       const live = newestFirst(selected).find((r) => r.origin === 'live')?.device;
+      const [a, b] = defaultDevicePair(rows, live) ?? (devices as [string, string]);
       const pick = (d: string | undefined, fallback: string) => (d !== undefined && devices.includes(d) ? d : fallback);
-      const firstDevice = pick(compared.first, devices.find((d) => d !== live) ?? (devices[0] as string));
-      const secondDevice = pick(
-        compared.second,
-        live !== undefined && live !== firstDevice ? live : (devices.find((d) => d !== firstDevice) as string),
-      );
+      const firstDevice = pick(compared.first, a);
+      const secondDevice = pick(compared.second, b !== firstDevice ? b : a);
       const first = deviceSelect('device-a', 'first', devices, firstDevice);
       const second = deviceSelect('device-b', 'second', devices, secondDevice);
       const line = element('p', 'Compare ');
       line.append(first, ' with ', second, ' (dashed)');
       root.append(line);
-      chartSection('One device against another', deviceCharts(rows, first.value, second.value));
+      const specs = deviceCharts(rows, first.value, second.value);
+      const alone = specs.filter((s) => s.note !== undefined).length;
+      chartSection(
+        'One device against another',
+        specs,
+        `${specs.length - alone} of ${specs.length} charts have both devices` +
+          (alone ? '; the others (last) have one device, as their titles say.' : '.'),
+      );
     }
   } else if (view === 'cuda') {
     const { charts: specs, unmatched } = cudaCharts(rows, baselineRows(selected));
@@ -209,6 +224,7 @@ function render(): void {
     root.append(element('p', 'Click a header to sort. Rows that are not ok say why in the last column.', 'note'));
     const box = document.createElement('div');
     box.id = 'table';
+    box.className = 'table-box';
     root.append(box);
     drawTable(box, [...rows, ...baselineRows(selected)]);
   } else if (view === 'frames') {
@@ -240,6 +256,7 @@ function renderFrames(selected: readonly LoadedReport[]): void {
     root.append(element('p', s.note, 'note'));
     const box = document.createElement('div');
     box.id = s.id;
+    box.className = 'table-box';
     root.append(box);
     if (s.rows.length) drawTable(box, s.rows, s.columns);
     else

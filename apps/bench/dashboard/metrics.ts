@@ -1,3 +1,4 @@
+import { HISPARSE_PRIMITIVES } from '../src/primitives/hisparse.js';
 import { HISPARSE_ADD } from '../src/primitives/hisparse-add.js';
 import { SEGMENTED_SORT } from '../src/primitives/segmented-sort.js';
 import { SORT } from '../src/primitives/sort.js';
@@ -21,8 +22,9 @@ export const UNIT_SHORT: Readonly<Record<Unit, string>> = { gbps: 'GB/s', gelems
 
 const SORTS = new Set<string>([SORT, SORT_PAIRS, SEGMENTED_SORT].flatMap((m) => m.primitives));
 // `sparse-add` is a CUDA baseline's primitive (csrgeam), matched by HiSparse's add (`hisparse-add`):
-// both in GFLOPS over the same 2·nnz of `spmvGflops`, so the two lines share an axis.
-const SPMV = new Set<string>([...SPMV_PRIMITIVES, ...HISPARSE_ADD.primitives, 'sparse-add']);
+// both in GFLOPS over the same 2·nnz of `spmvGflops`, so the two lines share an axis. HiSparse's
+// products are sparse products over the same suite of matrices: GFLOPS, a point per matrix, as spmv.
+const SPMV = new Set<string>([...SPMV_PRIMITIVES, ...HISPARSE_PRIMITIVES, ...HISPARSE_ADD.primitives, 'sparse-add']);
 
 /**
  * The unit a primitive is usually quoted in: keys per second for sorts, GFLOPS for sparse

@@ -22,16 +22,32 @@ export interface ChartLine {
   readonly points: readonly ChartPoint[];
 }
 
-/** A chart: x is log2 of the size (elements; nonzeros for sparse products). */
+/**
+ * A chart: x is log2 of the size (elements; nonzeros for sparse products), or the case when
+ * `categories` is set.
+ */
 export interface ChartSpec {
   /** Unique within a view; the page uses it as the canvas's test id. */
   readonly id: string;
   readonly title: string;
+  /** A second line under the title, when the chart lacks something the reader expects (a device). */
+  readonly note?: string;
   readonly yTitle: string;
   /** Log scale for throughput (it spans orders of magnitude), linear for ratios. */
   readonly yLog: boolean;
-  /** Points without lines: the sparse products' points are different matrices, not a size sweep. */
+  /**
+   * Points without lines: the sparse products' points are different matrices, not a size sweep, and
+   * the cases of a by-case chart have no order.
+   */
   readonly scatter: boolean;
+  /** The x axis's title, where the chart's x is not the usual size (a by-case chart). */
+  readonly xTitle?: string;
+  /**
+   * Set when every configuration ran at one size only (the tridiagonal solvers at 2^22, tcu at 2^28
+   * in the first reports): a line of one point is a lone dot, so the chart is drawn by case instead,
+   * x = index into `categories` (the configurations), a line per device.
+   */
+  readonly categories?: readonly string[];
   readonly lines: readonly ChartLine[];
 }
 
@@ -108,33 +124,68 @@ export function resultFigures(row: Row): string[] {
   return lines;
 }
 
-/** Groups points into charts and lines, in first-seen order; lines' points sorted by x. */
+/** A point of a view, before it is grouped into charts and lines. */
+interface Entry {
+  readonly chart: string;
+  readonly title: string;
+  /** The configuration, without the device. */
+  readonly line: string;
+  /** The device of the row: a line never joins two devices' points. */
+  readonly device: string;
+  readonly dashed?: boolean;
+  readonly point: ChartPoint;
+}
+
+/**
+ * Groups points into charts and lines, in first-seen order; lines' points sorted by x. A line is a
+ * configuration on one device: its label names the device when the chart has several (or
+ * `nameDevices`), so a size sweep never zig-zags between two GPUs. With `byCase`, a size sweep whose
+ * lines all have one point is drawn by case (see `ChartSpec.categories`); the sparse products' charts
+ * keep nonzeros on x, which means something even for one matrix.
+ */
 function build(
-  entries: Iterable<{ chart: string; title: string; line: string; dashed?: boolean; point: ChartPoint }>,
+  entries: Iterable<Entry>,
   axis: (chart: string) => { yTitle: string; yLog: boolean },
   idPrefix: string,
+  { nameDevices = false, byCase = true } = {},
 ): ChartSpec[] {
-  const charts = new Map<string, { title: string; lines: Map<string, { dashed?: boolean; points: ChartPoint[] }> }>();
+  const charts = new Map<string, { title: string; entries: Entry[] }>();
   for (const e of entries) {
-    const chart = charts.get(e.chart) ?? { title: e.title, lines: new Map() };
+    const chart = charts.get(e.chart) ?? { title: e.title, entries: [] };
     charts.set(e.chart, chart);
-    const line = chart.lines.get(e.line) ?? { ...(e.dashed ? { dashed: true } : {}), points: [] };
-    chart.lines.set(e.line, line);
-    line.points.push(e.point);
+    chart.entries.push(e);
   }
   return [...charts]
     .sort(([a], [b]) => chartOrder(a) - chartOrder(b))
-    .map(([key, c]) => ({
-      id: `${idPrefix}-${key}`,
-      title: c.title,
-      ...axis(key),
-      scatter: naturalUnit(key) === 'gflops',
-      lines: [...c.lines].map(([label, l]) => ({
-        label,
-        ...(l.dashed ? { dashed: true } : {}),
-        points: l.points.sort((a, b) => a.x - b.x),
-      })),
-    }));
+    .map(([key, c]) => {
+      const named = nameDevices || new Set(c.entries.map((e) => e.device)).size > 1;
+      const lines = linesOf(c.entries, (e) => (named ? `${e.device}: ${e.line}` : e.line));
+      const spec = { id: `${idPrefix}-${key}`, title: c.title, ...axis(key), scatter: naturalUnit(key) === 'gflops' };
+      if (!byCase || spec.scatter || lines.some((l) => l.points.length > 1)) return { ...spec, lines };
+      // Every configuration at one size: x is the configuration, a line per device.
+      const categories = [...new Set(c.entries.map((e) => e.line))];
+      const sizes = new Set(c.entries.map((e) => e.point.x));
+      const xTitle = sizes.size === 1 ? `configuration (all at n = 2^${[...sizes][0]})` : 'configuration (one size each: hover for n)';
+      // The tooltip's title is the line (the device), so its first line names the configuration.
+      const cases = c.entries.map((e) => ({ ...e, point: { x: categories.indexOf(e.line), y: e.point.y, tip: [e.line, ...e.point.tip] } }));
+      return { ...spec, scatter: true, xTitle, categories, lines: linesOf(cases, (e) => e.device) };
+    });
+}
+
+/** Entries as lines labelled by `label`, points sorted by x; a line is dashed when all its entries are. */
+function linesOf(entries: readonly Entry[], label: (e: Entry) => string): ChartLine[] {
+  const lines = new Map<string, { dashed: boolean; points: ChartPoint[] }>();
+  for (const e of entries) {
+    const line = lines.get(label(e)) ?? { dashed: true, points: [] };
+    lines.set(label(e), line);
+    line.dashed &&= e.dashed === true;
+    line.points.push(e.point);
+  }
+  return [...lines].map(([name, l]) => ({
+    label: name,
+    ...(l.dashed ? { dashed: true } : {}),
+    points: l.points.sort((a, b) => a.x - b.x),
+  }));
 }
 
 function xOf(result: CaseResult): number {
@@ -165,11 +216,15 @@ export function throughputCharts(rows: readonly Row[], choice: UnitChoice): Char
         const unit = unitFor(p, choice);
         const y = metricValue(row.result, unit);
         if (y === undefined) continue;
-        units.set(p, unit);
+        // The four tridiagonal solvers share a chart, a line each, as in the paper view: each has
+        // one configuration, so charts of their own would hold one line (one dot at one size).
+        const chart = lineageGroup(p);
+        units.set(chart, unit);
         yield {
-          chart: p,
-          title: `${p}: ${UNIT_SHORT[unit]}`,
-          line: lineName(row.result),
+          chart,
+          title: `${chart}: ${UNIT_SHORT[unit]}`,
+          line: chart === p ? lineName(row.result) : row.result.case.series,
+          device: row.source.device,
           point: { x: xOf(row.result), y, tip: resultFigures(row) },
         };
       }
@@ -198,6 +253,7 @@ export function ratioCopyCharts(rows: readonly Row[]): ChartSpec[] {
           chart: r.case.primitive,
           title: `${r.case.primitive}: × copy`,
           line: lineName(r),
+          device: row.source.device,
           point: { x: xOf(r), y: r.ratioCopy, tip: resultFigures(row) },
         };
       }
@@ -218,7 +274,7 @@ export function ratioCopyCharts(rows: readonly Row[]): ChartSpec[] {
  */
 export function paperCharts(rows: readonly Row[]): ChartSpec[] {
   const kinds = new Map<string, Set<string>>();
-  const entries = [];
+  const entries: Entry[] = [];
   for (const row of rows) {
     const c = row.result.case;
     const kind = lineage(c.primitive, caseText(c, 'algorithm'));
@@ -231,6 +287,7 @@ export function paperCharts(rows: readonly Row[]): ChartSpec[] {
       chart: group,
       title: `${group}: the paper's algorithms (dashed) and modern ones`,
       line: `${kind} · ${label}`,
+      device: row.source.device,
       dashed: kind === 'paper',
       point: { x: xOf(row.result), y, tip: resultFigures(row) },
     });
@@ -241,7 +298,9 @@ export function paperCharts(rows: readonly Row[]): ChartSpec[] {
 
 /**
  * Two devices on the same charts: a line per device and configuration (the second device dashed),
- * in each primitive's own unit. Where both ran the same case, the tooltip gives their ratio.
+ * in each primitive's own unit. Where both ran the same case, the tooltip gives their ratio. A chart
+ * only one of the two devices ran says so in its `note`, and comes after the charts with both, so the
+ * view does not open on charts that compare nothing.
  *
  * @example
  * ```ts
@@ -251,7 +310,8 @@ export function paperCharts(rows: readonly Row[]): ChartSpec[] {
 export function deviceCharts(rows: readonly Row[], first: string, second: string): ChartSpec[] {
   const byCase = new Map<string, Row>();
   for (const row of rows) byCase.set(caseKey(row.source.device, row.result.case), row);
-  const entries = [];
+  const entries: Entry[] = [];
+  const devicesOf = new Map<string, Set<string>>();
   for (const row of rows) {
     const device = row.source.device;
     if (device !== first && device !== second) continue;
@@ -259,18 +319,66 @@ export function deviceCharts(rows: readonly Row[], first: string, second: string
     const unit = naturalUnit(p);
     const y = metricValue(row.result, unit);
     if (y === undefined) continue;
+    devicesOf.set(`device-${p}`, (devicesOf.get(`device-${p}`) ?? new Set()).add(device));
     const other = byCase.get(caseKey(device === first ? second : first, row.result.case));
     const otherY = other ? metricValue(other.result, unit) : undefined;
     const tip = [...resultFigures(row), ...(otherY ? [`${fmt.format(y / otherY)}× the other device on this case`] : [])];
     entries.push({
       chart: p,
       title: `${p}: ${first} and ${second} (dashed)`,
-      line: `${device}: ${lineName(row.result)}`,
+      line: lineName(row.result),
+      device,
       dashed: device === second,
       point: { x: xOf(row.result), y, tip },
     });
   }
-  return build(entries, (p) => ({ yTitle: UNIT_TITLE[naturalUnit(p)], yLog: true }), 'device');
+  const axis = (p: string) => ({ yTitle: UNIT_TITLE[naturalUnit(p)], yLog: true });
+  const charts = build(entries, axis, 'device', { nameDevices: true }).map((spec): ChartSpec => {
+    const [only, ...others] = devicesOf.get(spec.id) ?? [];
+    if (only === undefined || others.length) return spec;
+    return { ...spec, note: `only ${only} ran these cases: no ${only === first ? second : first} results to compare` };
+  });
+  // Stable: the primitive order holds within the charts with both devices and within the others.
+  return charts.sort((a, b) => Number(a.note !== undefined) - Number(b.note !== undefined));
+}
+
+/**
+ * The pair the Devices view opens on: the two devices with the most primitives that both have a
+ * value for (charts with two series), then the most cases both ran; the device with more results
+ * first (solid), the other second (dashed). With `live` (the newest live run's device, when it has
+ * results) the pair includes it, second. Undefined when fewer than two devices have results.
+ *
+ * @example
+ * ```ts
+ * defaultDevicePair(currentRows(reports)); // ['nvidia-h100-80gb-hbm3', 'nvidia-h200']
+ * ```
+ */
+export function defaultDevicePair(rows: readonly Row[], live?: string): [string, string] | undefined {
+  // Per device, the cases it has a value for (case key without the device → primitive).
+  const cases = new Map<string, Map<string, string>>();
+  for (const row of rows) {
+    const c = row.result.case;
+    if (metricValue(row.result, naturalUnit(c.primitive)) === undefined) continue;
+    const device = row.source.device;
+    cases.set(device, (cases.get(device) ?? new Map()).set(caseKey('', c), c.primitive));
+  }
+  const devices = [...cases.keys()];
+  let best: { pair: [string, string]; score: [number, number] } | undefined;
+  for (const [i, a] of devices.entries()) {
+    for (const b of devices.slice(i + 1)) {
+      if (live !== undefined && cases.has(live) && a !== live && b !== live) continue;
+      const ofA = cases.get(a) as Map<string, string>;
+      const ofB = cases.get(b) as Map<string, string>;
+      const primitivesOfB = new Set(ofB.values());
+      const primitives = new Set([...ofA.values()].filter((p) => primitivesOfB.has(p))).size;
+      const shared = [...ofA.keys()].filter((k) => ofB.has(k)).length;
+      if (best && (primitives < best.score[0] || (primitives === best.score[0] && shared <= best.score[1]))) continue;
+      // The live device second; otherwise the device with more results first.
+      const aFirst = live !== undefined && (a === live || b === live) ? b === live : ofA.size >= ofB.size;
+      best = { pair: aFirst ? [a, b] : [b, a], score: [primitives, shared] };
+    }
+  }
+  return best?.pair;
 }
 
 /** Case fields that must agree between a baseline and a project case when both have them. */
@@ -309,7 +417,7 @@ export interface CudaView {
  * ```
  */
 export function cudaCharts(ours: readonly Row[], baselines: readonly Row[]): CudaView {
-  const entries = [];
+  const entries: Entry[] = [];
   const all = new Set<string>();
   const matched = new Set<string>();
   for (const b of baselines) {
@@ -337,6 +445,7 @@ export function cudaCharts(ours: readonly Row[], baselines: readonly Row[]): Cud
         chart: lineageGroup(p),
         title: `${lineageGroup(p)}: CUDA library time ÷ ours (above 1: ours is faster)`,
         line: `${lineageGroup(p) === p ? lineName(o.result) : o.result.case.series} vs ${library}`,
+        device: o.source.device,
         point: {
           x: xOf(o.result),
           y: bm.medianMs / om.medianMs,
@@ -346,7 +455,8 @@ export function cudaCharts(ours: readonly Row[], baselines: readonly Row[]): Cud
     }
   }
   return {
-    charts: build(entries, () => ({ yTitle: 'CUDA library time ÷ our time', yLog: true }), 'cuda'),
+    // Not by case: a line pairs one of our configurations with a library, which a category would not name.
+    charts: build(entries, () => ({ yTitle: 'CUDA library time ÷ our time', yLog: true }), 'cuda', { byCase: false }),
     unmatched: [...all].filter((f) => !matched.has(f)),
   };
 }

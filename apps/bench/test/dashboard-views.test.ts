@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from '../dashboard/frame-model.js';
 import { lineage, metricValue, naturalUnit } from '../dashboard/metrics.js';
 import { baselineRows, currentRows, deviceName, type LoadedReport, newestFirst, toLoadedReport } from '../dashboard/model.js';
-import { sortRows, verificationText } from '../dashboard/table-model.js';
-import { cudaCharts, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts } from '../dashboard/views.js';
+import { COLUMNS, sortRows, verificationText } from '../dashboard/table-model.js';
+import { cudaCharts, defaultDevicePair, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts } from '../dashboard/views.js';
 import type { CaseRecord } from '../src/case-types.js';
 import type { BenchReport, CaseResult } from '../src/report.js';
 import { frameReport, measurement, sampleReport } from './fixtures.js';
@@ -190,6 +190,141 @@ describe('views', () => {
     expect(view.charts[0]!.lines[0]!.points).toEqual([expect.objectContaining({ x: 20, y: 2 })]);
     expect(naturalUnit('hisparse-add')).toBe(naturalUnit('sparse-add'));
     expect(naturalUnit('hisparse-add')).toBe('gflops');
+  });
+});
+
+/** A HiSparse product on `matrix` with `nnz` nonzeros, taking `ms`, as the bench reports it (matrix info, GFLOPS). */
+function hisparse(primitive: 'hisparse-spmv' | 'hisparse-spmv-t', d: number, matrix: string, nnz: number, ms: number): CaseResult {
+  const shape = { primitive, type: 'f32', nodeSize: d, matrix, series: `${primitive} f32 d ${d} ${matrix}` } as const;
+  const r = ok(shape as unknown as Parameters<typeof ok>[0], nnz, ms);
+  const info = { name: matrix, rows: nnz / 4, cols: nnz / 4, nnz, k: 1, algorithm: `hisparse d ${d}`, maxRowLength: 4, meanRowLength: 4 };
+  return { ...r, matrix: info, gflops: (2 * nnz) / ms / 1e6 };
+}
+
+describe('issue 33: the charts the user test found wrong', () => {
+  const h100 = 'nvidia-h100-80gb-hbm3';
+  const h200 = 'nvidia-h200';
+
+  test('hisparse-spmv and -t are drawn as spmv is: GFLOPS, a point per matrix on nonzeros, no line between matrices', () => {
+    const results = [
+      hisparse('hisparse-spmv', 16, 'biased-1M', 1 << 22, 0.1),
+      hisparse('hisparse-spmv', 16, 'uniform-4M', 1 << 24, 0.8),
+      hisparse('hisparse-spmv-t', 16, 'biased-1M', 1 << 22, 0.2),
+    ];
+    const rows = currentRows([load('h.json', report('2026-11-26T00:00:00Z', results))]);
+    const charts = throughputCharts(rows, 'natural');
+    expect(charts.map((c) => [c.id, c.title, c.scatter, c.yTitle])).toEqual([
+      ['throughput-hisparse-spmv', 'hisparse-spmv: GFLOPS', true, 'GFLOPS (2·nnz·k per product)'],
+      ['throughput-hisparse-spmv-t', 'hisparse-spmv-t: GFLOPS', true, 'GFLOPS (2·nnz·k per product)'],
+    ]);
+    expect(charts[0]!.lines.map((l) => l.label)).toEqual(['f32 d 16']);
+    // 2·nnz / time: 2·2^22 / 0.1 ms and 2·2^24 / 0.8 ms, at log2 of the nonzeros.
+    expect(charts[0]!.lines[0]!.points.map((p) => [p.x, Number(p.y.toFixed(1))])).toEqual([
+      [22, 83.9],
+      [24, 41.9],
+    ]);
+    expect(naturalUnit('hisparse-spmv-t')).toBe('gflops');
+    const gflops = COLUMNS.find((c) => c.key === 'gflops')!;
+    expect(gflops.text(rows[0]!)).toBe('83.89');
+  });
+
+  test('throughput: a line never joins two devices; each device has its own line, named', () => {
+    const rows = currentRows([
+      load('a.json', report('2026-11-24T00:00:00Z', [ok(scanShape, 1 << 16, 1), ok(scanShape, 1 << 28, 2)], h100)),
+      load('b.json', report('2026-11-28T00:00:00Z', [ok(scanShape, 1 << 24, 1), ok(scanShape, 1 << 28, 1)], h200)),
+    ]);
+    const [scan] = throughputCharts(rows, 'natural');
+    expect(scan!.lines.map((l) => [l.label, l.points.map((p) => p.x)])).toEqual([
+      [`${h200}: decoupled-fallback u32 add excl fwd`, [24, 28]],
+      [`${h100}: decoupled-fallback u32 add excl fwd`, [16, 28]],
+    ]);
+    expect(ratioCopyCharts(rows)[0]!.lines).toHaveLength(2);
+  });
+
+  test('configurations that ran at one size only are drawn by case: x is the configuration, a line per device', () => {
+    const tcu = (algorithm: string, seg: number, ms: number) =>
+      ok(
+        {
+          primitive: 'tcu-scan',
+          algorithm,
+          inputType: 'f16',
+          segmentSize: seg,
+          series: `tcu-scan ${algorithm} f16 seg ${seg}`,
+        } as Parameters<typeof ok>[0],
+        1 << 28,
+        ms,
+      );
+    const tridiag = ok({ primitive: 'tridiag-cr', type: 'f32', series: 'tridiag-cr f32' } as Parameters<typeof ok>[0], 1 << 22, 0.05);
+    const pcr = ok({ primitive: 'tridiag-pcr', type: 'f32', series: 'tridiag-pcr f32' } as Parameters<typeof ok>[0], 1 << 22, 0.08);
+    const rows = currentRows([
+      load(
+        'a.json',
+        report('2026-11-22T00:00:00Z', [
+          tcu('subgroup-matrix', 16, 1),
+          tcu('emulated', 16, 4),
+          tcu('subgroup-matrix', 256, 2),
+          tridiag,
+          pcr,
+        ]),
+      ),
+    ]);
+    const charts = throughputCharts(rows, 'natural');
+    const scan = charts.find((c) => c.id === 'throughput-tcu-scan')!;
+    expect(scan.categories).toEqual(['subgroup-matrix f16 seg 16', 'emulated f16 seg 16', 'subgroup-matrix f16 seg 256']);
+    expect(scan.scatter).toBe(true);
+    expect(scan.lines.map((l) => l.label)).toEqual([h100]);
+    const gbps = (ms: number) => (8 * (1 << 28)) / ms / 1e6;
+    expect(scan.lines[0]!.points.map((p) => [p.x, p.y])).toEqual([
+      [0, gbps(1)],
+      [1, gbps(4)],
+      [2, gbps(2)],
+    ]);
+    // The tooltip names the configuration, then the figures (the size among them).
+    expect(scan.lines[0]!.points[1]!.tip.slice(0, 2)).toEqual(['emulated f16 seg 16', 'n = 268,435,456 (2^28)']);
+    expect(scan.xTitle).toBe('configuration (all at n = 2^28)');
+    // The tridiagonal solvers share one chart, a configuration each.
+    const solvers = charts.find((c) => c.id === 'throughput-tridiag')!;
+    expect([solvers.categories, solvers.lines.map((l) => l.points.length)]).toEqual([['tridiag-cr f32', 'tridiag-pcr f32'], [2]]);
+    // A second size makes it a size sweep again, a line per solver.
+    const swept = currentRows([
+      load('b.json', report('2026-11-22T00:00:00Z', [tridiag, { ...tridiag, case: { ...tridiag.case, n: 1 << 20, id: 'x@1048576' } }])),
+    ]);
+    expect(throughputCharts(swept, 'natural')[0]!.categories).toBeUndefined();
+  });
+
+  test('devices: the default pair shares the most primitives; charts with one device say so and come last', () => {
+    const add = hisparse('hisparse-spmv', 16, 'biased-1M', 1 << 22, 0.1);
+    const sort = ok(sortShape, 1 << 20, 0.1);
+    const rows = currentRows([
+      // The newest report is the H200's, with one primitive the H100 also ran: the user test's default pair.
+      load('h200.json', report('2026-11-28T00:00:00Z', [add], h200)),
+      load('h100.json', report('2026-11-24T00:00:00Z', [ok(scanShape, 1 << 20, 1), sort, add], h100)),
+      load('b200.json', report('2026-11-25T00:00:00Z', [ok(scanShape, 1 << 24, 1), sort], 'nvidia-b200')),
+      // A device with rows but nothing drawn (a failed case) is never picked.
+      load('sw.json', report('2026-11-27T00:00:00Z', [{ case: sort.case, status: 'failed', message: 'x' }], 'swiftshader')),
+    ]);
+    expect(defaultDevicePair(rows)).toEqual([h100, 'nvidia-b200']);
+    // A live run's device is in the pair, second, with the device it shares the most with.
+    expect(defaultDevicePair(rows, h200)).toEqual([h100, h200]);
+    // A live device with nothing drawn does not restrict the pair.
+    expect(defaultDevicePair(rows, 'swiftshader')).toEqual([h100, 'nvidia-b200']);
+    expect(defaultDevicePair(currentRows([load('h100.json', report('2026-11-24T00:00:00Z', [sort], h100))]))).toBeUndefined();
+
+    const charts = deviceCharts(rows, h100, h200);
+    expect(charts.map((c) => [c.id, c.note])).toEqual([
+      ['device-hisparse-spmv', undefined],
+      ['device-scan', `only ${h100} ran these cases: no ${h200} results to compare`],
+      ['device-sort', `only ${h100} ran these cases: no ${h200} results to compare`],
+    ]);
+    // The product: a point per device on the matrix's nonzeros, the second device dashed.
+    expect(charts[0]!.scatter).toBe(true);
+    expect(charts[0]!.lines.map((l) => [l.label, l.dashed ?? false, l.points.length])).toEqual([
+      [`${h200}: f32 d 16`, true, 1],
+      [`${h100}: f32 d 16`, false, 1],
+    ]);
+    // scan at one size on the H100: by case, a line per device.
+    expect(charts[1]!.categories).toEqual(['decoupled-fallback u32 add excl fwd']);
+    expect(charts[1]!.lines.map((l) => [l.label, l.points.length])).toEqual([[h100, 1]]);
   });
 });
 
