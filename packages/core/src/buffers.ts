@@ -1,5 +1,5 @@
 import type { ScanContext } from './context.js';
-import { ScanError } from './errors.js';
+import { invalidArgument, ScanError } from './errors.js';
 import { releaseReadStaging, takeReadStaging, writeToBuffer } from './staging.js';
 
 /**
@@ -30,15 +30,28 @@ export const STORAGE_USAGE = BufferUsage.STORAGE | BufferUsage.COPY_SRC | Buffer
  * ```
  */
 export function createStorageBuffer(ctx: ScanContext, byteLength: number, label?: string): GPUBuffer {
+  if (!Number.isSafeInteger(byteLength) || byteLength < 0) invalidArgument('byteLength', byteLength, 'expected a non-negative integer');
+  return allocateStorage(ctx, byteLength, label, 'byteLength');
+}
+
+/** `createStorageBuffer` once the length is known to be valid; a buffer too large names `argument`. */
+function allocateStorage(ctx: ScanContext, byteLength: number, label: string | undefined, argument: string): GPUBuffer {
   const size = Math.max(16, Math.ceil(byteLength / 16) * 16);
-  checkBufferSize(ctx, size, label ?? 'buffer');
+  checkBufferSize(ctx, size, label ?? 'buffer', argument);
   return ctx.device.createBuffer({ size, usage: STORAGE_USAGE, ...(label ? { label } : {}) });
 }
 
-/** Throws `TOO_LARGE` when a buffer of `size` bytes is past the device's `maxBufferSize`. */
-export function checkBufferSize(ctx: ScanContext, size: number, what: string): void {
+/**
+ * Throws `TOO_LARGE` naming `argument` (the caller's argument the size comes from) when a buffer of
+ * `size` bytes is past the device's `maxBufferSize`.
+ */
+export function checkBufferSize(ctx: ScanContext, size: number, what: string, argument: string): void {
   if (size > ctx.caps.limits.maxBufferSize) {
-    throw new ScanError('TOO_LARGE', `${what}: ${size} bytes is past the device's maxBufferSize (${ctx.caps.limits.maxBufferSize})`);
+    throw new ScanError(
+      'TOO_LARGE',
+      `${what}: ${argument} needs ${size} bytes, past the device's maxBufferSize (${ctx.caps.limits.maxBufferSize})`,
+      { argument },
+    );
   }
 }
 
@@ -54,7 +67,8 @@ export function checkBufferSize(ctx: ScanContext, size: number, what: string): v
  * ```
  */
 export function uploadArray(ctx: ScanContext, data: ArrayBufferView, label?: string): GPUBuffer {
-  const buffer = createStorageBuffer(ctx, data.byteLength, label);
+  if (!ArrayBuffer.isView(data)) invalidArgument('data', data, 'expected a typed array or DataView');
+  const buffer = allocateStorage(ctx, data.byteLength, label, 'data');
   // WebGPU writes whole words: the last partial word (bytes of a Uint8Array, say) goes up zero-padded.
   const whole = data.byteLength - (data.byteLength % 4);
   if (whole > 0) writeToBuffer(ctx.device, buffer, 0, new Uint8Array(data.buffer, data.byteOffset, whole));

@@ -1,11 +1,13 @@
 // The public contract around the kernels: validation, errors, plan reuse, caching, device loss.
 import { freshTestContext, getTestContext, randomData } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
+import { createStorageBuffer, uploadArray } from '../src/buffers.js';
 import * as cpu from '../src/cpu/index.js';
 import { ScanError } from '../src/errors.js';
 import { distribute, enumerate, pack, packIf, reduce, split } from '../src/ops/primitives.js';
 import { scan } from '../src/ops/scan.js';
 import { cachedPipelineCount } from '../src/pipeline-cache.js';
+import { RecipeExecutor } from '../src/plans/executor.js';
 import { createScanPlan } from '../src/plans/scan-plan.js';
 import { checkArrayLength } from '../src/validate.js';
 import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
@@ -125,6 +127,59 @@ describe('bad input', () => {
     // Exactly at the limit passes the check (what the real device then does is not this test's business).
     expect(() => checkArrayLength(ctx, 2 ** 28, 'data')).not.toThrow();
     expect(() => checkArrayLength(ctx, 2 ** 28 + 1, 'data', 'buffer')).toThrow(/^data = 268435457 elements/);
+  });
+
+  it('buffers and plan scratch past maxBufferSize name the argument the size came from, before touching the device', async () => {
+    const real = await getTestContext();
+    const device = new Proxy({} as GPUDevice, {
+      get: (_, key) => {
+        throw new Error(`device.${String(key)} used before the size was checked`);
+      },
+    });
+    const limits = { ...real.caps.limits, maxBufferSize: 1024, maxStorageBufferBindingSize: 1024 };
+    const ctx = { ...real, device, lostReason: undefined, caps: { ...real.caps, limits } } as typeof real;
+    const thrown = (call: () => unknown) => {
+      try {
+        call();
+      } catch (e) {
+        return e as ScanError;
+      }
+      return undefined;
+    };
+    const cases: [string, () => unknown, string, string, RegExp][] = [
+      [
+        'createStorageBuffer',
+        () => createStorageBuffer(ctx, 1025, 'out'),
+        'TOO_LARGE',
+        'byteLength',
+        /^out: byteLength needs 1040 bytes, past the device's maxBufferSize \(1024\)$/,
+      ],
+      [
+        'createStorageBuffer',
+        () => createStorageBuffer(ctx, -4),
+        'INVALID_ARGUMENT',
+        'byteLength',
+        /^byteLength = -4: expected a non-negative integer$/,
+      ],
+      ['createStorageBuffer', () => createStorageBuffer(ctx, Number.NaN), 'INVALID_ARGUMENT', 'byteLength', /^byteLength = NaN/],
+      ['uploadArray', () => uploadArray(ctx, new Uint32Array(257), 'input'), 'TOO_LARGE', 'data', /^input: data needs 1040 bytes/],
+      ['uploadArray', () => uploadArray(ctx, [1, 2] as never), 'INVALID_ARGUMENT', 'data', /^data = Array\(2\): expected a typed array/],
+    ];
+    for (const [label, call, code, argument, message] of cases) {
+      const e = thrown(call);
+      expect(e, label).toBeInstanceOf(ScanError);
+      expect(e, label).toMatchObject({ code, argument });
+      expect(e?.message, label).toMatch(message);
+    }
+    // Scratch: reserved at plan creation it comes from options.maxCount; grown by an encode, from args.count.
+    const exec = new RecipeExecutor(ctx, 'test plan');
+    const recipe = { steps: [], scratch: { partials: 2048 }, params: [] };
+    expect(thrown(() => exec.reserve(recipe))).toMatchObject({
+      code: 'TOO_LARGE',
+      argument: 'options.maxCount',
+      message: `test plan: options.maxCount needs 2048 bytes of scratch ("partials"), past the device's maxBufferSize (1024)`,
+    });
+    expect(thrown(() => exec.reserveFor(() => recipe))).toMatchObject({ code: 'TOO_LARGE', argument: 'args.count' });
   });
 });
 

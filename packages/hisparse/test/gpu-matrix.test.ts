@@ -91,9 +91,58 @@ describe('HiSparseMatrix', () => {
       destroy() {},
     } as ScanContext;
     const tight = new HiSparseMatrix(small, M.tree.retain(), M.transposed, M.scaleFactor);
-    expect(() => createHiSparseSpmvPlan(tight.ctx, tight)).toThrow(/TOO_LARGE|maxStorageBufferBindingSize 16/);
+    expect(() => createHiSparseSpmvPlan(tight.ctx, tight)).toThrow(
+      expect.objectContaining({ code: 'TOO_LARGE', argument: 'A' }) as unknown as Error,
+    );
     tight.destroy();
     M.destroy();
     await expect(M.spmv(new Float32Array(12))).rejects.toThrow(/destroy/);
+  });
+
+  it('sizes past one storage binding are TOO_LARGE naming the argument the caller passed', async () => {
+    const A = randomCsrDyadic(40, 40, 200, 18);
+    const M = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 4 });
+    const N = await HiSparseMatrix.fromCsr(ctx, randomCsrDyadic(40, 40, 150, 19), { nodeSize: 4 });
+    // The same device seen through a smaller binding limit; `created` counts the buffers made.
+    let created = 0;
+    const device = new Proxy(ctx.device, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key) as unknown;
+        if (key === 'createBuffer') created++;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const limited = (maxStorageBufferBindingSize: number) =>
+      ({
+        device,
+        caps: { ...ctx.caps, limits: { ...ctx.caps.limits, maxStorageBufferBindingSize } },
+        get lostReason() {
+          return ctx.lostReason;
+        },
+        lost: ctx.lost,
+        destroy() {},
+      }) as ScanContext;
+    const view = (c: ScanContext, m: HiSparseMatrix) => new HiSparseMatrix(c, m.tree.retain(), m.transposed, m.scaleFactor);
+    // The build: each (distinct) nonzero needs 16 bytes of sorted entries, refused before the upload.
+    const nnz = M.stats().nnz;
+    created = 0;
+    await expect(HiSparseMatrix.fromCsr(limited(16 * nnz - 1), A, { nodeSize: 4 })).rejects.toMatchObject({
+      code: 'TOO_LARGE',
+      argument: 'A',
+      message: expect.stringMatching(
+        new RegExp(`^HiSparse build: A has ${nnz} nonzeros, which need ${16 * nnz} bytes`),
+      ) as unknown as string,
+    });
+    expect(created).toBe(0);
+    // The sum's working arrays, refused before any GPU work; the operands are unchanged.
+    const small = limited(64);
+    const [SM, SN] = [view(small, M), view(small, N)];
+    created = 0;
+    await expect(SM.add(SN)).rejects.toMatchObject({ code: 'TOO_LARGE', argument: 'B' });
+    expect(created).toBe(0);
+    // An edit that would grow the shared pool past one binding names the matrix.
+    await expect(view(limited(M.tree.pool.size), M).insert(0, 0, 3)).rejects.toMatchObject({ code: 'TOO_LARGE', argument: 'this' });
+    expectSameCsr(await M.toCsr(), A, 'A after the refused calls');
+    for (const m of [SM, SN, M, N]) m.destroy();
   });
 });

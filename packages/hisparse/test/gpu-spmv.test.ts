@@ -251,7 +251,7 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
       const small = claiming({ maxStorageBufferBindingSize: 4096 });
       const options = { transpose: false, combine: 'segmented' } as const;
       expect(() => createPoolSpmvPlan(small, M.parts, M.census, options)).toThrow(
-        expect.objectContaining({ code: 'TOO_LARGE' }) as unknown as Error,
+        expect.objectContaining({ code: 'TOO_LARGE', argument: 'options.combine' }) as unknown as Error,
       );
       createPoolSpmvPlan(small, M.parts, M.census, { transpose: false }).destroy();
       const narrow = createPoolSpmvPlan(claiming({ maxComputeWorkgroupsPerDimension: 7 }), M.parts, M.census, options);

@@ -44,7 +44,9 @@ const LOG_NUM_BANKS = 5;
 
 function checkWorkgroupSize(workgroupSize: number): void {
   if (!Number.isInteger(workgroupSize) || workgroupSize < 1 || (workgroupSize & (workgroupSize - 1)) !== 0) {
-    throw new ScanError('INVALID_ARGUMENT', `blelloch: workgroupSize = ${workgroupSize}: the scan tree needs a power of two`);
+    throw new ScanError('INVALID_ARGUMENT', `blelloch: workgroupSize = ${workgroupSize}: the scan tree needs a power of two`, {
+      argument: 'spec.workgroupSize',
+    });
   }
 }
 

@@ -31,7 +31,7 @@ export class GpuSession {
 
   /** A new storage buffer of `bytes` bytes owned by the session. */
   buffer(bytes: number, label: string): GPUBuffer {
-    checkBufferSize(this.ctx, bytes, label);
+    checkBufferSize(this.ctx, bytes, label, 'bytes');
     return this.own(createStorageBuffer(this.ctx, bytes, label));
   }
 

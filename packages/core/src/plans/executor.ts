@@ -135,7 +135,7 @@ export class RecipeExecutor {
     if (this.destroyed) throw new ScanError('INVALID_ARGUMENT', `${this.label}: the plan was destroyed`, { argument: 'plan' });
     assertUsable(this.ctx);
     const recipe = build();
-    this.ensureScratch(recipe);
+    this.ensureScratch(recipe, 'args.count');
     // A dispatch of no workgroups is left out of a recipe, so the dispatch count is part of every key.
     const structure = this.structureFor(`${key}#${dispatchCount(recipe)}`, recipe);
     const ring = recipe.params.length > 0 ? this.params.write(encoder, recipe.params) : undefined;
@@ -221,19 +221,20 @@ export class RecipeExecutor {
    * before a neighbour plan binds one of its buffers.
    */
   reserveFor(build: () => Recipe): void {
-    this.ensureScratch(build());
+    this.ensureScratch(build(), 'args.count');
   }
 
   /** One of the scratch buffers (after `reserve`/`reserveFor`), for a neighbour plan to write into. */
   scratchBuffer(name: string): GPUBuffer {
     const b = this.scratch.get(name);
-    if (!b) throw new ScanError('INVALID_ARGUMENT', `${this.label}: no scratch buffer "${name}" yet`);
+    // A neighbour plan asking before reserving is our bug, not the caller's.
+    if (!b) throw new Error(`${this.label}: internal error: no scratch buffer "${name}" yet`);
     return b;
   }
 
   /** Allocates the scratch `recipe` needs now (a plan's `maxCount`), exactly, so later encodes allocate nothing. */
   reserve(recipe: Recipe): void {
-    this.ensureScratch(recipe, true);
+    this.ensureScratch(recipe, 'options.maxCount', true);
   }
 
   private structureFor(key: string, recipe: Recipe): Structure {
@@ -328,7 +329,11 @@ export class RecipeExecutor {
     }
   }
 
-  private ensureScratch(recipe: Recipe, exact = false): void {
+  /**
+   * Allocates what `recipe` needs. `argument` is the caller's argument the sizes follow from: the
+   * encode's `args.count`, or the plan's `options.maxCount` when reserving.
+   */
+  private ensureScratch(recipe: Recipe, argument: string, exact = false): void {
     const need = recipe.scratch;
     for (const name in need) {
       const bytes = need[name] as number;
@@ -336,7 +341,11 @@ export class RecipeExecutor {
       if (have && have.size >= bytes) continue;
       const limit = this.ctx.caps.limits.maxBufferSize;
       if (bytes > limit) {
-        throw new ScanError('TOO_LARGE', `${this.label}: scratch "${name}" needs ${bytes} bytes, past maxBufferSize ${limit}`);
+        throw new ScanError(
+          'TOO_LARGE',
+          `${this.label}: ${argument} needs ${bytes} bytes of scratch ("${name}"), past the device's maxBufferSize (${limit})`,
+          { argument },
+        );
       }
       // Doubling bounds the allocations of a growing count to O(log); an exact request (maxCount) stays exact.
       const size = have && !exact ? Math.min(limit, Math.max(bytes, 2 * have.size)) : bytes;

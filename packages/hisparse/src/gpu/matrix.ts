@@ -8,7 +8,7 @@ import { hisparseToCsr } from '../cpu/to-csr.js';
 import { checkFinite, checkHiSparse, checkNodeSize, checkVector } from '../format/args.js';
 import type { HiSparseHost } from '../format/matrix.js';
 import { addOnGpu } from './add/index.js';
-import { buildOnGpu } from './build/index.js';
+import { buildOnGpu, checkBuildable } from './build/index.js';
 import { type Census, levelNodes, takeCensus } from './census.js';
 import { editOnGpu, type GrowablePool } from './edit/index.js';
 import type { LeafCombine } from './kernels/leaf-kernel.js';
@@ -169,6 +169,8 @@ export class HiSparseMatrix {
     assertUsable(ctx);
     const canonical = cooToCsr(csrToCoo(A));
     const nodeSize = checkNodeSize(checkOptions(options, ['nodeSize'])['nodeSize'], 'options.nodeSize');
+    // Checked before the uploads, so that a matrix too large is refused in the caller's terms.
+    checkBuildable(ctx, { rows: canonical.rows, cols: canonical.cols, nnz: canonical.colIdx.length }, nodeSize);
     const buffers = [
       uploadArray(ctx, canonical.rowPtr, 'hisparse build rowPtr'),
       uploadArray(ctx, canonical.colIdx.length > 0 ? canonical.colIdx : new Uint32Array(1), 'hisparse build colIdx'),

@@ -117,7 +117,8 @@ export function createPoolSpmvPlan(
     if (traversal && queueBytes(parity) > bindable) {
       throw new ScanError(
         'TOO_LARGE',
-        `hisparse spmv: the largest level's queue needs ${queueBytes(parity)} bytes, past maxStorageBufferBindingSize ${bindable}`,
+        `createHiSparseSpmvPlan: A's largest level needs a queue of ${queueBytes(parity)} bytes, past maxStorageBufferBindingSize (${bindable})`,
+        { argument: 'A' },
       );
     }
   }

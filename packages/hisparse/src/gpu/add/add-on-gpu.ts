@@ -161,11 +161,18 @@ function censusFromTally(control: Uint32Array, levels: number): Census {
   return { nodes, entries, words, coo4Classes };
 }
 
-/** Refuses buffers past one storage binding: each of these is bound whole. */
+/**
+ * Refuses buffers past one storage binding: each of these is bound whole. The caller of `A.add(B)`
+ * passed B, so the error names it.
+ */
 function checkBindable(ctx: ScanContext, bytes: number, what: string): void {
   const limit = ctx.caps.limits.maxStorageBufferBindingSize;
   if (bytes > limit) {
-    throw new ScanError('TOO_LARGE', `hisparse add: ${what} needs ${bytes} bytes, past maxStorageBufferBindingSize ${limit}`);
+    throw new ScanError(
+      'TOO_LARGE',
+      `HiSparseMatrix.add: adding B needs ${bytes} bytes for ${what}, past maxStorageBufferBindingSize (${limit})`,
+      { argument: 'B' },
+    );
   }
 }
 

@@ -31,7 +31,9 @@ function createPool(ctx: ScanContext, words: number): GPUBuffer {
   // The filling kernels bind the whole pool, so it must fit one storage binding.
   const limit = Math.min(ctx.caps.limits.maxBufferSize, ctx.caps.limits.maxStorageBufferBindingSize);
   if (bytes > limit) {
-    throw new ScanError('TOO_LARGE', `hisparse build: the pool needs ${bytes} bytes, past the device's storage binding limit (${limit})`);
+    throw new ScanError('TOO_LARGE', `HiSparse build: A's pool needs ${bytes} bytes, past what one storage binding allows (${limit})`, {
+      argument: 'A',
+    });
   }
   // mappedAtCreation writes the header without a command; WebGPU zero-initializes the rest, which
   // is FORMAT.md's padding (0) and the "no entry" of dense nodes, so filling writes only entries.
@@ -44,6 +46,35 @@ function createPool(ctx: ScanContext, words: number): GPUBuffer {
   new Uint32Array(pool.getMappedRange(0, 16)).set([POOL_MAGIC, FORMAT_VERSION, 0, 0]);
   pool.unmap();
   return pool;
+}
+
+/**
+ * Refuses, before any upload or GPU work, a matrix the GPU build cannot take: entries past one
+ * storage binding (`TOO_LARGE`) or hierarchical keys past 64 bits (`UNSUPPORTED`), both naming `A`.
+ *
+ * @example
+ * ```ts
+ * checkBuildable(ctx, { rows: 1 << 20, cols: 1 << 20, nnz: 5e6 }, 32); // before uploading A
+ * ```
+ */
+export function checkBuildable(ctx: ScanContext, A: { rows: number; cols: number; nnz: number }, nodeSize: number): void {
+  const bindable = ctx.caps.limits.maxStorageBufferBindingSize;
+  // The entries in hierarchical order are one vec4 each, bound whole (no chunking yet).
+  if (16 * A.nnz > bindable) {
+    throw new ScanError(
+      'TOO_LARGE',
+      `HiSparse build: A has ${A.nnz} nonzeros, which need ${16 * A.nnz} bytes of sorted entries, past maxStorageBufferBindingSize (${bindable})`,
+      { argument: 'A' },
+    );
+  }
+  const shape: BuildShape = { n: A.nnz, rows: A.rows, levels: levelsFor(A.rows, A.cols, nodeSize), log2d: Math.log2(nodeSize) };
+  if (keyBits(shape) > 64) {
+    throw new ScanError(
+      'UNSUPPORTED',
+      `HiSparse build: a ${A.rows}×${A.cols} matrix with nodeSize ${nodeSize} needs ${keyBits(shape)}-bit hierarchical keys; the GPU build sorts at most 64`,
+      { argument: 'A' },
+    );
+  }
 }
 
 /**
@@ -77,21 +108,7 @@ export async function buildOnGpu(ctx: ScanContext, A: GpuCsrMatrix, nodeSize: nu
     const pool = await runGuarded(ctx, 'hisparse build', async () => createPool(ctx, POOL_HEADER_WORDS));
     return { ...state, root: NULL_POINTER, pool, poolWords: POOL_HEADER_WORDS };
   }
-  // The entries in hierarchical order are one vec4 each, bound whole (no chunking yet).
-  if (16 * A.nnz > ctx.caps.limits.maxStorageBufferBindingSize) {
-    throw new ScanError(
-      'TOO_LARGE',
-      `hisparse build: A.nnz = ${A.nnz} needs ${16 * A.nnz} bytes of sorted entries, past maxStorageBufferBindingSize (${ctx.caps.limits.maxStorageBufferBindingSize})`,
-      { argument: 'A' },
-    );
-  }
-  if (keyBits(shape) > 64) {
-    throw new ScanError(
-      'UNSUPPORTED',
-      `hisparse build: a ${A.rows}×${A.cols} matrix with nodeSize ${d} needs ${keyBits(shape)}-bit hierarchical keys; the GPU build sorts at most 64`,
-      { argument: 'A' },
-    );
-  }
+  checkBuildable(ctx, A, d);
   return runGuarded(ctx, 'hisparse build', async () => {
     const scratch = createBuildScratch(ctx, A.nnz, levels);
     const exec = new RecipeExecutor(ctx, 'hisparse build');

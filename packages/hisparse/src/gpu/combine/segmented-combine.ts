@@ -65,7 +65,8 @@ export function createSegmentedCombine(ctx: ScanContext, options: { capacity: nu
   if (4 * capacity > bindable) {
     throw new ScanError(
       'TOO_LARGE',
-      `hisparse spmv (combine 'segmented'): ${capacity} records need ${4 * capacity} bytes per array, past maxStorageBufferBindingSize ${bindable}`,
+      `createHiSparseSpmvPlan: with options.combine = 'segmented', A's ${capacity} leaf records need ${4 * capacity} bytes per array, past maxStorageBufferBindingSize (${bindable}); combine 'atomic' (the default) keeps no records`,
+      { argument: 'options.combine' },
     );
   }
   const headWords = packedFlagWords(capacity);

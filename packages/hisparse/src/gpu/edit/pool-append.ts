@@ -65,7 +65,12 @@ export async function reservePool(ctx: ScanContext, shared: GrowablePool, words:
   if (needed <= shared.pool.size) return;
   const limit = Math.min(ctx.caps.limits.maxStorageBufferBindingSize, ctx.caps.limits.maxBufferSize);
   if (needed > limit) {
-    throw new ScanError('TOO_LARGE', `hisparse edit: a pool of ${needed} bytes is past what one binding allows (${limit} bytes)`);
+    // The pool keeps every version an edit made (copy-on-write); a fresh build keeps only one.
+    throw new ScanError(
+      'TOO_LARGE',
+      `HiSparseMatrix.insert/remove: the matrix's pool would grow to ${needed} bytes, past what one binding allows (${limit} bytes); rebuild it (HiSparseMatrix.fromCsr(ctx, await A.toCsr())) to drop the versions it keeps`,
+      { argument: 'this' },
+    );
   }
   const size = Math.min(Math.max(needed, 2 * shared.pool.size), Math.floor(limit / 16) * 16);
   const old = shared.pool;

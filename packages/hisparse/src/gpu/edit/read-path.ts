@@ -58,7 +58,8 @@ export async function readPathOnGpu(
     if (available <= 0 || level >= slots.length) {
       throw new ScanError(
         'INVALID_ARGUMENT',
-        `hisparse edit: pointer ${pointer} at level ${level} is outside the pool (${shared.poolWords} words)`,
+        `HiSparseMatrix.insert/remove: the matrix's pool is not valid: pointer ${pointer} at level ${level} is outside it (${shared.poolWords} words)`,
+        { argument: 'this' },
       );
     }
     let words = await readWords(ctx, shared, at, Math.min(d * d, available));
