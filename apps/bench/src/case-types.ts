@@ -124,7 +124,7 @@ export interface CaseSelection {
   readonly warmup: number;
   readonly seed: number;
   readonly density: number;
-  /** Internal plan options of the split and pack cases (`--tuning`), for sweeps. */
+  /** Internal plan options of the split, pack and sort cases (`--tuning`), for sweeps. */
   readonly tuning?: Readonly<Record<string, number | boolean>>;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`); default the suite `DEFAULT_MATRICES`. */
   readonly matrices?: readonly MatrixSource[];

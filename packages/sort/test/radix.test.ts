@@ -140,12 +140,14 @@ describe('one-sweep radix sort', async () => {
   // What the GPUs run and SwiftShader does not pick by itself: the unrolled per-key steps (off on
   // SwiftShader in Node, where LLVM takes seconds per unrolled pipeline) and the four-word ballot
   // masks of 64- and 128-lane subgroups (here on 4-lane subgroups: the same code, upper words zero).
-  it('sorts with the GPUs specializations: unrolled steps and four-word ballot masks', async () => {
+  it('sorts with the GPUs specializations: unrolled steps (arrays or scalars) and four-word ballot masks', async () => {
     const runs: RadixTuning[] = [
       { unrolled: true, maskWords: 1 },
       { unrolled: true, maskWords: 4 },
       { unrolled: false, maskWords: 4 },
       { unrolled: true, maskWords: 4, forceFallback: true, maxSpin: 2 },
+      { unrolled: true, scalarKeys: true, maskWords: 1 },
+      { unrolled: true, scalarKeys: true, maskWords: 4, forceFallback: true, maxSpin: 2 },
     ];
     for (const tuning of runs) {
       const T = tile(tuning);

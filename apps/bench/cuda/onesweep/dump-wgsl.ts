@@ -27,10 +27,13 @@ const pass = {
   forceFallback: false,
   indirect: false,
   unrolled: true,
+  scalarKeys: false,
 } as const;
 const files: Record<string, string> = {
   'onesweep-none.wgsl': onesweepKernel({ ...pass, values: 'none' }).wgsl(),
   'onesweep-move.wgsl': onesweepKernel({ ...pass, values: 'move' }).wgsl(),
+  // The same pass with each key's registers as scalars (the radix tuning's `scalarKeys`).
+  'onesweep-none-scalars.wgsl': onesweepKernel({ ...pass, values: 'none', scalarKeys: true }).wgsl(),
   'histogram.wgsl': radixHistogramKernel({
     keyType: 'u32',
     descending: false,

@@ -19,9 +19,15 @@ export type SortPairsCase = Case<'sort-pairs', SortFields & { algorithm: SortAlg
 export const SORT_PAIRS = benchModule<SortPairsCase>({
   package: '@scan/sort',
   primitives: ['sort-pairs'],
-  shapes: () =>
+  shapes: (selection) =>
     (['radix', 'split-radix'] as const).map(
-      (algorithm): CaseShape<SortPairsCase> => ({ primitive: 'sort-pairs', algorithm, type: 'u32', valueType: 'u32' }),
+      (algorithm): CaseShape<SortPairsCase> => ({
+        primitive: 'sort-pairs',
+        algorithm,
+        type: 'u32',
+        valueType: 'u32',
+        ...(selection.tuning ? { tuning: selection.tuning } : {}),
+      }),
     ),
   workload: (ctx, c) => sortWorkload(ctx, c, { pairs: true, valueType: c.valueType }),
 });

@@ -20,8 +20,14 @@ export type SortCase = Case<'sort', SortFields & { algorithm: SortAlgorithmName 
 export const SORT = benchModule<SortCase>({
   package: '@scan/sort',
   primitives: ['sort'],
-  shapes: () => {
-    const keys = (algorithm: SortAlgorithmName, type: SortCase['type']): CaseShape<SortCase> => ({ primitive: 'sort', algorithm, type });
+  shapes: (selection) => {
+    const tuning = selection.tuning ? { tuning: selection.tuning } : {};
+    const keys = (algorithm: SortAlgorithmName, type: SortCase['type']): CaseShape<SortCase> => ({
+      primitive: 'sort',
+      algorithm,
+      type,
+      ...tuning,
+    });
     return [keys('radix', 'u32'), keys('split-radix', 'u32'), keys('radix', 'i32'), keys('radix', 'f32')];
   },
   workload: (ctx, c) => sortWorkload(ctx, c, { pairs: false }),

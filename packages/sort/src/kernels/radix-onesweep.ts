@@ -84,6 +84,12 @@ export type OnesweepSpec = {
   readonly indirect: boolean;
   /** Unroll the per-key steps (see `perKey`). */
   readonly unrolled: boolean;
+  /**
+   * With `unrolled`: each key's registers (key, rank, target) are separate scalars (`keys_3`)
+   * instead of private arrays indexed by constants (`keys[3u]`). The same program; whether a
+   * driver keeps a large private array in registers is its choice (see `perKeySlots`).
+   */
+  readonly scalarKeys: boolean;
   /** Predecessor statuses a digit's look-back reads per step. */
   readonly lookBackWindow: number;
 };
@@ -154,9 +160,9 @@ ${bits}
 }`;
 }
 
-/** Phase 2 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
-function rankOne(spec: OnesweepSpec, j: string): string {
-  const digit = `select(params.mask, digit_of(keys[${j}]), base + ${j} * gsize + lane < n)`;
+/** Phase 3 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
+function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
+  const digit = `select(params.mask, digit_of(${slot('keys')}), base + ${j} * gsize + lane < n)`;
   if (!spec.subgroups) {
     // The workgroup is one group: the round's counts go in after everyone has read them.
     return `  {
@@ -165,7 +171,7 @@ function rankOne(spec: OnesweepSpec, j: string): string {
     let prior = atomicLoad(&counters[d]);
     workgroupBarrier();
     if (m.x == 0u) { atomicStore(&counters[d], prior + m.y); }
-    ranks[${j}] = prior + m.x;
+    ${slot('ranks')} = prior + m.x;
     workgroupBarrier();
   }`;
   }
@@ -174,7 +180,7 @@ function rankOne(spec: OnesweepSpec, j: string): string {
     let m = match_digit(d, lane, live);
     var prior = 0u;
     if (m.x == 0u) { prior = atomicAdd(&counters[group * RADIX + d], m.y); }
-    ranks[${j}] = subgroupShuffle(prior, m.z) + m.x;
+    ${slot('ranks')} = subgroupShuffle(prior, m.z) + m.x;
   }`;
 }
 
@@ -230,14 +236,30 @@ export const onesweepKernel = defineKernel({
   wgsl: (spec) => onesweepWgsl(spec),
 });
 
+/** Key j's slot of a per-key register (`keys`, `ranks`, `targets`), as WGSL. */
+type Slot = (name: string) => string;
+
 /**
- * The E per-key steps of a phase, `body(j)` with j a WGSL u32 expression: unrolled (registers for
- * certain; what the GPU build wants) or as a loop (far smaller WGSL: SwiftShader compiles it in a
- * fraction of the time).
+ * The E per-key steps of a phase, `body(j, slot)` with j a WGSL u32 expression and `slot(name)` key
+ * j's element of a per-key register: unrolled (what the GPU build wants) or as a loop (far smaller
+ * WGSL: SwiftShader compiles it in a fraction of the time).
  */
-function perKey(spec: OnesweepSpec, body: (j: string) => string): string {
-  if (spec.unrolled) return unroll(spec.elementsPerThread, (j) => body(`${j}u`));
-  return `  for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body('j')}\n  }`;
+function perKey(spec: OnesweepSpec, body: (j: string, slot: Slot) => string): string {
+  if (spec.unrolled) {
+    return unroll(spec.elementsPerThread, (k) => body(`${k}u`, (name) => (spec.scalarKeys ? `${name}_${k}` : `${name}[${k}u]`)));
+  }
+  return `  for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body('j', (name) => `${name}[j]`)}\n  }`;
+}
+
+/**
+ * Declares a per-key register: an array of E, or E scalars. On the H200 the pass fell off a cliff
+ * past 13 keys per invocation through Dawn (11.2 ms at 13, 17.2 at 14, 16.1 at 16) while a CUDA
+ * port of it was fastest at 16; Dawn's SPIR-V keeps the same private arrays at every count, so the
+ * driver stops holding them in registers — scalars leave it no array to spill.
+ */
+function perKeySlots(spec: OnesweepSpec, name: string): string {
+  if (spec.unrolled && spec.scalarKeys) return unroll(spec.elementsPerThread, (k) => `  var ${name}_${k} = 0u;`);
+  return `  var ${name}: array<u32, ${spec.elementsPerThread}>;`;
 }
 
 function onesweepWgsl(spec: OnesweepSpec): string {
@@ -330,11 +352,11 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
 
   // 1. Load: E keys per lane, strided by the group size (coalesced).
   let base = tile_start + group * gsize * E;
-  var keys: array<u32, ${E}>;
+${perKeySlots(spec, 'keys')}
   if (base + E * gsize <= n) {
-${perKey(spec, (j) => `    keys[${j}] = keys_in[base + ${j} * gsize + lane];`)}
+${perKey(spec, (j, slot) => `    ${slot('keys')} = keys_in[base + ${j} * gsize + lane];`)}
   } else {
-${perKey(spec, (j) => `    keys[${j}] = keys_in[min(base + ${j} * gsize + lane, n - 1u)];`)}
+${perKey(spec, (j, slot) => `    ${slot('keys')} = keys_in[min(base + ${j} * gsize + lane, n - 1u)];`)}
   }
 
   // 2. Early counts (Onesweep's): the tile's digit counts, published at once as AGGREGATE (tile 0:
@@ -342,7 +364,7 @@ ${perKey(spec, (j) => `    keys[${j}] = keys_in[min(base + ${j} * gsize + lane, 
   // Invocation \`me\` owns digits me·R … me·R + R − 1, numbered in (group, lane) order: the order of
   // the workgroup scan of phase 4 (subgroups need not hold consecutive invocations).
   let me = group * gsize + lane;
-${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_counts[digit_of(keys[${j}])], 1u); }`)}
+${perKey(spec, (j, slot) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_counts[digit_of(${slot('keys')})], 1u); }`)}
   workgroupBarrier();
   var real: array<u32, ${R}>;
   for (var r = 0u; r < R; r++) {
@@ -354,9 +376,9 @@ ${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_
   }
 
   // 3. Rank: each key's rank among its group's keys of the same digit, in (j, lane) order.
-  var ranks: array<u32, ${E}>;
+${perKeySlots(spec, 'ranks')}
   ${spec.subgroups ? `let live = ${live};` : ''}
-${perKey(spec, (j) => rankOne(spec, j))}
+${perKey(spec, (j, slot) => rankOne(spec, j, slot))}
   workgroupBarrier();
 
   // 4. Tile offsets: per digit, the digit totals of the tile are scanned (digit order; padding
@@ -394,8 +416,8 @@ ${perKey(spec, (j) => rankOne(spec, j))}
   workgroupBarrier();
 ${perKey(
   spec,
-  (j) =>
-    `  { let d = select(params.mask, digit_of(keys[${j}]), base + ${j} * gsize + lane < n); ranks[${j}] += atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}d]); }`,
+  (j, slot) =>
+    `  { let d = select(params.mask, digit_of(${slot('keys')}), base + ${j} * gsize + lane < n); ${slot('ranks')} += atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}d]); }`,
 )}
   workgroupBarrier();
 
@@ -409,26 +431,26 @@ ${lb.start}
 ${unroll(R, (r) => `  { let d = me * R + ${r}u; if (d < RADIX) { wg_digit[d] = digits[params.digit_starts + d] + ${lb.prefix(r)} - wg_digit[d]; } }`)}
 
   // 7. Scatter: stage the keys in digit order, then write runs out.
-${perKey(spec, (j) => `  if (base + ${j} * gsize + lane < n) { stage[ranks[${j}]] = keys[${j}]; }`)}
+${perKey(spec, (j, slot) => `  if (base + ${j} * gsize + lane < n) { stage[${slot('ranks')}] = ${slot('keys')}; }`)}
   workgroupBarrier();
-  var targets: array<u32, ${E}>;
+${perKeySlots(spec, 'targets')}
 ${perKey(
   spec,
-  (i) => `  {
+  (i, slot) => `  {
     let p = ${i} * WG + lid;
     if (p < valid) {
       let k = stage[p];
-      targets[${i}] = wg_digit[digit_of(k)] + p;
-      keys_out[targets[${i}]] = k;
+      ${slot('targets')} = wg_digit[digit_of(k)] + p;
+      keys_out[${slot('targets')}] = k;
     }
   }`,
 )}
 ${
   moves
     ? `  workgroupBarrier();
-${perKey(spec, (j) => `  { let e = base + ${j} * gsize + lane; if (e < n) { stage[ranks[${j}]] = ${valueAt('e')}; } }`)}
+${perKey(spec, (j, slot) => `  { let e = base + ${j} * gsize + lane; if (e < n) { stage[${slot('ranks')}] = ${valueAt('e')}; } }`)}
   workgroupBarrier();
-${perKey(spec, (i) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[targets[${i}]] = stage[p]; } }`)}`
+${perKey(spec, (i, slot) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[${slot('targets')}] = stage[p]; } }`)}`
     : ''
 }
 }

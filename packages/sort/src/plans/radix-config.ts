@@ -16,6 +16,11 @@ export interface RadixTuning {
   /** Unroll the per-key steps of the one-sweep pass (default: everywhere but SwiftShader). */
   unrolled?: boolean;
   /**
+   * Unrolled passes keep each key's registers as scalars instead of private arrays (default false:
+   * not yet timed on a GPU; the bench's `--tuning '{"scalarKeys":true}'` compares them).
+   */
+  scalarKeys?: boolean;
+  /**
    * Test hook: words of the ranking's ballot masks, 1 (subgroups of up to 32 lanes) or 4 (up to 128);
    * default from the device's largest subgroup. 4 on a narrower subgroup runs the wide masks' code
    * with their upper words zero, which is how CI covers the GPUs with 64- and 128-lane subgroups.
@@ -181,6 +186,7 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       // Unrolled per-key steps keep the keys in registers (15-20% faster on the H100); SwiftShader
       // compiles LLVM on the CPU and takes seconds per unrolled pipeline, so it gets loops.
       unrolled: t.unrolled ?? !isSwiftShader(ctx.caps),
+      scalarKeys: t.scalarKeys ?? false,
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
     histogramElements: HISTOGRAM_ELEMENTS,

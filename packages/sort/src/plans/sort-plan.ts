@@ -18,7 +18,16 @@ import { createSplitRadixSort } from './split-radix-plan.js';
 
 const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount'];
 /** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
-const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback', 'subgroups', 'smallSortMax'];
+const TUNING_KEYS = [
+  'workgroupSize',
+  'elementsPerThread',
+  'maxSpin',
+  'forceFallback',
+  'subgroups',
+  'smallSortMax',
+  'unrolled',
+  'scalarKeys',
+];
 
 function tuningOf(o: Record<string, unknown>): RadixTuning {
   const t: RadixTuning = {};
@@ -27,6 +36,8 @@ function tuningOf(o: Record<string, unknown>): RadixTuning {
   }
   if (o.forceFallback !== undefined) t.forceFallback = checkBoolean(o.forceFallback, 'options.forceFallback', false);
   if (o.subgroups !== undefined) t.subgroups = checkBoolean(o.subgroups, 'options.subgroups', true);
+  if (o.unrolled !== undefined) t.unrolled = checkBoolean(o.unrolled, 'options.unrolled', true);
+  if (o.scalarKeys !== undefined) t.scalarKeys = checkBoolean(o.scalarKeys, 'options.scalarKeys', false);
   if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.smallSortMax');
   return t;
 }

@@ -17,8 +17,11 @@ import { bytesMoved } from '../../metrics.js';
 export const SORT_ALGORITHM_NAMES = ['radix', 'split-radix'] as const;
 export type SortAlgorithmName = (typeof SORT_ALGORITHM_NAMES)[number];
 
-/** The fields every sort case has: largest key first when `descending` (absent means ascending). */
-export type SortFields = { readonly descending?: boolean };
+/**
+ * The fields every sort case has: largest key first when `descending` (absent means ascending), and
+ * the radix sort's internal tuning of a sweep (`--tuning`, e.g. `{"elementsPerThread":16}`).
+ */
+export type SortFields = { readonly descending?: boolean; readonly tuning?: Readonly<Record<string, number | boolean>> };
 
 /** What the input of a sort depends on. */
 export type SortInputs = { readonly n: number; readonly seed: number; readonly type: ElementType } & SortFields;
@@ -168,6 +171,8 @@ export async function sortWorkload(
       descending,
       algorithm: c.algorithm,
       maxCount: n,
+      // Internal options the plan accepts beside its contract (radix-config's tuning).
+      ...(c.algorithm === 'radix' ? c.tuning : undefined),
     });
     const sortPlan = plan;
     const args = { keys: d.keys, ...(d.values ? { values: d.values } : {}), count: n };
