@@ -26,6 +26,13 @@ describe('sort cases', () => {
     expect(SORT_SEGMENT_MEAN).toBe(1024);
   });
 
+  test('--tuning reaches the sort shapes (their series names stay those of an untuned run)', () => {
+    const tuning = { elementsPerThread: 16, scalarKeys: true };
+    const tuned = [...SORT.shapes({ ...base, tuning }), ...SORT_PAIRS.shapes({ ...base, tuning })];
+    expect(tuned.map((s) => s.tuning)).toEqual(tuned.map(() => tuning));
+    expect(tuned.map(seriesName)).toEqual([...SORT.shapes(base), ...SORT_PAIRS.shapes(base)].map(seriesName));
+  });
+
   test('--only sort,sort-pairs,segmented-sort: every shape at every size, in the default list, without density', () => {
     expect(PRIMITIVES).toEqual(expect.arrayContaining(['sort', 'sort-pairs', 'segmented-sort']));
     const cases = enumerateCases({ ...base, only: ['sort', 'sort-pairs', 'segmented-sort'] });
