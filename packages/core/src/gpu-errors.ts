@@ -8,7 +8,9 @@ import { ScanError } from './errors.js';
  *
  * @example
  * ```ts
- * const out = await runGuarded(ctx, 'scan', async () => { ...encode, submit, read back... });
+ * const out = await runGuarded(ctx, 'scan', async () => {
+ *   // encode, submit, read back; return the result
+ * });
  * ```
  */
 export async function runGuarded<T>(ctx: ScanContext, what: string, work: () => Promise<T>): Promise<T> {

@@ -102,7 +102,7 @@ function layoutOf(device: GPUDevice, spec: Kernel): GPUPipelineLayout {
  *
  * @example
  * ```ts
- * const pipeline = getPipeline(ctx, fillKernel({ type: 'u32' })); // a defineKernel kernel
+ * const pipeline = getPipeline(ctx, kernel); // kernel: from a defineKernel family, as fillKernel({ type: 'u32' })
  * ```
  */
 export function getPipeline(ctx: ScanContext, spec: Kernel): GPUComputePipeline {

@@ -35,7 +35,7 @@ export type TridiagonalAlgorithm = 'auto' | 'cr' | 'pcr' | 'cr-pcr' | 'partition
  *
  * @example
  * ```ts
- * const systems: TridiagonalSystems = { a, b, c, d, n: 1024, batch: 64, stride: 'contiguous' };
+ * const systems: TridiagonalSystems = { a: sub, b: diag, c: sup, d: rhs, n: 1024, batch: 64, stride: 'contiguous' };
  * ```
  */
 export interface TridiagonalSystems {
@@ -75,7 +75,7 @@ export interface TridiagonalPlanOptions {
  *
  * @example
  * ```ts
- * plan.encode(encoder, { a, b, c, d, x, status } satisfies TridiagonalEncodeArgs);
+ * plan.encode(encoder, { a: sub, b: diag, c: sup, d: rhs, x, status } satisfies TridiagonalEncodeArgs);
  * ```
  */
 export interface TridiagonalEncodeArgs {

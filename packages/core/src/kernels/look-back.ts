@@ -239,7 +239,7 @@ function windowedLookBack(o: WgslOp, inclusive: (exclusive: string) => string): 
  *
  * @example
  * ```ts
- * const code = `if (tile > 0u) { ${'$'}{lookBackFallbackWgsl(o, true, (t) => `tile_reduce(${'$'}{t}, leader, group, lane, gsize, groups)`)} }`;
+ * const code = `if (tile > 0u) { ${lookBackFallbackWgsl(o, true, (t) => `tile_reduce(${t}, leader, group, lane, gsize, groups)`)} }`;
  * ```
  */
 export function lookBackFallbackWgsl(o: WgslOp, subgroups: boolean, tileReduce: (stalled: string) => string): string {

@@ -3,6 +3,7 @@
  *
  * @example
  * ```ts
+ * import { existsSync } from 'node:fs';
  * existsSync(CHROMIUM_SWIFTSHADER_ICD); // true after apt-get install chromium
  * ```
  */
@@ -23,6 +24,7 @@ export const SWIFTSHADER_ICD_ENV = 'SCAN_VK_ICD';
  *
  * @example
  * ```ts
+ * import { existsSync, readdirSync } from 'node:fs';
  * VULKAN_ICD_DIRS.flatMap((dir) => (existsSync(dir) ? readdirSync(dir) : []));
  * ```
  */
@@ -88,6 +90,7 @@ export function hasHardwareIcd(probe: IcdProbe): boolean {
  *
  * @example
  * ```ts
+ * import { create } from 'webgpu';
  * const restore = pointVulkanAt(process.env, '/usr/lib/chromium/vk_swiftshader_icd.json');
  * const adapter = await create([]).requestAdapter();
  * restore();

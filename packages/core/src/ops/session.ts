@@ -75,7 +75,12 @@ export class GpuSession {
  * ```ts
  * const out = await withSession(ctx, 'scan', async (s) => {
  *   const input = s.upload(data, 'input');
- *   ...
+ *   const output = s.buffer(data.byteLength, 'output');
+ *   const plan = await s.plan(createScanPlan(ctx, { type: 'u32' }));
+ *   plan.encode(s.encoder, { input, output, count: data.length });
+ *   const read = s.readback(output, data.byteLength);
+ *   s.submit();
+ *   return new Uint32Array(await read());
  * });
  * ```
  */

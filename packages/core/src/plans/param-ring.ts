@@ -42,7 +42,7 @@ export interface ParamRing {
  *
  * @example
  * ```ts
- * const params = new ParamRingSet(ctx, 'scan plan', () => dropBindGroups());
+ * const params = new ParamRingSet(ctx, 'scan plan', () => bindGroups.clear()); // stale after a new ring
  * const ring = params.write(encoder, [[count, slots, fullVecs, tiles, dispatchX, 0, 0, 0]]);
  * // bind block 0 at ring.buffer, ring.offsetOf(0), ring.blockBytes
  * ```

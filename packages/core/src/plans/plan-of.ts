@@ -18,9 +18,11 @@ export interface PlanPart {
  *
  * @example
  * ```ts
- * return planOf([exec, scanPlan], {
- *   encode(encoder, args) { ... },
- *   ready: exec.load([build(1)]),
+ * const plan = planOf([exec, scanPlan], {
+ *   encode(encoder, args) {
+ *     // exec.encode(encoder, …) and scanPlan.encode(encoder, …)
+ *   },
+ *   ready: exec.load([recipe]), // every recipe the plan can run
  * });
  * ```
  */

@@ -71,8 +71,9 @@ export function nextOnPath(node: NodeEntries, slot: number, leaf: boolean): numb
  *
  * @example
  * ```ts
- * const write = (t, s, w) => writeNode(H.pool, t, s, w, H.nodeSize);
- * const root = rewritePath(path, H.root, slots, H.nodeSize, H.levels, { bits: f32Bits(1) }, write);
+ * const root = rewritePath(path, H.root, slots, H.nodeSize, H.levels, { bits: f32Bits(1) }, (t, s, w) =>
+ *   writeNode(H.pool, t, s, w, H.nodeSize),
+ * );
  * ```
  */
 export function rewritePath(

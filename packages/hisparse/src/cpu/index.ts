@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { poisson2d } from '@scan/spmv/cpu';
+ * import { poisson2d } from '@scan/spmv';
  * import { hisparseFromCsr, hisparseSpmv, hisparseStats, transpose } from '@scan/hisparse/cpu';
  * const H = hisparseFromCsr(poisson2d(32), { nodeSize: 16 });
  * const y = hisparseSpmv(transpose(H), new Float32Array(H.rows).fill(1));

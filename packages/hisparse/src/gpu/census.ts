@@ -153,7 +153,7 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
  * level, and which node types it has (one dispatch each); the counts themselves are parameters.
  *
  * @example
- * ```ts
+ * ```ts nocheck
  * levelKey('count', [0, 3, 0, 1], false); // 'count -x-x'
  * ```
  */

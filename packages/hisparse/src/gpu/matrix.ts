@@ -206,7 +206,8 @@ export class HiSparseMatrix {
    *
    * @example
    * ```ts
-   * const A = await HiSparseMatrix.fromGpuCsr(ctx, uploadCsr(ctx, csr), { nodeSize: 16 });
+   * const gpuA: GpuCsrMatrix = { rows, cols, nnz, rowPtr, colIdx, values }; // your buffers
+   * const A = await HiSparseMatrix.fromGpuCsr(ctx, gpuA, { nodeSize: 16 });
    * ```
    */
   static async fromGpuCsr(ctx: ScanContext, A: GpuCsrMatrix, options?: HiSparseBuildOptions): Promise<HiSparseMatrix> {

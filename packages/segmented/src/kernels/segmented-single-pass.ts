@@ -310,7 +310,7 @@ export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
  * constants `K` and `TILE_SLOTS` and the workgroup arrays `wg_group_total`/`wg_group_head`.
  *
  * @example
- * ```ts
+ * ```ts nocheck
  * const code = segmentedSlotsWgsl(wgslOp('add', 'u32'), false);
  * ```
  */
@@ -428,7 +428,7 @@ export function segmentedValueWgsl(o: WgslOp, hb: string, vb: string, va: string
  * {@link segmentedTileReduceWgsl}, its exclusive prefix within the tile.
  *
  * @example
- * ```ts
+ * ```ts nocheck
  * const decls = segmentedTileDeclsWgsl('u32', 64);
  * ```
  */
@@ -445,7 +445,7 @@ var<workgroup> wg_group_prefix_head: array<u32, ${maxGroups}>;`;
  * (INCLUSIVE at once when the tile holds a head: its successors need not look past it).
  *
  * @example
- * ```ts
+ * ```ts nocheck
  * const code = segmentedTileReduceWgsl(wgslOp('add', 'u32'), 'run');
  * ```
  */

@@ -28,7 +28,7 @@ export function uploadSort<K extends SortArray, V extends SortArray>(s: GpuSessi
  *
  * @example
  * ```ts
- * return readSorted(s, up);
+ * const sorted = await readSorted(s, up); // in a withSession body, after uploadSort and the sort's encode
  * ```
  */
 export async function readSorted<K extends SortArray, V extends SortArray>(

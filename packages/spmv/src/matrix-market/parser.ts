@@ -50,7 +50,8 @@ const EMPTY_F32 = new Float32Array(0);
  * ```ts
  * const parser = new MatrixMarketParser();
  * const response = await fetch('/matrices/bcsstk01.mtx');
- * for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) parser.push(chunk);
+ * const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+ * for (let r = await reader.read(); !r.done; r = await reader.read()) parser.push(r.value);
  * const A = cooToCsr(parser.finish());
  * ```
  */

@@ -77,7 +77,7 @@ export function columnBlocks(k: number): [number, number][] {
  *
  * @example
  * ```ts
- * exec.encode(encoder, readYKey(beta), () => build(alpha, beta), roles);
+ * exec.encode(encoder, readYKey(beta), () => recipe, roles); // recipe: the product's steps for this beta
  * readYKey(0); // 'y=0'
  * ```
  */

@@ -7,7 +7,7 @@
  * ```ts
  * import { tcuReduce, tcuReduceF64 } from '@scan/tcu/cpu';
  * const data = new Float32Array([0.1, 0.2, 0.3]);
- * tcuReduce(data)[0] - tcuReduceF64(data)[0]; // the f32 accumulation error
+ * tcuReduce(data)[0]! - tcuReduceF64(data)[0]!; // the f32 accumulation error
  * ```
  * @module
  */

@@ -29,7 +29,8 @@ export type DirectShape = {
  *
  * @example
  * ```ts
- * directShapeOf({ S: 16, SG: 32, syntax: 'template', W: 2, segTiles: 1 }); // { S: 16, SG: 32, syntax: 'template', W: 2 }
+ * const spec = { S: 16, SG: 32, syntax: 'template', W: 2, segTiles: 1 } as const;
+ * directShapeOf(spec); // { S: 16, SG: 32, syntax: 'template', W: 2 }
  * ```
  */
 export function directShapeOf(d: DirectShape): DirectShape {

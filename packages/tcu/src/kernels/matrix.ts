@@ -47,7 +47,7 @@ export type KernelPath = Omit<MatrixPath, 'direct'>;
  *
  * @example
  * ```ts
- * tcuReduceKernel({ path: kernelPath(path), cls: 'warp', input: 'f16', tiles: 4 });
+ * kernelPath(path); // what tcuReduceKernel({ path, cls: 'warp', input: 'f16', tiles: 4 }) specializes on
  * ```
  */
 export function kernelPath(p: MatrixPath): KernelPath {

@@ -13,7 +13,7 @@ import type { BufferRef, NamedBindings, Recipe } from '@scan/core/kit';
  *
  * @example
  * ```ts
- * const recipe = build(count, segmentSize);
+ * const recipe = b.build(); // the steps recorded for this count and segment size
  * exec.encode(encoder, structureKeyOf(recipe), () => recipe, { input, output });
  * ```
  */

@@ -61,7 +61,10 @@ export function solveTridiagonal(systems: TridiagonalSystems, options?: Tridiago
  *
  * @example
  * ```ts
- * const systems = { a, b, c, d, n: 1024, batch: 16 };
+ * import { solveTridiagonal, tridiagonalResidual } from '@scan/tridiag';
+ * const [n, batch] = [1024, 16];
+ * const fill = (v: number) => new Float32Array(n * batch).fill(v);
+ * const systems = { a: fill(1), b: fill(4), c: fill(1), d: fill(6), n, batch };
  * const x = await solveTridiagonal(ctx, systems);
  * const { max, perSystem } = tridiagonalResidual(systems, x);
  * ```

@@ -150,7 +150,7 @@ export function workgroupCapacity(ctx: ScanContext): number {
  * const plan = createTridiagonalPlan(ctx, { n: 1024, batch: 4096, stride: 'contiguous' });
  * await plan.ready;
  * const encoder = ctx.device.createCommandEncoder();
- * plan.encode(encoder, { a, b, c, d, x, status });
+ * plan.encode(encoder, { a: sub, b: diag, c: sup, d: rhs, x, status }); // your buffers
  * ctx.device.queue.submit([encoder.finish()]);
  * plan.destroy();
  * ```

@@ -108,7 +108,7 @@ function sweepRecipe(state: AddState, kernels: SweepKernels, sizeLevels: boolean
  *
  * @example
  * ```ts
- * const options: AddOnGpuOptions = { levelNodes: levelNodes(censusA).map((n, l) => n + levelNodes(censusB)[l]) };
+ * const options: AddOnGpuOptions = { levelNodes: levelNodes(censusA).map((n, l) => n + (levelNodes(censusB)[l] ?? 0)) };
  * ```
  */
 export interface AddOnGpuOptions {

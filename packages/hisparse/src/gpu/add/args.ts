@@ -50,7 +50,7 @@ export function logicalShape(x: GpuHiSparseParts): { rows: number; cols: number 
  *
  * @example
  * ```ts
- * checkAddOperands(a, b); // throws: B = 3×4 matrix: shape does not match A = 4×3 (C = A + B needs equal shapes)
+ * checkAddOperands(A, B); // throws: B = 3×4 matrix: shape does not match A = 4×3 (C = A + B needs equal shapes)
  * ```
  */
 export function checkAddOperands(a: GpuHiSparseParts, b: GpuHiSparseParts): void {

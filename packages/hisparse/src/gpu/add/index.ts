@@ -5,7 +5,6 @@
  *
  * @example
  * ```ts
- * import { addOnGpu } from './gpu/add/index.js';
  * const C = await addOnGpu(ctx, uploadHiSparse(ctx, H), uploadHiSparse(ctx, transpose(H)));
  * ```
  * @module

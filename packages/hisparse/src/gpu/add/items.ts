@@ -31,7 +31,7 @@ export const ITEM_ARRAY_BYTES = 8;
  *
  * @example
  * ```ts
- * writeBuffer(links, 0, Uint32Array.of(NO_PARENT, 0)); // the root pair's link
+ * device.queue.writeBuffer(links, 0, Uint32Array.of(NO_PARENT, 0)); // the root pair's link
  * ```
  */
 export const NO_PARENT = 0xffffffff;

@@ -31,7 +31,7 @@ const queues = new WeakMap<object, Promise<unknown>>();
  *
  * @example
  * ```ts
- * const root = await serializeOn(tree, () => editOnGpu(ctx, tree, ...));
+ * const at = await serializeOn(shared, () => appendToPool(ctx, shared, words)); // one edit of the pool at a time
  * ```
  */
 export function serializeOn<T>(key: object, body: () => Promise<T>): Promise<T> {
@@ -96,7 +96,7 @@ export async function reservePool(ctx: ScanContext, shared: GrowablePool, words:
  *
  * @example
  * ```ts
- * const at = await appendToPool(ctx, shared, nodeWords); // at === the poolWords the nodes were built for
+ * const at = await appendToPool(ctx, shared, words); // at === the poolWords the nodes were built for
  * ```
  */
 export async function appendToPool(ctx: ScanContext, shared: GrowablePool, words: Uint32Array<ArrayBuffer>): Promise<number> {

@@ -12,8 +12,8 @@ import type { GrowablePool } from './pool-append.js';
  *
  * @example
  * ```ts
- * const { path } = await readPathOnGpu(ctx, shared, root, slots, d);
- * path[0].entries.slots; // the root's slots
+ * const path = await readPathOnGpu(ctx, shared, root, slots, d);
+ * path[0]!.entries.slots; // the root's slots
  * ```
  */
 export interface PathNode {

@@ -16,7 +16,7 @@
  *
  * @example
  * ```ts
- * COO4_SIZE_CLASSES[2].lanes; // 128: two leaves per workgroup
+ * COO4_SIZE_CLASSES[2]!.lanes; // 128: two leaves per workgroup
  * ```
  */
 export const COO4_SIZE_CLASSES: readonly { readonly most: number; readonly lanes: number }[] = [
