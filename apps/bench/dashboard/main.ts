@@ -1,15 +1,16 @@
 import type { Chart } from 'chart.js';
 import { PRIMITIVES } from '../src/cases.js';
 import type { Primitive } from '../src/registry.js';
+import type { BaselineKind } from '../src/report.js';
 import { drawChart } from './charts.js';
 import { loadCommittedReports } from './committed.js';
 import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from './frame-model.js';
+import { LIBRARY_COLUMNS, libraryCharts, libraryPairs } from './library-views.js';
 import { type LiveMatrixSuite, liveCaseCount } from './live-cases.js';
 import { baselineRows, currentRows, type LoadedReport, newestFirst, type ReportOrigin, toLoadedReport } from './model.js';
 import { drawTable } from './table.js';
 import {
   type ChartSpec,
-  cudaCharts,
   defaultDevicePair,
   deviceCharts,
   paperCharts,
@@ -21,7 +22,7 @@ import {
 // The page: the loaded reports (committed ones first, newest first, all shown), the views over
 // them, and live runs. `window.scanDashboard` exposes the state the end-to-end test waits on.
 
-type View = 'throughput' | 'ratio' | 'paper' | 'devices' | 'cuda' | 'table' | 'frames' | 'live';
+type View = 'throughput' | 'ratio' | 'paper' | 'devices' | 'cuda' | 'webgpu' | 'table' | 'frames' | 'live';
 
 interface DashboardState {
   ready: boolean;
@@ -96,7 +97,7 @@ function renderReportList(): void {
       render();
     });
     const ok = r.report.results.filter((x) => x.status === 'ok').length;
-    const kind = r.isBaseline ? 'CUDA libraries' : r.origin;
+    const kind = r.baseline === 'cuda' ? 'CUDA libraries' : r.baseline === 'webgpu' ? 'WebGPU libraries' : r.origin;
     label.append(
       box,
       ` ${r.name}`,
@@ -211,14 +212,8 @@ function render(): void {
           (alone ? '; the others (last) have one device, as their titles say.' : '.'),
       );
     }
-  } else if (view === 'cuda') {
-    const { charts: specs, unmatched } = cudaCharts(rows, baselineRows(selected));
-    chartSection(
-      'CUDA libraries on the same GPU',
-      specs,
-      'CUB (through torch and CuPy), cuSPARSE and torch timed on the same GPU by apps/bench/baselines/cuda.py; each point is the library time ÷ ours on the same case (above 1: ours is faster).' +
-        (unmatched.length ? ` Not yet matched by a project case: ${unmatched.join(', ')}.` : ''),
-    );
+  } else if (view === 'cuda' || view === 'webgpu') {
+    renderLibraries(view, rows, selected);
   } else if (view === 'table') {
     root.append(element('h2', 'Every case'));
     root.append(element('p', 'Click a header to sort. Rows that are not ok say why in the last column.', 'note'));
@@ -230,6 +225,45 @@ function render(): void {
   } else if (view === 'frames') {
     renderFrames(selected);
   }
+}
+
+/** What the two library views say above their charts. */
+const LIBRARY_SECTIONS: Readonly<Record<BaselineKind, { title: string; note: string }>> = {
+  cuda: {
+    title: 'CUDA libraries on the same GPU',
+    note: 'CUB (through torch and CuPy), cuSPARSE and torch timed on the same GPU by apps/bench/baselines/cuda.py; each point is the library time ÷ ours on the same case (above 1: ours is faster).',
+  },
+  webgpu: {
+    title: 'WebGPU libraries on the same GPU',
+    note: "luma.gl's GPUScan, GPUReduction, GPUCompaction and GPUSort (key–value) timed by apps/bench/baselines/luma with the bench's rules (timestamps around the recorded work, the same device setup, verified against the CPU before and after timing); each point is the library time ÷ ours on the same case (above 1: ours is faster). Only results from devices of the same name are paired: a library run on one GPU is never divided by ours on another. gridwise and other libraries that are not on npm are quoted in BENCHMARKS.md, not drawn here.",
+  },
+};
+
+/** A library view (CUDA or WebGPU libraries): the ratio charts, then a table of every pair, including the library's cases without one. */
+function renderLibraries(kind: BaselineKind, rows: ReturnType<typeof currentRows>, selected: readonly LoadedReport[]): void {
+  const pairs = libraryPairs(rows, baselineRows(selected, kind), kind);
+  const { charts: specs, unmatched } = libraryCharts(pairs, kind);
+  const section = LIBRARY_SECTIONS[kind];
+  chartSection(
+    section.title,
+    specs,
+    section.note + (unmatched.length ? ` Not yet matched by a project case: ${unmatched.join(', ')}.` : ''),
+  );
+  const root = $('view');
+  root.append(element('h2', 'Every pair'));
+  root.append(
+    element(
+      'p',
+      'A row per library case and each of our configurations paired with it; the note says why a case has no ratio. Click a header to sort.',
+      'note',
+    ),
+  );
+  const box = document.createElement('div');
+  box.id = `${kind}-table`;
+  box.className = 'table-box';
+  root.append(box);
+  if (pairs.length) drawTable(box, pairs, LIBRARY_COLUMNS);
+  else box.append(element('p', 'No shown report has results of these libraries.', 'note'));
 }
 
 /** The frame view: the frame-loop and first-call rows of every shown report, each report's own (before and after a change side by side). */

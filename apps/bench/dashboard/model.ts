@@ -1,4 +1,4 @@
-import { type BenchReport, type CaseResult, validateReport } from '../src/report.js';
+import { type BaselineKind, type BenchReport, type CaseResult, validateReport } from '../src/report.js';
 
 // What the dashboard holds: the reports it loaded (committed, from a file or URL, or a live run)
 // and the rows its views draw. Pure functions only, so the views can be tested in Node.
@@ -14,10 +14,12 @@ export interface LoadedReport {
   readonly name: string;
   readonly origin: ReportOrigin;
   readonly report: BenchReport;
-  /** The device's name, normalized so the bench and the CUDA baselines agree (`nvidia-h100-80gb-hbm3`). */
+  /** The device's name, normalized so the bench and the baselines agree (`nvidia-h100-80gb-hbm3`). */
   readonly device: string;
-  /** A CUDA-library baseline report (`apps/bench/baselines/cuda.py`), not the project's numbers. */
+  /** Other libraries' results, not the project's (`baselines/cuda.py`, `baselines/luma`). */
   readonly isBaseline: boolean;
+  /** Which libraries, when `isBaseline`: `cuda` (CUB, cuSPARSE, torch) or `webgpu` (luma.gl). */
+  readonly baseline?: BaselineKind;
 }
 
 /** One result and the report it came from. */
@@ -28,8 +30,9 @@ export interface Row {
 
 /**
  * The device name of a report: the adapter's device name, else its description, else vendor and
- * architecture; lower case with runs of other characters as `-`. A baseline report names its
- * software stack in `adapter.device`, so its description (the GPU) is used instead.
+ * architecture; lower case with runs of other characters as `-`. A CUDA baseline report names its
+ * software stack in `adapter.device`, so its description (the GPU) is used instead; a WebGPU
+ * baseline report records its adapter as the bench does, so it is named as the bench's reports are.
  *
  * @example
  * ```ts
@@ -39,17 +42,13 @@ export interface Row {
 export function deviceName(report: BenchReport): string {
   const a = report.device?.adapter;
   if (!a) return 'unknown device';
-  const raw = (isBaselineReport(report) ? a.description : a.device) || a.description || `${a.vendor} ${a.architecture}`;
+  const raw = (report.baseline === 'cuda' ? a.description : a.device) || a.description || `${a.vendor} ${a.architecture}`;
   return (
     raw
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'unknown device'
   );
-}
-
-function isBaselineReport(report: BenchReport): boolean {
-  return (report as { baseline?: unknown }).baseline !== undefined;
 }
 
 /**
@@ -67,7 +66,8 @@ export function toLoadedReport(key: string, origin: ReportOrigin, data: unknown)
   if (problems.length) return { problems };
   const report = data as BenchReport;
   const name = key.replace(/^.*\//, '').replace(/\.json$/, '');
-  return { key, name, origin, report, device: deviceName(report), isBaseline: isBaselineReport(report) };
+  const baseline = report.baseline;
+  return { key, name, origin, report, device: deviceName(report), isBaseline: baseline !== undefined, ...(baseline ? { baseline } : {}) };
 }
 
 /**
@@ -108,15 +108,17 @@ export function currentRows(reports: readonly LoadedReport[]): Row[] {
 }
 
 /**
- * The CUDA-library rows of the given reports, newest per device and case.
+ * The other libraries' rows of the given reports (of one kind, when `kind` is given), newest per
+ * device and case.
  *
  * @example
  * ```ts
- * const cuda = baselineRows(selectedReports);
+ * const all = baselineRows(selectedReports);
+ * const webgpu = baselineRows(selectedReports, 'webgpu');
  * ```
  */
-export function baselineRows(reports: readonly LoadedReport[]): Row[] {
-  return latest(reports.filter((r) => r.isBaseline));
+export function baselineRows(reports: readonly LoadedReport[], kind?: BaselineKind): Row[] {
+  return latest(reports.filter((r) => r.isBaseline && (kind === undefined || r.baseline === kind)));
 }
 
 function latest(reports: readonly LoadedReport[]): Row[] {

@@ -5,13 +5,13 @@ import type { Row } from './model.js';
 // The table view's columns: what each shows and how it sorts. Kept apart from the DOM so the
 // sorting can be tested in Node.
 
-/** A column of the table: its header, the cell's sort key and its text. */
-export interface Column {
+/** A column of a table of rows `R` (a report's rows, or rows that carry more, like the library pairs): its header, the cell's sort key and its text. */
+export interface Column<R extends Row = Row> {
   readonly key: string;
   readonly header: string;
   /** Numbers sort numerically; undefined (no value) sorts last either way. */
-  readonly value: (row: Row) => string | number | undefined;
-  readonly text: (row: Row) => string;
+  readonly value: (row: R) => string | number | undefined;
+  readonly text: (row: R) => string;
   readonly numeric?: boolean;
 }
 
@@ -26,12 +26,12 @@ const int = new Intl.NumberFormat('en-US');
  * numberColumn('n', 'n', (r) => r.result.case.n, new Intl.NumberFormat('en-US'));
  * ```
  */
-export function numberColumn(
+export function numberColumn<R extends Row = Row>(
   key: string,
   header: string,
-  value: (row: Row) => number | undefined,
+  value: (row: R) => number | undefined,
   format: Intl.NumberFormat = fmt,
-): Column {
+): Column<R> {
   return {
     key,
     header,
@@ -52,7 +52,7 @@ export function numberColumn(
  * textColumn('status', 'status', (r) => r.result.status);
  * ```
  */
-export function textColumn(key: string, header: string, value: (row: Row) => string | undefined): Column {
+export function textColumn<R extends Row = Row>(key: string, header: string, value: (row: R) => string | undefined): Column<R> {
   return { key, header, value, text: (row) => value(row) ?? '' };
 }
 
@@ -62,12 +62,18 @@ export function textColumn(key: string, header: string, value: (row: Row) => str
  *
  * @example
  * ```ts
- * verificationText(row); // 'GPU ✓ CPU ✓'
+ * verificationText(row); // 'GPU ✓ CPU ✓' (a luma.gl row: 'CPU ✓')
  * ```
  */
 export function verificationText(row: Row): string {
   const v = row.result.verification;
   if (!v) return '—';
+  // Another library's row (luma.gl): no GPU check kernel ran; every output word was compared on the CPU.
+  if (v.gpuMismatches === undefined) {
+    if (!v.cpuCompared) return '—';
+    if (v.cpuMismatches) return `✗ CPU ${v.cpuMismatches} wrong`;
+    return row.result.status === 'failed' ? '✗ CPU' : 'CPU ✓';
+  }
   if (v.gpuMismatches !== 0) return `✗ ${v.gpuMismatches} wrong`;
   if (v.gpuMismatchesAfterTiming) return `✗ ${v.gpuMismatchesAfterTiming} wrong after timing`;
   if (v.cpuMismatches) return `✗ CPU ${v.cpuMismatches} wrong`;
@@ -104,12 +110,12 @@ export const COLUMNS: readonly Column[] = [
  * sortRows(frameRows, 'encodeMs', 'ascending', FRAME_LOOP_COLUMNS);
  * ```
  */
-export function sortRows(
-  rows: readonly Row[],
+export function sortRows<R extends Row = Row>(
+  rows: readonly R[],
   key: string,
   direction: 'ascending' | 'descending',
-  columns: readonly Column[] = COLUMNS,
-): Row[] {
+  columns: readonly Column<R>[] = COLUMNS as readonly Column<R>[],
+): R[] {
   const column = columns.find((c) => c.key === key);
   if (!column) throw new Error(`sortRows: no column "${key}"; expected one of ${columns.map((c) => c.key).join(', ')}`);
   const sign = direction === 'ascending' ? 1 : -1;

@@ -2,7 +2,8 @@ import type { Row } from './model.js';
 import { COLUMNS, type Column, sortRows } from './table-model.js';
 
 /**
- * Renders every row as a table under `parent` with `columns` (default the table view's); clicking
+ * Renders every row as a table under `parent` with `columns` (default the table view's, for report
+ * rows; rows that carry more, like the library pairs, bring columns of their own); clicking
  * a header sorts by that column, a second click reverses the order. Failed and skipped cases are
  * listed too, with their status and note. Until a header is clicked the rows keep their order.
  *
@@ -12,8 +13,12 @@ import { COLUMNS, type Column, sortRows } from './table-model.js';
  * drawTable(box, frameLoopRows(reports), FRAME_LOOP_COLUMNS);
  * ```
  */
-export function drawTable(parent: HTMLElement, rows: readonly Row[], columns: readonly Column[] = COLUMNS): void {
-  let key = columns === COLUMNS ? 'primitive' : '';
+export function drawTable<R extends Row = Row>(
+  parent: HTMLElement,
+  rows: readonly R[],
+  columns: readonly Column<R>[] = COLUMNS as readonly Column<R>[],
+): void {
+  let key = (columns as readonly Column[]) === COLUMNS ? 'primitive' : '';
   let direction: 'ascending' | 'descending' = 'ascending';
   const table = document.createElement('table');
   table.dataset.rows = String(rows.length);

@@ -1,7 +1,7 @@
 import { caseText } from '../src/case-types.js';
 import { PRIMITIVES } from '../src/cases.js';
 import type { Primitive } from '../src/registry.js';
-import type { CaseResult } from '../src/report.js';
+import type { CaseResult, Verification } from '../src/report.js';
 import { lineage, lineageGroup, metricValue, naturalUnit, UNIT_SHORT, UNIT_TITLE, type Unit } from './metrics.js';
 import { caseKey, type Row } from './model.js';
 
@@ -68,7 +68,7 @@ function sizeText(n: number): string {
  * is not the default. A sparse product's line is its algorithm across the suite: the matrix is a
  * point of it (named in the tooltip), not a line of its own.
  */
-function lineName(result: CaseResult): string {
+export function lineName(result: CaseResult): string {
   const c = result.case;
   let base = c.series.startsWith(`${c.primitive} `) ? c.series.slice(c.primitive.length + 1) : c.series;
   const matrix = caseText(c, 'matrix');
@@ -113,19 +113,24 @@ export function resultFigures(row: Row): string[] {
   if (r.ratioCopy !== undefined) lines.push(`× copy ${fmt.format(r.ratioCopy)}`);
   if (r.matrix) lines.push(`algorithm chosen: ${r.matrix.algorithm}`);
   const v = r.verification;
-  if (v)
-    lines.push(
-      v.gpuMismatches === 0
-        ? `verified on the GPU${v.cpuCompared ? ' and against the CPU reference' : ''}`
-        : `${v.gpuMismatches} mismatches`,
-    );
+  if (v) lines.push(verificationLine(v));
   const s = row.source;
   lines.push(`${s.name} · ${s.device} · ${s.report.commit?.slice(0, 7) ?? 'no commit'} · ${s.report.date.slice(0, 10)}`);
   return lines;
 }
 
+/** The tooltip's verification line: the bench's GPU check, or (another library's row) the CPU comparison. */
+function verificationLine(v: Verification): string {
+  if (v.gpuMismatches === undefined) {
+    if (!v.cpuCompared) return 'not verified';
+    return v.cpuMismatches ? `${v.cpuMismatches} words differ from the CPU reference` : 'every output word equal to the CPU reference';
+  }
+  if (v.gpuMismatches !== 0) return `${v.gpuMismatches} mismatches`;
+  return `verified on the GPU${v.cpuCompared ? ' and against the CPU reference' : ''}`;
+}
+
 /** A point of a view, before it is grouped into charts and lines. */
-interface Entry {
+export interface Entry {
   readonly chart: string;
   readonly title: string;
   /** The configuration, without the device. */
@@ -143,7 +148,7 @@ interface Entry {
  * lines all have one point is drawn by case (see `ChartSpec.categories`); the sparse products' charts
  * keep nonzeros on x, which means something even for one matrix.
  */
-function build(
+export function build(
   entries: Iterable<Entry>,
   axis: (chart: string) => { yTitle: string; yLog: boolean },
   idPrefix: string,
@@ -188,7 +193,8 @@ function linesOf(entries: readonly Entry[], label: (e: Entry) => string): ChartL
   }));
 }
 
-function xOf(result: CaseResult): number {
+/** x of a result: log2 of its size (of the nonzeros for the sparse products). */
+export function xOf(result: CaseResult): number {
   return Math.log2(result.matrix?.nnz ?? result.case.n);
 }
 
@@ -379,84 +385,4 @@ export function defaultDevicePair(rows: readonly Row[], live?: string): [string,
     }
   }
   return best?.pair;
-}
-
-/** Case fields that must agree between a baseline and a project case when both have them. */
-const MATCHED_FIELDS = ['segmentMean', 'density'] as const;
-
-/** Whether our result measures what the baseline result measures (type aside). */
-function sameWork(ours: CaseResult, baseline: CaseResult): boolean {
-  const o = ours.case;
-  const b = baseline.case;
-  const primitive =
-    b.primitive === o.primitive ||
-    ((b.primitive as string) === 'tridiag' && o.primitive.startsWith('tridiag-')) ||
-    // cuSPARSE csrgeam's A + 2A is what hisparse-add times (one line per node size).
-    ((b.primitive as string) === 'sparse-add' && o.primitive === 'hisparse-add');
-  if (!primitive || ours.status !== 'ok') return false;
-  // The sparse products have one 'auto' line each: the algorithm a user gets.
-  if (b.matrix !== undefined) return o.matrix === b.matrix && (o.algorithm === 'auto' || o.algorithm === undefined);
-  if (o.n !== b.n) return false;
-  return MATCHED_FIELDS.every((f) => o[f] === undefined || b[f] === undefined || o[f] === b[f]);
-}
-
-/** The CUDA-library view: the charts, and the baselines nothing of ours measures (in the reports loaded: `sparse-add (cusparse.csrgeam)` without hisparse-add rows). */
-export interface CudaView {
-  readonly charts: ChartSpec[];
-  readonly unmatched: string[];
-}
-
-/**
- * Our time against the CUDA library's on the same case and GPU, as `library time ÷ our time` (above
- * 1: we are faster). A chart per primitive and a line per pair of configurations; when some of our
- * configurations have the baseline's element type, only those are paired.
- *
- * @example
- * ```ts
- * const { charts, unmatched } = cudaCharts(currentRows(reports), baselineRows(reports));
- * ```
- */
-export function cudaCharts(ours: readonly Row[], baselines: readonly Row[]): CudaView {
-  const entries: Entry[] = [];
-  const all = new Set<string>();
-  const matched = new Set<string>();
-  for (const b of baselines) {
-    const bc = b.result.case;
-    const bm = b.result.measurement;
-    if (b.result.status !== 'ok' || !bm) continue;
-    const candidates = ours.filter((o) => o.source.device === b.source.device && sameWork(o.result, b.result));
-    const typed = candidates.filter((o) => o.result.case.type === bc.type);
-    const paired = typed.length ? typed : candidates;
-    // The library and what sets its case apart (`torch.cumsum/u32/inclusive=True`), without the
-    // primitive, which the chart's title gives, or the matrix, which is the point.
-    const library = bc.series
-      .split('/')
-      .slice(1)
-      .filter((part) => !part.startsWith('matrix='))
-      .join('/');
-    const family = `${bc.primitive} (${(bc as { baseline?: string }).baseline ?? library})`;
-    all.add(family);
-    if (paired.length) matched.add(family);
-    for (const o of paired) {
-      const om = o.result.measurement;
-      if (!om || om.medianMs <= 0) continue;
-      const p = o.result.case.primitive;
-      entries.push({
-        chart: lineageGroup(p),
-        title: `${lineageGroup(p)}: CUDA library time ÷ ours (above 1: ours is faster)`,
-        line: `${lineageGroup(p) === p ? lineName(o.result) : o.result.case.series} vs ${library}`,
-        device: o.source.device,
-        point: {
-          x: xOf(o.result),
-          y: bm.medianMs / om.medianMs,
-          tip: [`${library}${bc.matrix ? ` on ${bc.matrix}` : ''}: ${fmt.format(bm.medianMs)} ms`, ...resultFigures(o)],
-        },
-      });
-    }
-  }
-  return {
-    // Not by case: a line pairs one of our configurations with a library, which a category would not name.
-    charts: build(entries, () => ({ yTitle: 'CUDA library time ÷ our time', yLog: true }), 'cuda', { byCase: false }),
-    unmatched: [...all].filter((f) => !matched.has(f)),
-  };
 }

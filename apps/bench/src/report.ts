@@ -21,10 +21,14 @@ export interface Measurement extends TimingStats {
   readonly gelemsPerS: number;
 }
 
-/** What the GPU (and, at small sizes, the CPU reference) said about the result. */
+/**
+ * What the GPU (and, at small sizes, the CPU reference) said about the result. A tool whose check
+ * is not a GPU kernel (the luma.gl baseline reads every output word back and compares it on the
+ * CPU) leaves `gpuMismatches` out and gives `cpuCompared`, `cpuMismatches` and `detail`.
+ */
 export interface Verification {
-  /** Elements the independent GPU check kernel found wrong (0 = verified). */
-  readonly gpuMismatches: number;
+  /** Elements the independent GPU check kernel found wrong (0 = verified); absent where no GPU check ran. */
+  readonly gpuMismatches?: number;
   /** First wrong index in scan order, when there was one. */
   readonly firstMismatch?: number;
   /** Whether the output was also read back and compared with `@scan/core/cpu` (sizes ≤ 2^16). */
@@ -32,7 +36,35 @@ export interface Verification {
   readonly cpuMismatches?: number;
   /** Mismatches found by the GPU check after the timed runs (catches races that come and go). */
   readonly gpuMismatchesAfterTiming?: number;
+  /** What the check compared, in words (the luma baseline: `exclusive scan: 1024 words equal`). */
+  readonly detail?: string;
 }
+
+/**
+ * Whether a result counts as verified: the bench's GPU check found nothing wrong, or, for a tool
+ * without one, the whole output was compared on the CPU and nothing differed.
+ *
+ * @example
+ * ```ts
+ * isVerified({ gpuMismatches: 0, cpuCompared: false }); // true
+ * isVerified({ cpuCompared: true, cpuMismatches: 0, detail: 'sum of 1024 words = 7' }); // true
+ * ```
+ */
+export function isVerified(v: Verification | undefined): boolean {
+  if (!v) return false;
+  if (v.gpuMismatches !== undefined) return v.gpuMismatches === 0;
+  return v.cpuCompared && v.cpuMismatches === 0;
+}
+
+/**
+ * The kinds of report that hold other libraries' results instead of the project's: `cuda` from
+ * `baselines/cuda.py` (CUB, cuSPARSE, torch), `webgpu` from `baselines/luma` (luma.gl). Each row's
+ * library is its `case.baseline`.
+ */
+export type BaselineKind = 'cuda' | 'webgpu';
+
+/** Every {@link BaselineKind}, for validation. */
+export const BASELINE_KINDS: readonly BaselineKind[] = ['cuda', 'webgpu'];
 
 /** SpMV cases: the matrix multiplied and what the plan made of it. */
 export interface SpmvMatrixInfo {
@@ -195,6 +227,11 @@ export interface CaseResult {
   readonly exit?: { readonly code: number | null; readonly signal: string | null };
   /** Wall-clock time of the whole child process (compiling, generating, verifying, timing). */
   readonly wallMs?: number;
+  /**
+   * A baseline report's row: what the other library ran, beyond the case (luma.gl: its class and
+   * settings, the algorithm it chose, the kernels of its graph, compute passes per run).
+   */
+  readonly baselineInfo?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** The device as the child saw it (`ctx.caps`), copied into the report. */
@@ -231,6 +268,8 @@ export interface ReportOptions {
   readonly tuning?: Readonly<Record<string, number | boolean>>;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`), when given. */
   readonly matrices?: readonly string[];
+  /** Milliseconds of back-to-back copies before each measurement, where a tool sets it (the luma baseline's `--heat-ms`). */
+  readonly heatMs?: number;
 }
 
 /** The JSON file `--out` writes and the dashboard reads. */
@@ -247,6 +286,10 @@ export interface BenchReport {
   readonly options: ReportOptions;
   /** From the first child that created a device; null if none did. */
   readonly device: DeviceInfo | null;
+  /** Set when the rows are other libraries' results, not the project's (see {@link BaselineKind}). */
+  readonly baseline?: BaselineKind;
+  /** What a reader must know that the fields do not say (a converted report: where from, what was inferred). */
+  readonly notes?: readonly string[];
   readonly results: readonly CaseResult[];
 }
 
@@ -270,6 +313,8 @@ export function validateReport(value: unknown): string[] {
   if (typeof r.date !== 'string' || Number.isNaN(Date.parse(r.date))) problems.push('date: expected an ISO date string');
   if (r.commit !== null && typeof r.commit !== 'string') problems.push('commit: expected a string or null');
   if (typeof r.options !== 'object' || r.options === null) problems.push('options: missing');
+  if (r.baseline !== undefined && !BASELINE_KINDS.includes(r.baseline as BaselineKind))
+    problems.push(`baseline: expected one of ${BASELINE_KINDS.join(', ')}, got ${JSON.stringify(r.baseline)}`);
   if (!Array.isArray(r.results)) return [...problems, 'results: expected an array'];
   for (const [i, row] of (r.results as unknown[]).entries()) {
     const x = row as Partial<CaseResult> | null;
@@ -287,7 +332,7 @@ export function validateReport(value: unknown): string[] {
         // gbps may be null: a kernel faster than the timer's resolution measures 0 ms at tiny sizes.
         problems.push(`results[${i}].measurement: an ok case needs medianMs and samplesMs`);
       }
-      if (x.verification?.gpuMismatches !== 0) problems.push(`results[${i}].verification: an ok case must be verified`);
+      if (!isVerified(x.verification)) problems.push(`results[${i}].verification: an ok case must be verified`);
     }
   }
   return problems;

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from '../dashboard/frame-model.js';
+import { LIBRARY_COLUMNS, libraryCharts, libraryPairs } from '../dashboard/library-views.js';
 import { lineage, metricValue, naturalUnit } from '../dashboard/metrics.js';
 import { baselineRows, currentRows, deviceName, type LoadedReport, newestFirst, toLoadedReport } from '../dashboard/model.js';
 import { COLUMNS, sortRows, verificationText } from '../dashboard/table-model.js';
-import { cudaCharts, defaultDevicePair, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts } from '../dashboard/views.js';
+import { defaultDevicePair, deviceCharts, paperCharts, ratioCopyCharts, throughputCharts } from '../dashboard/views.js';
 import type { CaseRecord } from '../src/case-types.js';
 import type { BenchReport, CaseResult } from '../src/report.js';
 import { frameReport, measurement, sampleReport } from './fixtures.js';
@@ -170,7 +171,7 @@ describe('views', () => {
     const ours = load('ours.json', report('2026-11-24T00:00:00Z', [...sizes.map((n, i) => ok(scanShape, n, 2 ** i)), f32]));
     // The baseline names its GPU in the description, as the committed report does.
     expect(cuda.device).toBe(ours.device);
-    const view = cudaCharts(currentRows([ours]), baselineRows([cuda]));
+    const view = libraryCharts(libraryPairs(currentRows([ours]), baselineRows([cuda]), 'cuda'), 'cuda');
     expect(view.charts).toHaveLength(1);
     expect(view.charts[0]!.lines.map((l) => l.label)).toEqual(['decoupled-fallback u32 add excl fwd vs torch.cumsum/u32/inclusive=True']);
     expect(view.charts[0]!.lines[0]!.points).toEqual([expect.objectContaining({ x: 20, y: 1.5 })]);
@@ -183,13 +184,129 @@ describe('views', () => {
       ok({ primitive: 'hisparse-add', type: 'f32', nodeSize: d, matrix, series: `hisparse-add f32 d ${d} ${matrix}` }, 1 << 20, 1);
     const cuda = load('cuda.json', report('2026-11-25T00:00:00Z', [geam], 'CUDA 13', { baseline: 'cuda' }));
     const ours = load('ours.json', report('2026-11-24T00:00:00Z', [add(16, 'biased-1M'), add(32, 'biased-1M'), add(16, 'uniform-4M')]));
-    const view = cudaCharts(currentRows([ours]), baselineRows([cuda]));
+    const view = libraryCharts(libraryPairs(currentRows([ours]), baselineRows([cuda]), 'cuda'), 'cuda');
     expect(view.unmatched).toEqual([]);
     expect(view.charts.map((c) => c.id)).toHaveLength(1);
     expect(view.charts[0]!.lines.map((l) => l.label)).toEqual(['f32 d 16 vs cusparse.csrgeam/f32', 'f32 d 32 vs cusparse.csrgeam/f32']);
     expect(view.charts[0]!.lines[0]!.points).toEqual([expect.objectContaining({ x: 20, y: 2 })]);
     expect(naturalUnit('hisparse-add')).toBe(naturalUnit('sparse-add'));
     expect(naturalUnit('hisparse-add')).toBe('gflops');
+  });
+
+  test('CUDA libraries: an inclusive library scan is paired with our inclusive scan where we have one', () => {
+    const cumsum = asBaseline(
+      ok({ primitive: 'scan', series: 'scan/torch.cumsum/u32/inclusive=True', inclusive: true }, 1 << 20, 3),
+      'torch.cumsum',
+    );
+    const incl = { ...scanShape, inclusive: true, series: 'scan decoupled-fallback u32 add incl fwd' };
+    const cuda = load('cuda.json', report('2026-11-25T00:00:00Z', [cumsum], 'CUDA 13', { baseline: 'cuda' }));
+    const ours = load('ours.json', report('2026-11-24T00:00:00Z', [ok(scanShape, 1 << 20, 1), ok(incl, 1 << 20, 2)]));
+    const pairs = libraryPairs(currentRows([ours]), baselineRows([cuda]), 'cuda');
+    expect(pairs.map((p) => [p.ours?.result.case.series, p.ratio])).toEqual([['scan decoupled-fallback u32 add incl fwd', 1.5]]);
+  });
+});
+
+/** luma.gl's row of `primitive` at n taking `ms`, as baselines/luma writes it (the bench row's fields, the library, its class). */
+function lumaRow(primitive: 'scan' | 'sort-pairs', n: number, ms: number, status: CaseResult['status'] = 'ok'): CaseResult {
+  const fields =
+    primitive === 'scan'
+      ? { op: 'add', inclusive: false, backward: false, call: 'GPUScan', series: 'scan/luma.gl 9.4.2 GPUScan/u32 add excl fwd' }
+      : { valueType: 'u32', call: 'GPUSort', series: 'sort-pairs/luma.gl 9.4.2 GPUSort/u32 u32 values' };
+  const row = ok({ primitive, ...fields, baseline: 'luma.gl 9.4.2' }, n, ms);
+  const verification = { cpuCompared: true, cpuMismatches: 0, detail: 'words equal' };
+  if (status === 'ok') return { ...row, verification };
+  return { case: row.case, status, message: 'GPU validation error: too many workgroups' };
+}
+
+describe('WebGPU libraries (baselines/luma) beside ours', () => {
+  const h100 = 'nvidia-h100-80gb-hbm3';
+  const pairsKey = { primitive: 'sort-pairs', algorithm: 'radix', valueType: 'u32', series: 'sort-pairs radix u32 u32 values' } as const;
+  const webgpu = (results: CaseResult[], device = h100) =>
+    load(`luma-${device}.json`, report('2026-11-27T23:17:00Z', results, device, { baseline: 'webgpu' }));
+
+  test('a WebGPU-library report is named by its adapter like ours (not like a CUDA report) and kept apart from the CUDA rows', () => {
+    const luma = webgpu([lumaRow('scan', 1024, 2)]);
+    expect(luma).toMatchObject({ isBaseline: true, baseline: 'webgpu', device: h100 });
+    const cuda = load('cuda.json', report('2026-11-25T00:00:00Z', [], 'CUDA 13', { baseline: 'cuda' }));
+    expect(baselineRows([luma, cuda], 'webgpu').map((r) => r.source.key)).toEqual([luma.key]);
+    expect(baselineRows([luma, cuda], 'cuda')).toEqual([]);
+    expect(libraryPairs([], baselineRows([luma, cuda]), 'cuda')).toEqual([]);
+    expect(currentRows([luma])).toEqual([]);
+  });
+
+  test('per primitive and size: the library time ÷ ours, with our closest configuration, in a chart a line per pair', () => {
+    const luma = webgpu([lumaRow('scan', 1024, 0.014), lumaRow('scan', 4096, 0.016), lumaRow('sort-pairs', 1024, 0.07)]);
+    const bwd = { ...scanShape, backward: true, series: 'scan decoupled-fallback u32 add excl bwd' };
+    const ours = load(
+      'ours.json',
+      report('2026-11-27T23:15:00Z', [
+        ok(scanShape, 1024, 0.01),
+        ok(bwd, 1024, 0.011),
+        ok(scanShape, 4096, 0.008),
+        ok(pairsKey, 1024, 0.02),
+      ]),
+    );
+    const pairs = libraryPairs(currentRows([ours, luma]), baselineRows([ours, luma]), 'webgpu');
+    expect(pairs.map((p) => [p.result.case.primitive, p.result.case.n, p.ours?.result.case.series, p.ratio])).toEqual([
+      ['scan', 1024, 'scan decoupled-fallback u32 add excl fwd', expect.closeTo(1.4, 12)],
+      ['scan', 4096, 'scan decoupled-fallback u32 add excl fwd', expect.closeTo(2, 12)],
+      ['sort-pairs', 1024, 'sort-pairs radix u32 u32 values', expect.closeTo(3.5, 12)],
+    ]);
+    const view = libraryCharts(pairs, 'webgpu');
+    expect(view.unmatched).toEqual([]);
+    expect(view.charts.map((c) => [c.id, c.title, c.yTitle])).toEqual([
+      ['webgpu-scan', 'scan: WebGPU library time ÷ ours (above 1: ours is faster)', 'WebGPU library time ÷ our time'],
+      ['webgpu-sort-pairs', 'sort-pairs: WebGPU library time ÷ ours (above 1: ours is faster)', 'WebGPU library time ÷ our time'],
+    ]);
+    const [scan] = view.charts;
+    expect(scan!.lines.map((l) => l.label)).toEqual(['decoupled-fallback u32 add excl fwd vs luma.gl 9.4.2 GPUScan/u32 add excl fwd']);
+    expect(scan!.lines[0]!.points.map((p) => [p.x, p.y])).toEqual([
+      [10, expect.closeTo(1.4, 12)],
+      [12, expect.closeTo(2, 12)],
+    ]);
+    expect(scan!.lines[0]!.points[0]!.tip[0]).toBe('luma.gl 9.4.2 GPUScan/u32 add excl fwd: 0.014 ms');
+  });
+
+  test('only pairs on the same device: a library run on one GPU is never divided by ours on another', () => {
+    const onH200 = webgpu([lumaRow('scan', 1024, 0.014)], 'nvidia-h200');
+    const ours = load('ours.json', report('2026-11-27T23:15:00Z', [ok(scanShape, 1024, 0.01)], h100));
+    const pairs = libraryPairs(currentRows([ours, onH200]), baselineRows([ours, onH200]), 'webgpu');
+    expect(pairs).toHaveLength(1);
+    expect(pairs[0]).toMatchObject({ source: { device: 'nvidia-h200' } });
+    expect(pairs[0]!.ours).toBeUndefined();
+    expect(pairs[0]!.ratio).toBeUndefined();
+    const view = libraryCharts(pairs, 'webgpu');
+    expect(view.charts).toEqual([]);
+    expect(view.unmatched).toEqual(['scan (luma.gl 9.4.2)']);
+    const note = LIBRARY_COLUMNS.find((c) => c.key === 'message')!;
+    expect(note.text(pairs[0]!)).toBe('no result of ours for this case on nvidia-h200');
+  });
+
+  test('missing cases: a size we did not run, and a library row that is an error, stay in the table without a ratio and draw nothing', () => {
+    const luma = webgpu([lumaRow('scan', 1024, 0.014), lumaRow('scan', 1 << 18, 0.02), lumaRow('sort-pairs', 1 << 28, 0, 'error')]);
+    const ours = load('ours.json', report('2026-11-27T23:15:00Z', [ok(scanShape, 1024, 0.01), ok(pairsKey, 1 << 28, 12)]));
+    const pairs = libraryPairs(currentRows([ours, luma]), baselineRows([ours, luma]), 'webgpu');
+    expect(
+      pairs.map((p) => [p.result.case.primitive, p.result.case.n, p.result.status, p.ours !== undefined, p.ratio !== undefined]),
+    ).toEqual([
+      ['scan', 1024, 'ok', true, true],
+      ['scan', 1 << 18, 'ok', false, false],
+      ['sort-pairs', 1 << 28, 'error', false, false],
+    ]);
+    const view = libraryCharts(pairs, 'webgpu');
+    expect(view.charts.map((c) => c.id)).toEqual(['webgpu-scan']);
+    expect(view.charts[0]!.lines[0]!.points.map((p) => p.x)).toEqual([10]);
+    const text = (key: string) => LIBRARY_COLUMNS.find((c) => c.key === key)!;
+    expect(pairs.map((p) => text('message').text(p))).toEqual([
+      '',
+      'no result of ours for this case on nvidia-h100-80gb-hbm3',
+      'GPU validation error: too many workgroups',
+    ]);
+    expect(text('ratio').text(pairs[0]!)).toBe('1.4');
+    // The case table says how a library row was checked: on the CPU, every word.
+    expect(verificationText({ source: luma, result: luma.report.results[0]! })).toBe('CPU ✓');
+    // Sorted by ratio, the pairs without one come last.
+    expect(sortRows(pairs, 'ratio', 'ascending', LIBRARY_COLUMNS)[0]).toBe(pairs[0]);
   });
 });
 
