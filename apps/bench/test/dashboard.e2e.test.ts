@@ -8,6 +8,7 @@ import { type Browser, chromium, type Page } from 'playwright';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from '../dashboard/frame-model.js';
+import { libraryPairs } from '../dashboard/library-views.js';
 import { baselineRows, currentRows, type LoadedReport, toLoadedReport } from '../dashboard/model.js';
 import { defaultDevicePair, deviceCharts, throughputCharts } from '../dashboard/views.js';
 import { validateReport } from '../src/report.js';
@@ -134,6 +135,7 @@ describe('the dashboard (static build)', () => {
       ['ratio', 'ratio-'],
       ['paper', 'paper-'],
       ['cuda', 'cuda-'],
+      ['webgpu', 'webgpu-'],
     ] as const) {
       await page.click(`#tabs button[data-view="${view}"]`);
       const ids = await page.$$eval('canvas[data-chart]', (canvases) => canvases.map((c) => (c as HTMLElement).dataset.chart ?? ''));
@@ -144,10 +146,18 @@ describe('the dashboard (static build)', () => {
       ).toBe(true);
       expect((await canvasPixels(`canvas[data-chart="${ids[0]}"]`)).lineColour, view).toBeGreaterThan(150);
     }
-    for (const id of ['paper-scan', 'paper-sort', 'cuda-scan', 'cuda-sort', 'cuda-spmv']) {
+    for (const id of ['paper-scan', 'paper-sort', 'cuda-scan', 'cuda-sort', 'cuda-spmv', 'webgpu-scan', 'webgpu-sort-pairs']) {
       await page.click(`#tabs button[data-view="${id.split('-')[0]}"]`);
       expect(await page.$(`canvas[data-chart="${id}"]`), id).not.toBeNull();
     }
+  });
+
+  test('the WebGPU libraries tab lists every pair of a luma.gl case with ours, and the cases without one', async () => {
+    await page.click('#tabs button[data-view="webgpu"]');
+    const pairs = libraryPairs(currentRows(committed), baselineRows(committed), 'webgpu');
+    expect(pairs.length).toBeGreaterThan(0);
+    expect(await page.$$eval('#webgpu-table tbody tr', (trs) => trs.length)).toBe(pairs.length);
+    expect(await page.textContent('#view')).toMatch(/Only results from devices of the same name are paired/);
   });
 
   test('the table lists every case and sorts by a column', async () => {

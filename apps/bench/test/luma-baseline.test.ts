@@ -1,29 +1,36 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildLumaReport } from '../baselines/luma/build-report.js';
-import { LUMA_CASES } from '../baselines/luma/cases/index.js';
+import { LUMA_CASES, type LumaCase } from '../baselines/luma/cases/index.js';
 import { cpuPack, cpuScan, cpuSortPairs, cpuSum } from '../baselines/luma/cpu.js';
-import { compareWords, POISON, randomFlags } from '../baselines/luma/data.js';
+import { compareWords, POISON, randomFlags, randomWords } from '../baselines/luma/data.js';
 import { createLumaDevice, type LumaDeviceContext } from '../baselines/luma/device.js';
 import { createHeater, DEFAULT_HEAT_MS, resolveHeatMs } from '../baselines/luma/heat.js';
 import { runUntimed } from '../baselines/luma/measure.js';
 import { DEFAULT_LUMA_OPTIONS, parseLumaArgs } from '../baselines/luma/options.js';
-import { checkLumaReport, LUMA_LIBRARY } from '../baselines/luma/report.js';
+import { LUMA_LIBRARY } from '../baselines/luma/report.js';
 import { runLumaBaseline } from '../baselines/luma/run.js';
 import { summarizeRuns } from '../baselines/luma/stats.js';
 import { formatLumaTable } from '../baselines/luma/table.js';
-import { LUMA_PRIMITIVES } from '../baselines/luma/workload.js';
+import { LUMA_PRIMITIVES, type LumaPrimitive, type Workload } from '../baselines/luma/workload.js';
+import { libraryPairs } from '../dashboard/library-views.js';
+import { baselineRows, currentRows, toLoadedReport } from '../dashboard/model.js';
+import { deviceInfo } from '../src/child/device-info.js';
+import { type CaseResult, validateReport } from '../src/report.js';
+import { measurement, sampleReport } from './fixtures.js';
 
-// The luma.gl baseline harness (baselines/luma): its arguments, statistics, CPU references and
-// report checks on the host, then luma.gl itself on the local adapter (SwiftShader here) at 2^10 —
-// every primitive verified, and each check shown to catch unwritten outputs and one corrupted word.
-// About 3 s on SwiftShader.
+// The luma.gl baseline harness (baselines/luma): its arguments, statistics and CPU references on
+// the host, then luma.gl itself on the local adapter (SwiftShader here) at 2^10 — every primitive
+// verified, its report loaded by the dashboard and paired with our row of the same device, each
+// check shown to catch unwritten outputs and one corrupted word, and a GPU error (a dispatch past
+// the workgroup-count limit) recorded as an error while the run goes on. About 3 s on SwiftShader.
+// The report's rows field by field: luma-report.test.ts.
 
 describe('arguments', () => {
-  test('defaults: 2^10…2^16, every primitive, ≥ 20 runs after ≥ 5 warm-ups', () => {
+  test("defaults: 2^10…2^16, every primitive under the bench's names, ≥ 20 runs after ≥ 5 warm-ups", () => {
     const o = parseLumaArgs([]);
     expect(o).toEqual(DEFAULT_LUMA_OPTIONS);
     expect(o.sizes).toEqual([10, 12, 14, 16]);
-    expect(o.only).toEqual(['scan', 'reduce', 'pack', 'sort']);
+    expect(o.only).toEqual(['scan', 'reduce', 'pack', 'sort-pairs']);
     expect(o.runs).toBeGreaterThanOrEqual(20);
     expect(o.warmup).toBeGreaterThanOrEqual(5);
   });
@@ -41,9 +48,20 @@ describe('arguments', () => {
       '--commit',
       'abc',
     ]);
-    expect(o).toMatchObject({ sizes: [10, 12, 16], only: ['scan', 'sort'], runs: 3, warmup: 0, out: 'x.json', commit: 'abc' });
+    // `sort`, the harness's earlier name of the key–value sort, is `sort-pairs`.
+    expect(o).toMatchObject({ sizes: [10, 12, 16], only: ['scan', 'sort-pairs'], runs: 3, warmup: 0, out: 'x.json', commit: 'abc' });
     expect(parseLumaArgs(['--help']).help).toBe(true);
     expect(parseLumaArgs(['--heat-ms', '0']).heatMs).toBe(0);
+  });
+
+  test("the issue's large sizes are accepted: --sizes 20,24,28 and 2^28", () => {
+    expect(parseLumaArgs(['--sizes', '20,24,28']).sizes).toEqual([20, 24, 28]);
+    expect(parseLumaArgs(['--sizes', '2^28,268435456']).sizes).toEqual([28]);
+  });
+
+  test('--convert takes an old report, the device name and a note, and needs --out', () => {
+    const o = parseLumaArgs(['--convert', 'old.json', '--device-name', 'nvidia-h100-80gb-hbm3', '--note', 'why', '--out', 'new.json']);
+    expect(o).toMatchObject({ convert: 'old.json', deviceName: 'nvidia-h100-80gb-hbm3', note: 'why', out: 'new.json' });
   });
 
   test('the heater is on by default on a GPU and off on a software adapter', () => {
@@ -54,7 +72,9 @@ describe('arguments', () => {
 
   test.each([
     [['--sizes', '1000'], /not a power of two/],
-    [['--sizes', '27'], /outside/],
+    [['--sizes', '29'], /outside 2\^1…2\^28/],
+    [['--convert', 'old.json'], /--out is needed/],
+    [['--device-name', 'x'], /go with --convert/],
     [['--sizes', 'big'], /--sizes/],
     [['--only', 'scan,split'], /unknown primitive "split"/],
     [['--runs', '0'], /--runs: expected an integer ≥ 1/],
@@ -83,60 +103,25 @@ describe('host parts', () => {
     expect([...sorted.values]).toEqual([1, 4, 0, 2, 3]);
   });
 
+  test('the CPU radix sort equals a comparison sort, stable, on keys with many duplicates and high bits set', () => {
+    const keys = randomWords(5000, 3, 0xc000_00ff);
+    const values = Uint32Array.from(keys, (_, i) => i);
+    const order = Array.from(keys.keys()).sort((a, b) => keys[a]! - keys[b]! || a - b);
+    const sorted = cpuSortPairs(keys, values);
+    expect([...sorted.keys]).toEqual(order.map((i) => keys[i]));
+    expect([...sorted.values]).toEqual(order);
+    // The inputs are left as they were.
+    expect(values[0]).toBe(0);
+  });
+
   test('flags have the requested density; word comparison names the first difference', () => {
     const flags = randomFlags(1 << 14, 1, 0.5);
     const ones = flags.reduce((a, b) => a + b, 0);
     expect(Math.abs(ones / flags.length - 0.5)).toBeLessThan(0.02);
     expect(compareWords('x', new Uint32Array([1, 2, 3]), new Uint32Array([1, 2, 3])).ok).toBe(true);
-    expect(compareWords('x', new Uint32Array([1, 9, 3]), new Uint32Array([1, 2, 3])).detail).toMatch(
-      /1 of 3 words differ, first at \[1\]: got 9/,
-    );
-  });
-
-  test('the report check accepts a good record and names what is wrong with a bad one', () => {
-    const good = {
-      library: LUMA_LIBRARY,
-      primitive: 'scan',
-      n: 1024,
-      log2n: 10,
-      status: 'ok',
-      verified: true,
-      verification: 'equal',
-      timing: 'timestamp',
-      medianMs: 0.02,
-      p10Ms: 0.01,
-      p90Ms: 0.03,
-      minMs: 0.01,
-      maxMs: 0.04,
-      runs: 2,
-      samplesMs: [0.01, 0.03],
-      copyMedianMs: 0.01,
-      copy: { medianMs: 0.01 },
-      copyTimeRatio: 0.5,
-      compareWith: 'scan u32 add excl',
-      luma: {},
-    };
-    const report = {
-      schema: 'scan-luma-baseline/1',
-      library: LUMA_LIBRARY,
-      date: 'd',
-      commit: null,
-      device: { description: 'x' },
-      results: [good],
-    };
-    expect(checkLumaReport(report)).toEqual([]);
-    const bad = {
-      ...report,
-      results: [
-        { ...good, status: 'failed' },
-        { ...good, verified: false, samplesMs: [1] },
-      ],
-    };
-    expect(checkLumaReport(bad)).toEqual([
-      'results[0]: failed but timed',
-      'results[1]: ok but not verified',
-      'results[1].samplesMs: expected 2 samples',
-    ]);
+    const differ = compareWords('x', new Uint32Array([1, 9, 3]), new Uint32Array([1, 2, 3]));
+    expect(differ.detail).toMatch(/1 of 3 words differ, first at \[1\]: got 9/);
+    expect(differ.mismatches).toBe(1);
   });
 });
 
@@ -149,23 +134,96 @@ describe('luma.gl on the local adapter', () => {
   });
   afterAll(() => dev?.destroy());
 
-  test('every primitive at 2^10 is verified, then timed with timestamps, beside the copy kernel', async () => {
+  test('every primitive at 2^10 is verified, then timed, beside the copy kernel; the report loads in the dashboard and pairs with ours', async () => {
     const options = parseLumaArgs(['--sizes', '10', '--runs', '3', '--warmup', '1']);
     const records = await runLumaBaseline(dev, { ...options, heatMs: 0 });
     expect(records.map((r) => [r.primitive, r.status, r.message])).toEqual(LUMA_PRIMITIVES.map((p) => [p, 'ok', undefined]));
     for (const r of records) {
-      expect(r).toMatchObject({ library: 'luma.gl 9.4.2', n: 1024, verified: true, runs: 3 });
+      expect(r).toMatchObject({ n: 1024, verified: true, runs: 3 });
       expect(r.timing).toBe(dev.ctx.caps.features.timestampQuery ? 'timestamp' : 'wall-clock');
       expect(r.copy?.verified).toBe(true);
       expect(r.luma['stagingUploads']).toBe(0);
     }
-    expect(records.find((r) => r.primitive === 'sort')!.verification).toMatch(
+    expect(records.find((r) => r.primitive === 'sort-pairs')!.verification).toMatch(
       /stability \(8-bit keys\) values \(stable order\): 1024 words equal/,
     );
-    const report = buildLumaReport(dev, { ...options, heatMs: 0 }, records);
-    expect(report.options).toMatchObject({ sizes: [10], runs: 3, warmup: 1, heatMs: 0 });
-    expect(checkLumaReport(JSON.parse(JSON.stringify(report)))).toEqual([]);
+    expect(records.find((r) => r.primitive === 'pack')!.ones).toBeGreaterThan(0);
     expect(formatLumaTable(records).split('\n')).toHaveLength(1 + LUMA_PRIMITIVES.length);
+
+    // The bench's schema, as the dashboard loads it: a WebGPU-library report on this device, named
+    // as the bench names it (the same deviceInfo), so it pairs with our row of the same case.
+    const report = JSON.parse(JSON.stringify(buildLumaReport(dev, { ...options, heatMs: 0 }, records, new Date())));
+    expect(validateReport(report)).toEqual([]);
+    expect(report.results.map((r: CaseResult) => r.case['baseline'])).toEqual(LUMA_PRIMITIVES.map(() => LUMA_LIBRARY));
+    expect(report).toMatchObject({ baseline: 'webgpu', options: { sizes: [1024], runs: 3, warmup: 1, heatMs: 0, only: LUMA_PRIMITIVES } });
+    const luma = toLoadedReport('luma.json', 'file', report);
+    if ('problems' in luma) throw new Error(luma.problems.join('\n'));
+    const ourScan: CaseResult = {
+      case: {
+        id: 'scan decoupled-fallback u32 add excl fwd@1024',
+        series: 'scan decoupled-fallback u32 add excl fwd',
+        primitive: 'scan',
+        algorithm: 'decoupled-fallback',
+        type: 'u32',
+        op: 'add',
+        inclusive: false,
+        backward: false,
+        n: 1024,
+        seed: 1,
+        runs: 3,
+        warmup: 1,
+      },
+      status: 'ok',
+      measurement: measurement(0.5, 8192, 1024),
+      verification: { gpuMismatches: 0, cpuCompared: true },
+    };
+    const ours = toLoadedReport('ours.json', 'file', { ...sampleReport(), device: deviceInfo(dev.ctx), results: [ourScan] });
+    if ('problems' in ours) throw new Error(ours.problems.join('\n'));
+    expect(luma).toMatchObject({ isBaseline: true, baseline: 'webgpu', device: ours.device });
+    const pairs = libraryPairs(currentRows([ours, luma]), baselineRows([ours, luma]), 'webgpu');
+    expect(pairs.map((p) => [p.result.case.primitive, p.ours?.result.case.series])).toEqual([
+      ['scan', 'scan decoupled-fallback u32 add excl fwd'],
+      ['reduce', undefined],
+      ['pack', undefined],
+      ['sort-pairs', undefined],
+    ]);
+    expect(pairs[0]!.ratio).toBeCloseTo(records[0]!.medianMs! / 0.5, 12);
+  });
+
+  test('a GPU error (a dispatch past the workgroup-count limit) is an error record, and the run goes on', async () => {
+    const limit = dev.ctx.device.limits.maxComputeWorkgroupsPerDimension;
+    // A stand-in for luma past a device limit: one dispatch of limit + 1 workgroups in x.
+    const tooWide: LumaCase = {
+      ...LUMA_CASES.scan,
+      create: (luma): Workload => {
+        const device = luma.handle;
+        const module = device.createShaderModule({ code: '@compute @workgroup_size(1) fn main() {}' });
+        const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+        return {
+          describe: { class: 'too wide' },
+          outputs: [],
+          encode(encoder) {
+            const pass = encoder.beginComputePass();
+            pass.setPipeline(pipeline);
+            pass.dispatchWorkgroups(limit + 1);
+            pass.end();
+          },
+          poison() {},
+          verify: async () => ({ ok: true, detail: 'nothing to compare' }),
+          destroy() {},
+        };
+      },
+    };
+    const cases: Record<LumaPrimitive, LumaCase> = { ...LUMA_CASES, scan: tooWide };
+    const plan = { sizes: [10], only: ['scan', 'reduce'] as LumaPrimitive[], runs: 3, warmup: 1, heatMs: 0, seed: 1 };
+    const records = await runLumaBaseline(dev, plan, undefined, cases);
+    expect(records.map((r) => [r.primitive, r.status])).toEqual([
+      ['scan', 'error'],
+      ['reduce', 'ok'],
+    ]);
+    expect(records[0]).toMatchObject({ verified: false, medianMs: null, samplesMs: [], copy: null });
+    expect(records[0]!.message).toMatch(/GPU validation error/);
+    expect(formatLumaTable(records)).toMatch(/not timed:\n {2}scan 2\^10: GPU validation error/);
   });
 
   test('the heater keeps the queue busy for the time asked', async () => {

@@ -1,7 +1,26 @@
 import { execFileSync } from 'node:child_process';
+import type { CaseRecord } from '../../src/case-types.js';
+import { deviceInfo } from '../../src/child/device-info.js';
+import { bytesMoved, throughput } from '../../src/metrics.js';
+import {
+  type BenchReport,
+  type CaseResult,
+  type DeviceInfo,
+  type Measurement,
+  REPORT_SCHEMA,
+  type ReportOptions,
+} from '../../src/report.js';
+import { LUMA_CASES } from './cases/index.js';
+import { PACK_DENSITY } from './cases/pack.js';
 import type { LumaDeviceContext } from './device.js';
 import type { LumaOptions } from './options.js';
-import { LUMA_LIBRARY, LUMA_REPORT_SCHEMA, type LumaRecord, type LumaReport } from './report.js';
+import { LUMA_LIBRARY, type LumaRecord } from './report.js';
+import type { RunStats } from './stats.js';
+
+// The luma.gl baseline's records as the bench's report (`scan-bench/1`): the same row shape as
+// our cases and as baselines/cuda.py's, so the dashboard and the table read all three the same way.
+// The report says `baseline: 'webgpu'`; each row's case has the bench primitive's name and fields
+// (so it pairs with our row of the same work), `baseline: 'luma.gl 9.4.2'` and `call`, luma's class.
 
 /** `git rev-parse HEAD` in the working directory, or null where git is missing (the lent GPU machine). */
 export function currentCommit(): string | null {
@@ -12,38 +31,181 @@ export function currentCommit(): string | null {
   }
 }
 
+/** The run settings every case records (the bench's `seed`, `runs`, `warmup`). */
+export interface LumaRunSettings {
+  readonly seed: number;
+  readonly runs: number;
+  readonly warmup: number;
+}
+
 /**
- * The report of a run: date, commit, host, the device as the bench's context saw it, the Dawn
- * toggles, the options and the records.
+ * The case of a luma row: the bench primitive's name and fields (`LUMA_CASES[p].shape`), the size
+ * and run settings, `baseline` (library and version) and `call` (luma's class). The series follows
+ * baselines/cuda.py's `primitive/library/variant`, the variant in the bench's words.
  *
  * @example
  * ```ts
- * const report = buildLumaReport(dev, options, records);
+ * lumaCase('scan', 1024, { seed: 1, runs: 50, warmup: 10 }).series; // 'scan/luma.gl 9.4.2 GPUScan/u32 add excl fwd'
  * ```
  */
-export function buildLumaReport(dev: LumaDeviceContext, options: LumaOptions, records: readonly LumaRecord[]): LumaReport {
-  const caps = dev.ctx.caps;
+export function lumaCase(primitive: LumaRecord['primitive'], n: number, settings: LumaRunSettings): CaseRecord {
+  const spec = LUMA_CASES[primitive];
+  const series = `${primitive}/${LUMA_LIBRARY} ${spec.call}/${spec.variant}`;
   return {
-    schema: LUMA_REPORT_SCHEMA,
-    library: LUMA_LIBRARY,
-    date: new Date().toISOString(),
-    commit: options.commit ?? currentCommit(),
-    host: { node: process.version, platform: process.platform, arch: process.arch },
-    device: {
-      ...caps.adapter,
-      features: [...dev.ctx.device.features].sort(),
-      subgroupMinSize: caps.subgroupMinSize,
-      subgroupMaxSize: caps.subgroupMaxSize,
-    },
-    toggles: dev.toggles,
-    options: {
-      sizes: options.sizes,
-      only: options.only,
-      runs: options.runs,
-      warmup: options.warmup,
-      heatMs: options.heatMs ?? 0,
-      seed: options.seed,
-    },
-    results: records,
+    id: `${series}@${n}`,
+    series,
+    primitive,
+    n,
+    seed: settings.seed,
+    runs: settings.runs,
+    warmup: settings.warmup,
+    ...spec.shape,
+    baseline: LUMA_LIBRARY,
+    call: spec.call,
   };
+}
+
+/** Run statistics as the bench's measurement: GB/s over the bench's bytes model of the same primitive. */
+function measurementOf(
+  stats: Pick<RunStats, 'runs' | 'medianMs' | 'minMs' | 'maxMs' | 'samplesMs'>,
+  bytes: number,
+  n: number,
+): Measurement {
+  const samplesMs = [...stats.samplesMs];
+  const meanMs = samplesMs.reduce((a, b) => a + b, 0) / samplesMs.length;
+  return {
+    runs: stats.runs,
+    medianMs: stats.medianMs,
+    minMs: stats.minMs,
+    maxMs: stats.maxMs,
+    meanMs,
+    samplesMs,
+    bytes,
+    ...throughput(bytes, n, stats.medianMs),
+  };
+}
+
+/**
+ * One record as the bench's row: status and message; for an `ok` record the timer, the
+ * primitive's and the copy kernel's measurements, `ratioCopy` (GB/s ÷ copy GB/s, as the bench
+ * computes it), `ones` (pack); the verification (the whole output compared on the CPU: `cpuCompared`,
+ * `cpuMismatches`, `detail`; no `gpuMismatches`, since no GPU check kernel ran); and `baselineInfo`
+ * (luma's class, settings, kernels, compute passes).
+ *
+ * @example
+ * ```ts
+ * const row = lumaCaseResult(record, { seed: 1, runs: 50, warmup: 10 });
+ * ```
+ */
+export function lumaCaseResult(record: LumaRecord, settings: LumaRunSettings): CaseResult {
+  const c = lumaCase(record.primitive, record.n, settings);
+  const verification = {
+    cpuCompared: true,
+    ...(record.status === 'ok' ? { cpuMismatches: 0 } : record.mismatches !== undefined ? { cpuMismatches: record.mismatches } : {}),
+    detail: record.verification,
+  };
+  const common = {
+    case: c,
+    status: record.status,
+    ...(record.message === undefined ? {} : { message: record.message }),
+    // An error record never reached a check: no verification to state.
+    ...(record.status === 'error' ? {} : { verification }),
+    baselineInfo: record.luma,
+  };
+  const { medianMs, minMs, maxMs, timing } = record;
+  if (record.status !== 'ok' || medianMs === null || minMs === null || maxMs === null || timing === null) return common;
+  const stats = { runs: record.runs, medianMs, minMs, maxMs, samplesMs: record.samplesMs };
+  const m = measurementOf(stats, bytesMoved(record.primitive, record.n, record.ones ?? 0), record.n);
+  const copy = record.copy ? measurementOf(record.copy, bytesMoved('copy', record.n), record.n) : undefined;
+  const ratioCopy = copy ? m.gbps / copy.gbps : Number.NaN;
+  return {
+    ...common,
+    timer: timing,
+    measurement: m,
+    ...(copy ? { copy } : {}),
+    // Absent when a time was below the timer's resolution, as in the bench.
+    ...(Number.isFinite(ratioCopy) ? { ratioCopy } : {}),
+    ...(record.ones === undefined ? {} : { ones: record.ones }),
+  };
+}
+
+/** What a run's report says about its settings (sizes as counts, like the bench's). */
+export function lumaReportOptions(
+  options: Pick<LumaOptions, 'sizes' | 'only' | 'runs' | 'warmup' | 'seed'>,
+  heatMs: number,
+  toggles: readonly string[],
+): ReportOptions {
+  return {
+    sizes: options.sizes.map((k) => 2 ** k),
+    runs: options.runs,
+    warmup: options.warmup,
+    seed: options.seed,
+    density: PACK_DENSITY,
+    timeoutS: 0,
+    only: [...options.only],
+    ...(toggles.length ? { dawnToggles: toggles.join(' ') } : {}),
+    heatMs,
+  };
+}
+
+/** The parts of a report that are not the rows. */
+export interface LumaReportHead {
+  /** ISO time the run started. */
+  readonly date: string;
+  readonly commit: string | null;
+  readonly host: BenchReport['host'];
+  readonly device: DeviceInfo | null;
+  readonly options: ReportOptions;
+  readonly notes?: readonly string[];
+}
+
+/**
+ * A bench report (`scan-bench/1`, `baseline: 'webgpu'`) of luma records.
+ *
+ * @example
+ * ```ts
+ * const report = lumaBenchReport(head, records);
+ * ```
+ */
+export function lumaBenchReport(head: LumaReportHead, records: readonly LumaRecord[]): BenchReport {
+  const settings = { seed: head.options.seed, runs: head.options.runs, warmup: head.options.warmup };
+  return {
+    schema: REPORT_SCHEMA,
+    date: head.date,
+    commit: head.commit,
+    host: head.host,
+    options: head.options,
+    device: head.device,
+    baseline: 'webgpu',
+    ...(head.notes?.length ? { notes: head.notes } : {}),
+    results: records.map((r) => lumaCaseResult(r, settings)),
+  };
+}
+
+/**
+ * The report of a run on `dev`: started at `started`, the commit (`--commit`, else git), this
+ * host, the device as the bench records it (`deviceInfo`, the same function as the bench's children,
+ * so both name the GPU alike), the options and the records.
+ *
+ * @example
+ * ```ts
+ * const report = buildLumaReport(dev, { ...options, heatMs }, records, started);
+ * ```
+ */
+export function buildLumaReport(
+  dev: LumaDeviceContext,
+  options: LumaOptions & { readonly heatMs: number },
+  records: readonly LumaRecord[],
+  started: Date,
+): BenchReport {
+  return lumaBenchReport(
+    {
+      date: started.toISOString(),
+      commit: options.commit ?? currentCommit(),
+      host: { node: process.version, platform: process.platform, arch: process.arch },
+      device: deviceInfo(dev.ctx),
+      options: lumaReportOptions(options, options.heatMs, dev.toggles),
+    },
+    records,
+  );
 }

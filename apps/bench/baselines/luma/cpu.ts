@@ -45,9 +45,12 @@ export function cpuSum(data: Uint32Array): number {
  * ```
  */
 export function cpuPack(data: Uint32Array, flags: Uint32Array): Uint32Array {
-  const out: number[] = [];
-  for (let i = 0; i < data.length; i++) if (flags[i] !== 0) out.push(data[i]!);
-  return Uint32Array.from(out);
+  // Counted first, then filled: a typed array, never a JS array of up to 2^27 numbers on the heap.
+  let kept = 0;
+  for (let i = 0; i < data.length; i++) if (flags[i] !== 0) kept++;
+  const out = new Uint32Array(kept);
+  for (let i = 0, j = 0; i < data.length; i++) if (flags[i] !== 0) out[j++] = data[i]!;
+  return out;
 }
 
 /**
@@ -59,6 +62,31 @@ export function cpuPack(data: Uint32Array, flags: Uint32Array): Uint32Array {
  * ```
  */
 export function cpuSortPairs(keys: Uint32Array, values: Uint32Array): { keys: Uint32Array; values: Uint32Array } {
-  const order = Array.from(keys.keys()).sort((a, b) => keys[a]! - keys[b]! || a - b);
-  return { keys: Uint32Array.from(order, (i) => keys[i]!), values: Uint32Array.from(order, (i) => values[i]!) };
+  // An LSD radix sort over typed arrays (two passes of 16-bit digits; each pass is stable), not
+  // Array.prototype.sort with a comparator, which at 2^28 keys would need gigabytes of JS heap and
+  // minutes: the sizes of the issue (2^24, 2^28) must verify in seconds.
+  const n = keys.length;
+  let k = keys.slice();
+  let v = values.slice();
+  let kOut = new Uint32Array(n);
+  let vOut = new Uint32Array(n);
+  const counts = new Uint32Array(1 << 16);
+  for (const shift of [0, 16]) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[(k[i]! >>> shift) & 0xffff]!++;
+    let start = 0;
+    for (let d = 0; d < counts.length; d++) {
+      const c = counts[d]!;
+      counts[d] = start;
+      start += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const at = counts[(k[i]! >>> shift) & 0xffff]!++;
+      kOut[at] = k[i]!;
+      vOut[at] = v[i]!;
+    }
+    [k, kOut] = [kOut, k];
+    [v, vOut] = [vOut, v];
+  }
+  return { keys: k, values: v };
 }

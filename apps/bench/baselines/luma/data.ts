@@ -1,3 +1,5 @@
+import type { Verification } from './workload.js';
+
 /** The word written into outputs before a verified run; a primitive that leaves one unwritten fails. */
 export const POISON = 0xdeadbeef;
 
@@ -92,8 +94,13 @@ export async function readWords(device: GPUDevice, buffer: GPUBuffer, n: number)
  * compareWords('output', got, want); // { ok: true, detail: 'output: 1024 words equal' }
  * ```
  */
-export function compareWords(what: string, actual: Uint32Array, expected: Uint32Array): { ok: boolean; detail: string } {
-  if (actual.length !== expected.length) return { ok: false, detail: `${what}: ${actual.length} words read, ${expected.length} expected` };
+export function compareWords(what: string, actual: Uint32Array, expected: Uint32Array): Verification {
+  if (actual.length !== expected.length)
+    return {
+      ok: false,
+      detail: `${what}: ${actual.length} words read, ${expected.length} expected`,
+      mismatches: Math.abs(actual.length - expected.length),
+    };
   let bad = 0;
   let first = -1;
   for (let i = 0; i < expected.length; i++) {
@@ -106,5 +113,6 @@ export function compareWords(what: string, actual: Uint32Array, expected: Uint32
   return {
     ok: false,
     detail: `${what}: ${bad} of ${expected.length} words differ, first at [${first}]: got ${actual[first]}, expected ${expected[first]}`,
+    mismatches: bad,
   };
 }

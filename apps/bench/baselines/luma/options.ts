@@ -14,6 +14,12 @@ export interface LumaOptions {
   readonly seed: number;
   /** Milliseconds of the heater's copies before each measurement; undefined: 500 on hardware, 0 on a software adapter. */
   readonly heatMs: number | undefined;
+  /** `--convert FILE`: write FILE (a report of the old schema) as a bench report instead of measuring. */
+  readonly convert: string | undefined;
+  /** `--device-name`: the device name a converted report gets (the old schema did not record it). */
+  readonly deviceName: string | undefined;
+  /** `--note`: why that name is right, kept in the converted report's notes. */
+  readonly note: string | undefined;
   readonly help: boolean;
 }
 
@@ -27,25 +33,38 @@ export const DEFAULT_LUMA_OPTIONS: LumaOptions = {
   commit: undefined,
   seed: 1,
   heatMs: undefined,
+  convert: undefined,
+  deviceName: undefined,
+  note: undefined,
   help: false,
 };
 
-/** Largest log2 size accepted (u32 arrays of 2^26 are 256 MiB each). */
-export const MAX_LOG2_SIZE = 26;
+/**
+ * Largest log2 size accepted: 2^28, the bench's largest (`--large`). A u32 array of 2^28 is 1 GiB,
+ * on the GPU and, for the inputs and the CPU check, on the host (typed arrays, off the JS heap);
+ * where luma or the device cannot go that far the case is an error record, not a crash.
+ */
+export const MAX_LOG2_SIZE = 28;
+
+/** Names `--only` accepts besides {@link LUMA_PRIMITIVES}: `sort`, this harness's earlier name of the key–value sort. */
+const ALIASES: Readonly<Record<string, LumaPrimitive>> = { sort: 'sort-pairs' };
 
 /** The `--help` text. */
 export const LUMA_USAGE = `luma.gl 9.4.2 baseline: times luma.gl's GPUScan, GPUReduction, GPUCompaction and GPUSort
 on this machine's WebGPU device (Dawn in Node), each verified on the CPU first.
 
   --sizes 10,12,14,16     log2 of the element counts (1…${MAX_LOG2_SIZE}; 2^k and plain counts of powers of two also accepted)
-  --only scan,reduce,pack,sort
+  --only scan,reduce,pack,sort-pairs   (sort: the same as sort-pairs)
   --runs 50               timed runs per case (median, p10, p90, min, max)
   --warmup 10             untimed runs before them
-  --out FILE              write the JSON report there
+  --out FILE              write the report there (the bench's schema, scan-bench/1, with baseline "webgpu")
   --commit SHA            commit to record (default: git rev-parse HEAD where git works)
   --seed 1                input seed
   --heat-ms N             back-to-back copies before each measurement, so the GPU is timed at load clocks
                           (default 500 on a GPU, 0 on a software adapter)
+  --convert FILE          no measuring: convert FILE, a report of the old schema (scan-luma-baseline/1), to --out
+  --device-name NAME      with --convert: the device name to record (the old schema has none), e.g. nvidia-h100-80gb-hbm3
+  --note TEXT             with --convert: why that name is right, kept in the report's notes
   --help`;
 
 /** Parses one size: `16`, `2^16` or `65536` all mean 2^16 (numbers up to 32 are log2 sizes, larger ones counts). */
@@ -104,7 +123,7 @@ export function parseLumaArgs(argv: readonly string[]): LumaOptions {
       case '--only': {
         const names = value
           .split(',')
-          .map((s) => s.trim())
+          .map((s) => ALIASES[s.trim()] ?? s.trim())
           .filter(Boolean);
         for (const name of names)
           if (!(LUMA_PRIMITIVES as readonly string[]).includes(name))
@@ -131,9 +150,21 @@ export function parseLumaArgs(argv: readonly string[]): LumaOptions {
       case '--commit':
         o.commit = value;
         break;
+      case '--convert':
+        o.convert = value;
+        break;
+      case '--device-name':
+        o.deviceName = value;
+        break;
+      case '--note':
+        o.note = value;
+        break;
       default:
         throw new Error(`unknown flag ${flag} (see --help)`);
     }
   }
+  if ((o.deviceName !== undefined || o.note !== undefined) && o.convert === undefined)
+    throw new Error('--device-name and --note go with --convert (a measured report records the device itself)');
+  if (o.convert !== undefined && o.out === undefined) throw new Error('--convert: --out is needed (where the converted report goes)');
   return o;
 }

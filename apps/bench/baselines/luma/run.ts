@@ -1,10 +1,10 @@
 import { createGpuTimer, type GpuTimer } from '@scan/core';
 import { copyWorkload } from './cases/copy.js';
-import { LUMA_CASES } from './cases/index.js';
+import { LUMA_CASES, type LumaCase } from './cases/index.js';
 import type { LumaDeviceContext } from './device.js';
 import { createHeater, type Heater } from './heat.js';
 import { measureWorkload, type RunCounts, runUntimed } from './measure.js';
-import { LUMA_LIBRARY, type LumaRecord, type Timing } from './report.js';
+import type { LumaRecord, Timing } from './report.js';
 import type { LumaPrimitive, Verification, Workload } from './workload.js';
 
 /** What one run covers. */
@@ -60,19 +60,22 @@ async function timeCopy(
   }
 }
 
-/** A record for a case that was not timed. */
-function untimed(
-  base: Pick<LumaRecord, 'primitive' | 'n' | 'log2n' | 'compareWith' | 'luma'>,
+/**
+ * A record for a case that was not timed: a wrong result (`failed`, with the check's `mismatches`)
+ * or an `error` (a throw, a GPU validation or out-of-memory error, a lost device).
+ */
+export function untimedRecord(
+  base: Pick<LumaRecord, 'primitive' | 'n' | 'log2n' | 'luma'>,
   status: 'failed' | 'error',
-  verification: string,
+  check: Verification,
   message?: string,
 ): LumaRecord {
   return {
-    library: LUMA_LIBRARY,
     ...base,
     status,
     verified: false,
-    verification,
+    verification: check.detail,
+    ...(check.mismatches === undefined ? {} : { mismatches: check.mismatches }),
     ...(message === undefined ? {} : { message }),
     timing: null,
     medianMs: null,
@@ -96,13 +99,13 @@ async function runCase(
   dev: LumaDeviceContext,
   timer: GpuTimer,
   primitive: LumaPrimitive,
+  spec: LumaCase,
   log2n: number,
   plan: LumaRunPlan,
   heater?: Heater,
 ): Promise<LumaRecord> {
   const n = 2 ** log2n;
-  const spec = LUMA_CASES[primitive];
-  const base = { primitive, n, log2n, compareWith: spec.compareWith, luma: {} as LumaRecord['luma'] };
+  const base = { primitive, n, log2n, luma: {} as LumaRecord['luma'] };
   let workload: Workload | undefined;
   try {
     return await withErrorScopes(dev.ctx.device, async () => {
@@ -110,14 +113,13 @@ async function runCase(
       const self = workload.selfTest ? await workload.selfTest() : undefined;
       const first = self && !self.ok ? self : await runAndVerify(dev, workload);
       base.luma = { ...workload.describe, ...workload.stats?.() };
-      if (!first.ok) return untimed(base, 'failed', first.detail, 'wrong result: not timed');
+      if (!first.ok) return untimedRecord(base, 'failed', first, 'wrong result: not timed');
       const stats = await measureWorkload(dev.ctx, timer, workload, plan, heater);
       const after = await runAndVerify(dev, workload);
-      if (!after.ok) return untimed(base, 'failed', after.detail, 'wrong result after the timed runs');
+      if (!after.ok) return untimedRecord(base, 'failed', after, 'wrong result after the timed runs');
       const copy = await timeCopy(dev, timer, n, plan, heater);
       const primitiveTiming: Timing = { ...stats, method: timer.method };
       return {
-        library: LUMA_LIBRARY,
         ...base,
         status: 'ok' as const,
         verified: true,
@@ -130,6 +132,7 @@ async function runCase(
         maxMs: stats.maxMs,
         runs: stats.runs,
         samplesMs: stats.samplesMs,
+        ...(workload.ones === undefined ? {} : { ones: workload.ones }),
         copyMedianMs: copy?.medianMs ?? null,
         copy,
         copyTimeRatio: copy && stats.medianMs > 0 ? copy.medianMs / stats.medianMs : null,
@@ -137,7 +140,7 @@ async function runCase(
     });
   } catch (error) {
     const message = (error as Error)?.message ?? String(error);
-    return untimed(base, 'error', 'not verified', message);
+    return untimedRecord(base, 'error', { ok: false, detail: 'not verified' }, message);
   } finally {
     workload?.destroy();
   }
@@ -145,7 +148,10 @@ async function runCase(
 
 /**
  * Runs every selected primitive at every size on `dev`, in size order (primitives in
- * `LUMA_PRIMITIVES` order within a size), calling `onRecord` after each.
+ * `LUMA_PRIMITIVES` order within a size), calling `onRecord` after each. A case that throws or
+ * raises a GPU error (luma past a device limit, say) is an `error` record and the run goes on;
+ * once the device is lost, every case left is an `error` record naming the reason, so the report
+ * is still written. `cases` replaces the registry (tests).
  *
  * @example
  * ```ts
@@ -156,6 +162,7 @@ export async function runLumaBaseline(
   dev: LumaDeviceContext,
   plan: LumaRunPlan,
   onRecord?: (record: LumaRecord) => void,
+  cases: Readonly<Record<LumaPrimitive, LumaCase>> = LUMA_CASES,
 ): Promise<LumaRecord[]> {
   const timer = createGpuTimer(dev.ctx);
   const heater = plan.heatMs > 0 ? createHeater(dev.ctx.device) : undefined;
@@ -163,8 +170,16 @@ export async function runLumaBaseline(
   try {
     for (const log2n of plan.sizes) {
       for (const primitive of plan.only) {
-        if (dev.ctx.lostReason !== undefined) throw new Error(`device lost: ${dev.ctx.lostReason}`);
-        const record = await runCase(dev, timer, primitive, log2n, plan, heater);
+        const lost = dev.ctx.lostReason;
+        const record =
+          lost === undefined
+            ? await runCase(dev, timer, primitive, cases[primitive], log2n, plan, heater)
+            : untimedRecord(
+                { primitive, n: 2 ** log2n, log2n, luma: {} },
+                'error',
+                { ok: false, detail: 'not run' },
+                `device lost: ${lost}`,
+              );
         records.push(record);
         onRecord?.(record);
       }

@@ -9,11 +9,12 @@ function us(ms: number | null | undefined): string {
 
 /**
  * The stdout table: one line per record (times in µs; `copy/prim` is the copy kernel's median
- * divided by the primitive's, 1 = as fast as copying n u32).
+ * divided by the primitive's, 1 = as fast as copying n u32), then why each record that is not ok
+ * was not timed.
  *
  * @example
  * ```ts
- * console.log(formatLumaTable(report.results));
+ * console.log(formatLumaTable(records));
  * ```
  */
 export function formatLumaTable(records: readonly LumaRecord[]): string {
@@ -34,6 +35,8 @@ export function formatLumaTable(records: readonly LumaRecord[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: readonly string[]) =>
     cells.map((c, i) => (i < 3 || i > 7 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  const failures = records.filter((r) => r.status !== 'ok').map((r) => `  ${r.primitive} 2^${r.log2n}: ${r.message ?? r.verification}`);
+  const failures = records
+    .filter((r) => r.status !== 'ok')
+    .map((r) => `  ${r.primitive} 2^${r.log2n}: ${[r.message, r.verification].filter(Boolean).join(': ')}`);
   return [line(header), ...rows.map(line), ...(failures.length ? ['', 'not timed:', ...failures] : [])].join('\n').trimEnd();
 }

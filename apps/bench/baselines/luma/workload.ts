@@ -1,5 +1,8 @@
-/** The primitives the harness times. */
-export const LUMA_PRIMITIVES = ['scan', 'reduce', 'pack', 'sort'] as const;
+/**
+ * The primitives the harness times, named as the bench's (`apps/bench/src/primitives`) so that each
+ * record is a row of the bench's report: luma's `GPUSort` always moves values, so it is `sort-pairs`.
+ */
+export const LUMA_PRIMITIVES = ['scan', 'reduce', 'pack', 'sort-pairs'] as const;
 
 /** One of {@link LUMA_PRIMITIVES}. */
 export type LumaPrimitive = (typeof LUMA_PRIMITIVES)[number];
@@ -9,6 +12,8 @@ export interface Verification {
   readonly ok: boolean;
   /** What was compared, or the first difference. */
   readonly detail: string;
+  /** Output words that differ from the reference (set when the check fails). */
+  readonly mismatches?: number;
 }
 
 /**
@@ -18,6 +23,8 @@ export interface Verification {
 export interface Workload {
   /** What luma ran, for the report (classes, mode, algorithm and strategy luma chose). */
   readonly describe: Readonly<Record<string, string | number | boolean>>;
+  /** pack: the elements kept (1-flags), known from the inputs; the bytes model counts their writes. */
+  readonly ones?: number;
   /** The buffers `verify` reads (tests corrupt a word of each to see the check fail). */
   readonly outputs: readonly GPUBuffer[];
   /** Records one run into `encoder`. */

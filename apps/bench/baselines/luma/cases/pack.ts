@@ -23,6 +23,7 @@ export function packWorkload(luma: WebGPUDevice, n: number, seed: number): Workl
   const device = luma.handle;
   const data = randomWords(n, seed);
   const flags = randomFlags(n, seed + 1, PACK_DENSITY);
+  const want = cpuPack(data, flags);
   const { graph, built } = buildGraph(luma, 'luma-pack', (g) => {
     const input = importArray(g, luma, 'pack-input', n);
     const flagArray = importArray(g, luma, 'pack-flags', n);
@@ -35,6 +36,7 @@ export function packWorkload(luma: WebGPUDevice, n: number, seed: number): Workl
   writeWords(device, built.flagArray.gpu, flags);
   return {
     describe: { class: 'GPUCompaction', type: 'u32', flags: 'u32 (non-zero keeps)', density: PACK_DENSITY, stable: true },
+    ones: want.length,
     outputs: [built.output.gpu, built.count.gpu],
     encode: (encoder) => graph.encode(encoder),
     stats: () => graph.stats(),
@@ -43,9 +45,8 @@ export function packWorkload(luma: WebGPUDevice, n: number, seed: number): Workl
       poisonWords(device, built.count.gpu, 1);
     },
     async verify() {
-      const want = cpuPack(data, flags);
       const [count] = await readWords(device, built.count.gpu, 1);
-      if (count !== want.length) return { ok: false, detail: `count: got ${count}, expected ${want.length}` };
+      if (count !== want.length) return { ok: false, detail: `count: got ${count}, expected ${want.length}`, mismatches: 1 };
       const out = await readWords(device, built.output.gpu, want.length);
       const check = compareWords(`pack (count ${count})`, out, want);
       return check;

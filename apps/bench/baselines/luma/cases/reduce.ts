@@ -35,7 +35,8 @@ export function reduceWorkload(luma: WebGPUDevice, n: number, seed: number): Wor
       const want = cpuSum(data);
       const ok = got === want;
       const poisoned = got === POISON ? ' (output never written)' : '';
-      return { ok, detail: ok ? `sum of ${n} words = ${want}` : `sum: got ${got}, expected ${want}${poisoned}` };
+      if (ok) return { ok, detail: `sum of ${n} words = ${want}` };
+      return { ok, detail: `sum: got ${got}, expected ${want}${poisoned}`, mismatches: 1 };
     },
     destroy() {
       graph.destroy();

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# luma.gl beside our bench in ONE device call on the lent GPU: our rows that luma pairs with (scan,
+# reduce, pack, sort-pairs; u32; the decoupled-fallback scans), then luma.gl's at 2^16, 2^20, 2^24
+# and 2^28, on the same card one after the other, so every ratio of the dashboard's "WebGPU
+# libraries" tab compares two numbers of one machine state.
+#
+# Here, before the call (from the repository root):
+#   pnpm --filter @scan/bench build && pnpm --filter @scan/bench build:luma && bash ../shared/gpu/pack.sh
+# The device call: carry [".gpu", "apps/bench/dist", "apps/bench/dist-luma"], command
+#   source .gpu/remote.sh && bash apps/bench/baselines/luma/gpu-run.sh "$OUT" <git rev-parse --short HEAD here>
+# It writes gpu.txt, ours.json, luma.json and their logs into the folder. Copy the two reports into
+# benchmarks/ as <device>-<date>-<commit>-luma-ours.json and <device>-<date>-<commit>-luma-9.4.2.json
+# (device h100 or h200, as gpu.txt says): the dashboard loads them from there.
+#
+# LUMA_SIZES (default 16,20,24,28) and LUMA_RUNS (default 50) change luma's side; our side runs the
+# same sizes. Each step has a timeout and a failed step does not stop the next; luma's report is
+# rewritten after every case, so a timeout or a crash at 2^28 keeps the sizes before it.
+set -euo pipefail
+out=${1:?usage: gpu-run.sh OUTPUT_FOLDER COMMIT}
+commit=${2:?usage: gpu-run.sh OUTPUT_FOLDER COMMIT}
+sizes=${LUMA_SIZES:-16,20,24,28}
+runs=${LUMA_RUNS:-50}
+mkdir -p "$out"
+
+# One step; its output goes to a log and its last lines to the screen.
+step() {
+  local name=$1
+  shift
+  echo "== $name"
+  if "$@" >"$out/$name.log" 2>&1; then tail -n 30 "$out/$name.log"; else echo "== $name FAILED (exit $?)"; tail -n 30 "$out/$name.log"; fi
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >"$out/gpu.txt" 2>&1 || true
+cat "$out/gpu.txt"
+bench_sizes=$(echo "$sizes" | sed 's/\([0-9][0-9]*\)/2^\1/g')
+step ours timeout 240 node apps/bench/dist/cli.js --only copy,scan,reduce,pack,sort-pairs --types u32 \
+  --algorithms decoupled-fallback --sizes "$bench_sizes" --commit "$commit" --out "$out/ours.json"
+step luma timeout 320 node apps/bench/dist-luma/luma.js --sizes "$sizes" --runs "$runs" --commit "$commit" --out "$out/luma.json"
