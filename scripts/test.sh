@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs every check of the repository after scripts/setup.sh (idempotent): build, the published
 # packages' shape (publint, attw), a fresh project installing the packed packages (typechecked with
-# tsc and run in Node), lint, typecheck, the documentation site (TypeDoc, warnings as errors) and
-# the tests (GPU tests in headless Chromium, the Node projects on Dawn, the portability suite on
-# wgpu under Deno — scripts/test-wgpu.sh; SwiftShader when there is no GPU). Every step runs even
+# tsc and run in Node), lint, typecheck, the documentation's examples (every `@example` and
+# ```ts block typechecked strictly: scripts/check-examples), the documentation site (TypeDoc,
+# warnings as errors) and the tests (GPU tests in headless Chromium, the Node projects on Dawn —
+# the root README's example among them —, the portability suite on wgpu under Deno —
+# scripts/test-wgpu.sh; SwiftShader when there is no GPU). Every step runs even
 # when an earlier one failed, so one run shows everything; the exit status is non-zero when any
 # step failed. The last line sums the tests' counts: "N passed, N failed".
 #
@@ -40,6 +42,7 @@ step packages /dev/null bash scripts/check-packages.sh
 step install /dev/null bash scripts/check-install.sh
 step lint /dev/null pnpm lint
 step typecheck /dev/null pnpm typecheck --continue
+step examples /dev/null node scripts/check-examples/run.mjs
 step docs /dev/null pnpm run docs
 step test "$test_log" pnpm test --continue
 step wgpu "$test_log" bash scripts/test-wgpu.sh
