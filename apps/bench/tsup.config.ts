@@ -4,7 +4,7 @@ import { defineConfig } from 'tsup';
 // addon) stays external, so the lent GPU machine needs nothing but node_modules/webgpu
 // (see ../../../shared/gpu/README.md).
 export default defineConfig({
-  entry: { cli: 'src/cli.ts' },
+  entry: { cli: 'src/cli.ts', summary: 'src/summary/cli.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

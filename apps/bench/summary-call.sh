@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# BENCHMARKS.md's summary, measured so that every ratio comes from ONE device call: our bench, the
+# CUDA libraries (baselines/cuda.py) and the WebGPU libraries on npm (luma.gl, baselines/luma), one
+# after the other on the same card, then the table (dist/summary.js). Two parts, one call each (each
+# fits the 10 minutes a call may take):
+#   sizes  scan, reduce, pack, split, sort, sort-pairs, the segmented primitives at 2^20, 2^24, 2^28,
+#          against CUB/torch and luma.gl (about 7 minutes);
+#   suite  SpMV (A·x, Aᵀ·x) and HiSparse A·x over the suite's six matrices, the tridiagonal solver at
+#          2^22, against cuSPARSE (about 6 minutes; HISPARSE_ADD=1 adds HiSparse A + 2A, slower).
+#
+# Here, before the calls (from the repository root):
+#   pnpm --filter @scan/bench build && pnpm --filter @scan/bench build:luma && bash ../shared/gpu/pack.sh
+# Each device call: carry [".gpu", "apps/bench/dist", "apps/bench/dist-luma"], command
+#   source .gpu/remote.sh && bash apps/bench/summary-call.sh "$OUT" <commit> sizes     (then: suite)
+# It writes gpu.txt, the reports (ours*.json, cuda.json, luma.json), their logs and summary.md. Copy the
+# reports into benchmarks/ as <device>-<date>-<commit>-summary-<part>-<name>.json (the dashboard
+# loads them from there) and the tables into BENCHMARKS.md ("Summary").
+set -euo pipefail
+out=${1:?usage: summary-call.sh OUTPUT_FOLDER COMMIT sizes|suite}
+commit=${2:?usage: summary-call.sh OUTPUT_FOLDER COMMIT sizes|suite}
+part=${3:?usage: summary-call.sh OUTPUT_FOLDER COMMIT sizes|suite}
+mkdir -p "$out"
+
+# One step; its output goes to a log and its last lines to the screen. A failed step does not stop
+# the others: a table with a gap beats no table.
+step() {
+  local name=$1
+  shift
+  echo "== $name"
+  if "$@" >"$out/$name.log" 2>&1; then tail -n 5 "$out/$name.log"; else echo "== $name FAILED (exit $?)"; tail -n 20 "$out/$name.log"; fi
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >"$out/gpu.txt" 2>&1 || true
+cat "$out/gpu.txt"
+bench=(node apps/bench/dist/cli.js --commit "$commit")
+case "$part" in
+  sizes)
+    step ours timeout 200 "${bench[@]}" --only scan,reduce,pack,split,sort,sort-pairs,segmented-reduce,segmented-scan \
+      --types u32 --algorithms decoupled-fallback --sizes 2^20,2^24,2^28 --segment-means 16 --out "$out/ours.json"
+    step cuda timeout 150 python3 apps/bench/baselines/cuda.py --sizes 20,24,28 \
+      --only copy,scan,reduce,pack,sort,sort-pairs,segmented-reduce --commit "$commit" --out "$out/cuda.json"
+    step luma timeout 200 node apps/bench/dist-luma/luma.js --sizes 20,24,28 --commit "$commit" --out "$out/luma.json"
+    ;;
+  suite)
+    step ours-spmv timeout 240 "${bench[@]}" --only spmv,spmv-t,hisparse-spmv --out "$out/ours-spmv.json"
+    step ours-tridiag timeout 60 "${bench[@]}" --only tridiag-partition --sizes 2^22 --out "$out/ours-tridiag.json"
+    if [ "${HISPARSE_ADD:-0}" = 1 ]; then
+      step ours-add timeout 200 "${bench[@]}" --only hisparse-add --runs 10 --warmup 2 --out "$out/ours-add.json"
+    fi
+    cuda_only=copy,spmv,spmv-t,tridiag
+    [ "${HISPARSE_ADD:-0}" = 1 ] && cuda_only=$cuda_only,sparse-add
+    step cuda timeout 200 python3 apps/bench/baselines/cuda.py --sizes 22 --only "$cuda_only" --commit "$commit" --out "$out/cuda.json"
+    ;;
+  *)
+    echo "summary-call.sh: unknown part '$part' (sizes or suite)" >&2
+    exit 2
+    ;;
+esac
+reports=()
+for r in "$out"/ours*.json "$out/cuda.json" "$out/luma.json"; do [ -s "$r" ] && reports+=("$r"); done
+node apps/bench/dist/summary.js "${reports[@]}" | tee "$out/summary.md"
