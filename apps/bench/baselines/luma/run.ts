@@ -22,7 +22,7 @@ async function runAndVerify(dev: LumaDeviceContext, workload: Workload): Promise
   return workload.verify();
 }
 
-/** Runs `body` inside validation and out-of-memory error scopes; a GPU error becomes a thrown Error. */
+/** Runs `body` inside validation and out-of-memory error scopes; a GPU error becomes a thrown Error naming every error caught. */
 async function withErrorScopes<T>(device: GPUDevice, body: () => Promise<T>): Promise<T> {
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
@@ -35,8 +35,13 @@ async function withErrorScopes<T>(device: GPUDevice, body: () => Promise<T>): Pr
   }
   const validation = await device.popErrorScope();
   const memory = await device.popErrorScope();
-  const gpuError = validation ?? memory;
-  if (gpuError) throw new Error(`GPU ${validation ? 'validation' : 'out-of-memory'} error: ${gpuError.message}`);
+  // Both, out-of-memory first: a buffer past the device's memory (SwiftShader at 2^28) is the cause,
+  // and the validation error after it only says that the buffer is invalid. One line each.
+  const errors = [
+    ...(memory ? [`GPU out-of-memory error: ${memory.message}`] : []),
+    ...(validation ? [`GPU validation error: ${validation.message}`] : []),
+  ];
+  if (errors.length) throw new Error(errors.map((e) => e.replace(/\s*\n\s*/g, ' ').trim()).join('; '));
   if (thrown !== undefined) throw thrown;
   return result as T;
 }

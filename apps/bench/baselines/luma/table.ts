@@ -37,6 +37,9 @@ export function formatLumaTable(records: readonly LumaRecord[]): string {
     cells.map((c, i) => (i < 3 || i > 7 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const failures = records
     .filter((r) => r.status !== 'ok')
-    .map((r) => `  ${r.primitive} 2^${r.log2n}: ${[r.message, r.verification].filter(Boolean).join(': ')}`);
+    // A wrong result says what differed; an error was never checked, its message is all there is.
+    .map(
+      (r) => `  ${r.primitive} 2^${r.log2n}: ${[r.message, r.status === 'failed' ? r.verification : undefined].filter(Boolean).join(': ')}`,
+    );
   return [line(header), ...rows.map(line), ...(failures.length ? ['', 'not timed:', ...failures] : [])].join('\n').trimEnd();
 }
