@@ -1,3 +1,4 @@
+import { deviceName } from '../src/device-name.js';
 import { type BaselineKind, type BenchReport, type CaseResult, validateReport } from '../src/report.js';
 
 // What the dashboard holds: the reports it loaded (committed, from a file or URL, or a live run)
@@ -28,28 +29,8 @@ export interface Row {
   readonly result: CaseResult;
 }
 
-/**
- * The device name of a report: the adapter's device name, else its description, else vendor and
- * architecture; lower case with runs of other characters as `-`. A CUDA baseline report names its
- * software stack in `adapter.device`, so its description (the GPU) is used instead; a WebGPU
- * baseline report records its adapter as the bench does, so it is named as the bench's reports are.
- *
- * @example
- * ```ts
- * deviceName(report); // 'nvidia-h100-80gb-hbm3'
- * ```
- */
-export function deviceName(report: BenchReport): string {
-  const a = report.device?.adapter;
-  if (!a) return 'unknown device';
-  const raw = (report.baseline === 'cuda' ? a.description : a.device) || a.description || `${a.vendor} ${a.architecture}`;
-  return (
-    raw
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'unknown device'
-  );
-}
+// The device name of a report is shared with the summary tool (src/device-name.ts).
+export { deviceName };
 
 /**
  * Validates parsed JSON as a bench report and names it; returns the problems instead when it is not
