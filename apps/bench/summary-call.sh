@@ -21,17 +21,9 @@ commit=${2:?usage: summary-call.sh OUTPUT_FOLDER COMMIT sizes|suite}
 part=${3:?usage: summary-call.sh OUTPUT_FOLDER COMMIT sizes|suite}
 mkdir -p "$out"
 
-# One step; its output goes to a log and its last lines to the screen. A failed step does not stop
-# the others: a table with a gap beats no table.
-step() {
-  local name=$1
-  shift
-  echo "== $name"
-  if "$@" >"$out/$name.log" 2>&1; then tail -n 5 "$out/$name.log"; else echo "== $name FAILED (exit $?)"; tail -n 20 "$out/$name.log"; fi
-}
-
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >"$out/gpu.txt" 2>&1 || true
-cat "$out/gpu.txt"
+# step and record_gpu (run from the repository root).
+source apps/bench/device-steps.sh
+record_gpu
 bench=(node apps/bench/dist/cli.js --commit "$commit")
 case "$part" in
   sizes)

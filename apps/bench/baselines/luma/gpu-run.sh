@@ -22,16 +22,9 @@ sizes=${LUMA_SIZES:-16,20,24,28}
 runs=${LUMA_RUNS:-50}
 mkdir -p "$out"
 
-# One step; its output goes to a log and its last lines to the screen.
-step() {
-  local name=$1
-  shift
-  echo "== $name"
-  if "$@" >"$out/$name.log" 2>&1; then tail -n 30 "$out/$name.log"; else echo "== $name FAILED (exit $?)"; tail -n 30 "$out/$name.log"; fi
-}
-
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >"$out/gpu.txt" 2>&1 || true
-cat "$out/gpu.txt"
+# step and record_gpu (run from the repository root).
+source apps/bench/device-steps.sh
+record_gpu
 bench_sizes=$(echo "$sizes" | sed 's/\([0-9][0-9]*\)/2^\1/g')
 step ours timeout 240 node apps/bench/dist/cli.js --only copy,scan,reduce,pack,sort-pairs --types u32 \
   --algorithms decoupled-fallback --sizes "$bench_sizes" --commit "$commit" --out "$out/ours.json"
