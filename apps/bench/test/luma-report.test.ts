@@ -4,6 +4,7 @@ import { lumaCaseResult } from '../baselines/luma/build-report.js';
 import { LUMA_CASES } from '../baselines/luma/cases/index.js';
 import { convertLegacyLumaReport } from '../baselines/luma/legacy.js';
 import type { LumaRecord } from '../baselines/luma/report.js';
+import { untimedRecord } from '../baselines/luma/run.js';
 import { LUMA_PRIMITIVES } from '../baselines/luma/workload.js';
 import { libraryPairs } from '../dashboard/library-views.js';
 import { baselineRows, currentRows, type LoadedReport, toLoadedReport } from '../dashboard/model.js';
@@ -107,28 +108,18 @@ describe('a record as a row of the bench report', () => {
   });
 
   test('a wrong result keeps its mismatches and no time; an error keeps its message and no verification', () => {
-    const untimed = {
-      timing: null,
-      medianMs: null,
-      p10Ms: null,
-      p90Ms: null,
-      minMs: null,
-      maxMs: null,
-      runs: 0,
-      samplesMs: [],
-      copyMedianMs: null,
-      copy: null,
-      copyTimeRatio: null,
+    // The records the runner writes for a case it did not time.
+    const base = (primitive: LumaRecord['primitive']) => {
+      const { n, log2n, luma } = okRecord(primitive);
+      return { primitive, n, log2n, luma };
     };
     const failed = lumaCaseResult(
-      okRecord('scan', {
-        ...untimed,
-        status: 'failed',
-        verified: false,
-        verification: 'scan: 3 of 1024 words differ',
-        mismatches: 3,
-        message: 'wrong result: not timed',
-      }),
+      untimedRecord(
+        base('scan'),
+        'failed',
+        { ok: false, detail: 'scan: 3 of 1024 words differ', mismatches: 3 },
+        'wrong result: not timed',
+      ),
       settings,
     );
     expect(failed).toEqual({
@@ -139,13 +130,7 @@ describe('a record as a row of the bench report', () => {
       baselineInfo: { class: 'GPUScan', computePasses: 1 },
     });
     const error = lumaCaseResult(
-      okRecord('sort-pairs', {
-        ...untimed,
-        status: 'error',
-        verified: false,
-        verification: 'not verified',
-        message: 'GPU validation error: x',
-      }),
+      untimedRecord(base('sort-pairs'), 'error', { ok: false, detail: 'not verified' }, 'GPU validation error: x'),
       settings,
     );
     expect(error).toEqual({
