@@ -96,9 +96,16 @@ export class RecipeExecutor {
   private created = 0;
   private readonly resolved: Resolved = { buffer: undefined as unknown as GPUBuffer, offset: 0, size: 0 };
 
+  /**
+   * @param label names the plan in errors and GPU labels.
+   * @param sizedBy the caller's argument the scratch follows, named when it passes `maxBufferSize`:
+   *   by default the count (`args.count` at an encode, `options.maxCount` when reserved at creation);
+   *   a plan whose scratch follows something else names that (`'A'`: a sparse matrix).
+   */
   constructor(
     private readonly ctx: ScanContext,
     private readonly label: string,
+    private readonly sizedBy?: string,
   ) {
     this.params = new ParamRingSet(ctx, label, () => {
       this.created++;
@@ -135,7 +142,7 @@ export class RecipeExecutor {
     if (this.destroyed) throw new ScanError('INVALID_ARGUMENT', `${this.label}: the plan was destroyed`, { argument: 'plan' });
     assertUsable(this.ctx);
     const recipe = build();
-    this.ensureScratch(recipe, 'args.count');
+    this.ensureScratch(recipe, this.sizedBy ?? 'args.count');
     // A dispatch of no workgroups is left out of a recipe, so the dispatch count is part of every key.
     const structure = this.structureFor(`${key}#${dispatchCount(recipe)}`, recipe);
     const ring = recipe.params.length > 0 ? this.params.write(encoder, recipe.params) : undefined;
@@ -221,7 +228,7 @@ export class RecipeExecutor {
    * before a neighbour plan binds one of its buffers.
    */
   reserveFor(build: () => Recipe): void {
-    this.ensureScratch(build(), 'args.count');
+    this.ensureScratch(build(), this.sizedBy ?? 'args.count');
   }
 
   /** One of the scratch buffers (after `reserve`/`reserveFor`), for a neighbour plan to write into. */
@@ -234,7 +241,7 @@ export class RecipeExecutor {
 
   /** Allocates the scratch `recipe` needs now (a plan's `maxCount`), exactly, so later encodes allocate nothing. */
   reserve(recipe: Recipe): void {
-    this.ensureScratch(recipe, 'options.maxCount', true);
+    this.ensureScratch(recipe, this.sizedBy ?? 'options.maxCount', true);
   }
 
   private structureFor(key: string, recipe: Recipe): Structure {
@@ -329,10 +336,7 @@ export class RecipeExecutor {
     }
   }
 
-  /**
-   * Allocates what `recipe` needs. `argument` is the caller's argument the sizes follow from: the
-   * encode's `args.count`, or the plan's `options.maxCount` when reserving.
-   */
+  /** Allocates what `recipe` needs; past `maxBufferSize`, a `TOO_LARGE` names `argument` (see `sizedBy`). */
   private ensureScratch(recipe: Recipe, argument: string, exact = false): void {
     const need = recipe.scratch;
     for (const name in need) {

@@ -100,7 +100,7 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
   let coo4Classes = noClasses();
   if (parts.root === 0) return { nodes, entries, words, coo4Classes };
   (nodes[0] as number[])[parts.root & 3] = 1;
-  const exec = new RecipeExecutor(ctx, 'hisparse census');
+  const exec = new RecipeExecutor(ctx, 'hisparse census', 'A');
   let queueIn = createStorageBuffer(ctx, 16, 'hisparse census queue');
   ctx.device.queue.writeBuffer(queueIn, 0, new Uint32Array([parts.root, 0, 0, 0]));
   const counters = createStorageBuffer(ctx, 32, 'hisparse census counters');

@@ -101,7 +101,7 @@ export function createPoolSpmvPlan(
   const inLength = swap ? parts.storedRows : parts.storedCols;
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   // The products' executor: one structure (the leaf dispatches of this matrix), a ring of a few blocks.
-  const exec = new RecipeExecutor(ctx, 'hisparse spmv');
+  const exec = new RecipeExecutor(ctx, 'hisparse spmv', 'A');
   const levelTotal = (level: number) => (census.nodes[level] ?? []).reduce((a, b) => a + b, 0);
   const queueBytes = (parity: number) => {
     let most = 1;
@@ -273,7 +273,7 @@ export function createPoolSpmvPlan(
   if (traversal) {
     // The traversal and the leaf ordering run once: their own executor (its parameter ring holds
     // a block per level and type) goes as soon as they are submitted.
-    const walk = new RecipeExecutor(ctx, 'hisparse traversal');
+    const walk = new RecipeExecutor(ctx, 'hisparse traversal', 'A');
     const encoder = ctx.device.createCommandEncoder({ label: 'hisparse traversal' });
     // Scratch of the size classes' scatter and the ordering by output block, only while they run.
     const leaves = levelTotal(leafLevel);

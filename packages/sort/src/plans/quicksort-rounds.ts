@@ -126,7 +126,7 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
   const distribute = own(createSegmentedDistributePlan(ctx, { type: 'u32', maxCount: n }));
   const splitAndSegment = own(createSplitAndSegmentPlan(ctx, { type: 'u32', maxCount: n }));
   const reduce = own(createReducePlan(ctx, { type: 'u32', op: 'add', maxCount: n }));
-  const exec = own(new RecipeExecutor(ctx, 'quicksort'));
+  const exec = own(new RecipeExecutor(ctx, 'quicksort', 'keys'));
   const compareKernel = quicksortCompareKernel({ keyType: shape.keyType, descending: shape.descending });
   const disorderKernel = quicksortDisorderKernel({ keyType: shape.keyType, descending: shape.descending });
 

@@ -45,11 +45,11 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
   const flagWords = createStorageBuffer(ctx, 4 * Math.ceil(sums / 32), 'spmv branchless flags');
   const vectorInfo = createStorageBuffer(ctx, 4 * (2 * segments + 1), 'spmv branchless vector info');
   const scan = createSegmentedScanPlan(ctx, { type: 'f32', op: 'add', inclusive: true, maxCount: sums });
-  const exec = new RecipeExecutor(ctx, 'spmv branchless');
+  const exec = new RecipeExecutor(ctx, 'spmv branchless', 'A');
   const rowPtrRef = { role: 'rowPtr', offset: 0, size: 4 * (m.rows + 1) };
 
   // Analysis, recorded and submitted once.
-  const analysis = new RecipeExecutor(ctx, 'spmv branchless analysis');
+  const analysis = new RecipeExecutor(ctx, 'spmv branchless analysis', 'A');
   {
     const b = new RecipeBuilder();
     const spec = { length };

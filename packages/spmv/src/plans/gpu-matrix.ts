@@ -74,7 +74,7 @@ export function transposeOnGpu(ctx: ScanContext, m: GpuCsrMatrix): OwnedGpuCsr {
   const values = createStorageBuffer(ctx, 4 * m.nnz, 'spmv transposed values');
   const keys = createStorageBuffer(ctx, 4 * m.nnz, 'spmv transpose keys');
   const positions = createStorageBuffer(ctx, 4 * m.nnz, 'spmv transpose positions');
-  const exec = new RecipeExecutor(ctx, 'spmv transpose');
+  const exec = new RecipeExecutor(ctx, 'spmv transpose', 'A');
   const sortPlan = createSortPlan(ctx, { keyType: 'u32', valueType: 'u32', bits: [0, bitsFor(m.cols)], maxCount: Math.max(1, m.nnz) });
   const encoder = ctx.device.createCommandEncoder({ label: 'spmv transpose' });
   const nnzGroups = Math.ceil(m.nnz / TRANSPOSE_WORKGROUP);

@@ -27,7 +27,7 @@ export async function gpuCsrStats(ctx: ScanContext, m: GpuCsrMatrix, options: { 
     const groups = Math.ceil(rows / STATS_WORKGROUP);
     const partials = createStorageBuffer(ctx, 16 * groups, 'spmv stats partials');
     const counts = transpose ? createStorageBuffer(ctx, 4 * rows, 'spmv column counts') : undefined;
-    const exec = new RecipeExecutor(ctx, 'spmv stats');
+    const exec = new RecipeExecutor(ctx, 'spmv stats', 'A');
     const b = new RecipeBuilder();
     if (counts) {
       b.clear({ role: 'counts', offset: 0 });

@@ -60,10 +60,10 @@ export function createMergeRunner(
   const ipt = tile / 256;
   const tiles = Math.max(1, Math.ceil((m.rows + m.nnz) / tile));
   const coords = createStorageBuffer(ctx, 8 * (tiles + 1), 'spmv merge coords');
-  const exec = new RecipeExecutor(ctx, 'spmv merge');
+  const exec = new RecipeExecutor(ctx, 'spmv merge', 'A');
 
   // Analysis: the coordinates of every tile start, recorded and submitted now.
-  const partition = new RecipeExecutor(ctx, 'spmv merge partition');
+  const partition = new RecipeExecutor(ctx, 'spmv merge partition', 'A');
   {
     const b = new RecipeBuilder();
     const workgroups = Math.ceil((tiles + 1) / 64);

@@ -23,7 +23,7 @@ export function createRowRunner(ctx: ScanContext, m: GpuCsrMatrix, k: number, st
   const base = lanesForRowLength(stats.meanRowLength);
   const lanes = lanesOverride ?? (k > 1 && base >= 8 ? Math.min(32, 2 * base) : base);
   const subgroups = ctx.caps.features.subgroups && lanes <= (ctx.caps.subgroupMinSize ?? 0);
-  const exec = new RecipeExecutor(ctx, 'spmv row');
+  const exec = new RecipeExecutor(ctx, 'spmv row', 'A');
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const workgroups = Math.ceil(m.rows / (ROW_WORKGROUP / lanes));
   const dispatchX = dispatchShape(workgroups, maxDim).x;

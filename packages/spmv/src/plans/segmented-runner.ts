@@ -30,7 +30,7 @@ export function createSegmentedRunner(ctx: ScanContext, m: GpuCsrMatrix): SpmvRu
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const headBits = createStorageBuffer(ctx, 4 * packedFlagWords(m.nnz), 'spmv segmented head flags');
   const scan = createSegmentedScanPlan(ctx, { type: 'f32', op: 'add', inclusive: true, backward: true, maxCount: m.nnz });
-  const exec = new RecipeExecutor(ctx, 'spmv segmented');
+  const exec = new RecipeExecutor(ctx, 'spmv segmented', 'A');
   let analysisAllocations = 0;
   if (m.nnz > 0) {
     // Analysis: the head flags of the rows, once.

@@ -320,7 +320,7 @@ export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlan
     return b.build();
   };
 
-  const exec = new RecipeExecutor(ctx, 'tridiagonal solve');
+  const exec = new RecipeExecutor(ctx, 'tridiagonal solve', 'options.n');
   // Everything either kind of encode needs, allocated now. n and batch are fixed, so these two
   // recipes are every path the plan takes: their kernels are all that `ready` compiles.
   const plain = build(false);

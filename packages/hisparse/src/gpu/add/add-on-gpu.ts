@@ -284,7 +284,7 @@ export async function addOnGpu(
     grid: options.grid ?? { large: LARGE_PAIR_GRID, small: SMALL_PAIR_GRID },
   };
   return runGuarded(ctx, 'hisparse add', async () => {
-    const exec = new RecipeExecutor(ctx, 'hisparse add');
+    const exec = new RecipeExecutor(ctx, 'hisparse add', 'B');
     const pairs = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add pairs');
     const links = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add links');
     const outs = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add outs');

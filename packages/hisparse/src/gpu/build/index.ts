@@ -111,7 +111,7 @@ export async function buildOnGpu(ctx: ScanContext, A: GpuCsrMatrix, nodeSize: nu
   checkBuildable(ctx, A, d);
   return runGuarded(ctx, 'hisparse build', async () => {
     const scratch = createBuildScratch(ctx, A.nnz, levels);
-    const exec = new RecipeExecutor(ctx, 'hisparse build');
+    const exec = new RecipeExecutor(ctx, 'hisparse build', 'A');
     const binning = createLevelBinning(ctx, exec, shape);
     const owned: { destroy(): void }[] = [binning, exec, scratch];
     let returned = false;

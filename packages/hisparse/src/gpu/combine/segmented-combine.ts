@@ -95,7 +95,7 @@ export function createSegmentedCombine(ctx: ScanContext, options: { capacity: nu
     for (const b of owned) b.destroy();
     throw e;
   }
-  const exec = new RecipeExecutor(ctx, 'hisparse segmented combine');
+  const exec = new RecipeExecutor(ctx, 'hisparse segmented combine', 'A');
   parts.push(exec);
 
   const whole = (role: string): BufferRef => ({ role, offset: 0 });
