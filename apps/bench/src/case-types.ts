@@ -125,7 +125,7 @@ export interface CaseSelection {
   readonly seed: number;
   readonly density: number;
   /** Internal plan options of the split, pack and sort cases (`--tuning`), for sweeps. */
-  readonly tuning?: Readonly<Record<string, number | boolean>>;
+  readonly tuning?: Readonly<Record<string, number | boolean | string>>;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`); default the suite `DEFAULT_MATRICES`. */
   readonly matrices?: readonly MatrixSource[];
   /** frame-loop: measured frames, from `--runs` when it is given (else the module's default). */

@@ -171,15 +171,17 @@ function defaultedSettings(values: { sizes?: string; large?: boolean; runs?: str
 }
 
 /**
- * Parses `--tuning`: a JSON object of numbers and booleans, the internal options a plan accepts
- * for sweeps (workgroup shape, staging, …). The plan itself rejects keys it does not know.
+ * Parses `--tuning`: a JSON object of numbers, booleans and strings, the internal options a plan
+ * accepts for sweeps (workgroup shape, staging, the radix pass's `ballotBits`, …). The plan itself
+ * rejects keys and values it does not know.
  *
  * @example
  * ```ts
  * parseTuning('{"staging":false}'); // { staging: false }
+ * parseTuning('{"ballotBits":"sign"}'); // { ballotBits: 'sign' }
  * ```
  */
-export function parseTuning(text: string): Readonly<Record<string, number | boolean>> {
+export function parseTuning(text: string): Readonly<Record<string, number | boolean | string>> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -188,8 +190,8 @@ export function parseTuning(text: string): Readonly<Record<string, number | bool
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`--tuning: expected a JSON object, got ${text}`);
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'number' && typeof v !== 'boolean')
-      throw new Error(`--tuning: ${k} = ${JSON.stringify(v)}: expected a number or a boolean`);
+    if (typeof v !== 'number' && typeof v !== 'boolean' && typeof v !== 'string')
+      throw new Error(`--tuning: ${k} = ${JSON.stringify(v)}: expected a number, a boolean or a string`);
   }
-  return value as Record<string, number | boolean>;
+  return value as Record<string, number | boolean | string>;
 }

@@ -265,7 +265,7 @@ export interface ReportOptions {
   /** `SCAN_DAWN_TOGGLES` as the children saw it. */
   readonly dawnToggles?: string;
   /** Internal plan options of a sweep (`--tuning`); absent in ordinary runs. */
-  readonly tuning?: Readonly<Record<string, number | boolean>>;
+  readonly tuning?: Readonly<Record<string, number | boolean | string>>;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`), when given. */
   readonly matrices?: readonly string[];
   /** Milliseconds of back-to-back copies before each measurement, where a tool sets it (the luma baseline's `--heat-ms`). */

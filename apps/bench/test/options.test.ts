@@ -91,3 +91,12 @@ test('--help and the child mode', () => {
   expect(parseCli(['--help'])).toEqual({ kind: 'help' });
   expect(parseCli(['--case', '{"n":1}'])).toEqual({ kind: 'child', caseJson: '{"n":1}' });
 });
+
+test('--tuning takes numbers, booleans and strings (the plan checks the keys and values), nothing else', () => {
+  const tuning = { elementsPerThread: 16, scalarKeys: true, ballotBits: 'sign' };
+  expect(run(['--tuning', JSON.stringify(tuning)]).tuning).toEqual(tuning);
+  expect(() => parseCli(['--tuning', '{"ballotBits":["sign"]}'])).toThrow(
+    /ballotBits = \["sign"\]: expected a number, a boolean or a string/,
+  );
+  expect(() => parseCli(['--tuning', '[1]'])).toThrow(/expected a JSON object/);
+});

@@ -48,3 +48,21 @@ export function orderBitsWgsl(type: SortKeyType, descending: boolean): string {
   return o${flip};
 }`;
 }
+
+/**
+ * The bits of a key whose order bits are all ones, so that it sorts after every key in every digit
+ * pass (the radix pass pads a tile with it), or `undefined` where there is none: descending f32,
+ * whose largest order (−∞ reversed) has low bits that are not all ones (NaNs, all equal, come first).
+ *
+ * @example
+ * ```ts
+ * lastKeyBits('i32', false); // 0x7fffffff
+ * orderBitsOf('f32', false)(lastKeyBits('f32', false) ?? 0); // 0xffffffff: a NaN
+ * lastKeyBits('f32', true); // undefined
+ * ```
+ */
+export function lastKeyBits(type: SortKeyType, descending: boolean): number | undefined {
+  if (type === 'u32') return descending ? 0 : 0xffffffff;
+  if (type === 'i32') return descending ? 0x80000000 : 0x7fffffff;
+  return descending ? undefined : 0x7fffffff;
+}

@@ -10,7 +10,7 @@ import {
   unroll,
   wgslOp,
 } from '@scan/core/kit';
-import { orderBitsWgsl } from '../key-order.js';
+import { lastKeyBits, orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
 import { countBinding, elementCountWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
@@ -33,6 +33,27 @@ export const SORT_STATUS_BASE = 64;
 export function sortStatusBytes(tiles: number): number {
   return (SORT_STATUS_BASE + tiles * RADIX) * 4;
 }
+
+/**
+ * How the ranking's ballots test the bits of a digit, in the WGSL handed to the driver. The program
+ * is the same; what differs is what a compiler makes of it. Compiled as CUDA by `nvcc` for sm_90
+ * (the port in `apps/bench/cuda/onesweep`, BENCHMARKS.md), per bit of every key:
+ * - `'shift'`: `((d >> b) & 1u) != 0u` and `select(~bal, bal, bit)`: 7 instructions (shift, and,
+ *   compare, a select's mask, ballot, combine, and a second test of the same bit);
+ * - `'sign'`: the bit moved to the sign and spread over the word, `m = u32(i32(d << (31 - b)) >> 31)`,
+ *   the ballot of `m != 0u` and `peers &= ~(bal ^ m)`: 5 — nothing left that a compiler would
+ *   rewrite as the shift-and-compare above.
+ *
+ * CUB tests the bit in inline PTX (`and`, `setp`, `@!p not`): 3 per bit with one `R2P` per key.
+ * WGSL has no such thing; masks read from a uniform block come closest (4 per bit in the port), but
+ * 8 of them do not fit a parameter block.
+ *
+ * @example
+ * ```ts
+ * const bits: BallotBits = 'sign';
+ * ```
+ */
+export type BallotBits = 'shift' | 'sign';
 
 /**
  * The parameters of a one-sweep pass: the count ({@link SORT_COUNT_PARAMS}), its digit
@@ -90,6 +111,16 @@ export type OnesweepSpec = {
    * driver keeps a large private array in registers is its choice (see `perKeySlots`).
    */
   readonly scalarKeys: boolean;
+  /** How the ranking's ballots test a digit's bits (see {@link BallotBits}). */
+  readonly ballotBits: BallotBits;
+  /**
+   * Pad a partial tile with the key that sorts last ({@link lastKeyBits}) instead of testing every
+   * key's index against the count in each phase: its digit is the largest of every pass, so the
+   * ranking, the tile offsets and the staging need no test (CUB pads the same way), and only the early
+   * counts take the padding back out of the largest digit. Ignored for descending f32, which has no
+   * such key. Fewer instructions per key (and 64 registers instead of 80) as nvcc compiles the port.
+   */
+  readonly padLast: boolean;
   /** Predecessor statuses a digit's look-back reads per step. */
   readonly lookBackWindow: number;
 };
@@ -99,6 +130,19 @@ export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | '
   const tile = s.workgroupSize * s.elementsPerThread;
   const words = tile + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
   return words * 4;
+}
+
+/**
+ * One ballot of the ranking, WGSL: `peers` keeps the lanes whose digit agrees with `d` on bit `b`.
+ * `word` picks the ballot's first word for one-word masks; `widen` turns a per-lane u32 into the
+ * mask's type. Both forms are one program (see {@link BallotBits} for what each costs).
+ */
+function ballotBitWgsl(form: BallotBits, b: number, word: string, widen: (m: string) => string): string {
+  if (form === 'shift') {
+    return `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u)${word}; peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`;
+  }
+  // m is all ones where bit b of d is set: the bit moved to the sign, then spread by the shift.
+  return `  { let m = u32(i32(d << ${31 - b}u) >> 31u); let bal = subgroupBallot(m != 0u)${word}; peers &= ~(bal ^ ${widen('m')}); }`;
 }
 
 /**
@@ -129,10 +173,7 @@ function matchWgsl(spec: OnesweepSpec): string {
 }`;
   }
   if (spec.maskWords === 1) {
-    const bits = unroll(
-      width,
-      (b) => `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u).x; peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`,
-    );
+    const bits = unroll(width, (b) => ballotBitWgsl(spec.ballotBits, b, '.x', (m) => m));
     return `// (before, total, leader lane) of digit d among the lanes of this subgroup (at most 32 lanes).
 fn match_digit(d: u32, lane: u32, live: u32) -> vec3<u32> {
   var peers = live;
@@ -141,10 +182,7 @@ ${bits}
   return vec3<u32>(countOneBits(peers & below), countOneBits(peers), firstTrailingBit(peers));
 }`;
   }
-  const bits = unroll(
-    width,
-    (b) => `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u); peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`,
-  );
+  const bits = unroll(width, (b) => ballotBitWgsl(spec.ballotBits, b, '', (m) => `vec4<u32>(${m})`));
   return `// (before, total, leader lane) of digit d among the lanes of this subgroup (up to 128 lanes: vec4 masks).
 fn match_digit(d: u32, lane: u32, live: vec4<u32>) -> vec3<u32> {
   var peers = live;
@@ -160,9 +198,24 @@ ${bits}
 }`;
 }
 
+/** The pad key of this spec's partial tiles (`padLast`), or undefined where the phases test the index. */
+function padKeyOf(spec: OnesweepSpec): number | undefined {
+  return spec.padLast ? lastKeyBits(spec.keyType, spec.descending) : undefined;
+}
+
+/**
+ * Key j's digit in the phases after the load, WGSL: padding past the count takes the largest digit,
+ * so it ranks at the tail of the tile — by its own key when the tile is padded with the last key
+ * (`padLast`), else by a test of its index.
+ */
+function keyDigit(spec: OnesweepSpec, j: string, slot: Slot): string {
+  if (padKeyOf(spec) !== undefined) return `digit_of(${slot('keys')})`;
+  return `select(params.mask, digit_of(${slot('keys')}), base + ${j} * gsize + lane < n)`;
+}
+
 /** Phase 3 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
 function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
-  const digit = `select(params.mask, digit_of(${slot('keys')}), base + ${j} * gsize + lane < n)`;
+  const digit = keyDigit(spec, j, slot);
   if (!spec.subgroups) {
     // The workgroup is one group: the round's counts go in after everyone has read them.
     return `  {
@@ -274,6 +327,11 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const moves = spec.values !== 'none';
   const live = spec.maskWords === 1 ? 'subgroupBallot(true).x' : 'subgroupBallot(true)';
   const valueAt = (e: string) => (spec.values === 'index' ? e : `values_in[${e}]`);
+  // A partial tile's keys past the count: the last key (padLast: it ranks at the tail by its own
+  // digit, and the staging may write it there), else the last real key (never counted nor staged).
+  const pad = padKeyOf(spec);
+  const partialLoad = (e: string) =>
+    pad === undefined ? `keys_in[min(${e}, n - 1u)]` : `select(0x${pad.toString(16)}u, keys_in[min(${e}, n - 1u)], ${e} < n)`;
   // The look-back: 256 chains per tile, a digit's count each, walked by the invocation owning the
   // digit over a window of predecessors per read; a stalled tile is counted from its keys.
   const lb = decoupledLookBack({
@@ -356,7 +414,7 @@ ${perKeySlots(spec, 'keys')}
   if (base + E * gsize <= n) {
 ${perKey(spec, (j, slot) => `    ${slot('keys')} = keys_in[base + ${j} * gsize + lane];`)}
   } else {
-${perKey(spec, (j, slot) => `    ${slot('keys')} = keys_in[min(base + ${j} * gsize + lane, n - 1u)];`)}
+${perKey(spec, (j, slot) => `    ${slot('keys')} = ${partialLoad(`base + ${j} * gsize + lane`)};`)}
   }
 
   // 2. Early counts (Onesweep's): the tile's digit counts, published at once as AGGREGATE (tile 0:
@@ -364,13 +422,13 @@ ${perKey(spec, (j, slot) => `    ${slot('keys')} = keys_in[min(base + ${j} * gsi
   // Invocation \`me\` owns digits me·R … me·R + R − 1, numbered in (group, lane) order: the order of
   // the workgroup scan of phase 4 (subgroups need not hold consecutive invocations).
   let me = group * gsize + lane;
-${perKey(spec, (j, slot) => `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_counts[digit_of(${slot('keys')})], 1u); }`)}
+${perKey(spec, (j, slot) => (pad === undefined ? `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_counts[digit_of(${slot('keys')})], 1u); }` : `  atomicAdd(&early_counts[digit_of(${slot('keys')})], 1u);`))}
   workgroupBarrier();
   var real: array<u32, ${R}>;
   for (var r = 0u; r < R; r++) {
     let d = me * R + r;
     if (d < RADIX) {
-      real[r] = atomicLoad(&early_counts[d]);
+      real[r] = atomicLoad(&early_counts[d])${pad === undefined ? '' : ' - select(0u, TILE - valid, d == params.mask)'};
       digit_publish(tile, d, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u), real[r]);
     }
   }
@@ -417,7 +475,7 @@ ${perKey(spec, (j, slot) => rankOne(spec, j, slot))}
 ${perKey(
   spec,
   (j, slot) =>
-    `  { let d = select(params.mask, digit_of(${slot('keys')}), base + ${j} * gsize + lane < n); ${slot('ranks')} += atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}d]); }`,
+    `  { let d = ${keyDigit(spec, j, slot)}; ${slot('ranks')} += atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}d]); }`,
 )}
   workgroupBarrier();
 
@@ -431,7 +489,7 @@ ${lb.start}
 ${unroll(R, (r) => `  { let d = me * R + ${r}u; if (d < RADIX) { wg_digit[d] = digits[params.digit_starts + d] + ${lb.prefix(r)} - wg_digit[d]; } }`)}
 
   // 7. Scatter: stage the keys in digit order, then write runs out.
-${perKey(spec, (j, slot) => `  if (base + ${j} * gsize + lane < n) { stage[${slot('ranks')}] = ${slot('keys')}; }`)}
+${perKey(spec, (j, slot) => (pad === undefined ? `  if (base + ${j} * gsize + lane < n) { stage[${slot('ranks')}] = ${slot('keys')}; }` : `  stage[${slot('ranks')}] = ${slot('keys')};`))}
   workgroupBarrier();
 ${perKeySlots(spec, 'targets')}
 ${perKey(

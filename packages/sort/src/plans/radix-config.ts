@@ -1,7 +1,7 @@
 import type { ScanContext } from '@scan/core';
 import { invalidArgument } from '@scan/core/kit';
 import { type DigitPass, digitPasses } from '../kernels/radix-digits.js';
-import { type OnesweepSpec, onesweepWorkgroupBytes } from '../kernels/radix-onesweep.js';
+import { type BallotBits, type OnesweepSpec, onesweepWorkgroupBytes } from '../kernels/radix-onesweep.js';
 import { smallSortWorkgroupBytes } from '../kernels/small-sort.js';
 import type { SortShape } from './sort-shape.js';
 
@@ -20,6 +20,18 @@ export interface RadixTuning {
    * not yet timed on a GPU; the bench's `--tuning '{"scalarKeys":true}'` compares them).
    */
   scalarKeys?: boolean;
+  /**
+   * How the ranking's ballots test a digit's bits (default `'shift'`; see `BallotBits`: `'sign'`
+   * takes 5 instructions per bit instead of 7 as nvcc compiles the CUDA port, not yet timed through
+   * Dawn; the bench's `--tuning '{"ballotBits":"sign"}'` compares them).
+   */
+  ballotBits?: BallotBits;
+  /**
+   * Pad partial tiles with the key that sorts last instead of testing each key's index in every
+   * phase (default false; see `OnesweepSpec.padLast`: fewer instructions as nvcc compiles the port,
+   * not yet timed through Dawn; `--tuning '{"padLast":true}'` compares).
+   */
+  padLast?: boolean;
   /**
    * Test hook: words of the ranking's ballot masks, 1 (subgroups of up to 32 lanes) or 4 (up to 128);
    * default from the device's largest subgroup. 4 on a narrower subgroup runs the wide masks' code
@@ -187,6 +199,8 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       // compiles LLVM on the CPU and takes seconds per unrolled pipeline, so it gets loops.
       unrolled: t.unrolled ?? !isSwiftShader(ctx.caps),
       scalarKeys: t.scalarKeys ?? false,
+      ballotBits: t.ballotBits ?? 'shift',
+      padLast: t.padLast ?? false,
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
     histogramElements: HISTOGRAM_ELEMENTS,

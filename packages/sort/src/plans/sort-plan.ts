@@ -27,6 +27,8 @@ const TUNING_KEYS = [
   'smallSortMax',
   'unrolled',
   'scalarKeys',
+  'ballotBits',
+  'padLast',
 ];
 
 function tuningOf(o: Record<string, unknown>): RadixTuning {
@@ -38,6 +40,8 @@ function tuningOf(o: Record<string, unknown>): RadixTuning {
   if (o.subgroups !== undefined) t.subgroups = checkBoolean(o.subgroups, 'options.subgroups', true);
   if (o.unrolled !== undefined) t.unrolled = checkBoolean(o.unrolled, 'options.unrolled', true);
   if (o.scalarKeys !== undefined) t.scalarKeys = checkBoolean(o.scalarKeys, 'options.scalarKeys', false);
+  if (o.padLast !== undefined) t.padLast = checkBoolean(o.padLast, 'options.padLast', false);
+  if (o.ballotBits !== undefined) t.ballotBits = checkOneOf(o.ballotBits, ['shift', 'sign'] as const, 'options.ballotBits', 'shift');
   if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.smallSortMax');
   return t;
 }

@@ -26,7 +26,7 @@ export type CompactFields = {
   /** Fraction of 1-flags (`--density`). */
   readonly density: number;
   /** Internal plan options of a sweep (`--tuning`); absent in ordinary runs. */
-  readonly tuning?: Readonly<Record<string, number | boolean>>;
+  readonly tuning?: Readonly<Record<string, number | boolean | string>>;
 };
 
 /**

@@ -21,7 +21,7 @@ export type SortAlgorithmName = (typeof SORT_ALGORITHM_NAMES)[number];
  * The fields every sort case has: largest key first when `descending` (absent means ascending), and
  * the radix sort's internal tuning of a sweep (`--tuning`, e.g. `{"elementsPerThread":16}`).
  */
-export type SortFields = { readonly descending?: boolean; readonly tuning?: Readonly<Record<string, number | boolean>> };
+export type SortFields = { readonly descending?: boolean; readonly tuning?: Readonly<Record<string, number | boolean | string>> };
 
 /** What the input of a sort depends on. */
 export type SortInputs = { readonly n: number; readonly seed: number; readonly type: ElementType } & SortFields;
