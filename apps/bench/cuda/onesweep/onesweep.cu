@@ -28,6 +28,18 @@
 //   KEYS_PER_THREAD   E, keys per invocation (default 13); the tile is WG_SIZE * E keys
 //   WG_SIZE           invocations per workgroup of the pass (default 256; a multiple of 32, >= 256:
 //                     invocations >= 256 own no digit); groups = WG_SIZE / 32
+//   RANK_BITS         how each of the 8 ballots tests its bit of the digit (the WGSL's `ballotBits`):
+//                     0: ((d >> b) & 1) != 0 and `bit ? bal : ~bal` (default; WGSL 'shift')
+//                     1: the bit spread by a sign shift, m = (int)(d << (31 - b)) >> 31, ballot of
+//                        m != 0, peers &= ~(bal ^ m) (WGSL 'sign')
+//                     2: as 1 but m from (d & mask_b) with the masks in constant memory, which
+//                        nvcc cannot fold back into a shift (not in the WGSL: 8 masks do not fit
+//                        its parameter block)
+//                     3: CUB's MatchAny: inline PTX and/setp/vote/@!p not (not expressible in WGSL)
+//   PAD_LAST          0: every phase tests each key's index against the count (default)
+//                     1: a partial tile is padded with the key that sorts last (0xffffffff here),
+//                        whose digit is the largest of every pass: rank, fix-up and staging test
+//                        nothing, the early counts take the padding back out (WGSL `padLast`)
 // Everything (tile, counters, stage, groups, tile count, status areas) is sized from these; the
 // histogram and the digit scan do not change. The host prints the knobs and the pass's registers
 // and workgroups/SM of the build.
@@ -79,12 +91,19 @@
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
+#ifndef RANK_BITS
+#define RANK_BITS 0
+#endif
+#ifndef PAD_LAST
+#define PAD_LAST 0
+#endif
 #define ONESWEEP_STR2(x) #x
 #define ONESWEEP_STR(x) ONESWEEP_STR2(x)
 #define ONESWEEP_CONFIG                                                                            \
   "RANK_MATCH=" ONESWEEP_STR(RANK_MATCH) " RANK_COUNTER=" ONESWEEP_STR(RANK_COUNTER)             \
   " RANK_FIXUP_SPLIT=" ONESWEEP_STR(RANK_FIXUP_SPLIT) " MIN_BLOCKS=" ONESWEEP_STR(MIN_BLOCKS)    \
-  " KEYS_PER_THREAD=" ONESWEEP_STR(KEYS_PER_THREAD) " WG_SIZE=" ONESWEEP_STR(WG_SIZE)
+  " KEYS_PER_THREAD=" ONESWEEP_STR(KEYS_PER_THREAD) " WG_SIZE=" ONESWEEP_STR(WG_SIZE)          \
+  " RANK_BITS=" ONESWEEP_STR(RANK_BITS) " PAD_LAST=" ONESWEEP_STR(PAD_LAST)
 
 // ---- The WGSL's constants ------------------------------------------------------------------------
 constexpr unsigned WG = WG_SIZE;       // workgroup size (256)
@@ -98,6 +117,7 @@ constexpr unsigned FLAG_NOT_READY = 0, FLAG_AGGREGATE = 1, FLAG_INCLUSIVE = 2;
 constexpr unsigned LOOKBACK_WINDOW = 8;
 constexpr unsigned MAX_SPIN = 64;
 constexpr unsigned FULL = 0xffffffffu;
+constexpr bool PAD = PAD_LAST != 0;    // padLast: partial tiles padded with the last key
 // Histogram: 256 invocations × 16 keys, grid-stride, at most 2048 workgroups (radix-config.ts).
 constexpr unsigned HIST_WG = 256, HIST_E = 16, HIST_CHUNK = HIST_WG * HIST_E;
 constexpr unsigned MAX_HISTOGRAM_WORKGROUPS = 2048;
@@ -266,6 +286,12 @@ __device__ __forceinline__ void digit_offer(const PassParams& p, unsigned t, uns
   atomicMax(&p.status[cl<Robust>(status_index(p, t, chain), p.status_len)], (FLAG_AGGREGATE << 30) | (value & 0x3fffffffu));
 }
 
+#if RANK_BITS == 2
+// The ballots' bit masks, read from constant memory (RANK_BITS 2): a __constant__ may be written by
+// the host, so nvcc keeps the and with a mask instead of rewriting it as a shift.
+__constant__ unsigned RANK_BIT_MASKS[8] = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};
+#endif
+
 // (before, total, leader lane) of digit d among the lanes of this subgroup: 8 ballots, one per bit
 // (RANK_MATCH 1: one __match_any_sync). The leader is the lowest peer lane (RANK_COUNTER 1: the
 // highest, as CUB).
@@ -280,9 +306,28 @@ __device__ __forceinline__ void match_digit(unsigned d, unsigned lane, unsigned 
   unsigned peers = live;
 #pragma unroll
   for (unsigned b = 0; b < 8; b++) {
+#if RANK_BITS == 0
     const bool bit = ((d >> b) & 1u) != 0u;
     const unsigned bal = __ballot_sync(FULL, bit);
     peers &= bit ? bal : ~bal;
+#elif RANK_BITS == 1 || RANK_BITS == 2
+#if RANK_BITS == 1
+    const unsigned m = static_cast<unsigned>(static_cast<int>(d << (31u - b)) >> 31);
+#else
+    const unsigned m = (d & RANK_BIT_MASKS[b]) != 0u ? FULL : 0u;
+#endif
+    const unsigned bal = __ballot_sync(FULL, m != 0u);
+    peers &= ~(bal ^ m);
+#else
+    // CUB's MatchAny (util_ptx.cuh): the and/setp stay as written, so ptxas loads 7 bits of the
+    // digit into predicates with one R2P and complements each ballot under its predicate.
+    unsigned bal;
+    asm("{ .reg .pred p; .reg .u32 t; and.b32 t, %1, %2; setp.ne.u32 p, t, 0;"
+        " vote.sync.ballot.b32 %0, p, 0xffffffff; @!p not.b32 %0, %0; }"
+        : "=r"(bal)
+        : "r"(d), "r"(1u << b));
+    peers &= bal;
+#endif
   }
 #endif
   const unsigned below = (1u << lane) - 1u;
@@ -424,7 +469,10 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
     for (unsigned j = 0; j < E; j++) keys[j] = p.keys_in[cl<Robust>(base + j * gsize + lane, p.keys_len)];
   } else {
 #pragma unroll
-    for (unsigned j = 0; j < E; j++) keys[j] = p.keys_in[cl<Robust>(min(base + j * gsize + lane, n - 1u), p.keys_len)];
+    for (unsigned j = 0; j < E; j++) {
+      const unsigned k = p.keys_in[cl<Robust>(min(base + j * gsize + lane, n - 1u), p.keys_len)];
+      keys[j] = PAD && base + j * gsize + lane >= n ? FULL : k;
+    }
   }
   if constexpr (StopAfter == STOP_LOAD) {
     sink_keys(p, keys, 0u, tile_start, lid);
@@ -437,14 +485,15 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
   const unsigned me = group * gsize + lane;
 #pragma unroll
   for (unsigned j = 0; j < E; j++) {
-    if (base + j * gsize + lane < n) atomicAdd(&S.early_counts[cl<Robust>(digit_of(p, keys[j]), RADIX)], 1u);
+    if (PAD || base + j * gsize + lane < n) atomicAdd(&S.early_counts[cl<Robust>(digit_of(p, keys[j]), RADIX)], 1u);
   }
   __syncthreads();
   unsigned real = 0;
   {
     const unsigned d = me;
     if (d < RADIX) {
-      real = S.early_counts[cl<Robust>(d, RADIX)];
+      // With PAD the padding was counted as the largest digit: take it back out.
+      real = S.early_counts[cl<Robust>(d, RADIX)] - (PAD && d == p.mask ? TILE - valid : 0u);
       digit_publish<Robust>(p, tile, d, tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE, real);
     }
   }
@@ -456,7 +505,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
   const unsigned live = __ballot_sync(FULL, true);
 #pragma unroll
   for (unsigned j = 0; j < E; j++) {
-    const unsigned d = base + j * gsize + lane < n ? digit_of(p, keys[j]) : p.mask;
+    const unsigned d = PAD || base + j * gsize + lane < n ? digit_of(p, keys[j]) : p.mask;
     unsigned before, total, leader;
     match_digit(d, lane, live, before, total, leader);
     unsigned prior = 0;
@@ -520,7 +569,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
   __syncthreads();
 #pragma unroll
   for (unsigned j = 0; j < E; j++) {
-    const unsigned d = base + j * gsize + lane < n ? digit_of(p, keys[j]) : p.mask;
+    const unsigned d = PAD || base + j * gsize + lane < n ? digit_of(p, keys[j]) : p.mask;
     ranks[j] += S.counters[cl<Robust>(group * RADIX + d, GROUPS * RADIX)];
   }
 #else
@@ -551,7 +600,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
   __syncthreads();
 #pragma unroll
   for (unsigned j = 0; j < E; j++) {
-    const unsigned d = base + j * gsize + lane < n ? digit_of(p, keys[j]) : p.mask;
+    const unsigned d = PAD || base + j * gsize + lane < n ? digit_of(p, keys[j]) : p.mask;
     ranks[j] += S.wg_digit[cl<Robust>(d, RADIX)] + S.counters[cl<Robust>(group * RADIX + d, GROUPS * RADIX)];
   }
 #endif
@@ -620,7 +669,7 @@ __global__ void ONESWEEP_PASS_BOUNDS onesweep_pass(PassParams p) {
   // 7. Scatter: stage the keys in digit order, then write runs out.
 #pragma unroll
   for (unsigned j = 0; j < E; j++) {
-    if (base + j * gsize + lane < n) S.stage[cl<Robust>(ranks[j], TILE)] = keys[j];
+    if (PAD || base + j * gsize + lane < n) S.stage[cl<Robust>(ranks[j], TILE)] = keys[j];
   }
   __syncthreads();
   unsigned targets[E];

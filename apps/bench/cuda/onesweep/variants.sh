@@ -34,7 +34,8 @@ T0=$(date +%s)
 stamp() { echo "== [$(( $(date +%s) - T0 ))s] $*"; }
 
 # name|nvcc defines. The defaults are RANK_MATCH=0 RANK_COUNTER=0 RANK_FIXUP_SPLIT=0 MIN_BLOCKS=0
-# KEYS_PER_THREAD=13 WG_SIZE=256 (the faithful port).
+# KEYS_PER_THREAD=13 WG_SIZE=256 RANK_BITS=0 PAD_LAST=0 (the faithful port). The WGSL of today is
+# `split`; its untimed tunings are `split_sign` (ballotBits 'sign') and `split_pad` (padLast).
 ALL_CONFIGS=(
   "default|"
   "match|-DRANK_MATCH=1"
@@ -51,6 +52,13 @@ ALL_CONFIGS=(
   "wg384_e12|-DWG_SIZE=384 -DKEYS_PER_THREAD=12"
   "combo|-DRANK_COUNTER=1 -DRANK_FIXUP_SPLIT=1 -DMIN_BLOCKS=4"
   "combo_match|-DRANK_MATCH=1 -DRANK_COUNTER=1 -DRANK_FIXUP_SPLIT=1 -DMIN_BLOCKS=4"
+  "split_sign|-DRANK_FIXUP_SPLIT=1 -DRANK_BITS=1"
+  "split_constmask|-DRANK_FIXUP_SPLIT=1 -DRANK_BITS=2"
+  "split_cubptx|-DRANK_FIXUP_SPLIT=1 -DRANK_BITS=3"
+  "split_cubptx_e16|-DRANK_FIXUP_SPLIT=1 -DRANK_BITS=3 -DKEYS_PER_THREAD=16"
+  "split_pad|-DRANK_FIXUP_SPLIT=1 -DPAD_LAST=1"
+  "split_pad_sign|-DRANK_FIXUP_SPLIT=1 -DPAD_LAST=1 -DRANK_BITS=1"
+  "split_pad_sign_e16|-DRANK_FIXUP_SPLIT=1 -DPAD_LAST=1 -DRANK_BITS=1 -DKEYS_PER_THREAD=16"
 )
 SELECTED=()
 for c in "${ALL_CONFIGS[@]}"; do
