@@ -37,7 +37,8 @@ export function sortStatusBytes(tiles: number): number {
 /**
  * How the ranking's ballots test the bits of a digit, in the WGSL handed to the driver. The program
  * is the same; what differs is what a compiler makes of it. Compiled as CUDA by `nvcc` for sm_90
- * (the port in `apps/bench/cuda/onesweep`, BENCHMARKS.md), per bit of every key:
+ * (the port in `apps/bench/cuda/onesweep`; benchmark-history/README.md, 2026-12-05), per bit of
+ * every key:
  * - `'shift'`: `((d >> b) & 1u) != 0u` and `select(~bal, bal, bit)`: 7 instructions (shift, and,
  *   compare, a select's mask, ballot, combine, and a second test of the same bit);
  * - `'sign'`: the bit moved to the sign and spread over the word, `m = u32(i32(d << (31 - b)) >> 31)`,
@@ -332,6 +333,12 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const pad = padKeyOf(spec);
   const partialLoad = (e: string) =>
     pad === undefined ? `keys_in[min(${e}, n - 1u)]` : `select(0x${pad.toString(16)}u, keys_in[min(${e}, n - 1u)], ${e} < n)`;
+  // Padded with the last key, a tile counts its padding as the largest digit: taken back out of the
+  // early counts before they are published.
+  const paddingUncounted = pad === undefined ? '' : ' - select(0u, TILE - valid, d == params.mask)';
+  // A statement for key j that padding must skip, unless the padding is the last key.
+  const realKeysOnly = (j: string, statement: string) =>
+    pad === undefined ? `  if (base + ${j} * gsize + lane < n) { ${statement} }` : `  ${statement}`;
   // The look-back: 256 chains per tile, a digit's count each, walked by the invocation owning the
   // digit over a window of predecessors per read; a stalled tile is counted from its keys.
   const lb = decoupledLookBack({
@@ -422,13 +429,13 @@ ${perKey(spec, (j, slot) => `    ${slot('keys')} = ${partialLoad(`base + ${j} * 
   // Invocation \`me\` owns digits me·R … me·R + R − 1, numbered in (group, lane) order: the order of
   // the workgroup scan of phase 4 (subgroups need not hold consecutive invocations).
   let me = group * gsize + lane;
-${perKey(spec, (j, slot) => (pad === undefined ? `  if (base + ${j} * gsize + lane < n) { atomicAdd(&early_counts[digit_of(${slot('keys')})], 1u); }` : `  atomicAdd(&early_counts[digit_of(${slot('keys')})], 1u);`))}
+${perKey(spec, (j, slot) => realKeysOnly(j, `atomicAdd(&early_counts[digit_of(${slot('keys')})], 1u);`))}
   workgroupBarrier();
   var real: array<u32, ${R}>;
   for (var r = 0u; r < R; r++) {
     let d = me * R + r;
     if (d < RADIX) {
-      real[r] = atomicLoad(&early_counts[d])${pad === undefined ? '' : ' - select(0u, TILE - valid, d == params.mask)'};
+      real[r] = atomicLoad(&early_counts[d])${paddingUncounted};
       digit_publish(tile, d, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u), real[r]);
     }
   }
@@ -489,7 +496,7 @@ ${lb.start}
 ${unroll(R, (r) => `  { let d = me * R + ${r}u; if (d < RADIX) { wg_digit[d] = digits[params.digit_starts + d] + ${lb.prefix(r)} - wg_digit[d]; } }`)}
 
   // 7. Scatter: stage the keys in digit order, then write runs out.
-${perKey(spec, (j, slot) => (pad === undefined ? `  if (base + ${j} * gsize + lane < n) { stage[${slot('ranks')}] = ${slot('keys')}; }` : `  stage[${slot('ranks')}] = ${slot('keys')};`))}
+${perKey(spec, (j, slot) => realKeysOnly(j, `stage[${slot('ranks')}] = ${slot('keys')};`))}
   workgroupBarrier();
 ${perKeySlots(spec, 'targets')}
 ${perKey(
