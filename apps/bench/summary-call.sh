@@ -34,7 +34,7 @@ case "$part" in
     step luma timeout 200 node apps/bench/dist-luma/luma.js --sizes 20,24,28 --commit "$commit" --out "$out/luma.json"
     ;;
   suite)
-    step ours-spmv timeout 240 "${bench[@]}" --only spmv,spmv-t,hisparse-spmv --out "$out/ours-spmv.json"
+    step ours-spmv timeout 420 "${bench[@]}" --only spmv,spmv-t,hisparse-spmv --out "$out/ours-spmv.json"
     step ours-tridiag timeout 60 "${bench[@]}" --only tridiag-partition --sizes 2^22 --out "$out/ours-tridiag.json"
     if [ "${HISPARSE_ADD:-0}" = 1 ]; then
       step ours-add timeout 200 "${bench[@]}" --only hisparse-add --runs 10 --warmup 2 --out "$out/ours-add.json"

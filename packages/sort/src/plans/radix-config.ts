@@ -200,7 +200,7 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       unrolled: t.unrolled ?? !isSwiftShader(ctx.caps),
       scalarKeys: t.scalarKeys ?? false,
       ballotBits: t.ballotBits ?? 'shift',
-      padLast: t.padLast ?? false,
+      padLast: t.padLast ?? true,
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
     histogramElements: HISTOGRAM_ELEMENTS,
