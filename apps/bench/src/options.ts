@@ -172,13 +172,13 @@ function defaultedSettings(values: { sizes?: string; large?: boolean; runs?: str
 
 /**
  * Parses `--tuning`: a JSON object of numbers, booleans and strings, the internal options a plan
- * accepts for sweeps (workgroup shape, staging, the radix pass's `ballotBits`, …). The plan itself
+ * accepts for sweeps (workgroup shape, staging, the radix pass's `padLast`, …). The plan itself
  * rejects keys and values it does not know.
  *
  * @example
  * ```ts
  * parseTuning('{"staging":false}'); // { staging: false }
- * parseTuning('{"ballotBits":"sign"}'); // { ballotBits: 'sign' }
+ * parseTuning('{"elementsPerThread":12,"padLast":false}'); // { elementsPerThread: 12, padLast: false }
  * ```
  */
 export function parseTuning(text: string): Readonly<Record<string, number | boolean | string>> {

@@ -27,7 +27,7 @@ describe('sort cases', () => {
   });
 
   test('--tuning reaches the sort shapes (their series names stay those of an untuned run)', () => {
-    const tuning = { elementsPerThread: 16, scalarKeys: true };
+    const tuning = { elementsPerThread: 16, padLast: false };
     const tuned = [...SORT.shapes({ ...base, tuning }), ...SORT_PAIRS.shapes({ ...base, tuning })];
     expect(tuned.map((s) => s.tuning)).toEqual(tuned.map(() => tuning));
     expect(tuned.map(seriesName)).toEqual([...SORT.shapes(base), ...SORT_PAIRS.shapes(base)].map(seriesName));

@@ -140,18 +140,15 @@ describe('one-sweep radix sort', async () => {
   // What the GPUs run and SwiftShader does not pick by itself: the unrolled per-key steps (off on
   // SwiftShader in Node, where LLVM takes seconds per unrolled pipeline) and the four-word ballot
   // masks of 64- and 128-lane subgroups (here on 4-lane subgroups: the same code, upper words zero).
-  it("sorts with the GPUs specializations: unrolled steps (arrays or scalars), four-word ballot masks, each form of the ballots' bit tests", async () => {
+  it('sorts with the GPUs specializations: unrolled steps, four-word ballot masks, with and without the padding', async () => {
     const runs: RadixTuning[] = [
       { unrolled: true, maskWords: 1 },
       { unrolled: true, maskWords: 4 },
       { unrolled: false, maskWords: 4 },
       { unrolled: true, maskWords: 4, forceFallback: true, maxSpin: 2 },
-      { unrolled: true, scalarKeys: true, maskWords: 1 },
-      { unrolled: true, scalarKeys: true, maskWords: 4, forceFallback: true, maxSpin: 2 },
-      // The ranking's other forms of the ballots' bit tests (BallotBits), one- and four-word masks.
-      { unrolled: true, ballotBits: 'sign', maskWords: 1 },
-      { unrolled: true, ballotBits: 'sign', maskWords: 4 },
-      { unrolled: false, ballotBits: 'sign', maskWords: 1 },
+      // The index tests the padding replaced (padLast: false, as descending f32 always runs).
+      { unrolled: true, maskWords: 1, padLast: false },
+      { unrolled: true, maskWords: 4, padLast: false, forceFallback: true, maxSpin: 2 },
     ];
     for (const tuning of runs) {
       const T = tile(tuning);
@@ -162,23 +159,24 @@ describe('one-sweep radix sort', async () => {
     }
   });
 
-  // padLast: a partial tile is padded with the key that sorts last, which must still rank after
-  // real keys equal to it (the specials hold u32 0xffffffff, i32 0x7fffffff, NaNs), and be taken back
-  // out of the early counts of the largest digit. Descending f32 has no such key and keeps the tests.
-  it('pads partial tiles with the key that sorts last (padLast), every key type and direction', async () => {
+  // padLast (the default): a partial tile is padded with the key that sorts last, which must still
+  // rank after real keys equal to it (the specials hold u32 0xffffffff, i32 0x7fffffff, NaNs), and be
+  // taken back out of the early counts of the largest digit. Descending f32 has no such key and keeps
+  // the index tests, as every type does with padLast: false.
+  it('pads partial tiles with the key that sorts last, or tests indices (padLast: false), every key type and direction', async () => {
     let seed = 300;
     // Every key type and direction on the looped pass; the unrolled one (the GPUs') on u32 ascending.
     const runs: [SortKeyType, boolean, RadixTuning][] = [];
     for (const keyType of ['u32', 'i32', 'f32'] as const) {
-      for (const descending of [false, true]) runs.push([keyType, descending, { padLast: true }]);
+      for (const descending of [false, true]) runs.push([keyType, descending, {}]);
     }
-    runs.push(['u32', false, { padLast: true, unrolled: true, ballotBits: 'sign', maskWords: 1 }]);
+    runs.push(['u32', false, { unrolled: true, maskWords: 1 }], ['i32', true, { padLast: false }]);
     for (const [keyType, descending, tuning] of runs) {
       const T = tile(tuning);
       for (const n of [T - 1, 2 * T + 5]) {
         const keys = makeEdgeKeys(keyType, n, 'specials', seed++);
         const values = n === T - 1 ? 'move' : 'index';
-        const label = `padLast ${keyType} n=${n} ${descending ? 'desc' : 'asc'} ${values} ${JSON.stringify(tuning)}`;
+        const label = `${keyType} n=${n} ${descending ? 'desc' : 'asc'} ${values} ${JSON.stringify(tuning)}`;
         await expectSorted(ctx, { keys, descending, values, tuning }, label);
       }
     }

@@ -27,18 +27,13 @@ const pass = {
   forceFallback: false,
   indirect: false,
   unrolled: true,
-  scalarKeys: false,
-  ballotBits: 'shift',
-  padLast: false,
+  padLast: true,
 } as const;
 const files: Record<string, string> = {
   'onesweep-none.wgsl': onesweepKernel({ ...pass, values: 'none' }).wgsl(),
   'onesweep-move.wgsl': onesweepKernel({ ...pass, values: 'move' }).wgsl(),
-  // The same pass with each key's registers as scalars (the radix tuning's `scalarKeys`).
-  'onesweep-none-scalars.wgsl': onesweepKernel({ ...pass, values: 'none', scalarKeys: true }).wgsl(),
-  // The untimed tunings the port's RANK_BITS=1 and PAD_LAST=1 follow: sign-spread ballot bits, and
-  // partial tiles padded with the key that sorts last.
-  'onesweep-none-sign-pad.wgsl': onesweepKernel({ ...pass, values: 'none', ballotBits: 'sign', padLast: true }).wgsl(),
+  // The pass as it was before padLast (2026-12-05): every phase tests each key's index.
+  'onesweep-none-index-tests.wgsl': onesweepKernel({ ...pass, values: 'none', padLast: false }).wgsl(),
   'histogram.wgsl': radixHistogramKernel({
     keyType: 'u32',
     descending: false,

@@ -34,8 +34,8 @@ T0=$(date +%s)
 stamp() { echo "== [$(( $(date +%s) - T0 ))s] $*"; }
 
 # name|nvcc defines. The defaults are RANK_MATCH=0 RANK_COUNTER=0 RANK_FIXUP_SPLIT=0 MIN_BLOCKS=0
-# KEYS_PER_THREAD=13 WG_SIZE=256 RANK_BITS=0 PAD_LAST=0 (the faithful port). The WGSL of today is
-# `split`; its untimed tunings are `split_sign` (ballotBits 'sign') and `split_pad` (padLast).
+# KEYS_PER_THREAD=13 WG_SIZE=256 RANK_BITS=0 PAD_LAST=0 (the faithful port of 5d169f8). The WGSL of
+# 2026-12-05 is `split_pad` (padLast by default).
 ALL_CONFIGS=(
   "default|"
   "match|-DRANK_MATCH=1"

@@ -35,28 +35,6 @@ export function sortStatusBytes(tiles: number): number {
 }
 
 /**
- * How the ranking's ballots test the bits of a digit, in the WGSL handed to the driver. The program
- * is the same; what differs is what a compiler makes of it. Compiled as CUDA by `nvcc` for sm_90
- * (the port in `apps/bench/cuda/onesweep`; benchmark-history/README.md, 2026-12-05), per bit of
- * every key:
- * - `'shift'`: `((d >> b) & 1u) != 0u` and `select(~bal, bal, bit)`: 7 instructions (shift, and,
- *   compare, a select's mask, ballot, combine, and a second test of the same bit);
- * - `'sign'`: the bit moved to the sign and spread over the word, `m = u32(i32(d << (31 - b)) >> 31)`,
- *   the ballot of `m != 0u` and `peers &= ~(bal ^ m)`: 5 — nothing left that a compiler would
- *   rewrite as the shift-and-compare above.
- *
- * CUB tests the bit in inline PTX (`and`, `setp`, `@!p not`): 3 per bit with one `R2P` per key.
- * WGSL has no such thing; masks read from a uniform block come closest (4 per bit in the port), but
- * 8 of them do not fit a parameter block.
- *
- * @example
- * ```ts
- * const bits: BallotBits = 'sign';
- * ```
- */
-export type BallotBits = 'shift' | 'sign';
-
-/**
  * The parameters of a one-sweep pass: the count ({@link SORT_COUNT_PARAMS}), its digit
  * (`(order_bits(key) >> shift) & mask`), `digit_starts` (the word of its digit starts in `digits`)
  * and `status_base` (the word of its ticket in `status`, its statuses following: every pass has its
@@ -107,19 +85,12 @@ export type OnesweepSpec = {
   /** Unroll the per-key steps (see `perKey`). */
   readonly unrolled: boolean;
   /**
-   * With `unrolled`: each key's registers (key, rank, target) are separate scalars (`keys_3`)
-   * instead of private arrays indexed by constants (`keys[3u]`). The same program; whether a
-   * driver keeps a large private array in registers is its choice (see `perKeySlots`).
-   */
-  readonly scalarKeys: boolean;
-  /** How the ranking's ballots test a digit's bits (see {@link BallotBits}). */
-  readonly ballotBits: BallotBits;
-  /**
    * Pad a partial tile with the key that sorts last ({@link lastKeyBits}) instead of testing every
    * key's index against the count in each phase: its digit is the largest of every pass, so the
    * ranking, the tile offsets and the staging need no test (CUB pads the same way), and only the early
    * counts take the padding back out of the largest digit. Ignored for descending f32, which has no
-   * such key. Fewer instructions per key (and 64 registers instead of 80) as nvcc compiles the port.
+   * such key. Through Dawn on the H200 the sort got 5% faster at 2^24–2^28 and faster at every size
+   * from 2^16 (benchmark-history/README.md, 2026-12-05).
    */
   readonly padLast: boolean;
   /** Predecessor statuses a digit's look-back reads per step. */
@@ -134,16 +105,13 @@ export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | '
 }
 
 /**
- * One ballot of the ranking, WGSL: `peers` keeps the lanes whose digit agrees with `d` on bit `b`.
- * `word` picks the ballot's first word for one-word masks; `widen` turns a per-lane u32 into the
- * mask's type. Both forms are one program (see {@link BallotBits} for what each costs).
+ * One ballot of the ranking, WGSL: `peers` keeps the lanes whose digit agrees with `d` on bit `b`
+ * (`word` picks the ballot's first word for one-word masks). As nvcc compiles the CUDA port this
+ * costs 7 instructions per bit against CUB's 3 (inline PTX); a sign-spread form took 5 there but
+ * made the sort 3% slower through Dawn on the H200 (benchmark-history/README.md, 2026-12-05).
  */
-function ballotBitWgsl(form: BallotBits, b: number, word: string, widen: (m: string) => string): string {
-  if (form === 'shift') {
-    return `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u)${word}; peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`;
-  }
-  // m is all ones where bit b of d is set: the bit moved to the sign, then spread by the shift.
-  return `  { let m = u32(i32(d << ${31 - b}u) >> 31u); let bal = subgroupBallot(m != 0u)${word}; peers &= ~(bal ^ ${widen('m')}); }`;
+function ballotBitWgsl(b: number, word: string): string {
+  return `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u)${word}; peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`;
 }
 
 /**
@@ -174,7 +142,7 @@ function matchWgsl(spec: OnesweepSpec): string {
 }`;
   }
   if (spec.maskWords === 1) {
-    const bits = unroll(width, (b) => ballotBitWgsl(spec.ballotBits, b, '.x', (m) => m));
+    const bits = unroll(width, (b) => ballotBitWgsl(b, '.x'));
     return `// (before, total, leader lane) of digit d among the lanes of this subgroup (at most 32 lanes).
 fn match_digit(d: u32, lane: u32, live: u32) -> vec3<u32> {
   var peers = live;
@@ -183,7 +151,7 @@ ${bits}
   return vec3<u32>(countOneBits(peers & below), countOneBits(peers), firstTrailingBit(peers));
 }`;
   }
-  const bits = unroll(width, (b) => ballotBitWgsl(spec.ballotBits, b, '', (m) => `vec4<u32>(${m})`));
+  const bits = unroll(width, (b) => ballotBitWgsl(b, ''));
   return `// (before, total, leader lane) of digit d among the lanes of this subgroup (up to 128 lanes: vec4 masks).
 fn match_digit(d: u32, lane: u32, live: vec4<u32>) -> vec3<u32> {
   var peers = live;
@@ -300,19 +268,18 @@ type Slot = (name: string) => string;
  */
 function perKey(spec: OnesweepSpec, body: (j: string, slot: Slot) => string): string {
   if (spec.unrolled) {
-    return unroll(spec.elementsPerThread, (k) => body(`${k}u`, (name) => (spec.scalarKeys ? `${name}_${k}` : `${name}[${k}u]`)));
+    return unroll(spec.elementsPerThread, (k) => body(`${k}u`, (name) => `${name}[${k}u]`));
   }
   return `  for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body('j', (name) => `${name}[j]`)}\n  }`;
 }
 
 /**
- * Declares a per-key register: an array of E, or E scalars. On the H200 the pass fell off a cliff
- * past 13 keys per invocation through Dawn (11.2 ms at 13, 17.2 at 14, 16.1 at 16) while a CUDA
- * port of it was fastest at 16; Dawn's SPIR-V keeps the same private arrays at every count, so the
- * driver stops holding them in registers — scalars leave it no array to spill.
+ * Declares a per-key register, an array of E. On the H200 the pass falls off a cliff past 13 keys
+ * per invocation through Dawn (10.7 ms at 13, 15.9 at 14 with `padLast`) while a CUDA port of it is
+ * fastest at 16; E scalars instead of the arrays changed nothing (measured 2026-12-05), so the cliff
+ * is not the arrays.
  */
 function perKeySlots(spec: OnesweepSpec, name: string): string {
-  if (spec.unrolled && spec.scalarKeys) return unroll(spec.elementsPerThread, (k) => `  var ${name}_${k} = 0u;`);
   return `  var ${name}: array<u32, ${spec.elementsPerThread}>;`;
 }
 

@@ -1,7 +1,7 @@
 import type { ScanContext } from '@scan/core';
 import { invalidArgument } from '@scan/core/kit';
 import { type DigitPass, digitPasses } from '../kernels/radix-digits.js';
-import { type BallotBits, type OnesweepSpec, onesweepWorkgroupBytes } from '../kernels/radix-onesweep.js';
+import { type OnesweepSpec, onesweepWorkgroupBytes } from '../kernels/radix-onesweep.js';
 import { smallSortWorkgroupBytes } from '../kernels/small-sort.js';
 import type { SortShape } from './sort-shape.js';
 
@@ -16,20 +16,9 @@ export interface RadixTuning {
   /** Unroll the per-key steps of the one-sweep pass (default: everywhere but SwiftShader). */
   unrolled?: boolean;
   /**
-   * Unrolled passes keep each key's registers as scalars instead of private arrays (default false:
-   * not yet timed on a GPU; the bench's `--tuning '{"scalarKeys":true}'` compares them).
-   */
-  scalarKeys?: boolean;
-  /**
-   * How the ranking's ballots test a digit's bits (default `'shift'`; see `BallotBits`: `'sign'`
-   * takes 5 instructions per bit instead of 7 as nvcc compiles the CUDA port, not yet timed through
-   * Dawn; the bench's `--tuning '{"ballotBits":"sign"}'` compares them).
-   */
-  ballotBits?: BallotBits;
-  /**
    * Pad partial tiles with the key that sorts last instead of testing each key's index in every
-   * phase (default false; see `OnesweepSpec.padLast`: fewer instructions as nvcc compiles the port,
-   * not yet timed through Dawn; `--tuning '{"padLast":true}'` compares).
+   * phase (default true: 5% faster at 2^24–2^28 on the H200, and faster at every size; see
+   * `OnesweepSpec.padLast`). False keeps the index tests, as descending f32 always does.
    */
   padLast?: boolean;
   /**
@@ -198,8 +187,6 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       // Unrolled per-key steps keep the keys in registers (15-20% faster on the H100); SwiftShader
       // compiles LLVM on the CPU and takes seconds per unrolled pipeline, so it gets loops.
       unrolled: t.unrolled ?? !isSwiftShader(ctx.caps),
-      scalarKeys: t.scalarKeys ?? false,
-      ballotBits: t.ballotBits ?? 'shift',
       padLast: t.padLast ?? true,
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),

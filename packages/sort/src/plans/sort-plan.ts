@@ -18,18 +18,7 @@ import { createSplitRadixSort } from './split-radix-plan.js';
 
 const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount'];
 /** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
-const TUNING_KEYS = [
-  'workgroupSize',
-  'elementsPerThread',
-  'maxSpin',
-  'forceFallback',
-  'subgroups',
-  'smallSortMax',
-  'unrolled',
-  'scalarKeys',
-  'ballotBits',
-  'padLast',
-];
+const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback', 'subgroups', 'smallSortMax', 'unrolled', 'padLast'];
 
 function tuningOf(o: Record<string, unknown>): RadixTuning {
   const t: RadixTuning = {};
@@ -39,9 +28,7 @@ function tuningOf(o: Record<string, unknown>): RadixTuning {
   if (o.forceFallback !== undefined) t.forceFallback = checkBoolean(o.forceFallback, 'options.forceFallback', false);
   if (o.subgroups !== undefined) t.subgroups = checkBoolean(o.subgroups, 'options.subgroups', true);
   if (o.unrolled !== undefined) t.unrolled = checkBoolean(o.unrolled, 'options.unrolled', true);
-  if (o.scalarKeys !== undefined) t.scalarKeys = checkBoolean(o.scalarKeys, 'options.scalarKeys', false);
-  if (o.padLast !== undefined) t.padLast = checkBoolean(o.padLast, 'options.padLast', false);
-  if (o.ballotBits !== undefined) t.ballotBits = checkOneOf(o.ballotBits, ['shift', 'sign'] as const, 'options.ballotBits', 'shift');
+  if (o.padLast !== undefined) t.padLast = checkBoolean(o.padLast, 'options.padLast', true);
   if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.smallSortMax');
   return t;
 }
