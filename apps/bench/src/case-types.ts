@@ -1,6 +1,17 @@
 import type { ElementType } from '@scan/core';
 import type { MatrixSource } from './spmv-suite.js';
 
+/**
+ * Internal plan options of a sweep (`--tuning`): numbers, booleans and strings, checked by the plan
+ * that takes them.
+ *
+ * @example
+ * ```ts
+ * const tuning: PlanTuning = { elementsPerThread: 12, padLast: false };
+ * ```
+ */
+export type PlanTuning = Readonly<Record<string, number | boolean | string>>;
+
 // The vocabulary every primitive's module shares: the fields of any case, the case and shape types
 // a module builds its own from, and what the command line selects. A leaf: it imports no module,
 // so the modules, the registry and the child can all import it without going in a circle.
@@ -125,7 +136,7 @@ export interface CaseSelection {
   readonly seed: number;
   readonly density: number;
   /** Internal plan options of the split, pack and sort cases (`--tuning`), for sweeps. */
-  readonly tuning?: Readonly<Record<string, number | boolean | string>>;
+  readonly tuning?: PlanTuning;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`); default the suite `DEFAULT_MATRICES`. */
   readonly matrices?: readonly MatrixSource[];
   /** frame-loop: measured frames, from `--runs` when it is given (else the module's default). */

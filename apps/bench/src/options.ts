@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ElementType } from '@scan/core';
-import { ELEMENT_TYPE_NAMES, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from './case-types.js';
+import { ELEMENT_TYPE_NAMES, type PlanTuning, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from './case-types.js';
 import { type CaseSelection, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from './cases.js';
 import { FIRST_CALL_SIZES } from './primitives/first-call.js';
 import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES, FRAME_LOOP_SIZES } from './primitives/frame-loop.js';
@@ -181,7 +181,7 @@ function defaultedSettings(values: { sizes?: string; large?: boolean; runs?: str
  * parseTuning('{"elementsPerThread":12,"padLast":false}'); // { elementsPerThread: 12, padLast: false }
  * ```
  */
-export function parseTuning(text: string): Readonly<Record<string, number | boolean | string>> {
+export function parseTuning(text: string): PlanTuning {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -193,5 +193,5 @@ export function parseTuning(text: string): Readonly<Record<string, number | bool
     if (typeof v !== 'number' && typeof v !== 'boolean' && typeof v !== 'string')
       throw new Error(`--tuning: ${k} = ${JSON.stringify(v)}: expected a number, a boolean or a string`);
   }
-  return value as Record<string, number | boolean | string>;
+  return value as PlanTuning;
 }

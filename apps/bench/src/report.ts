@@ -1,4 +1,4 @@
-import type { CaseRecord } from './case-types.js';
+import type { CaseRecord, PlanTuning } from './case-types.js';
 import type { TimingStats } from './stats.js';
 
 /** Identifies the report format; bump when a field changes meaning. */
@@ -265,7 +265,7 @@ export interface ReportOptions {
   /** `SCAN_DAWN_TOGGLES` as the children saw it. */
   readonly dawnToggles?: string;
   /** Internal plan options of a sweep (`--tuning`); absent in ordinary runs. */
-  readonly tuning?: Readonly<Record<string, number | boolean | string>>;
+  readonly tuning?: PlanTuning;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`), when given. */
   readonly matrices?: readonly string[];
   /** Milliseconds of back-to-back copies before each measurement, where a tool sets it (the luma baseline's `--heat-ms`). */

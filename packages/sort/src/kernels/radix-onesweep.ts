@@ -108,7 +108,7 @@ export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | '
  * One ballot of the ranking, WGSL: `peers` keeps the lanes whose digit agrees with `d` on bit `b`
  * (`word` picks the ballot's first word for one-word masks). As nvcc compiles the CUDA port this
  * costs 7 instructions per bit against CUB's 3 (inline PTX); a sign-spread form took 5 there but
- * made the sort 3% slower through Dawn on the H200 (benchmark-history/README.md, 2026-12-05).
+ * made the sort 1.7–2.8% slower through Dawn on the H200 (benchmark-history/README.md, 2026-12-05).
  */
 function ballotBitWgsl(b: number, word: string): string {
   return `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u)${word}; peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`;
@@ -167,6 +167,11 @@ ${bits}
 }`;
 }
 
+/** WGSL: whether key j of this invocation is one of the count's, not padding. */
+function keyInCount(j: string): string {
+  return `base + ${j} * gsize + lane < n`;
+}
+
 /** The pad key of this spec's partial tiles (`padLast`), or undefined where the phases test the index. */
 function padKeyOf(spec: OnesweepSpec): number | undefined {
   return spec.padLast ? lastKeyBits(spec.keyType, spec.descending) : undefined;
@@ -179,7 +184,7 @@ function padKeyOf(spec: OnesweepSpec): number | undefined {
  */
 function keyDigit(spec: OnesweepSpec, j: string, slot: Slot): string {
   if (padKeyOf(spec) !== undefined) return `digit_of(${slot('keys')})`;
-  return `select(params.mask, digit_of(${slot('keys')}), base + ${j} * gsize + lane < n)`;
+  return `select(params.mask, digit_of(${slot('keys')}), ${keyInCount(j)})`;
 }
 
 /** Phase 3 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
@@ -305,7 +310,7 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const paddingUncounted = pad === undefined ? '' : ' - select(0u, TILE - valid, d == params.mask)';
   // A statement for key j that padding must skip, unless the padding is the last key.
   const realKeysOnly = (j: string, statement: string) =>
-    pad === undefined ? `  if (base + ${j} * gsize + lane < n) { ${statement} }` : `  ${statement}`;
+    pad === undefined ? `  if (${keyInCount(j)}) { ${statement} }` : `  ${statement}`;
   // The look-back: 256 chains per tile, a digit's count each, walked by the invocation owning the
   // digit over a window of predecessors per read; a stalled tile is counted from its keys.
   const lb = decoupledLookBack({

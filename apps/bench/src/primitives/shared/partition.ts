@@ -1,5 +1,5 @@
 import type { ElementType, ScanContext } from '@scan/core';
-import type { Case, CaseSelection, CaseShape } from '../../case-types.js';
+import type { Case, CaseSelection, CaseShape, PlanTuning } from '../../case-types.js';
 import type { CheckOutcome } from '../../child/device-ops.js';
 import { encodeFill, runCheck } from '../../child/device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from '../../child/gpu.js';
@@ -26,7 +26,7 @@ export type CompactFields = {
   /** Fraction of 1-flags (`--density`). */
   readonly density: number;
   /** Internal plan options of a sweep (`--tuning`); absent in ordinary runs. */
-  readonly tuning?: Readonly<Record<string, number | boolean | string>>;
+  readonly tuning?: PlanTuning;
 };
 
 /**

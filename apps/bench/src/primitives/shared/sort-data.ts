@@ -1,7 +1,7 @@
 import type { ElementType, ScanContext } from '@scan/core';
 import { createSortPlan } from '@scan/sort';
 import { sort as cpuSort } from '@scan/sort/cpu';
-import type { Case } from '../../case-types.js';
+import type { Case, PlanTuning } from '../../case-types.js';
 import { type CheckOutcome, runCheck } from '../../child/device-ops.js';
 import { BufferPool, encodeKernel, readWords, submitAndWait } from '../../child/gpu.js';
 import { fillKernel } from '../../child/kernels/fill.js';
@@ -21,7 +21,7 @@ export type SortAlgorithmName = (typeof SORT_ALGORITHM_NAMES)[number];
  * The fields every sort case has: largest key first when `descending` (absent means ascending), and
  * the radix sort's internal tuning of a sweep (`--tuning`, e.g. `{"elementsPerThread":16}`).
  */
-export type SortFields = { readonly descending?: boolean; readonly tuning?: Readonly<Record<string, number | boolean | string>> };
+export type SortFields = { readonly descending?: boolean; readonly tuning?: PlanTuning };
 
 /** What the input of a sort depends on. */
 export type SortInputs = { readonly n: number; readonly seed: number; readonly type: ElementType } & SortFields;
