@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the packages as a user would, after `pnpm build`: packs every package (`pnpm pack`
-# rewrites the workspace ranges; each tarball must hold the root LICENSE), installs the tarballs with `webgpu` into a fresh npm project outside
+# rewrites the workspace ranges; each tarball must hold the root LICENSE and its CHANGELOG), installs the tarballs with `webgpu` into a fresh npm project outside
 # the workspace, typechecks scripts/install-check/example.ts with tsc — strict, no @webgpu/types in
 # its tsconfig, declaration files checked too (no skipLibCheck) — and runs it in Node on the adapter
 # Dawn finds (SwiftShader when there is no GPU), each result compared with the CPU reference.
@@ -19,6 +19,9 @@ ls "$work/tarballs"
 # Every tarball carries the repository's LICENSE (each package copies it in before packing: prepack).
 for tarball in "$work"/tarballs/*.tgz; do
   tar -xzOf "$tarball" package/LICENSE | cmp -s - "$root/LICENSE" || { echo "check-install: $(basename "$tarball") has no LICENSE, or another one" >&2; exit 1; }
+  # ...and its changelog, with a section for the version it is (written by `pnpm changeset version`).
+  version=$(tar -xzOf "$tarball" package/package.json | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).version))")
+  tar -xzOf "$tarball" package/CHANGELOG.md | grep -qx "## $version" || { echo "check-install: $(basename "$tarball") has no CHANGELOG.md with a '## $version' section" >&2; exit 1; }
 done
 cp "$root/scripts/install-check/example.ts" "$root/scripts/install-check/tsconfig.json" "$work/app/"
 cd "$work/app"
