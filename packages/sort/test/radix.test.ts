@@ -128,7 +128,12 @@ describe('one-sweep radix sort', async () => {
   });
 
   it('sorts on the portable path (no subgroups), also through the fallback', async () => {
-    for (const tuning of [{ subgroups: false }, { subgroups: false, forceFallback: true, maxSpin: 2 }] as RadixTuning[]) {
+    const portable: RadixTuning[] = [
+      { subgroups: false },
+      { subgroups: false, forceFallback: true, maxSpin: 2 },
+      { subgroups: false, packRanks: true, stashKeys: true, batchScatter: true },
+    ];
+    for (const tuning of portable) {
       const T = tile(tuning);
       for (const n of [1, T - 1, T + 1, 5 * T + 3]) {
         const keys = makeKeys('f32', n, 'specials', n);
@@ -149,6 +154,22 @@ describe('one-sweep radix sort', async () => {
       // The index tests the padding replaced (padLast: false, as descending f32 always runs).
       { unrolled: true, maskWords: 1, padLast: false },
       { unrolled: true, maskWords: 4, padLast: false, forceFallback: true, maxSpin: 2 },
+      // The register experiments of issue 32: ranks packed with their digits, keys in workgroup memory.
+      { unrolled: true, maskWords: 1, packRanks: true, stashKeys: true, batchScatter: true },
+      {
+        unrolled: false,
+        maskWords: 4,
+        padLast: false,
+        packRanks: true,
+        stashKeys: true,
+        batchScatter: true,
+        forceFallback: true,
+        maxSpin: 2,
+      },
+      { unrolled: true, maskWords: 1, packRanks: true },
+      // The leader lane by a population count instead of firstTrailingBit.
+      { unrolled: true, maskWords: 1, leaderPopcount: true },
+      { unrolled: false, maskWords: 4, leaderPopcount: true },
     ];
     for (const tuning of runs) {
       const T = tile(tuning);

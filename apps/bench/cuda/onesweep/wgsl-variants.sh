@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # The WGSL radix sort (through Dawn) in several shapes of its one-sweep pass, in one device call,
-# through the bench's `--tuning`. A shape is the keys per invocation, then `i` for partial tiles
-# tested key by key instead of padded (`padLast: false`, the pass before 2026-12-05). On the H200 the
-# pass falls off a cliff past 13 keys (10.7 ms at 13, 15.9 at 14) while the CUDA port of the pass
-# is fastest at 16; the shapes say where it stands after a change.
+# through the bench's `--tuning`. A shape is the keys per invocation, then letters:
+#   i     partial tiles tested key by key instead of padded (`padLast: false`, before 2026-12-05);
+#   r     ranks packed with their digits (`packRanks`);
+#   s     keys kept in workgroup memory (`stashKeys`);
+#   b     the scatter's workgroup loads batched (`batchScatter`);
+#   c     the leader lane by countOneBits instead of firstTrailingBit (`leaderPopcount`);
+#   wN    N invocations per workgroup (a power of two; default 256).
+# On the H200 the pass fell off a cliff past 13 keys (10.7 ms at 13, 15.9 at 14) while the CUDA
+# port of the pass is fastest at 16; the shapes say where it stands after a change.
+#
+# With SASS=1 each shape runs with the NVIDIA driver's shader disk cache in its own folder, and
+# driver-sass.py then reads the registers the driver gave each pipeline (the pass is the pipeline with
+# the most VOTE instructions: 8 per key). Needs `zstd` and `nvdisasm`.
 #
 # Here: pnpm --filter @scan/bench build && bash ../shared/gpu/pack.sh
 # Device call: carry [".gpu", "apps/bench/dist"], command
@@ -14,15 +23,37 @@ out=${1:?usage: wgsl-variants.sh OUTPUT_FOLDER COMMIT}
 commit=${2:?usage: wgsl-variants.sh OUTPUT_FOLDER COMMIT}
 mkdir -p "$out"
 shapes=${SHAPES:-"12 13 13i 14 16"}
+sizes=${SIZES:-2^24,2^28}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 for shape in $shapes; do
   keys=${shape%%[a-z]*}
   flags=${shape#"$keys"}
   pad=true
   [[ $flags == *i* ]] && pad=false
-  tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad}"
+  wg=256
+  [[ $flags =~ w([0-9]+) ]] && wg=${BASH_REMATCH[1]}
+  pack=false
+  [[ $flags == *r* ]] && pack=true
+  stash=false
+  [[ $flags == *s* ]] && stash=true
+  batch=false
+  [[ $flags == *b* ]] && batch=true
+  popcount=false
+  [[ $flags == *c* ]] && popcount=true
+  tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg,\"packRanks\":$pack,\"stashKeys\":$stash,\"batchScatter\":$batch,\"leaderPopcount\":$popcount}"
   echo "== $shape: $tuning"
-  timeout 240 node apps/bench/dist/cli.js --only sort,sort-pairs --types u32 --sizes 2^24,2^28 --tuning "$tuning" \
+  cache=()
+  if [[ ${SASS:-0} == 1 ]]; then
+    mkdir -p "$out/cache-$shape"
+    cache=(env __GL_SHADER_DISK_CACHE=1 "__GL_SHADER_DISK_CACHE_PATH=$out/cache-$shape" __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1)
+  fi
+  timeout 240 "${cache[@]}" node apps/bench/dist/cli.js --only sort,sort-pairs --types u32 --sizes "$sizes" --tuning "$tuning" \
     --commit "$commit" --out "$out/sort-$shape.json" >"$out/sort-$shape.log" 2>&1 || echo "== $shape FAILED (see sort-$shape.log)"
+  if [[ ${SASS:-0} == 1 ]]; then
+    # The passes (keys only and key–value) are the pipelines with 8 VOTEs per key.
+    python3 "$here/driver-sass.py" "$out/cache-$shape" "$out/sass-$shape" | awk -v s="$shape" -v v="VOTE $((8 * keys))," '$0 ~ v {print "sass", s, $0}' | tee -a "$out/registers.txt"
+    rm -rf "$out/cache-$shape"
+  fi
 done
 # One line per shape and case: the radix rows' median ms.
 node -e '
@@ -34,3 +65,15 @@ for (const f of fs.readdirSync(dir).filter((f) => /^sort-.*\.json$/.test(f)).sor
     console.log(f.padEnd(16), x.case.series.padEnd(34), String(x.case.n).padStart(10), x.status, x.measurement ? x.measurement.medianMs.toFixed(3) : "-");
   }
 }' "$out" | tee "$out/summary.txt"
+# The tuning of the shape that sorted the largest size fastest (keys only), for a sweep over sizes after.
+node -e '
+const fs = require("fs");
+const dir = process.argv[1];
+let best;
+for (const f of fs.readdirSync(dir).filter((f) => /^sort-.*\.json$/.test(f))) {
+  for (const x of JSON.parse(fs.readFileSync(`${dir}/${f}`, "utf8")).results) {
+    if (x.case.primitive !== "sort" || x.case.algorithm !== "radix" || !x.measurement) continue;
+    if (!best || x.case.n > best.n || (x.case.n === best.n && x.measurement.medianMs < best.ms)) best = { n: x.case.n, ms: x.measurement.medianMs, tuning: x.case.tuning };
+  }
+}
+if (best) { fs.writeFileSync(`${dir}/best-tuning.json`, JSON.stringify(best.tuning)); console.log("fastest at", best.n, ":", best.ms, "ms,", JSON.stringify(best.tuning)); }' "$out"

@@ -95,12 +95,38 @@ export type OnesweepSpec = {
   readonly padLast: boolean;
   /** Predecessor statuses a digit's look-back reads per step. */
   readonly lookBackWindow: number;
+  /**
+   * Experiment (issue 32): the ranking keeps each key's rank and digit in one register,
+   * `rank << 8 | digit`, and the tile offsets take the digit from it instead of from the key. The
+   * NVIDIA Vulkan compiler gave the pass at least 88 registers, against the CUDA port's 64, with its
+   * peak from the ranking to the tile offsets.
+   */
+  readonly packRanks: boolean;
+  /**
+   * Experiment (issue 32): the keys wait in workgroup memory (`tile_keys`, one more tile of it) from
+   * the load to the staging instead of in registers, read back at each use.
+   */
+  readonly stashKeys: boolean;
+  /**
+   * Experiment (issue 32): the scatter reads all its staged keys, then their targets, then writes,
+   * instead of one key after the other (the driver's SASS chained two workgroup loads per store).
+   */
+  readonly batchScatter: boolean;
+  /**
+   * How the ranking finds each key's leader lane (its lowest peer): true counts the bits below the
+   * lowest set one, `countOneBits((peers & (0 − peers)) − 1)`; false calls `firstTrailingBit`, which
+   * Tint's SPIR-V backend replaces by a five-step binary search (about 20 instructions a key in the
+   * NVIDIA driver's SASS, against 3).
+   */
+  readonly leaderPopcount: boolean;
 };
 
 /** Bytes of workgroup memory a pass of this shape declares (to fit the device's limit). */
-export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups'>): number {
+export function onesweepWorkgroupBytes(
+  s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups'> & { readonly stashKeys?: boolean },
+): number {
   const tile = s.workgroupSize * s.elementsPerThread;
-  const words = tile + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
+  const words = (s.stashKeys ? 2 : 1) * tile + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
   return words * 4;
 }
 
@@ -143,12 +169,13 @@ function matchWgsl(spec: OnesweepSpec): string {
   }
   if (spec.maskWords === 1) {
     const bits = unroll(width, (b) => ballotBitWgsl(b, '.x'));
+    const leader = spec.leaderPopcount ? 'countOneBits((peers & (0u - peers)) - 1u)' : 'firstTrailingBit(peers)';
     return `// (before, total, leader lane) of digit d among the lanes of this subgroup (at most 32 lanes).
 fn match_digit(d: u32, lane: u32, live: u32) -> vec3<u32> {
   var peers = live;
 ${bits}
   let below = (1u << lane) - 1u;
-  return vec3<u32>(countOneBits(peers & below), countOneBits(peers), firstTrailingBit(peers));
+  return vec3<u32>(countOneBits(peers & below), countOneBits(peers), ${leader});
 }`;
   }
   const bits = unroll(width, (b) => ballotBitWgsl(b, ''));
@@ -161,7 +188,7 @@ ${bits}
   let part = select(vec4<u32>(0u), (vec4<u32>(1u) << min(below, vec4<u32>(31u))) - vec4<u32>(1u), (vec4<i32>(below) > vec4<i32>(0)) & (vec4<i32>(below) < vec4<i32>(32)));
   let c = countOneBits(peers & (full | part));
   let t = countOneBits(peers);
-  let f = firstTrailingBit(peers);
+  let f = ${spec.leaderPopcount ? 'countOneBits((peers & (vec4<u32>(0u) - peers)) - vec4<u32>(1u))' : 'firstTrailingBit(peers)'};
   let leader = select(select(select(96u + f.w, 64u + f.z, peers.z != 0u), 32u + f.y, peers.y != 0u), f.x, peers.x != 0u);
   return vec3<u32>(c.x + c.y + c.z + c.w, t.x + t.y + t.z + t.w, leader);
 }`;
@@ -187,6 +214,34 @@ function keyDigit(spec: OnesweepSpec, j: string, slot: Slot): string {
   return `select(params.mask, digit_of(${slot('keys')}), ${keyInCount(j)})`;
 }
 
+/**
+ * Phase 7's key scatter with `batchScatter`: every staged key of the invocation is read, then every
+ * target, then the keys are written, so that the loads of workgroup memory overlap.
+ */
+function batchedScatter(spec: OnesweepSpec): string {
+  return `${perKeySlots(spec, 'staged')}
+${perKey(spec, (i, slot) => `  ${slot('staged')} = stage[${i} * WG + lid];`)}
+${perKey(spec, (i, slot) => `  ${slot('targets')} = wg_digit[digit_of(${slot('staged')})] + ${i} * WG + lid;`)}
+${perKey(spec, (i, slot) => `  if (${i} * WG + lid < valid) { keys_out[${slot('targets')}] = ${slot('staged')}; }`)}`;
+}
+
+/** Key j's rank as phase 3 leaves it: with `packRanks`, the rank shifted up and the digit `d` below it. */
+function packedRank(spec: OnesweepSpec, rank: string): string {
+  return spec.packRanks ? `((${rank}) << 8u) | d` : rank;
+}
+
+/**
+ * Phase 4's fix-up of key j: its rank in the group becomes its position in the tile, the group's
+ * counter of its digit now holding where the group's keys of that digit start.
+ */
+function rankFixUp(spec: OnesweepSpec, j: string, slot: Slot): string {
+  const counter = (d: string) => `atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}${d}])`;
+  if (spec.packRanks) {
+    return `  { let d = ${slot('ranks')} & 0xffu; ${slot('ranks')} = (${slot('ranks')} >> 8u) + ${counter('d')}; }`;
+  }
+  return `  { let d = ${keyDigit(spec, j, slot)}; ${slot('ranks')} += ${counter('d')}; }`;
+}
+
 /** Phase 3 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
 function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
   const digit = keyDigit(spec, j, slot);
@@ -198,7 +253,7 @@ function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
     let prior = atomicLoad(&counters[d]);
     workgroupBarrier();
     if (m.x == 0u) { atomicStore(&counters[d], prior + m.y); }
-    ${slot('ranks')} = prior + m.x;
+    ${slot('ranks')} = ${packedRank(spec, 'prior + m.x')};
     workgroupBarrier();
   }`;
   }
@@ -207,7 +262,7 @@ function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
     let m = match_digit(d, lane, live);
     var prior = 0u;
     if (m.x == 0u) { prior = atomicAdd(&counters[group * RADIX + d], m.y); }
-    ${slot('ranks')} = subgroupShuffle(prior, m.z) + m.x;
+    ${slot('ranks')} = ${packedRank(spec, 'subgroupShuffle(prior, m.z) + m.x')};
   }`;
 }
 
@@ -272,10 +327,12 @@ type Slot = (name: string) => string;
  * WGSL: SwiftShader compiles it in a fraction of the time).
  */
 function perKey(spec: OnesweepSpec, body: (j: string, slot: Slot) => string): string {
+  // With stashKeys, key j lives in workgroup memory: the invocation's run of the tile, strided by the group size.
+  const at = (name: string, j: string) => (spec.stashKeys && name === 'keys' ? `tile_keys[key_slot + ${j} * gsize]` : `${name}[${j}]`);
   if (spec.unrolled) {
-    return unroll(spec.elementsPerThread, (k) => body(`${k}u`, (name) => `${name}[${k}u]`));
+    return unroll(spec.elementsPerThread, (k) => body(`${k}u`, (name) => at(name, `${k}u`)));
   }
-  return `  for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body('j', (name) => `${name}[j]`)}\n  }`;
+  return `  for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body('j', (name) => at(name, 'j'))}\n  }`;
 }
 
 /**
@@ -357,7 +414,7 @@ var<workgroup> counters: array<atomic<u32>, ${G * RADIX}>; // per group and digi
 var<workgroup> wg_digit: array<u32, ${RADIX}>;        // the tile's digit starts, then the scatter bases
 var<workgroup> early_counts: array<atomic<u32>, ${RADIX}>; // the tile's keys per digit
 var<workgroup> wg_group_total: array<u32, ${spec.subgroups ? spec.maxGroups : 1}>;
-var<workgroup> stage: array<u32, ${TILE}>;
+var<workgroup> stage: array<u32, ${TILE}>;${spec.stashKeys ? `\nvar<workgroup> tile_keys: array<u32, ${TILE}>; // the keys from the load to the staging (stashKeys)` : ''}
 ${spec.subgroups ? '' : `var<workgroup> round_digits: array<u32, ${WG}>;`}
 
 ${matchWgsl(spec)}
@@ -389,7 +446,7 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
 
   // 1. Load: E keys per lane, strided by the group size (coalesced).
   let base = tile_start + group * gsize * E;
-${perKeySlots(spec, 'keys')}
+${spec.stashKeys ? '  let key_slot = group * gsize * E + lane;' : perKeySlots(spec, 'keys')}
   if (base + E * gsize <= n) {
 ${perKey(spec, (j, slot) => `    ${slot('keys')} = keys_in[base + ${j} * gsize + lane];`)}
   } else {
@@ -451,11 +508,7 @@ ${perKey(spec, (j, slot) => rankOne(spec, j, slot))}
     }
   }
   workgroupBarrier();
-${perKey(
-  spec,
-  (j, slot) =>
-    `  { let d = ${keyDigit(spec, j, slot)}; ${slot('ranks')} += atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}d]); }`,
-)}
+${perKey(spec, (j, slot) => rankFixUp(spec, j, slot))}
   workgroupBarrier();
 
   // 5. Look-back over the digit counts of the predecessors, one digit per invocation.
@@ -471,9 +524,12 @@ ${unroll(R, (r) => `  { let d = me * R + ${r}u; if (d < RADIX) { wg_digit[d] = d
 ${perKey(spec, (j, slot) => realKeysOnly(j, `stage[${slot('ranks')}] = ${slot('keys')};`))}
   workgroupBarrier();
 ${perKeySlots(spec, 'targets')}
-${perKey(
-  spec,
-  (i, slot) => `  {
+${
+  spec.batchScatter
+    ? batchedScatter(spec)
+    : perKey(
+        spec,
+        (i, slot) => `  {
     let p = ${i} * WG + lid;
     if (p < valid) {
       let k = stage[p];
@@ -481,7 +537,8 @@ ${perKey(
       keys_out[${slot('targets')}] = k;
     }
   }`,
-)}
+      )
+}
 ${
   moves
     ? `  workgroupBarrier();

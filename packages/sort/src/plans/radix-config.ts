@@ -21,6 +21,14 @@ export interface RadixTuning {
    * `OnesweepSpec.padLast`). False keeps the index tests, as descending f32 always does.
    */
   padLast?: boolean;
+  /** Experiment (issue 32): each key's rank and digit in one register between the ranking and the tile offsets (`OnesweepSpec.packRanks`). */
+  packRanks?: boolean;
+  /** Experiment (issue 32): the keys held in workgroup memory from the load to the staging (`OnesweepSpec.stashKeys`). */
+  stashKeys?: boolean;
+  /** Experiment (issue 32): the scatter's workgroup loads batched (`OnesweepSpec.batchScatter`). */
+  batchScatter?: boolean;
+  /** Experiment (issue 32): the ranking's leader lane by a population count instead of `firstTrailingBit` (`OnesweepSpec.leaderPopcount`). */
+  leaderPopcount?: boolean;
   /**
    * Test hook: words of the ranking's ballot masks, 1 (subgroups of up to 32 lanes) or 4 (up to 128);
    * default from the device's largest subgroup. 4 on a narrower subgroup runs the wide masks' code
@@ -158,8 +166,10 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
   if (!Number.isInteger(elementsPerThread) || elementsPerThread < 1 || elementsPerThread > 64) {
     invalidArgument('options.elementsPerThread', elementsPerThread, 'expected an integer in [1, 64]');
   }
+  const stashKeys = t.stashKeys ?? false;
   const fits = (e: number) =>
-    onesweepWorkgroupBytes({ workgroupSize, elementsPerThread: e, maxGroups, subgroups }) <= limits.maxComputeWorkgroupStorageSize;
+    onesweepWorkgroupBytes({ workgroupSize, elementsPerThread: e, maxGroups, subgroups, stashKeys }) <=
+    limits.maxComputeWorkgroupStorageSize;
   if (t.elementsPerThread === undefined) {
     while (elementsPerThread > 1 && !fits(elementsPerThread)) elementsPerThread--;
   }
@@ -188,6 +198,10 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       // compiles LLVM on the CPU and takes seconds per unrolled pipeline, so it gets loops.
       unrolled: t.unrolled ?? !isSwiftShader(ctx.caps),
       padLast: t.padLast ?? true,
+      packRanks: t.packRanks ?? false,
+      stashKeys,
+      batchScatter: t.batchScatter ?? false,
+      leaderPopcount: t.leaderPopcount ?? false,
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
     histogramElements: HISTOGRAM_ELEMENTS,

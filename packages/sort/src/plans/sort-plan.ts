@@ -18,7 +18,20 @@ import { createSplitRadixSort } from './split-radix-plan.js';
 
 const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount'];
 /** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
-const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback', 'subgroups', 'smallSortMax', 'unrolled', 'padLast'];
+const TUNING_KEYS = [
+  'workgroupSize',
+  'elementsPerThread',
+  'maxSpin',
+  'forceFallback',
+  'subgroups',
+  'smallSortMax',
+  'unrolled',
+  'padLast',
+  'packRanks',
+  'stashKeys',
+  'batchScatter',
+  'leaderPopcount',
+];
 
 function tuningOf(o: Record<string, unknown>): RadixTuning {
   const t: RadixTuning = {};
@@ -29,6 +42,10 @@ function tuningOf(o: Record<string, unknown>): RadixTuning {
   if (o.subgroups !== undefined) t.subgroups = checkBoolean(o.subgroups, 'options.subgroups', true);
   if (o.unrolled !== undefined) t.unrolled = checkBoolean(o.unrolled, 'options.unrolled', true);
   if (o.padLast !== undefined) t.padLast = checkBoolean(o.padLast, 'options.padLast', true);
+  if (o.packRanks !== undefined) t.packRanks = checkBoolean(o.packRanks, 'options.packRanks', false);
+  if (o.stashKeys !== undefined) t.stashKeys = checkBoolean(o.stashKeys, 'options.stashKeys', false);
+  if (o.batchScatter !== undefined) t.batchScatter = checkBoolean(o.batchScatter, 'options.batchScatter', false);
+  if (o.leaderPopcount !== undefined) t.leaderPopcount = checkBoolean(o.leaderPopcount, 'options.leaderPopcount', false);
   if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.smallSortMax');
   return t;
 }
