@@ -123,7 +123,7 @@ export type OnesweepSpec = {
 
 /** Bytes of workgroup memory a pass of this shape declares (to fit the device's limit). */
 export function onesweepWorkgroupBytes(
-  s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups'> & { readonly stashKeys?: boolean },
+  s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups' | 'stashKeys'>,
 ): number {
   const tile = s.workgroupSize * s.elementsPerThread;
   const words = (s.stashKeys ? 2 : 1) * tile + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
@@ -138,6 +138,14 @@ export function onesweepWorkgroupBytes(
  */
 function ballotBitWgsl(b: number, word: string): string {
   return `  { let bal = subgroupBallot(((d >> ${b}u) & 1u) != 0u)${word}; peers &= select(~bal, bal, ((d >> ${b}u) & 1u) != 0u); }`;
+}
+
+/**
+ * The index of the lowest set bit of `peers` (per word), WGSL; `zero` and `one` are of its type.
+ * With `leaderPopcount` the bits below it are counted (see `OnesweepSpec.leaderPopcount`).
+ */
+function lowestPeerWgsl(spec: OnesweepSpec, zero: string, one: string): string {
+  return spec.leaderPopcount ? `countOneBits((peers & (${zero} - peers)) - ${one})` : 'firstTrailingBit(peers)';
 }
 
 /**
@@ -169,13 +177,12 @@ function matchWgsl(spec: OnesweepSpec): string {
   }
   if (spec.maskWords === 1) {
     const bits = unroll(width, (b) => ballotBitWgsl(b, '.x'));
-    const leader = spec.leaderPopcount ? 'countOneBits((peers & (0u - peers)) - 1u)' : 'firstTrailingBit(peers)';
     return `// (before, total, leader lane) of digit d among the lanes of this subgroup (at most 32 lanes).
 fn match_digit(d: u32, lane: u32, live: u32) -> vec3<u32> {
   var peers = live;
 ${bits}
   let below = (1u << lane) - 1u;
-  return vec3<u32>(countOneBits(peers & below), countOneBits(peers), ${leader});
+  return vec3<u32>(countOneBits(peers & below), countOneBits(peers), ${lowestPeerWgsl(spec, '0u', '1u')});
 }`;
   }
   const bits = unroll(width, (b) => ballotBitWgsl(b, ''));
@@ -188,7 +195,7 @@ ${bits}
   let part = select(vec4<u32>(0u), (vec4<u32>(1u) << min(below, vec4<u32>(31u))) - vec4<u32>(1u), (vec4<i32>(below) > vec4<i32>(0)) & (vec4<i32>(below) < vec4<i32>(32)));
   let c = countOneBits(peers & (full | part));
   let t = countOneBits(peers);
-  let f = ${spec.leaderPopcount ? 'countOneBits((peers & (vec4<u32>(0u) - peers)) - vec4<u32>(1u))' : 'firstTrailingBit(peers)'};
+  let f = ${lowestPeerWgsl(spec, 'vec4<u32>(0u)', 'vec4<u32>(1u)')};
   let leader = select(select(select(96u + f.w, 64u + f.z, peers.z != 0u), 32u + f.y, peers.y != 0u), f.x, peers.x != 0u);
   return vec3<u32>(c.x + c.y + c.z + c.w, t.x + t.y + t.z + t.w, leader);
 }`;
