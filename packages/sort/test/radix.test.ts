@@ -131,7 +131,7 @@ describe('one-sweep radix sort', async () => {
     const portable: RadixTuning[] = [
       { subgroups: false },
       { subgroups: false, forceFallback: true, maxSpin: 2 },
-      { subgroups: false, packRanks: true, stashKeys: true, batchScatter: true },
+      { subgroups: false, packRanks: true, stashKeys: true, batchScatter: true, rereadCounts: true },
     ];
     for (const tuning of portable) {
       const T = tile(tuning);
@@ -170,6 +170,9 @@ describe('one-sweep radix sort', async () => {
       // The leader lane by a population count instead of firstTrailingBit.
       { unrolled: true, maskWords: 1, leaderPopcount: true },
       { unrolled: false, maskWords: 4, leaderPopcount: true },
+      // The group counts read again after the tile's workgroup scan instead of kept in registers.
+      { unrolled: true, maskWords: 1, rereadCounts: true },
+      { unrolled: false, maskWords: 4, rereadCounts: true },
     ];
     for (const tuning of runs) {
       const T = tile(tuning);

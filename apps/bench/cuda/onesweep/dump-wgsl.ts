@@ -3,7 +3,10 @@
 // ascending). Compare it with the port after a change to the WGSL:
 //
 //   apps/bench/node_modules/.bin/esbuild apps/bench/cuda/onesweep/dump-wgsl.ts --bundle --platform=node \
-//     --format=esm --outfile=/tmp/dump-wgsl.mjs && node /tmp/dump-wgsl.mjs OUT_DIR
+//     --format=esm --outfile=/tmp/dump-wgsl.mjs && node /tmp/dump-wgsl.mjs OUT_DIR ['{"packRanks":true}']
+//
+// The optional second argument is JSON merged into the pass's spec (an experiment's WGSL, for
+// dump-spirv.mjs or a diff).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { digitPasses } from '../../../../packages/sort/src/kernels/radix-digits.js';
@@ -13,6 +16,7 @@ import { onesweepKernel } from '../../../../packages/sort/src/kernels/radix-ones
 const out = process.argv[2] ?? 'onesweep-wgsl';
 mkdirSync(out, { recursive: true });
 const passes = digitPasses([0, 32]);
+const overrides = JSON.parse(process.argv[3] ?? '{}') as Record<string, unknown>;
 const pass = {
   keyType: 'u32',
   descending: false,
@@ -28,10 +32,12 @@ const pass = {
   stashKeys: false,
   batchScatter: false,
   leaderPopcount: false,
+  rereadCounts: false,
   forceFallback: false,
   indirect: false,
   unrolled: true,
   padLast: true,
+  ...overrides,
 } as const;
 const files: Record<string, string> = {
   'onesweep-none.wgsl': onesweepKernel({ ...pass, values: 'none' }).wgsl(),

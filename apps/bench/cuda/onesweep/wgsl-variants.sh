@@ -6,7 +6,13 @@
 #   s     keys kept in workgroup memory (`stashKeys`);
 #   b     the scatter's workgroup loads batched (`batchScatter`);
 #   c     the leader lane by countOneBits instead of firstTrailingBit (`leaderPopcount`);
+#   o     the tile offsets read the group counts again after their scan (`rereadCounts`);
 #   wN    N invocations per workgroup (a power of two; default 256).
+# A shape may end in @SET, Dawn toggles on top of SCAN_DAWN_TOGGLES, to see what a step of the
+# translation costs (the SPIR-V of each: dump-spirv.mjs, no GPU needed):
+#   @norobust  enable disable_robustness (Tint's index clamps, loop counters and shuffle clamps off);
+#   @vmm       enable use_vulkan_memory_model;  @novmm  disable it (storage buffers become Coherent);
+#   @noinit    enable disable_workgroup_init.
 # On the H200 the pass fell off a cliff past 13 keys (10.7 ms at 13, 15.9 at 14) while the CUDA
 # port of the pass is fastest at 16; the shapes say where it stands after a change.
 #
@@ -25,9 +31,31 @@ mkdir -p "$out"
 shapes=${SHAPES:-"12 13 13i 14 16"}
 sizes=${SIZES:-2^24,2^28}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# SCAN_DAWN_TOGGLES ("enable-dawn-features=a,b disable-dawn-features=c") with one more toggle on or off.
+with_toggle() { # KIND(enable|disable) TOGGLE
+  local kind=$1 toggle=$2 word out=() found=0
+  for word in ${SCAN_DAWN_TOGGLES:-}; do
+    if [[ $word == "$kind-dawn-features="* ]]; then word="$word,$toggle"; found=1; fi
+    out+=("$word")
+  done
+  ((found)) || out+=("$kind-dawn-features=$toggle")
+  echo "${out[*]}"
+}
 for shape in $shapes; do
-  keys=${shape%%[a-z]*}
-  flags=${shape#"$keys"}
+  set_name=
+  [[ $shape == *@* ]] && set_name=${shape#*@}
+  base_shape=${shape%@*}
+  toggles=${SCAN_DAWN_TOGGLES:-}
+  case $set_name in
+    '') ;;
+    norobust) toggles=$(with_toggle enable disable_robustness) ;;
+    vmm) toggles=$(with_toggle enable use_vulkan_memory_model) ;;
+    novmm) toggles=$(with_toggle disable use_vulkan_memory_model) ;;
+    noinit) toggles=$(with_toggle enable disable_workgroup_init) ;;
+    *) echo "unknown toggle set @$set_name (norobust, vmm, novmm, noinit)" >&2; exit 2 ;;
+  esac
+  keys=${base_shape%%[a-z]*}
+  flags=${base_shape#"$keys"}
   pad=true
   [[ $flags == *i* ]] && pad=false
   wg=256
@@ -40,14 +68,16 @@ for shape in $shapes; do
   [[ $flags == *b* ]] && batch=true
   popcount=false
   [[ $flags == *c* ]] && popcount=true
-  tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg,\"packRanks\":$pack,\"stashKeys\":$stash,\"batchScatter\":$batch,\"leaderPopcount\":$popcount}"
-  echo "== $shape: $tuning"
+  reread=false
+  [[ $flags == *o* ]] && reread=true
+  tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg,\"packRanks\":$pack,\"stashKeys\":$stash,\"batchScatter\":$batch,\"leaderPopcount\":$popcount,\"rereadCounts\":$reread}"
+  echo "== $shape: $tuning${set_name:+ toggles: $toggles}"
   cache=()
   if [[ ${SASS:-0} == 1 ]]; then
     mkdir -p "$out/cache-$shape"
     cache=(env __GL_SHADER_DISK_CACHE=1 "__GL_SHADER_DISK_CACHE_PATH=$out/cache-$shape" __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1)
   fi
-  timeout 240 "${cache[@]}" node apps/bench/dist/cli.js --only sort,sort-pairs --types u32 --sizes "$sizes" --tuning "$tuning" \
+  SCAN_DAWN_TOGGLES=$toggles timeout 240 "${cache[@]}" node apps/bench/dist/cli.js --only sort,sort-pairs --types u32 --sizes "$sizes" --tuning "$tuning" \
     --commit "$commit" --out "$out/sort-$shape.json" >"$out/sort-$shape.log" 2>&1 || echo "== $shape FAILED (see sort-$shape.log)"
   if [[ ${SASS:-0} == 1 ]]; then
     # The passes (keys only and key–value) are the pipelines with 8 VOTEs per key.
@@ -66,11 +96,12 @@ for (const f of fs.readdirSync(dir).filter((f) => /^sort-.*\.json$/.test(f)).sor
   }
 }' "$out" | tee "$out/summary.txt"
 # The tuning of the shape that sorted the largest size fastest (keys only), for a sweep over sizes after.
+# Shapes run under other Dawn toggles (@SET) are left out: a browser cannot set toggles.
 node -e '
 const fs = require("fs");
 const dir = process.argv[1];
 let best;
-for (const f of fs.readdirSync(dir).filter((f) => /^sort-.*\.json$/.test(f))) {
+for (const f of fs.readdirSync(dir).filter((f) => /^sort-[^@]*\.json$/.test(f))) {
   for (const x of JSON.parse(fs.readFileSync(`${dir}/${f}`, "utf8")).results) {
     if (x.case.primitive !== "sort" || x.case.algorithm !== "radix" || !x.measurement) continue;
     if (!best || x.case.n > best.n || (x.case.n === best.n && x.measurement.medianMs < best.ms)) best = { n: x.case.n, ms: x.measurement.medianMs, tuning: x.case.tuning };

@@ -119,6 +119,12 @@ export type OnesweepSpec = {
    * NVIDIA driver's SASS, against 3).
    */
   readonly leaderPopcount: boolean;
+  /**
+   * Experiment (issue 32): the tile offsets read each group's count of a digit again after the
+   * workgroup scan instead of keeping the counts in registers across it. The driver's SASS named its
+   * highest registers in that scan's subroutine, where the keys and ranks are live too.
+   */
+  readonly rereadCounts: boolean;
 };
 
 /** Bytes of workgroup memory a pass of this shape declares (to fit the device's limit). */
@@ -247,6 +253,53 @@ function rankFixUp(spec: OnesweepSpec, j: string, slot: Slot): string {
     return `  { let d = ${slot('ranks')} & 0xffu; ${slot('ranks')} = (${slot('ranks')} >> 8u) + ${counter('d')}; }`;
   }
   return `  { let d = ${keyDigit(spec, j, slot)}; ${slot('ranks')} += ${counter('d')}; }`;
+}
+
+/**
+ * Phase 4's per-digit part: the digit's count in each group is summed, the sums scanned over the
+ * workgroup, and each group's counter of the digit replaced by where its keys of the digit start.
+ * With `rereadCounts` the counts are read again for the write-back instead of kept in `G · R`
+ * registers across the workgroup scan (each invocation writes only its own digits' counters).
+ */
+function tileOffsets(spec: OnesweepSpec, G: number, R: number): string {
+  const kept = !spec.rereadCounts;
+  return `${kept ? `  var group_counts: array<u32, ${G * R}>;\n` : ''}  var counts: array<u32, ${R}>;
+  var own_total = 0u;
+  for (var r = 0u; r < R; r++) {
+    let d = me * R + r;
+    var total = 0u;
+    if (d < RADIX) {
+      for (var g = 0u; g < ${G}u; g++) {
+${
+  kept
+    ? `        group_counts[r * ${G}u + g] = atomicLoad(&counters[g * RADIX + d]);
+        total += group_counts[r * ${G}u + g];`
+    : '        total += atomicLoad(&counters[g * RADIX + d]);'
+}
+      }
+    }
+    counts[r] = total;
+    own_total += total;
+  }
+  var start = workgroup_exclusive(own_total, lid, group, lane, gsize, groups);
+  for (var r = 0u; r < R; r++) {
+    let d = me * R + r;
+    if (d < RADIX) {
+      wg_digit[d] = start;
+      var running = start;
+      for (var g = 0u; g < ${G}u; g++) {
+${
+  kept
+    ? `        atomicStore(&counters[g * RADIX + d], running);
+        running += group_counts[r * ${G}u + g];`
+    : `        let count = atomicLoad(&counters[g * RADIX + d]);
+        atomicStore(&counters[g * RADIX + d], running);
+        running += count;`
+}
+      }
+      start += counts[r];
+    }
+  }`;
 }
 
 /** Phase 3 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
@@ -486,34 +539,7 @@ ${perKey(spec, (j, slot) => rankOne(spec, j, slot))}
   // included: it is the tail of the largest digit), then each group's counter becomes the digit's
   // start in the tile plus the counts of the groups before it (group order), so that every key's
   // position in the tile sorted by digit is one read away.
-  var group_counts: array<u32, ${G * R}>;
-  var counts: array<u32, ${R}>;
-  var own_total = 0u;
-  for (var r = 0u; r < R; r++) {
-    let d = me * R + r;
-    var total = 0u;
-    if (d < RADIX) {
-      for (var g = 0u; g < ${G}u; g++) {
-        group_counts[r * ${G}u + g] = atomicLoad(&counters[g * RADIX + d]);
-        total += group_counts[r * ${G}u + g];
-      }
-    }
-    counts[r] = total;
-    own_total += total;
-  }
-  var start = workgroup_exclusive(own_total, lid, group, lane, gsize, groups);
-  for (var r = 0u; r < R; r++) {
-    let d = me * R + r;
-    if (d < RADIX) {
-      wg_digit[d] = start;
-      var running = start;
-      for (var g = 0u; g < ${G}u; g++) {
-        atomicStore(&counters[g * RADIX + d], running);
-        running += group_counts[r * ${G}u + g];
-      }
-      start += counts[r];
-    }
-  }
+${tileOffsets(spec, G, R)}
   workgroupBarrier();
 ${perKey(spec, (j, slot) => rankFixUp(spec, j, slot))}
   workgroupBarrier();

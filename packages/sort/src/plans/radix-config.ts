@@ -29,6 +29,8 @@ export interface RadixTuning {
   batchScatter?: boolean;
   /** Experiment (issue 32): the ranking's leader lane by a population count instead of `firstTrailingBit` (`OnesweepSpec.leaderPopcount`). */
   leaderPopcount?: boolean;
+  /** Experiment (issue 32): the tile offsets read the group counts again after the workgroup scan (`OnesweepSpec.rereadCounts`). */
+  rereadCounts?: boolean;
   /**
    * Test hook: words of the ranking's ballot masks, 1 (subgroups of up to 32 lanes) or 4 (up to 128);
    * default from the device's largest subgroup. 4 on a narrower subgroup runs the wide masks' code
@@ -202,6 +204,7 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       stashKeys,
       batchScatter: t.batchScatter ?? false,
       leaderPopcount: t.leaderPopcount ?? false,
+      rereadCounts: t.rereadCounts ?? false,
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
     histogramElements: HISTOGRAM_ELEMENTS,

@@ -31,6 +31,7 @@ const TUNING_KEYS = [
   'stashKeys',
   'batchScatter',
   'leaderPopcount',
+  'rereadCounts',
 ];
 
 function tuningOf(o: Record<string, unknown>): RadixTuning {
@@ -46,6 +47,7 @@ function tuningOf(o: Record<string, unknown>): RadixTuning {
   if (o.stashKeys !== undefined) t.stashKeys = checkBoolean(o.stashKeys, 'options.stashKeys', false);
   if (o.batchScatter !== undefined) t.batchScatter = checkBoolean(o.batchScatter, 'options.batchScatter', false);
   if (o.leaderPopcount !== undefined) t.leaderPopcount = checkBoolean(o.leaderPopcount, 'options.leaderPopcount', false);
+  if (o.rereadCounts !== undefined) t.rereadCounts = checkBoolean(o.rereadCounts, 'options.rereadCounts', false);
   if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.smallSortMax');
   return t;
 }
