@@ -33,6 +33,7 @@ const pass = {
   batchScatter: false,
   leaderPopcount: false,
   rereadCounts: false,
+  skipClears: false,
   forceFallback: false,
   indirect: false,
   unrolled: true,

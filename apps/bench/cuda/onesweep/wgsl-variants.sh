@@ -7,6 +7,7 @@
 #   b     the scatter's workgroup loads batched (`batchScatter`);
 #   c     the leader lane by countOneBits instead of firstTrailingBit (`leaderPopcount`);
 #   o     the tile offsets read the group counts again after their scan (`rereadCounts`);
+#   z     the tile's counters not cleared again: WGSL zero-initializes workgroup memory (`skipClears`);
 #   wN    N invocations per workgroup (a power of two; default 256).
 # A shape may end in @SET, Dawn toggles on top of SCAN_DAWN_TOGGLES, to see what a step of the
 # translation costs (the SPIR-V of each: dump-spirv.mjs, no GPU needed):
@@ -70,7 +71,9 @@ for shape in $shapes; do
   [[ $flags == *c* ]] && popcount=true
   reread=false
   [[ $flags == *o* ]] && reread=true
-  tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg,\"packRanks\":$pack,\"stashKeys\":$stash,\"batchScatter\":$batch,\"leaderPopcount\":$popcount,\"rereadCounts\":$reread}"
+  skip=false
+  [[ $flags == *z* ]] && skip=true
+  tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg,\"packRanks\":$pack,\"stashKeys\":$stash,\"batchScatter\":$batch,\"leaderPopcount\":$popcount,\"rereadCounts\":$reread,\"skipClears\":$skip}"
   echo "== $shape: $tuning${set_name:+ toggles: $toggles}"
   cache=()
   if [[ ${SASS:-0} == 1 ]]; then

@@ -125,6 +125,11 @@ export type OnesweepSpec = {
    * highest registers in that scan's subroutine, where the keys and ranks are live too.
    */
   readonly rereadCounts: boolean;
+  /**
+   * Experiment (issue 32): `counters` and `early_counts` are not cleared at the start of the tile;
+   * WGSL's zero-initialized workgroup memory already holds zeros there (see `clearWgsl`).
+   */
+  readonly skipClears: boolean;
 };
 
 /** Bytes of workgroup memory a pass of this shape declares (to fit the device's limit). */
@@ -300,6 +305,20 @@ ${
       start += counts[r];
     }
   }`;
+}
+
+/**
+ * Zeroes the first `bound` atomics of a workgroup array at the start of the tile, the invocations
+ * striding over it; with `skipClears`, nothing. WGSL zero-initializes workgroup memory when the
+ * workgroup starts (Dawn through Vulkan's zero-initialization extension or its own code), and a
+ * workgroup sorts one tile, so these clears repeat it. The loop also costs more than its stores: its
+ * index steps by the workgroup size, so Tint cannot prove it finite and adds its 64-bit iteration
+ * counter (about 10 SASS instructions a round, 8 rounds for the counters).
+ */
+function clearWgsl(spec: OnesweepSpec, array: string, bound: string): string {
+  return spec.skipClears
+    ? `  // ${array}: zero from WGSL's workgroup initialization (skipClears).`
+    : `  for (var i = lid; i < ${bound}; i += WG) { atomicStore(&${array}[i], 0u); }`;
 }
 
 /** Phase 3 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
@@ -498,8 +517,8 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   let n = element_count();
   if (tile * TILE >= n) { return; }
   ${id.body}
-  for (var i = lid; i < ${G * RADIX}u; i += WG) { atomicStore(&counters[i], 0u); }
-  for (var i = lid; i < RADIX; i += WG) { atomicStore(&early_counts[i], 0u); }
+${clearWgsl(spec, 'counters', `${G * RADIX}u`)}
+${clearWgsl(spec, 'early_counts', 'RADIX')}
   workgroupBarrier();
   let tile_start = tile * TILE;
   let valid = min(TILE, n - tile_start);

@@ -31,6 +31,8 @@ export interface RadixTuning {
   leaderPopcount?: boolean;
   /** Experiment (issue 32): the tile offsets read the group counts again after the workgroup scan (`OnesweepSpec.rereadCounts`). */
   rereadCounts?: boolean;
+  /** Experiment (issue 32): the tile's counters left to WGSL's zero-initialized workgroup memory, not cleared again (`OnesweepSpec.skipClears`). */
+  skipClears?: boolean;
   /**
    * Test hook: words of the ranking's ballot masks, 1 (subgroups of up to 32 lanes) or 4 (up to 128);
    * default from the device's largest subgroup. 4 on a narrower subgroup runs the wide masks' code
@@ -205,6 +207,7 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       batchScatter: t.batchScatter ?? false,
       leaderPopcount: t.leaderPopcount ?? false,
       rereadCounts: t.rereadCounts ?? false,
+      skipClears: t.skipClears ?? false,
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
     histogramElements: HISTOGRAM_ELEMENTS,

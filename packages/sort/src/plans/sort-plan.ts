@@ -32,6 +32,7 @@ const TUNING_KEYS = [
   'batchScatter',
   'leaderPopcount',
   'rereadCounts',
+  'skipClears',
 ];
 
 function tuningOf(o: Record<string, unknown>): RadixTuning {
@@ -48,6 +49,7 @@ function tuningOf(o: Record<string, unknown>): RadixTuning {
   if (o.batchScatter !== undefined) t.batchScatter = checkBoolean(o.batchScatter, 'options.batchScatter', false);
   if (o.leaderPopcount !== undefined) t.leaderPopcount = checkBoolean(o.leaderPopcount, 'options.leaderPopcount', false);
   if (o.rereadCounts !== undefined) t.rereadCounts = checkBoolean(o.rereadCounts, 'options.rereadCounts', false);
+  if (o.skipClears !== undefined) t.skipClears = checkBoolean(o.skipClears, 'options.skipClears', false);
   if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.smallSortMax');
   return t;
 }
