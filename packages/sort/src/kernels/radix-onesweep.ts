@@ -126,8 +126,9 @@ export type OnesweepSpec = {
    */
   readonly rereadCounts: boolean;
   /**
-   * Experiment (issue 32): `counters` and `early_counts` are not cleared at the start of the tile;
-   * WGSL's zero-initialized workgroup memory already holds zeros there (see `clearWgsl`).
+   * Experiment (issue 32): `counters` and `early_counts` are not cleared at the start of the tile,
+   * and the barrier after the clears goes too; WGSL's zero-initialized workgroup memory already
+   * holds zeros there (see `clearsWgsl`).
    */
   readonly skipClears: boolean;
 };
@@ -308,17 +309,19 @@ ${
 }
 
 /**
- * Zeroes the first `bound` atomics of a workgroup array at the start of the tile, the invocations
- * striding over it; with `skipClears`, nothing. WGSL zero-initializes workgroup memory when the
- * workgroup starts (Dawn through Vulkan's zero-initialization extension or its own code), and a
- * workgroup sorts one tile, so these clears repeat it. The loop also costs more than its stores: its
- * index steps by the workgroup size, so Tint cannot prove it finite and adds its 64-bit iteration
- * counter (about 10 SASS instructions a round, 8 rounds for the counters).
+ * Zeroes `counters` (its first `counterWords`) and `early_counts` at the start of the tile, the
+ * invocations striding over them, and waits for all of it; with `skipClears`, nothing, not even the
+ * barrier. WGSL zero-initializes workgroup memory when the workgroup starts (Dawn through Vulkan's
+ * zero-initialization extension or its own code), and a workgroup sorts one tile, so these clears
+ * repeat it. The loops also cost more than their stores: the index steps by the workgroup size, so
+ * Tint cannot prove them finite and adds its 64-bit iteration counter (about 10 SASS instructions a
+ * round, 8 rounds for the counters).
  */
-function clearWgsl(spec: OnesweepSpec, array: string, bound: string): string {
-  return spec.skipClears
-    ? `  // ${array}: zero from WGSL's workgroup initialization (skipClears).`
-    : `  for (var i = lid; i < ${bound}; i += WG) { atomicStore(&${array}[i], 0u); }`;
+function clearsWgsl(spec: OnesweepSpec, counterWords: string): string {
+  if (spec.skipClears) return "  // counters and early_counts: zero from WGSL's workgroup initialization (skipClears).";
+  return `  for (var i = lid; i < ${counterWords}; i += WG) { atomicStore(&counters[i], 0u); }
+  for (var i = lid; i < RADIX; i += WG) { atomicStore(&early_counts[i], 0u); }
+  workgroupBarrier();`;
 }
 
 /** Phase 3 for one key j: its rank among the group's keys of its digit, counted in `counters`. */
@@ -517,9 +520,7 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   let n = element_count();
   if (tile * TILE >= n) { return; }
   ${id.body}
-${clearWgsl(spec, 'counters', `${G * RADIX}u`)}
-${clearWgsl(spec, 'early_counts', 'RADIX')}
-  workgroupBarrier();
+${clearsWgsl(spec, `${G * RADIX}u`)}
   let tile_start = tile * TILE;
   let valid = min(TILE, n - tile_start);
 
