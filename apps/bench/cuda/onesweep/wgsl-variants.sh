@@ -42,6 +42,8 @@ with_toggle() { # KIND(enable|disable) TOGGLE
   ((found)) || out+=("$kind-dawn-features=$toggle")
   echo "${out[*]}"
 }
+# The experiments' letters and the radix tunings they turn on (off unless the shape names them).
+declare -A experiment_of=([r]=packRanks [s]=stashKeys [b]=batchScatter [c]=leaderPopcount [o]=rereadCounts [z]=skipClears)
 for shape in $shapes; do
   set_name=
   [[ $shape == *@* ]] && set_name=${shape#*@}
@@ -61,19 +63,13 @@ for shape in $shapes; do
   [[ $flags == *i* ]] && pad=false
   wg=256
   [[ $flags =~ w([0-9]+) ]] && wg=${BASH_REMATCH[1]}
-  pack=false
-  [[ $flags == *r* ]] && pack=true
-  stash=false
-  [[ $flags == *s* ]] && stash=true
-  batch=false
-  [[ $flags == *b* ]] && batch=true
-  popcount=false
-  [[ $flags == *c* ]] && popcount=true
-  reread=false
-  [[ $flags == *o* ]] && reread=true
-  skip=false
-  [[ $flags == *z* ]] && skip=true
-  tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg,\"packRanks\":$pack,\"stashKeys\":$stash,\"batchScatter\":$batch,\"leaderPopcount\":$popcount,\"rereadCounts\":$reread,\"skipClears\":$skip}"
+  tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg"
+  for letter in r s b c o z; do
+    on=false
+    [[ $flags == *$letter* ]] && on=true
+    tuning+=",\"${experiment_of[$letter]}\":$on"
+  done
+  tuning+="}"
   echo "== $shape: $tuning${set_name:+ toggles: $toggles}"
   cache=()
   if [[ ${SASS:-0} == 1 ]]; then

@@ -17,14 +17,11 @@ import type { SortShape } from './sort-shape.js';
 import { createSplitRadixSort } from './split-radix-plan.js';
 
 const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount'];
-/** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
-const TUNING_KEYS = [
-  'workgroupSize',
-  'elementsPerThread',
-  'maxSpin',
+/** Numeric and on/off tuning keys the tests and the bench's sweeps pass; not part of the contract. */
+const NUMBER_TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin'] as const;
+const BOOLEAN_TUNING_KEYS = [
   'forceFallback',
   'subgroups',
-  'smallSortMax',
   'unrolled',
   'padLast',
   'packRanks',
@@ -33,23 +30,18 @@ const TUNING_KEYS = [
   'leaderPopcount',
   'rereadCounts',
   'skipClears',
-];
+] as const;
+const TUNING_KEYS = [...NUMBER_TUNING_KEYS, ...BOOLEAN_TUNING_KEYS, 'smallSortMax'];
 
 function tuningOf(o: Record<string, unknown>): RadixTuning {
   const t: RadixTuning = {};
-  for (const key of ['workgroupSize', 'elementsPerThread', 'maxSpin'] as const) {
+  for (const key of NUMBER_TUNING_KEYS) {
     if (o[key] !== undefined) t[key] = o[key] as number;
   }
-  if (o.forceFallback !== undefined) t.forceFallback = checkBoolean(o.forceFallback, 'options.forceFallback', false);
-  if (o.subgroups !== undefined) t.subgroups = checkBoolean(o.subgroups, 'options.subgroups', true);
-  if (o.unrolled !== undefined) t.unrolled = checkBoolean(o.unrolled, 'options.unrolled', true);
-  if (o.padLast !== undefined) t.padLast = checkBoolean(o.padLast, 'options.padLast', true);
-  if (o.packRanks !== undefined) t.packRanks = checkBoolean(o.packRanks, 'options.packRanks', false);
-  if (o.stashKeys !== undefined) t.stashKeys = checkBoolean(o.stashKeys, 'options.stashKeys', false);
-  if (o.batchScatter !== undefined) t.batchScatter = checkBoolean(o.batchScatter, 'options.batchScatter', false);
-  if (o.leaderPopcount !== undefined) t.leaderPopcount = checkBoolean(o.leaderPopcount, 'options.leaderPopcount', false);
-  if (o.rereadCounts !== undefined) t.rereadCounts = checkBoolean(o.rereadCounts, 'options.rereadCounts', false);
-  if (o.skipClears !== undefined) t.skipClears = checkBoolean(o.skipClears, 'options.skipClears', false);
+  for (const key of BOOLEAN_TUNING_KEYS) {
+    // The fallback is never used: only a given value is checked.
+    if (o[key] !== undefined) t[key] = checkBoolean(o[key], `options.${key}`, false);
+  }
   if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.smallSortMax');
   return t;
 }
