@@ -39,6 +39,22 @@ export function randomWords(n: number, seed: number, mask = 0xffffffff): Uint32A
 }
 
 /**
+ * The positions 0…n-1 as u32 words, filled by a loop: `Uint32Array.from(keys, (_, i) => i)` first
+ * collects its source into a JavaScript array, which at 2^28 elements exceeds V8's array length
+ * ("invalid array length", the luma run of 2026-12-05 at 2^28 pairs).
+ *
+ * @example
+ * ```ts
+ * iota(4); // Uint32Array [0, 1, 2, 3]
+ * ```
+ */
+export function iota(n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/**
  * `n` flags, each 1 with probability `density` and 0 otherwise.
  *
  * @example

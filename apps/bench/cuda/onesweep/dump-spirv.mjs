@@ -2,7 +2,7 @@
 // counts what Tint's translation adds to it. No GPU is needed: Dawn translates for SwiftShader's
 // Vulkan the same way it does for a GPU's, except for what depends on the device's features (the
 // Vulkan memory model is used where the device has it; SwiftShader does). SwiftShader allows 32 KiB
-// of workgroup memory, so a pass that needs more (stashKeys at 13 keys) does not compile here.
+// of workgroup memory, so a pass that needs more (a 13-key tile with a second tile of workgroup memory) does not compile here.
 //
 //   node apps/bench/cuda/onesweep/dump-spirv.mjs OUT_DIR FILE.wgsl… [--sets default,norobust,novmm]
 //

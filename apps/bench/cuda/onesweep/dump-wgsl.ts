@@ -3,9 +3,9 @@
 // ascending). Compare it with the port after a change to the WGSL:
 //
 //   apps/bench/node_modules/.bin/esbuild apps/bench/cuda/onesweep/dump-wgsl.ts --bundle --platform=node \
-//     --format=esm --outfile=/tmp/dump-wgsl.mjs && node /tmp/dump-wgsl.mjs OUT_DIR ['{"packRanks":true}']
+//     --format=esm --outfile=/tmp/dump-wgsl.mjs && node /tmp/dump-wgsl.mjs OUT_DIR ['{"skipClears":false}']
 //
-// The optional second argument is JSON merged into the pass's spec (an experiment's WGSL, for
+// The optional second argument is JSON merged into the pass's spec (another shape's WGSL, for
 // dump-spirv.mjs or a diff).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,12 +28,9 @@ const pass = {
   maxGroups: 8,
   maxSpin: 64,
   lookBackWindow: 8,
-  packRanks: false,
-  stashKeys: false,
   batchScatter: false,
-  leaderPopcount: false,
-  rereadCounts: false,
-  skipClears: false,
+  leaderPopcount: true,
+  skipClears: true,
   forceFallback: false,
   indirect: false,
   unrolled: true,

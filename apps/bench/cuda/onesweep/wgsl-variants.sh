@@ -2,12 +2,9 @@
 # The WGSL radix sort (through Dawn) in several shapes of its one-sweep pass, in one device call,
 # through the bench's `--tuning`. A shape is the keys per invocation, then letters:
 #   i     partial tiles tested key by key instead of padded (`padLast: false`, before 2026-12-05);
-#   r     ranks packed with their digits (`packRanks`);
-#   s     keys kept in workgroup memory (`stashKeys`);
-#   b     the scatter's workgroup loads batched (`batchScatter`);
-#   c     the leader lane by countOneBits instead of firstTrailingBit (`leaderPopcount`);
-#   o     the tile offsets read the group counts again after their scan (`rereadCounts`);
-#   z     the tile's counters not cleared again: WGSL zero-initializes workgroup memory (`skipClears`);
+#   b     the scatter's workgroup loads batched (`batchScatter: true`, an experiment, off by default);
+#   f     the leader lane by firstTrailingBit instead of countOneBits (`leaderPopcount: false`);
+#   k     the tile's counters cleared although WGSL zero-initializes them (`skipClears: false`);
 #   wN    N invocations per workgroup (a power of two; default 256).
 # A shape may end in @SET, Dawn toggles on top of SCAN_DAWN_TOGGLES, to see what a step of the
 # translation costs (the SPIR-V of each: dump-spirv.mjs, no GPU needed):
@@ -19,7 +16,8 @@
 #
 # With SASS=1 each shape runs with the NVIDIA driver's shader disk cache in its own folder, and
 # driver-sass.py then reads the registers the driver gave each pipeline (the pass is the pipeline with
-# the most VOTE instructions: 8 per key). Needs `zstd` and `nvdisasm`.
+# the most VOTE instructions: 8 per key). Needs `zstd` and `nvdisasm` (the H100 lent on 2026-12-05
+# had no `zstd`, so no registers that day).
 #
 # Here: pnpm --filter @scan/bench build && bash ../shared/gpu/pack.sh
 # Device call: carry [".gpu", "apps/bench/dist"], command
@@ -42,8 +40,10 @@ with_toggle() { # KIND(enable|disable) TOGGLE
   ((found)) || out+=("$kind-dawn-features=$toggle")
   echo "${out[*]}"
 }
-# The experiments' letters and the radix tunings they turn on (off unless the shape names them).
-declare -A experiment_of=([r]=packRanks [s]=stashKeys [b]=batchScatter [c]=leaderPopcount [o]=rereadCounts [z]=skipClears)
+# The letters and the radix tunings they flip: b turns on an experiment; f and k turn off what is on
+# by default since 2026-12-05. packRanks, stashKeys and rereadCounts lost on 2026-12-05 and were removed.
+declare -A option_of=([b]=batchScatter [f]=leaderPopcount [k]=skipClears)
+declare -A default_of=([b]=false [f]=true [k]=true)
 for shape in $shapes; do
   set_name=
   [[ $shape == *@* ]] && set_name=${shape#*@}
@@ -64,10 +64,10 @@ for shape in $shapes; do
   wg=256
   [[ $flags =~ w([0-9]+) ]] && wg=${BASH_REMATCH[1]}
   tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg"
-  for letter in r s b c o z; do
-    on=false
-    [[ $flags == *$letter* ]] && on=true
-    tuning+=",\"${experiment_of[$letter]}\":$on"
+  for letter in b f k; do
+    on=${default_of[$letter]}
+    if [[ $flags == *$letter* ]]; then [[ $on == true ]] && on=false || on=true; fi
+    tuning+=",\"${option_of[$letter]}\":$on"
   done
   tuning+="}"
   echo "== $shape: $tuning${set_name:+ toggles: $toggles}"

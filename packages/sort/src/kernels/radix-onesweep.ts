@@ -96,20 +96,9 @@ export type OnesweepSpec = {
   /** Predecessor statuses a digit's look-back reads per step. */
   readonly lookBackWindow: number;
   /**
-   * Experiment (issue 32): the ranking keeps each key's rank and digit in one register,
-   * `rank << 8 | digit`, and the tile offsets take the digit from it instead of from the key. The
-   * NVIDIA Vulkan compiler gave the pass at least 88 registers, against the CUDA port's 64, with its
-   * peak from the ranking to the tile offsets.
-   */
-  readonly packRanks: boolean;
-  /**
-   * Experiment (issue 32): the keys wait in workgroup memory (`tile_keys`, one more tile of it) from
-   * the load to the staging instead of in registers, read back at each use.
-   */
-  readonly stashKeys: boolean;
-  /**
    * Experiment (issue 32): the scatter reads all its staged keys, then their targets, then writes,
    * instead of one key after the other (the driver's SASS chained two workgroup loads per store).
+   * Alone 1.7% faster at 2^28 on the H100 (2026-12-05); not yet timed beside the defaults.
    */
   readonly batchScatter: boolean;
   /**
@@ -120,25 +109,17 @@ export type OnesweepSpec = {
    */
   readonly leaderPopcount: boolean;
   /**
-   * Experiment (issue 32): the tile offsets read each group's count of a digit again after the
-   * workgroup scan instead of keeping the counts in registers across it. The driver's SASS named its
-   * highest registers in that scan's subroutine, where the keys and ranks are live too.
-   */
-  readonly rereadCounts: boolean;
-  /**
-   * Experiment (issue 32): `counters` and `early_counts` are not cleared at the start of the tile,
-   * and the barrier after the clears goes too; WGSL's zero-initialized workgroup memory already
-   * holds zeros there (see `clearsWgsl`).
+   * True leaves `counters` and `early_counts` to WGSL's zero-initialized workgroup memory: no clears
+   * at the start of the tile and no barrier after them (see `clearsWgsl`). False clears them, for a
+   * device whose workgroup memory is not zeroed (Dawn's unsafe `disable_workgroup_init` toggle).
    */
   readonly skipClears: boolean;
 };
 
 /** Bytes of workgroup memory a pass of this shape declares (to fit the device's limit). */
-export function onesweepWorkgroupBytes(
-  s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups' | 'stashKeys'>,
-): number {
+export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups'>): number {
   const tile = s.workgroupSize * s.elementsPerThread;
-  const words = (s.stashKeys ? 2 : 1) * tile + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
+  const words = tile + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
   return words * 4;
 }
 
@@ -244,44 +225,32 @@ ${perKey(spec, (i, slot) => `  ${slot('targets')} = wg_digit[digit_of(${slot('st
 ${perKey(spec, (i, slot) => `  if (${i} * WG + lid < valid) { keys_out[${slot('targets')}] = ${slot('staged')}; }`)}`;
 }
 
-/** Key j's rank as phase 3 leaves it: with `packRanks`, the rank shifted up and the digit `d` below it. */
-function packedRank(spec: OnesweepSpec, rank: string): string {
-  return spec.packRanks ? `((${rank}) << 8u) | d` : rank;
-}
-
 /**
  * Phase 4's fix-up of key j: its rank in the group becomes its position in the tile, the group's
  * counter of its digit now holding where the group's keys of that digit start.
  */
 function rankFixUp(spec: OnesweepSpec, j: string, slot: Slot): string {
   const counter = (d: string) => `atomicLoad(&counters[${spec.subgroups ? 'group * RADIX + ' : ''}${d}])`;
-  if (spec.packRanks) {
-    return `  { let d = ${slot('ranks')} & 0xffu; ${slot('ranks')} = (${slot('ranks')} >> 8u) + ${counter('d')}; }`;
-  }
   return `  { let d = ${keyDigit(spec, j, slot)}; ${slot('ranks')} += ${counter('d')}; }`;
 }
 
 /**
  * Phase 4's per-digit part: the digit's count in each group is summed, the sums scanned over the
  * workgroup, and each group's counter of the digit replaced by where its keys of the digit start.
- * With `rereadCounts` the counts are read again for the write-back instead of kept in `G · R`
- * registers across the workgroup scan (each invocation writes only its own digits' counters).
+ * The counts stay in `G · R` registers across the workgroup scan; reading them again after it
+ * instead did not lower the NVIDIA driver's register count (benchmark-history/README.md, 2026-12-05).
  */
-function tileOffsets(spec: OnesweepSpec, G: number, R: number): string {
-  const kept = !spec.rereadCounts;
-  return `${kept ? `  var group_counts: array<u32, ${G * R}>;\n` : ''}  var counts: array<u32, ${R}>;
+function tileOffsets(G: number, R: number): string {
+  return `  var group_counts: array<u32, ${G * R}>;
+  var counts: array<u32, ${R}>;
   var own_total = 0u;
   for (var r = 0u; r < R; r++) {
     let d = me * R + r;
     var total = 0u;
     if (d < RADIX) {
       for (var g = 0u; g < ${G}u; g++) {
-${
-  kept
-    ? `        group_counts[r * ${G}u + g] = atomicLoad(&counters[g * RADIX + d]);
-        total += group_counts[r * ${G}u + g];`
-    : '        total += atomicLoad(&counters[g * RADIX + d]);'
-}
+        group_counts[r * ${G}u + g] = atomicLoad(&counters[g * RADIX + d]);
+        total += group_counts[r * ${G}u + g];
       }
     }
     counts[r] = total;
@@ -294,14 +263,8 @@ ${
       wg_digit[d] = start;
       var running = start;
       for (var g = 0u; g < ${G}u; g++) {
-${
-  kept
-    ? `        atomicStore(&counters[g * RADIX + d], running);
-        running += group_counts[r * ${G}u + g];`
-    : `        let count = atomicLoad(&counters[g * RADIX + d]);
         atomicStore(&counters[g * RADIX + d], running);
-        running += count;`
-}
+        running += group_counts[r * ${G}u + g];
       }
       start += counts[r];
     }
@@ -335,7 +298,7 @@ function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
     let prior = atomicLoad(&counters[d]);
     workgroupBarrier();
     if (m.x == 0u) { atomicStore(&counters[d], prior + m.y); }
-    ${slot('ranks')} = ${packedRank(spec, 'prior + m.x')};
+    ${slot('ranks')} = prior + m.x;
     workgroupBarrier();
   }`;
   }
@@ -344,7 +307,7 @@ function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
     let m = match_digit(d, lane, live);
     var prior = 0u;
     if (m.x == 0u) { prior = atomicAdd(&counters[group * RADIX + d], m.y); }
-    ${slot('ranks')} = ${packedRank(spec, 'subgroupShuffle(prior, m.z) + m.x')};
+    ${slot('ranks')} = subgroupShuffle(prior, m.z) + m.x;
   }`;
 }
 
@@ -409,12 +372,10 @@ type Slot = (name: string) => string;
  * WGSL: SwiftShader compiles it in a fraction of the time).
  */
 function perKey(spec: OnesweepSpec, body: (j: string, slot: Slot) => string): string {
-  // With stashKeys, key j lives in workgroup memory: the invocation's run of the tile, strided by the group size.
-  const at = (name: string, j: string) => (spec.stashKeys && name === 'keys' ? `tile_keys[key_slot + ${j} * gsize]` : `${name}[${j}]`);
   if (spec.unrolled) {
-    return unroll(spec.elementsPerThread, (k) => body(`${k}u`, (name) => at(name, `${k}u`)));
+    return unroll(spec.elementsPerThread, (k) => body(`${k}u`, (name) => `${name}[${k}u]`));
   }
-  return `  for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body('j', (name) => at(name, 'j'))}\n  }`;
+  return `  for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body('j', (name) => `${name}[j]`)}\n  }`;
 }
 
 /**
@@ -496,7 +457,7 @@ var<workgroup> counters: array<atomic<u32>, ${G * RADIX}>; // per group and digi
 var<workgroup> wg_digit: array<u32, ${RADIX}>;        // the tile's digit starts, then the scatter bases
 var<workgroup> early_counts: array<atomic<u32>, ${RADIX}>; // the tile's keys per digit
 var<workgroup> wg_group_total: array<u32, ${spec.subgroups ? spec.maxGroups : 1}>;
-var<workgroup> stage: array<u32, ${TILE}>;${spec.stashKeys ? `\nvar<workgroup> tile_keys: array<u32, ${TILE}>; // the keys from the load to the staging (stashKeys)` : ''}
+var<workgroup> stage: array<u32, ${TILE}>;
 ${spec.subgroups ? '' : `var<workgroup> round_digits: array<u32, ${WG}>;`}
 
 ${matchWgsl(spec)}
@@ -526,7 +487,7 @@ ${clearsWgsl(spec, `${G * RADIX}u`)}
 
   // 1. Load: E keys per lane, strided by the group size (coalesced).
   let base = tile_start + group * gsize * E;
-${spec.stashKeys ? '  let key_slot = group * gsize * E + lane;' : perKeySlots(spec, 'keys')}
+${perKeySlots(spec, 'keys')}
   if (base + E * gsize <= n) {
 ${perKey(spec, (j, slot) => `    ${slot('keys')} = keys_in[base + ${j} * gsize + lane];`)}
   } else {
@@ -559,7 +520,7 @@ ${perKey(spec, (j, slot) => rankOne(spec, j, slot))}
   // included: it is the tail of the largest digit), then each group's counter becomes the digit's
   // start in the tile plus the counts of the groups before it (group order), so that every key's
   // position in the tile sorted by digit is one read away.
-${tileOffsets(spec, G, R)}
+${tileOffsets(G, R)}
   workgroupBarrier();
 ${perKey(spec, (j, slot) => rankFixUp(spec, j, slot))}
   workgroupBarrier();

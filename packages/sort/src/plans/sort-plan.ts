@@ -19,18 +19,7 @@ import { createSplitRadixSort } from './split-radix-plan.js';
 const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount'];
 /** Numeric and on/off tuning keys the tests and the bench's sweeps pass; not part of the contract. */
 const NUMBER_TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin'] as const;
-const BOOLEAN_TUNING_KEYS = [
-  'forceFallback',
-  'subgroups',
-  'unrolled',
-  'padLast',
-  'packRanks',
-  'stashKeys',
-  'batchScatter',
-  'leaderPopcount',
-  'rereadCounts',
-  'skipClears',
-] as const;
+const BOOLEAN_TUNING_KEYS = ['forceFallback', 'subgroups', 'unrolled', 'padLast', 'batchScatter', 'leaderPopcount', 'skipClears'] as const;
 const TUNING_KEYS = [...NUMBER_TUNING_KEYS, ...BOOLEAN_TUNING_KEYS, 'smallSortMax'];
 
 function tuningOf(o: Record<string, unknown>): RadixTuning {

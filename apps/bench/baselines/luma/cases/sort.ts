@@ -1,7 +1,7 @@
 import { GPUSort } from '@luma.gl/gpgpu/gpu-core';
 import type { WebGPUDevice } from '@luma.gl/webgpu';
 import { cpuSortPairs } from '../cpu.js';
-import { compareWords, poisonWords, randomWords, readWords, writeWords } from '../data.js';
+import { compareWords, iota, poisonWords, randomWords, readWords, writeWords } from '../data.js';
 import { buildGraph, type GraphArray, importArray } from '../graph.js';
 import type { Verification, Workload } from '../workload.js';
 
@@ -10,10 +10,7 @@ const DUPLICATE_KEY_MASK = 0xff;
 
 /** The CPU's stable sort of `keys` paired with their positions 0…n-1: what both outputs must equal. */
 function expectedPairs(keys: Uint32Array): { keys: Uint32Array; values: Uint32Array } {
-  return cpuSortPairs(
-    keys,
-    Uint32Array.from(keys, (_, i) => i),
-  );
+  return cpuSortPairs(keys, iota(keys.length));
 }
 
 /** Compares both sorted outputs with `want` (from {@link expectedPairs}). */
@@ -45,7 +42,7 @@ async function checkPairs(
 export function sortWorkload(luma: WebGPUDevice, n: number, seed: number): Workload {
   const device = luma.handle;
   const keys = randomWords(n, seed);
-  const values = Uint32Array.from(keys, (_, i) => i);
+  const values = iota(n);
   // The reference of the timed input, computed once: it is checked before and after the timed
   // runs, and at 2^28 each CPU sort takes seconds.
   let want: { keys: Uint32Array; values: Uint32Array } | undefined;
