@@ -12,7 +12,9 @@
 #   pnpm --filter @scan/bench build && pnpm --filter @scan/bench build:luma && bash ../shared/gpu/pack.sh
 # Each device call: carry [".gpu", "apps/bench/dist", "apps/bench/dist-luma"], command
 #   source .gpu/remote.sh && bash apps/bench/summary-call.sh "$OUT" <commit> sizes     (then: suite)
-# It writes gpu.txt, the reports (ours*.json, cuda.json, luma.json), their logs and summary.md. Copy the
+# It writes gpu.txt, the reports (ours*.json, cuda.json, luma.json), their logs and summary.md, then
+# packs them into summary-<part>.tgz and keeps only that and summary.md: a device call brings back
+# only about 8 files of $OUT (2026-12-05), and `suite` with HISPARSE_ADD=1 writes 10. Copy the
 # reports into benchmarks/ as <device>-<date>-<commit>-summary-<part>-<name>.json (the dashboard
 # loads them from there) and the tables into BENCHMARKS.md ("Summary").
 set -euo pipefail
@@ -52,3 +54,7 @@ esac
 reports=()
 for r in "$out"/ours*.json "$out/cuda.json" "$out/luma.json"; do [ -s "$r" ] && reports+=("$r"); done
 node apps/bench/dist/summary.js "${reports[@]}" | tee "$out/summary.md"
+files=$(cd "$out" && ls -A | grep -v -x -e summary.md -e "summary-$part.tgz" || true)
+# shellcheck disable=SC2086 # the names are the script's own, without spaces
+(cd "$out" && tar czf "summary-$part.tgz" $files && rm -f $files)
+echo "packed into $out/summary-$part.tgz: $(echo $files)"
