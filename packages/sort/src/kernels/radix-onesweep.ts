@@ -238,7 +238,7 @@ function rankFixUp(spec: OnesweepSpec, j: string, slot: Slot): string {
  * Phase 4's per-digit part: the digit's count in each group is summed, the sums scanned over the
  * workgroup, and each group's counter of the digit replaced by where its keys of the digit start.
  * The counts stay in `G · R` registers across the workgroup scan; reading them again after it
- * instead did not lower the NVIDIA driver's register count (benchmark-history/README.md, 2026-12-05).
+ * instead was no faster on the H100 (+0.3% at 2^28; benchmark-history/README.md, 2026-12-05).
  */
 function tileOffsets(G: number, R: number): string {
   return `  var group_counts: array<u32, ${G * R}>;

@@ -201,8 +201,8 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
       // compiles LLVM on the CPU and takes seconds per unrolled pipeline, so it gets loops.
       unrolled: t.unrolled ?? !isSwiftShader(ctx.caps),
       padLast: t.padLast ?? true,
-      // Both measured on the H100, 2026-12-05: 10.75 → 9.94 ms at 2^28 together (BENCHMARKS.md).
       batchScatter: t.batchScatter ?? false,
+      // These two on: 10.75 → 9.94 ms for 2^28 keys on the H100, 2026-12-05 (benchmark-history).
       leaderPopcount: t.leaderPopcount ?? true,
       skipClears: t.skipClears ?? true,
     },
