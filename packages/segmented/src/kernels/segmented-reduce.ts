@@ -175,6 +175,11 @@ fn range_bits(e: u32, total: u32) -> vec2<u32> {
 
 fn emit(index: u32, value: ${T}) { seg_out[index] = bitcast<u32>(value); }
 
+// The index of x's lowest set bit, 32 when x is 0. Not firstTrailingBit: Tint writes that as a
+// five-step binary search (about 20 instructions on NVIDIA), where the population count of the bits
+// below the lowest one is 3 (the radix sort's leaderPopcount measured the same swap: −3.8% at 2^28).
+fn lowest_bit(x: u32) -> u32 { return countOneBits((x & (0u - x)) - 1u); }
+
 // The M slots of one invocation in one step, from slot s; whole (group-uniform) skips the checks.
 fn load_step(s: u32, whole: bool) -> array<${V}, ${M}> {
   var v: array<${V}, ${M}>;
@@ -283,12 +288,12 @@ ${unroll(M - 1, (m) => `      all = ${c('all', `vals[${m + 1}]`)};`)}
       // lead; every later tail closes a segment headed here, written at the next index.
 ${laneScan}
       let before_head = (h & (~h + 1u)) - 1u;
-      if ((t & before_head) != 0u) { lead = pick(vals, firstTrailingBit(t & before_head)); }
+      if ((t & before_head) != 0u) { lead = pick(vals, lowest_bit(t & before_head)); }
       var ends = t & ~before_head;
       var index = first;
       loop {
         if (ends == 0u) { break; }
-        emit(index, pick(vals, firstTrailingBit(ends)));
+        emit(index, pick(vals, lowest_bit(ends)));
         index = index + 1u;
         ends = ends & (ends - 1u);
       }
@@ -297,7 +302,7 @@ ${laneScan}
     // from before the sub-range: it waits in open_*).
     let s = seg_group_scan(Pair(select(0u, 1u, h != 0u), acc), lane, gsize);
     let into = seg(run, s.exclusive);
-    if (firstTrailingBit(t) < firstTrailingBit(h)) {
+    if (lowest_bit(t) < lowest_bit(h)) {   // 32 for no bit, past any element
       let v = ${c('into.value', 'lead')};
       if (into.head != 0u) { emit(first - 1u, v); } else { open_index = first - 1u; open_value = v; }
     }
