@@ -16,8 +16,9 @@
 #
 # With SASS=1 each shape runs with the NVIDIA driver's shader disk cache in its own folder, and
 # driver-sass.py then reads the registers the driver gave each pipeline (the pass is the pipeline with
-# the most VOTE instructions: 8 per key). Needs `zstd` and `nvdisasm` (the H100 lent on 2026-12-05
-# had no `zstd`, so no registers that day).
+# the most VOTE instructions: 8 per key). Needs `zstd` and `nvdisasm` (/usr/local/cuda/bin). The lent
+# machines have no `zstd`: `apt-get download zstd` into .gpu/ here, and remote.sh unpacks it. A call of two
+# shapes at five sizes, then two SASS=1 shapes, ran past 560 s on 2026-12-05: give SASS=1 its own call.
 #
 # Here: pnpm --filter @scan/bench build && bash ../shared/gpu/pack.sh
 # Device call: carry [".gpu", "apps/bench/dist"], command
