@@ -41,10 +41,10 @@ with_toggle() { # KIND(enable|disable) TOGGLE
   ((found)) || out+=("$kind-dawn-features=$toggle")
   echo "${out[*]}"
 }
-# The letters and the radix tunings they flip: b turns on an experiment; f and k turn off what is on
-# by default since 2026-12-05. packRanks, stashKeys and rereadCounts lost on 2026-12-05 and were removed.
-declare -A option_of=([b]=batchScatter [f]=leaderPopcount [k]=skipClears)
-declare -A default_of=([b]=false [f]=true [k]=true)
+# The letters and the radix tuning each sets: b turns on an experiment; f and k turn off what is on by
+# default since 2026-12-05. Without its letter a tuning is left to the plan's default, so this script
+# need not know it. packRanks, stashKeys and rereadCounts lost on 2026-12-05 and were removed.
+declare -A setting_of=([b]='"batchScatter":true' [f]='"leaderPopcount":false' [k]='"skipClears":false')
 for shape in $shapes; do
   set_name=
   [[ $shape == *@* ]] && set_name=${shape#*@}
@@ -66,9 +66,7 @@ for shape in $shapes; do
   [[ $flags =~ w([0-9]+) ]] && wg=${BASH_REMATCH[1]}
   tuning="{\"elementsPerThread\":$keys,\"padLast\":$pad,\"workgroupSize\":$wg"
   for letter in b f k; do
-    on=${default_of[$letter]}
-    if [[ $flags == *$letter* ]]; then [[ $on == true ]] && on=false || on=true; fi
-    tuning+=",\"${option_of[$letter]}\":$on"
+    [[ $flags == *$letter* ]] && tuning+=",${setting_of[$letter]}"
   done
   tuning+="}"
   echo "== $shape: $tuning${set_name:+ toggles: $toggles}"
