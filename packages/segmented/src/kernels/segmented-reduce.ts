@@ -175,11 +175,14 @@ fn range_bits(e: u32, total: u32) -> vec2<u32> {
 
 fn emit(index: u32, value: ${T}) { seg_out[index] = bitcast<u32>(value); }
 
+// The bits below x's lowest set bit (all of them when x is 0).
+fn below_lowest_bit(x: u32) -> u32 { return (x & (0u - x)) - 1u; }
+
 // The index of x's lowest set bit, 32 when x is 0. Not firstTrailingBit: Tint writes that as a
 // five-step binary search (about 20 instructions on NVIDIA), where the population count of the bits
 // below the lowest one is 3. H100, 2^28 u32 add: −4.5% at mean segment 16, −2.5% at 256, but +0.4%
 // (+4.6% at 2^24) with one-element segments (benchmark history, 2026-12-05 fifth).
-fn lowest_bit(x: u32) -> u32 { return countOneBits((x & (0u - x)) - 1u); }
+fn lowest_bit(x: u32) -> u32 { return countOneBits(below_lowest_bit(x)); }
 
 // The M slots of one invocation in one step, from slot s; whole (group-uniform) skips the checks.
 fn load_step(s: u32, whole: bool) -> array<${V}, ${M}> {
@@ -288,7 +291,7 @@ ${unroll(M - 1, (m) => `      all = ${c('all', `vals[${m + 1}]`)};`)}
       // The lane's segmented scan, then the segment ends: the one before the first head closes the
       // lead; every later tail closes a segment headed here, written at the next index.
 ${laneScan}
-      let before_head = (h & (~h + 1u)) - 1u;
+      let before_head = below_lowest_bit(h);
       if ((t & before_head) != 0u) { lead = pick(vals, lowest_bit(t & before_head)); }
       var ends = t & ~before_head;
       var index = first;
