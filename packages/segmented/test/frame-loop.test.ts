@@ -1,7 +1,7 @@
 // Every plan of @scan/segmented encoded the way a real-time application does: a new count (and a
 // new number of segments where a plan takes one) every frame, 1,000 frames, with the device's
-// buffer, bind group and pipeline creations counted (see runFrameLoop). In steady state a plan
-// creates nothing; it holds no more than its documented memory; after destroy() it leaves nothing
+// buffer, bind group and pipeline creations counted (see runFrameLoop), warmed up at large counts
+// and then fed counts over all of [0, N]. In steady state a plan creates nothing; it holds no more than its documented memory; after destroy() it leaves nothing
 // alive. Then several encodes of one plan into one encoder, each checked against the CPU reference.
 import type { Plan, ScanContext, ScanTypedArray } from '@scan/core';
 import { bufferOf, createRng, expectEqualArrays, getTestContext, type Job, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
@@ -109,7 +109,7 @@ const PLANS: Record<string, (b: Inputs) => LoopCase> = {
     bound: { buffers: 3, bytes: AUX + status(1) + ring(2) },
   }),
   'segmented distribute, chunks of 1024': (b) => ({
-    create: () => erase(createSegmentedDistributePlan(b.ctx, { backward: true, maxChunkElements: 1024 })),
+    create: () => erase(createSegmentedDistributePlan(b.ctx, { backward: true, maxChunkElements: 1024, maxCount: N })),
     encode: (plan, encoder, count) => as<ScanArgs>(plan).encode(encoder, scanArgs(b, count)),
     // The kept heads (the data's size) and 4 chunks' blocks; the scan's aux, status and 4 chunks' blocks.
     bound: { buffers: 5, bytes: 4 * N + ring(4) + AUX + status(1) + ring(4) },
@@ -141,8 +141,14 @@ const PLANS: Record<string, (b: Inputs) => LoopCase> = {
   }),
   'pack head flags, u8 in chunks of 2048': (b) => ({
     create: () => erase(createPackHeadFlagsPlan(b.ctx, { flagType: 'u8', maxChunkElements: 2048 })),
-    encode: (plan, encoder, count) =>
-      as<{ flags: GPUBuffer; output: GPUBuffer; count: number }>(plan).encode(encoder, { flags: b.headFlagsU8, output: b.output, count }),
+    // This plan has no maxCount, so it cannot know its chunk layouts ahead (one chunk is 2^30 flags
+    // unless a test shrinks it): its warm-up walks down through them (1 and 2 chunks).
+    encode: (plan, encoder, count, frame) =>
+      as<{ flags: GPUBuffer; output: GPUBuffer; count: number }>(plan).encode(encoder, {
+        flags: b.headFlagsU8,
+        output: b.output,
+        count: frame < 16 ? N - frame * 256 : count,
+      }),
     bound: { buffers: 1, bytes: ring(2) },
   }),
   'pack head flags, u32': (b) => ({
@@ -192,20 +198,22 @@ describe('plans in a frame loop', () => {
     it(`${name}: 1,000 frames with random counts create nothing, hold their bound, destroy() frees everything`, async () => {
       const b = await inputs();
       try {
-        const rng = createRng(name.length * 7919);
         const c = make(b);
         let memoryBytes = 0;
         const counts = await runFrameLoop(b.ctx.device, {
           create: c.create,
-          // The warm-up starts at N (the most scratch) and walks down through every structure (chunk
-          // layouts, tree levels); then random counts.
-          encode: (plan, encoder, frame) => {
-            // Every other warm-up count odd, and its number of 32-flag words too: core's scan (of
-            // the elements, or of the words) reads a partial last vec4 in place (another kernel).
-            c.encode(plan, encoder, frame < 16 ? N - frame * 256 - (frame % 2) * 33 : rng.int(0, N), frame);
+          // Warmed up near N (the most scratch), then counts over all of [0, N] (see runFrameLoop's
+          // maxCount): a count that first takes fewer tree levels, another chunk layout or a partial
+          // last vec4 must find its bind groups made.
+          encode: (plan, encoder, frame, n) => {
+            c.encode(plan, encoder, n, frame);
             memoryBytes = plan.memoryBytes;
           },
+          maxCount: N,
+          seed: name.length * 7919,
         });
+        // `ready` compiles every kernel a variant may need: the warm-up's first encode makes them all.
+        expect(counts.warmup.pipelines, `${name}: pipelines plan.ready did not compile`).toBe(0);
         expect(counts.steady, `${name}: created during the counted frames`).toEqual(NOTHING);
         expect(counts.liveAfterDestroy, `${name}: buffers left after destroy()`).toBe(0);
         expect(counts.liveAtEnd, `${name}: buffers held`).toBeLessThanOrEqual(c.bound.buffers);

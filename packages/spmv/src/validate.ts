@@ -162,8 +162,17 @@ export function checkVector(x: unknown, length: number, argument: string, length
   return x;
 }
 
-/** A scale factor: `fallback` when undefined, else a number that is not NaN (±Infinity allowed). */
-function checkScale(value: unknown, argument: string, fallback: number): number {
+/**
+ * A scale factor: `fallback` when undefined, else a number that is not NaN (±Infinity allowed).
+ * The array level and the plan's `encode` share it, so both take the same alpha and beta.
+ *
+ * @example
+ * ```ts
+ * checkScale(undefined, 'args.beta', 0); // 0
+ * checkScale(Number.NaN, 'args.alpha', 1); // throws: args.alpha = NaN: expected a number (not NaN)
+ * ```
+ */
+export function checkScale(value: unknown, argument: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value === 'number' && !Number.isNaN(value)) return value;
   return invalidArgument(argument, value, 'expected a number (not NaN)');

@@ -25,16 +25,6 @@ const NOTHING = { buffers: 0, bindGroups: 0, pipelines: 0 };
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 /**
- * Counts of the warm-up, largest first (the most scratch), then down through every level the
- * staged kernels take: the grid, the block and the warp level of the whole array and of segments
- * longer than the count, tails, one element and none. Twice: a plan without `maxCount` allocates
- * scratch when a structure first needs it (the block-level scan's placeholder, say), which drops
- * the bind groups made before; the second pass makes every structure's against the final scratch.
- */
-const COUNTS = [N, N - 1, 4000, 2049, 1000, 300, 257, 256, 255, 100, 17, 16, 15, 3, 1, 0];
-const WARMUP = [...COUNTS, ...COUNTS];
-
-/**
  * A selection table that reaches the grid level in small arrays: the block level up to one tile
  * (256 values), parts of one tile above, so N values take a grid level over 16 partials.
  */
@@ -135,13 +125,14 @@ describe('plans in a frame loop', () => {
         let memoryBytes = 0;
         const counts = await runFrameLoop(ctx.device, {
           create: () => planOf(ctx, c.kind, c.options),
-          // The warm-up visits every warm-up count with every segment size; then random counts
-          // and segment sizes.
-          warmup: WARMUP.length * c.sizes.length,
-          encode: (plan, encoder, frame) => {
-            const warm = frame < WARMUP.length * c.sizes.length;
-            const count = warm ? (WARMUP[Math.floor(frame / c.sizes.length)] as number) : rng.int(0, N);
-            const segmentSize = c.sizes[warm ? frame % c.sizes.length : rng.int(0, c.sizes.length - 1)];
+          // The warm-up at large counts only (N, then N's top eighth) with every segment size;
+          // then counts over all of [0, N] (runFrameLoop's maxCount) and random segment sizes: the
+          // first encode with the buffers made every structure's bind groups, whichever level,
+          // tail or kernel a count later takes.
+          maxCount: N,
+          seed: name.length * 7919,
+          encode: (plan, encoder, frame, count) => {
+            const segmentSize = c.sizes[frame < 16 ? frame % c.sizes.length : rng.int(0, c.sizes.length - 1)];
             plan.encode(encoder, { input, output, count, segmentSize });
             memoryBytes = plan.memoryBytes;
           },

@@ -1,11 +1,25 @@
 import { countDeviceCalls, type DeviceCounts } from './counting.js';
+import { createRng } from './random.js';
 
 /** What {@link runFrameLoop} drives: how to make the plan and record one frame. */
 export interface FrameLoopOptions<P extends { destroy(): void; readonly ready?: Promise<void> }> {
   /** Makes the plan (its setup is counted apart from the frames). */
   create(): P;
-  /** Records frame `frame` into `encoder` (a new count, new scalars…, as an application would). */
-  encode(plan: P, encoder: GPUCommandEncoder, frame: number): void;
+  /**
+   * Records frame `frame` into `encoder` (a new count, new scalars…, as an application would).
+   * With `maxCount`, `count` is the frame's count (see there); else it is 0.
+   */
+  encode(plan: P, encoder: GPUCommandEncoder, frame: number, count: number): void;
+  /**
+   * Draws the frames' counts: the warm-up at large counts — `maxCount` first (the most scratch),
+   * then counts in its top eighth, as a frame loop near its size would see — and the counted frames
+   * over all of [0, maxCount]: 0, 1, 2, 3, 5 and maxCount − 1 first, then uniformly at random. A
+   * plan must make every structure a count may take when it first meets its buffers, not when a
+   * count first crosses a threshold.
+   */
+  maxCount?: number;
+  /** Seed of the counts drawn (default 1). */
+  seed?: number;
   /** Frames counted after the warm-up (default 1000). */
   frames?: number;
   /**
@@ -41,10 +55,11 @@ export interface FrameLoopCounts {
  *
  * @example
  * ```ts
- * const rng = createRng(7);
  * const counts = await runFrameLoop(ctx.device, {
  *   create: () => createScanPlan(ctx, { maxCount: 4096 }),
- *   encode: (plan, encoder) => plan.encode(encoder, { input, output, count: rng.int(0, 4096) }),
+ *   // Warmed up near 4096, then counts over all of [0, 4096].
+ *   encode: (plan, encoder, _frame, count) => plan.encode(encoder, { input, output, count }),
+ *   maxCount: 4096,
  * });
  * expect(counts.steady).toEqual({ buffers: 0, bindGroups: 0, pipelines: 0 });
  * expect(counts.liveAfterDestroy).toBe(0);
@@ -66,9 +81,10 @@ export async function runFrameLoop<P extends { destroy(): void; readonly ready?:
     await plan.ready;
     const setup = { ...counted.counts };
     counted.reset();
+    const countOf = frameCounts(options.maxCount, options.seed ?? 1, warmupFrames);
     const frame = (i: number) => {
       const encoder = device.createCommandEncoder();
-      options.encode(plan as P, encoder, i);
+      options.encode(plan as P, encoder, i, countOf(i));
       const commands = encoder.finish();
       if (i % submitEvery === 0) device.queue.submit([commands]);
     };
@@ -93,4 +109,27 @@ export async function runFrameLoop<P extends { destroy(): void; readonly ready?:
   } finally {
     counted.restore();
   }
+}
+
+/**
+ * The count of each frame of {@link runFrameLoop} with `maxCount` (0 without): see
+ * `FrameLoopOptions.maxCount`.
+ *
+ * @example
+ * ```ts
+ * const countOf = frameCounts(8192, 1, 16);
+ * countOf(0); // 8192
+ * countOf(16); // 0, the first counted frame
+ * ```
+ */
+export function frameCounts(maxCount: number | undefined, seed: number, warmupFrames: number): (frame: number) => number {
+  if (maxCount === undefined) return () => 0;
+  const rng = createRng(seed);
+  const edges = [0, 1, 2, 3, 5, Math.max(0, maxCount - 1)].filter((n) => n <= maxCount);
+  return (frame) => {
+    if (frame === 0) return maxCount;
+    if (frame < warmupFrames) return maxCount - rng.int(0, Math.floor(maxCount / 8));
+    const counted = frame - warmupFrames;
+    return counted < edges.length ? (edges[counted] as number) : rng.int(0, maxCount);
+  };
 }

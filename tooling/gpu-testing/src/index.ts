@@ -25,7 +25,15 @@ export {
 } from './compare.js';
 export { type CountedDevice, countDeviceCalls, type DeviceCounts } from './counting.js';
 export { freshTestContext, freshTestDevice, getTestContext, type TestContextOptions } from './device.js';
-export { type FrameLoopCounts, type FrameLoopOptions, runFrameLoop } from './frame-loop.js';
+export {
+  type EncodeRejection,
+  type EncodeRejectionOptions,
+  encodeRejectionFaults,
+  encodeRejections,
+  type PlanRejectionCase,
+  planRejectionFaults,
+} from './encode-rejections.js';
+export { type FrameLoopCounts, type FrameLoopOptions, frameCounts, runFrameLoop } from './frame-loop.js';
 export { isPoison, POISON_U32, poisonBuffer } from './poison.js';
 export {
   createRng,

@@ -82,7 +82,7 @@ export {
 } from '../plans/chunks.js';
 export { RecipeExecutor, setStrictStructureKeys } from '../plans/executor.js';
 export { type CountFixup, type GpuCount, gpuCountOf, recordCountFixup, recordTailOut } from '../plans/gpu-count.js';
-export { checkCopyUsage, checkEncodeArgs } from '../plans/plan-args.js';
+export { checkCopyUsage, checkEncodeArgs, checkEncodeCall } from '../plans/plan-args.js';
 export { type PlanPart, planOf } from '../plans/plan-of.js';
 export {
   type BindingsOf,
@@ -95,6 +95,12 @@ export {
   RecipeBuilder,
   type Step,
 } from '../plans/recipe.js';
+export {
+  type KeyedVariant,
+  representativeCounts,
+  type StructureVariant,
+  StructureVariants,
+} from '../plans/structure-variants.js';
 export {
   checkArrayLength,
   checkBoolean,

@@ -56,6 +56,7 @@ export function createDispatchArgsPlan(ctx: ScanContext, options: DispatchArgsPl
     return b.build();
   };
   return planOf([exec], {
+    what: 'dispatch args plan',
     encode(encoder, args) {
       checkEncodeArgs('dispatch args plan', { ...args, count: 1 }, { countBuffer: { bytes: 4 }, args: { bytes: 12 } });
       const offset = checkCount(args.countOffset ?? 0, 'args.countOffset');

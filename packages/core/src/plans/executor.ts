@@ -6,10 +6,15 @@ import { type Kernel, PARAMS_BINDING } from '../kernels/define-kernel.js';
 import { getPipeline, loadPipelines } from '../pipeline-cache.js';
 import { LruMap } from './lru-map.js';
 import { type ParamRing, ParamRingSet } from './param-ring.js';
-import { type BufferRef, type DispatchStep, dispatchCount, type NamedBindings, type Recipe } from './recipe.js';
+import type { BufferRef, DispatchStep, NamedBindings, Recipe } from './recipe.js';
+import { type StructureVariants, structureKeyOf } from './structure-variants.js';
 
-/** Structures (distinct step layouts) an executor keeps; the least recently used goes first. */
-const MAX_STRUCTURES = 16;
+/**
+ * Structures (distinct step layouts) an executor keeps; the least recently used goes first. A plan
+ * path's variants (every tier, tail and level a count may take) are made together, so this holds
+ * all of them for the plans' usual few paths.
+ */
+const MAX_STRUCTURES = 64;
 /** Sets of caller buffers a structure keeps bind groups for (each set has a bind group per dispatch and parameter slot). */
 const MAX_GROUP_SETS = 32;
 
@@ -76,13 +81,16 @@ interface Resolved {
  *   is rebuilt (new bind groups, which the frame-loop tests catch), or, with
  *   {@link setStrictStructureKeys} as in the tests, it throws. The executor adds the dispatch count
  *   to every key (a dispatch of no workgroups is left out of a recipe).
+ * - **Variants.** Where a count picks between structures (tiers, tails, levels, chunks), the plan
+ *   passes the {@link StructureVariants} of that path to `encode`: the first encode with a set of
+ *   buffers makes the bind groups of all of them, so no later count makes any.
  * - **Parameters** are written at every encode with `queue.writeBuffer` into one slot of a small
  *   ring (`ParamRingSet`), so no buffer is made per count or per scalar.
  * - **Scratch** grows geometrically (doubling), so a run of growing counts allocates O(log) times;
  *   buffers it outgrows are kept until `destroy` (a command buffer recorded earlier may still use
  *   them) and count in `memoryBytes`.
  *
- * Everything is bounded: at most `MAX_STRUCTURES` (16) structures with `MAX_GROUP_SETS` (32) bind
+ * Everything is bounded: at most `MAX_STRUCTURES` (64) structures with `MAX_GROUP_SETS` (32) bind
  * group sets each, one scratch buffer per name (plus the outgrown ones, less than it in total), and
  * the parameter rings.
  */
@@ -92,6 +100,9 @@ export class RecipeExecutor {
   private readonly retired: GPUBuffer[] = [];
   private readonly params: ParamRingSet;
   private placeholders: Map<string, GPUBuffer> | undefined;
+  /** Bumped whenever a scratch buffer is (re)allocated: what `variantBlocks` caches against. */
+  private scratchGeneration = 0;
+  private readonly blocksOf = new WeakMap<StructureVariants, { generation: number; blocks: number }>();
   private destroyed = false;
   private created = 0;
   private readonly resolved: Resolved = { buffer: undefined as unknown as GPUBuffer, offset: 0, size: 0 };
@@ -138,15 +149,24 @@ export class RecipeExecutor {
    * role). `key` names the recipe's structure (see the class notes): equal keys must give equal
    * dispatches and bindings, whatever the count.
    */
-  encode(encoder: GPUCommandEncoder, key: string, build: () => Recipe, roles: Readonly<Record<string, GPUBuffer>>): void {
+  encode(
+    encoder: GPUCommandEncoder,
+    key: string,
+    build: () => Recipe,
+    roles: Readonly<Record<string, GPUBuffer>>,
+    variants?: StructureVariants,
+  ): void {
     if (this.destroyed) throw new ScanError('INVALID_ARGUMENT', `${this.label}: the plan was destroyed`, { argument: 'plan' });
     assertUsable(this.ctx);
     const recipe = build();
     this.ensureScratch(recipe, this.sizedBy ?? 'args.count');
     // A dispatch of no workgroups is left out of a recipe, so the dispatch count is part of every key.
-    const structure = this.structureFor(`${key}#${dispatchCount(recipe)}`, recipe);
-    const ring = recipe.params.length > 0 ? this.params.write(encoder, recipe.params) : undefined;
-    const groups = this.groupsFor(structure, ring, roles);
+    const structure = this.structureFor(structureKeyOf(key, recipe), recipe);
+    // The ring holds the blocks of every variant from the start: growing it later would drop (and
+    // remake) every bind group the first time a count took a variant with more blocks.
+    const minBlocks = variants ? this.variantBlocks(variants) : 0;
+    const ring = recipe.params.length > 0 || minBlocks > 0 ? this.params.write(encoder, recipe.params, minBlocks) : undefined;
+    const groups = this.groupsFor(structure, ring, roles, variants);
 
     let pass: GPUComputePassEncoder | undefined;
     // Each native call costs about a microsecond: a pipeline already set in this pass is not set again.
@@ -280,7 +300,12 @@ export class RecipeExecutor {
    * together the first time a structure meets a set of caller buffers, so that once each structure
    * has been seen, no encode makes any, whichever slot it lands on.
    */
-  private groupsFor(structure: Structure, ring: ParamRing | undefined, roles: Readonly<Record<string, GPUBuffer>>): GPUBindGroup[] {
+  private groupsFor(
+    structure: Structure,
+    ring: ParamRing | undefined,
+    roles: Readonly<Record<string, GPUBuffer>>,
+    variants: StructureVariants | undefined,
+  ): GPUBindGroup[] {
     const slot = ring?.slot ?? 0;
     const last = structure.last;
     if (last) {
@@ -301,11 +326,54 @@ export class RecipeExecutor {
       perSlot = [];
       for (let slot = 0; slot < (ring?.slots ?? 1); slot++) perSlot.push(this.makeGroups(structure, roles, ring, slot));
       structure.groupSets.set(setKey, perSlot);
+      // A new set of buffers (or bind groups dropped for a new scratch buffer or ring): the other
+      // structures this path may take get theirs now, so no later count makes any.
+      if (variants) this.makeVariantGroups(variants, setKey, roles, ring);
     }
     const buffers: GPUBuffer[] = [];
     for (const role in roles) buffers.push(roles[role] as GPUBuffer);
     structure.last = { buffers, perSlot };
     return perSlot[slot] as GPUBindGroup[];
+  }
+
+  /** The most parameter blocks of the variants the scratch held now allows (see `fits`), cached until the scratch changes. */
+  private variantBlocks(variants: StructureVariants): number {
+    const cached = this.blocksOf.get(variants);
+    if (cached && cached.generation === this.scratchGeneration) return cached.blocks;
+    let blocks = 0;
+    for (const variant of variants.variants) if (this.fits(variant.recipe)) blocks = Math.max(blocks, variant.recipe.params.length);
+    this.blocksOf.set(variants, { generation: this.scratchGeneration, blocks });
+    return blocks;
+  }
+
+  /** Whether the scratch held now is enough for `recipe` (a variant that needs more waits for its count to grow it). */
+  private fits(recipe: Recipe): boolean {
+    for (const name in recipe.scratch) if ((this.scratch.get(name)?.size ?? 0) < (recipe.scratch[name] as number)) return false;
+    return true;
+  }
+
+  /**
+   * Makes the bind groups of every variant for the buffers `roles` (set `setKey`) that it lacks.
+   * A variant that needs more scratch than is allocated is left out: the count that first takes it
+   * grows the scratch (which only a plan without `maxCount` sees: a plan sizes its scratch by
+   * `maxCount`) and makes them then, as growth makes every bind group into the new buffer anew.
+   */
+  private makeVariantGroups(
+    variants: StructureVariants,
+    setKey: string,
+    roles: Readonly<Record<string, GPUBuffer>>,
+    ring: ParamRing | undefined,
+  ): void {
+    for (const variant of variants.variants) {
+      if (variant.roles.some((role) => roles[role] === undefined)) continue;
+      if (variant.recipe.params.length > 0 && !ring) continue;
+      if (!this.fits(variant.recipe)) continue;
+      const structure = this.structureFor(variant.key, variant.recipe);
+      if (structure.groupSets.get(setKey)) continue;
+      const perSlot: GPUBindGroup[][] = [];
+      for (let slot = 0; slot < (ring?.slots ?? 1); slot++) perSlot.push(this.makeGroups(structure, roles, ring, slot));
+      structure.groupSets.set(setKey, perSlot);
+    }
   }
 
   private makeGroups(
@@ -356,6 +424,7 @@ export class RecipeExecutor {
       if (have) this.retired.push(have);
       const usage = STORAGE_USAGE | (recipe.scratchUsage?.[name] ?? 0);
       this.scratch.set(name, this.ctx.device.createBuffer({ label: `${this.label} ${name}`, size, usage }));
+      this.scratchGeneration++;
       this.created++;
       this.dropBindGroups((structure) => structure.scratchNames.has(name));
     }

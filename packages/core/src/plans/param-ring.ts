@@ -79,8 +79,11 @@ export class ParamRingSet {
    * Writes `blocks` (each at most 8 words) into the next free slot for `encoder` and returns where
    * they are. The returned object is reused by the next call.
    */
-  write(encoder: GPUCommandEncoder, blocks: readonly (readonly number[])[]): ParamRing {
-    if (blocks.length > this.blocksPerSlot) this.reallocate(this.slots, nextPowerOfTwo(blocks.length));
+  write(encoder: GPUCommandEncoder, blocks: readonly (readonly number[])[], minBlocks = 0): ParamRing {
+    // `minBlocks`: the most blocks any of the plan's structures has, so that the ring is not
+    // reallocated (and every bind group remade) the first time a count takes a larger one.
+    const need = Math.max(blocks.length, minBlocks);
+    if (need > this.blocksPerSlot) this.reallocate(this.slots, nextPowerOfTwo(need));
     if (encoder === this.lastEncoder) {
       if (this.usesByLastEncoder >= this.slots) this.reallocate(2 * this.slots, this.blocksPerSlot);
     } else {
@@ -102,7 +105,7 @@ export class ParamRingSet {
     const wordCount = (blocks.length - 1) * WORDS_PER_STRIDE + 8;
     // A write costs microseconds of native call; a slot that already holds these words (a plan fed a
     // GPU count, or the same count again) keeps them. Nothing else writes the ring.
-    if (!this.holds(slot, words, blocks.length)) {
+    if (blocks.length > 0 && !this.holds(slot, words, blocks.length)) {
       this.ctx.device.queue.writeBuffer(view.buffer, view.offsetOf(0), words, 0, wordCount);
       this.remember(slot, words, blocks.length);
     }

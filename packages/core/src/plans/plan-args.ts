@@ -1,4 +1,4 @@
-import { ScanError } from '../errors.js';
+import { describeValue, ScanError } from '../errors.js';
 import { checkCount } from '../validate.js';
 
 /** Whether `value` looks like a GPUBuffer (duck-typed: implementations differ in class names). */
@@ -9,6 +9,29 @@ function isBuffer(value: unknown): value is GPUBuffer {
     typeof (value as GPUBuffer).size === 'number' &&
     typeof (value as GPUBuffer).destroy === 'function'
   );
+}
+
+/**
+ * Checks the two arguments of a plan's `encode` before anything else runs: `encoder` must be a
+ * GPUCommandEncoder (duck-typed: it has `beginComputePass`) and `args` an object. Every plan goes
+ * through it (`planOf` calls it), so `plan.encode(undefined, …)` is an `INVALID_ARGUMENT` naming the
+ * argument, not a `TypeError` from deep inside after a pipeline was compiled.
+ *
+ * @example
+ * ```ts
+ * checkEncodeCall('scan plan', encoder, args);
+ * // plan.encode(undefined, args): 'scan plan: encoder = undefined: expected a GPUCommandEncoder'
+ * ```
+ */
+export function checkEncodeCall(what: string, encoder: unknown, args: unknown): void {
+  if (typeof (encoder as GPUCommandEncoder | null)?.beginComputePass !== 'function') {
+    throw new ScanError('INVALID_ARGUMENT', `${what}: encoder = ${describeValue(encoder)}: expected a GPUCommandEncoder`, {
+      argument: 'encoder',
+    });
+  }
+  if (typeof args !== 'object' || args === null) {
+    throw new ScanError('INVALID_ARGUMENT', `${what}: args = ${describeValue(args)}: expected an object of buffers`, { argument: 'args' });
+  }
 }
 
 /**
@@ -27,9 +50,13 @@ export function checkEncodeArgs(
   buffers: Readonly<Record<string, number | { bytes: number | ((count: number) => number) }>>,
 ): number {
   if (typeof args !== 'object' || args === null) {
-    throw new ScanError('INVALID_ARGUMENT', `${what}: args = ${String(args)}: expected { ${Object.keys(buffers).join(', ')}, count }`, {
-      argument: 'args',
-    });
+    throw new ScanError(
+      'INVALID_ARGUMENT',
+      `${what}: args = ${describeValue(args)}: expected { ${Object.keys(buffers).join(', ')}, count }`,
+      {
+        argument: 'args',
+      },
+    );
   }
   const a = args as Record<string, unknown>;
   const count = checkCount(a.count, 'args.count');
@@ -41,7 +68,9 @@ export function checkEncodeArgs(
     const need = buffers[name] as number | { bytes: number | ((count: number) => number) };
     const b = a[name];
     if (!isBuffer(b))
-      throw new ScanError('INVALID_ARGUMENT', `${what}: args.${name} = ${String(b)}: expected a GPUBuffer`, { argument: `args.${name}` });
+      throw new ScanError('INVALID_ARGUMENT', `${what}: args.${name} = ${describeValue(b)}: expected a GPUBuffer`, {
+        argument: `args.${name}`,
+      });
     const bytes = typeof need === 'number' ? need * count : typeof need.bytes === 'function' ? need.bytes(count) : need.bytes;
     const size = b.size;
     if (size < bytes) {

@@ -1,3 +1,4 @@
+import { checkEncodeCall } from './plan-args.js';
 import type { Plan } from './types.js';
 
 /** What a plan is made of: executors and other plans, each owning buffers. */
@@ -14,11 +15,14 @@ export interface PlanPart {
  * A {@link Plan} from its `encode`, the parts that own its buffers, and what it compiles ahead
  * (`ready`, usually `exec.load([...recipes of every path])`): `destroy` frees every part,
  * `scratchBytes`, `memoryBytes` and `allocations` add them up, and `ready` waits for the plan's own
- * pipelines and its inner plans'.
+ * pipelines and its inner plans'. The plan's `encode` checks its encoder and that its args are an
+ * object (`checkEncodeCall`, naming the plan by `what`) before the `encode` given here runs, which
+ * checks the buffers and the count (`checkEncodeArgs`) before it compiles or creates anything.
  *
  * @example
  * ```ts
  * const plan = planOf([exec, scanPlan], {
+ *   what: 'my plan',
  *   encode(encoder, args) {
  *     // exec.encode(encoder, …) and scanPlan.encode(encoder, …)
  *   },
@@ -26,7 +30,10 @@ export interface PlanPart {
  * });
  * ```
  */
-export function planOf<Args>(parts: readonly PlanPart[], plan: Pick<Plan<Args>, 'encode'> & { ready?: Promise<void> }): Plan<Args> {
+export function planOf<Args>(
+  parts: readonly PlanPart[],
+  plan: Pick<Plan<Args>, 'encode'> & { readonly what: string; ready?: Promise<void> },
+): Plan<Args> {
   const waits: Promise<void>[] = [];
   if (plan.ready) waits.push(plan.ready);
   for (const part of parts) if (part.ready) waits.push(part.ready);
@@ -34,8 +41,12 @@ export function planOf<Args>(parts: readonly PlanPart[], plan: Pick<Plan<Args>, 
   // Nobody has to await `ready`: a failed compilation must not surface as an unhandled rejection
   // (the encode that needs the kernel reports it); awaiting it still rejects.
   ready.catch(() => undefined);
+  const { what, encode } = plan;
   return {
-    encode: plan.encode,
+    encode(encoder, args) {
+      checkEncodeCall(what, encoder, args);
+      encode(encoder, args);
+    },
     ready,
     destroy() {
       for (const part of parts) part.destroy();

@@ -20,6 +20,7 @@ import { gpuCountOf, recordCountFixup } from './gpu-count.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
+import { representativeCounts, StructureVariants } from './structure-variants.js';
 import type { CountSource, Plan } from './types.js';
 
 /** Options of {@link createReducePlan}. */
@@ -187,12 +188,34 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount, false, false));
   /** Whether the output can be bound as storage (then the last kernel writes it; else a copy does). */
   const writable = (output: GPUBuffer): boolean => typeof output.usage !== 'number' || (output.usage & BufferUsage.STORAGE) !== 0;
-  // `ready` compiles the kernels of inputs that hold whole vec4s (the usual allocation); an
-  // exact-size input of a count that is not a multiple of 4 compiles the staged kernels at its first encode.
+  // `ready` compiles the kernels of both tails (in place, and staged for an exact-size input of a
+  // count that is not a multiple of 4), each tier's: the first encode with a set of buffers makes the
+  // bind groups of every variant, staged ones included, and a kernel left out here would be compiled
+  // there, synchronously (the quicksort rounds' frame loop caught one).
   const largest = Math.min(chunkElements, maxCount || chunkElements);
-  const ready = exec.load([build(1, true, true), build(largest, true, true), ...(gpuCountable ? [buildGpu(0, true, true)] : [])]);
+  const ready = exec.load([
+    ...[true, false].flatMap((direct) => [build(1, direct, true), build(largest, direct, true)]),
+    ...(gpuCountable ? [buildGpu(0, true, true)] : []),
+  ]);
+
+  // A host count's structure: its chunks, and (in the dispatch count the executor adds) whether the
+  // last chunk is small enough for the one-workgroup kernel.
+  const keyOf = (count: number, direct: boolean, result: boolean) =>
+    `${chunkLayoutKey(count, chunkElements)}${direct ? '' : '|staged'}${result ? '' : '|copy'}`;
+  // Every structure a host count up to maxCount (one binding without it) may take, by `result`
+  // (which the output buffer decides, not the count): both tiers and both tails — an input that
+  // does not hold a partial last vec4 stages it, only for the counts near its end. The first
+  // encode with a set of buffers makes all their bind groups (see StructureVariants).
+  const variantsOf = (result: boolean) =>
+    new StructureVariants(() =>
+      representativeCounts(maxCount || chunkElements, chunkElements).flatMap((n) =>
+        (n % 4 === 0 ? [true] : [true, false]).map((direct) => ({ key: keyOf(n, direct, result), recipe: build(n, direct, result) })),
+      ),
+    );
+  const variants = [variantsOf(false), variantsOf(true)] as const;
 
   return planOf([exec], {
+    what: 'reduce plan',
     encode(encoder, args) {
       const gpu = gpuCountOf('reduce plan', args, maxCount);
       if (gpu) {
@@ -218,8 +241,13 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
       const direct = inPlace(count, args.input);
       const result = writable(args.output);
       checkCopyUsage('reduce plan', direct ? {} : { input: args.input }, result ? {} : { output: args.output });
-      const key = `${chunkLayoutKey(count, chunkElements)}${direct ? '' : '|staged'}${result ? '' : '|copy'}`;
-      exec.encode(encoder, key, () => build(count, direct, result), { input: args.input, output: args.output });
+      exec.encode(
+        encoder,
+        keyOf(count, direct, result),
+        () => build(count, direct, result),
+        { input: args.input, output: args.output },
+        variants[result ? 1 : 0],
+      );
     },
     ready,
   });

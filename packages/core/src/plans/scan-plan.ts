@@ -24,6 +24,7 @@ import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 import { blellochChunk, reduceThenScanChunk } from './scan-multipass.js';
 import { type ScanShape, scanOperationOf } from './scan-shape.js';
 import { type ScanTier, scanTiers } from './scan-tiers.js';
+import { representativeCounts, StructureVariants } from './structure-variants.js';
 import { type Plan, SCAN_ALGORITHMS, type ScanEncodeArgs, type ScanPlanOptions } from './types.js';
 
 /** A scan recorded into the caller's encoder. */
@@ -191,12 +192,37 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   const counts = [1, 4097, (1 << 20) + 4, largest].filter((n) => n <= largest);
   const direct = (n: number) => canRead && n % 4 !== 0 && n <= DIRECT_TAIL_MAX;
   const gpuDirect = maxCount !== undefined && maxCount <= DIRECT_TAIL_MAX;
+  // The structure a host count takes. The multi-pass algorithms add levels as the count grows (the
+  // executor's keys count dispatches). A small count takes the one-workgroup kernel instead of the
+  // chained one; only the last chunk's count varies (the others are full), so only its kernel does.
+  const keyOf = (count: number, direct: boolean): string => {
+    const last = count - (Math.ceil(count / chunkElements) - 1) * chunkElements;
+    const tier = canRead ? `|${tierOf(last).name}` : '';
+    return `${chunkLayoutKey(count, chunkElements)}${tier}${direct ? '' : '|staged'}`;
+  };
+  // Every structure a host count up to maxCount (one binding without it) may take — each tier, tail
+  // and level: the first encode with a set of buffers makes all their bind groups, so a frame loop
+  // whose count later falls into the one-workgroup tier, or leaves a partial last vec4, creates
+  // nothing. Choosing the kernel from maxCount instead would cost the small counts their fast paths
+  // (scan-tiers.ts); bind groups made once per set of buffers cost nothing per frame.
+  const variants = new StructureVariants(() =>
+    representativeCounts(maxCount || chunkElements, chunkElements).flatMap((n) =>
+      tailsOf(n).map((direct) => ({ key: keyOf(n, direct), recipe: build(n, direct) })),
+    ),
+  );
+  /** The tail paths a count may take: staged always (exact-size buffers), in place where `inPlace` allows. */
+  const tailsOf = (count: number): boolean[] => {
+    if (!canRead) return [false];
+    if (internal.tail !== undefined) return [tail === 'direct'];
+    return count % 4 !== 0 && count <= DIRECT_TAIL_MAX ? [false, true] : [false];
+  };
   const ready = exec.load([
     ...counts.flatMap((n) => [build(n, direct(n)), ...(direct(n) ? [build(n + 3, false)] : [])]),
     ...(gpuCountable ? [buildGpu(0, gpuDirect)] : []),
   ]);
 
   return planOf([exec], {
+    what: 'scan plan',
     encode(encoder, args) {
       const gpu = gpuCountOf('scan plan', args, maxCount);
       if (gpu) {
@@ -222,13 +248,7 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
       if (count === 0) return;
       const direct = inPlace(count, args.input, args.output);
       if (!direct && count % 4 !== 0) checkCopyUsage('scan plan', { input: args.input }, { output: args.output });
-      // The multi-pass algorithms add levels as the count grows: the executor's keys count dispatches.
-      // A small count takes the one-workgroup kernel instead of the chained one; only the last
-      // chunk's count varies (the others are full), so only its kernel does.
-      const last = count - (Math.ceil(count / chunkElements) - 1) * chunkElements;
-      const tier = canRead ? `|${tierOf(last).name}` : '';
-      const key = `${chunkLayoutKey(count, chunkElements)}${tier}${direct ? '' : '|staged'}`;
-      exec.encode(encoder, key, () => build(count, direct), { input: args.input, output: args.output });
+      exec.encode(encoder, keyOf(count, direct), () => build(count, direct), { input: args.input, output: args.output }, variants);
     },
     ready,
   });

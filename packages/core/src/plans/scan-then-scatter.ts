@@ -51,6 +51,7 @@ export function scanThenScatterPlan(ctx: ScanContext, mode: 'split' | 'pack', ma
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   return planOf([enumerate, exec], {
+    what: `${mode} plan`,
     encode(encoder, { n, ...roles }) {
       const recipe = build(n);
       exec.reserveFor(() => recipe);

@@ -11,6 +11,7 @@ import { gpuCountOf } from './gpu-count.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type ScatterBuffers, scanThenScatterPlan } from './scan-then-scatter.js';
+import { StructureVariants } from './structure-variants.js';
 import type { CountSource, Plan } from './types.js';
 
 /** How split and pack run: `'auto'` (= `'single-pass'`), `'single-pass'`, or the paper's `'scan-then-scatter'`. */
@@ -113,6 +114,7 @@ function createCompactPlan<Args extends CountSource>(
   if (algorithm === 'scan-then-scatter') {
     const twoPass = scanThenScatterPlan(ctx, mode, maxCount);
     return planOf([twoPass], {
+      what,
       encode(encoder, args) {
         if (gpuCountOf(what, args, maxCount)) {
           throw new ScanError('UNSUPPORTED', `${what}: args.countBuffer needs algorithm 'single-pass' (this plan is 'scan-then-scatter')`, {
@@ -138,7 +140,16 @@ function createCompactPlan<Args extends CountSource>(
   const exec = new RecipeExecutor(ctx, what);
   const gpuCountable = maxCount !== undefined && maxCount > 0;
   if (gpuCountable) exec.reserve(compactRecipe(ctx, shapeOf(maxCount), maxCount, predicate));
+  // Both tiles a host count may take: the first encode with a set of buffers makes the bind groups
+  // of both, so a count that first crosses SMALL_COMPACT_MAX creates nothing (see StructureVariants).
+  const variants = new StructureVariants(() => [
+    { key: 'small', recipe: compactRecipe(ctx, small, 1, predicate) },
+    ...(maxCount === undefined || maxCount > SMALL_COMPACT_MAX
+      ? [{ key: 'large', recipe: compactRecipe(ctx, shape, SMALL_COMPACT_MAX + 1, predicate) }]
+      : []),
+  ]);
   return planOf([exec], {
+    what,
     encode(encoder, args) {
       const gpu = gpuCountOf(what, args, maxCount);
       if (gpu) {
@@ -157,7 +168,7 @@ function createCompactPlan<Args extends CountSource>(
       if (!roles) return;
       const count = args.count as number; // validated by checkArgs
       const key = count <= SMALL_COMPACT_MAX ? 'small' : 'large';
-      exec.encode(encoder, key, () => compactRecipe(ctx, shapeOf(count), count, predicate), roles);
+      exec.encode(encoder, key, () => compactRecipe(ctx, shapeOf(count), count, predicate), roles, variants);
     },
     ready: exec.load([
       compactRecipe(ctx, small, 1, predicate),

@@ -52,6 +52,7 @@ export function createEnumeratePlan(ctx: ScanContext, options: EnumeratePlanOpti
   checkOptions(options, ['backward', 'algorithm', 'maxCount', 'maxChunkElements'], 'options');
   const scan = createScanPlan(ctx, { ...options, type: 'u32', op: 'add', inclusive: false });
   return planOf([scan], {
+    what: 'enumerate plan',
     encode(encoder, args) {
       if (args?.countBuffer !== undefined) {
         // A GPU count: the scan plan checks it (and its maxCount).
@@ -117,6 +118,7 @@ export function createDistributePlan(ctx: ScanContext, options: DistributePlanOp
     return b.build();
   };
   return planOf([exec], {
+    what: 'distribute plan',
     encode(encoder, args) {
       const count = checkEncodeArgs('distribute plan', args, { input: 4, output: 4 });
       if (count === 0) return;

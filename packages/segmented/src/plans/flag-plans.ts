@@ -137,6 +137,7 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
     return b.build();
   };
   return planOf([exec], {
+    what: 'pack head flags plan',
     encode(encoder, args) {
       const count = checkCount((args as { count?: unknown } | null)?.count, 'args.count');
       checkEncodeArgs('pack head flags plan', args, { flags: { bytes: flagBytes(count) }, output: { bytes: 4 * packedFlagWords(count) } });
@@ -219,6 +220,7 @@ export function createHeadFlagsToOffsetsPlan(
   };
   if (maxCount > 0) exec.reserve(buildScatter(maxCount));
   return planOf([exec, scan], {
+    what: 'head flags to offsets plan',
     encode(encoder, args) {
       const count = checkCount((args as { count?: unknown } | null)?.count, 'args.count');
       checkEncodeArgs('head flags to offsets plan', args, {
@@ -320,6 +322,7 @@ export function createOffsetsToHeadFlagsPlan(
     return b.build();
   };
   return planOf([exec], {
+    what: 'offsets to head flags plan',
     encode(encoder, args) {
       const a = args as { count?: unknown; segments?: unknown } | null;
       const count = checkCount(a?.count, 'args.count');

@@ -14,6 +14,8 @@ import {
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
+  representativeCounts,
+  StructureVariants,
 } from '@scan/core/kit';
 import { keepHeadsKernel, PRIMITIVE_WORKGROUP, splitScatterKernel, splitStartsKernel } from '../kernels/segmented-primitives.js';
 import { packedFlagWords, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm } from '../types.js';
@@ -96,12 +98,13 @@ function checkAlgorithm(value: unknown): SegmentedScanAlgorithm {
  * for the executor's kernels (`load`) and the scans' own.
  */
 function composite<Args>(
+  what: string,
   encode: Plan<Args>['encode'],
   exec: RecipeExecutor | undefined,
   scans: readonly SegmentedScanPlan[],
   load?: Promise<void>,
 ): Plan<Args> {
-  return planOf([...(exec ? [exec] : []), ...scans], { encode, ready: load });
+  return planOf([...(exec ? [exec] : []), ...scans], { what, encode, ready: load });
 }
 
 /**
@@ -166,13 +169,28 @@ export function createSegmentedDistributePlan(
     return b.build();
   };
   if (options.maxCount !== undefined && options.maxCount > 0) exec.reserve(build(options.maxCount));
+  // Every chunk layout a host count up to maxCount (one chunk without it) may take: the first encode
+  // with a set of buffers makes all their bind groups (see StructureVariants).
+  const variants = new StructureVariants(() =>
+    representativeCounts(options.maxCount || chunkElements, chunkElements).map((n) => ({
+      key: chunkLayoutKey(n, chunkElements),
+      recipe: build(n),
+    })),
+  );
   return composite<SegmentedDistributeEncodeArgs>(
+    'segmented distribute plan',
     (encoder, args) => {
       const count = checkEncodeArgs('segmented distribute plan', args, { input: 4, headBits: headBitsBytes, output: 4 });
       if (count === 0) return;
       // The scan stages a partial last vec4 of the output through a copy.
       if (count % 4 !== 0) checkCopyUsage('segmented distribute plan', {}, { output: args.output });
-      exec.encode(encoder, chunkLayoutKey(count, chunkElements), () => build(count), { input: args.input, headBits: args.headBits });
+      exec.encode(
+        encoder,
+        chunkLayoutKey(count, chunkElements),
+        () => build(count),
+        { input: args.input, headBits: args.headBits },
+        variants,
+      );
       scan.encode(encoder, { input: exec.scratchBuffer('kept'), headBits: args.headBits, output: args.output, count });
     },
     exec,
@@ -213,6 +231,7 @@ export function createSegmentedEnumeratePlan(
     maxChunkElements: options.maxChunkElements,
   });
   return composite<SegmentedEnumerateEncodeArgs>(
+    'segmented enumerate plan',
     (encoder, args) => {
       const count = checkEncodeArgs('segmented enumerate plan', args, { flags: 4, headBits: headBitsBytes, output: 4 });
       if (count === 0) return;
@@ -288,6 +307,7 @@ export function createSplitAndSegmentPlan(ctx: ScanContext, options: SplitAndSeg
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(recipe(maxCount, 'starts'));
   return composite<SplitAndSegmentEncodeArgs>(
+    'split-and-segment plan',
     (encoder, args) => {
       const count = checkEncodeArgs('split-and-segment plan', args, {
         input: 4,

@@ -10,12 +10,15 @@ import {
   checkOptions,
   chunkParamValues,
   decoupledFallbackStatusBytes,
+  describeValue,
   dispatchShape,
   maxChunkElements,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
+  representativeCounts,
+  StructureVariants,
   splitIntoChunks,
   stageTailIn,
 } from '@scan/core/kit';
@@ -164,13 +167,20 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
     exec.reserve(build(options.maxCount));
   }
 
+  // Every structure a host count up to maxCount (one binding without it) may take: the first encode
+  // with a set of buffers makes all their bind groups (see StructureVariants).
+  const most = options.maxCount || bindable;
+  const variants = new StructureVariants(() =>
+    representativeCounts(most, chunkFor(most)).map((n) => ({ key: structureKey(n), recipe: build(n) })),
+  );
   return planOf([exec], {
+    what: 'segmented reduce plan',
     encode(encoder, args) {
       const given = (args as { segments?: unknown } | null)?.segments;
       if (given !== undefined && (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0)) {
         throw new ScanError(
           'INVALID_ARGUMENT',
-          `segmented reduce plan: args.segments = ${String(given)}: expected a non-negative integer`,
+          `segmented reduce plan: args.segments = ${describeValue(given)}: expected a non-negative integer`,
           {
             argument: 'args.segments',
           },
@@ -192,7 +202,13 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
       }
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('segmented reduce plan', { input: args.input }, {});
-      exec.encode(encoder, structureKey(count), () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
+      exec.encode(
+        encoder,
+        structureKey(count),
+        () => build(count),
+        { input: args.input, headBits: args.headBits, output: args.output },
+        variants,
+      );
     },
     ready: exec.load([build(1)]),
   });
@@ -208,9 +224,13 @@ const TARGET_RANGES = 3000;
 function tuning(value: unknown, name: string, fallback: number, fits: (v: number) => boolean): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || !fits(value)) {
-    throw new ScanError('INVALID_ARGUMENT', `segmented reduce plan: options.${name} = ${String(value)}: not a supported tuning value`, {
-      argument: `options.${name}`,
-    });
+    throw new ScanError(
+      'INVALID_ARGUMENT',
+      `segmented reduce plan: options.${name} = ${describeValue(value)}: not a supported tuning value`,
+      {
+        argument: `options.${name}`,
+      },
+    );
   }
   return value;
 }

@@ -24,6 +24,8 @@ import {
   RecipeExecutor,
   recordCountFixup,
   recordTailOut,
+  representativeCounts,
+  StructureVariants,
   splitIntoChunks,
   stageTailIn,
   stageTailOut,
@@ -183,8 +185,21 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
   // expects (the deepest tree; the single pass has one kernel).
   const largest = tree ? treeMaxCount(ctx) : chunkElements;
   const ready = exec.load([build(1), build(Math.min(largest, maxCount || largest)), ...(gpuCountable ? [gpuPass(0)] : [])]);
+  // Every structure a host count up to maxCount may take (the tree's levels, the single pass's
+  // chunks): the first encode with a set of buffers makes all their bind groups, so a count that
+  // first needs fewer levels creates nothing (see StructureVariants).
+  // The tree does not chunk: its structures change at powers of its block size only, so its counts
+  // are listed as one chunk (in chunks of `chunkElements` they would be millions, with a small one).
+  const variantLimit = tree ? Math.min(largest, maxCount || largest) : maxCount || chunkElements;
+  const variants = new StructureVariants(() =>
+    representativeCounts(variantLimit, tree ? variantLimit : chunkElements).map((n) => ({
+      key: structureKey(n),
+      recipe: build(n),
+    })),
+  );
 
   return planOf([exec], {
+    what: 'segmented scan plan',
     encode(encoder, args) {
       const gpu = gpuCountOf('segmented scan plan', args, maxCount);
       if (gpu) {
@@ -211,7 +226,13 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
       });
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('segmented scan plan', { input: args.input }, { output: args.output });
-      exec.encode(encoder, structureKey(count), () => build(count), { input: args.input, headBits: args.headBits, output: args.output });
+      exec.encode(
+        encoder,
+        structureKey(count),
+        () => build(count),
+        { input: args.input, headBits: args.headBits, output: args.output },
+        variants,
+      );
     },
     ready,
   });

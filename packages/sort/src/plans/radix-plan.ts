@@ -1,5 +1,5 @@
 import type { Plan, ScanContext } from '@scan/core';
-import { planOf, type Recipe, RecipeExecutor } from '@scan/core/kit';
+import { planOf, type Recipe, RecipeExecutor, type StructureVariant, StructureVariants } from '@scan/core/kit';
 import type { ValueMode } from '../kernels/radix-onesweep.js';
 import { type RadixTuning, radixConfig, smallSortCapacity } from './radix-config.js';
 import { type CountSource, DIRECT_COUNT, radixRecipes, smallSortRecipes } from './radix-recipe.js';
@@ -24,6 +24,12 @@ export interface RadixOptions {
   /** Whether encodes may read the count on the GPU (with `maxCount`): `ready` then compiles those kernels too. */
   readonly gpuCount?: boolean;
   readonly tuning?: RadixTuning;
+  /**
+   * The structures whose bind groups a host encode makes when it meets a new set of buffers
+   * (default: this sorter's `hostPaths`). Sorters that one plan picks between by the count (the
+   * segmented sort's sorts by segment) share one list of all their paths.
+   */
+  readonly variants?: StructureVariants;
 }
 
 /** A radix sort recording into an executor it shares with others (see {@link radixSorter}). */
@@ -32,6 +38,8 @@ export interface RadixSorter {
   encode(encoder: GPUCommandEncoder, args: RadixBuffers): void;
   /** A recipe of every path the sort may take, for the executor's `load`. */
   readonly paths: readonly Recipe[];
+  /** The structures a host count may take, under their keys (see `RadixOptions.variants`). */
+  readonly hostPaths: readonly StructureVariant[];
 }
 
 /**
@@ -69,18 +77,29 @@ export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortSh
   // Every kernel a count up to `reach` may run: they depend on where the count comes from and on
   // the small path's tier, never on the count itself.
   const paths: Recipe[] = [];
+  // The structures of a host count: each small tier up to `reach`, and the one-sweep passes.
+  const hostPaths: StructureVariant[] = [];
   const top = Math.min(reach, config.small.max);
   config.small.tiers.forEach((capacity, i) => {
     // A tier serves the counts above the tier below it.
-    if ((i === 0 ? 0 : (config.small.tiers[i - 1] as number)) < top) paths.push(small(capacity, 1, DIRECT_COUNT));
+    if ((i === 0 ? 0 : (config.small.tiers[i - 1] as number)) < top) {
+      hostPaths.push({ key: `${name}/small${capacity}`, recipe: small(capacity, 1, DIRECT_COUNT) });
+    }
   });
-  if (reach > config.small.max) paths.push(build(1, DIRECT_COUNT));
+  if (reach > config.small.max) hostPaths.push({ key: directKey, recipe: build(1, DIRECT_COUNT) });
+  for (const path of hostPaths) paths.push(path.recipe);
+  // The first host encode with a set of buffers makes the bind groups of every one of them, so a
+  // frame loop's count that first drops into a small tier creates nothing (see StructureVariants).
+  // Choosing the path from maxCount instead would give up the one-workgroup sort's speed at small
+  // counts (2.5× at 2^10 on the H100).
+  const variants = options.variants ?? new StructureVariants(() => hostPaths);
   if (options.gpuCount && maxCount !== undefined && maxCount > 0) {
     const capacity = smallSortCapacity(config.small, maxCount);
     paths.push(capacity === undefined ? build(1, { kind: 'indirect', word: 0 }) : small(capacity, 1, { kind: 'indirect', word: 0 }));
   }
   return {
     paths,
+    hostPaths,
     encode(encoder, args) {
       const roles: Record<string, GPUBuffer> = { keys: args.keys };
       if (args.values) roles.values = args.values;
@@ -90,10 +109,10 @@ export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortSh
         if (count === 0 || (count === 1 && values !== 'index')) return;
         const capacity = smallSortCapacity(config.small, count);
         if (capacity !== undefined) {
-          exec.encode(encoder, `${name}/small${capacity}`, () => small(capacity, count, DIRECT_COUNT), roles);
+          exec.encode(encoder, `${name}/small${capacity}`, () => small(capacity, count, DIRECT_COUNT), roles, variants);
           return;
         }
-        exec.encode(encoder, directKey, () => build(count, DIRECT_COUNT), roles);
+        exec.encode(encoder, directKey, () => build(count, DIRECT_COUNT), roles, variants);
         return;
       }
       const most = maxCount ?? 0;
@@ -128,5 +147,5 @@ export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortSh
 export function createRadixSort(ctx: ScanContext, sort: SortShape, options: RadixOptions): Plan<RadixBuffers> {
   const exec = new RecipeExecutor(ctx, 'sort plan');
   const sorter = radixSorter(ctx, exec, sort, options);
-  return planOf([exec], { encode: sorter.encode, ready: exec.load(sorter.paths) });
+  return planOf([exec], { what: 'sort plan', encode: sorter.encode, ready: exec.load(sorter.paths) });
 }

@@ -14,6 +14,8 @@ import {
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
+  type StructureVariant,
+  StructureVariants,
 } from '@scan/core/kit';
 import { type ELEMENTWISE_PARAMS, ELEMENTWISE_WORKGROUP } from '../kernels/elementwise.js';
 import { gatherKernel, unpackHeadsKernel } from '../kernels/segmented-sort.js';
@@ -75,8 +77,22 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   const byKey = radixSorter(ctx, exec, keyShape, sortOptions, 'byKey');
   // The sort by segment on 1 … 4 whole bytes: byte-wide digits whatever the segment count, so the
   // sorts differ only in their number of passes (what a count changes is which one runs).
+  // Which of them runs changes with the count: the first encode with a set of buffers makes the bind
+  // groups of every one a count may pick (and of each one's small tiers), so that a count which first
+  // needs fewer bytes creates nothing. Sorting every count on maxCount's bytes instead would cost the
+  // small counts up to three extra passes.
+  const segmentVariants: StructureVariants = new StructureVariants((): readonly StructureVariant[] =>
+    bySegment.slice(0, bySegment.indexOf(segmentSort(mostSegments)) + 1).flatMap((s) => s.hostPaths),
+  );
+  const mostSegments = Math.min(maxCount || MAX_SORT_COUNT, maxSegments ?? MAX_SORT_COUNT);
   const bySegment = [1, 2, 3, 4].map((bytes) =>
-    radixSorter(ctx, exec, { keyType: 'u32', valueType: 'u32', descending: false, bits: [0, 8 * bytes] }, sortOptions, `bySegment${bytes}`),
+    radixSorter(
+      ctx,
+      exec,
+      { keyType: 'u32', valueType: 'u32', descending: false, bits: [0, 8 * bytes] },
+      { ...sortOptions, variants: segmentVariants },
+      `bySegment${bytes}`,
+    ),
   );
   /** The radix sort of segment numbers below `segments` (at least 1). */
   const segmentSort = (segments: number) => bySegment[Math.ceil(segmentBits(segments) / 8) - 1]!;
@@ -107,7 +123,6 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
     outer: whole('outer'),
   });
   // Every path: the numbering, the gathers, the sort by key and each sort by segment a count may pick.
-  const mostSegments = Math.min(maxCount || MAX_SORT_COUNT, maxSegments ?? MAX_SORT_COUNT);
   const paths = [
     headsRecipe(1),
     ...byKey.paths,
@@ -116,6 +131,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   if (valueType !== undefined) paths.push(gatherRecipe(1), gather2Recipe(1));
 
   return planOf([exec, scan], {
+    what: 'segmented sort plan',
     encode(encoder, args) {
       const need: Record<string, number | { bytes: (n: number) => number }> = {
         keys: 4,

@@ -122,6 +122,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
   // An odd number of digit passes ends in scratch and is copied back into the caller's buffers.
   const copiesBack = chosen === 'radix' && Math.ceil((bits[1] - bits[0]) / 8) % 2 === 1;
   return planOf([inner], {
+    what: 'sort plan',
     encode(encoder, args) {
       const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
       const indirect = a.countBuffer !== undefined;

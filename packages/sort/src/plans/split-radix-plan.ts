@@ -89,6 +89,7 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
   if (maxCount !== undefined && maxCount > 0) exec.reserve(scratchRecipe(maxCount));
 
   return planOf<SortBuffers>([exec, split], {
+    what: WHAT,
     encode(encoder, args) {
       const count = checkEncodeArgs(WHAT, args, hasValues ? { keys: 4, values: 4 } : { keys: 4 });
       if (!hasValues && args.values !== undefined) {

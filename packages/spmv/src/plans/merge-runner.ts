@@ -10,7 +10,16 @@ import {
 } from '../kernels/merge-kernels.js';
 import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
-import { columnBlocks, MAX_COLUMNS_PER_PASS, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner } from './runner.js';
+import {
+  columnBlocks,
+  MAX_COLUMNS_PER_PASS,
+  matrixRefs,
+  matrixRoles,
+  readYKey,
+  SCALE_VARIANTS,
+  type SpmvRunner,
+  scaleVariants,
+} from './runner.js';
 
 /** Items per invocation of the carry fix-up (one workgroup walks every tile's carry). */
 const FIXUP_ITEMS = 16;
@@ -120,10 +129,11 @@ export function createMergeRunner(
     return b.build();
   };
   const ready = exec.load(SCALE_VARIANTS.map(([alpha, beta]) => build(alpha, beta)));
+  const variants = scaleVariants('', build);
   return {
     encode(encoder, x, y, alpha, beta) {
       // The bindings are the matrix's, k's and the tiles'; beta = 0 or not picks the kernels.
-      exec.encode(encoder, readYKey(beta), () => build(alpha, beta), { ...matrixRoles(m, x, y), coords });
+      exec.encode(encoder, readYKey(beta), () => build(alpha, beta), { ...matrixRoles(m, x, y), coords }, variants);
     },
     ready,
     get scratchBytes() {

@@ -1,4 +1,4 @@
-import type { BufferRef } from '@scan/core/kit';
+import { type BufferRef, type Recipe, StructureVariants } from '@scan/core/kit';
 import type { GpuCsrMatrix } from '../types.js';
 
 /**
@@ -88,3 +88,22 @@ export const SCALE_VARIANTS: readonly (readonly [alpha: number, beta: number])[]
   [1, 0],
   [1, 1],
 ];
+
+/**
+ * The two structures a product step takes, beta = 0 and beta ≠ 0, under `${prefix}${readYKey(beta)}`:
+ * passed to the executor's `encode`, so that the first encode with a pair of x and y makes the bind
+ * groups of both, and an encode that first switches beta to or from 0 creates nothing (new scalars
+ * are new parameters only).
+ *
+ * @example
+ * ```ts
+ * declare function gatherRecipe(alpha: number, beta: number): Recipe; // the product's steps for these scalars
+ * const variants = scaleVariants('gather ', gatherRecipe);
+ * exec.encode(encoder, `gather ${readYKey(beta)}`, () => gatherRecipe(alpha, beta), roles, variants);
+ * ```
+ */
+export function scaleVariants(prefix: string, build: (alpha: number, beta: number) => Recipe): StructureVariants {
+  return new StructureVariants(() =>
+    SCALE_VARIANTS.map(([alpha, beta]) => ({ key: `${prefix}${readYKey(beta)}`, recipe: build(alpha, beta) })),
+  );
+}

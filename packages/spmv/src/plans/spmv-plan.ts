@@ -1,9 +1,9 @@
 import { type ScanContext, ScanError } from '@scan/core';
-import { assertUsable, checkEncodeArgs, checkOptions } from '@scan/core/kit';
+import { assertUsable, checkEncodeArgs, checkEncodeCall, checkOptions, describeValue } from '@scan/core/kit';
 import { MAX_SEGMENT_LENGTH } from '../kernels/branchless-kernels.js';
 import { csrStatsUnchecked } from '../stats.js';
 import type { CsrMatrix, CsrStats, GpuCsrMatrix, SpmvAlgorithm, SpmvEncodeArgs, SpmvPlan, SpmvPlanOptions } from '../types.js';
-import { checkCsr, checkPlanOptions } from '../validate.js';
+import { checkCsr, checkPlanOptions, checkScale } from '../validate.js';
 import { createBranchlessRunner } from './branchless-runner.js';
 import { chooseAlgorithm } from './choose-algorithm.js';
 import { type OwnedGpuCsr, transposeOnGpu, uploadCsr } from './gpu-matrix.js';
@@ -39,7 +39,7 @@ function checkGpuMatrix(ctx: ScanContext, A: GpuCsrMatrix): void {
   for (const field of ['rows', 'cols', 'nnz'] as const) {
     const v = A[field];
     if (!(Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
-      throw new ScanError('INVALID_ARGUMENT', `A.${field} = ${String(v)}: expected an integer from 0 to 2^32 − 1`, {
+      throw new ScanError('INVALID_ARGUMENT', `A.${field} = ${describeValue(v)}: expected an integer from 0 to 2^32 − 1`, {
         argument: `A.${field}`,
       });
     }
@@ -50,7 +50,7 @@ function checkGpuMatrix(ctx: ScanContext, A: GpuCsrMatrix): void {
     if (!b || typeof b.size !== 'number') {
       throw new ScanError(
         'INVALID_ARGUMENT',
-        `A.${field} = ${String(b)}: expected a GPUBuffer (or a Uint32Array/Float32Array for a host matrix)`,
+        `A.${field} = ${describeValue(b)}: expected a GPUBuffer (or a Uint32Array/Float32Array for a host matrix)`,
         {
           argument: `A.${field}`,
         },
@@ -76,7 +76,9 @@ function checkGpuMatrix(ctx: ScanContext, A: GpuCsrMatrix): void {
 function checkPowerOfTwo(value: unknown, argument: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (!(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max && (value & (value - 1)) === 0)) {
-    throw new ScanError('INVALID_ARGUMENT', `${argument} = ${String(value)}: expected a power of two from ${min} to ${max}`, { argument });
+    throw new ScanError('INVALID_ARGUMENT', `${argument} = ${describeValue(value)}: expected a power of two from ${min} to ${max}`, {
+      argument,
+    });
   }
   return value;
 }
@@ -198,6 +200,7 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
     encode(encoder: GPUCommandEncoder, args: SpmvEncodeArgs) {
       if (destroyed) throw new ScanError('INVALID_ARGUMENT', `${WHAT}: the plan was destroyed`, { argument: 'plan' });
       assertUsable(ctx);
+      checkEncodeCall(WHAT, encoder, args);
       const a = checkOptions(args, ['x', 'y', 'alpha', 'beta'], 'args') as unknown as SpmvEncodeArgs;
       checkEncodeArgs(WHAT, { x: a.x, y: a.y, count: 1 }, { x: { bytes: 4 * inputLength * k }, y: { bytes: 4 * outputLength * k } });
       const alpha = checkScale(a.alpha, 'args.alpha', 1);
@@ -222,14 +225,6 @@ export function createSpmvPlan(ctx: ScanContext, A: CsrMatrix | GpuCsrMatrix, op
       owned?.destroy();
     },
   };
-}
-
-function checkScale(value: unknown, argument: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new ScanError('INVALID_ARGUMENT', `${argument} = ${String(value)}: expected a number (not NaN)`, { argument });
-  }
-  return value;
 }
 
 function createRunner(

@@ -5,11 +5,13 @@ import {
   checkCount,
   checkEncodeArgs,
   checkOptions,
+  describeValue,
   invalidArgument,
   planOf,
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
+  StructureVariants,
 } from '@scan/core/kit';
 import { type Family, MatrixCode, type MatrixPath, type MatrixShape, tileSide } from '../kernels/matrix.js';
 import { REDUCE_SLOTS, SCAN_SLOTS } from '../kernels/tcu-kernels.js';
@@ -126,7 +128,7 @@ function segmentSizeOf(what: string, args: unknown, count: number): number {
   const s = (args as { segmentSize?: unknown } | null)?.segmentSize;
   if (s === undefined) return Math.max(1, count);
   if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 1 || s > 2 ** 31) {
-    throw new ScanError('INVALID_ARGUMENT', `${what}: args.segmentSize = ${String(s)}: expected a positive integer`, {
+    throw new ScanError('INVALID_ARGUMENT', `${what}: args.segmentSize = ${describeValue(s)}: expected a positive integer`, {
       argument: 'args.segmentSize',
     });
   }
@@ -169,7 +171,13 @@ function makePlan(
     }
     exec.reserve({ steps: [], scratch, params: [] });
   }
+  // Those recipes are also every structure a count up to the limit may take (a structure changes
+  // only where a kernel does: levels, tails, direct units), for each segment size: the first encode
+  // with a set of buffers makes the bind groups of them all, so a count or segment size that first
+  // takes another level creates nothing (see StructureVariants).
+  const variants = new StructureVariants(() => recipes.map((recipe) => ({ key: structureKeyOf(recipe), recipe })));
   const plan = planOf<TcuEncodeArgs>([exec], {
+    what,
     encode(encoder, args) {
       const count0 = (args as { count?: unknown } | null)?.count;
       const s = segmentSizeOf(what, args, typeof count0 === 'number' ? count0 : 0);
@@ -178,7 +186,7 @@ function makePlan(
         output: { bytes: (n) => outputBytes(n, s) },
       });
       const recipe = build(count, s);
-      exec.encode(encoder, structureKeyOf(recipe), () => recipe, { input: args.input, output: args.output });
+      exec.encode(encoder, structureKeyOf(recipe), () => recipe, { input: args.input, output: args.output }, variants);
     },
     ready: exec.load(recipes),
   });

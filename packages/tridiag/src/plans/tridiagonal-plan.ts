@@ -134,6 +134,11 @@ export function workgroupCapacity(ctx: ScanContext): number {
  * `plan.algorithm` says so); the
  * global levels are cyclic reduction for every algorithm.
  *
+ * `options.stride` is the layout of all five buffers of every encode: `'contiguous'` (default;
+ * element i of system s at `s·n + i`) or `'interleaved'` (at `i·batch + s`). It is fixed here, with
+ * `n` and `batch`, because the kernels are specialized for it; `solveTridiagonal` takes it in its
+ * `systems` argument instead, beside the arrays.
+ *
  * Made to be encoded every frame. Memory, fixed by `n` and `batch` at creation: the reduced rows of
  * the global levels (16 bytes for each of the ⌊n/2⌋ + ⌊n/4⌋ + … rows per system, only when n is past
  * a workgroup), a 16-byte status word for encodes without `status`, and a 4-slot parameter ring (a
@@ -329,6 +334,7 @@ export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlan
   exec.reserve(withStatus);
 
   const plan = planOf<TridiagonalEncodeArgs>([exec], {
+    what: 'tridiagonal plan',
     encode(encoder, args) {
       if (args === null || typeof args !== 'object') {
         invalidTridiagonalArgument('args', args, 'expected { a, b, c, d, x, status? }');
