@@ -4,6 +4,9 @@
 # the workspace, typechecks scripts/install-check/example.ts with tsc — strict, no @webgpu/types in
 # its tsconfig, declaration files checked too (no skipLibCheck) — and runs it in Node on the adapter
 # Dawn finds (SwiftShader when there is no GPU), each result compared with the CPU reference.
+# Then it runs scripts/install-check/destroy-after-loss.ts (issue 46: a destroyed device, a call
+# rejected with DEVICE_LOST, ctx.destroy(), with @scan/sort imported) in several fresh `node`
+# processes, since the crash it guards against came at exit: any non-zero status or timeout fails.
 # Usage: bash scripts/check-install.sh      (exit status non-zero on any failure)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +28,7 @@ for tarball in "$work"/tarballs/*.tgz; do
   changelog=$(tar -xzOf "$tarball" package/CHANGELOG.md 2>/dev/null || true)
   grep -qx "## $version" <<<"$changelog" || { echo "check-install: $(basename "$tarball") has no CHANGELOG.md with a '## $version' section" >&2; exit 1; }
 done
-cp "$root/scripts/install-check/example.ts" "$root/scripts/install-check/tsconfig.json" "$work/app/"
+cp "$root"/scripts/install-check/{example.ts,destroy-after-loss.ts,tsconfig.json} "$work/app/"
 cd "$work/app"
 cat > package.json <<'JSON'
 { "name": "scan-install-check", "private": true, "type": "module" }
@@ -48,3 +51,26 @@ for tsc in node_modules/typescript/bin/tsc $(for v in "${newer_typescripts[@]}";
   done
 done
 node out/example.js
+# Each run a process of its own: the crash came as Node exited (status 134 or 139, now and then a
+# hang), after the script's last line. A clean run takes about a second on SwiftShader.
+runs=5
+failed=0
+for run in $(seq "$runs"); do
+  status=0
+  timeout -k 5 30 node --expose-gc out/destroy-after-loss.js >destroy.log 2>&1 || status=$?
+  if [ "$status" -eq 0 ]; then continue; fi
+  case $status in
+    124 | 137) why='timed out after 30 s' ;;
+    134) why='aborted (SIGABRT)' ;;
+    139) why='segmentation fault (SIGSEGV)' ;;
+    *) why="exit status $status" ;;
+  esac
+  echo "check-install: destroy-after-loss.ts, run $run of $runs: $why; its output:" >&2
+  sed 's/^/  | /' destroy.log >&2
+  failed=$((failed + 1))
+done
+if [ "$failed" -gt 0 ]; then
+  echo "check-install: the destroy sequence failed in $failed of $runs runs" >&2
+  exit 1
+fi
+echo "ok  destroy sequence after a lost device: $runs of $runs runs exited cleanly"

@@ -8,7 +8,7 @@
 # loader wgpu falls back to OpenGL on Mesa's llvmpipe, which browsers do not use for WebGPU and
 # where naga's zero-initialization of workgroup memory makes kernels with large workgroup arrays
 # take minutes to compile (CONTRIBUTING.md, "wgpu"); DENO_WEBGPU_BACKEND=vulkan rules that out.
-# Usage: bash scripts/test-wgpu.sh [case-name-prefix | frame-loop]
+# Usage: bash scripts/test-wgpu.sh [case-name-prefix | frame-loop | quick-start]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deno="$root/tooling/node-suite/node_modules/.bin/deno"

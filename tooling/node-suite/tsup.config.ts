@@ -2,8 +2,8 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   // One self-contained file, like the bench's: the workspace packages are bundled in and only Dawn
-  // (`webgpu`, a native addon) stays external, so the lent GPU machine needs nothing but
-  // node_modules/webgpu to run scripts/node-stress.
+  // (`webgpu`, a native addon) stays external, so a GPU machine needs nothing but node
+  // and node_modules/webgpu to run scripts/node-stress (scripts/remote-bench.sh --bundle sends those).
   {
     entry: { stress: 'src/stress.ts' },
     format: ['esm'],

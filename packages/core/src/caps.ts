@@ -1,3 +1,5 @@
+import { probeSubgroups, subgroupVerdict } from './subgroup-probe.js';
+
 /** One subgroup-matrix shape and component types the adapter offers (tensor cores). */
 export interface SubgroupMatrixConfig {
   readonly componentType: string;
@@ -11,6 +13,11 @@ export interface SubgroupMatrixConfig {
 export interface ScanCaps {
   /** Optional WebGPU features the device was created with (and that this context may use). */
   readonly features: {
+    /**
+     * The device has `subgroups` and its shader compiler takes `enable subgroups;` (checked once
+     * per device by a small probe; true until the probe says otherwise, which
+     * `subgroupsChecked(ctx)` and every array-level function wait for).
+     */
     readonly subgroups: boolean;
     readonly shaderF16: boolean;
     readonly timestampQuery: boolean;
@@ -53,6 +60,8 @@ interface AdapterInfoLike {
 /**
  * Reads a device's capabilities. `adapterInfo` defaults to `device.adapterInfo` where the
  * implementation has it; `disable` masks features (tests force the portable paths this way).
+ * Where the device lists `subgroups`, this starts its subgroup probe (`probeSubgroups`), and
+ * `features.subgroups` turns false if the probe fails.
  *
  * @example
  * ```ts
@@ -81,9 +90,16 @@ export function readCaps(
       });
     }
   }
+  // Listed is not enough (Deno's wgpu lists `subgroups` but cannot compile it): start the device's
+  // probe now, and let the getter follow its verdict, so every package that reads this flag, and
+  // every copy of these caps, takes the portable kernels once the probe has failed.
+  const subgroupsListed = has('subgroups') && !disable.subgroups;
+  if (subgroupsListed) void probeSubgroups(device);
   return {
     features: {
-      subgroups: has('subgroups') && !disable.subgroups,
+      get subgroups() {
+        return subgroupsListed && subgroupVerdict(device) !== false;
+      },
       shaderF16: has('shader-f16') && !disable.shaderF16,
       timestampQuery: has('timestamp-query'),
       subgroupMatrix: has(SUBGROUP_MATRIX_FEATURE) && !disable.subgroupMatrix,

@@ -52,4 +52,5 @@ export {
   type ScanPlanOptions,
 } from './plans/types.js';
 export { COMPARE_OPS, type CompareOp } from './predicate.js';
+export { subgroupsChecked } from './subgroups-checked.js';
 export { createGpuTimer, type GpuTimer } from './timing.js';

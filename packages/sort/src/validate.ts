@@ -202,7 +202,8 @@ function headFlagsOfOffsets(offsets: Uint32Array, n: number): Uint8Array {
 /** A value for a message: short arrays element by element (`[9, 3]`), anything else as core renders it. */
 function renderValue(value: unknown): string {
   if (Array.isArray(value) && value.length <= 8) {
-    return `[${value.map((x) => (typeof x === 'number' ? String(x) : typeof x === 'string' ? JSON.stringify(x) : describeValue(x))).join(', ')}]`;
+    // describeValue bounds each element (a string element may be megabytes long).
+    return `[${value.map((x) => describeValue(x)).join(', ')}]`;
   }
   return describeValue(value);
 }

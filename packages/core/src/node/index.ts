@@ -15,8 +15,10 @@
 import { createContext, type ScanContext } from '../context.js';
 import { acquireAdapter } from './acquire.js';
 import { normalizeAdapterInfo, requestScanDevice } from './device.js';
+import { keepInstanceWithDevice } from './instance-lifetime.js';
 import { loadWebGpu } from './load-webgpu.js';
 import { defaultMachine } from './machine.js';
+import { checkNodeContextOptions } from './options.js';
 import { resolveDawnToggles } from './toggles.js';
 
 export { SCAN_FEATURES, SCAN_LIMITS, scanDeviceDescriptor } from '../device-descriptor.js';
@@ -75,21 +77,23 @@ function defineMissingGlobals(globals: object): void {
  *   the limits in {@link SCAN_LIMITS}; `ctx.caps` reports them with the subgroup sizes.
  * - **Errors.** `UNSUPPORTED` `ScanError` when `webgpu` is missing or will not load, or when no
  *   adapter can be had (the message lists what was tried and what to install); `INVALID_ARGUMENT`
- *   for a malformed toggle.
+ *   for an unknown option, a value of the wrong type or a malformed toggle.
  * - **Lifetime.** The context holds the Dawn instance (the object `create()` returns) for the
  *   device's whole life: `webgpu@0.6.2`'s device does not keep its instance alive, and once the
  *   instance is garbage-collected the device's threads run on freed state — the crashes (futex and
  *   mutex errors, segfaults, hangs) once put down to megabyte uploads (core's README, "Node", and
- *   `scripts/dawn-instance-lifetime.mjs`). `ctx.destroy()` destroys the device and drops the
- *   instance. Node then exits by itself: Dawn holds no handle on the event loop once nothing
- *   references the instance, and this function keeps it only inside the context (never on
- *   `globalThis`).
+ *   `scripts/dawn-instance-lifetime.mjs`). The instance lives as long as the device can be
+ *   reached (by the context, `ctx.device`, or a call still running), and is collected with it;
+ *   `ctx.destroy()` destroys the device but keeps the instance, because Dawn still delivers the
+ *   destroyed device's callbacks through it. Node exits by itself all the same: a held instance
+ *   keeps no handle on the event loop, and nothing global refers to it.
  * - **Size.** Host arrays are limited only by the device: every package's array-level functions
  *   are checked in CI at up to 2^22 elements on SwiftShader, and at 2^26 on the lent H100 by
  *   `scripts/node-stress` (core's README, "Node", has the results and the transfer speeds).
  * - **Device loss.** Calls on a destroyed context, or whose device is lost mid-call, reject with
- *   `ScanError` `DEVICE_LOST`. `destroy()` keeps the Dawn instance until the device's pending
- *   callbacks have run: dropping it mid-call crashed the process at exit.
+ *   `ScanError` `DEVICE_LOST`. `ctx.destroy()` may follow `ctx.device.destroy()`. Releasing the
+ *   instance at `destroy()`, even once the queue was idle, crashed Node at exit when a rejected
+ *   call's work still created pipelines on the destroyed device (core's README, "Node").
  *
  * @example
  * ```ts
@@ -100,6 +104,7 @@ function defineMissingGlobals(globals: object): void {
  * ```
  */
 export async function createNodeContext(options: NodeContextOptions = {}): Promise<ScanContext> {
+  checkNodeContextOptions(options);
   const toggles = resolveDawnToggles(options.toggles, process.env);
   const webgpu = await loadWebGpu();
   if (options.globals !== false) defineMissingGlobals(webgpu.globals);
@@ -109,23 +114,15 @@ export async function createNodeContext(options: NodeContextOptions = {}): Promi
     defaultMachine(),
   );
   const device = await requestScanDevice(acquired.adapter);
-  // The Dawn instance stays referenced for the device's life, and is let go on destroy so that
-  // nothing of Dawn's is left reachable.
-  const held: { gpu: GPU | undefined } = { gpu: acquired.gpu };
+  // The Dawn instance lives as long as the device can be reached, destroyed or not: releasing it
+  // at destroy() crashed Node at exit under work still pending (instance-lifetime.ts says why).
+  keepInstanceWithDevice(device, acquired.gpu);
   return createContext(device, {
     adapterInfo: normalizeAdapterInfo(acquired.adapter.info),
     ...(options.subgroups === undefined ? {} : { subgroups: options.subgroups }),
     ...(options.subgroupMatrix === undefined ? {} : { subgroupMatrix: options.subgroupMatrix }),
     ...(options.shaderF16 === undefined ? {} : { shaderF16: options.shaderF16 }),
-    onDestroy: () => {
-      device.destroy();
-      // Dawn still delivers the destroyed device's callbacks (aborted maps, work done) through the
-      // instance: let go of it only once they have run. Dropped at once, mid-call, the process
-      // crashed at exit (core README, "Node").
-      const release = () => {
-        held.gpu = undefined;
-      };
-      device.queue.onSubmittedWorkDone().then(release, release);
-    },
+    // Destroying a device twice is allowed (the user may have destroyed `ctx.device` already).
+    onDestroy: () => device.destroy(),
   });
 }

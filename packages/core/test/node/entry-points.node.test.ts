@@ -39,6 +39,7 @@ const MAIN_VALUES = [
   'scan',
   'scanDeviceDescriptor',
   'split',
+  'subgroupsChecked',
   'uploadArray',
 ];
 
