@@ -14,6 +14,7 @@ import {
   scale,
   transpose,
 } from '../src/cpu/index.js';
+import { HiSparseMatrix } from '../src/gpu/matrix.js';
 import { randomCsrDyadic } from './oracle.js';
 
 function expectInvalid(run: () => unknown, message: RegExp): void {
@@ -90,5 +91,25 @@ describe('bad input', () => {
     expectInvalid(() => hisparseInsert(scale(H, 0), 0, 0, 1), /^H\.scale = 0/);
     const E = hisparseFromCsr({ rows: 0, cols: 0, rowPtr: new Uint32Array(1), colIdx: new Uint32Array(0), values: new Float32Array(0) });
     expectInvalid(() => hisparseInsert(E, 0, 0, 1), /^row = 0: out of range: H\.rows = 0/);
+  });
+
+  it('the constructor of HiSparseMatrix is not public: a ScanError that names the static constructors', () => {
+    // JavaScript ignores TypeScript's `private`: a caller may still write `new HiSparseMatrix(…)`.
+    const Constructor = HiSparseMatrix as unknown as new (...args: unknown[]) => HiSparseMatrix;
+    const tree = { root: 0, census: {}, retain: () => tree };
+    for (const args of [[], [undefined], [{}, tree, false, 1]]) {
+      let error: unknown;
+      try {
+        new Constructor(...args);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, `new HiSparseMatrix(${args.length} arguments)`).toBeInstanceOf(ScanError);
+      expect((error as ScanError).code).toBe('INVALID_ARGUMENT');
+      expect((error as ScanError).argument).toBe('new HiSparseMatrix');
+      expect((error as ScanError).message).toMatch(
+        /^new HiSparseMatrix\(\): the constructor is not public; make a matrix with HiSparseMatrix\.fromCsr/,
+      );
+    }
   });
 });

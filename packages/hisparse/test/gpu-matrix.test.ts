@@ -6,7 +6,7 @@ import { getTestContext } from '@scan/gpu-testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hisparseAdd, hisparseFromCoo, hisparseFromCsr, hisparseToCsr, scale, transpose } from '../src/cpu/index.js';
 import { DEFAULT_NODE_SIZE } from '../src/format/layout.js';
-import { createHiSparseSpmvPlan, HiSparseMatrix } from '../src/gpu/matrix.js';
+import { createHiSparseSpmvPlan, HiSparseMatrix, viewOnContext } from '../src/gpu/matrix.js';
 import { dyadicVector, expectSameCsr, randomCoo, randomCsrDyadic } from './oracle.js';
 
 let ctx: ScanContext;
@@ -90,13 +90,62 @@ describe('HiSparseMatrix', () => {
       lost: base.lost,
       destroy() {},
     } as ScanContext;
-    const tight = new HiSparseMatrix(small, M.tree.retain(), M.transposed, M.scaleFactor);
+    const tight = viewOnContext(small, M);
     expect(() => createHiSparseSpmvPlan(tight.ctx, tight)).toThrow(
       expect.objectContaining({ code: 'TOO_LARGE', argument: 'A' }) as unknown as Error,
     );
     tight.destroy();
     M.destroy();
     await expect(M.spmv(new Float32Array(12))).rejects.toThrow(/destroy/);
+  });
+
+  it('every public entry point checks its arguments (ScanError naming the argument)', async () => {
+    const A = randomCsrDyadic(10, 12, 30, 20);
+    const invalid = (argument: string, message: RegExp) =>
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', argument, message: expect.stringMatching(message) }) as unknown as Error;
+    // The static constructors: the context, the matrix, the options.
+    await expect(HiSparseMatrix.fromCsr(undefined as never, A)).rejects.toThrow(invalid('ctx', /^ctx = undefined/));
+    await expect(HiSparseMatrix.fromCsr(ctx, undefined as never)).rejects.toThrow(invalid('A', /^A = undefined/));
+    await expect(HiSparseMatrix.fromCoo(ctx, A as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(HiSparseMatrix.fromHost(ctx, A as never)).rejects.toThrow(invalid('H', /^H = Object: expected a HiSparse matrix/));
+    await expect(HiSparseMatrix.fromGpuCsr(ctx, undefined as never)).rejects.toThrow(
+      invalid('A', /^A = undefined: expected a GpuCsrMatrix/),
+    );
+    const buffer = (bytes: number) => ctx.device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE });
+    const [rowPtr, colIdx, values] = [buffer(12), buffer(8), buffer(12)];
+    const gpuA = { rows: 2, cols: 2, nnz: 3, rowPtr, colIdx, values };
+    await expect(HiSparseMatrix.fromGpuCsr(ctx, gpuA)).rejects.toThrow(
+      invalid('A.colIdx', /^A\.colIdx has 8 bytes: expected at least 12 \(4·A\.nnz\)/),
+    );
+    await expect(HiSparseMatrix.fromGpuCsr(ctx, { ...gpuA, rows: 2.5 })).rejects.toThrow(invalid('A.rows', /^A\.rows = 2\.5/));
+    await expect(HiSparseMatrix.fromGpuCsr(ctx, { ...gpuA, nnz: 2, values: undefined } as never)).rejects.toThrow(
+      invalid('A.values', /^A\.values = undefined: expected a GPUBuffer/),
+    );
+    for (const b of [rowPtr, colIdx, values]) b.destroy();
+
+    const M = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 4 });
+    // spmv: x of the wrong type or length (transposed too), unknown or bad options.
+    await expect(M.spmv(new Float64Array(12) as never)).rejects.toThrow(invalid('x', /^x = Float64Array\(12\): expected a Float32Array/));
+    await expect(M.spmv(Array.from({ length: 12 }, () => 1) as never)).rejects.toThrow(invalid('x', /expected a Float32Array/));
+    await expect(M.spmv(new Float32Array(12), { transpose: true })).rejects.toThrow(
+      invalid('x', /expected 10 elements \(A\.rows, transposed\)/),
+    );
+    await expect(M.spmv(new Float32Array(12), { combine: 'sum' as never })).rejects.toThrow(invalid('options.combine', /"sum"/));
+    // add: not a matrix, another shape, another node size, another context.
+    await expect(M.add(undefined as never)).rejects.toThrow(invalid('B', /^B = undefined: expected a HiSparseMatrix/));
+    await expect(M.add(M.transpose())).rejects.toThrow(invalid('B', /^B = 12×10 matrix: shape does not match A = 10×12/));
+    const N8 = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 8 });
+    await expect(M.add(N8)).rejects.toThrow(invalid('B.nodeSize', /^B\.nodeSize = 8: does not match A\.nodeSize = 4/));
+    const elsewhere = viewOnContext({ ...ctx, caps: ctx.caps, lost: ctx.lost, destroy() {} } as ScanContext, M);
+    await expect(M.add(elsewhere)).rejects.toThrow(invalid('B', /expected a matrix of the same context/));
+    // scale, insert, remove.
+    for (const s of [Number.NaN, Number.POSITIVE_INFINITY, '2']) expect(() => M.scale(s as number)).toThrow(invalid('s', /^s = /));
+    await expect(M.insert(10, 0, 1)).rejects.toThrow(invalid('row', /^row = 10: expected an integer from 0 to A\.rows − 1 = 9/));
+    await expect(M.insert(0, 0, '1' as never)).rejects.toThrow(invalid('value', /^value = "1"/));
+    await expect(M.remove(0, -1)).rejects.toThrow(invalid('col', /^col = -1/));
+    // The plan: a matrix of another context.
+    expect(() => createHiSparseSpmvPlan(ctx, elsewhere)).toThrow(invalid('A', /made on this context/));
+    for (const m of [elsewhere, N8, M]) m.destroy();
   });
 
   it('sizes past one storage binding are TOO_LARGE naming the argument the caller passed', async () => {
@@ -122,7 +171,7 @@ describe('HiSparseMatrix', () => {
         lost: ctx.lost,
         destroy() {},
       }) as ScanContext;
-    const view = (c: ScanContext, m: HiSparseMatrix) => new HiSparseMatrix(c, m.tree.retain(), m.transposed, m.scaleFactor);
+    const view = viewOnContext;
     // The build: each (distinct) nonzero needs 16 bytes of sorted entries, refused before the upload.
     const nnz = M.stats().nnz;
     created = 0;

@@ -148,6 +148,32 @@ describe('readMatrixMarketFile / writeMatrixMarketFile', () => {
     );
   });
 
+  it('the same entry rules as readMatrixMarket: upper entries of a symmetric file, f32 overflow, skew diagonal', async () => {
+    const path = join(dir, 'rules.mtx');
+    const files = [
+      ['%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1\n1 2 1\n', 4, /entry \(1, 2\) is above the diagonal/],
+      ['%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 1\n1 3 1\n', 3, /entry \(1, 3\) is above the diagonal/],
+      ['%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 1\n3 3 1\n', 3, /diagonal entry \(3, 3\)/],
+      ['%%MatrixMarket matrix coordinate real general\n% c\n3 3 1\n3 2 1e40\n', 4, /value "1e40" of entry \(3, 2\) is past the f32 range/],
+    ] as const;
+    for (const [text, line, pattern] of files) {
+      await writeFile(path, text);
+      const error = await errorOf(readMatrixMarketFile(path));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.argument).toBe('path');
+      expect(error.message).toMatch(new RegExp(`^Matrix Market file ${path}, line ${line}: `));
+      expect(error.message).toMatch(pattern);
+      // The string reader rejects the same text with the same words after its own prefix.
+      let fromText: unknown;
+      try {
+        readMatrixMarket(text);
+      } catch (e) {
+        fromText = e;
+      }
+      expect((fromText as Error).message.replace(/^[^,]*, /, '')).toBe(error.message.replace(/^[^,]*, /, ''));
+    }
+  });
+
   it('a malformed matrix is rejected before the file is created', async () => {
     const path = join(dir, 'never.mtx');
     const A = randomCoo(10, 4, 4, 3);

@@ -205,13 +205,13 @@ describe('readMatrixMarket: layout', () => {
     expectCooEqual(readMatrixMarket(`\uFEFF${MESSY}`), MESSY_EXPECTED, 'BOM');
   });
 
-  it('value spellings: nan, inf, infinity in any case, signs, exponents, −0, subnormals, f32 overflow', () => {
+  it('value spellings: nan, inf, infinity in any case, signs, exponents, −0, subnormals, the f32 range', () => {
     const texts = ['nan', 'NaN', '-nan', 'inf', '-Inf', '+INF', 'Infinity', '-infinity', '-0', '0.0', '+0', '1e-45', '1.4e-45'];
     texts.push(
       '3.4028234663852886e+38',
       '3.4028235e38',
-      '1e39',
-      '-1e39',
+      '3.40282356e38', // past the largest f32, but below the point where rounding gives Infinity
+      '-3.40282356e38',
       '5.',
       '.5',
       '1.5E+2',
@@ -228,7 +228,15 @@ describe('readMatrixMarket: layout', () => {
     expect(Object.is(A.values[8], -0)).toBe(true);
     expect(A.values[11]).toBe(2 ** -149);
     expect(A.values[13]).toBe(2 ** 128 - 2 ** 104); // the largest f32
-    expect(A.values[15]).toBe(Number.POSITIVE_INFINITY); // past the f32 range after rounding
+    expect(A.values[15]).toBe(2 ** 128 - 2 ** 104); // rounds down to it
+    expect(A.values[16]).toBe(-(2 ** 128 - 2 ** 104));
+  });
+
+  it('values that round to a subnormal or to ±0 are kept (ordinary f32 rounding)', () => {
+    const A = readMatrixMarket(`${'%%MatrixMarket matrix coordinate real general'}\n1 3 3\n1 1 1e-50\n1 2 -1e-50\n1 3 1e-40\n`);
+    expect(Object.is(A.values[0], 0)).toBe(true);
+    expect(Object.is(A.values[1], -0)).toBe(true);
+    expect(A.values[2]).toBe(Math.fround(1e-40));
   });
 
   it('integer values: signs and long integers (rounded to f32)', () => {
@@ -246,8 +254,14 @@ describe('readMatrixMarket: layout', () => {
       texts.push(`${k % 2 ? '-' : ''}${mantissa.slice(0, point)}.${mantissa.slice(point)}e${exponent}`);
       texts.push((rng.u32() / 977).toPrecision(rng.int(1, 21)));
     }
-    const text = `%%MatrixMarket matrix coordinate real general\n1 1 ${texts.length}\n${texts.map((t) => `1 1 ${t}\n`).join('')}`;
-    expect(bitsOf(readMatrixMarket(text).values)).toEqual(bitsOf(new Float32Array(texts.map(Number))));
+    // Those past the f32 range are rejected (tested below); the rest must read as Number reads them.
+    const fits = texts.filter((t) => Number.isFinite(Math.fround(Number(t))));
+    expect(fits.length).toBeGreaterThan(texts.length / 2);
+    const text = `%%MatrixMarket matrix coordinate real general\n1 1 ${fits.length}\n${fits.map((t) => `1 1 ${t}\n`).join('')}`;
+    expect(bitsOf(readMatrixMarket(text).values)).toEqual(bitsOf(new Float32Array(fits.map(Number))));
+    for (const t of texts.filter((t) => !fits.includes(t)).slice(0, 50)) {
+      expect(() => readMatrixMarket(`%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 ${t}\n`)).toThrow(/past the f32 range/);
+    }
   });
 });
 
@@ -533,6 +547,80 @@ const MALFORMED: [string, string, 'INVALID_ARGUMENT' | 'UNSUPPORTED' | 'TOO_LARG
     'INVALID_ARGUMENT',
     4,
     /diagonal entry \(2, 2\) in a skew-symmetric/,
+  ],
+  [
+    'skew diagonal in an integer file',
+    '%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 1\n3 3 5\n',
+    'INVALID_ARGUMENT',
+    3,
+    /diagonal entry \(3, 3\) in a skew-symmetric/,
+  ],
+  // The format stores only the lower triangle of a symmetric or skew-symmetric matrix.
+  [
+    'symmetric: an entry above the diagonal',
+    '%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 1 4\n1 2 -1\n',
+    'INVALID_ARGUMENT',
+    4,
+    /entry \(1, 2\) is above the diagonal: a symmetric file holds only the lower triangle \(row ≥ column\); write it as \(2, 1\)$/,
+  ],
+  [
+    'symmetric: both (2, 1) and (1, 2), which would be summed twice',
+    '%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 3\n% the same entry again, from above\n1 2 3\n',
+    'INVALID_ARGUMENT',
+    5,
+    /entry \(1, 2\) is above the diagonal/,
+  ],
+  [
+    'pattern symmetric: an entry above the diagonal',
+    '%%MatrixMarket matrix coordinate pattern symmetric\n4 4 2\n4 1\n2 3\n',
+    'INVALID_ARGUMENT',
+    4,
+    /entry \(2, 3\) is above the diagonal: a symmetric file/,
+  ],
+  [
+    'integer symmetric: an entry above the diagonal',
+    '%%MatrixMarket matrix coordinate integer symmetric\n4 4 1\n1 4 7\n',
+    'INVALID_ARGUMENT',
+    3,
+    /entry \(1, 4\) is above the diagonal/,
+  ],
+  [
+    'skew-symmetric: an entry above the diagonal',
+    '%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n3 1 2\n2 3 1\n',
+    'INVALID_ARGUMENT',
+    4,
+    /entry \(2, 3\) is above the diagonal: a skew-symmetric file holds only the lower triangle \(row ≥ column\); write it as \(3, 2\) with the value negated$/,
+  ],
+  // A finite value that f32 cannot hold would silently become ±Infinity.
+  [
+    'real past the f32 range',
+    `${BANNER}\n2 2 2\n1 1 1\n2 1 1e40\n`,
+    'INVALID_ARGUMENT',
+    4,
+    /value "1e40" of entry \(2, 1\) is past the f32 range.*Infinity$/,
+  ],
+  [
+    'negative real past the f32 range',
+    `${BANNER}\n2 2 1\n1 2 -1e39\n`,
+    'INVALID_ARGUMENT',
+    3,
+    /value "-1e39" of entry \(1, 2\).*-Infinity$/,
+  ],
+  ['just past the rounding point', `${BANNER}\n2 2 1\n1 1 3.4028236e38\n`, 'INVALID_ARGUMENT', 3, /value "3.4028236e38"/],
+  ['long decimal past the range', `${BANNER}\n1 1 1\n1 1 ${'9'.repeat(40)}\n`, 'INVALID_ARGUMENT', 3, /past the f32 range/],
+  [
+    'integer past the f32 range',
+    `%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 -1${'0'.repeat(39)}\n`,
+    'INVALID_ARGUMENT',
+    3,
+    /value "-10+…" of entry \(1, 1\) is past the f32 range/,
+  ],
+  [
+    'symmetric real past the f32 range',
+    '%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 5e38\n',
+    'INVALID_ARGUMENT',
+    3,
+    /value "5e38" of entry \(2, 1\)/,
   ],
   ['error late in CRLF text', `${BANNER}\r\n2 2 3\r\n1 1 1\r\n\r\n2 2 1\r\n1 2 x\r\n`, 'INVALID_ARGUMENT', 6, /value "x"/],
 ];

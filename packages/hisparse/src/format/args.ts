@@ -1,4 +1,6 @@
+import { ScanError } from '@scan/core';
 import { invalidArgument } from '@scan/core/kit';
+import type { GpuCsrMatrix } from '@scan/spmv';
 import { DEFAULT_NODE_SIZE, MAX_NODE_SIZE, MIN_NODE_SIZE } from './layout.js';
 import type { HiSparseHost } from './matrix.js';
 import { HiSparsePool } from './pool.js';
@@ -12,7 +14,7 @@ import { HiSparsePool } from './pool.js';
  *
  * @example
  * ```ts
- * checkNodeSize(undefined, 'options.nodeSize'); // 32
+ * checkNodeSize(undefined, 'options.nodeSize'); // 64, DEFAULT_NODE_SIZE
  * checkNodeSize(48, 'options.nodeSize'); // throws: options.nodeSize = 48: expected a power of two from 4 to 256
  * ```
  */
@@ -85,4 +87,47 @@ export function checkIndex(value: unknown, limit: number, argument: string, limi
 export function checkFinite(value: unknown, argument: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) invalidArgument(argument, value, 'expected a finite number');
   return value as number;
+}
+
+/**
+ * A CSR matrix whose arrays are GPU buffers: `rows`, `cols` and `nnz` integers from 0 to 2^32 − 1,
+ * and `rowPtr`, `colIdx`, `values` buffers of at least 4·(rows + 1), 4·nnz and 4·nnz bytes. Only
+ * the sizes can be checked from the host; the contents are the caller's to keep valid.
+ *
+ * @example
+ * ```ts
+ * checkGpuCsr({ rows: 2, cols: 2, nnz: 3, rowPtr, colIdx, values }, 'A');
+ * // throws when colIdx is smaller: A.colIdx has 8 bytes: expected at least 12 (4·A.nnz)
+ * ```
+ */
+export function checkGpuCsr(A: unknown, argument: string): GpuCsrMatrix {
+  if (A === null || typeof A !== 'object')
+    invalidArgument(argument, A, 'expected a GpuCsrMatrix { rows, cols, nnz, rowPtr, colIdx, values }');
+  const m = A as Record<string, unknown>;
+  for (const field of ['rows', 'cols', 'nnz']) {
+    const v = m[field];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) {
+      invalidArgument(`${argument}.${field}`, v, 'expected an integer from 0 to 2^32 − 1');
+    }
+  }
+  const rows = m['rows'] as number;
+  const nnz = m['nnz'] as number;
+  const need: [string, number, string][] = [
+    ['rowPtr', 4 * (rows + 1), `4·(${argument}.rows + 1)`],
+    ['colIdx', 4 * nnz, `4·${argument}.nnz`],
+    ['values', 4 * nnz, `4·${argument}.nnz`],
+  ];
+  for (const [field, bytes, formula] of need) {
+    const b = m[field] as { size?: unknown } | null | undefined;
+    if (b === null || typeof b !== 'object' || typeof b.size !== 'number') {
+      invalidArgument(`${argument}.${field}`, b, 'expected a GPUBuffer');
+    }
+    const size = (b as { size: number }).size;
+    if (size < bytes) {
+      throw new ScanError('INVALID_ARGUMENT', `${argument}.${field} has ${size} bytes: expected at least ${bytes} (${formula})`, {
+        argument: `${argument}.${field}`,
+      });
+    }
+  }
+  return A as GpuCsrMatrix;
 }

@@ -5,8 +5,9 @@ import { f32Bits } from '../cpu/bits.js';
 import type { HiSparseBuildOptions } from '../cpu/build.js';
 import { checkEdit, type EditChange } from '../cpu/edit.js';
 import { hisparseToCsr } from '../cpu/to-csr.js';
-import { checkFinite, checkHiSparse, checkNodeSize, checkVector } from '../format/args.js';
+import { checkFinite, checkGpuCsr, checkHiSparse, checkNodeSize, checkVector } from '../format/args.js';
 import type { HiSparseHost } from '../format/matrix.js';
+import { checkGpuOperand } from './add/args.js';
 import { addOnGpu } from './add/index.js';
 import { buildOnGpu, checkBuildable } from './build/index.js';
 import { type Census, levelNodes, takeCensus } from './census.js';
@@ -76,6 +77,16 @@ export class SharedTree implements GrowablePool {
 }
 
 /**
+ * The key that only this module holds: the constructor of {@link HiSparseMatrix} takes it first, so
+ * `new HiSparseMatrix(…)` from outside (JavaScript ignores TypeScript's `private`) fails with a
+ * ScanError that says how to make a matrix, instead of a TypeError deep inside.
+ */
+const CONSTRUCT: unique symbol = Symbol('HiSparseMatrix constructor');
+
+/** Made in the class's static block, where the private constructor is reachable (see {@link viewOnContext}). */
+let makeView: (ctx: ScanContext, A: HiSparseMatrix) => HiSparseMatrix;
+
+/**
  * A HiSparse matrix on the GPU (Derler, Zayer, Seidel and Steinberger, ICS 2017): a tree of d×d
  * dense and COO1/COO2/COO4 nodes in one pool buffer, with the matrix state — the transposed flag
  * and the scale — kept outside it, so `transpose()` and `scale(s)` are O(1) views of the same pool.
@@ -83,8 +94,9 @@ export class SharedTree implements GrowablePool {
  * itself (no read-back between levels) and leaf kernels per node type; y = s·op(A)·x runs the
  * same traversal with or without `transpose` (the leaves read their blocks transposed).
  *
- * Made by `HiSparseMatrix.fromCsr` / `fromCoo` (see `./build.ts`) or `fromHost`. Call `destroy()`
- * when done: the pool is freed once no view of it is left.
+ * Made by the static methods `HiSparseMatrix.fromCsr`, `fromCoo`, `fromGpuCsr` or `fromHost`; the
+ * constructor is not public (`new HiSparseMatrix()` throws an `INVALID_ARGUMENT` ScanError that
+ * names them). Call `destroy()` when done: the pool is freed once no view of it is left.
  *
  * @example
  * ```ts
@@ -109,24 +121,54 @@ export class HiSparseMatrix {
    */
   readonly census: Census;
 
-  /** @internal Use the static constructors. */
-  constructor(
-    readonly ctx: ScanContext,
+  /** The context the matrix was made on. */
+  readonly ctx: ScanContext;
+  /** Whether the stored matrix is read transposed. */
+  readonly transposed: boolean;
+  /** The factor every stored value is multiplied by when read. */
+  readonly scaleFactor: number;
+
+  /**
+   * Not public: make a matrix with {@link HiSparseMatrix.fromCsr}, {@link HiSparseMatrix.fromCoo},
+   * {@link HiSparseMatrix.fromGpuCsr} or {@link HiSparseMatrix.fromHost}. The pool a matrix reads
+   * is built by those (and shared by its views), so there is nothing a caller could pass here.
+   *
+   * @throws ScanError `INVALID_ARGUMENT` when called from outside this module.
+   */
+  private constructor(
+    key: typeof CONSTRUCT,
+    ctx: ScanContext,
     tree: SharedTree,
-    /** Whether the stored matrix is read transposed. */
-    readonly transposed: boolean,
-    /** The factor every stored value is multiplied by when read. */
-    readonly scaleFactor: number,
-    root: number = tree.root,
-    census: Census = tree.census,
+    transposed: boolean,
+    scaleFactor: number,
+    // Not defaults in the parameter list: those would read `tree` before the key is checked.
+    root?: number,
+    census?: Census,
   ) {
+    if (key !== CONSTRUCT) {
+      throw new ScanError(
+        'INVALID_ARGUMENT',
+        'new HiSparseMatrix(): the constructor is not public; make a matrix with HiSparseMatrix.fromCsr(ctx, A), ' +
+          'fromCoo(ctx, coo), fromGpuCsr(ctx, A) or fromHost(ctx, H)',
+        { argument: 'new HiSparseMatrix' },
+      );
+    }
+    this.ctx = ctx;
     this.tree = tree;
-    this.root = root;
-    this.census = census;
+    this.transposed = transposed;
+    this.scaleFactor = scaleFactor;
+    this.root = root ?? tree.root;
+    this.census = census ?? tree.census;
+  }
+
+  static {
+    makeView = (ctx, A) => new HiSparseMatrix(CONSTRUCT, ctx, A.tree.retain(), A.transposed, A.scaleFactor, A.root, A.census);
   }
 
   /** @internal Wraps freshly made parts (the matrix owns the pool) with their census, taken here unless `known`. */
   static async fromParts(ctx: ScanContext, parts: GpuHiSparseParts, known?: Census): Promise<HiSparseMatrix> {
+    assertUsable(ctx);
+    checkGpuOperand(parts, 'parts');
     let census: Census;
     try {
       census = known ?? (await takeCensus(ctx, parts));
@@ -137,7 +179,7 @@ export class HiSparseMatrix {
     }
     const { storedRows, storedCols, nodeSize, levels } = parts;
     const tree = new SharedTree({ storedRows, storedCols, nodeSize, levels }, parts.pool, parts.poolWords, parts.root, census);
-    return new HiSparseMatrix(ctx, tree, parts.transposed, parts.scale);
+    return new HiSparseMatrix(CONSTRUCT, ctx, tree, parts.transposed, parts.scale);
   }
 
   /**
@@ -202,7 +244,9 @@ export class HiSparseMatrix {
   /**
    * Builds a matrix from a CSR matrix already on the GPU (buffer level: nothing of A is read back).
    * A must be canonical — rows sorted by column, no duplicates — as `@scan/spmv`'s generators and
-   * `cooToCsr` make them; the buffers are not modified and stay the caller's.
+   * `cooToCsr` make them; the buffers are not modified and stay the caller's. Its sizes are checked
+   * (`rows`, `cols`, `nnz` integers, each buffer large enough for them: an `INVALID_ARGUMENT`
+   * ScanError names the field); its contents, on the GPU, are not.
    *
    * @example
    * ```ts
@@ -212,6 +256,7 @@ export class HiSparseMatrix {
    */
   static async fromGpuCsr(ctx: ScanContext, A: GpuCsrMatrix, options?: HiSparseBuildOptions): Promise<HiSparseMatrix> {
     assertUsable(ctx);
+    checkGpuCsr(A, 'A');
     const nodeSize = checkNodeSize(checkOptions(options, ['nodeSize'])['nodeSize'], 'options.nodeSize');
     return HiSparseMatrix.fromParts(ctx, await buildOnGpu(ctx, A, nodeSize));
   }
@@ -321,7 +366,7 @@ export class HiSparseMatrix {
     try {
       const target = { shared: tree, nodeSize: this.nodeSize, levels: this.levels, root: this.root, census: this.census };
       const { root, census } = await editOnGpu(this.ctx, target, r, c, change);
-      return new HiSparseMatrix(this.ctx, tree.retain(), this.transposed, this.scaleFactor, root, census);
+      return new HiSparseMatrix(CONSTRUCT, this.ctx, tree.retain(), this.transposed, this.scaleFactor, root, census);
     } finally {
       tree.release();
     }
@@ -360,7 +405,7 @@ export class HiSparseMatrix {
    */
   transpose(): HiSparseMatrix {
     this.usable();
-    return new HiSparseMatrix(this.ctx, this.tree.retain(), !this.transposed, this.scaleFactor, this.root, this.census);
+    return new HiSparseMatrix(CONSTRUCT, this.ctx, this.tree.retain(), !this.transposed, this.scaleFactor, this.root, this.census);
   }
 
   /**
@@ -374,7 +419,7 @@ export class HiSparseMatrix {
   scale(s: number): HiSparseMatrix {
     this.usable();
     const factor = checkFinite(s, 's');
-    return new HiSparseMatrix(this.ctx, this.tree.retain(), this.transposed, this.scaleFactor * factor, this.root, this.census);
+    return new HiSparseMatrix(CONSTRUCT, this.ctx, this.tree.retain(), this.transposed, this.scaleFactor * factor, this.root, this.census);
   }
 
   /**
@@ -501,4 +546,19 @@ export function createHiSparseSpmvPlan(ctx: ScanContext, A: HiSparseMatrix, opti
       inner.destroy();
     },
   };
+}
+
+/**
+ * @internal For tests: a view of `A` (same pool, state, root and census) that runs on `ctx` — the
+ * same device seen through smaller limits, or a wrapped device that counts what it creates. Not
+ * exported by the package.
+ *
+ * @example
+ * ```ts
+ * const tight = viewOnContext({ ...ctx, caps: smallerCaps }, A);
+ * tight.destroy();
+ * ```
+ */
+export function viewOnContext(ctx: ScanContext, A: HiSparseMatrix): HiSparseMatrix {
+  return makeView(ctx, A);
 }

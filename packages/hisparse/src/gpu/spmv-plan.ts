@@ -325,6 +325,7 @@ export function createPoolSpmvPlan(
   };
   return Object.assign(
     planOf([exec, queues, ...(records ? [records] : [])], {
+      what: 'hisparse spmv plan',
       // The product's kernels (the records' sort and scan are the inner plans').
       ready: exec.load([product()]),
       encode(encoder: GPUCommandEncoder, a: HiSparseSpmvEncodeArgs) {

@@ -2,6 +2,7 @@ import { ScanError } from '@scan/core';
 import type { CooMatrix } from '../types.js';
 import { lineError, quoteToken } from './errors.js';
 import { type LineContext, MAX_ENTRIES, parseBanner, parseSizeLine } from './header.js';
+import { aboveDiagonalMessage, f32OverflowMessage, fitsF32, skewDiagonalMessage } from './rules.js';
 import type { MatrixMarketField, MatrixMarketHeader, MatrixMarketParserOptions, MatrixMarketSymmetry } from './types.js';
 import { parseInteger, parseReal } from './value.js';
 
@@ -34,17 +35,30 @@ const EMPTY_F32 = new Float32Array(0);
  * only the unfinished last line of the text between calls, and writes the entries straight into
  * typed arrays sized from the size line, so a file is read without ever holding its whole text.
  *
- * What it reads: fields `real`, `integer`, `pattern` (values 1); symmetries `general`, `symmetric`
- * (an off-diagonal (i, j) also gives (j, i)) and `skew-symmetric` (also (j, i) with the negated
- * value; no diagonal entries). Keywords in any case; `%` comment lines and blank lines anywhere
- * after the banner; spaces or tabs; LF or CRLF line ends; `nan`, `inf`, `-inf`, `infinity` in any
- * case. Indices are 1-based in the file and 0-based in the result; entries keep the file's order,
- * each mirrored entry right after its original, duplicates kept (`cooToCsr` adds them up). Values
- * are parsed as f64 and stored as f32.
+ * What it accepts, exactly:
+ * - fields `real`, `integer` (an optional sign and digits only), `pattern` (no value; each entry is 1);
+ * - symmetries `general` (any entry), `symmetric` (only the lower triangle, row ≥ column, as the
+ *   format stores it; an off-diagonal (i, j) also gives (j, i)) and `skew-symmetric` (only the
+ *   strictly lower triangle, row > column; (i, j) also gives (j, i) with the value negated);
+ * - keywords in any case; `%` comment lines and blank lines anywhere after the banner; spaces or
+ *   tabs; LF or CRLF line ends; a byte-order mark before the banner; `nan`, `inf`, `-inf`,
+ *   `infinity` in any case.
  *
- * Errors are `ScanError`s whose message names the input and the line: `INVALID_ARGUMENT` for a
- * malformed file, `UNSUPPORTED` for the `array` format, `complex` and `hermitian`, `TOO_LARGE`
- * past 2^31 entries or 2^32 − 1 rows or columns. After an error the parser is closed.
+ * Values are parsed as f64 and stored as f32, rounded to the nearest (`0.1`, `16777217`, and down
+ * to a subnormal or ±0 for tiny values such as `1e-50`). Indices are 1-based in the file and 0-based
+ * in the result; entries keep the file's order, each mirrored entry right after its original.
+ * Duplicates are kept (`cooToCsr` adds them up), in a symmetric file too: there `2 1 x` twice
+ * stands for 2x at (2, 1) and at (1, 2).
+ *
+ * What it rejects, with `INVALID_ARGUMENT` naming the line and the entry: anything malformed; an
+ * entry above the diagonal in a `symmetric` or `skew-symmetric` file (the format forbids it, and
+ * mirroring it would count a value twice when its lower twin is also given); a diagonal entry in a
+ * `skew-symmetric` file (its diagonal is zero); a finite value past the f32 range (`1e39`, which
+ * would silently become ±Infinity; write `inf` for an infinity). `UNSUPPORTED` for the `array`
+ * format, `complex` and `hermitian`; `TOO_LARGE` past 2^31 entries or 2^32 − 1 rows or columns.
+ * Errors are `ScanError`s whose message starts with the input's name and the line, e.g.
+ * `Matrix Market text, line 4: entry (1, 2) is above the diagonal: …`. After an error the parser
+ * is closed.
  *
  * @example
  * ```ts
@@ -302,7 +316,9 @@ export class MatrixMarketParser {
             const what = integer ? 'an integer' : 'a number';
             throw this.#error('INVALID_ARGUMENT', line, `value ${quoteToken(s.slice(start, p))} of entry (${row}, ${col}) is not ${what}`);
           }
+          // The result holds f32: a finite value past its range would become ±Infinity unseen.
           value = parsed;
+          if (!fitsF32(value)) throw this.#error('INVALID_ARGUMENT', line, f32OverflowMessage(s.slice(start, p), row, col));
           while (c === SPACE || c === TAB || c === CR) c = s.charCodeAt(++p);
         }
         if (p < e) {
@@ -311,6 +327,7 @@ export class MatrixMarketParser {
           throw this.#error('INVALID_ARGUMENT', line, `extra token ${quoteToken(s.slice(p, q))} after entry (${row}, ${col})`);
         }
 
+        if (mirror && col > row) throw this.#error('INVALID_ARGUMENT', line, aboveDiagonalMessage(this.#symmetry, row, col));
         if (k === capacity) throw this.#tooMany(line);
         rowIdx[k] = row - 1;
         colIdx[k] = col - 1;
@@ -324,11 +341,7 @@ export class MatrixMarketParser {
             values[k] = skew ? -value : value;
             k++;
           } else if (skew) {
-            throw this.#error(
-              'INVALID_ARGUMENT',
-              line,
-              `diagonal entry (${row}, ${col}) in a skew-symmetric matrix (its diagonal is zero)`,
-            );
+            throw this.#error('INVALID_ARGUMENT', line, skewDiagonalMessage(row, col));
           }
         }
         read++;

@@ -7,12 +7,16 @@ import type { CooMatrix } from '../types.js';
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * Reads a Matrix Market file (see `readMatrixMarket` for the format) by streaming it through a
- * {@link MatrixMarketParser} in 1 MiB chunks: the whole text is never in memory, only the matrix.
+ * Reads a Matrix Market file by streaming it through a {@link MatrixMarketParser} in 1 MiB chunks:
+ * the whole text is never in memory, only the matrix. It is the parser `readMatrixMarket` uses, so
+ * a file is accepted or rejected exactly as its text would be there (see `MatrixMarketParser` for
+ * the rules: only the lower triangle of a symmetric file, values within the f32 range, …); only
+ * the messages differ, naming the path instead of `Matrix Market text`.
  *
  * @param path The file to read (UTF-8; ASCII in practice).
  * @throws ScanError `INVALID_ARGUMENT` (argument `path`) when the file cannot be read, or naming
- *   the path and line of a malformed entry; `UNSUPPORTED` and `TOO_LARGE` as `readMatrixMarket`.
+ *   the path and line of a malformed or forbidden entry; `UNSUPPORTED` and `TOO_LARGE` as
+ *   `readMatrixMarket`.
  * @example
  * ```ts
  * import { cooToCsr } from '@scan/spmv';
