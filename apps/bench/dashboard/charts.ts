@@ -1,28 +1,28 @@
 import {
   Chart,
-  Legend,
   LinearScale,
   LineController,
   LineElement,
   LogarithmicScale,
   PointElement,
   ScatterController,
-  Title,
   Tooltip,
   type TooltipItem,
 } from 'chart.js';
+import { htmlLegend } from './legend.js';
+import { seriesStyles } from './palette.js';
 import type { ChartPoint, ChartSpec } from './views.js';
 
-Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale, LogarithmicScale, Legend, Title, Tooltip);
-
-/** Distinct, colour-blind-friendly line colours (Okabe–Ito). */
-const COLORS = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
+// The legend is HTML (legend.ts), so Chart.js's own is not registered; the title is HTML too, above
+// the legend, so the canvas holds the plot and its axes only.
+Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale, LogarithmicScale, Tooltip);
 
 /**
- * Draws a chart specification with Chart.js into a new canvas under `parent` (the canvas carries
- * `data-chart` = the spec's id, and `data-plot` = the plot area's left, top, right, bottom). x is
- * log2 of the size, labelled as powers of two, or the configuration in a by-case chart; a note, when
- * the spec has one, is a second title line. Each tooltip lists the point's exact figures.
+ * Draws a chart specification under `parent`: a figure with the title (and the note, when the spec
+ * has one), the legend, and the plot, a Chart.js canvas (carrying `data-chart` = the spec's id, and
+ * `data-plot` = the plot area's left, top, right, bottom in canvas pixels). x is log2 of the size,
+ * labelled as powers of two, or the configuration in a by-case chart. Every series has a colour of
+ * its own (palette.ts). Each tooltip lists the point's exact figures.
  *
  * @example
  * ```ts
@@ -39,20 +39,28 @@ export function drawChart(parent: HTMLElement, spec: ChartSpec): Chart {
     `${spec.title}${spec.note ? ` (${spec.note})` : ''}; y: ${spec.yTitle}; ${spec.lines.length} lines${spec.categories ? `; by case: ${spec.categories.join(', ')}` : ''}`,
   );
   const categories = spec.categories;
-  const box = document.createElement('div');
-  box.className = 'chart';
-  box.append(canvas);
-  parent.append(box);
-  return new Chart(canvas, {
+  const styles = seriesStyles(spec.lines.length);
+  const figure = document.createElement('figure');
+  figure.className = 'chart';
+  const caption = document.createElement('figcaption');
+  caption.append(Object.assign(document.createElement('strong'), { textContent: spec.title }));
+  if (spec.note) caption.append(Object.assign(document.createElement('span'), { className: 'note', textContent: spec.note }));
+  const plot = document.createElement('div');
+  plot.className = 'plot';
+  plot.append(canvas);
+  figure.append(caption, plot);
+  parent.append(figure);
+  const chart: Chart = new Chart(canvas, {
     type: spec.scatter ? 'scatter' : 'line',
     data: {
       datasets: spec.lines.map((line, i) => ({
         label: line.label,
         data: line.points.map((p) => ({ ...p })),
-        borderColor: COLORS[i % COLORS.length],
-        backgroundColor: COLORS[i % COLORS.length],
+        borderColor: styles[i]?.color,
+        backgroundColor: styles[i]?.color,
         borderDash: line.dashed ? [6, 4] : [],
         showLine: !spec.scatter,
+        pointStyle: styles[i]?.marker,
         pointRadius: spec.scatter ? 4 : 3,
         tension: 0,
       })),
@@ -73,8 +81,6 @@ export function drawChart(parent: HTMLElement, spec: ChartSpec): Chart {
       animation: false,
       maintainAspectRatio: false,
       plugins: {
-        title: { display: true, text: spec.note ? [spec.title, spec.note] : spec.title },
-        legend: { labels: { boxWidth: 18 } },
         tooltip: {
           callbacks: {
             title: (items: TooltipItem<'line' | 'scatter'>[]) => items[0]?.dataset.label ?? '',
@@ -105,4 +111,6 @@ export function drawChart(parent: HTMLElement, spec: ChartSpec): Chart {
       },
     },
   });
+  figure.insertBefore(htmlLegend(chart, styles, spec.lines), plot);
+  return chart;
 }

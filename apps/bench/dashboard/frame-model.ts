@@ -3,7 +3,7 @@ import { describeVariant } from '../src/cases.js';
 import { changeText, formatBytes } from '../src/frame-table.js';
 import type { CreationCounts } from '../src/report.js';
 import { type LoadedReport, newestFirst, type Row } from './model.js';
-import { type Column, numberColumn, textColumn, verificationText } from './table-model.js';
+import { type Column, deviceColumn, numberColumn, reportColumn, textColumn, verificationText } from './table-model.js';
 
 // The frame view's two tables as data: the frame-loop and first-call rows of the shown reports
 // and their columns. Every shown report's rows are listed (not only the newest per case), so a run
@@ -35,12 +35,6 @@ function variantOf(row: Row): string {
   return plan && v.startsWith(`${plan} `) ? v.slice(plan.length + 1) : v;
 }
 
-/** `name (abc1234)`: the report and its commit, so runs before and after a change are told apart. */
-function reportText(row: Row): string {
-  const commit = row.source.report.commit?.slice(0, 7);
-  return `${row.source.name}${commit ? ` (${commit}${row.source.report.dirty ? ', dirty' : ''})` : ''}`;
-}
-
 const pipelines = (c: CreationCounts | undefined) => (c ? c.pipelines + c.asyncPipelines : undefined);
 
 /** Columns shared by both tables, before their own figures. */
@@ -54,8 +48,9 @@ const NAME_COLUMNS: readonly Column[] = [
 const TAIL_COLUMNS: readonly Column[] = [
   textColumn('status', 'status', (r) => r.result.status),
   textColumn('verified', 'verified', verificationText),
-  textColumn('device', 'device', (r) => r.source.device),
-  textColumn('report', 'report', reportText),
+  deviceColumn(),
+  // The label names the commit, so runs before and after a change are told apart.
+  reportColumn('report', 'report', (r) => [r.source]),
   textColumn('message', 'note', (r) => r.result.message),
 ];
 

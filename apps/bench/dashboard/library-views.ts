@@ -1,7 +1,7 @@
 import type { BaselineKind, CaseResult } from '../src/report.js';
 import { lineageGroup } from './metrics.js';
 import type { Row } from './model.js';
-import { type Column, numberColumn, textColumn } from './table-model.js';
+import { type Column, deviceColumn, numberColumn, reportColumn, textColumn } from './table-model.js';
 import { build, type ChartSpec, type Entry, lineName, resultFigures, xOf } from './views.js';
 
 // The other libraries beside ours: CUDA libraries (baselines/cuda.py: CUB, cuSPARSE, torch) and
@@ -180,7 +180,7 @@ export const LIBRARY_COLUMNS: readonly Column<LibraryPair>[] = [
   textColumn<LibraryPair>('ours', 'ours', (r) => (r.ours ? lineName(r.ours.result) : undefined)),
   numberColumn<LibraryPair>('oursMs', 'our ms', (r) => r.ours?.result.measurement?.medianMs),
   numberColumn<LibraryPair>('ratio', 'library ÷ ours', (r) => r.ratio),
-  textColumn<LibraryPair>('device', 'device', (r) => r.source.device),
-  textColumn<LibraryPair>('report', 'reports', (r) => [r.source.name, r.ours?.source.name].filter(Boolean).join(' · ')),
+  deviceColumn<LibraryPair>(),
+  reportColumn<LibraryPair>('report', 'reports', (r) => [r.source, r.ours?.source]),
   textColumn<LibraryPair>('message', 'note', pairNote),
 ];

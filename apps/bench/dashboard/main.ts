@@ -2,13 +2,16 @@ import type { Chart } from 'chart.js';
 import { PRIMITIVES } from '../src/cases.js';
 import type { Primitive } from '../src/registry.js';
 import type { BaselineKind } from '../src/report.js';
+import { ALL_DEVICES, cardOptions, currentCard, onCard } from './cards.js';
 import { drawChart } from './charts.js';
 import { loadCommittedReports } from './committed.js';
 import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from './frame-model.js';
 import { LIBRARY_COLUMNS, libraryCharts, libraryPairs } from './library-views.js';
+import { defaultMatrixSuite, probeAdapter } from './live-adapter.js';
 import { type LiveMatrixSuite, liveCaseCount } from './live-cases.js';
 import { baselineRows, currentRows, type LoadedReport, newestFirst, type ReportOrigin, toLoadedReport } from './model.js';
 import { drawTable } from './table.js';
+import { COLUMNS } from './table-model.js';
 import {
   type ChartSpec,
   defaultDevicePair,
@@ -19,8 +22,9 @@ import {
   type UnitChoice,
 } from './views.js';
 
-// The page: the loaded reports (committed ones first, newest first, all shown), the views over
-// them, and live runs. `window.scanDashboard` exposes the state the end-to-end test waits on.
+// The page: the loaded reports (committed ones first, newest first), the views over them (one
+// device at a time, the newest report's by default: cards.ts), and live runs.
+// `window.scanDashboard` exposes the state the end-to-end test waits on.
 
 type View = 'throughput' | 'ratio' | 'paper' | 'devices' | 'cuda' | 'webgpu' | 'table' | 'frames' | 'live';
 
@@ -28,6 +32,10 @@ interface DashboardState {
   ready: boolean;
   reports: number;
   skipped: string[];
+  /** The device the views show (cards.ts), or `*` for all. */
+  card: string;
+  /** Whether the live run's matrix selector has been set for the adapter (live-adapter.ts). */
+  adapterProbed: boolean;
   error?: string;
   live: { state: 'idle' | 'running' | 'done' | 'cancelled' | 'failed'; done: number; total: number; ok: number; notOk: string[] };
 }
@@ -39,7 +47,14 @@ declare global {
 }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const state: DashboardState = { ready: false, reports: 0, skipped: [], live: { state: 'idle', done: 0, total: 0, ok: 0, notOk: [] } };
+const state: DashboardState = {
+  ready: false,
+  reports: 0,
+  skipped: [],
+  card: ALL_DEVICES,
+  adapterProbed: false,
+  live: { state: 'idle', done: 0, total: 0, ok: 0, notOk: [] },
+};
 window.scanDashboard = state;
 
 const reports: LoadedReport[] = [];
@@ -49,6 +64,8 @@ let view: View = (new URLSearchParams(location.search).get('view') as View | nul
 let liveCount = 0;
 // The views' own settings, kept here: render() rebuilds their controls from them.
 let unit: UnitChoice = 'natural';
+/** The device the visitor picked in the selector; until then the page follows the newest report's. */
+let pickedCard: string | undefined;
 const compared: { first?: string; second?: string } = {};
 
 function element(tag: string, content: string, className?: string): HTMLElement {
@@ -63,8 +80,32 @@ function showStatus(message: string, error = false): void {
   $('status').className = error ? 'error' : '';
 }
 
-function shown(): LoadedReport[] {
+/** The reports not hidden in the list, every device's. */
+function visible(): LoadedReport[] {
   return newestFirst(reports.filter((r) => !hidden.has(r.key)));
+}
+
+/** The visible reports of the device shown. */
+function shown(): LoadedReport[] {
+  return onCard(visible(), state.card);
+}
+
+/** Fills the device selector: the devices of the visible reports, newest first, then all of them. */
+function renderCardSelect(): void {
+  const select = $<HTMLSelectElement>('card');
+  const options = cardOptions(visible());
+  select.replaceChildren(
+    ...options.map(
+      (o) =>
+        new Option(
+          `${o.device} (${o.reports} report${o.reports === 1 ? '' : 's'}, newest ${o.newest.slice(0, 10)})`,
+          o.device,
+          false,
+          o.device === state.card,
+        ),
+    ),
+    new Option(`all ${options.length} devices`, ALL_DEVICES, false, state.card === ALL_DEVICES),
+  );
 }
 
 /** Adds a report (replacing one with the same key) and redraws. */
@@ -133,6 +174,11 @@ function deviceSelect(id: string, which: 'first' | 'second', devices: readonly s
   return select;
 }
 
+/** A table's columns without the device, when one device is shown (the selector names it): the table then fits a 1400 px window. */
+function onePerCard<C extends { readonly key: string }>(columns: readonly C[]): readonly C[] {
+  return state.card === ALL_DEVICES ? columns : columns.filter((c) => c.key !== 'device');
+}
+
 /** Redraws the current view from the shown reports. */
 function render(): void {
   for (const c of charts) c.destroy();
@@ -142,10 +188,14 @@ function render(): void {
   for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs button'))
     tab.setAttribute('aria-pressed', String(tab.dataset.view === view));
   $('live').hidden = view !== 'live';
-  const selected = shown();
+  state.card = currentCard(visible(), pickedCard);
+  renderCardSelect();
+  // The Devices view picks its own two devices from every visible report.
+  $('card-line').hidden = view === 'devices' || view === 'live';
+  const selected = view === 'devices' ? visible() : shown();
   const rows = currentRows(selected);
   showStatus(
-    `${selected.length} of ${reports.length} reports shown · ${rows.length} cases (${rows.filter((r) => r.result.status === 'ok').length} verified and timed)` +
+    `${selected.length} of ${reports.length} reports shown (${view === 'devices' || state.card === ALL_DEVICES ? 'every device' : state.card}) · ${rows.length} cases (${rows.filter((r) => r.result.status === 'ok').length} verified and timed)` +
       (state.skipped.length ? ` · not bench reports: ${state.skipped.join(', ')}` : ''),
   );
   if (view === 'throughput') {
@@ -221,7 +271,7 @@ function render(): void {
     box.id = 'table';
     box.className = 'table-box';
     root.append(box);
-    drawTable(box, [...rows, ...baselineRows(selected)]);
+    drawTable(box, [...rows, ...baselineRows(selected)], onePerCard(COLUMNS));
   } else if (view === 'frames') {
     renderFrames(selected);
   }
@@ -262,7 +312,7 @@ function renderLibraries(kind: BaselineKind, rows: ReturnType<typeof currentRows
   box.id = `${kind}-table`;
   box.className = 'table-box';
   root.append(box);
-  if (pairs.length) drawTable(box, pairs, LIBRARY_COLUMNS);
+  if (pairs.length) drawTable(box, pairs, onePerCard(LIBRARY_COLUMNS));
   else box.append(element('p', 'No shown report has results of these libraries.', 'note'));
 }
 
@@ -292,7 +342,7 @@ function renderFrames(selected: readonly LoadedReport[]): void {
     box.id = s.id;
     box.className = 'table-box';
     root.append(box);
-    if (s.rows.length) drawTable(box, s.rows, s.columns);
+    if (s.rows.length) drawTable(box, s.rows, onePerCard(s.columns));
     else
       box.append(
         element(
@@ -326,6 +376,11 @@ $<HTMLInputElement>('file').addEventListener('change', async (event) => {
   }
 });
 $('load-url').addEventListener('click', () => void loadUrl($<HTMLInputElement>('url').value.trim()));
+
+$<HTMLSelectElement>('card').addEventListener('change', (event) => {
+  pickedCard = (event.target as HTMLSelectElement).value;
+  render();
+});
 
 for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs button')) {
   tab.addEventListener('click', () => {
@@ -463,11 +518,29 @@ checkboxes(
   (v) => `2^${v}`,
 );
 $('live-runs').addEventListener('change', updateLiveCount);
-$('live-matrices').addEventListener('change', updateLiveCount);
+let matricesPicked = false;
+$('live-matrices').addEventListener('change', () => {
+  matricesPicked = true;
+  updateLiveCount();
+});
 $('live-start').addEventListener('click', () => void startLive());
 $('live-cancel').addEventListener('click', () => controller?.abort());
 $('live-download').addEventListener('click', saveDownload);
 updateLiveCount();
+
+/** Sets the matrix suite for this browser's adapter (small on a software adapter), unless the visitor picked one. */
+async function setMatricesForAdapter(): Promise<void> {
+  const adapter = await probeAdapter();
+  const suite = defaultMatrixSuite(adapter);
+  if (!matricesPicked) {
+    $<HTMLSelectElement>('live-matrices').value = suite;
+    $('live-matrices-note').textContent =
+      suite === 'small' ? (adapter ? '(picked for a software adapter)' : '(no WebGPU adapter found)') : '(picked for a GPU)';
+    updateLiveCount();
+  }
+  state.adapterProbed = true;
+}
+void setMatricesForAdapter();
 
 // --- start: the committed reports, then ?report=URL ---
 

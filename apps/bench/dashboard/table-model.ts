@@ -1,6 +1,7 @@
 import { caseText } from '../src/case-types.js';
 import { metricValue, naturalUnit } from './metrics.js';
-import type { Row } from './model.js';
+import type { LoadedReport, Row } from './model.js';
+import { reportLabel, reportTitle } from './report-label.js';
 
 // The table view's columns: what each shows and how it sorts. Kept apart from the DOM so the
 // sorting can be tested in Node.
@@ -13,6 +14,10 @@ export interface Column<R extends Row = Row> {
   readonly value: (row: R) => string | number | undefined;
   readonly text: (row: R) => string;
   readonly numeric?: boolean;
+  /** The cell's tooltip, where its text is short for something longer. */
+  readonly title?: (row: R) => string;
+  /** A name kept on one line (cut with an ellipsis; `title` has the whole). */
+  readonly name?: boolean;
 }
 
 const fmt = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
@@ -80,6 +85,47 @@ export function verificationText(row: Row): string {
   return v.cpuCompared ? 'GPU ✓ CPU ✓' : 'GPU ✓';
 }
 
+/**
+ * A column naming the report(s) of a row on one line (`11-28 7dc0fa1 typed-boundary-before-2`),
+ * the whole names in its tooltip; sorts by date. `sources` gives the row's reports (a library pair
+ * has two).
+ *
+ * @example
+ * ```ts
+ * reportColumn('report', 'report', (r) => [r.source]);
+ * ```
+ */
+export function reportColumn<R extends Row = Row>(
+  key: string,
+  header: string,
+  sources: (row: R) => readonly (LoadedReport | undefined)[],
+): Column<R> {
+  const of = (row: R) => sources(row).filter((s): s is LoadedReport => s !== undefined);
+  return {
+    key,
+    header,
+    name: true,
+    value: (row) =>
+      of(row)
+        .map((s) => `${s.report.date} ${s.name}`)
+        .join(' · '),
+    text: (row) => of(row).map(reportLabel).join(' · '),
+    title: (row) => of(row).map(reportTitle).join('\n\n'),
+  };
+}
+
+/**
+ * The device column: a name on one line, like the report's, so a row is as tall as its text.
+ *
+ * @example
+ * ```ts
+ * deviceColumn<LibraryPair>();
+ * ```
+ */
+export function deviceColumn<R extends Row = Row>(): Column<R> {
+  return { ...textColumn<R>('device', 'device', (r) => r.source.device), name: true, title: (r) => r.source.device };
+}
+
 /** The table's columns, in order. */
 export const COLUMNS: readonly Column[] = [
   textColumn('primitive', 'primitive', (r) => r.result.case.primitive),
@@ -95,8 +141,8 @@ export const COLUMNS: readonly Column[] = [
     naturalUnit(r.result.case.primitive) === 'gflops' ? metricValue(r.result, 'gflops') : undefined,
   ),
   numberColumn('ratioCopy', '× copy', (r) => r.result.ratioCopy),
-  textColumn('device', 'device', (r) => r.source.device),
-  textColumn('report', 'report', (r) => r.source.name),
+  deviceColumn(),
+  reportColumn('report', 'report', (r) => [r.source]),
   textColumn('message', 'note', (r) => r.result.message),
 ];
 

@@ -18,7 +18,8 @@ export function drawTable<R extends Row = Row>(
   rows: readonly R[],
   columns: readonly Column<R>[] = COLUMNS as readonly Column<R>[],
 ): void {
-  let key = (columns as readonly Column[]) === COLUMNS ? 'primitive' : '';
+  // The case table (its columns, the device's perhaps left out) opens sorted by primitive.
+  let key = columns.every((c) => (COLUMNS as readonly Column<R>[]).includes(c)) ? 'primitive' : '';
   let direction: 'ascending' | 'descending' = 'ascending';
   const table = document.createElement('table');
   table.dataset.rows = String(rows.length);
@@ -46,6 +47,8 @@ export function drawTable<R extends Row = Row>(
         const td = tr.insertCell();
         td.textContent = column.text(row);
         if (column.numeric) td.className = 'num';
+        if (column.name) td.className = 'name';
+        if (column.title) td.title = column.title(row);
       }
     }
   };

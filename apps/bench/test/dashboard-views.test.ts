@@ -508,7 +508,8 @@ describe('the frame view', () => {
     expect([text('buffers'), text('bindGroups'), text('pipelines')]).toEqual(['0', '1', '0']);
     expect([text('allocations'), text('memory')]).toEqual(['2→3', '8.00 KiB→12.0 KiB']);
     expect(text('verified')).toBe('GPU ✓');
-    expect(text('report')).toBe('frames (abcdef0)');
+    // Day, commit, name (issue 46: one line in the table; report-label.ts).
+    expect(text('report')).toBe('11-27 abcdef0 frames');
     expect(cell(FRAME_LOOP_COLUMNS, 'encodeMs', skipped!)).toBe('');
     expect(cell(FRAME_LOOP_COLUMNS, 'message', skipped!)).toMatch(/GPU count not supported/);
     expect(sortRows([ok!, skipped!], 'bindGroups', 'descending', FRAME_LOOP_COLUMNS)).toEqual([ok, skipped]);
