@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmark runner (apps/bench) on this machine's adapter (the GPU, or
 # SwiftShader without one); arguments go to its CLI. Setup messages go to stderr, so stdout is the
-# benchmark's own. On the lent H100/H200 use ../shared/gpu/README.md instead (no registry there).
+# benchmark's own. To run it on another machine (a GPU host, with or without Node and a package
+# registry there) and bring the report back, use scripts/remote-bench.sh.
 # Usage: bash scripts/bench.sh [bench CLI arguments...]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

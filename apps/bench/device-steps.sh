@@ -1,4 +1,4 @@
-# Sourced by the scripts that run on the lent GPU (summary-call.sh, baselines/luma/gpu-run.sh) after
+# Sourced by the scripts that run on a GPU machine (summary-call.sh, baselines/luma/gpu-run.sh) after
 # they set `out`: `step NAME COMMAND...` runs one measurement with its output in $out/NAME.log and its
 # last lines on the screen, and a failure does not stop the steps after it (a table with a gap beats
 # no table); `record_gpu` writes the card, driver and clock to $out/gpu.txt.

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# BENCHMARKS.md's summary, measured so that every ratio comes from ONE device call: our bench, the
+# BENCHMARKS.md's summary, measured so that every ratio comes from ONE remote run: our bench, the
 # CUDA libraries (baselines/cuda.py) and the WebGPU libraries on npm (luma.gl, baselines/luma), one
-# after the other on the same card, then the table (dist/summary.js). Two parts, one call each (each
-# fits the 10 minutes a call may take):
+# after the other on the same card, then the table (dist/summary.js). Two parts, one run each (each
+# under 10 minutes):
 #   sizes  scan, reduce, pack, split, sort, sort-pairs, the segmented primitives at 2^20, 2^24, 2^28,
 #          against CUB/torch and luma.gl (about 5 minutes on the H100, 2026-12-05; up to 8 if luma.gl takes its 330 s);
 #   suite  SpMV (A·x, Aᵀ·x) and HiSparse A·x over the suite's six matrices, the tridiagonal solver at
 #          2^22, against cuSPARSE (about 5 minutes; HISPARSE_ADD=1 adds HiSparse A + 2A, slower).
 #
-# Here, before the calls (from the repository root):
-#   pnpm --filter @scan/bench build && pnpm --filter @scan/bench build:luma && bash ../shared/gpu/pack.sh
-# Each device call: carry [".gpu", "apps/bench/dist", "apps/bench/dist-luma"], command
-#   source .gpu/remote.sh && bash apps/bench/summary-call.sh "$OUT" <commit> sizes     (then: suite)
+# Here, from the repository root (the GPU machine needs Python with PyTorch and CuPy; see
+# "Running on a remote GPU machine" in apps/bench/README.md):
+#   pnpm --filter @scan/bench build && pnpm --filter @scan/bench build:luma
+#   bash scripts/remote-bench.sh --host <gpu machine> --bundle --no-build --carry apps/bench/dist-luma \
+#     --run 'bash apps/bench/summary-call.sh "$OUT" "$COMMIT" sizes'      (then: suite)
 # It writes gpu.txt, the reports (ours*.json, cuda.json, luma.json), their logs and summary.md, then
-# packs them into summary-<part>.tgz and keeps only that and summary.md: a device call brings back
-# only about 8 files of $OUT (2026-12-05), and `suite` with HISPARSE_ADD=1 writes 10. Copy the
+# packs them into summary-<part>.tgz and keeps only that and summary.md (few files to bring back;
+# `suite` with HISPARSE_ADD=1 writes 10). Copy the
 # reports into benchmarks/ as <device>-<date>-<commit>-summary-<part>-<name>.json (the dashboard
 # loads them from there) and the tables into BENCHMARKS.md ("Summary").
 set -euo pipefail

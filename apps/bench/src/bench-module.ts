@@ -45,8 +45,13 @@ export interface BenchModule<C extends CaseCommon = CaseCommon> {
   readonly package: string;
   /** The names `--only` accepts for it, in report order. */
   readonly primitives: readonly C['primitive'][];
-  /** Run only when `--only` names one of its primitives (not in the default list). */
-  readonly optIn?: boolean;
+  /**
+   * The shapes that stand for the module in a software adapter's default run (`selection.sample`),
+   * for a module whose full list costs minutes there (pipeline compilation and read-backs on the
+   * CPU): one representative of each kind it measures. Every shape runs when absent, on a GPU, and
+   * whenever `--only` names the module.
+   */
+  sample?(shapes: readonly SizedShape<C>[]): readonly SizedShape<C>[];
   /** Kept whatever `--types` says (the baselines: they move bits, not values). */
   readonly anyType?: boolean;
   /**

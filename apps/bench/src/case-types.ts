@@ -123,8 +123,13 @@ export interface CaseSelection {
    * those when `'sizes'` is here; a software adapter's options list none (their sizes are its own).
    */
   readonly defaulted?: readonly DefaultedSetting[];
-  /** Primitive filter; undefined means every primitive of the modules that are not opt-in. */
+  /** Primitive filter; undefined means every primitive (the default list). */
   readonly only?: readonly string[];
+  /**
+   * A software adapter's default run (no `--only`): the modules with a `sample` run only the shapes
+   * it keeps, so that the run still covers every primitive and ends within minutes (software-adapter.ts).
+   */
+  readonly sample?: boolean;
   /** Element-type filter (baselines always stay: they move bits, not values). */
   readonly types?: readonly ElementType[];
   /** Scan algorithms; when given, each named algorithm gets the full set of scan variants. */

@@ -8,17 +8,17 @@ import { BENCH_MODULES, type BenchCase, type Primitive } from './registry.js';
 export type { CaseSelection } from './case-types.js';
 
 /**
- * Primitives left out of the default list, run only when `--only` names them: those of the opt-in
- * modules (the tcu cases: 16 configurations, the emulated path very slow on SwiftShader; `hisparse-add`,
- * several read-backs per run; `frame-loop` and `first-call`, which measure what an application pays
- * per frame and on a first call rather than throughput; see the README).
+ * Primitives whose modules run a sample of their shapes in a software adapter's default run
+ * (`CaseSelection.sample`): `hisparse-add` (its add compiles many kernels and reads counts back
+ * every run), `frame-loop` and `first-call` (the sort's plan alone compiles for most of a minute on
+ * SwiftShader). Every shape runs on a GPU and whenever `--only` names them.
  *
  * @example
  * ```ts
- * OPT_IN_PRIMITIVES; // ['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call']
+ * SAMPLED_PRIMITIVES; // ['hisparse-add', 'frame-loop', 'first-call']
  * ```
  */
-export const OPT_IN_PRIMITIVES: readonly Primitive[] = BENCH_MODULES.filter((m) => m.optIn).flatMap((m) => m.primitives);
+export const SAMPLED_PRIMITIVES: readonly Primitive[] = BENCH_MODULES.filter((m) => m.sample !== undefined).flatMap((m) => m.primitives);
 
 /**
  * Every primitive name `--only` accepts, in report order (the registry's modules').
@@ -103,12 +103,13 @@ export function enumerateCases(selection: CaseSelection): BenchCase[] {
   const { only, types } = selection;
   const cases: BenchCase[] = [];
   for (const module of BENCH_MODULES as readonly BenchModule[]) {
-    // Asked for by --only, else in the default list. Skipping a module also skips its shapes
-    // (the SpMV suite is parsed only when an SpMV primitive runs).
-    if (only ? !module.primitives.some((p) => only.includes(p)) : module.optIn) continue;
-    const shapes = module
-      .shapes(selection)
-      .filter((s) => (!only || only.includes(s.primitive)) && (!types || module.anyType || types.includes(s.type)));
+    // Every module is in the default list; --only keeps the ones it names. Skipping a module also
+    // skips its shapes (the SpMV suite is parsed only when an SpMV primitive runs).
+    if (only && !module.primitives.some((p) => only.includes(p))) continue;
+    const all = module.shapes(selection);
+    const shapes = (selection.sample && module.sample ? module.sample(all) : all).filter(
+      (s) => (!only || only.includes(s.primitive)) && (!types || module.anyType || types.includes(s.type)),
+    );
     for (const { n: fixed, ...shape } of shapes) {
       const series = seriesName(shape);
       // The SpMV cases have their matrix's size; --sizes does not apply to them. A water case runs

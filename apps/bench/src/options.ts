@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ElementType } from '@scan/core';
 import { ELEMENT_TYPE_NAMES, type PlanTuning, SCAN_ALGORITHM_NAMES, type ScanAlgorithmName } from './case-types.js';
-import { type CaseSelection, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from './cases.js';
+import { type CaseSelection, PRIMITIVES, parseNameList, SAMPLED_PRIMITIVES } from './cases.js';
 import { FIRST_CALL_SIZES } from './primitives/first-call.js';
 import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES, FRAME_LOOP_SIZES } from './primitives/frame-loop.js';
 import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './primitives/segmented-scan.js';
@@ -24,7 +24,7 @@ export interface BenchOptions extends CaseSelection {
   readonly out?: string;
   /** Print the JSON report instead of the table. */
   readonly json: boolean;
-  /** Commit to record when `git` is not available (the lent GPU machine). */
+  /** Commit to record when `git` is not available (a copy without `.git`, as scripts/remote-bench.sh sends). */
   readonly commit?: string;
   // `defaulted` (from CaseSelection): the settings not given on the command line (`--large` gives
   // the sizes, `--mtx` the matrices); on a software adapter the run replaces them with its own defaults.
@@ -45,8 +45,9 @@ Usage: node apps/bench/dist/cli.js [options]
                        on a software adapter such as SwiftShader ${SOFTWARE_SIZES.map(formatSize).join(',')};
                        frame-loop ${FRAME_LOOP_SIZES.map(formatSize).join(',')} and first-call ${FIRST_CALL_SIZES.map(formatSize).join(',')} on a GPU)
   --large              add the GPU sizes 2^20,2^24,2^26,2^28
-  --only LIST          primitives: ${PRIMITIVES.join(', ')}
-                       (${OPT_IN_PRIMITIVES.join(', ')}: only when named here, not in the default list)
+  --only LIST          primitives (default: all): ${PRIMITIVES.join(', ')}
+                       (on a software adapter the default run samples ${SAMPLED_PRIMITIVES.join(', ')};
+                       named here they run every configuration)
   --algorithms LIST    scan algorithms, each with every scan variant: ${SCAN_ALGORITHM_NAMES.join(', ')}
   --types LIST         keep cases of these element types: ${ELEMENT_TYPE_NAMES.join(', ')}
   --runs N             timed runs per case, median reported (default 20, at least ${MIN_RUNS}; software adapter ${SOFTWARE_RUNS});

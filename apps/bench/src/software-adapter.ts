@@ -9,7 +9,7 @@ import { parseMatrixList, SOFTWARE_MATRICES } from './spmv-suite.js';
 
 export type { DefaultedSetting } from './case-types.js';
 
-/** Default sizes on a software adapter: the whole default run within 3 minutes on 2 cores. */
+/** Default sizes on a software adapter (the cost there is per case process, not per element). */
 export const SOFTWARE_SIZES: readonly number[] = [2 ** 12];
 
 /** Default timed runs on a software adapter: the fewest `--runs` allows (`MIN_RUNS`). */
@@ -67,6 +67,8 @@ export function softwareNote(device: DeviceInfo | null | undefined): string | un
  * The options of a run on a software adapter: every setting the user left to its default
  * (`options.defaulted`) gets the software default — {@link SOFTWARE_SIZES}, {@link SOFTWARE_RUNS},
  * {@link SOFTWARE_WARMUP} and the small matrix suite `SOFTWARE_MATRICES`. What the user gave stays.
+ * Without `--only` (the default list) it also samples the modules that are slow there
+ * (`selection.sample`: `SAMPLED_PRIMITIVES` of cases.ts), so that every primitive still runs.
  *
  * @example
  * ```ts
@@ -82,6 +84,7 @@ export function softwareOptions<T extends CaseSelection>(options: T): T {
     ...(defaulted.has('runs') ? { runs: SOFTWARE_RUNS } : {}),
     ...(defaulted.has('warmup') ? { warmup: SOFTWARE_WARMUP } : {}),
     ...(defaulted.has('matrices') ? { matrices: parseMatrixList(SOFTWARE_MATRICES.join(',')) } : {}),
+    ...(options.only === undefined ? { sample: true } : {}),
     defaulted: [],
   };
 }

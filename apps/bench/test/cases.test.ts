@@ -1,13 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  type CaseSelection,
-  describeVariant,
-  enumerateCases,
-  OPT_IN_PRIMITIVES,
-  PRIMITIVES,
-  parseNameList,
-  seriesName,
-} from '../src/cases.js';
+import { type CaseSelection, describeVariant, enumerateCases, PRIMITIVES, parseNameList, seriesName } from '../src/cases.js';
 import { waterCaseSize } from '../src/primitives/water.js';
 import { DEFAULT_MATRICES, parseMatrixList } from '../src/spmv-suite.js';
 
@@ -15,10 +7,13 @@ const base: CaseSelection = { sizes: [1 << 16, 1 << 20], runs: 20, warmup: 3, se
 
 describe('enumerateCases', () => {
   test('the default list: every primitive, every scan algorithm and the scan variants, the SpMV suite, both baselines', () => {
-    const all = enumerateCases(base);
+    // The default list holds every module; these checks look at the throughput cases before tcu.
+    const every = enumerateCases(base);
+    expect(new Set(every.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES));
+    const all = every.filter((c) => !['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call'].includes(c.primitive));
     // The SpMV cases run over the matrix suite (one n each), between the water step and the
     // baselines: 13 of @scan/spmv, then 2 · (3 + 2) HiSparse products — every node size with the
-    // atomic combine, d 32 and 64 also with the segmented one (hisparse-add is opt-in).
+    // atomic combine, d 32 and 64 also with the segmented one (hisparse-add is counted apart).
     const spmvAt = all.findIndex((c) => c.primitive === 'spmv');
     const spmv = all.filter((c) => c.matrix !== undefined);
     expect(spmv).toHaveLength(DEFAULT_MATRICES.length * (13 + 10));
@@ -79,11 +74,12 @@ describe('enumerateCases', () => {
     ]);
     expect(cases).toHaveLength(series.length * 2);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
-    expect(new Set(all.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES.filter((p) => !OPT_IN_PRIMITIVES.includes(p))));
-    expect(OPT_IN_PRIMITIVES).toEqual(['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call']);
+    // On a GPU nothing is sampled: every tcu, hisparse-add and frame configuration runs too.
+    expect(every.filter((c) => c.primitive === 'hisparse-add')).toHaveLength(3 * DEFAULT_MATRICES.length);
+    expect(every.filter((c) => c.primitive === 'frame-loop' || c.primitive === 'first-call').length).toBeGreaterThan(0);
   });
 
-  test('the tcu cases run only when --only names them: both paths side by side, segments longer than n left out', () => {
+  test('the tcu cases: both paths side by side, segments longer than n left out', () => {
     const cases = enumerateCases({ ...base, sizes: [4096, 1 << 16], only: ['copy', 'tcu-reduce', 'tcu-scan'] });
     expect(cases.map((c) => c.id)).toEqual([
       'tcu-reduce subgroup-matrix f16 seg 16@4096',
@@ -180,7 +176,11 @@ describe('enumerateCases', () => {
   });
 
   test('--types filters element types but keeps the baselines', () => {
-    const cases = enumerateCases({ ...base, sizes: [4096], types: ['f32'], matrices: parseMatrixList('biased-10') });
+    const every = enumerateCases({ ...base, sizes: [4096], types: ['f32'], matrices: parseMatrixList('biased-10') });
+    // The tcu, sum and frame cases are checked elsewhere; here only that they keep to f32 too.
+    const apart = ['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call'];
+    expect(every.filter((c) => apart.includes(c.primitive)).every((c) => c.type === 'f32')).toBe(true);
+    const cases = every.filter((c) => !apart.includes(c.primitive));
     expect(cases.map((c) => c.series.replace(/^(spmv|spmv-t|spmm) .*/, '$1'))).toEqual([
       'scan decoupled-fallback f32 add excl fwd',
       'reduce f32 add',

@@ -7,11 +7,13 @@ import { chromiumLaunchOptions } from '@scan/gpu-testing/vitest-browser';
 import { type Browser, chromium, type Page } from 'playwright';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ALL_DEVICES, cardOptions, defaultCard, onCard } from '../dashboard/cards.js';
 import { FIRST_CALL_COLUMNS, FRAME_LOOP_COLUMNS, frameRows } from '../dashboard/frame-model.js';
 import { libraryPairs } from '../dashboard/library-views.js';
 import { baselineRows, currentRows, type LoadedReport, toLoadedReport } from '../dashboard/model.js';
 import { defaultDevicePair, deviceCharts, throughputCharts } from '../dashboard/views.js';
-import { validateReport } from '../src/report.js';
+import { type BenchReport, validateReport } from '../src/report.js';
+import { legendProblems, multiLineCells } from './dashboard-layout.js';
 import { frameReport } from './fixtures.js';
 
 // The dashboard as a user gets it: the static build, served as plain files, in headless Chromium
@@ -26,6 +28,8 @@ let server: PreviewServer;
 let browser: Browser;
 let page: Page;
 let committed: LoadedReport[];
+/** The committed reports of the device the page opens on (the newest report's). */
+let onDefaultCard: LoadedReport[];
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'scan-dashboard-'));
@@ -38,6 +42,7 @@ beforeAll(async () => {
       const loaded = toLoadedReport(f, 'committed', JSON.parse(readFileSync(join(benchmarks, f), 'utf8')));
       return 'problems' in loaded ? [] : [loaded];
     });
+  onDefaultCard = onCard(committed, defaultCard(committed));
   browser = await chromium.launch(chromiumLaunchOptions());
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const errors: string[] = [];
@@ -84,13 +89,28 @@ describe('the dashboard (static build)', () => {
     expect(dates).toEqual([...dates].sort().reverse());
   });
 
+  test("shows one device, the newest report's, with a selector of every device and all of them (issue 46)", async () => {
+    const card = defaultCard(committed);
+    expect(await page.$eval('#card', (s) => (s as HTMLSelectElement).value)).toBe(card);
+    expect(await page.evaluate(() => window.scanDashboard.card)).toBe(card);
+    const offered = await page.$$eval('#card option', (o) => o.map((x) => (x as HTMLOptionElement).value));
+    expect(offered).toEqual([...cardOptions(committed).map((o) => o.device), ALL_DEVICES]);
+    expect(offered.length).toBeGreaterThan(2);
+    // Fewer series per chart than with every device.
+    const most = (reports: LoadedReport[]) => Math.max(...throughputCharts(currentRows(reports), 'natural').map((c) => c.lines.length));
+    expect(most(onDefaultCard)).toBeLessThan(most(committed));
+    const drawn = await page.$$eval('canvas[data-chart]', (c) =>
+      c.map((x) => Number(/(\d+) lines/.exec(x.getAttribute('aria-label') ?? '')?.[1])),
+    );
+    expect(Math.max(...drawn)).toBe(most(onDefaultCard));
+  });
+
   test('draws a throughput chart per primitive, with lines in its pixels', async () => {
-    const expected = throughputCharts(currentRows(committed), 'natural');
+    const expected = throughputCharts(currentRows(onDefaultCard), 'natural');
     const ids = await page.$$eval('canvas[data-chart]', (canvases) => canvases.map((c) => (c as HTMLElement).dataset.chart));
     expect(ids).toEqual(expected.map((c) => c.id));
     // A line across the plot is thousands of pixels; the six points of a sparse product's scatter
-    // a few hundred; axes and grid have none of this colour. (The first lines of scan, reduce and sort
-    // are the H200's, three sizes from 2^20 or 2^24 only: each device has lines of its own.)
+    // a few hundred; axes and grid have none of this colour.
     for (const [id, least] of [
       ['throughput-reduce', 500],
       ['throughput-scan', 300],
@@ -154,7 +174,7 @@ describe('the dashboard (static build)', () => {
 
   test('the WebGPU libraries tab lists every pair of a luma.gl case with ours, and the cases without one', async () => {
     await page.click('#tabs button[data-view="webgpu"]');
-    const pairs = libraryPairs(currentRows(committed), baselineRows(committed), 'webgpu');
+    const pairs = libraryPairs(currentRows(onDefaultCard), baselineRows(onDefaultCard), 'webgpu');
     expect(pairs.length).toBeGreaterThan(0);
     expect(await page.$$eval('#webgpu-table tbody tr', (trs) => trs.length)).toBe(pairs.length);
     expect(await page.textContent('#view')).toMatch(/Only results from devices of the same name are paired/);
@@ -162,7 +182,7 @@ describe('the dashboard (static build)', () => {
 
   test('the table lists every case and sorts by a column', async () => {
     await page.click('#tabs button[data-view="table"]');
-    const rows = currentRows(committed).length + baselineRows(committed).length;
+    const rows = currentRows(onDefaultCard).length + baselineRows(onDefaultCard).length;
     expect(await page.$$eval('#table tbody tr', (trs) => trs.length)).toBe(rows);
     const gbps = async () =>
       page.$$eval('#table tbody tr', (trs) =>
@@ -180,6 +200,62 @@ describe('the dashboard (static build)', () => {
     expect(descending).toEqual([...ascending].reverse());
     // The table fits a 1400 px window: no page-level horizontal scroll (issue 33).
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    // Report names take one line each, the whole name in the tooltip (issue 46).
+    const names = await multiLineCells(page, '#table table', 'report');
+    expect(names.cells).toBe(rows);
+    expect(names.wrapped).toEqual([]);
+    const title = await page.$eval('#table td.name', (td) => (td as HTMLElement).title);
+    expect(onDefaultCard.some((r) => title.startsWith(`${r.name}\n`))).toBe(true);
+  });
+
+  test('after a run from another device, no legend overlaps its plot and no two series of a chart look alike (issue 46)', async () => {
+    // A live run's report, simulated: a committed run that has scan × copy, from SwiftShader, newer than every report.
+    const source = committed.find((r) => !r.isBaseline && r.report.results.some((x) => x.case.primitive === 'scan' && x.ratioCopy))!;
+    const newest = Math.max(...committed.map((r) => Date.parse(r.report.date)));
+    const adapter = {
+      vendor: 'google',
+      architecture: 'swiftshader',
+      description: 'SwiftShader driver 5.0.0',
+      device: 'SwiftShader Device (Subzero)',
+    };
+    const simulated: BenchReport = {
+      ...source.report,
+      date: new Date(newest + 86_400_000).toISOString(),
+      device: { ...source.report.device!, adapter },
+    };
+    const file = join(outDir, 'simulated-live.json');
+    writeFileSync(file, JSON.stringify(simulated));
+    await page.setInputFiles('#file', file);
+    await page.waitForFunction(() => window.scanDashboard.reports > 0 && window.scanDashboard.card === 'swiftshader-device-subzero');
+    await page.click('#tabs button[data-view="ratio"]');
+    for (const card of ['swiftshader-device-subzero', ALL_DEVICES, defaultCard(committed)]) {
+      await page.selectOption('#card', card);
+      let charts = 0;
+      for (const view of ['ratio', 'throughput', 'paper', 'cuda']) {
+        await page.click(`#tabs button[data-view="${view}"]`);
+        charts += await page.locator('canvas[data-chart]').count();
+        expect(await legendProblems(page), `${card} ${view}`).toEqual([]);
+      }
+      expect(charts, card).toBeGreaterThan(4);
+    }
+    // Every device: scan × copy has the simulated device's lines and more than the old palette's 8 colours.
+    await page.selectOption('#card', ALL_DEVICES);
+    await page.click('#tabs button[data-view="ratio"]');
+    const scan = await page.$eval('canvas[data-chart="ratio-scan"]', (c) => c.getAttribute('aria-label') ?? '');
+    expect(Number(/(\d+) lines/.exec(scan)?.[1])).toBeGreaterThan(8);
+    // Clicking a legend entry hides its series, as Chart.js's legend did.
+    const entry = page.locator('.chart:has(canvas[data-chart="ratio-scan"]) .legend button').first();
+    await entry.click();
+    expect(await entry.getAttribute('aria-pressed')).toBe('false');
+    // Leave the page as the later tests expect it: the simulated report hidden, the newest committed device shown.
+    await page.$$eval('#report-list label', (labels) => {
+      const box = labels.find((l) => l.textContent?.includes('simulated-live'))?.querySelector('input');
+      if (!box) throw new Error('the simulated report is not listed');
+      box.checked = false;
+      box.dispatchEvent(new Event('change'));
+    });
+    await page.click('#tabs button[data-view="throughput"]');
+    await page.selectOption('#card', defaultCard(committed));
   });
 
   test('a live run on SwiftShader verifies every case, can be cancelled, and downloads a report of the schema', async () => {
@@ -205,8 +281,10 @@ describe('the dashboard (static build)', () => {
     expect(cancelled.state).toBe('cancelled');
     expect(cancelled.done).toBeLessThan(cancelled.total);
 
-    // A whole small run: every case verified and timed, the sparse products on the small suite.
-    await page.selectOption('#live-matrices', 'small');
+    // A whole small run: every case verified and timed, the sparse products on the small suite,
+    // which the selector starts on for SwiftShader (issue 46).
+    await page.waitForFunction(() => window.scanDashboard.adapterProbed);
+    expect(await page.$eval('#live-matrices', (s) => (s as HTMLSelectElement).value)).toBe('small');
     await pick(['scan', 'sort', 'spmv', 'copy'], ['12']);
     await page.click('#live-start');
     await page.waitForFunction(() => window.scanDashboard.live.state !== 'running', undefined, { timeout: 170_000 });
@@ -238,10 +316,16 @@ describe('the dashboard (static build)', () => {
     await page.selectOption('#device-b', devices.find((d) => d !== software)!);
     expect(await page.$eval('#device-a', (s) => (s as HTMLSelectElement).value)).toBe(software);
     expect(await page.$('canvas[data-chart="device-scan"]')).not.toBeNull();
+    // With the run, on every device: the legends stay off the plots (issue 46).
+    await page.click('#tabs button[data-view="ratio"]');
+    await page.selectOption('#card', ALL_DEVICES);
+    expect(await page.$('canvas[data-chart="ratio-scan"]')).not.toBeNull();
+    expect(await legendProblems(page)).toEqual([]);
   });
 
   test('the frame view lists the frame-loop and first-call rows of a loaded report, with their columns', async () => {
     await page.click('#tabs button[data-view="frames"]');
+    await page.selectOption('#card', ALL_DEVICES);
     // The committed reports' frame cases are listed (issue 29's runs before and after the change).
     const committedRows = frameRows(committed, 'frame-loop').length;
     expect(committedRows).toBeGreaterThan(0);
@@ -257,7 +341,7 @@ describe('the dashboard (static build)', () => {
     const rowsOf = async (table: string, columns: readonly { key: string }[]) => {
       const report = columns.findIndex((c) => c.key === 'report');
       const all = await page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')));
-      return all.filter((cells) => cells[report]!.startsWith('frames-report '));
+      return all.filter((cells) => cells[report]!.endsWith(' frames-report'));
     };
     const cells = await rowsOf('#frame-loop-table', FRAME_LOOP_COLUMNS);
     expect(cells).toHaveLength(2);

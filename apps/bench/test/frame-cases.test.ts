@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { type CaseSelection, enumerateCases, OPT_IN_PRIMITIVES } from '../src/cases.js';
+import { type CaseSelection, enumerateCases, SAMPLED_PRIMITIVES } from '../src/cases.js';
 import { frameCountsOf } from '../src/child/frame/frame-counts.js';
 import { parseCli } from '../src/options.js';
 import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES } from '../src/primitives/frame-loop.js';
@@ -14,10 +14,12 @@ function options(argv: string[]) {
 }
 
 describe('the frame cases', () => {
-  test('are opt-in: not in the default list, run when --only names them', () => {
-    expect(OPT_IN_PRIMITIVES).toContain('frame-loop');
-    expect(OPT_IN_PRIMITIVES).toContain('first-call');
-    expect(enumerateCases(base).some((c) => c.primitive === 'frame-loop' || c.primitive === 'first-call')).toBe(false);
+  test('are in the default list, every configuration on a GPU, sampled in a software default run', () => {
+    expect(SAMPLED_PRIMITIVES).toContain('frame-loop');
+    expect(SAMPLED_PRIMITIVES).toContain('first-call');
+    const all = enumerateCases(base);
+    expect(all.filter((c) => c.primitive === 'frame-loop')).toHaveLength(8 * base.sizes.length);
+    expect(all.filter((c) => c.primitive === 'first-call')).toHaveLength(8 * base.sizes.length);
   });
 
   test('frame-loop: each plan with a host and a GPU count, the series naming both', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { describeVariant, enumerateCases, OPT_IN_PRIMITIVES, PRIMITIVES, parseNameList } from '../src/cases.js';
+import { describeVariant, enumerateCases, PRIMITIVES, parseNameList, SAMPLED_PRIMITIVES } from '../src/cases.js';
 import { createWallClockTimer, measure, prepareRun, runOnce, timerMethod } from '../src/child/measure.js';
 import type { AsyncWorkload } from '../src/child/workload.js';
 import { bytesMoved } from '../src/metrics.js';
@@ -7,19 +7,25 @@ import { csrDifferences, HISPARSE_ADD, hisparseAddShapes } from '../src/primitiv
 import { HISPARSE_NODE_SIZES } from '../src/primitives/shared/hisparse-data.js';
 import { parseMatrixList } from '../src/spmv-suite.js';
 
-// hisparse-add: its case shapes (opt-in, the HiSparse node sizes over the SpMV suite), its bytes
+// hisparse-add: its case shapes (the HiSparse node sizes over the SpMV suite, sampled on a software adapter), its bytes
 // model, and the asynchronous workload form — timed by wall clock around `run`, its previous result
 // discarded untimed before every run. Fast: a fake device and clock, no adapter.
 
 const base = { sizes: [4096], runs: 10, warmup: 1, seed: 1, density: 0.5 };
 
 describe('hisparse-add cases', () => {
-  test('opt-in: not in the default list, run when --only names it, every matrix at every node size', () => {
+  test('in the default list and when --only names it: every matrix at every node size', () => {
     const matrices = parseMatrixList('poisson2d-16,biased-1K');
-    expect(OPT_IN_PRIMITIVES).toContain('hisparse-add');
+    expect(SAMPLED_PRIMITIVES).toContain('hisparse-add');
     expect(PRIMITIVES).toContain('hisparse-add');
     expect(parseNameList('hisparse-add', PRIMITIVES, '--only')).toEqual(['hisparse-add']);
-    expect(enumerateCases({ ...base, matrices }).some((c) => c.primitive === 'hisparse-add')).toBe(false);
+    expect(enumerateCases({ ...base, matrices }).filter((c) => c.primitive === 'hisparse-add')).toHaveLength(6);
+    // A software adapter's default run samples one: the first matrix at the package's node size.
+    expect(
+      enumerateCases({ ...base, matrices, sample: true })
+        .filter((c) => c.primitive === 'hisparse-add')
+        .map((c) => c.id),
+    ).toEqual(['hisparse-add f32 d 64 poisson2d-16@1216']);
     const cases = enumerateCases({ ...base, only: ['hisparse-add'], matrices });
     expect(cases.map((c) => c.id)).toEqual([
       'hisparse-add f32 d 16 poisson2d-16@1216',
@@ -40,8 +46,8 @@ describe('hisparse-add cases', () => {
     expect(both.filter((c) => c.primitive === 'hisparse-add').every((c) => c.combine === undefined)).toBe(true);
   });
 
-  test('the module: opt-in, the default suite when no matrices are given, .mtx paths carried', () => {
-    expect(HISPARSE_ADD.optIn).toBe(true);
+  test('the module: sampled, the default suite when no matrices are given, .mtx paths carried', () => {
+    expect(HISPARSE_ADD.sample).toBeDefined();
     expect(HISPARSE_ADD.primitives).toEqual(['hisparse-add']);
     expect(HISPARSE_ADD.shapes(base).length).toBeGreaterThan(0);
     const shapes = hisparseAddShapes([{ name: 'web', n: 10, path: '/m/web.mtx' }]);

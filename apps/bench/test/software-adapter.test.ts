@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { enumerateCases } from '../src/cases.js';
+import { enumerateCases, PRIMITIVES, SAMPLED_PRIMITIVES } from '../src/cases.js';
 import { type BenchOptions, MIN_RUNS, parseCli } from '../src/options.js';
 import type { DeviceInfo } from '../src/report.js';
 import {
@@ -56,13 +56,35 @@ describe('software adapters', () => {
     for (const m of small) expect(m.n).toBeLessThanOrEqual(2 ** 16);
   });
 
-  test('the default run on one: every default primitive, SpMV over the small suite, the tcu cases left out', () => {
+  test('the default run on one: every primitive, SpMV over the small suite, the slow modules sampled', () => {
     const cases = enumerateCases(softwareOptions(options([])));
+    expect(new Set(cases.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES));
     expect(new Set(cases.filter((c) => c.matrix === undefined).map((c) => c.n))).toEqual(new Set(SOFTWARE_SIZES));
     expect(new Set(cases.filter((c) => c.matrix !== undefined).map((c) => c.matrix))).toEqual(new Set(SOFTWARE_MATRICES));
     expect(cases.filter((c) => c.primitive === 'spmv')).toHaveLength(5 * SOFTWARE_MATRICES.length);
-    expect(cases.some((c) => c.primitive.startsWith('tcu-'))).toBe(false);
+    // Both tcu paths at every segment size (the subgroup-matrix ones are skipped at once there).
+    expect(cases.filter((c) => c.primitive.startsWith('tcu-'))).toHaveLength(12);
+    // One sum, the suite's first matrix at the package's node size; each frame plan once.
+    expect(cases.filter((c) => c.primitive === 'hisparse-add').map((c) => c.id)).toEqual(['hisparse-add f32 d 64 poisson2d-16@1216']);
+    expect(cases.filter((c) => c.primitive === 'frame-loop').map((c) => `${c.frameWorkload} ${c.countSource}`)).toEqual([
+      'sort gpu',
+      'pack gpu',
+      'scan gpu',
+      'segmented-scan gpu',
+    ]);
+    expect(cases.filter((c) => c.primitive === 'first-call').map((c) => `${c.frameWorkload} ${c.firstCall}`)).toEqual([
+      'sort no-wait',
+      'pack no-wait',
+      'scan no-wait',
+      'segmented-scan no-wait',
+    ]);
+    expect(SAMPLED_PRIMITIVES).toEqual(['hisparse-add', 'frame-loop', 'first-call']);
     expect(cases.every((c) => c.runs === SOFTWARE_RUNS && c.warmup === SOFTWARE_WARMUP)).toBe(true);
+    // Named with --only, a sampled module runs every configuration, on a software adapter too.
+    const named = enumerateCases(softwareOptions(options(['--only', 'hisparse-add,frame-loop,first-call'])));
+    expect(named.filter((c) => c.primitive === 'hisparse-add')).toHaveLength(3 * SOFTWARE_MATRICES.length);
+    expect(named.filter((c) => c.primitive === 'frame-loop')).toHaveLength(8);
+    expect(named.filter((c) => c.primitive === 'first-call')).toHaveLength(8);
   });
 
   test('the table says under it that software numbers say nothing about GPUs; a GPU table does not', () => {

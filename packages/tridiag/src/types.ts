@@ -45,7 +45,10 @@ export interface TridiagonalSystems {
   d: Float32Array;
   n: number;
   batch: number;
-  /** Layout of all five arrays (default `'contiguous'`). */
+  /**
+   * Layout of all five arrays (default `'contiguous'`). It belongs here, in the systems, not in
+   * the options of `solveTridiagonal` (those hold only `algorithm`).
+   */
   stride?: TridiagonalLayout;
 }
 
@@ -62,7 +65,7 @@ export interface TridiagonalPlanOptions {
   n: number;
   /** Number of systems, ≥ 1. */
   batch: number;
-  /** Layout of the five buffers (default `'contiguous'`). */
+  /** Layout of the five buffers of every encode (default `'contiguous'`); `solveTridiagonal` takes it in `systems` instead. */
   stride?: TridiagonalLayout;
   /** Algorithm (default `'auto'`). */
   algorithm?: TridiagonalAlgorithm;
@@ -130,7 +133,8 @@ export const TRIDIAGONAL_ALGORITHMS: readonly Exclude<TridiagonalAlgorithm, 'aut
 export const TRIDIAGONAL_LAYOUTS: readonly TridiagonalLayout[] = ['contiguous', 'interleaved'];
 
 /**
- * Options of `solveTridiagonal` (GPU; the CPU reference accepts and ignores `algorithm`).
+ * Options of `solveTridiagonal` (GPU; the CPU reference accepts and ignores `algorithm`). The
+ * layout is not an option: it is `systems.stride` (see {@link TridiagonalSystems}).
  *
  * @example
  * ```ts

@@ -22,7 +22,7 @@ import type { RunStats } from './stats.js';
 // The report says `baseline: 'webgpu'`; each row's case has the bench primitive's name and fields
 // (so it pairs with our row of the same work), `baseline: 'luma.gl 9.4.2'` and `call`, luma's class.
 
-/** `git rev-parse HEAD` in the working directory, or null where git is missing (the lent GPU machine). */
+/** `git rev-parse HEAD` in the working directory, or null where git is missing (a copy sent by scripts/remote-bench.sh). */
 export function currentCommit(): string | null {
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim() || null;

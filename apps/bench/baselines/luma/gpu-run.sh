@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# luma.gl beside our bench in ONE device call on the lent GPU: our rows that luma pairs with (scan,
+# luma.gl beside our bench in ONE run on a GPU machine: our rows that luma pairs with (scan,
 # reduce, pack, sort-pairs; u32; the decoupled-fallback scans), then luma.gl's at 2^16, 2^20, 2^24
 # and 2^28, on the same card one after the other, so every ratio of the dashboard's "WebGPU
 # libraries" tab compares two numbers of one machine state.
 #
-# Here, before the call (from the repository root):
-#   pnpm --filter @scan/bench build && pnpm --filter @scan/bench build:luma && bash ../shared/gpu/pack.sh
-# The device call: carry [".gpu", "apps/bench/dist", "apps/bench/dist-luma"], command
-#   source .gpu/remote.sh && bash apps/bench/baselines/luma/gpu-run.sh "$OUT" <git rev-parse --short HEAD here>
+# Here, from the repository root (see "Running on a remote GPU machine" in apps/bench/README.md):
+#   pnpm --filter @scan/bench build && pnpm --filter @scan/bench build:luma
+#   bash scripts/remote-bench.sh --host <gpu machine> --bundle --no-build --carry apps/bench/dist-luma \
+#     --run 'bash apps/bench/baselines/luma/gpu-run.sh "$OUT" "$COMMIT"'
 # It writes gpu.txt, ours.json, luma.json and their logs into the folder. Copy the two reports into
 # benchmarks/ as <device>-<date>-<commit>-luma-ours.json and <device>-<date>-<commit>-luma-9.4.2.json
 # (device h100 or h200, as gpu.txt says): the dashboard loads them from there.

@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
 
 // The luma.gl baseline as ONE self-contained ESM file: luma.gl and the workspace packages are
-// bundled in, only Dawn (`webgpu`, a native addon) stays external, so the lent GPU machine needs
-// nothing but node_modules/webgpu. Build: `pnpm --filter @scan/bench build:luma`.
+// bundled in, only Dawn (`webgpu`, a native addon) stays external, so a GPU machine needs
+// nothing but node and node_modules/webgpu (scripts/remote-bench.sh --bundle sends those). Build: `pnpm --filter @scan/bench build:luma`.
 export default defineConfig({
   entry: { luma: 'baselines/luma/cli.ts' },
   outDir: 'dist-luma',

@@ -16,13 +16,12 @@
 #
 # With SASS=1 each shape runs with the NVIDIA driver's shader disk cache in its own folder, and
 # driver-sass.py then reads the registers the driver gave each pipeline (the pass is the pipeline with
-# the most VOTE instructions: 8 per key). Needs `zstd` and `nvdisasm` (/usr/local/cuda/bin). The lent
-# machines have no `zstd`: `apt-get download zstd` into .gpu/ here, and remote.sh unpacks it. A call of two
-# shapes at five sizes, then two SASS=1 shapes, ran past 560 s on 2026-12-05: give SASS=1 its own call.
+# the most VOTE instructions: 8 per key). Needs `zstd` and `nvdisasm` (/usr/local/cuda/bin) on the
+# GPU machine. A run of two shapes at five sizes, then two SASS=1 shapes, took past 560 s on
+# 2026-12-05: give SASS=1 its own run.
 #
-# Here: pnpm --filter @scan/bench build && bash ../shared/gpu/pack.sh
-# Device call: carry [".gpu", "apps/bench/dist"], command
-#   source .gpu/remote.sh && bash apps/bench/cuda/onesweep/wgsl-variants.sh "$OUT" <commit>
+# From the repository root (see "Running on a remote GPU machine" in apps/bench/README.md):
+#   bash scripts/remote-bench.sh --host <gpu machine> --bundle --run 'bash apps/bench/cuda/onesweep/wgsl-variants.sh "$OUT" "$COMMIT"'
 # Writes one bench report per shape (sort and sort-pairs, radix only, u32, 2^24 and 2^28) and a table.
 set -uo pipefail
 out=${1:?usage: wgsl-variants.sh OUTPUT_FOLDER COMMIT}

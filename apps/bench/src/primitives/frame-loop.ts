@@ -13,7 +13,7 @@ import { guarded } from '../child/guard.js';
 import { heatGpu } from '../child/heat.js';
 import type { CaseResult, FrameLoopRecord } from '../report.js';
 
-// frame-loop (opt-in): what a real-time application pays for a plan it records into its own
+// frame-loop: what a real-time application pays for a plan it records into its own
 // encoder every frame, with a count that changes every frame. Its report record is `frameLoop`
 // (report.ts); the data of each plan is in child/frame/.
 // The frame loop of a real-time application: every frame a new count (seeded, in [n/2, n]), a new
@@ -276,8 +276,10 @@ export async function runFrameLoop(ctx: ScanContext, c: FrameLoopCase): Promise<
 }
 
 /**
- * `frame-loop` in the registry (opt-in): sort, pack, scan and segmented scan plans recorded every
- * frame with a changing count, from the host or from a GPU buffer ({@link runFrameLoop}).
+ * `frame-loop` in the registry: sort, pack, scan and segmented scan plans recorded every frame with
+ * a changing count, from the host or from a GPU buffer ({@link runFrameLoop}). A software adapter's
+ * default run samples the GPU count of each plan (the sort's two cases alone take two minutes on
+ * SwiftShader, most of it compiling).
  *
  * @example
  * ```ts
@@ -287,8 +289,8 @@ export async function runFrameLoop(ctx: ScanContext, c: FrameLoopCase): Promise<
 export const FRAME_LOOP = benchModule<FrameLoopCase>({
   package: '@scan/core, @scan/sort',
   primitives: ['frame-loop'],
-  optIn: true,
   shapes: frameLoopShapes,
+  sample: (shapes) => shapes.filter((s) => s.countSource === 'gpu'),
   defaultSizes: FRAME_LOOP_SIZES,
   run: runFrameLoop,
 });

@@ -251,8 +251,8 @@ async function tcuWorkload(ctx: ScanContext, c: TcuCase): Promise<Workload> {
 }
 
 /**
- * `@scan/tcu` in the registry, opt-in (`--only tcu-reduce,tcu-scan`): the emulated path is very
- * slow on SwiftShader (README, tcu cases), and a GPU run asks for it by name. A case: n f16 values
+ * `@scan/tcu` in the registry: both paths at three segment sizes (on SwiftShader, where the
+ * subgroup-matrix cases are skipped at once, the twelve take about half a minute at 2^12). A case: n f16 values
  * in [−4, 4) generated on the GPU, the plan of the case's path and segment size, checked on the
  * GPU by one sequential f32 sum per segment (and against f64 sums at n ≤ 2^16). The
  * subgroup-matrix path on a device without subgroup matrices (or where `prepareTcu` finds the f16
@@ -261,13 +261,12 @@ async function tcuWorkload(ctx: ScanContext, c: TcuCase): Promise<Workload> {
  *
  * @example
  * ```ts
- * TCU.optIn; // true
+ * TCU.primitives; // ['tcu-reduce', 'tcu-scan']
  * ```
  */
 export const TCU = benchModule<TcuCase>({
   package: '@scan/tcu',
   primitives: TCU_PRIMITIVES,
-  optIn: true,
   shapes: () => tcuShapes(),
   // A fixed segment longer than the array would just be the whole array again.
   runsAt: (shape, n) => shape.segmentSize <= n,

@@ -4,8 +4,9 @@ import { checkSolveOptions, checkSystems, elementIndex, invalidTridiagonalArgume
 /**
  * Solves `batch` tridiagonal systems of `n` unknowns on the CPU with the Thomas algorithm (Gaussian
  * elimination without pivoting, O(n) per system), in f64 internally, rounding the solution to f32.
- * `a_0` and `c_{n−1}` of each system are ignored. `options.algorithm` is validated and ignored, so
- * the same call works against the GPU function.
+ * `a_0` and `c_{n−1}` of each system are ignored. The layout is `systems.stride` (`'contiguous'` by
+ * default, or `'interleaved'`), as in the GPU function. `options.algorithm` is validated and
+ * ignored, so the same call works against the GPU function.
  *
  * No pivoting is done: the systems should be diagonally dominant (|b_i| ≥ |a_i| + |c_i|, strictly
  * in at least one row) or otherwise stable without it. A zero pivot or a non-finite solution

@@ -9,9 +9,15 @@ export const NO_FAILURE = 0xffffffff;
 
 /**
  * Solves `batch` tridiagonal systems of `n` unknowns on the GPU and resolves to the `n·batch`
- * unknowns in the systems' layout (`stride`, default `'contiguous'`). `a` is the sub-diagonal
- * (`a_0` ignored), `b` the diagonal, `c` the super-diagonal (`c_{n−1}` ignored), `d` the
- * right-hand side, all `Float32Array`s of `n·batch` values; they are not modified.
+ * unknowns in the systems' layout. `a` is the sub-diagonal (`a_0` ignored), `b` the diagonal, `c`
+ * the super-diagonal (`c_{n−1}` ignored), `d` the right-hand side, all `Float32Array`s of `n·batch`
+ * values; they are not modified.
+ *
+ * The layout is `systems.stride` — a field of the first argument, beside `n` and `batch`:
+ * `'contiguous'` (default; element i of system s at `s·n + i`) or `'interleaved'` (at
+ * `i·batch + s`). It describes the data, so it travels with the arrays; `options` holds only
+ * `algorithm`, and a `stride` there is rejected as an unknown option. (`createTridiagonalPlan`,
+ * which gets no arrays, takes `stride` in its options.)
  * `options.algorithm`: `'cr'`, `'pcr'`, `'cr-pcr'`, `'partition'` or `'auto'` (default: the
  * partition method where it applies, else the CR+PCR hybrid).
  *
@@ -27,6 +33,8 @@ export const NO_FAILURE = 0xffffffff;
  *   a: new Float32Array([0, 1, 1]), b: new Float32Array([2, 2, 2]),
  *   c: new Float32Array([1, 1, 0]), d: new Float32Array([3, 4, 3]), n: 3, batch: 1,
  * }, { algorithm: 'cr' }); // Float32Array [1, 1, 1]
+ * // Columns of a row-major grid: the layout goes in the systems, the algorithm in the options.
+ * const columns = await solveTridiagonal(ctx, { a: sub, b: diag, c: sup, d: rhs, n: 64, batch: 64, stride: 'interleaved' }, { algorithm: 'auto' });
  * ```
  */
 export async function solveTridiagonal(
