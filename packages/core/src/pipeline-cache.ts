@@ -11,6 +11,8 @@ interface DeviceCache {
   readonly pending: Map<string, Promise<void>>;
   /** The WGSL compiled under each key, kept only while keys are verified. */
   readonly sources: Map<string, string>;
+  /** Bind group layouts by their entries (see `bindGroupLayoutOf`). */
+  readonly layouts: Map<string, GPUBindGroupLayout>;
 }
 
 let verifyKeys = false;
@@ -50,7 +52,7 @@ const caches = new WeakMap<GPUDevice, DeviceCache>();
 function cacheOf(device: GPUDevice): DeviceCache {
   let cache = caches.get(device);
   if (!cache) {
-    cache = { ready: new Map(), pending: new Map(), sources: new Map() };
+    cache = { ready: new Map(), pending: new Map(), sources: new Map(), layouts: new Map() };
     caches.set(device, cache);
   }
   return cache;
@@ -81,6 +83,23 @@ const COMPUTE_STAGE = 4;
  * drops a binding the entry point never reaches, and a recipe binds every declared name).
  */
 function layoutOf(device: GPUDevice, spec: Kernel): GPUPipelineLayout {
+  return device.createPipelineLayout({ label: spec.key, bindGroupLayouts: [bindGroupLayoutOf(device, spec)] });
+}
+
+/**
+ * The bind group layout of a kernel's declared bindings, made once per device for each distinct
+ * list of bindings and shared by every kernel with that list (bind group layouts of equal entries
+ * are interchangeable in WebGPU). Bind groups are made from it rather than from a compiled
+ * pipeline, so a plan can make the bind groups of a structure whose kernels are still compiling
+ * (or not needed yet) without compiling them synchronously first.
+ *
+ * @example
+ * ```ts
+ * const layout = bindGroupLayoutOf(device, kernel); // kernel: from a defineKernel family
+ * ```
+ */
+export function bindGroupLayoutOf(device: GPUDevice, spec: Kernel): GPUBindGroupLayout {
+  const cache = cacheOf(device);
   const entries = spec.layout.map(
     (b): GPUBindGroupLayoutEntry => ({
       binding: b.binding,
@@ -88,8 +107,13 @@ function layoutOf(device: GPUDevice, spec: Kernel): GPUPipelineLayout {
       buffer: { type: b.access === 'uniform' ? 'uniform' : b.access === 'read' ? 'read-only-storage' : 'storage' },
     }),
   );
-  const group = device.createBindGroupLayout({ label: spec.key, entries });
-  return device.createPipelineLayout({ label: spec.key, bindGroupLayouts: [group] });
+  const key = entries.map((e) => `${e.binding}:${e.buffer?.type}`).join(',');
+  let layout = cache.layouts.get(key);
+  if (!layout) {
+    layout = device.createBindGroupLayout({ label: `scan bindings ${key}`, entries });
+    cache.layouts.set(key, layout);
+  }
+  return layout;
 }
 
 /**

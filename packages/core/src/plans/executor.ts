@@ -3,7 +3,7 @@ import { assertUsable, type ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import { ScanError } from '../errors.js';
 import { type Kernel, PARAMS_BINDING } from '../kernels/define-kernel.js';
-import { getPipeline, loadPipelines } from '../pipeline-cache.js';
+import { bindGroupLayoutOf, getPipeline, loadPipelines } from '../pipeline-cache.js';
 import { LruMap } from './lru-map.js';
 import { type ParamRing, ParamRingSet } from './param-ring.js';
 import type { BufferRef, DispatchStep, NamedBindings, Recipe } from './recipe.js';
@@ -53,7 +53,13 @@ function bufferId(buffer: GPUBuffer): number {
  */
 interface Structure {
   readonly dispatches: readonly DispatchStep[];
-  readonly pipelines: readonly GPUComputePipeline[];
+  /**
+   * Its kernels' pipelines, looked up at the structure's first encode, not when it is made: the
+   * variants of a path get their bind groups with the path's first encode, and looking their
+   * pipelines up then would compile, synchronously, every kernel a plan whose `ready` was not
+   * awaited had not compiled yet (a stall of the first frame for kernels it may never run).
+   */
+  pipelines: readonly GPUComputePipeline[] | undefined;
   /** The scratch buffers its bind groups point into (a new one of these makes them stale), and whether a parameter block. */
   readonly scratchNames: ReadonlySet<string>;
   readonly usesParams: boolean;
@@ -162,6 +168,8 @@ export class RecipeExecutor {
     this.ensureScratch(recipe, this.sizedBy ?? 'args.count');
     // A dispatch of no workgroups is left out of a recipe, so the dispatch count is part of every key.
     const structure = this.structureFor(structureKeyOf(key, recipe), recipe);
+    structure.pipelines ??= structure.dispatches.map((step) => getPipeline(this.ctx, step.kernel));
+    const pipelines = structure.pipelines;
     // The ring holds the blocks of every variant from the start: growing it later would drop (and
     // remake) every bind group the first time a count took a variant with more blocks.
     const minBlocks = variants ? this.variantBlocks(variants) : 0;
@@ -180,7 +188,7 @@ export class RecipeExecutor {
           pass = encoder.beginComputePass();
           pipeline = undefined;
         }
-        const next = structure.pipelines[dispatchIndex] as GPUComputePipeline;
+        const next = pipelines[dispatchIndex] as GPUComputePipeline;
         if (next !== pipeline) {
           pass.setPipeline(next);
           pipeline = next;
@@ -285,7 +293,7 @@ export class RecipeExecutor {
     }
     const structure: Structure = {
       dispatches,
-      pipelines: dispatches.map((step) => getPipeline(this.ctx, step.kernel)),
+      pipelines: undefined,
       scratchNames,
       usesParams,
       groupSets: new LruMap(MAX_GROUP_SETS),
@@ -382,10 +390,10 @@ export class RecipeExecutor {
     ring: ParamRing | undefined,
     slot: number,
   ): GPUBindGroup[] {
-    return structure.dispatches.map((step, i) =>
+    return structure.dispatches.map((step) =>
       this.ctx.device.createBindGroup({
         label: step.kernel.key,
-        layout: (structure.pipelines[i] as GPUComputePipeline).getBindGroupLayout(0),
+        layout: bindGroupLayoutOf(this.ctx.device, step.kernel),
         entries: bindingList(step).flatMap((ref, binding) => {
           if (!ref) return [];
           const r = this.resolve(ref, roles, ring, slot);

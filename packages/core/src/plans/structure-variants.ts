@@ -21,6 +21,7 @@ export interface StructureVariant {
  * ```ts
  * declare function keyOf(count: number): string; // the plan's structure key of a count
  * declare function build(count: number): Recipe; // the plan's recipe of a count
+ * declare const exec: RecipeExecutor, roles: Record<string, GPUBuffer>, count: number; // the plan's executor, buffers and count
  * const variants = new StructureVariants(() => [1, 5000].map((n) => ({ key: keyOf(n), recipe: build(n) })));
  * exec.encode(encoder, keyOf(count), () => build(count), roles, variants);
  * ```
@@ -85,7 +86,7 @@ const MAX_CHUNKS = 4;
 /**
  * Counts that together take every structure a plan's host counts up to `largest` may take: both
  * sides of every power of two (where the tiers, the recursion levels and the workgroup shapes of the
- * plans change), in each of the first {@link MAX_CHUNKS} chunks of `chunkElements`, and the counts
+ * plans change), in each of the first `MAX_CHUNKS` (4) chunks of `chunkElements`, and the counts
  * next to the chunk boundaries — odd and even, so that both tail paths appear.
  *
  * @example

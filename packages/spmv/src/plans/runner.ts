@@ -98,6 +98,7 @@ export const SCALE_VARIANTS: readonly (readonly [alpha: number, beta: number])[]
  * @example
  * ```ts
  * declare function gatherRecipe(alpha: number, beta: number): Recipe; // the product's steps for these scalars
+ * declare const exec: RecipeExecutor, roles: Record<string, GPUBuffer>, alpha: number, beta: number; // the runner's
  * const variants = scaleVariants('gather ', gatherRecipe);
  * exec.encode(encoder, `gather ${readYKey(beta)}`, () => gatherRecipe(alpha, beta), roles, variants);
  * ```
