@@ -331,9 +331,7 @@ export class RecipeExecutor {
     for (const role in roles) setKey += `${role}:${bufferId(roles[role] as GPUBuffer)}|`;
     let perSlot = structure.groupSets.get(setKey);
     if (!perSlot) {
-      perSlot = [];
-      for (let slot = 0; slot < (ring?.slots ?? 1); slot++) perSlot.push(this.makeGroups(structure, roles, ring, slot));
-      structure.groupSets.set(setKey, perSlot);
+      perSlot = this.makeGroupSet(structure, setKey, roles, ring);
       // A new set of buffers (or bind groups dropped for a new scratch buffer or ring): the other
       // structures this path may take get theirs now, so no later count makes any.
       if (variants) this.makeVariantGroups(variants, setKey, roles, ring);
@@ -378,10 +376,21 @@ export class RecipeExecutor {
       if (!this.fits(variant.recipe)) continue;
       const structure = this.structureFor(variant.key, variant.recipe);
       if (structure.groupSets.get(setKey)) continue;
-      const perSlot: GPUBindGroup[][] = [];
-      for (let slot = 0; slot < (ring?.slots ?? 1); slot++) perSlot.push(this.makeGroups(structure, roles, ring, slot));
-      structure.groupSets.set(setKey, perSlot);
+      this.makeGroupSet(structure, setKey, roles, ring);
     }
+  }
+
+  /** The bind groups of every parameter slot of `structure` for the buffers `roles`, filed under `setKey`. */
+  private makeGroupSet(
+    structure: Structure,
+    setKey: string,
+    roles: Readonly<Record<string, GPUBuffer>>,
+    ring: ParamRing | undefined,
+  ): GPUBindGroup[][] {
+    const perSlot: GPUBindGroup[][] = [];
+    for (let slot = 0; slot < (ring?.slots ?? 1); slot++) perSlot.push(this.makeGroups(structure, roles, ring, slot));
+    structure.groupSets.set(setKey, perSlot);
+    return perSlot;
   }
 
   private makeGroups(
