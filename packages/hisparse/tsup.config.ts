@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'cpu/index': 'src/cpu/index.ts' },
+  entry: { index: 'src/index.ts', 'cpu/index': 'src/cpu/index.ts', 'kit/index': 'src/kit/index.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,

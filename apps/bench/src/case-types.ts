@@ -2,8 +2,9 @@ import type { ElementType } from '@scan/core';
 import type { MatrixSource } from './spmv-suite.js';
 
 /**
- * Internal plan options of a sweep (`--tuning`): numbers, booleans and strings, checked by the plan
- * that takes them.
+ * The plans' unstable tuning of a sweep (`--tuning`): numbers, booleans and strings, passed as
+ * `options.tuning` (`ScatterTuning` of split and pack, `SortTuning` of the radix sort), which checks
+ * the keys and values.
  *
  * @example
  * ```ts
@@ -140,7 +141,7 @@ export interface CaseSelection {
   readonly warmup: number;
   readonly seed: number;
   readonly density: number;
-  /** Internal plan options of the split, pack and sort cases (`--tuning`), for sweeps. */
+  /** The unstable `options.tuning` of the split, pack and sort plans (`--tuning`), for sweeps. */
   readonly tuning?: PlanTuning;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`); default the suite `DEFAULT_MATRICES`. */
   readonly matrices?: readonly MatrixSource[];

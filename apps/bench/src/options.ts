@@ -63,7 +63,7 @@ Usage: node apps/bench/dist/cli.js [options]
                        ${SOFTWARE_MATRICES.join(',')}
   --mtx LIST           Matrix Market files for the SpMV cases, comma-separated (named by their base name);
                        given alone it replaces the default suite, with --matrices it adds to it
-  --tuning JSON        internal plan options for split, pack and sort sweeps, e.g. '{"workgroupSize":512,"elementsPerThread":8}'
+  --tuning JSON        the plans' options.tuning for split, pack and sort sweeps, e.g. '{"workgroupSize":512,"elementsPerThread":8}'
                        (maintainers' tool: recorded in every case and the report; not a user-facing option)
   --out PATH           report file (default bench-results/report-<date>.json at the repository root)
   --commit SHA         commit to record when git is not available
@@ -172,8 +172,8 @@ function defaultedSettings(values: { sizes?: string; large?: boolean; runs?: str
 }
 
 /**
- * Parses `--tuning`: a JSON object of numbers, booleans and strings, the internal options a plan
- * accepts for sweeps (workgroup shape, staging, the radix pass's `padLast`, …). The plan itself
+ * Parses `--tuning`: a JSON object of numbers, booleans and strings, the unstable `options.tuning`
+ * a plan accepts for sweeps (workgroup shape, the radix pass's `padLast`, …). The plan itself
  * rejects keys and values it does not know.
  *
  * @example

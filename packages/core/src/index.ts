@@ -33,6 +33,7 @@ export {
   type PackIfEncodeArgs,
   type PackIfPlanOptions,
   type ScatterPlanOptions,
+  type ScatterTuning,
   type SplitEncodeArgs,
 } from './plans/scatter-plans.js';
 export {
@@ -50,6 +51,7 @@ export {
   type ScanAlgorithm,
   type ScanEncodeArgs,
   type ScanPlanOptions,
+  type ScanTuning,
 } from './plans/types.js';
 export { COMPARE_OPS, type CompareOp } from './predicate.js';
 export { subgroupsChecked } from './subgroups-checked.js';

@@ -147,6 +147,20 @@ export function checkCount(value: unknown, argument: string): number {
   return invalidArgument(argument, value, 'expected a non-negative integer');
 }
 
+/**
+ * A size or count that must be at least 1: a positive safe integer.
+ *
+ * @example
+ * ```ts
+ * checkPositiveInteger(256, 'options.tuning.workgroupSize'); // 256
+ * checkPositiveInteger(0, 'options.tuning.workgroupSize'); // throws: options.tuning.workgroupSize = 0: expected a positive integer
+ * ```
+ */
+export function checkPositiveInteger(value: unknown, argument: string): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
+  return invalidArgument(argument, value, 'expected a positive integer');
+}
+
 /** Options of `scan` (GPU and CPU alike). */
 export interface ScanOptions {
   /** Operator (default `'add'`); `and`, `or`, `xor` need integer data. */

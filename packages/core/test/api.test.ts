@@ -61,6 +61,17 @@ describe('bad input', () => {
     expect(() => plan.encode(encoder, { input: big, output: small, count: -1 })).toThrow(/args\.count = -1/);
     expect(() => plan.encode(encoder, { input: big, output: {} as GPUBuffer, count: 1 })).toThrow(/args\.output/);
     expect(() => createScanPlan(ctx, { type: 'f64' as 'f32' })).toThrow(/options\.type = "f64"/);
+    // The unstable tuning: one object, checked key by key; its keys are no top-level options.
+    expect(() => createScanPlan(ctx, { tuning: { workgroupSize: 0 } })).toThrow(
+      /^options\.tuning\.workgroupSize = 0: expected a positive integer$/,
+    );
+    expect(() => createScanPlan(ctx, { tuning: { tail: 'inline' as 'direct' } })).toThrow(
+      /^options\.tuning\.tail = "inline": expected one of 'staged', 'direct'$/,
+    );
+    expect(() => createScanPlan(ctx, { tuning: { forcefallback: true } as never })).toThrow(
+      /^options\.tuning\.forcefallback = true: unknown option/,
+    );
+    expect(() => createScanPlan(ctx, { forceFallback: true } as never)).toThrow(/^options\.forceFallback = true: unknown option/);
     plan.destroy();
     expect(() => plan.encode(encoder, { input: big, output: small, count: 1 })).toThrow(/destroyed/);
     for (const b of [small, big, noCopy]) b.destroy();

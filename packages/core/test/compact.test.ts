@@ -10,11 +10,11 @@ import { ELEMENT_TYPES, type ElementType, type ScanTypedArray } from '../src/ele
 import { ScanError } from '../src/errors.js';
 import { pack, packIf, split } from '../src/ops/primitives.js';
 import { createDispatchArgsPlan } from '../src/plans/dispatch-args-plan.js';
-import { createPackIfPlan, createPackPlan, createSplitPlan } from '../src/plans/scatter-plans.js';
+import { createPackIfPlan, createPackPlan, createSplitPlan, type ScatterTuning } from '../src/plans/scatter-plans.js';
 import { COMPARE_OPS } from '../src/predicate.js';
 import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
 
-type Tuning = { workgroupSize?: number; elementsPerThread?: number; forceFallback?: boolean };
+type Tuning = ScatterTuning;
 
 /** u8 flags as the plans read them: a byte each, padded to whole words with nonzero bytes, which the plans must ignore. */
 function flagBytes(flags: Uint32Array): Uint8Array {
@@ -42,7 +42,7 @@ async function checkFlagPlans(
 ) {
   const flagTypes = algorithm ? (['u32'] as const) : (['u32', 'u8'] as const);
   for (const flags of flagTypes) {
-    const options = { type, flags, ...(algorithm ? { algorithm } : {}), ...tuning };
+    const options = { type, flags, ...(algorithm ? { algorithm } : {}), tuning };
     const sp = createSplitPlan(ctx, options);
     const pk = createPackPlan(ctx, options);
     const results = await runBatch(
@@ -164,7 +164,9 @@ for (const subgroups of [true, false]) {
           for (const value of values) jobs.push({ data: value === values[2] ? data : small, op, value, forceFallback: false });
         }
         jobs.push({ data: small, op: 'gt', value: 1, forceFallback: true });
-        const plans = jobs.map((j) => createPackIfPlan(ctx, { type, op: j.op, value: j.value, forceFallback: j.forceFallback } as never));
+        const plans = jobs.map((j) =>
+          createPackIfPlan(ctx, { type, op: j.op, value: j.value, tuning: { forceFallback: j.forceFallback } }),
+        );
         const results = await runBatch(
           ctx,
           jobs.map((j, i) => ({
@@ -304,7 +306,18 @@ describe('split, pack and packIf on typed arrays, and their errors', () => {
     expect(() => createPackPlan(ctx, { flags: 'u8', algorithm: 'scan-then-scatter' })).toThrow(/u8.*single-pass/);
     expect(() => createPackIfPlan(ctx, { op: 'gt' } as never)).toThrow(/options\.value = undefined/);
     expect(() => createDispatchArgsPlan(ctx, { elementsPerWorkgroup: 0 })).toThrow(/elementsPerWorkgroup = 0/);
-    expect(() => createPackPlan(ctx, { elementsPerThread: 33 } as never)).toThrow(/elementsPerThread = 33/);
+    // The unstable tuning: one object, checked key by key; its keys are no top-level options.
+    expect(() => createPackPlan(ctx, { tuning: { elementsPerThread: 33 } })).toThrow(
+      /^options\.tuning\.elementsPerThread = 33: expected an integer in \[1, 32\]$/,
+    );
+    expect(() => createSplitPlan(ctx, { tuning: { maxSpin: 0 } })).toThrow(/^options\.tuning\.maxSpin = 0: expected a positive integer$/);
+    expect(() => createPackIfPlan(ctx, { op: 'gt', value: 0, tuning: { forceFallback: 1 as never } })).toThrow(
+      /^options\.tuning\.forceFallback = 1: expected true or false$/,
+    );
+    expect(() => createPackPlan(ctx, { algorithm: 'scan-then-scatter', tuning: { elementsPerTread: 8 } as never })).toThrow(
+      /^options\.tuning\.elementsPerTread = 8: unknown option/,
+    );
+    expect(() => createPackPlan(ctx, { elementsPerThread: 8 } as never)).toThrow(/^options\.elementsPerThread = 8: unknown option/);
     const plan = createPackPlan(ctx, { flags: 'u8' });
     const encoder = ctx.device.createCommandEncoder();
     const big = poisoned(ctx, 64);

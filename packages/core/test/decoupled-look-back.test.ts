@@ -3,10 +3,16 @@
 // chain; the exclusive prefix it resolves must equal the CPU's, tile by tile and chain by chain.
 import { getTestContext } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
-import { decoupledLookBack, type LookBackWalkers, lookBackCommonWgsl, type StatusEncoding } from '../src/kernels/decoupled-look-back.js';
+import {
+  decoupledLookBack,
+  LOOK_BACK_STATUS,
+  type LookBackWalkers,
+  lookBackCommonWgsl,
+  type StatusEncoding,
+  TAKE_TILE_WGSL,
+} from '../src/kernels/decoupled-look-back.js';
 import { defineKernel, read, readWrite } from '../src/kernels/define-kernel.js';
 import { groupIdentityWgsl } from '../src/kernels/group-scan.js';
-import { LOOK_BACK_STATUS, TAKE_TILE_WGSL } from '../src/kernels/look-back.js';
 import { wgslOp } from '../src/kernels/wgsl-ops.js';
 import { RecipeExecutor } from '../src/plans/executor.js';
 import { RecipeBuilder } from '../src/plans/recipe.js';
@@ -166,7 +172,6 @@ describe('decoupledLookBack (GPU)', () => {
           record: (encoder: GPUCommandEncoder) => {
             exec.encode(
               encoder,
-              JSON.stringify(s),
               () => {
                 const b = new RecipeBuilder();
                 const ref = (role: string) => ({ role, offset: 0 });

@@ -127,7 +127,6 @@ describe('binding by name (GPU)', () => {
         record: (encoder: GPUCommandEncoder) => {
           exec.encode(
             encoder,
-            c.type,
             () => {
               const b = new RecipeBuilder();
               const kernel = affine({ type: c.type, counted: false });
@@ -160,7 +159,6 @@ describe('binding by name (GPU)', () => {
       const encoder = ctx.device.createCommandEncoder();
       exec.encode(
         encoder,
-        JSON.stringify(bindings),
         () => {
           const b = new RecipeBuilder();
           b.dispatch(affine({ type: 'u32', counted: false }), bindings, 1, { count: 4, scale: 1, offset: 0 });
@@ -195,7 +193,6 @@ describe('binding by name (GPU)', () => {
           record: (encoder) => {
             exec.encode(
               encoder,
-              'unused',
               () => {
                 const b = new RecipeBuilder();
                 b.dispatch(kernel, { unused: { role: 'unused', offset: 0 }, out: { role: 'out', offset: 0 } }, 1, { value: 42 });

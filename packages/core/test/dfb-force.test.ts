@@ -8,11 +8,11 @@ test('decoupled-fallback forced fallback + chunks', async () => {
   for (const sg of [true, false]) {
     const ctx = createContext(device, { adapterInfo: adapter.info, subgroups: sg });
     for (const [n, opts] of [
-      [50001, { forceFallback: true }],
+      [50001, { tuning: { forceFallback: true } }],
       [100003, { maxChunkElements: 8192 }],
       [100003, { maxChunkElements: 8192, backward: true, inclusive: true }],
     ] as const) {
-      const plan = createScanPlan(ctx, { type: 'u32', ...opts } as never);
+      const plan = createScanPlan(ctx, { type: 'u32', ...opts });
       const data = new Uint32Array(n).map((_, i) => (i * 7) % 13);
       const inp = device.createBuffer({ size: n * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
       device.queue.writeBuffer(inp, 0, data);

@@ -104,7 +104,7 @@ async function runBatch(cases: readonly Case[]): Promise<string[]> {
     if (!plan) {
       const options: InternalScanOptions = { type: c.type, op: c.op, inclusive: c.inclusive, backward: c.backward, algorithm: c.algorithm };
       if (c.maxChunkElements !== undefined) options.maxChunkElements = c.maxChunkElements;
-      if (c.workgroupSize !== undefined) options.workgroupSize = c.workgroupSize;
+      if (c.workgroupSize !== undefined) options.tuning = { workgroupSize: c.workgroupSize };
       if (c.mapInput !== undefined) options.mapInput = c.mapInput;
       plan = createScanPlan(c.ctx, options);
       plans.set(key, plan);

@@ -4,9 +4,9 @@
  * COO1/COO2/COO4 nodes, the node type in the low bits of each child pointer, the transposed flag
  * and the scale kept outside the pool (see FORMAT.md). `HiSparseMatrix` holds a matrix on the GPU:
  * built there from CSR or COO, multiplied (A·x and Aᵀ·x by a level-by-level traversal with
- * per-type queues the GPU sizes itself), added, transposed and scaled in O(1). The layout helpers
- * here are what the kernels are generated against; the CPU reference (build, SpMV, add, edits,
- * statistics) is `@scan/hisparse/cpu`.
+ * per-type queues the GPU sizes itself), added, transposed and scaled in O(1). The CPU reference
+ * (build, SpMV, add, edits, statistics) is `@scan/hisparse/cpu`; the pool's layout helpers, which
+ * the kernels are generated against, are in `@scan/hisparse/kit`, for package authors.
  *
  * @example
  * ```ts
@@ -20,30 +20,9 @@
 
 export type { HiSparseBuildOptions } from './cpu/build.js';
 export type { HiSparseStats, NodeTypeCounts } from './cpu/memory.js';
-export {
-  chooseNodeType,
-  DEFAULT_NODE_SIZE,
-  entriesPerLoad,
-  FORMAT_VERSION,
-  levelsFor,
-  MAX_NODE_SIZE,
-  MIN_NODE_SIZE,
-  NODE_TYPE,
-  NODE_TYPE_NAMES,
-  type NodeType,
-  NULL_POINTER,
-  nodeWords,
-  POOL_HEADER_WORDS,
-  POOL_MAGIC,
-  packCoord,
-  type SparseLayout,
-  sparseLayout,
-  TYPE_MASK,
-} from './format/layout.js';
+export { DEFAULT_NODE_SIZE, MAX_NODE_SIZE, MIN_NODE_SIZE } from './format/layout.js';
 export type { HiSparseHost } from './format/matrix.js';
-export { type NodeEntries, readNode, writeNode } from './format/node-io.js';
-export { HiSparsePool } from './format/pool.js';
 export type { LeafCombine } from './gpu/kernels/leaf-kernel.js';
 export { createHiSparseSpmvPlan, HiSparseMatrix, type HiSparseMatrixSpmvOptions } from './gpu/matrix.js';
-export { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './gpu/parts.js';
+export type { GpuHiSparseParts } from './gpu/parts.js';
 export type { HiSparseSpmvEncodeArgs, HiSparseSpmvPlan } from './gpu/spmv-plan.js';

@@ -2,7 +2,7 @@
 // and the memory accounting.
 import { describe, expect, it } from 'vitest';
 import { hisparseFromCoo, hisparseFromCsr, hisparseMemoryBytes, hisparseStats } from '../src/cpu/index.js';
-import { chooseNodeType, levelsFor, NODE_TYPE, nodeWords, sparseLayout } from '../src/index.js';
+import { chooseNodeType, levelsFor, NODE_TYPE, nodeWords, sparseLayout } from '../src/kit/index.js';
 
 const f32 = (v: number) => new Uint32Array(new Float32Array([v]).buffer)[0]!;
 

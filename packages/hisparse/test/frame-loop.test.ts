@@ -31,7 +31,8 @@ const ring = (blocks: number) => 4 * 2 ** Math.ceil(Math.log2(blocks)) * 256;
 /**
  * What `createHiSparseSpmvPlan`'s JSDoc says a plan holds: the leaf queue (12 bytes per leaf), the
  * counters, the spill table (`'atomic'`) or the records (about 20 bytes per leaf entry plus the
- * sort's and scan's rings and small buffers, `'segmented'`), and a ring of a block per leaf dispatch.
+ * sort's and scan's rings and small buffers, and the blocks the count fixups fill, `'segmented'`), and
+ * a ring of a block per leaf dispatch.
  */
 function documentedBound(M: HiSparseMatrix, combine: (typeof COMBINES)[number]): { buffers: number; bytes: number } {
   const L = M.levels;
@@ -41,9 +42,10 @@ function documentedBound(M: HiSparseMatrix, combine: (typeof COMBINES)[number]):
   // The leaf queue, counters, spill table and ring.
   if (combine === 'atomic') return { buffers: 4, bytes: fixed + 8 * SPILL_SLOTS };
   // The leaf queue, counters and ring; the records' count, keys, values, run sums and head bits;
-  // the sort (at most keys and values again, a status area and a ring; a ring alone for a few
-  // thousand records), the segmented scan (aux, status, ring) and the combine's own ring.
-  return { buffers: 3 + 5 + 4 + 3 + 1, bytes: fixed + 24 * leafEntries + 64 * 1024 };
+  // the sort (at most keys and values again, a status area, a ring and the blocks its count fixup
+  // fills; a ring and a block for a few thousand records), the segmented scan (aux, status, ring)
+  // and the combine's own ring and the blocks its count fixups fill.
+  return { buffers: 3 + 5 + 5 + 3 + 2, bytes: fixed + 24 * leafEntries + 64 * 1024 };
 }
 
 /** A few x and y buffers of each length, and a seeded picker among them. */

@@ -14,7 +14,7 @@ import {
 import { type CsrMatrix, cooToCsr, csrToCoo } from '@scan/spmv/cpu';
 import { describe, expect, it } from 'vitest';
 import { hisparseCompact, hisparseFromCoo, hisparseFromCsr, hisparseMemoryBytes, hisparseStats, hisparseToCsr } from '../src/cpu/index.js';
-import { NODE_TYPE } from '../src/index.js';
+import { NODE_TYPE } from '../src/kit/index.js';
 import { expectSameCsr, randomCoo, randomCsrDyadic } from './oracle.js';
 
 const NODE_SIZES = [4, 8, 32, 256] as const;

@@ -2,13 +2,15 @@
  * `@scan/segmented`: segmented scan — the main contribution of Sengupta et al. 2007 — as a
  * first-class WebGPU primitive, with segmented reduce, distribute, enumerate and split-and-segment,
  * conversions between head flags, offsets and bit-packed flags, buffer-level plans, and CPU
- * references (`@scan/segmented/cpu`).
+ * references (`@scan/segmented/cpu`). The argument checks the other packages share
+ * (`checkHeadFlags`, `checkOffsets`, `checkSegments`) are in `@scan/segmented/kit`, for package
+ * authors.
  *
  * @packageDocumentation
  */
 
+export type { FlagType } from '@scan/core';
 export type { SegmentedDirectionOptions, SplitAndSegmentResult } from './cpu/index.js';
-export type { FlagType } from './kernels/flags.js';
 export {
   headFlagsToOffsets,
   offsetsToHeadFlags,
@@ -59,4 +61,3 @@ export {
   type SegmentedScanOptions,
   type SegmentOffsets,
 } from './types.js';
-export { checkHeadFlags, checkOffsets, checkSegments, type NormalizedSegments } from './validate.js';

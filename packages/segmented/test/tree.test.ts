@@ -177,8 +177,7 @@ async function runBatch(cases: readonly Case[]): Promise<string[]> {
     const readback = device.createBuffer({ size: outBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     owned.push(input, headBits, output, readback);
     const s = c.shape;
-    const key = `${s.type}|${s.op}|${s.inclusive}|${s.backward}|${s.workgroupSize}|${n}`;
-    exec.encode(encoder, key, () => treeSegmentedScanRecipe(c.ctx, s, n), { input, headBits, output });
+    exec.encode(encoder, () => treeSegmentedScanRecipe(c.ctx, s, n), { input, headBits, output });
     encoder.copyBufferToBuffer(output, 0, readback, 0, outBytes);
     return { c, readback };
   });

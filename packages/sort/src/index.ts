@@ -12,7 +12,13 @@ export { segmentedSort } from './ops/segmented-sort.js';
 export { argsort, sort } from './ops/sort.js';
 export { createSegmentedSortPlan } from './plans/segmented-sort-plan.js';
 export { createSortPlan } from './plans/sort-plan.js';
-export type { SegmentedSortEncodeArgs, SegmentedSortPlanOptions, SortEncodeArgs, SortPlanOptions } from './plans/sort-plan-types.js';
+export type {
+  SegmentedSortEncodeArgs,
+  SegmentedSortPlanOptions,
+  SortEncodeArgs,
+  SortPlanOptions,
+  SortTuning,
+} from './plans/sort-plan-types.js';
 export {
   type ArgsortOptions,
   type BitRange,

@@ -1,6 +1,7 @@
 import { ScanError } from '@scan/core';
 import { checkBoolean, checkOneOf, checkOptions, describeValue, invalidArgument } from '@scan/core/kit';
-import { checkSegments, type HeadFlags, type NormalizedSegments } from '@scan/segmented';
+import type { HeadFlags } from '@scan/segmented';
+import { checkSegments, type NormalizedSegments } from '@scan/segmented/kit';
 import { type BitRange, SORT_ALGORITHMS, type SortAlgorithm, type SortArray, type SortKeyType } from './types.js';
 
 // Argument validation shared by the GPU functions of `@scan/sort` and their CPU references, so both

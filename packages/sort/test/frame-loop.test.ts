@@ -24,7 +24,7 @@ const NOTHING = { buffers: 0, bindGroups: 0, pipelines: 0 };
  * Tuning for the cases that mean the one-sweep passes (their scratch, memory bound and structures):
  * counts up to N would otherwise all take the one-workgroup sort (small-sort.test.ts).
  */
-const ONESWEEP = { smallSortMax: 0 } as object;
+const ONESWEEP = { tuning: { smallSortMax: 0 } };
 
 /** Packed head bits for `n` keys: a segment starts every 1–40 keys. */
 function packedHeads(n: number, seed: number): { flags: Uint8Array; packed: Uint32Array } {
@@ -115,12 +115,14 @@ const CASES: Record<string, (b: Buffers) => Case> = {
     create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: N, ...ONESWEEP }),
     encode: (plan: SortPlan, encoder, _n, frame) =>
       plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer: b.counts, countOffset: 4 * (frame % 4) }),
-    liveBound: 4,
-    memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4),
+    // As with a host count (the fixup's block fits the ring's eight), and the blocks its count fixup
+    // fills: the histogram's and one per pass, 256 bytes apart.
+    liveBound: 5,
+    memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4) + 4 * 256 + 32,
   }),
   'radix, key–value, counts across the small/large boundary (1024)': (b) => ({
     // The one-workgroup sort up to 1024 keys, the one-sweep passes above, on every device.
-    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, smallSortMax: 1024 } as object),
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, tuning: { smallSortMax: 1024 } }),
     encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, values: b.values, count: n }),
     liveBound: 4,
     memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4),
@@ -144,9 +146,10 @@ const CASES: Record<string, (b: Buffers) => Case> = {
     create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, maxCount: 1000 }),
     encode: (plan: SortPlan, encoder, _n, frame) =>
       plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer: b.counts, countOffset: 4 * (frame % 4) }),
-    // No scratch: the parameter ring only (4 slots of one block).
-    liveBound: 1,
-    memoryBound: () => 4 * 256,
+    // No sort scratch: the parameter ring (4 slots of one block, the count fixup's) and the 32-byte
+    // block the fixup fills.
+    liveBound: 2,
+    memoryBound: () => 4 * 256 + 32,
   }),
   'split radix, key–value, nine bits': (b) => ({
     create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, algorithm: 'split-radix', bits: [3, 12] }),
@@ -374,7 +377,7 @@ describe('several encodes of one sort plan before one submit', async () => {
   it('a key–value radix sort plan: nine host counts into one encoder, across the small/large boundary', async () => {
     // Counts up to 1024 take the one-workgroup sort, the others the one-sweep passes: one parameter
     // ring serves recipes of one block and of five.
-    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, smallSortMax: 1024 } as object);
+    const plan = createSortPlan(ctx, { keyType: 'f32', valueType: 'u32', descending: true, tuning: { smallSortMax: 1024 } });
     await plan.ready;
     await runJobs(
       'radix across the boundary',

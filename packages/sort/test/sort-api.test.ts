@@ -206,6 +206,19 @@ describe('sort, argsort and segmentedSort', async () => {
     await fails(() => segmentedSort(ctx, keys, { offsets: new Uint32Array([0, 2, 1, 3]) }), 'INVALID_ARGUMENT', 'headFlags.offsets[2]');
     await fails(() => createSortPlan(ctx, { algorithm: 'quicksort' as never }), 'UNSUPPORTED', 'options.algorithm');
     await fails(() => createSortPlan(ctx, { bits: [-1, 8] }), 'INVALID_ARGUMENT', 'options.bits');
+    // The unstable tuning: one object, checked key by key; its keys are no top-level options.
+    await fails(() => createSortPlan(ctx, { padLast: false } as never), 'INVALID_ARGUMENT', 'options.padLast');
+    await fails(() => createSortPlan(ctx, { tuning: { padlast: false } as never }), 'INVALID_ARGUMENT', 'options.tuning.padlast');
+    await fails(() => createSortPlan(ctx, { tuning: [] as never }), 'INVALID_ARGUMENT', 'options.tuning');
+    await fails(() => createSortPlan(ctx, { tuning: { elementsPerThread: 0 } }), 'INVALID_ARGUMENT', 'options.tuning.elementsPerThread');
+    await fails(() => createSortPlan(ctx, { tuning: { workgroupSize: 100 } }), 'INVALID_ARGUMENT', 'options.tuning.workgroupSize');
+    await fails(() => createSortPlan(ctx, { tuning: { smallSortMax: -1 } }), 'INVALID_ARGUMENT', 'options.tuning.smallSortMax');
+    expect(() => createSortPlan(ctx, { tuning: { padLast: 'no' as never } })).toThrow(
+      /^options\.tuning\.padLast = "no": expected true or false$/,
+    );
+    expect(() => createSortPlan(ctx, { tuning: { maxSpin: 1.5 } })).toThrow(
+      /^options\.tuning\.maxSpin = 1\.5: expected a positive integer$/,
+    );
     const plan = createSortPlan(ctx, {});
     const small = ctx.device.createBuffer({ size: 8, usage: TEST_USAGE });
     const encoder = ctx.device.createCommandEncoder();

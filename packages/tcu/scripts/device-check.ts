@@ -10,8 +10,8 @@
 //   SCAN_DAWN_TOGGLES='enable-dawn-features=allow_unsafe_apis,vulkan_enable_f16_on_nvidia' node /tmp/tcu-device-check.mjs
 import { createNodeContext } from '@scan/core/node';
 import * as cpu from '../src/cpu/index.js';
-import { createTcuScanPlan, prepareTcu, resolvePath, TCU_SELECTION_TABLE, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
-import type { TcuDirectEntry } from '../src/plans/select.js';
+import { createTcuScanPlan, prepareTcu, tcuCount, tcuReduce, tcuScan } from '../src/index.js';
+import { resolvePath, TCU_SELECTION_TABLE, type TcuDirectEntry } from '../src/kit/index.js';
 
 const SIZES = [1 << 18, (1 << 18) + 3 * 4096 + 1024 + 37];
 const SEGMENTS: (number | undefined)[] = [1, 15, 16, 17, 48, 255, 256, 496, 512, 768, 4096, 4352, 4368, 8192, 16384, 65536, undefined];

@@ -5,28 +5,15 @@
  * formulation emulated in workgroup memory on devices without them. f16 data, f32 accumulation;
  * exact counting of 0/1 flags through u8 matrices. CPU references in `@scan/tcu/cpu`.
  *
+ * This entry holds what an application uses: the array-level functions, the plans and their
+ * options, and the support check (`prepareTcu`). The kernel families and the selection table are in
+ * `@scan/tcu/kit`, for package authors and tuning sweeps.
+ *
  * @packageDocumentation
  */
 export type { TcuCountOptions, TcuReduceOptions, TcuScanOptions } from './cpu/tcu.js';
 export type { Family, MatrixPath, MatrixShape } from './kernels/matrix.js';
-export {
-  type InputKind,
-  type SegmentClass,
-  TCU_PARAMS,
-  type TcuKernelSpec,
-  tcuPropagateKernel,
-  tcuReduceKernel,
-  tcuScanKernel,
-} from './kernels/tcu-kernels.js';
 export { packBytes, packHalves, tcuCount, tcuReduce, tcuScan } from './ops/tcu-ops.js';
-export {
-  selectLevel,
-  TCU_SELECTION_TABLE,
-  type TcuDirectEntry,
-  type TcuLevel,
-  type TcuSelection,
-  type TcuSelectionEntry,
-} from './plans/select.js';
 export {
   createTcuCountPlan,
   createTcuReducePlan,
@@ -38,10 +25,7 @@ export {
 } from './plans/tcu-plans.js';
 export {
   type MatrixSyntax,
-  pickConfig,
   prepareTcu,
-  probeWgsl,
-  resolvePath,
   type TcuFamilySupport,
   type TcuPathOption,
   type TcuSupport,

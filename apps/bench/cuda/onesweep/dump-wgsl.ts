@@ -32,7 +32,6 @@ const pass = {
   leaderPopcount: true,
   skipClears: true,
   forceFallback: false,
-  indirect: false,
   unrolled: true,
   padLast: true,
   ...overrides,
@@ -48,7 +47,6 @@ const files: Record<string, string> = {
     passes,
     workgroupSize: 256,
     elementsPerThread: 16,
-    indirect: false,
   }).wgsl(),
   'digit-scan.wgsl': digitScanKernel({ passes: passes.length }).wgsl(),
 };

@@ -1,4 +1,4 @@
-import { createPackPlan } from '@scan/core';
+import { createPackPlan, type ScatterTuning } from '@scan/core';
 import { pack as cpuPack } from '@scan/core/cpu';
 import { benchModule } from '../bench-module.js';
 import type { Case } from '../case-types.js';
@@ -27,8 +27,9 @@ export const PACK = benchModule<PackCase>({
   async workload(ctx, c) {
     const n = c.n;
     const d = await preparePartition(ctx, c, 'pack');
-    // A sweep's internal options ride along with the public ones; the plan checks them.
-    const plan = createPackPlan(ctx, { type: c.type, flags: c.flagType, algorithm: c.algorithm, ...c.tuning });
+    // A sweep's tuning goes to the plan's unstable `tuning` (ScatterTuning), which checks its keys and values.
+    const tuning = c.tuning ? { tuning: c.tuning as ScatterTuning } : {};
+    const plan = createPackPlan(ctx, { type: c.type, flags: c.flagType, algorithm: c.algorithm, ...tuning });
     return {
       bytes: bytesMoved('pack', n, d.ones, c.flagType === 'u8' ? 1 : 4),
       output: d.output,

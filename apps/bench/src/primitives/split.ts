@@ -1,4 +1,4 @@
-import { createSplitPlan } from '@scan/core';
+import { createSplitPlan, type ScatterTuning } from '@scan/core';
 import { split as cpuSplit } from '@scan/core/cpu';
 import { benchModule } from '../bench-module.js';
 import type { Case } from '../case-types.js';
@@ -26,8 +26,9 @@ export const SPLIT = benchModule<SplitCase>({
   async workload(ctx, c) {
     const n = c.n;
     const d = await preparePartition(ctx, c, 'split');
-    // A sweep's internal options ride along with the public ones; the plan checks them.
-    const plan = createSplitPlan(ctx, { type: c.type, flags: c.flagType, algorithm: c.algorithm, ...c.tuning });
+    // A sweep's tuning goes to the plan's unstable `tuning` (ScatterTuning), which checks its keys and values.
+    const tuning = c.tuning ? { tuning: c.tuning as ScatterTuning } : {};
+    const plan = createSplitPlan(ctx, { type: c.type, flags: c.flagType, algorithm: c.algorithm, ...tuning });
     return {
       bytes: bytesMoved('split', n, 0, c.flagType === 'u8' ? 1 : 4),
       output: d.output,

@@ -1,6 +1,50 @@
-import { STATUS_WORDS_PER_TILE } from './look-back.js';
+import { type BindingDecl, readWrite } from './define-kernel.js';
 import { unroll } from './unroll.js';
 import type { WgslOp } from './wgsl-ops.js';
+
+// The single-pass tile prefix of the scan family: the decoupled look-back with fallback (Merrill &
+// Garland 2016; the fallback from Smith, Levien & Owens, SPAA 2025) of the single-pass kernels of
+// segmented, the onesweep sort and tcu. Core's scan and compaction write the same walk in
+// look-back.ts (still faster there, by 1–3% at 2^28 on the H100; see below).
+
+/**
+ * u32 words of the status buffer per tile: each tile's two status words sit alone on a 128-byte
+ * line (the ticket counter has line 0). Every tile in flight reads its predecessors' statuses;
+ * packed two words apart, a few lines take all those reads and the look-back crawls — measured on
+ * the H100, 2^28 u32: 0.75× copy packed, 0.91× with a line per tile (BENCHMARKS.md).
+ */
+export const STATUS_WORDS_PER_TILE = 32;
+
+/**
+ * Bytes of a status buffer in the line-per-tile layout for `tiles` tiles: the ticket line, then one
+ * 128-byte line per tile.
+ *
+ * @example
+ * ```ts
+ * b.clear({ scratch: 'status', offset: 0, size: decoupledFallbackStatusBytes(tiles) });
+ * ```
+ */
+export function decoupledFallbackStatusBytes(tiles: number): number {
+  return (tiles + 1) * STATUS_WORDS_PER_TILE * 4;
+}
+
+/** The look-back's status buffer, as a kernel declares it under the name `status`. */
+export const LOOK_BACK_STATUS: BindingDecl = readWrite('array<atomic<u32>>');
+
+/**
+ * The start of every single-pass tile kernel: invocation 0 takes the next tile from the ticket in
+ * `status[0]` — tiles go out in the order workgroups start, not by `workgroup_id`, so a tile's
+ * predecessors have usually started before it — and workgroups past the last tile leave. Defines
+ * `tile`. Expects `lid`, `params.tiles` and `wg_tile` (declared by {@link lookBackCommonWgsl}).
+ *
+ * @example
+ * ```ts
+ * const body = `${TAKE_TILE_WGSL}\n  // … work on tile …`;
+ * ```
+ */
+export const TAKE_TILE_WGSL = `if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
+  let tile = workgroupUniformLoad(&wg_tile);
+  if (tile >= params.tiles) { return; }`;
 
 /**
  * The declarations every kernel with a look-back includes once, whatever its chains: the flags a
@@ -116,8 +160,9 @@ export interface DecoupledLookBack {
 
 /**
  * The decoupled look-back with fallback (Merrill & Garland 2016; the fallback from Smith, Levien &
- * Owens, SPAA 2025) as one generator, serving the single-pass kernels of segmented, sort and tcu
- * (core's scan and compaction keep their own, `look-back.ts`, which measured faster). Each tile
+ * Owens, SPAA 2025) as one generator, serving the single-pass kernels of segmented scan and reduce,
+ * the onesweep sort and tcu's chained scan (core's scan and compaction write the same walk in
+ * `look-back.ts`, which still measures faster for them). Each tile
  * publishes its aggregate per chain (AGGREGATE), walks back over its predecessors' statuses —
  * combining AGGREGATEs, nearest first, until an INCLUSIVE — and publishes its own INCLUSIVE. A
  * walker that reads the same predecessor as not ready `maxSpin` times stops; the whole workgroup
@@ -230,49 +275,52 @@ ${unroll(
   }`;
     prefix = (r) => state(r).prefix;
   } else {
-    // One walker (the leader, or the first subgroup): the chain's state between the first attempt
-    // and the fallback lives in workgroup memory, written by lane 0, not in registers that every
-    // invocation would hold through the kernel's other phases.
-    const s = state(0);
-    // After a walk, lane 0 publishes (once resolved) and keeps the state for the fallback.
-    const save = `if (${rep}) {
-      if (${s.done}) {
-        ${publishResolved(0)}
-      }
-      ${n}_prefix = ${s.prefix};
-      ${n}_stall = select(${s.left}, 0u, ${s.done});
-    }`;
-    // A tile that needs no look-back leaves the stall at 0, as workgroup memory starts.
-    start = `  if (${walkers} && ${spec.active?.(0) ?? `${tile} > 0u`}) {
-    var ${s.left} = ${tile};
-    var ${s.prefix} = ${spec.op.identity};
-    var ${s.done} = false;
-    ${walkWgsl(spec, s, chain(0))}
-    ${save}
+    // One walker (the leader, or the first subgroup). Its state between attempts — the
+    // predecessor it is stuck on, the prefix so far, resolved or not — lives in workgroup memory,
+    // written by the walker's lane 0 and reloaded by each attempt; every invocation sees it for the
+    // fallback. This is the structure of core's own look-back (look-back.ts), taken on 2026-12-06
+    // to merge the two; core's kernels on it still measured 1–3% slower at 2^28 on the H100, like
+    // on the earlier form (state in registers), and no difference in the WGSL tried explains it
+    // (the bisection in benchmark-history/README.md, 2026-12-06). Segmented and tcu: unchanged.
+    const active = spec.active?.(0) ?? `${tile} > 0u`;
+    // What lane 0 of the walker does once the prefix (a WGSL value) is complete.
+    const settle = (p: string) => `${spec.resolved?.(p, 0) ?? ''}
+          ${n}_publish(${tile}, ${chain(0)}, FLAG_INCLUSIVE, ${spec.inclusive(p, 0)});`;
+    start = `  if (${active}) {
+    ${singleStep(spec, chain(0), `${tile} - 1u`, spec.op.identity, settle)}
   }`;
-    // Exact operators offer the aggregate to the stalled tile's status, unless it ends the walk
-    // (then the tile published INCLUSIVE, another value).
     const offerCall = `${n}_offer(stalled, ${chain(0)}, ${n}_found);`;
-    const offerFound = !spec.op.exact ? '' : ends ? `if (!(${ends('stalled')})) { ${offerCall} }` : offerCall;
-    finish = `loop {
-    let stall = workgroupUniformLoad(&${n}_stall);
-    if (stall == 0u) { break; }
-    let stalled = stall - 1u;
+    // A stalled tile that ends the walk (a segment head) gave its INCLUSIVE value: the chain
+    // resolves here, and that value is not offered as the tile's AGGREGATE.
+    const take = ends
+      ? `if (${ends('stalled')}) {
+          ${settle(`${n}_prefix`)}
+          ${n}_state = 0u;
+        } else {
+          ${spec.op.exact ? offerCall : ''}
+        }`
+      : spec.op.exact
+        ? offerCall
+        : '// Float add/mul: another order gives other bits, so the aggregate is kept private.';
+    finish = `if (${active}) {
+  loop {
+    // Fallback: while the walk is stuck on a predecessor that is not ready, the whole workgroup
+    // reduces that predecessor's input itself and the walk resumes past it.
+    if (workgroupUniformLoad(&${n}_state) == 0u) { break; }
+    let stalled = workgroupUniformLoad(&${n}_tile);
     ${spec.fallback.run('stalled')}
     // The walker's lane 0 takes the stalled tile's aggregate and offers it, before the barrier.
     if (${walkers} && ${rep}) {
       let ${n}_found = ${spec.fallback.value(0)};
       ${n}_prefix = ${spec.op.combine(`${n}_found`, `${n}_prefix`)};
-      ${offerFound}
+      ${take}
+      ${n}_tile = select(stalled - 1u, NONE, stalled == 0u);
     }
     workgroupBarrier();
-    if (${walkers}) {
-      var ${s.left} = stalled;
-      var ${s.prefix} = ${n}_prefix;
-      var ${s.done} = ${ends ? ends('stalled') : 'false'};
-      ${ends ? `if (!${s.done}) {\n        ${walkWgsl(spec, s, chain(0))}\n      }` : walkWgsl(spec, s, chain(0))}
-      ${save}
+    ${ends ? `if (!(${ends('stalled')})) {` : '{'}
+      ${singleStep(spec, chain(0), `${n}_tile`, `${n}_prefix`, settle)}
     }
+  }
   }`;
     prefix = () => `${n}_prefix`;
   }
@@ -281,7 +329,9 @@ ${unroll(
     decls: `${
       many
         ? `var<workgroup> ${n}_stall: atomic<u32>;\nvar<workgroup> ${n}_stall_seen: u32;`
-        : `var<workgroup> ${n}_stall: u32;   // 1 + the tile the walk is stuck on; 0 once resolved\nvar<workgroup> ${n}_prefix: ${spec.op.type};`
+        : `var<workgroup> ${n}_state: u32;   // 0: resolved, 1: stuck on ${n}_tile (the fallback's turn)
+var<workgroup> ${n}_tile: u32;    // the nearest predecessor not consumed yet; NONE past tile 0
+var<workgroup> ${n}_prefix: ${spec.op.type};  // the predecessors consumed so far, combined (the prefix once resolved)`
     }
 ${statusAccessWgsl(spec)}`,
     start,
@@ -336,8 +386,98 @@ fn ${n}_offer(t: u32, chain: u32, value: ${T}) {
 }
 
 /**
- * The look-back proper, as a block over one chain's state (WGSL variables `left`, `prefix`,
- * `done`): `left` predecessors (tiles left − 1 … 0) remain; their values are combined into
+ * One attempt of a single walker, as a block: walks back from predecessor `cursor` (a WGSL u32;
+ * NONE past tile 0) with `prefix` combined so far, and leaves the state in `NAME_tile`,
+ * `NAME_prefix`, `NAME_state` — resolved (0: the prefix is complete, `resolved` ran) or stuck (1:
+ * `NAME_tile` is not ready after `maxSpin` reads). The first subgroup reads a window of
+ * `subgroup_size` predecessors per step (lane i reads cursor − i); the leader reads one. Inline, not
+ * a WGSL function: called through a function, the same walk made the scan and the sort 1.4× slower
+ * on the H200 (2026-11-28).
+ */
+function singleStep(spec: LookBackSpec, chain: string, cursor: string, prefix: string, settle: (prefix: string) => string): string {
+  const n = spec.name;
+  const o = spec.op;
+  const T = o.type;
+  const before = `bitcast<u32>(${spec.beforeFirst ?? o.identity})`;
+  if (spec.walkers === 'first-subgroup') {
+    return `if (group == 0u) {
+      var spins = 0u;
+      var cursor = ${cursor};
+      var prefix = ${prefix};
+      var resolved = false;
+      loop {
+        // The nearest INCLUSIVE ends the walk if no NOT_READY precedes it; otherwise the
+        // AGGREGATEs before the first NOT_READY are consumed. Lanes past tile 0 read the carry-in.
+        var st = Status(FLAG_INCLUSIVE, ${before});
+        if (cursor != NONE && lane <= cursor) { st = ${n}_read(cursor - lane, ${chain}); }
+        let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
+        let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
+        let value = bitcast<${T}>(st.bits);
+        if (first_inclusive < first_not_ready) {
+          let part = ${o.subgroupReduce}(select(${o.identity}, value, lane <= first_inclusive));
+          prefix = ${o.combine('part', 'prefix')};
+          resolved = true;
+          break;
+        }
+        if (first_not_ready > 0u) {
+          let part = ${o.subgroupReduce}(select(${o.identity}, value, lane < first_not_ready));
+          prefix = ${o.combine('part', 'prefix')};
+          // A window of AGGREGATEs only (first_not_ready == NONE) advances by the window size.
+          let consumed = min(first_not_ready, gsize);
+          cursor = select(cursor - consumed, NONE, cursor < consumed);
+          spins = 0u;
+          continue;
+        }
+        spins++;
+        if (spins >= ${spec.maxSpin}u) { break; }
+      }
+      if (lane == 0u) {
+        ${n}_tile = cursor;
+        ${n}_prefix = prefix;
+        if (resolved) {
+          ${settle('prefix')}
+          ${n}_state = 0u;
+        } else {
+          ${n}_state = 1u;
+        }
+      }
+    }`;
+  }
+  return `if (leader) {
+      var spins = 0u;
+      ${n}_tile = ${cursor};
+      ${n}_prefix = ${prefix};
+      ${n}_state = 1u;
+      loop {
+        if (${n}_tile == NONE) {
+          ${n}_prefix = ${o.combine(`bitcast<${T}>(${before})`, `${n}_prefix`)};
+          ${n}_state = 0u;
+          break;
+        }
+        let st = ${n}_read(${n}_tile, ${chain});
+        if (st.flag == FLAG_INCLUSIVE) {
+          ${n}_prefix = ${o.combine(`bitcast<${T}>(st.bits)`, `${n}_prefix`)};
+          ${n}_state = 0u;
+          break;
+        }
+        if (st.flag == FLAG_AGGREGATE) {
+          ${n}_prefix = ${o.combine(`bitcast<${T}>(st.bits)`, `${n}_prefix`)};
+          ${n}_tile = select(${n}_tile - 1u, NONE, ${n}_tile == 0u);
+          spins = 0u;
+          continue;
+        }
+        spins++;
+        if (spins >= ${spec.maxSpin}u) { break; }
+      }
+      if (${n}_state == 0u) {
+        ${settle(`${n}_prefix`)}
+      }
+    }`;
+}
+
+/**
+ * The walk of an every-invocation walker (the radix sort's digit chains, each invocation its own),
+ * as a block over one chain's state in registers (WGSL variables `left`, `prefix`, `done`): `left` predecessors (tiles left − 1 … 0) remain; their values are combined into
  * `prefix`, nearest first, until an INCLUSIVE (done), or until `maxSpin` reads in a row made no
  * progress (not done: tile left − 1 is stalled). Reads past tile 0 stand for an INCLUSIVE
  * `beforeFirst`. Inline, not a WGSL function: called through a function, the same walk made the
@@ -348,40 +488,7 @@ function walkWgsl(spec: LookBackSpec, v: { left: string; prefix: string; done: s
   const o = spec.op;
   const T = o.type;
   const beforeBits = `bitcast<u32>(${spec.beforeFirst ?? o.identity})`;
-  const before = `Status(FLAG_INCLUSIVE, ${beforeBits})`;
   const { left, prefix, done } = v;
-  if (spec.walkers === 'first-subgroup') {
-    return `{
-      var spins = 0u;
-      // The nearest predecessor not yet consumed; NONE (left − 1 wrapped) past tile 0.
-      var cursor = ${left} - 1u;
-      loop {
-        // Lane i reads predecessor cursor − i. The nearest INCLUSIVE ends the walk if no
-        // NOT_READY precedes it; otherwise the AGGREGATEs before the first NOT_READY are consumed.
-        var st = ${before};
-        if (cursor != NONE && lane <= cursor) { st = ${n}_read(cursor - lane, ${chain}); }
-        let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
-        let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
-        let value = bitcast<${T}>(st.bits);
-        if (first_inclusive < first_not_ready) {
-          ${prefix} = ${o.combine(`${o.subgroupReduce}(select(${o.identity}, value, lane <= first_inclusive))`, prefix)};
-          ${done} = true;
-          break;
-        }
-        if (first_not_ready > 0u) {
-          ${prefix} = ${o.combine(`${o.subgroupReduce}(select(${o.identity}, value, lane < first_not_ready))`, prefix)};
-          // A window of AGGREGATEs only (first_not_ready == NONE) advances by the window size.
-          let consumed = min(first_not_ready, gsize);
-          cursor = select(cursor - consumed, NONE, cursor < consumed);
-          spins = 0u;
-          continue;
-        }
-        spins++;
-        if (spins >= ${spec.maxSpin}u) { break; }
-      }
-      ${left} = cursor + 1u;
-    }`;
-  }
   const W = spec.window ?? 1;
   return `{
       var spins = 0u;

@@ -1,74 +1,234 @@
 import type { WgslOp } from './wgsl-ops.js';
 
 /**
- * Cooperative scans and reductions over a "group" of invocations, in two interchangeable forms:
- * a subgroup (hardware shuffles; its size is read at run time, never assumed) or the whole
- * workgroup (workgroup memory and barriers, for devices without the `subgroups` feature).
- * Kernels are written once against `group_scan`/`group_reduce` and get either form.
+ * An operator as the cooperative scans and reductions take it: {@link WgslOp} is one, and so is a
+ * user-defined operator that names no subgroup built-in (WGSL has built-ins for add, mul, min, max,
+ * and, or, xor only): the subgroup form then runs on shuffles.
  *
- * Emits: `struct GroupScan { inclusive, exclusive, total }`, `fn group_scan(x, lane, size)`,
- * `fn group_reduce(x, lane, size)`. In the workgroup form every invocation must call them
- * (they contain barriers); in the subgroup form every invocation of the subgroup must.
+ * @example
+ * ```ts
+ * // Affine maps x ↦ a·x + b mod 2^16, packed a << 16 | b: associative, not commutative, no built-in.
+ * const compose: BlockOp = { type: 'u32', identity: '0x10000u', combine: (f, g) => `affine_then(${f}, ${g})` };
+ * const add: BlockOp = wgslOp('add', 'u32');
+ * ```
  */
-export function groupScanWgsl(o: WgslOp, subgroups: boolean, workgroupSize: number): string {
+export interface BlockOp {
+  /**
+   * The WGSL type of a value (`u32`, `i32`, `f32`, …): one that subgroup shuffles take when the
+   * subgroup form is used, and that workgroup memory can hold.
+   */
+  readonly type: string;
+  /** The identity, a WGSL expression of `type`. */
+  readonly identity: string;
+  /** `combine(a, b)` as a WGSL expression, `a` coming first in the scan's order. Must be associative. */
+  combine(a: string, b: string): string;
+  /** The subgroup reduction built-in (`subgroupAdd`, …); absent: a butterfly of shuffles. */
+  readonly subgroupReduce?: string | undefined;
+  /** The inclusive subgroup scan built-in (`subgroupInclusiveAdd`, …); absent: Kogge–Stone on shuffles. */
+  readonly subgroupInclusive?: string | undefined;
+  /**
+   * Whether `combine(a, b) = combine(b, a)`, which lets a reduction combine in any order. Default:
+   * whether the operator names a `subgroupReduce` built-in (WGSL has those only for commutative
+   * operators).
+   */
+  readonly commutative?: boolean;
+}
+
+/**
+ * Whether `op` may be combined in any order ({@link BlockOp.commutative}).
+ *
+ * @example
+ * ```ts
+ * commutes(wgslOp('max', 'i32')); // true
+ * ```
+ */
+export function commutes(op: BlockOp): boolean {
+  return op.commutative ?? op.subgroupReduce !== undefined;
+}
+
+/** What {@link groupLevelWgsl} writes: the names it declares, the operator and the form. */
+export interface GroupLevelSpec {
+  /** Names of the scan function, the reduce function, the result struct and (workgroup form) the buffer. */
+  readonly names: { readonly scan: string; readonly reduce: string; readonly struct: string; readonly buf: string };
+  readonly op: BlockOp;
+  /** Subgroup form (shuffles and built-ins); else the workgroup is the group (workgroup memory). */
+  readonly subgroups: boolean;
+  readonly workgroupSize: number;
+  /**
+   * The scan runs from the last lane to the first: lane `l` is position `size − 1 − l` of the
+   * scan's order, so `exclusive` comes from the lanes above and `total` is the same.
+   */
+  readonly backward?: boolean;
+}
+
+/**
+ * Cooperative scans and reductions over a "group" of invocations, in two interchangeable forms: a
+ * subgroup (hardware shuffles; its size is read at run time, never assumed) or the whole workgroup
+ * (workgroup memory and barriers, for devices without the `subgroups` feature). Declares
+ * `struct names.struct { inclusive, exclusive, total }`, `fn names.scan(x, lane, size)` and
+ * `fn names.reduce(x, lane, size)` (both valid in every lane), and in the workgroup form
+ * `names.buf`. In the workgroup form every invocation must call them (they contain barriers); in
+ * the subgroup form every invocation of the subgroup must. The combination follows the lanes'
+ * order (or the reverse, `backward`), so the operator need not commute, except where a built-in
+ * does the work or a commutative operator's workgroup reduction pairs lanes freely.
+ *
+ * @example
+ * ```ts
+ * const wgsl = groupLevelWgsl({
+ *   names: { scan: 'bs_group_scan', reduce: 'bs_group_reduce', struct: 'bs_GroupScan', buf: 'bs_group_buf' },
+ *   op: wgslOp('add', 'u32'), subgroups: true, workgroupSize: 256, backward: true,
+ * });
+ * ```
+ */
+export function groupLevelWgsl(spec: GroupLevelSpec): string {
+  const { names, op: o, workgroupSize } = spec;
   const T = o.type;
-  const header = `struct GroupScan { inclusive: ${T}, exclusive: ${T}, total: ${T} }\n`;
-  if (subgroups) {
-    const inclusive = o.subgroupInclusive
-      ? `let inc = ${o.subgroupInclusive}(x);`
-      : `var inc = x;
+  const S = names.struct;
+  const header = `struct ${S} { inclusive: ${T}, exclusive: ${T}, total: ${T} }\n`;
+  if (spec.subgroups) {
+    return `${header}
+fn ${names.scan}(x: ${T}, lane: u32, size: u32) -> ${S} {
+  ${spec.backward ? subgroupBackwardScanWgsl(o) : subgroupForwardScanWgsl(o)}
+  return ${S}(inc, exc, total);
+}
+
+fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
+  ${subgroupReduceWgsl(o, spec.backward === true)}
+}
+`;
+  }
+  const B = names.buf;
+  const last = workgroupSize - 1;
+  const scan = spec.backward
+    ? `// Kogge–Stone over the workgroup in workgroup memory, from the last invocation to the first.
+  var inc = x;
+  for (var d = 1u; d < ${workgroupSize}u; d = d << 1u) {
+    ${B}[lane] = inc;
+    workgroupBarrier();
+    if (lane + d < ${workgroupSize}u) { inc = ${o.combine(`${B}[lane + d]`, 'inc')}; }
+    workgroupBarrier();
+  }
+  ${B}[lane] = inc;
+  workgroupBarrier();
+  let exc = select(${o.identity}, ${B}[min(lane + 1u, ${last}u)], lane < ${last}u);
+  let total = ${B}[0];`
+    : `// Kogge–Stone over the workgroup in workgroup memory.
+  var inc = x;
+  for (var d = 1u; d < ${workgroupSize}u; d = d << 1u) {
+    ${B}[lane] = inc;
+    workgroupBarrier();
+    if (lane >= d) { inc = ${o.combine(`${B}[lane - d]`, 'inc')}; }
+    workgroupBarrier();
+  }
+  ${B}[lane] = inc;
+  workgroupBarrier();
+  let exc = select(${o.identity}, ${B}[max(lane, 1u) - 1u], lane > 0u);
+  let total = ${B}[${last}u];`;
+  const reduce = commutes(o)
+    ? `// Tree reduction (the up-sweep of the paper's Algorithm 1) in workgroup memory.
+  ${B}[lane] = x;
+  workgroupBarrier();
+  for (var d = ${workgroupSize / 2}u; d > 0u; d = d >> 1u) {
+    if (lane < d) { ${B}[lane] = ${o.combine(`${B}[lane]`, `${B}[lane + d]`)}; }
+    workgroupBarrier();
+  }`
+    : `// Tree reduction in workgroup memory that pairs neighbours, so the order of combination is kept
+  // (the operator need not commute).
+  ${B}[lane] = x;
+  workgroupBarrier();
+  for (var d = 1u; d < ${workgroupSize}u; d = d << 1u) {
+    if ((lane & (2u * d - 1u)) == 0u) { ${B}[lane] = ${spec.backward ? o.combine(`${B}[lane + d]`, `${B}[lane]`) : o.combine(`${B}[lane]`, `${B}[lane + d]`)}; }
+    workgroupBarrier();
+  }`;
+  return `${header}
+var<workgroup> ${B}: array<${T}, ${workgroupSize}>;
+
+fn ${names.scan}(x: ${T}, lane: u32, size: u32) -> ${S} {
+  ${scan}
+  workgroupBarrier();
+  return ${S}(inc, exc, total);
+}
+
+fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
+  ${reduce}
+  let r = ${B}[0];
+  workgroupBarrier();
+  return r;
+}
+`;
+}
+
+/** Subgroup inclusive scan by lane (`inc`), its exclusive form (`exc`) and the subgroup's total. */
+function subgroupForwardScanWgsl(o: BlockOp): string {
+  const inclusive = o.subgroupInclusive
+    ? `let inc = ${o.subgroupInclusive}(x);`
+    : `var inc = x;
   // Kogge–Stone over the subgroup with shuffles (WGSL has inclusive built-ins for add and mul only).
   for (var d = 1u; d < size; d = d << 1u) {
     let y = subgroupShuffleUp(inc, d);
     if (lane >= d) { inc = ${o.combine('y', 'inc')}; }
   }`;
-    return `${header}
-fn group_scan(x: ${T}, lane: u32, size: u32) -> GroupScan {
-  ${inclusive}
+  return `${inclusive}
   let up = subgroupShuffleUp(inc, 1u);
   let exc = select(${o.identity}, up, lane > 0u);
-  let total = subgroupShuffle(inc, size - 1u);
-  return GroupScan(inc, exc, total);
+  let total = subgroupShuffle(inc, size - 1u);`;
 }
 
-fn group_reduce(x: ${T}, lane: u32, size: u32) -> ${T} {
-  return ${o.subgroupReduce}(x);
-}
-`;
-  }
-  return `${header}
-var<workgroup> group_buf: array<${T}, ${workgroupSize}>;
-
-fn group_scan(x: ${T}, lane: u32, size: u32) -> GroupScan {
-  // Kogge–Stone over the workgroup in workgroup memory.
-  var inc = x;
-  for (var d = 1u; d < ${workgroupSize}u; d = d << 1u) {
-    group_buf[lane] = inc;
-    workgroupBarrier();
-    if (lane >= d) { inc = ${o.combine(`group_buf[lane - d]`, 'inc')}; }
-    workgroupBarrier();
-  }
-  group_buf[lane] = inc;
-  workgroupBarrier();
-  let exc = select(${o.identity}, group_buf[max(lane, 1u) - 1u], lane > 0u);
-  let total = group_buf[${workgroupSize - 1}u];
-  workgroupBarrier();
-  return GroupScan(inc, exc, total);
+/** The same from the last lane to the first. */
+function subgroupBackwardScanWgsl(o: BlockOp): string {
+  const inclusive = o.subgroupInclusive
+    ? `// The built-in scans up the lanes: mirror the lanes, scan, mirror back.
+  let mirror = size - 1u - lane;
+  let inc = subgroupShuffle(${o.subgroupInclusive}(subgroupShuffle(x, mirror)), mirror);`
+    : `var inc = x;
+  // Kogge–Stone down the subgroup with shuffles.
+  for (var d = 1u; d < size; d = d << 1u) {
+    let y = subgroupShuffleDown(inc, d);
+    if (lane + d < size) { inc = ${o.combine('y', 'inc')}; }
+  }`;
+  return `${inclusive}
+  let down = subgroupShuffleDown(inc, 1u);
+  let exc = select(${o.identity}, down, lane + 1u < size);
+  let total = subgroupShuffle(inc, 0u);`;
 }
 
-fn group_reduce(x: ${T}, lane: u32, size: u32) -> ${T} {
-  // Tree reduction (the up-sweep of the paper's Algorithm 1) in workgroup memory.
-  group_buf[lane] = x;
-  workgroupBarrier();
-  for (var d = ${workgroupSize / 2}u; d > 0u; d = d >> 1u) {
-    if (lane < d) { group_buf[lane] = ${o.combine('group_buf[lane]', 'group_buf[lane + d]')}; }
-    workgroupBarrier();
+/** The body of a subgroup reduction: the built-in, or a butterfly that keeps the lanes' order. */
+function subgroupReduceWgsl(o: BlockOp, backward: boolean): string {
+  if (o.subgroupReduce) return `return ${o.subgroupReduce}(x);`;
+  // After the step of distance d, every lane holds the reduction of its aligned run of 2d lanes;
+  // the lower half of a run comes first (last, backward).
+  const [lower, upper] = backward ? [o.combine('y', 'r'), o.combine('r', 'y')] : [o.combine('r', 'y'), o.combine('y', 'r')];
+  return `var r = x;
+  for (var d = 1u; d < size; d = d << 1u) {
+    let y = subgroupShuffleXor(r, d);
+    if ((lane & d) == 0u) { r = ${lower}; } else { r = ${upper}; }
   }
-  let r = group_buf[0];
-  workgroupBarrier();
-  return r;
+  return r;`;
 }
-`;
+
+/**
+ * Cooperative scans and reductions over a "group" of invocations, in two interchangeable forms:
+ * a subgroup (hardware shuffles; its size is read at run time, never assumed) or the whole
+ * workgroup (workgroup memory and barriers, for devices without the `subgroups` feature).
+ * Kernels are written once against `group_scan`/`group_reduce` and get either form. The code is
+ * `groupLevelWgsl`'s (the block scan's group level) under these names.
+ *
+ * Emits: `struct GroupScan { inclusive, exclusive, total }`, `fn group_scan(x, lane, size)`,
+ * `fn group_reduce(x, lane, size)`. In the workgroup form every invocation must call them
+ * (they contain barriers); in the subgroup form every invocation of the subgroup must.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `${groupScanWgsl(wgslOp('add', 'u32'), true, 256)}\nfn total(x: u32, lane: u32, size: u32) -> u32 { return group_reduce(x, lane, size); }`;
+ * ```
+ */
+export function groupScanWgsl(o: WgslOp, subgroups: boolean, workgroupSize: number): string {
+  return groupLevelWgsl({
+    names: { scan: 'group_scan', reduce: 'group_reduce', struct: 'GroupScan', buf: 'group_buf' },
+    op: o,
+    subgroups,
+    workgroupSize,
+  });
 }
 
 /**
@@ -76,6 +236,16 @@ fn group_reduce(x: ${T}, lane: u32, size: u32) -> ${T} {
  * With subgroups the group index comes from a per-workgroup ticket rather than
  * `local_invocation_index / subgroup_size`, because WebGPU does not promise that subgroups are made
  * of consecutive invocations.
+ *
+ * @example
+ * ```ts
+ * const id = groupIdentityWgsl(true, 256);
+ * const wgsl = `${id.decls}
+ * @compute @workgroup_size(256)
+ * fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
+ *   ${id.body}
+ * }`;
+ * ```
  */
 export function groupIdentityWgsl(subgroups: boolean, workgroupSize: number): { decls: string; body: string; builtins: string } {
   if (!subgroups) {

@@ -1,35 +1,17 @@
-// Core's own look-back, specialized for its two tile kernels: the decoupled-fallback scan and the
+// Core's own look-back text, for its two tile kernels only: the decoupled-fallback scan and the
 // single-pass compaction (split, pack). Every other single-pass kernel takes its look-back from the
-// kit's generator (`decoupledLookBack`, decoupled-look-back.ts). This one is kept because, on the
-// lent H200 (2026-11-28, BENCHMARKS.md), the generator made these two kernels slower at 2^28: the
-// scan by 2–3%, split and pack with u32 flags by 4–7%. Their WGSL here is what they had before the
-// generator existed. What the generated WGSL does differently is not known yet.
-import { type BindingDecl, readWrite } from './define-kernel.js';
+// kit's generator (`decoupledLookBack`, decoupled-look-back.ts), whose single-walker form now has
+// the same structure as this one (state in workgroup memory, the fallback's offer before its
+// barrier). Issue 47 asks for one look-back; this file is what is left of the second. It stays
+// because the kernels on the generator's form are still slower at 2^28 on the H100 (2026-12-06,
+// the bisection in benchmark-history/README.md): the scan by 1–1.5%, split by 2%, pack with u32
+// flags by 3%, and no difference in the WGSL tried so far (the offer, the blocks, the walk's
+// start, the function parameters) explains it. The constants and the status layout are shared
+// with the generator; only the three blocks below are this file's own.
+import { STATUS_WORDS_PER_TILE } from './decoupled-look-back.js';
 import type { WgslOp } from './wgsl-ops.js';
 
-/**
- * u32 words of the status buffer per tile: each tile's two status words sit alone on a 128-byte
- * line (the ticket counter has line 0). Every tile in flight reads its predecessors' statuses;
- * packed two words apart, a few lines take all those reads and the look-back crawls — measured on
- * the H100, 2^28 u32: 0.75× copy packed, 0.91× with a line per tile (BENCHMARKS.md).
- */
-export const STATUS_WORDS_PER_TILE = 32;
-
-/**
- * Bytes of a status buffer in the line-per-tile layout for `tiles` tiles: the ticket line, then one
- * 128-byte line per tile.
- *
- * @example
- * ```ts
- * b.clear({ scratch: 'status', offset: 0, size: decoupledFallbackStatusBytes(tiles) });
- * ```
- */
-export function decoupledFallbackStatusBytes(tiles: number): number {
-  return (tiles + 1) * STATUS_WORDS_PER_TILE * 4;
-}
-
-/** The look-back's status buffer, as a kernel declares it under the name `status`. */
-export const LOOK_BACK_STATUS: BindingDecl = readWrite('array<atomic<u32>>');
+export { decoupledFallbackStatusBytes, LOOK_BACK_STATUS, STATUS_WORDS_PER_TILE, TAKE_TILE_WGSL } from './decoupled-look-back.js';
 
 /** What the look-back declarations depend on. */
 export interface CoreLookBackSpec {
@@ -101,22 +83,6 @@ fn ${spec.publish}(t: u32, flag: u32, value: ${spec.type}) {
 }
 `;
 }
-
-/**
- * The start of every single-pass tile kernel: invocation 0 takes the next tile from the ticket in
- * `status[0]` — tiles go out in the order workgroups start, not by `workgroup_id`, so a tile's
- * predecessors have usually started before it — and workgroups past the last tile leave. Defines
- * `tile`. Expects `lid`, `params.tiles` and `wg_tile` (declared by the kit's `lookBackCommonWgsl`,
- * or by core's own look-back declarations).
- *
- * @example
- * ```ts
- * const body = `${TAKE_TILE_WGSL}\n  // … work on tile …`;
- * ```
- */
-export const TAKE_TILE_WGSL = `if (lid == 0u) { wg_tile = atomicAdd(&status[0], 1u); }
-  let tile = workgroupUniformLoad(&wg_tile);
-  if (tile >= params.tiles) { return; }`;
 
 /**
  * One look-back attempt as a WGSL block: walks back from `lb_tile`, combining AGGREGATEs into

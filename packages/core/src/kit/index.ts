@@ -3,9 +3,16 @@
  * packages (segmented scan, sort, SpMV, HiSparse, tcu, tridiag) and the apps build on — kernel
  * definitions (bindings and parameters by name, keys derived from the specialization), the
  * per-device pipeline cache, the recipe builder and executor behind every plan, the vec4 slot view
- * of arrays of any length and direction, chunking with a carried total, group scans and the
- * decoupled look-back with fallback in WGSL, argument checks, error scopes, and GPU sessions for
- * array-level functions. It exports only what those packages use.
+ * of arrays of any length and direction, chunking with a carried total, group scans, argument
+ * checks, error scopes, and GPU sessions for array-level functions. It exports only what those
+ * packages use.
+ *
+ * Kernels are made of **blocks** (CUB's block layer), each WGSL for one specialization with what it
+ * needs from the kernel (`WgslBlock`; `composeBlocks` gathers the needs): the tile load and store
+ * (`tileIo`), `blockReduce`, `blockScan` and `blockDiscontinuity`. Between tiles, a single-pass
+ * kernel takes its **tile prefix** from the decoupled look-back with fallback (`tileLookBack`, or
+ * `decoupledLookBack` for other status encodings and walkers), as segmented, the sort and tcu do.
+ * CONTRIBUTING.md, "Writing a kernel", shows a kernel written from them.
  *
  * Applications do not need these names: what an application uses (the context, `ScanError`, the
  * primitives and their plans, buffers and timing) is `@scan/core`'s main entry. **The kit may change
@@ -27,13 +34,26 @@ export { checkElementType, checkOp, identityOf, opFitsType, typedArrayFor, typed
 export { describeValue, invalidArgument } from '../errors.js';
 export { runGuarded } from '../gpu-errors.js';
 export { type BoundBuffer, bindGroupByName, paramsData } from '../kernels/bind-by-name.js';
+export type { BlockCombineSpec, TileArrangement } from '../kernels/blocks/arrangement.js';
+export { type ComposedBlocks, composeBlocks, type WgslBlock } from '../kernels/blocks/block.js';
+export {
+  type BlockDiscontinuityBlock,
+  type BlockDiscontinuitySpec,
+  blockDiscontinuity,
+} from '../kernels/blocks/block-discontinuity.js';
+export { type BlockReduceBlock, type BlockReduceSpec, blockReduce } from '../kernels/blocks/block-reduce.js';
+export { type BlockScanBlock, type BlockScanSpec, blockScan } from '../kernels/blocks/block-scan.js';
+export { type TileElements, type TileIoBlock, type TileIoSpec, type TileSlots, tileIo } from '../kernels/blocks/tile-io.js';
 export {
   type DecoupledLookBack,
+  decoupledFallbackStatusBytes,
   decoupledLookBack,
+  LOOK_BACK_STATUS,
   type LookBackSpec,
   type LookBackWalkers,
   lookBackCommonWgsl,
   type StatusEncoding,
+  TAKE_TILE_WGSL,
   tileLookBack,
 } from '../kernels/decoupled-look-back.js';
 export {
@@ -52,8 +72,7 @@ export {
   type SpecializationLike,
   uniform,
 } from '../kernels/define-kernel.js';
-export { groupIdentityWgsl, groupScanWgsl } from '../kernels/group-scan.js';
-export { decoupledFallbackStatusBytes, LOOK_BACK_STATUS, TAKE_TILE_WGSL } from '../kernels/look-back.js';
+export { type BlockOp, groupIdentityWgsl, groupScanWgsl } from '../kernels/group-scan.js';
 export {
   LINEAR_WORKGROUP_WGSL,
   NO_CARRY,
@@ -66,13 +85,12 @@ export {
 } from '../kernels/slots.js';
 export type { Specialization, SpecValue } from '../kernels/specialization-key.js';
 export { unroll } from '../kernels/unroll.js';
-export { type WgslOp, wgslOp } from '../kernels/wgsl-ops.js';
+export { WGSL_PRELUDE, type WgslOp, wgslOp } from '../kernels/wgsl-ops.js';
 export { GpuSession, withSession } from '../ops/session.js';
 export { getPipeline, type KernelSpec, loadPipelines, setVerifyKernelKeys } from '../pipeline-cache.js';
 export {
   AUX_WORDS,
   type Chunk,
-  chunkLayoutKey,
   chunkParamValues,
   maxChunkElements,
   splitIntoChunks,
@@ -80,8 +98,21 @@ export {
   stageTailOut,
   vecRange,
 } from '../plans/chunks.js';
-export { RecipeExecutor, setStrictStructureKeys } from '../plans/executor.js';
-export { type CountFixup, type GpuCount, gpuCountOf, recordCountFixup, recordTailOut } from '../plans/gpu-count.js';
+export { RecipeExecutor } from '../plans/executor.js';
+export {
+  type CountDerivation,
+  type CountDerived,
+  type CountedParams,
+  type CountFixup,
+  countedParams,
+  type GpuCount,
+  gpuCountOf,
+  type HostValues,
+  recordCountFixup,
+  recordTailOut,
+  slotCountDerivation,
+  tailOutParams,
+} from '../plans/gpu-count.js';
 export { checkCopyUsage, checkEncodeArgs, checkEncodeCall } from '../plans/plan-args.js';
 export { type PlanPart, planOf } from '../plans/plan-of.js';
 export {
@@ -94,13 +125,9 @@ export {
   type Recipe,
   RecipeBuilder,
   type Step,
+  structureKeyOf,
 } from '../plans/recipe.js';
-export {
-  type KeyedVariant,
-  representativeCounts,
-  type StructureVariant,
-  StructureVariants,
-} from '../plans/structure-variants.js';
+export { type KeyedVariant, representativeCounts, StructureVariants } from '../plans/structure-variants.js';
 export {
   checkArrayLength,
   checkBoolean,

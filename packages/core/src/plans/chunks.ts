@@ -78,19 +78,6 @@ export function vecRange(role: string, chunk: Chunk): BufferRef {
 }
 
 /**
- * The part of a structure key that chunking contributes: how many chunks (each has its own
- * bindings). The partial last vec4 changes only copies, which are not part of a structure.
- *
- * @example
- * ```ts
- * chunkLayoutKey(130, 64); // '3'
- * ```
- */
-export function chunkLayoutKey(count: number, chunkElements: number): string {
-  return `${Math.max(1, Math.ceil(count / chunkElements))}`;
-}
-
-/**
  * The {@link SLOT_PARAMS} values of a slot kernel for a chunk.
  *
  * @example

@@ -3,8 +3,8 @@ import { dispatchShape } from '../dispatch.js';
 import type { ElementType } from '../element-types.js';
 import { invalidArgument } from '../errors.js';
 import { type CompactSpec, compactKernel, type FlagSource, flagCountKernel } from '../kernels/compact.js';
-import { decoupledFallbackStatusBytes } from '../kernels/look-back.js';
-import { recordCountFixup } from './gpu-count.js';
+import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
+import { countedParams, recordCountFixup, slotCountDerivation } from './gpu-count.js';
 import { type BindingsOf, type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 
 /** Tuning of the one-pass kernels; internal (tests and the bench's sweeps), not part of the contract. */
@@ -97,7 +97,7 @@ function kernelsOf(shape: CompactShape): CompactKernels {
  *
  * @example
  * ```ts
- * exec.encode(encoder, key, () => compactRecipe(ctx, shape, n, 0), { input, flags, output, count });
+ * exec.encode(encoder, () => compactRecipe(ctx, shape, n, 0), { input, flags, output, count });
  * ```
  */
 export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: number, predicateBits: number, gpuCountWord?: number): Recipe {
@@ -108,7 +108,8 @@ export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: numb
   b.needScratch('status', decoupledFallbackStatusBytes(tiles));
   b.clear(STATUS);
   // The slot kernels' parameters, of which these read count, tiles, dispatch_x and extra. With a
-  // count the GPU wrote, `count` is the plan's maxCount and a fixup writes the real ones.
+  // count the GPU wrote, `count` is the plan's maxCount and a fixup writes the real ones, by name,
+  // into the block both kernels read (split's count pass has the same parameter list).
   const dispatchX = dispatchShape(tiles, maxDim).x;
   const params =
     gpuCountWord === undefined
@@ -122,14 +123,19 @@ export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: numb
           carry_out: 0,
           extra: predicateBits,
         })
-      : recordCountFixup(b, {
+      : (recordCountFixup(b, {
           word: gpuCountWord,
           capacity: count,
-          tileElements: shape.workgroupSize * shape.elementsPerThread,
-          maxTiles: tiles,
-          constants: [dispatchX, 0, 0, predicateBits],
+          blocks: [
+            countedParams(kernels.compact, slotCountDerivation(shape.workgroupSize * shape.elementsPerThread, tiles), {
+              dispatch_x: dispatchX,
+              carry_in: 0,
+              carry_out: 0,
+              extra: predicateBits,
+            }),
+          ],
           zeroOut: COUNT,
-        });
+        })[0] as BufferRef);
   if (kernels.count) {
     b.needScratch('trues', 16);
     b.clear(TRUES);

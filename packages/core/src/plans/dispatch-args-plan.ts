@@ -67,7 +67,7 @@ export function createDispatchArgsPlan(ctx: ScanContext, options: DispatchArgsPl
           `expected a multiple of 4 with 4 bytes after it in args.countBuffer (${args.countBuffer.size} bytes)`,
         );
       }
-      exec.encode(encoder, 'args', () => build(offset), { count: args.countBuffer, args: args.args });
+      exec.encode(encoder, () => build(offset), { count: args.countBuffer, args: args.args });
     },
     ready: exec.load([build(0)]),
   });

@@ -6,8 +6,8 @@ import { type Kernel, PARAMS_BINDING } from '../kernels/define-kernel.js';
 import { bindGroupLayoutOf, getPipeline, loadPipelines } from '../pipeline-cache.js';
 import { LruMap } from './lru-map.js';
 import { type ParamRing, ParamRingSet } from './param-ring.js';
-import type { BufferRef, DispatchStep, NamedBindings, Recipe } from './recipe.js';
-import { type StructureVariants, structureKeyOf } from './structure-variants.js';
+import { type BufferRef, type DispatchStep, type Recipe, structureKeyOf } from './recipe.js';
+import type { StructureVariants } from './structure-variants.js';
 
 /**
  * Structures (distinct step layouts) an executor keeps; the least recently used goes first. A plan
@@ -17,23 +17,6 @@ import { type StructureVariants, structureKeyOf } from './structure-variants.js'
 const MAX_STRUCTURES = 64;
 /** Sets of caller buffers a structure keeps bind groups for (each set has a bind group per dispatch and parameter slot). */
 const MAX_GROUP_SETS = 32;
-
-let strictKeys = false;
-
-/**
- * Makes every executor throw when a recipe does not have the structure its key named before,
- * instead of quietly rebuilding that structure's pipelines and bind groups (correct, but a churn of
- * bind groups a plan must not have). Tests turn it on so that a structure key that misses something
- * its bindings depend on fails loudly.
- *
- * @example
- * ```ts
- * setStrictStructureKeys(true); // in a test setup file
- * ```
- */
-export function setStrictStructureKeys(on: boolean): void {
-  strictKeys = on;
-}
 
 let nextBufferId = 1;
 const bufferIds = new WeakMap<GPUBuffer, number>();
@@ -48,8 +31,9 @@ function bufferId(buffer: GPUBuffer): number {
 
 /**
  * The layout of a recipe that does not change with the count: which kernels its dispatches run and
- * what they bind. Bind groups depend only on that (plus the parameter slot and the buffers), so
- * they are made once per structure and reused for every count that shares it.
+ * what they bind, which its structure key names ({@link structureKeyOf}). Bind groups depend only on
+ * that (plus the parameter slot and the buffers), so they are made once per structure and reused
+ * for every count that shares it.
  */
 interface Structure {
   readonly dispatches: readonly DispatchStep[];
@@ -79,14 +63,13 @@ interface Resolved {
 /**
  * Runs recipes for one plan, made to be encoded every frame with a changing count:
  *
- * - **Structures.** A plan names each recipe by a *structure key* that must change whenever the
- *   recipe's dispatches (kernels, bindings) change, and not with the count: the count goes into the
- *   parameter blocks, the workgroup counts, the clear and copy sizes, all read from the recipe at
- *   every encode. Bind groups are cached per structure; every encode checks that the recipe still
- *   has the structure its key names — a plan bug otherwise, which never binds wrongly: the structure
- *   is rebuilt (new bind groups, which the frame-loop tests catch), or, with
- *   {@link setStrictStructureKeys} as in the tests, it throws. The executor adds the dispatch count
- *   to every key (a dispatch of no workgroups is left out of a recipe).
+ * - **Structures.** Each recipe is filed under its *structure key*, derived from its dispatches
+ *   ({@link structureKeyOf}: per dispatch the kernel, every binding's ref, the parameter ref, host
+ *   or indirect workgroup counts) as the `RecipeBuilder` adds them; plans write no key. The
+ *   count changes only what is read from the recipe at every encode — the parameter blocks, the
+ *   workgroup counts, the clear and copy sizes — so every count of one structure finds its
+ *   pipelines and bind groups, cached per structure, made. A count whose recipe binds something
+ *   else (another kernel, chunk, level or range) has another key, so it never binds wrongly.
  * - **Variants.** Where a count picks between structures (tiers, tails, levels, chunks), the plan
  *   passes the {@link StructureVariants} of that path to `encode`: the first encode with a set of
  *   buffers makes the bind groups of all of them, so no later count makes any.
@@ -152,22 +135,23 @@ export class RecipeExecutor {
 
   /**
    * Records the recipe `build` returns into `encoder`, binding `roles` (the caller's buffers by
-   * role). `key` names the recipe's structure (see the class notes): equal keys must give equal
-   * dispatches and bindings, whatever the count.
+   * role). Its bind groups are those of its structure (see the class notes); `variants`, the
+   * structures the same path takes at other counts, get theirs with the first encode that meets a
+   * set of buffers.
+   *
+   * @example
+   * ```ts
+   * declare function build(count: number): Recipe; // the plan's recipe of a count
+   * declare const exec: RecipeExecutor, input: GPUBuffer, output: GPUBuffer, count: number;
+   * exec.encode(encoder, () => build(count), { input, output });
+   * ```
    */
-  encode(
-    encoder: GPUCommandEncoder,
-    key: string,
-    build: () => Recipe,
-    roles: Readonly<Record<string, GPUBuffer>>,
-    variants?: StructureVariants,
-  ): void {
+  encode(encoder: GPUCommandEncoder, build: () => Recipe, roles: Readonly<Record<string, GPUBuffer>>, variants?: StructureVariants): void {
     if (this.destroyed) throw new ScanError('INVALID_ARGUMENT', `${this.label}: the plan was destroyed`, { argument: 'plan' });
     assertUsable(this.ctx);
     const recipe = build();
     this.ensureScratch(recipe, this.sizedBy ?? 'args.count');
-    // A dispatch of no workgroups is left out of a recipe, so the dispatch count is part of every key.
-    const structure = this.structureFor(structureKeyOf(key, recipe), recipe);
+    const structure = this.structureFor(structureKeyOf(recipe), recipe);
     structure.pipelines ??= structure.dispatches.map((step) => getPipeline(this.ctx, step.kernel));
     const pipelines = structure.pipelines;
     // The ring holds the blocks of every variant from the start: growing it later would drop (and
@@ -274,11 +258,7 @@ export class RecipeExecutor {
 
   private structureFor(key: string, recipe: Recipe): Structure {
     const known = this.structures.get(key);
-    if (known) {
-      const difference = structureDifference(key, known.dispatches, recipe);
-      if (difference === undefined) return known;
-      if (strictKeys) throw new Error(`${this.label}: internal error: ${difference}`);
-    }
+    if (known) return known;
     const dispatches: DispatchStep[] = [];
     const scratchNames = new Set<string>();
     let usesParams = false;
@@ -499,35 +479,6 @@ export class RecipeExecutor {
   }
 }
 
-/** How `recipe`'s dispatches differ from those its structure key named before, or undefined when they do not. */
-function structureDifference(key: string, known: readonly DispatchStep[], recipe: Recipe): string | undefined {
-  let i = 0;
-  for (const step of recipe.steps) {
-    if (step.kind !== 'dispatch') continue;
-    const before = known[i++];
-    // Identity first: plans that keep their kernels and binding arrays make this check a pointer compare.
-    if (
-      before &&
-      (before.kernel === step.kernel || before.kernel.key === step.kernel.key) &&
-      sameBindings(before.bindings, step.bindings) &&
-      sameRef(before.params, step.params)
-    )
-      continue;
-    return (
-      `the recipe under structure key "${key}" changed its dispatch ${i - 1} ` +
-      `(${before?.kernel.key ?? 'none'} → ${step.kernel.key}); the key must name what the bindings depend on`
-    );
-  }
-  return i === known.length ? undefined : `the recipe under structure key "${key}" has ${i} dispatches, not ${known.length}`;
-}
-
-function sameBindings(a: NamedBindings, b: NamedBindings): boolean {
-  if (a === b) return true;
-  for (const name in a) if (!sameRef(a[name], b[name])) return false;
-  for (const name in b) if (!(name in a) && b[name] !== undefined) return false;
-  return true;
-}
-
 /** The refs a dispatch binds, in no particular order. */
 function refsOf(step: DispatchStep): (BufferRef | undefined)[] {
   const refs = Object.values(step.bindings);
@@ -559,16 +510,4 @@ function checkNamedBindings(label: string, step: DispatchStep): void {
   if (step.params && !kernel.layout.some((b) => b.name === PARAMS_BINDING)) {
     throw new Error(`${label}: internal error: the recipe gives parameters to kernel ${kernel.key}, which has none`);
   }
-}
-
-function sameRef(a: BufferRef | undefined, b: BufferRef | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b) return false;
-  if ('params' in a || 'params' in b) return 'params' in a && 'params' in b && a.params === b.params;
-  const aRole = 'role' in a;
-  if (aRole !== 'role' in b) return false;
-  const sameName = aRole
-    ? a.role === (b as { role: string }).role
-    : (a as { scratch: string }).scratch === (b as { scratch: string }).scratch;
-  return sameName && (a.offset ?? 0) === (b.offset ?? 0) && a.size === b.size && a.limit === b.limit && a.multipleOf === b.multipleOf;
 }

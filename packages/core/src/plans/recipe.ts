@@ -1,4 +1,5 @@
 import { type Kernel, type ParamFields, type ParamValues, paramWordsOf } from '../kernels/define-kernel.js';
+import { dispatchKey } from './structure-key.js';
 
 /**
  * A buffer a step binds, named symbolically so one recipe serves every call with the same structure:
@@ -62,6 +63,12 @@ export interface Recipe {
   readonly scratchUsage?: Readonly<Record<string, number>>;
   /** Uniform parameter blocks (8 u32 words each), referenced by index from `{ params: i }`. */
   readonly params: readonly (readonly number[])[];
+  /**
+   * The structure key of the steps (see {@link structureKeyOf}), derived by {@link RecipeBuilder} as
+   * it adds dispatches. Never written by hand: a recipe made otherwise leaves it out, and the
+   * executor derives it from the steps.
+   */
+  readonly structureKey?: string;
 }
 
 /** Builds recipes: collects parameter blocks and scratch needs while an algorithm lays out its steps. */
@@ -70,6 +77,8 @@ export class RecipeBuilder {
   readonly params: (readonly number[])[] = [];
   readonly scratch: Record<string, number> = {};
   readonly scratchUsage: Record<string, number> = {};
+  /** The structure key of the dispatches added so far, one `dispatchKey` each. */
+  private structureKey = '';
 
   /** Registers a parameter block (at most 8 words; missing words are 0) and returns a ref to bind it. */
   private paramBlock(words: readonly number[]): BufferRef {
@@ -123,7 +132,10 @@ export class RecipeBuilder {
     workgroups: number,
     params?: ParamValues<P> | BufferRef,
   ): void {
-    if (workgroups > 0) this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups, params: this.paramsRef(kernel, params) });
+    if (workgroups <= 0) return;
+    const ref = this.paramsRef(kernel, params);
+    this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups, params: ref });
+    this.structureKey += dispatchKey(kernel, bindings, ref, undefined);
   }
 
   /** A dispatch whose workgroup counts the GPU wrote at `args` (see {@link DispatchStep.indirect}). */
@@ -133,7 +145,9 @@ export class RecipeBuilder {
     args: BufferRef,
     params?: ParamValues<P> | BufferRef,
   ): void {
-    this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups: 0, indirect: args, params: this.paramsRef(kernel, params) });
+    const ref = this.paramsRef(kernel, params);
+    this.steps.push({ kind: 'dispatch', kernel, bindings, workgroups: 0, indirect: args, params: ref });
+    this.structureKey += dispatchKey(kernel, bindings, ref, args);
   }
 
   private paramsRef<P extends ParamFields>(
@@ -146,21 +160,38 @@ export class RecipeBuilder {
   }
 
   build(): Recipe {
-    return { steps: this.steps, scratch: this.scratch, scratchUsage: this.scratchUsage, params: this.params };
+    return {
+      steps: this.steps,
+      scratch: this.scratch,
+      scratchUsage: this.scratchUsage,
+      params: this.params,
+      structureKey: this.structureKey,
+    };
   }
 }
 
 /**
- * How many dispatches `recipe` records: with the chunk count, what tells apart the levels of a
- * multi-pass recipe (their number grows with the count) in a structure key.
+ * The *structure key* of a recipe: what its dispatches run and bind, which is all its pipelines and
+ * bind groups depend on — per dispatch the kernel, every binding's ref (role or scratch name,
+ * offset, size, limit, multipleOf; a parameter block's index), the parameter block's ref, and
+ * whether the workgroup counts come from the host or from an `indirect` ref (and which). Clears,
+ * copies, workgroup counts and parameter values are not part of it: the executor reads them from
+ * the recipe at every encode. Two recipes get the same key exactly when their dispatches bind the
+ * same things, so recipes of any count that share a structure share their bind groups. A recipe
+ * from {@link RecipeBuilder} carries its key (made as its dispatches were added); any other is
+ * walked here. The key is opaque: a few UTF-16 units of small ids per dispatch (structure-key.ts).
  *
  * @example
  * ```ts
- * exec.encode(encoder, `${chunks}|${dispatchCount(recipe)}`, () => recipe, roles);
+ * declare function build(count: number): Recipe; // a plan's recipe of a count
+ * structureKeyOf(build(5000)) === structureKeyOf(build(6000)); // true: only workgroups and parameters differ
  * ```
  */
-export function dispatchCount(recipe: Recipe): number {
-  let n = 0;
-  for (const step of recipe.steps) if (step.kind === 'dispatch') n++;
-  return n;
+export function structureKeyOf(recipe: Recipe): string {
+  if (recipe.structureKey !== undefined) return recipe.structureKey;
+  let key = '';
+  for (const step of recipe.steps) {
+    if (step.kind === 'dispatch') key += dispatchKey(step.kernel, step.bindings, step.params, step.indirect);
+  }
+  return key;
 }

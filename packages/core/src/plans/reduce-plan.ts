@@ -5,18 +5,9 @@ import { checkElementType, checkOp } from '../element-types.js';
 import { ScanError } from '../errors.js';
 import { type ReduceSpec, reduceCombineKernel, reducePartialsKernel } from '../kernels/reduce.js';
 import { checkCount, checkOptions } from '../validate.js';
-import {
-  AUX_WORDS,
-  type Chunk,
-  chunkLayoutKey,
-  chunkParamValues,
-  maxChunkElements,
-  splitIntoChunks,
-  stageTailIn,
-  vecRange,
-} from './chunks.js';
+import { AUX_WORDS, type Chunk, chunkParamValues, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
-import { gpuCountOf, recordCountFixup } from './gpu-count.js';
+import { countedParams, gpuCountOf, recordCountFixup, slotCountDerivation } from './gpu-count.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
@@ -65,7 +56,8 @@ const MAX_PARTIALS = 2048;
  * has `STORAGE` usage; otherwise the result is copied there (`COPY_DST`).
  *
  * Memory: a 256-byte aux buffer, 8 KiB of partials and a four-slot parameter ring (with a GPU
- * count, a 32-byte parameter block); an encode with a new count creates nothing once warm.
+ * count, the 32-byte parameter block its count fixup fills); an encode with a new count creates
+ * nothing once warm.
  * `await plan.ready` compiles its pipelines before the first frame.
  *
  * @example
@@ -157,27 +149,30 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
   };
   const maxCount = options.maxCount === undefined ? undefined : checkCount(options.maxCount, 'options.maxCount');
   // A count the GPU wrote: the kernels are recorded for maxCount (one chunk) and a fixup turns the
-  // count into their parameters (and, without `direct`, stages the partial last vec4; see recordCountFixup).
+  // count into their parameters, field by field (and, without `direct`, stages the partial last
+  // vec4; see recordCountFixup). The combine reads the partials' block: its parameters are the same
+  // list (SLOT_PARAMS).
   const buildGpu = (word: number, direct: boolean, result: boolean): Recipe => {
     const b = new RecipeBuilder();
     b.needScratch('aux', AUX_WORDS * 4);
     b.needScratch('partials', MAX_PARTIALS * 4);
     const [chunk] = splitIntoChunks(maxCount as number, chunkElements, false) as [Chunk];
     const workgroups = Math.min(MAX_PARTIALS, Math.ceil(chunk.slots / (spec.workgroupSize * spec.slotsPerThread)));
-    const params = recordCountFixup(b, {
+    const partials = partialsKernel[direct ? 'direct' : 'staged'];
+    const [params] = recordCountFixup(b, {
       word,
       capacity: chunk.count,
-      tileElements: 4 * spec.workgroupSize * spec.slotsPerThread,
-      maxTiles: workgroups,
-      constants: [dispatchShape(workgroups, maxDim).x, chunk.carryIn, chunk.carryOut, 1],
+      blocks: [
+        countedParams(partials, slotCountDerivation(4 * spec.workgroupSize * spec.slotsPerThread, workgroups), {
+          dispatch_x: dispatchShape(workgroups, maxDim).x,
+          carry_in: chunk.carryIn,
+          carry_out: chunk.carryOut,
+          extra: 1,
+        }),
+      ],
       ...(direct ? {} : { tail: { input: { role: 'input', offset: 0 }, aux: AUX } }),
-    });
-    b.dispatch(
-      partialsKernel[direct ? 'direct' : 'staged'],
-      { src: vecRange('input', chunk), aux: direct ? undefined : AUX, partials: PARTIALS },
-      workgroups,
-      params,
-    );
+    }) as [BufferRef];
+    b.dispatch(partials, { src: vecRange('input', chunk), aux: direct ? undefined : AUX, partials: PARTIALS }, workgroups, params);
     b.dispatch(combineKernel[result ? 1 : 0], combineBindings[result ? 1 : 0], 1, params);
     if (!result) b.copy({ scratch: 'aux', offset: chunk.carryOut * 4 }, { role: 'output', offset: 0, size: 4 }, 4);
     return b.build();
@@ -198,10 +193,6 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
     ...(gpuCountable ? [buildGpu(0, true, true)] : []),
   ]);
 
-  // A host count's structure: its chunks, and (in the dispatch count the executor adds) whether the
-  // last chunk is small enough for the one-workgroup kernel.
-  const keyOf = (count: number, direct: boolean, result: boolean) =>
-    `${chunkLayoutKey(count, chunkElements)}${direct ? '' : '|staged'}${result ? '' : '|copy'}`;
   // Every structure a host count up to maxCount (one binding without it) may take, by `result`
   // (which the output buffer decides, not the count): both tiers and both tails — an input that
   // does not hold a partial last vec4 stages it, only for the counts near its end. The first
@@ -209,7 +200,7 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
   const variantsOf = (result: boolean) =>
     new StructureVariants(() =>
       representativeCounts(maxCount || chunkElements, chunkElements).flatMap((n) =>
-        (n % 4 === 0 ? [true] : [true, false]).map((direct) => ({ key: keyOf(n, direct, result), recipe: build(n, direct, result) })),
+        (n % 4 === 0 ? [true] : [true, false]).map((direct) => build(n, direct, result)),
       ),
     );
   const variants = [variantsOf(false), variantsOf(true)] as const;
@@ -233,21 +224,14 @@ export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = 
         if (!result) checkCopyUsage('reduce plan', {}, { output: args.output });
         const direct = inPlace(maxCount as number, args.input);
         const roles = { input: args.input, output: args.output, gpuCount: gpu.buffer };
-        const key = `gpu${direct ? '' : '|staged'}${result ? '' : '|copy'}`;
-        exec.encode(encoder, key, () => buildGpu(gpu.offset / 4, direct, result), roles);
+        exec.encode(encoder, () => buildGpu(gpu.offset / 4, direct, result), roles);
         return;
       }
       const count = checkEncodeArgs('reduce plan', args, { input: 4, output: { bytes: 4 } });
       const direct = inPlace(count, args.input);
       const result = writable(args.output);
       checkCopyUsage('reduce plan', direct ? {} : { input: args.input }, result ? {} : { output: args.output });
-      exec.encode(
-        encoder,
-        keyOf(count, direct, result),
-        () => build(count, direct, result),
-        { input: args.input, output: args.output },
-        variants[result ? 1 : 0],
-      );
+      exec.encode(encoder, () => build(count, direct, result), { input: args.input, output: args.output }, variants[result ? 1 : 0]);
     },
     ready,
   });

@@ -4,11 +4,10 @@ import { dispatchShape } from '../dispatch.js';
 import { checkElementType } from '../element-types.js';
 import { ScanError } from '../errors.js';
 import { type DecoupledFallbackSpec, decoupledFallbackKernel, decoupledFallbackStatusBytes } from '../kernels/scan-decoupled-fallback.js';
-import { checkBoolean, checkCount, checkOneOf, checkOptions, normalizeScanOptions } from '../validate.js';
+import { checkBoolean, checkCount, checkOneOf, checkOptions, checkPositiveInteger, normalizeScanOptions } from '../validate.js';
 import {
   AUX_WORDS,
   type Chunk,
-  chunkLayoutKey,
   chunkParamValues,
   maxChunkElements,
   splitIntoChunks,
@@ -17,7 +16,7 @@ import {
   vecRange,
 } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
-import { gpuCountOf, recordCountFixup, recordTailOut } from './gpu-count.js';
+import { countedParams, gpuCountOf, recordCountFixup, recordTailOut, slotCountDerivation, tailOutParams } from './gpu-count.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
@@ -25,38 +24,35 @@ import { blellochChunk, reduceThenScanChunk } from './scan-multipass.js';
 import { type ScanShape, scanOperationOf } from './scan-shape.js';
 import { type ScanTier, scanTiers } from './scan-tiers.js';
 import { representativeCounts, StructureVariants } from './structure-variants.js';
-import { type Plan, SCAN_ALGORITHMS, type ScanEncodeArgs, type ScanPlanOptions } from './types.js';
+import { type Plan, SCAN_ALGORITHMS, type ScanEncodeArgs, type ScanPlanOptions, type ScanTuning } from './types.js';
 
 /** A scan recorded into the caller's encoder. */
 export type ScanPlan = Plan<ScanEncodeArgs>;
 
-/** Internal options that other plans and tests use; not part of the public contract. */
+/** Internal options that other plans use; not part of the public contract. */
 export interface InternalScanOptions extends ScanPlanOptions {
+  /** `'not'` scans 1 − x of 0/1 input (split's enumerate of the 0-flags). Default `'none'`. */
   mapInput?: 'none' | 'not';
-  /** Test hook for decoupled-fallback: every look-back falls back. */
-  forceFallback?: boolean;
-  /**
-   * Tuning: vec4 slots per invocation and invocations per workgroup of decoupled-fallback's chained
-   * kernel (default 4 × the device's largest of 1024 and 256; see scan-tiers.ts). Giving either
-   * also replaces the small-count tier.
-   */
-  slotsPerThread?: number;
-  workgroupSize?: number;
-  /** Tuning: look-back reads of a not-ready predecessor before falling back. */
-  maxSpin?: number;
-  /**
-   * Tuning: the largest count one workgroup scans alone, walking the tiles in order (no status to
-   * clear, no look-back); 0 turns it off. Default 4096 (one workgroup of 256 × 4 vec4s).
-   */
-  oneWorkgroupMax?: number;
-  /** Tuning: invocations and vec4 slots per invocation of that one workgroup (default 256 × 4). */
-  oneWorkgroupSize?: number;
-  oneWorkgroupSlots?: number;
-  /** Tuning: force how the partial last vec4 is handled (see `SlotSpec.tail`); default by count and buffers. */
-  tail?: 'staged' | 'direct';
 }
 
-const PLAN_OPTIONS = ['type', 'op', 'inclusive', 'backward', 'algorithm', 'maxCount', 'maxChunkElements'];
+/** The keys of `options.tuning` ({@link ScanTuning}): numbers at least 1, except `oneWorkgroupMax` (0 turns its path off). */
+const POSITIVE_TUNING = ['workgroupSize', 'slotsPerThread', 'maxSpin', 'oneWorkgroupSize', 'oneWorkgroupSlots'] as const;
+const TUNING_KEYS = [...POSITIVE_TUNING, 'oneWorkgroupMax', 'forceFallback', 'tail'];
+
+/** `options.tuning`, checked key by key. */
+function scanTuningOf(value: unknown): ScanTuning {
+  const o = checkOptions(value, TUNING_KEYS, 'options.tuning');
+  const t: ScanTuning = {};
+  for (const key of POSITIVE_TUNING) {
+    if (o[key] !== undefined) t[key] = checkPositiveInteger(o[key], `options.tuning.${key}`);
+  }
+  if (o.oneWorkgroupMax !== undefined) t.oneWorkgroupMax = checkCount(o.oneWorkgroupMax, 'options.tuning.oneWorkgroupMax');
+  if (o.forceFallback !== undefined) t.forceFallback = checkBoolean(o.forceFallback, 'options.tuning.forceFallback', false);
+  if (o.tail !== undefined) t.tail = checkOneOf(o.tail, ['staged', 'direct'] as const, 'options.tuning.tail', 'staged');
+  return t;
+}
+
+const PLAN_OPTIONS = ['type', 'op', 'inclusive', 'backward', 'algorithm', 'maxCount', 'maxChunkElements', 'tuning'];
 
 /** Counts up to this read and write a partial last vec4 in place (when the buffers hold it). */
 const DIRECT_TAIL_MAX = 1 << 20;
@@ -79,7 +75,8 @@ function inPlaceAt(count: number, input: GPUBuffer, output: GPUBuffer): boolean 
  *
  * Memory: a 256-byte aux buffer and a look-back status of a 128-byte line per tile (the multi-pass
  * algorithms: a block-sum array per recursion level instead), sized once by `maxCount` or grown by
- * doubling; a four-slot parameter ring; with a GPU count a 32-byte parameter block.
+ * doubling; a four-slot parameter ring; with a GPU count, the parameter blocks its count fixup
+ * fills (the scan's, and with exact-size buffers the last partial vec4's, 256 bytes apart).
  *
  * @example
  * ```ts
@@ -92,23 +89,8 @@ function inPlaceAt(count: number, input: GPUBuffer, output: GPUBuffer): boolean 
  */
 export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}): ScanPlan {
   assertUsable(ctx);
-  const internal = options as InternalScanOptions;
-  const raw = checkOptions(
-    options,
-    [
-      ...PLAN_OPTIONS,
-      'mapInput',
-      'forceFallback',
-      'slotsPerThread',
-      'workgroupSize',
-      'maxSpin',
-      'oneWorkgroupMax',
-      'oneWorkgroupSize',
-      'oneWorkgroupSlots',
-      'tail',
-    ],
-    'options',
-  );
+  const raw = checkOptions(options, [...PLAN_OPTIONS, 'mapInput'], 'options');
+  const tuned = scanTuningOf(raw.tuning);
   const type = raw.type === undefined ? 'u32' : checkElementType(raw.type, 'options.type');
   const normalized = normalizeScanOptions({ op: raw.op, inclusive: raw.inclusive, backward: raw.backward, algorithm: raw.algorithm }, type);
   const shape: ScanShape = {
@@ -117,16 +99,16 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
     inclusive: normalized.inclusive,
     backward: normalized.backward,
     algorithm: normalized.algorithm === 'auto' ? 'decoupled-fallback' : normalized.algorithm,
-    mapInput: checkOneOf(internal.mapInput, ['none', 'not'] as const, 'options.mapInput', 'none'),
+    mapInput: checkOneOf(raw.mapInput, ['none', 'not'] as const, 'options.mapInput', 'none'),
     subgroups: ctx.caps.features.subgroups,
     workgroupSize:
-      internal.workgroupSize ?? defaultWorkgroupSize(ctx, normalized.algorithm === 'auto' || normalized.algorithm === 'decoupled-fallback'),
+      tuned.workgroupSize ?? defaultWorkgroupSize(ctx, normalized.algorithm === 'auto' || normalized.algorithm === 'decoupled-fallback'),
   };
-  const forceFallback = checkBoolean(internal.forceFallback, 'options.forceFallback', false);
+  const forceFallback = tuned.forceFallback ?? false;
   const chunkElements = maxChunkElements(ctx, options.maxChunkElements);
-  const maxSpin = internal.maxSpin ?? 64;
+  const maxSpin = tuned.maxSpin ?? 64;
   // The kernel shape for a chunk's count: one workgroup, small or large chained tiles (scan-tiers.ts).
-  const tierOf = scanTiers(ctx, shape.workgroupSize, { ...internal, forceFallback });
+  const tierOf = scanTiers(ctx, shape.workgroupSize, { ...tuned, forceFallback });
   const tuning = { tierOf, kernelOf: decoupledFallbackKernels(shape, forceFallback, maxSpin) };
   const exec = new RecipeExecutor(ctx, `scan ${shape.algorithm}`);
 
@@ -146,28 +128,34 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   };
   const maxCount = options.maxCount === undefined ? undefined : checkCount(options.maxCount, 'options.maxCount');
   // A count the GPU wrote: the kernels are recorded for maxCount and a fixup turns the count into
-  // their parameters (see recordCountFixup); single-pass and one chunk only. Without `direct`, the
-  // fixup stages the partial last vec4 and a last kernel writes it out.
+  // their parameters, field by field (see recordCountFixup); single-pass and one chunk only. Without
+  // `direct`, the fixup stages the partial last vec4 and a last kernel writes it out.
   const buildGpu = (word: number, direct: boolean): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
     const [chunk] = splitIntoChunks(maxCount as number, chunkElements, shape.backward) as [Chunk];
-    let counted: BufferRef | undefined;
+    let tailOut: BufferRef | undefined;
     // The GPU's count may be anything up to maxCount: the chained form, which serves every count.
     const tier = tierOf(chunk.count);
     const chained = tier.oneWorkgroup ? tierOf(Number.POSITIVE_INFINITY) : tier;
-    decoupledFallbackChunk(ctx, b, chunk, { ...tuning, direct, tierOf: () => chained }, (tiles, dispatchX) => {
-      counted = recordCountFixup(b, {
+    decoupledFallbackChunk(ctx, b, chunk, { ...tuning, direct, tierOf: () => chained }, (kernel, tiles, dispatchX) => {
+      const tileElements = 4 * chained.workgroupSize * chained.slotsPerThread;
+      const scan = countedParams(kernel, slotCountDerivation(tileElements, tiles), {
+        dispatch_x: dispatchX,
+        carry_in: chunk.carryIn,
+        carry_out: chunk.carryOut,
+        extra: 0,
+      });
+      const [params, tail] = recordCountFixup(b, {
         word,
         capacity: chunk.count,
-        tileElements: 4 * chained.workgroupSize * chained.slotsPerThread,
-        maxTiles: tiles,
-        constants: [dispatchX, chunk.carryIn, chunk.carryOut, 0],
+        blocks: direct ? [scan] : [scan, tailOutParams()],
         ...(direct ? {} : { tail: { input: { role: 'input', offset: 0 }, aux } }),
       });
-      return counted;
+      tailOut = tail;
+      return params as BufferRef;
     });
-    if (!direct) recordTailOut(b, counted as BufferRef, aux, { role: 'output', offset: 0 });
+    if (tailOut) recordTailOut(b, tailOut, aux, { role: 'output', offset: 0 });
     return b.build();
   };
   const canRead = shape.algorithm === 'decoupled-fallback';
@@ -176,10 +164,10 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   // and the staged kernel is the faster one there — on the H100 the in-place stores cost the
   // inclusive scan 0.92 → 0.68× copy at 2^28), up to the small tiers, where the two copies it saves
   // are a measurable part of the time; and only where the buffers hold that last vec4.
-  const tail = checkOneOf(internal.tail, ['staged', 'direct'] as const, 'options.tail', 'staged');
+  const tail = tuned.tail ?? 'staged';
   const inPlace = (count: number, input: GPUBuffer, output: GPUBuffer): boolean => {
     if (!canRead) return false;
-    if (internal.tail !== undefined) return tail === 'direct';
+    if (tuned.tail !== undefined) return tail === 'direct';
     return count % 4 !== 0 && count <= DIRECT_TAIL_MAX && inPlaceAt(count, input, output);
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount, false));
@@ -192,28 +180,18 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   const counts = [1, 4097, (1 << 20) + 4, largest].filter((n) => n <= largest);
   const direct = (n: number) => canRead && n % 4 !== 0 && n <= DIRECT_TAIL_MAX;
   const gpuDirect = maxCount !== undefined && maxCount <= DIRECT_TAIL_MAX;
-  // The structure a host count takes. The multi-pass algorithms add levels as the count grows (the
-  // executor's keys count dispatches). A small count takes the one-workgroup kernel instead of the
-  // chained one; only the last chunk's count varies (the others are full), so only its kernel does.
-  const keyOf = (count: number, direct: boolean): string => {
-    const last = count - (Math.ceil(count / chunkElements) - 1) * chunkElements;
-    const tier = canRead ? `|${tierOf(last).name}` : '';
-    return `${chunkLayoutKey(count, chunkElements)}${tier}${direct ? '' : '|staged'}`;
-  };
   // Every structure a host count up to maxCount (one binding without it) may take — each tier, tail
   // and level: the first encode with a set of buffers makes all their bind groups, so a frame loop
   // whose count later falls into the one-workgroup tier, or leaves a partial last vec4, creates
   // nothing. Choosing the kernel from maxCount instead would cost the small counts their fast paths
   // (scan-tiers.ts); bind groups made once per set of buffers cost nothing per frame.
   const variants = new StructureVariants(() =>
-    representativeCounts(maxCount || chunkElements, chunkElements).flatMap((n) =>
-      tailsOf(n).map((direct) => ({ key: keyOf(n, direct), recipe: build(n, direct) })),
-    ),
+    representativeCounts(maxCount || chunkElements, chunkElements).flatMap((n) => tailsOf(n).map((direct) => build(n, direct))),
   );
   /** The tail paths a count may take: staged always (exact-size buffers), in place where `inPlace` allows. */
   const tailsOf = (count: number): boolean[] => {
     if (!canRead) return [false];
-    if (internal.tail !== undefined) return [tail === 'direct'];
+    if (tuned.tail !== undefined) return [tail === 'direct'];
     return count % 4 !== 0 && count <= DIRECT_TAIL_MAX ? [false, true] : [false];
   };
   const ready = exec.load([
@@ -237,18 +215,18 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
         // Any count up to maxCount may come: in place when the buffers hold maxCount's last vec4
         // (and maxCount is small), else staged by the fixup and a last kernel.
         const direct =
-          internal.tail !== undefined
+          tuned.tail !== undefined
             ? tail === 'direct'
             : (maxCount as number) <= DIRECT_TAIL_MAX && inPlaceAt(maxCount as number, args.input, args.output);
         const roles = { input: args.input, output: args.output, gpuCount: gpu.buffer };
-        exec.encode(encoder, direct ? 'gpu' : 'gpu|staged', () => buildGpu(gpu.offset / 4, direct), roles);
+        exec.encode(encoder, () => buildGpu(gpu.offset / 4, direct), roles);
         return;
       }
       const count = checkEncodeArgs('scan plan', args, { input: 4, output: 4 });
       if (count === 0) return;
       const direct = inPlace(count, args.input, args.output);
       if (!direct && count % 4 !== 0) checkCopyUsage('scan plan', { input: args.input }, { output: args.output });
-      exec.encode(encoder, keyOf(count, direct), () => build(count, direct), { input: args.input, output: args.output }, variants);
+      exec.encode(encoder, () => build(count, direct), { input: args.input, output: args.output }, variants);
     },
     ready,
   });
@@ -302,7 +280,8 @@ function decoupledFallbackKernels(
 
 /**
  * Records a decoupled-fallback scan of `chunk`. `paramsOf` (a count the GPU wrote) makes the
- * kernel's parameters instead of a parameter block from the chunk.
+ * kernel's parameters (a block a count fixup fills for that kernel) instead of a parameter block
+ * from the chunk.
  */
 function decoupledFallbackChunk(
   ctx: ScanContext,
@@ -314,14 +293,14 @@ function decoupledFallbackChunk(
     /** Read and write the partial last vec4 in place (see SlotSpec.tail). */
     direct: boolean;
   },
-  paramsOf?: (tiles: number, dispatchX: number) => BufferRef,
+  paramsOf?: (kernel: DecoupledFallback, tiles: number, dispatchX: number) => BufferRef,
 ): void {
   const tier = tuning.tierOf(chunk.count);
   const kernel = tuning.kernelOf(tier, tuning.direct);
   const tiles = Math.ceil(chunk.slots / (tier.workgroupSize * tier.slotsPerThread));
   if (tier.oneWorkgroup) {
     // One workgroup walks the tiles: one dispatch, nothing to clear.
-    const params = paramsOf ? paramsOf(tiles, 1) : chunkParamValues(chunk, tiles, 1);
+    const params = paramsOf ? paramsOf(kernel, tiles, 1) : chunkParamValues(chunk, tiles, 1);
     b.dispatch(kernel, { src: vecRange('input', chunk), dst: vecRange('output', chunk), aux: AUX }, 1, params);
     return;
   }
@@ -329,7 +308,7 @@ function decoupledFallbackChunk(
   b.needScratch('status', statusBytes);
   b.clear({ scratch: 'status', offset: 0, size: statusBytes });
   const dispatchX = dispatchShape(tiles, ctx.caps.limits.maxComputeWorkgroupsPerDimension).x;
-  const params = paramsOf ? paramsOf(tiles, dispatchX) : chunkParamValues(chunk, tiles, dispatchX);
+  const params = paramsOf ? paramsOf(kernel, tiles, dispatchX) : chunkParamValues(chunk, tiles, dispatchX);
   b.dispatch(kernel, { src: vecRange('input', chunk), dst: vecRange('output', chunk), aux: AUX, status: STATUS }, tiles, params);
 }
 

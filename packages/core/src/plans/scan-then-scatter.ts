@@ -56,7 +56,7 @@ export function scanThenScatterPlan(ctx: ScanContext, mode: 'split' | 'pack', ma
       const recipe = build(n);
       exec.reserveFor(() => recipe);
       enumerate.encode(encoder, { input: roles.flags, output: exec.scratchBuffer('addr'), count: n });
-      exec.encode(encoder, 'scatter', () => recipe, roles);
+      exec.encode(encoder, () => recipe, roles);
     },
     ready: exec.load([build(1)]),
   });

@@ -2,7 +2,7 @@ import type { ScanContext } from '../context.js';
 
 /** The decoupled-fallback kernel shape a chunk runs, by its count. */
 export interface ScanTier {
-  /** Part of a structure key: which kernel the chunk runs. */
+  /** Which tier it is (the kernels of the tiers differ by their shape below). */
   readonly name: 'one-workgroup' | 'small' | 'large';
   /** One workgroup walks the tiles (no status, no look-back), or tiles chained by the look-back. */
   readonly oneWorkgroup: boolean;

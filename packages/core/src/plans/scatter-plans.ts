@@ -4,7 +4,7 @@ import { invalidArgument, ScanError } from '../errors.js';
 import type { FlagSource } from '../kernels/compact.js';
 import type { CompareOp } from '../predicate.js';
 import { checkPredicate } from '../predicate.js';
-import { checkBoolean, checkCount, checkOneOf, checkOptions } from '../validate.js';
+import { checkBoolean, checkCount, checkOneOf, checkOptions, checkPositiveInteger } from '../validate.js';
 import { type CompactTuning, compactRecipe, compactShape } from './compact-plan.js';
 import { RecipeExecutor } from './executor.js';
 import { gpuCountOf } from './gpu-count.js';
@@ -20,7 +20,11 @@ export type CompactAlgorithm = 'auto' | 'single-pass' | 'scan-then-scatter';
 /** Every value of {@link CompactAlgorithm}. */
 export const COMPACT_ALGORITHMS: readonly CompactAlgorithm[] = ['auto', 'single-pass', 'scan-then-scatter'];
 
-/** How the flags of a split or pack plan are stored. */
+/**
+ * How a buffer of element flags stores them: `'u32'`, one flag per word, or `'u8'`, one per byte,
+ * four to a word. Split and pack plans take it as `flags`, `@scan/segmented`'s head-flag packing as
+ * `flagType`.
+ */
 export type FlagType = 'u32' | 'u8';
 
 /** Options of {@link createSplitPlan} and {@link createPackPlan}. */
@@ -44,6 +48,39 @@ export interface ScatterPlanOptions {
   algorithm?: CompactAlgorithm;
   /** Largest `count` expected: scratch for it is allocated up front. */
   maxCount?: number;
+  /**
+   * **Unstable**: the single-pass kernel's tuning and test hooks, for benchmark sweeps and tests
+   * (see {@link ScatterTuning}). Not covered by semver: its keys may change or go away in any minor
+   * release. `'scan-then-scatter'` has none and ignores it; checked either way.
+   */
+  tuning?: ScatterTuning;
+}
+
+/**
+ * The tuning keys of the single-pass split, pack and predicate pack (`options.tuning` of
+ * {@link createSplitPlan}, {@link createPackPlan}, {@link createPackIfPlan}), which the
+ * repository's tests and benchmark sweeps (`apps/bench --tuning`) set. **Unstable**: not part of
+ * the API contract, not covered by semver; any key may change meaning, default or existence in any
+ * minor release. A value out of range is an `INVALID_ARGUMENT` `ScanError` naming
+ * `options.tuning.<key>`.
+ *
+ * @example
+ * ```ts
+ * const plan = createPackPlan(ctx, { type: 'u32', flags: 'u8', tuning: { workgroupSize: 512, elementsPerThread: 16 } });
+ * ```
+ */
+export interface ScatterTuning {
+  /** Invocations per workgroup (default 256, or the device's limit below that). */
+  workgroupSize?: number;
+  /**
+   * Elements per invocation, 1 to 32 (the flags of an invocation are one 32-bit mask). Default 24
+   * with u32 flags (8 for counts up to 2^20), 32 with u8 flags, 16 for the predicate.
+   */
+  elementsPerThread?: number;
+  /** Look-back reads of a predecessor that is not ready before falling back (default 64). */
+  maxSpin?: number;
+  /** Test hook: every look-back falls back (default false). */
+  forceFallback?: boolean;
 }
 
 /** Options of {@link createPackIfPlan}: keep the elements `x` for which `x op value` holds. */
@@ -55,6 +92,8 @@ export interface PackIfPlanOptions {
   value: number;
   algorithm?: 'auto' | 'single-pass';
   maxCount?: number;
+  /** **Unstable**: tuning and test hooks, as for {@link createPackPlan} (see {@link ScatterTuning}). */
+  tuning?: ScatterTuning;
 }
 
 /** Buffers of one split: `falseCount` receives the u32 number of 0-flags at byte 0. */
@@ -80,18 +119,23 @@ export interface PackIfEncodeArgs extends CountSource {
   packedCount: GPUBuffer;
 }
 
-const PLAN_KEYS = ['type', 'flags', 'algorithm', 'maxCount'];
+const PLAN_KEYS = ['type', 'flags', 'algorithm', 'maxCount', 'tuning'];
 /** Counts up to this take the small tiles of the one-pass kernel (u32 flags). */
 const SMALL_COMPACT_MAX = 1 << 20;
-/** Tuning keys the tests and the bench's sweeps pass; not part of the contract. */
+/** The keys of `options.tuning` ({@link ScatterTuning}). */
 const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback'];
 
-function tuningOf(options: Record<string, unknown>): CompactTuning {
+/** `options.tuning`, checked key by key. */
+function tuningOf(tuning: unknown): CompactTuning {
+  const o = checkOptions(tuning, TUNING_KEYS, 'options.tuning');
   const t: CompactTuning = {};
   for (const key of ['workgroupSize', 'elementsPerThread', 'maxSpin'] as const) {
-    if (options[key] !== undefined) t[key] = options[key] as number;
+    if (o[key] !== undefined) t[key] = checkPositiveInteger(o[key], `options.tuning.${key}`);
   }
-  if (options.forceFallback !== undefined) t.forceFallback = checkBoolean(options.forceFallback, 'options.forceFallback', false);
+  if (t.elementsPerThread !== undefined && t.elementsPerThread > 32) {
+    invalidArgument('options.tuning.elementsPerThread', t.elementsPerThread, 'expected an integer in [1, 32]');
+  }
+  if (o.forceFallback !== undefined) t.forceFallback = checkBoolean(o.forceFallback, 'options.tuning.forceFallback', false);
   return t;
 }
 
@@ -111,6 +155,7 @@ function createCompactPlan<Args extends CountSource>(
   predicate = 0,
 ): Plan<Args> {
   const maxCount = options.maxCount === undefined ? undefined : checkCount(options.maxCount, 'options.maxCount');
+  const tuning = tuningOf(options.tuning);
   if (algorithm === 'scan-then-scatter') {
     const twoPass = scanThenScatterPlan(ctx, mode, maxCount);
     return planOf([twoPass], {
@@ -128,7 +173,6 @@ function createCompactPlan<Args extends CountSource>(
       },
     });
   }
-  const tuning = tuningOf(options);
   const shape = compactShape(ctx, mode, source, type, tuning);
   // Counts up to 2^20 with u32 flags: 8 elements per invocation (H100, BENCHMARKS.md "Small sizes":
   // 12.4 µs at 2^16 against 14.9 with 24; the 24 of the large tiles wins from 2^22 on).
@@ -143,10 +187,8 @@ function createCompactPlan<Args extends CountSource>(
   // Both tiles a host count may take: the first encode with a set of buffers makes the bind groups
   // of both, so a count that first crosses SMALL_COMPACT_MAX creates nothing (see StructureVariants).
   const variants = new StructureVariants(() => [
-    { key: 'small', recipe: compactRecipe(ctx, small, 1, predicate) },
-    ...(maxCount === undefined || maxCount > SMALL_COMPACT_MAX
-      ? [{ key: 'large', recipe: compactRecipe(ctx, shape, SMALL_COMPACT_MAX + 1, predicate) }]
-      : []),
+    compactRecipe(ctx, small, 1, predicate),
+    ...(maxCount === undefined || maxCount > SMALL_COMPACT_MAX ? [compactRecipe(ctx, shape, SMALL_COMPACT_MAX + 1, predicate)] : []),
   ]);
   return planOf([exec], {
     what,
@@ -157,7 +199,7 @@ function createCompactPlan<Args extends CountSource>(
         const roles = checkArgs(ctx, what, encoder, { ...args, count: maxCount }, source, countName, false, true);
         if (roles) {
           const word = gpu.offset / 4;
-          exec.encode(encoder, 'gpu', () => compactRecipe(ctx, shapeOf(maxCount as number), maxCount as number, predicate, word), {
+          exec.encode(encoder, () => compactRecipe(ctx, shapeOf(maxCount as number), maxCount as number, predicate, word), {
             ...roles,
             gpuCount: gpu.buffer,
           });
@@ -167,8 +209,7 @@ function createCompactPlan<Args extends CountSource>(
       const roles = checkArgs(ctx, what, encoder, args, source, countName);
       if (!roles) return;
       const count = args.count as number; // validated by checkArgs
-      const key = count <= SMALL_COMPACT_MAX ? 'small' : 'large';
-      exec.encode(encoder, key, () => compactRecipe(ctx, shapeOf(count), count, predicate), roles, variants);
+      exec.encode(encoder, () => compactRecipe(ctx, shapeOf(count), count, predicate), roles, variants);
     },
     ready: exec.load([
       compactRecipe(ctx, small, 1, predicate),
@@ -221,7 +262,7 @@ function checkArgs(
 
 function flagsPlan<Args extends CountSource>(ctx: ScanContext, mode: 'split' | 'pack', options: ScatterPlanOptions): Plan<Args> {
   assertUsable(ctx);
-  const o = checkOptions(options, [...PLAN_KEYS, ...TUNING_KEYS], 'options');
+  const o = checkOptions(options, PLAN_KEYS, 'options');
   const type = o.type === undefined ? 'u32' : checkElementType(o.type, 'options.type');
   const flags = checkOneOf(o.flags, ['u32', 'u8'] as const, 'options.flags', 'u32');
   const chosen = checkOneOf(o.algorithm, COMPACT_ALGORITHMS, 'options.algorithm', 'auto');
@@ -295,7 +336,7 @@ export function createPackPlan(ctx: ScanContext, options: ScatterPlanOptions = {
 export function createPackIfPlan(ctx: ScanContext, options: PackIfPlanOptions): Plan<PackIfEncodeArgs> {
   assertUsable(ctx);
   if (options === undefined) invalidArgument('options', options, "expected { op, value }, e.g. { op: 'gt', value: 0 }");
-  const o = checkOptions(options, ['type', 'op', 'value', 'algorithm', 'maxCount', ...TUNING_KEYS], 'options');
+  const o = checkOptions(options, ['type', 'op', 'value', 'algorithm', 'maxCount', 'tuning'], 'options');
   const type = o.type === undefined ? 'u32' : checkElementType(o.type, 'options.type');
   const { op, bits } = checkPredicate({ op: o.op, value: o.value }, type);
   checkOneOf(o.algorithm, ['auto', 'single-pass'] as const, 'options.algorithm', 'auto');

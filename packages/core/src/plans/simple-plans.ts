@@ -3,16 +3,7 @@ import { dispatchShape } from '../dispatch.js';
 import { checkElementType, type ElementType } from '../element-types.js';
 import { distributeKernel } from '../kernels/distribute.js';
 import { checkBoolean, checkOptions } from '../validate.js';
-import {
-  AUX_WORDS,
-  chunkLayoutKey,
-  chunkParamValues,
-  maxChunkElements,
-  splitIntoChunks,
-  stageTailIn,
-  stageTailOut,
-  vecRange,
-} from './chunks.js';
+import { AUX_WORDS, chunkParamValues, maxChunkElements, splitIntoChunks, stageTailIn, stageTailOut, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
@@ -123,7 +114,7 @@ export function createDistributePlan(ctx: ScanContext, options: DistributePlanOp
       const count = checkEncodeArgs('distribute plan', args, { input: 4, output: 4 });
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('distribute plan', { input: args.input }, { output: args.output });
-      exec.encode(encoder, chunkLayoutKey(count, chunkElements), () => build(count), { input: args.input, output: args.output });
+      exec.encode(encoder, () => build(count), { input: args.input, output: args.output });
     },
     ready: exec.load([build(1)]),
   });

@@ -1,11 +1,4 @@
-import { dispatchCount, type Recipe } from './recipe.js';
-
-/** One structure an encode path may take: its key (as the plan passes it to `encode`) and a recipe of it. */
-export interface StructureVariant {
-  readonly key: string;
-  /** A recipe of that structure, for any count that takes it (its parameters are not used). */
-  readonly recipe: Recipe;
-}
+import { type Recipe, structureKeyOf } from './recipe.js';
 
 /**
  * Every structure one encode path of a plan may take, whatever the count: what the executor makes
@@ -14,30 +7,31 @@ export interface StructureVariant {
  * level or chunk) finds its bind groups made. Without it, the first encode of each structure would
  * make them, and a frame loop would create bind groups whenever a count first crossed a threshold.
  *
- * The list is built on first use (a plan that is never encoded builds none) and kept: the recipes
- * are small JavaScript objects, and the plan's parameters never come from them.
+ * The plan lists recipes (of counts that together take every structure); each is filed under its
+ * derived structure key ({@link structureKeyOf}), so recipes of one structure count once. The list
+ * is built on first use (a plan that is never encoded builds none) and kept: the recipes are small
+ * JavaScript objects, and the plan's parameters never come from them.
  *
  * @example
  * ```ts
- * declare function keyOf(count: number): string; // the plan's structure key of a count
  * declare function build(count: number): Recipe; // the plan's recipe of a count
  * declare const exec: RecipeExecutor, roles: Record<string, GPUBuffer>, count: number; // the plan's executor, buffers and count
- * const variants = new StructureVariants(() => [1, 5000].map((n) => ({ key: keyOf(n), recipe: build(n) })));
- * exec.encode(encoder, keyOf(count), () => build(count), roles, variants);
+ * const variants = new StructureVariants(() => [1, 5000].map(build));
+ * exec.encode(encoder, () => build(count), roles, variants);
  * ```
  */
 export class StructureVariants {
   private built: readonly KeyedVariant[] | undefined;
 
-  constructor(private readonly list: () => readonly StructureVariant[]) {}
+  constructor(private readonly list: () => readonly Recipe[]) {}
 
-  /** The variants, each under the key the executor files it under (dispatch count added), without repeats. */
+  /** The variants, each under its structure key, without repeats. */
   get variants(): readonly KeyedVariant[] {
     if (!this.built) {
       const byKey = new Map<string, KeyedVariant>();
-      for (const v of this.list()) {
-        const key = structureKeyOf(v.key, v.recipe);
-        if (!byKey.has(key)) byKey.set(key, { key, recipe: v.recipe, roles: rolesOf(v.recipe) });
+      for (const recipe of this.list()) {
+        const key = structureKeyOf(recipe);
+        if (!byKey.has(key)) byKey.set(key, { key, recipe, roles: rolesOf(recipe) });
       }
       this.built = [...byKey.values()];
     }
@@ -45,24 +39,12 @@ export class StructureVariants {
   }
 }
 
-/** A variant under its full structure key, with the caller's roles its recipe binds. */
+/** A variant under its structure key, with the caller's roles its recipe binds. */
 export interface KeyedVariant {
   readonly key: string;
+  /** A recipe of that structure, for any count that takes it (its parameters are not used). */
   readonly recipe: Recipe;
   readonly roles: readonly string[];
-}
-
-/**
- * The key the executor files a recipe's structure under: the plan's key and the dispatch count (a
- * dispatch of no workgroups is left out of a recipe, and multi-pass recipes add levels).
- *
- * @example
- * ```ts
- * structureKeyOf('1|small', recipe); // '1|small#1'
- * ```
- */
-export function structureKeyOf(key: string, recipe: Recipe): string {
-  return `${key}#${dispatchCount(recipe)}`;
 }
 
 /** The caller's roles the dispatches of `recipe` bind. */

@@ -64,6 +64,48 @@ export interface ScanPlanOptions {
    * running total carried between them. Defaults to what one storage binding holds; tests lower it.
    */
   maxChunkElements?: number;
+  /**
+   * **Unstable**: the single-pass scan's tuning and test hooks, for benchmark sweeps and tests (see
+   * {@link ScanTuning}). Not covered by semver: its keys may change or go away in any minor release.
+   */
+  tuning?: ScanTuning;
+}
+
+/**
+ * The tuning keys of `createScanPlan` (`options.tuning`), which the repository's tests and
+ * benchmark sweeps set; they shape the `'decoupled-fallback'` kernels (`workgroupSize` also the
+ * multi-pass ones). **Unstable**: not part of the API contract, not covered by semver; any key may
+ * change meaning, default or existence in any minor release. A value of the wrong kind is an
+ * `INVALID_ARGUMENT` `ScanError` naming `options.tuning.<key>`.
+ *
+ * @example
+ * ```ts
+ * const plan = createScanPlan(ctx, { type: 'u32', tuning: { workgroupSize: 512, slotsPerThread: 2 } });
+ * ```
+ */
+export interface ScanTuning {
+  /** Test hook: every look-back falls back (and every count takes the chained kernel). Default false. */
+  forceFallback?: boolean;
+  /**
+   * Invocations per workgroup of the chained kernel (default: the device's largest of 1024 and
+   * 256); giving it or `slotsPerThread` also replaces the small-count tier.
+   */
+  workgroupSize?: number;
+  /** Vec4 slots per invocation of the chained kernel (default 4). */
+  slotsPerThread?: number;
+  /** Look-back reads of a predecessor that is not ready before falling back (default 64). */
+  maxSpin?: number;
+  /**
+   * The largest count one workgroup scans alone, walking the tiles in order (no status to clear,
+   * no look-back); 0 turns that path off. Default 4096 (one workgroup of 256 × 4 vec4s).
+   */
+  oneWorkgroupMax?: number;
+  /** Invocations of that one workgroup (default 256). */
+  oneWorkgroupSize?: number;
+  /** Vec4 slots per invocation of that one workgroup (default 4). */
+  oneWorkgroupSlots?: number;
+  /** How the partial last vec4 is handled: staged through scratch or read and written in place (default by count and buffers). */
+  tail?: 'staged' | 'direct';
 }
 
 /**

@@ -116,7 +116,7 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
       ctx.device.queue.writeBuffer(tally, 0, new Uint32Array(TALLY_WORDS));
       const count = levelRecipe(parts.nodeSize, counts, bases, span, 'count', leaf, [0, 0, 0, 0]);
       const t = await withSession(ctx, 'hisparse census', async (s) => {
-        exec.encode(s.encoder, levelKey('count', counts, leaf), () => count, { pool: parts.pool, queueIn, counters, tally });
+        exec.encode(s.encoder, () => count, { pool: parts.pool, queueIn, counters, tally });
         const read = s.readback(tally, 4 * TALLY_WORDS);
         s.submit();
         return new Uint32Array(await read());
@@ -136,7 +136,7 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
       owned.push(queueOut);
       const push = levelRecipe(parts.nodeSize, counts, bases, span, 'push', false, queueBases(next));
       await withSession(ctx, 'hisparse census', async (s) => {
-        exec.encode(s.encoder, levelKey('push', counts, false), () => push, { pool: parts.pool, queueIn, counters, queueOut });
+        exec.encode(s.encoder, () => push, { pool: parts.pool, queueIn, counters, queueOut });
         s.submit();
       });
       queueIn = queueOut;
@@ -146,19 +146,6 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
     for (const b of owned) b.destroy();
   }
   return { nodes, entries, words, coo4Classes };
-}
-
-/**
- * The structure of a level's recipe (see {@link levelRecipe}): its mode, whether it is the leaf
- * level, and which node types it has (one dispatch each); the counts themselves are parameters.
- *
- * @example
- * ```ts nocheck
- * levelKey('count', [0, 3, 0, 1], false); // 'count -x-x'
- * ```
- */
-function levelKey(mode: 'count' | 'push', counts: readonly number[], leaf: boolean): string {
-  return `${mode}${leaf ? ' leaf' : ''} ${counts.map((n) => (n > 0 ? 'x' : '-')).join('')}`;
 }
 
 /**

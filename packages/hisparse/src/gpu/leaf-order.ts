@@ -52,7 +52,7 @@ export function encodeLeafOrder(
   const keyParams = { n, b1, b2, b3, class_counter: spec.classCounter, log2d, swap: spec.swap ? 1 : 0, shift };
   keys.dispatch(leafOrderKernel('key'), keyBindings, groups, keyParams);
   const keysRecipe = keys.build();
-  exec.encode(encoder, 'leaf keys', () => keysRecipe, roles);
+  exec.encode(encoder, () => keysRecipe, roles);
 
   // Stable: each group's run stays where the leaf dispatches expect it.
   const sort = createSortPlan(ctx, { keyType: 'u32', valueType: 'u32', bits: [0, shift + 3], maxCount: n });
@@ -64,6 +64,6 @@ export function encodeLeafOrder(
   gather.dispatch(leafOrderKernel('gather'), gatherBindings, groups, gatherParams);
   gather.copy(whole('sorted'), whole('queue'), 4 * QUEUE_ENTRY_WORDS * n);
   const gatherRecipe = gather.build();
-  exec.encode(encoder, 'leaf gather', () => gatherRecipe, roles);
+  exec.encode(encoder, () => gatherRecipe, roles);
   return sort;
 }

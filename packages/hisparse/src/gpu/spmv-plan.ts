@@ -70,7 +70,8 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  *
  * Memory, fixed when the plan is made: the leaf queue (12 bytes per leaf), the queue counters (a few
  * words per level), with `'atomic'` the 512 KiB spill table, with `'segmented'` the records (about 20
- * bytes per leaf entry: keys, values, run sums, head bits, the sort's and the scan's scratch), and a
+ * bytes per leaf entry: keys, values, run sums, head bits, the sort's and the scan's scratch, and the
+ * parameter blocks the count fixups of the sort and the combine fill from the record count), and a
  * 4-slot parameter ring per part (a block per leaf dispatch). A product has no scalar (the scale is
  * the matrix's) and binds whole buffers, so once warm an encode with any x and y creates no buffer,
  * bind group or pipeline (bind groups are kept per pair of x and y buffers, in a bounded cache).
@@ -286,7 +287,7 @@ export function createPoolSpmvPlan(
     let sort: { destroy(): void; readonly allocations: number } | undefined;
     try {
       const roles = { pool: parts.pool, queueEven, queueOdd, counters, args, sorted } as Record<string, GPUBuffer>;
-      walk.encode(encoder, 'traverse', traverse, roles);
+      walk.encode(encoder, traverse, roles);
       if (leaves > 1) {
         const queue = (leafLevel % 2 === 0 ? queueEven : queueOdd) as GPUBuffer;
         const orderRoles = { queue, counters: counters as GPUBuffer, keys, perm, sorted };
@@ -339,7 +340,7 @@ export function createPoolSpmvPlan(
           });
         if (records) Object.assign(roles, records.buffers);
         // Clear y, the leaves (they add into y, or write records).
-        exec.encode(encoder, 'product', product, roles);
+        exec.encode(encoder, product, roles);
         // Sort, reduce by key, scatter (records only).
         records?.encode(encoder, a.y);
       },

@@ -1,3 +1,4 @@
+import type { FlagType } from '@scan/core';
 import { defineKernel, type Kernel, type ParamFields, read, readWrite } from '@scan/core/kit';
 
 // Kernels that convert between segment representations on the GPU. Every segmented plan reads
@@ -5,9 +6,6 @@ import { defineKernel, type Kernel, type ParamFields, read, readWrite } from '@s
 // layout from one-flag-per-element arrays and from offsets, and offsets from it. Dispatches may be
 // 2-D (`dispatch_x` workgroups per row, see core's `dispatchShape`); every kernel bounds-checks its
 // linear index, so the spare workgroups of a 2-D grid do nothing.
-
-/** Element flags as the pack kernel reads them: four u8 flags per u32 word, or one flag per word. */
-export type FlagType = 'u8' | 'u32';
 
 /** Invocations per workgroup of every kernel here (WebGPU guarantees at least 256). */
 export const FLAG_KERNEL_WORKGROUP = 256;

@@ -1,4 +1,4 @@
-import { createScanPlan, type Plan, type ScanContext, ScanError } from '@scan/core';
+import { createScanPlan, type FlagType, type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
   assertUsable,
   checkCount,
@@ -14,7 +14,6 @@ import {
 import {
   countHeadsKernel,
   FLAG_KERNEL_WORKGROUP,
-  type FlagType,
   offsetsToBitsKernel,
   packHeadFlagsKernel,
   scatterOffsetsKernel,
@@ -142,8 +141,7 @@ export function createPackHeadFlagsPlan(ctx: ScanContext, options: PackHeadFlags
       const count = checkCount((args as { count?: unknown } | null)?.count, 'args.count');
       checkEncodeArgs('pack head flags plan', args, { flags: { bytes: flagBytes(count) }, output: { bytes: 4 * packedFlagWords(count) } });
       if (count === 0) return;
-      // The structure is the number of chunks (each has its own ranges).
-      exec.encode(encoder, `${Math.ceil(count / chunkElements)}`, () => build(count), { flags: args.flags, output: args.output });
+      exec.encode(encoder, () => build(count), { flags: args.flags, output: args.output });
     },
     ready: exec.load([build(1)]),
   });
@@ -241,10 +239,10 @@ export function createHeadFlagsToOffsetsPlan(
       // Allocate the scratch before the scan binds it.
       exec.reserveFor(() => scatter);
       if (words > 0) {
-        exec.encode(encoder, 'count', () => counting, { headBits: args.headBits });
+        exec.encode(encoder, () => counting, { headBits: args.headBits });
         scan.encode(encoder, { input: exec.scratchBuffer('counts'), output: exec.scratchBuffer('bases'), count: words });
       }
-      exec.encode(encoder, 'scatter', () => scatter, { headBits: args.headBits, output: args.output, segmentCount: args.segmentCount });
+      exec.encode(encoder, () => scatter, { headBits: args.headBits, output: args.output, segmentCount: args.segmentCount });
     },
     ready: exec.load([buildCount(1), buildScatter(1)]),
   });
@@ -332,8 +330,7 @@ export function createOffsetsToHeadFlagsPlan(
         output: { bytes: 4 * packedFlagWords(count) },
       });
       if (count === 0) return;
-      // The structure is the number of offset chunks (each binds its own range).
-      exec.encode(encoder, `${offsetChunks(segments)}`, () => build(count, segments), { offsets: args.offsets, output: args.output });
+      exec.encode(encoder, () => build(count, segments), { offsets: args.offsets, output: args.output });
     },
     ready: exec.load([build(1, 1)]),
   });

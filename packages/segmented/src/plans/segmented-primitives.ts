@@ -7,7 +7,6 @@ import {
   checkEncodeArgs,
   checkOneOf,
   checkOptions,
-  chunkLayoutKey,
   dispatchShape,
   maxChunkElements,
   planOf,
@@ -171,12 +170,7 @@ export function createSegmentedDistributePlan(
   if (options.maxCount !== undefined && options.maxCount > 0) exec.reserve(build(options.maxCount));
   // Every chunk layout a host count up to maxCount (one chunk without it) may take: the first encode
   // with a set of buffers makes all their bind groups (see StructureVariants).
-  const variants = new StructureVariants(() =>
-    representativeCounts(options.maxCount || chunkElements, chunkElements).map((n) => ({
-      key: chunkLayoutKey(n, chunkElements),
-      recipe: build(n),
-    })),
-  );
+  const variants = new StructureVariants(() => representativeCounts(options.maxCount || chunkElements, chunkElements).map((n) => build(n)));
   return composite<SegmentedDistributeEncodeArgs>(
     'segmented distribute plan',
     (encoder, args) => {
@@ -184,13 +178,7 @@ export function createSegmentedDistributePlan(
       if (count === 0) return;
       // The scan stages a partial last vec4 of the output through a copy.
       if (count % 4 !== 0) checkCopyUsage('segmented distribute plan', {}, { output: args.output });
-      exec.encode(
-        encoder,
-        chunkLayoutKey(count, chunkElements),
-        () => build(count),
-        { input: args.input, headBits: args.headBits },
-        variants,
-      );
+      exec.encode(encoder, () => build(count), { input: args.input, headBits: args.headBits }, variants);
       scan.encode(encoder, { input: exec.scratchBuffer('kept'), headBits: args.headBits, output: args.output, count });
     },
     exec,
@@ -331,10 +319,10 @@ export function createSplitAndSegmentPlan(ctx: ScanContext, options: SplitAndSeg
       const v = exec.scratchBuffer('v');
       const f = exec.scratchBuffer('f');
       const { headBits, outputHeadBits } = args;
-      exec.encode(encoder, 'starts', () => starts, { flags: args.flags, headBits, outputHeadBits });
+      exec.encode(encoder, () => starts, { flags: args.flags, headBits, outputHeadBits });
       falsesScan.encode(encoder, { input: v, headBits, output: f, count });
       spreadScan.encode(encoder, { input: f, headBits, output: v, count });
-      exec.encode(encoder, 'scatter', () => scatter, { input: args.input, flags: args.flags, output: args.output, outputHeadBits });
+      exec.encode(encoder, () => scatter, { input: args.input, flags: args.flags, output: args.output, outputHeadBits });
     },
     exec,
     [falsesScan, spreadScan],

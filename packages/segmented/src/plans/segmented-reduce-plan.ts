@@ -125,13 +125,6 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
     const rangeElements = stepsFor(count) * tileElements;
     return Math.floor(bindable / rangeElements) * rangeElements;
   };
-  // The structure: how many chunks, and where they start when there are several (ranges grow with
-  // the count, and chunks are whole ranges). One chunk starts at 0 whatever its size.
-  const structureKey = (count: number): string => {
-    const chunk = chunkFor(count);
-    return count <= chunk ? '1' : `${Math.ceil(count / chunk)}x${chunk}`;
-  };
-
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     const aux = b.needScratch('aux', AUX_WORDS * 4);
@@ -170,9 +163,7 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
   // Every structure a host count up to maxCount (one binding without it) may take: the first encode
   // with a set of buffers makes all their bind groups (see StructureVariants).
   const most = options.maxCount || bindable;
-  const variants = new StructureVariants(() =>
-    representativeCounts(most, chunkFor(most)).map((n) => ({ key: structureKey(n), recipe: build(n) })),
-  );
+  const variants = new StructureVariants(() => representativeCounts(most, chunkFor(most)).map((n) => build(n)));
   return planOf([exec], {
     what: 'segmented reduce plan',
     encode(encoder, args) {
@@ -202,13 +193,7 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
       }
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('segmented reduce plan', { input: args.input }, {});
-      exec.encode(
-        encoder,
-        structureKey(count),
-        () => build(count),
-        { input: args.input, headBits: args.headBits, output: args.output },
-        variants,
-      );
+      exec.encode(encoder, () => build(count), { input: args.input, headBits: args.headBits, output: args.output }, variants);
     },
     ready: exec.load([build(1)]),
   });

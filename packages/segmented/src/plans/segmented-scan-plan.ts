@@ -12,8 +12,8 @@ import {
   checkOneOf,
   checkOp,
   checkOptions,
-  chunkLayoutKey,
   chunkParamValues,
+  countedParams,
   decoupledFallbackStatusBytes,
   dispatchShape,
   gpuCountOf,
@@ -26,14 +26,16 @@ import {
   recordTailOut,
   representativeCounts,
   StructureVariants,
+  slotCountDerivation,
   splitIntoChunks,
   stageTailIn,
   stageTailOut,
+  tailOutParams,
   vecRange,
 } from '@scan/core/kit';
 import { segmentedSinglePassKernel } from '../kernels/segmented-single-pass.js';
 import { packedFlagWords, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm } from '../types.js';
-import { treeLevels, treeMaxCount, treeSegmentedScanRecipe } from './tree.js';
+import { treeMaxCount, treeSegmentedScanRecipe } from './tree.js';
 
 /** Options of {@link createSegmentedScanPlan}. */
 export interface SegmentedScanPlanOptions {
@@ -84,7 +86,8 @@ interface InternalOptions extends SegmentedScanPlanOptions {
  * an encode with a new count creates no buffer, bind group or pipeline. `await plan.ready` compiles
  * every kernel before the first frame. With `maxCount` (within one binding), the single pass takes a
  * count the GPU wrote (`countBuffer`, `countOffset`) and scans min(that count, `maxCount`) elements;
- * it then also holds a 32-byte parameter block.
+ * it then also holds the two parameter blocks its count fixup fills (the scan's and the last partial
+ * vec4's, 256 bytes apart).
  *
  * @example
  * ```ts
@@ -148,12 +151,10 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
   };
   const tree = algorithm === 'tree';
   const build = (count: number): Recipe => (tree ? treeSegmentedScanRecipe(ctx, shape, count) : singlePass(count));
-  // Structure: the chunks of the single pass (each binds its own ranges); the tree's levels (their
-  // scratch buffers), which the executor's dispatch count tells apart.
-  const structureKey = (count: number): string => (tree ? `tree/${treeLevels(ctx, shape, count)}` : chunkLayoutKey(count, chunkElements));
   const maxCount = raw.maxCount === undefined ? undefined : checkCount(raw.maxCount, 'options.maxCount');
   // A count the GPU wrote: the single pass recorded for maxCount (one chunk), a fixup turning the
-  // count into its parameters and staging the partial last vec4, and a last kernel writing it out.
+  // count into its parameters (and the last kernel's), field by field, and staging the partial last
+  // vec4, and a last kernel writing it out.
   const gpuCountable = !tree && maxCount !== undefined && maxCount > 0 && maxCount <= chunkElements;
   const gpuPass = (word: number): Recipe => {
     const b = new RecipeBuilder();
@@ -163,21 +164,26 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
     const statusBytes = decoupledFallbackStatusBytes(tiles);
     b.needScratch('status', statusBytes);
     b.clear({ scratch: 'status', offset: 0, size: statusBytes });
-    const params = recordCountFixup(b, {
+    // params.extra = the chunk's first element, where its head bits start (0: one chunk).
+    const scan = countedParams(kernel, slotCountDerivation(4 * spec.workgroupSize * spec.slotsPerThread, tiles), {
+      dispatch_x: dispatchShape(tiles, maxDim).x,
+      carry_in: chunk.carryIn,
+      carry_out: chunk.carryOut,
+      extra: 0,
+    });
+    const [params, tailOut] = recordCountFixup(b, {
       word,
       capacity: chunk.count,
-      tileElements: 4 * spec.workgroupSize * spec.slotsPerThread,
-      maxTiles: tiles,
-      constants: [dispatchShape(tiles, maxDim).x, chunk.carryIn, chunk.carryOut, 0],
+      blocks: [scan, tailOutParams()],
       tail: { input: { role: 'input', offset: 0 }, aux },
-    });
+    }) as [BufferRef, BufferRef];
     b.dispatch(
       kernel,
       { src: vecRange('input', chunk), dst: vecRange('output', chunk), aux, status: { scratch: 'status' }, head_bits: headBits },
       tiles,
       params,
     );
-    recordTailOut(b, params, aux, { role: 'output', offset: 0 });
+    recordTailOut(b, tailOut, aux, { role: 'output', offset: 0 });
     return b.build();
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
@@ -192,10 +198,7 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
   // are listed as one chunk (in chunks of `chunkElements` they would be millions, with a small one).
   const variantLimit = tree ? Math.min(largest, maxCount || largest) : maxCount || chunkElements;
   const variants = new StructureVariants(() =>
-    representativeCounts(variantLimit, tree ? variantLimit : chunkElements).map((n) => ({
-      key: structureKey(n),
-      recipe: build(n),
-    })),
+    representativeCounts(variantLimit, tree ? variantLimit : chunkElements).map((n) => build(n)),
   );
 
   return planOf([exec], {
@@ -216,7 +219,7 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
           { input: 4, output: 4, headBits: { bytes: (n) => 4 * packedFlagWords(n) }, countBuffer: { bytes: 4 } },
         );
         const roles = { input: args.input, headBits: args.headBits, output: args.output, gpuCount: gpu.buffer };
-        exec.encode(encoder, 'gpu', () => gpuPass(gpu.offset / 4), roles);
+        exec.encode(encoder, () => gpuPass(gpu.offset / 4), roles);
         return;
       }
       const count = checkEncodeArgs('segmented scan plan', args, {
@@ -226,13 +229,7 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
       });
       if (count === 0) return;
       if (count % 4 !== 0) checkCopyUsage('segmented scan plan', { input: args.input }, { output: args.output });
-      exec.encode(
-        encoder,
-        structureKey(count),
-        () => build(count),
-        { input: args.input, headBits: args.headBits, output: args.output },
-        variants,
-      );
+      exec.encode(encoder, () => build(count), { input: args.input, headBits: args.headBits, output: args.output }, variants);
     },
     ready,
   });

@@ -53,24 +53,6 @@ function treeWorkgroupSize(ctx: ScanContext, requested: number): number {
 }
 
 /**
- * Recursion levels of the tree over `count` elements: 1 when one block holds it, else one per
- * level of block values down to the single block. Each level has its own scratch buffers, so the
- * number of levels is what a structure key must name (see `createSegmentedScanPlan`).
- *
- * @example
- * ```ts
- * treeLevels(ctx, shape, 2048); // 1 with 256 invocations (one block of 2048 elements)
- * treeLevels(ctx, shape, 2049); // 2
- * ```
- */
-export function treeLevels(ctx: ScanContext, shape: SegmentedShape, count: number): number {
-  const blockElements = 4 * segmentedTreeBlockSlots(treeWorkgroupSize(ctx, shape.workgroupSize));
-  let levels = 1;
-  for (let n = count; n > blockElements; n = Math.ceil(n / blockElements)) levels++;
-  return levels;
-}
-
-/**
  * The largest count the tree takes: the whole array is one storage binding.
  *
  * @example
@@ -117,14 +99,13 @@ function levelParams(n: number, blocks: number, dispatchX: number): ParamValues<
  * `aux`, and per level `segmented-tree.{sums,flags}.<level>` (second-level inputs, scanned in
  * place) and `segmented-tree.{x,f}.<level>` (saved trees: one value per vec4, one bit per vec4).
  * Every binding is count-independent (whole buffers, the counts in params), so recipes of counts
- * with the same {@link treeLevels} share a structure.
+ * with the same number of levels share a structure (their derived structure key).
  *
  * @example
  * ```ts
  * const shape: SegmentedShape = { type: 'u32', op: 'add', inclusive: false, backward: false, subgroups: false, workgroupSize: 256 };
  * const exec = new RecipeExecutor(ctx, 'segmented tree');
- * const key = `tree/${treeLevels(ctx, shape, count)}`;
- * exec.encode(encoder, key, () => treeSegmentedScanRecipe(ctx, shape, count), { input, headBits, output });
+ * exec.encode(encoder, () => treeSegmentedScanRecipe(ctx, shape, count), { input, headBits, output });
  * ```
  */
 export function treeSegmentedScanRecipe(ctx: ScanContext, shape: SegmentedShape, count: number): Recipe {

@@ -1,4 +1,5 @@
-import type { HeadFlags, NormalizedSegments, SegmentOffsets } from '@scan/segmented';
+import type { HeadFlags, SegmentOffsets } from '@scan/segmented';
+import type { NormalizedSegments } from '@scan/segmented/kit';
 import type { SegmentedSortOptions, SortArray, SortResult } from '../types.js';
 import { normalizeSegmentedSortArgs } from '../validate.js';
 import { gather, orderValues } from './order-values.js';

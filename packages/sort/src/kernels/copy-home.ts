@@ -9,29 +9,29 @@ export const COPY_HOME_WORKGROUP = 256;
  * back into the caller's buffers, and nothing past them — a copy of the whole capacity would
  * overwrite the caller's elements past the count with stale scratch.
  *
- * Bindings: `count_buf` (the count), `sorted_keys` (scratch), the caller's `keys`, and with values
- * `sorted_values` and the caller's `values`; parameters `{ capacity, count_word, dispatch_x }`.
+ * Bindings: `sorted_keys` (scratch), the caller's `keys`, and with values `sorted_values` and the
+ * caller's `values`; parameters `{ count, dispatch_x }`, `count` filled in by the plan's count fixup
+ * (`recordCountFixup` of `@scan/core/kit`) from min(GPU count, capacity).
  *
  * @example
  * ```ts
- * b.dispatch(copyHomeKernel({ values: true }), { count_buf: count, sorted_keys: altKeys, keys, sorted_values: altValues, values }, Math.ceil(capacity / COPY_HOME_WORKGROUP), { capacity, count_word, dispatch_x });
+ * b.dispatch(copyHomeKernel({ values: true }), { sorted_keys: altKeys, keys, sorted_values: altValues, values }, Math.ceil(capacity / COPY_HOME_WORKGROUP), fixedParams);
  * ```
  */
 export const copyHomeKernel = defineKernel({
   name: 'sort/radix/copy-home',
   bindings: (spec: { readonly values: boolean }) => ({
-    count_buf: read('array<u32>'),
     sorted_keys: read('array<u32>'),
     keys: readWrite('array<u32>'),
     sorted_values: spec.values ? read('array<u32>') : undefined,
     values: spec.values ? readWrite('array<u32>') : undefined,
   }),
-  params: { capacity: 'u32', count_word: 'u32', dispatch_x: 'u32' },
+  params: { count: 'u32', dispatch_x: 'u32' },
   wgsl: (spec) => `
 @compute @workgroup_size(${COPY_HOME_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   let i = (wid.x + wid.y * params.dispatch_x) * ${COPY_HOME_WORKGROUP}u + lid;
-  if (i >= min(count_buf[params.count_word], params.capacity)) { return; }
+  if (i >= params.count) { return; }
   keys[i] = sorted_keys[i];${spec.values ? '\n  values[i] = sorted_values[i];' : ''}
 }
 `,

@@ -1,4 +1,4 @@
-import { type BindingDecl, type ParamFields, read } from '@scan/core/kit';
+import type { ParamFields } from '@scan/core/kit';
 import type { BitRange } from '../types.js';
 
 /** Bits per digit of the radix sort: 8, so a pass ranks into 256 buckets (Onesweep's choice for 32-bit keys). */
@@ -37,41 +37,14 @@ export function digitWgsl(name: string, pass: DigitPass): string {
 }
 
 /**
- * The parameters every radix kernel reads first: `count` (the number of keys, or the capacity when
- * the count is read from `count_buf`) and `count_word` (its word index there); see
- * {@link elementCountWgsl}. The radix kernels' parameters extend it.
+ * The parameter every radix kernel reads first: `count`, the number of keys — with a count the GPU
+ * wrote, filled in by the plan's count fixup (`recordCountFixup` of `@scan/core/kit`) from
+ * min(that count, the plan's capacity), so the kernels are the same for a host and a GPU count. The
+ * radix kernels' parameters extend it.
  *
  * @example
  * ```ts
  * const params = { ...SORT_COUNT_PARAMS, tiles: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
  * ```
  */
-export const SORT_COUNT_PARAMS = { count: 'u32', count_word: 'u32' } as const satisfies ParamFields;
-
-/**
- * The binding of a count the GPU wrote, `count_buf` (read by {@link elementCountWgsl}): declared
- * only with an indirect count.
- *
- * @example
- * ```ts
- * const bindings = { keys: read('array<u32>'), count_buf: countBinding(spec.indirect) };
- * ```
- */
-export function countBinding(indirect: boolean): BindingDecl | undefined {
-  return indirect ? read('array<u32>') : undefined;
-}
-
-/**
- * WGSL of `fn element_count() -> u32`: `params.count`, or with an indirect count the u32 the GPU
- * wrote at `count_buf[params.count_word]` (see {@link countBinding}), capped at `params.count` (the
- * plan's capacity, so a count past it can never read or write past the buffers).
- *
- * @example
- * ```ts
- * const code = `${elementCountWgsl(spec.indirect)}\nfn last() -> u32 { return element_count() - 1u; }`;
- * ```
- */
-export function elementCountWgsl(indirect: boolean): string {
-  if (!indirect) return 'fn element_count() -> u32 { return params.count; }';
-  return 'fn element_count() -> u32 { return min(count_buf[params.count_word], params.count); }';
-}
+export const SORT_COUNT_PARAMS = { count: 'u32' } as const satisfies ParamFields;

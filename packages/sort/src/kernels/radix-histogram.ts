@@ -1,7 +1,7 @@
 import { defineKernel, type ParamFields, read, readWrite, unroll } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
-import { countBinding, type DigitPass, digitWgsl, elementCountWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
+import { type DigitPass, digitWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
 /** Words of the `digits` scratch: the global histogram of every pass, then its exclusive scan. */
 export const DIGIT_STARTS_WORD = 4 * RADIX;
@@ -12,7 +12,7 @@ export const DIGIT_STARTS_WORD = 4 * RADIX;
  *
  * @example
  * ```ts
- * b.dispatch(kernel, { keys, digits }, groups, { count, count_word: 0, tiles: groups, dispatch_x: dispatchShape(groups, maxDim).x });
+ * b.dispatch(kernel, { keys, digits }, groups, { count, tiles: groups, dispatch_x: dispatchShape(groups, maxDim).x });
  * ```
  */
 export const HISTOGRAM_PARAMS = { ...SORT_COUNT_PARAMS, tiles: 'u32', dispatch_x: 'u32' } as const satisfies ParamFields;
@@ -24,7 +24,6 @@ export type HistogramSpec = {
   readonly passes: readonly DigitPass[];
   readonly workgroupSize: number;
   readonly elementsPerThread: number;
-  readonly indirect: boolean;
 };
 
 /**
@@ -36,19 +35,15 @@ export type HistogramSpec = {
  *
  * @example
  * ```ts
- * const k = radixHistogramKernel({ keyType: 'u32', descending: false, passes: digitPasses([0, 32]), workgroupSize: 256, elementsPerThread: 16, indirect: false });
+ * const k = radixHistogramKernel({ keyType: 'u32', descending: false, passes: digitPasses([0, 32]), workgroupSize: 256, elementsPerThread: 16 });
  * b.dispatch(k, { keys, digits }, groups, histogramValues);
  * ```
  */
 export const radixHistogramKernel = defineKernel({
   name: 'sort/histogram',
-  bindings: (spec: HistogramSpec) => ({
-    keys: read('array<u32>'),
-    digits: readWrite('array<atomic<u32>>'),
-    count_buf: countBinding(spec.indirect),
-  }),
+  bindings: { keys: read('array<u32>'), digits: readWrite('array<atomic<u32>>') },
   params: HISTOGRAM_PARAMS,
-  wgsl: (spec) => histogramWgsl(spec),
+  wgsl: (spec: HistogramSpec) => histogramWgsl(spec),
 });
 
 function histogramWgsl(spec: HistogramSpec): string {
@@ -56,8 +51,7 @@ function histogramWgsl(spec: HistogramSpec): string {
   const WG = spec.workgroupSize;
   const E = spec.elementsPerThread;
   const digits = spec.passes.map((p, i) => digitWgsl(`digit_${i}`, p)).join('\n');
-  return `${elementCountWgsl(spec.indirect)}
-${orderBitsWgsl(spec.keyType, spec.descending)}
+  return `${orderBitsWgsl(spec.keyType, spec.descending)}
 ${digits}
 
 var<workgroup> counts: array<atomic<u32>, ${P * RADIX}>;
@@ -66,7 +60,7 @@ var<workgroup> counts: array<atomic<u32>, ${P * RADIX}>;
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   let w = wid.x + wid.y * params.dispatch_x;
   if (w >= params.tiles) { return; }
-  let n = element_count();
+  let n = params.count;
   // Grid stride: workgroup w counts chunks w, w + tiles, … of ${WG * E} keys, consecutive
   // invocations on consecutive keys.
   for (var base = w * ${WG * E}u; base < n; base += params.tiles * ${WG * E}u) {

@@ -12,7 +12,7 @@ import {
 } from '@scan/core/kit';
 import { lastKeyBits, orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
-import { countBinding, elementCountWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
+import { RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
 /**
  * Words before the first tile's statuses in a pass's status area (which starts at word
@@ -43,7 +43,7 @@ export function sortStatusBytes(tiles: number): number {
  *
  * @example
  * ```ts
- * b.dispatch(kernel, bindings, tiles, { count, count_word: 0, shift: 8, mask: 0xff, digit_starts, status_base });
+ * b.dispatch(kernel, bindings, tiles, { count, shift: 8, mask: 0xff, digit_starts, status_base });
  * ```
  */
 export const ONESWEEP_PARAMS = {
@@ -81,7 +81,6 @@ export type OnesweepSpec = {
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready, so the fallback counts every tile. */
   readonly forceFallback: boolean;
-  readonly indirect: boolean;
   /** Unroll the per-key steps (see `perKey`). */
   readonly unrolled: boolean;
   /**
@@ -341,7 +340,7 @@ function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
  *
  * @example
  * ```ts
- * const kernel = onesweepKernel({ ...config.pass, width: 8, values: 'none', indirect: false });
+ * const kernel = onesweepKernel({ ...config.pass, width: 8, values: 'none' });
  * b.dispatch(kernel, { keys_in: keys, keys_out: altKeys, status, digits }, tiles, passValues);
  * ```
  */
@@ -356,7 +355,6 @@ export const onesweepKernel = defineKernel({
     // read_write although only read: the plan binds it from the buffer that holds the statuses (a
     // disjoint range), and WebGPU forbids read-only and writable bindings of one buffer in a dispatch.
     digits: readWrite('array<u32>'),
-    count_buf: countBinding(spec.indirect),
   }),
   params: ONESWEEP_PARAMS,
   enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
@@ -437,8 +435,7 @@ function onesweepWgsl(spec: OnesweepSpec): string {
       value: (r) => `atomicLoad(&counters[me * R + ${r}u])`,
     },
   });
-  return `${elementCountWgsl(spec.indirect)}
-${orderBitsWgsl(spec.keyType, spec.descending)}
+  return `${orderBitsWgsl(spec.keyType, spec.descending)}
 // The digit of this pass (shift and mask from the uniform block: one pipeline for every pass).
 fn digit_of(k: u32) -> u32 { return (order_bits(k) >> params.shift) & params.mask; }
 
@@ -478,7 +475,7 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   // Tiles go out in the order workgroups start (a ticket), so a tile's predecessors have started.
   if (lid == 0u) { wg_tile = atomicAdd(&status[params.status_base], 1u); }
   let tile = workgroupUniformLoad(&wg_tile);
-  let n = element_count();
+  let n = params.count;
   if (tile * TILE >= n) { return; }
   ${id.body}
 ${clearsWgsl(spec, `${G * RADIX}u`)}

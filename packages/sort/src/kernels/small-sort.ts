@@ -1,7 +1,7 @@
 import { defineKernel, readWrite, unroll } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { BitRange, SortKeyType } from '../types.js';
-import { countBinding, elementCountWgsl, SORT_COUNT_PARAMS } from './radix-digits.js';
+import { SORT_COUNT_PARAMS } from './radix-digits.js';
 import type { ValueMode } from './radix-onesweep.js';
 
 /** What the one-workgroup sort is specialized on. */
@@ -12,8 +12,6 @@ export type SmallSortSpec = {
   readonly bits: BitRange;
   /** 'none', 'move' (values follow their keys), or 'index' (argsort: each key's index is written). */
   readonly values: ValueMode;
-  /** Read the count from `count_buf[params.count_word]` (capped at `params.count`). */
-  readonly indirect: boolean;
   /** Invocations (a power of two, at most 1024 and the device's limits). */
   readonly workgroupSize: number;
   /** Keys sorted at most, a power of two: the size of the bitonic network. */
@@ -73,8 +71,8 @@ export function smallSortWorkgroupBytes(capacity: number, padded = false): numbe
  *
  * @example
  * ```ts
- * const kernel = smallSortKernel({ keyType: 'f32', descending: true, bits: [0, 32], values: 'move', indirect: false, workgroupSize: 1024, capacity: 4096, padded: true });
- * b.dispatch(kernel, { keys, values }, 1, { count, count_word: 0 });
+ * const kernel = smallSortKernel({ keyType: 'f32', descending: true, bits: [0, 32], values: 'move', workgroupSize: 1024, capacity: 4096, padded: true });
+ * b.dispatch(kernel, { keys, values }, 1, { count });
  * ```
  */
 export const smallSortKernel = defineKernel({
@@ -82,7 +80,6 @@ export const smallSortKernel = defineKernel({
   bindings: (spec: SmallSortSpec) => ({
     keys: readWrite('array<u32>'),
     values: spec.values === 'none' ? undefined : readWrite('array<u32>'),
-    count_buf: countBinding(spec.indirect),
   }),
   params: SORT_COUNT_PARAMS,
   wgsl: (spec) => smallSortWgsl(spec),
@@ -125,8 +122,7 @@ function smallSortWgsl(spec: SmallSortSpec): string {
   const hasValues = spec.values !== 'none';
   // Output positions of this invocation: r · WG + lid, for each r < PER.
   const perPosition = (body: (p: string, r: number) => string) => unroll(PER, (r) => body(`${r * WG}u + lid`, r));
-  return `${elementCountWgsl(spec.indirect)}
-${orderBitsWgsl(spec.keyType, spec.descending)}
+  return `${orderBitsWgsl(spec.keyType, spec.descending)}
 // The bits compared: order bits [${begin}, ${end}).
 fn sort_key(k: u32) -> u32 { return (order_bits(k) >> ${begin}u) & 0x${mask.toString(16)}u; }
 // Whether slot value a (masked order bits, original index) goes after b: ties broken by the index.
@@ -143,7 +139,7 @@ var<workgroup> slots: array<vec2<u32>, ${smallSortWorkgroupBytes(CAP, spec.padde
 
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32) {
-  let n = min(element_count(), CAP);
+  let n = min(params.count, CAP);
   let last = max(n, 1u) - 1u;
 
   // 1. Load: real keys as masked order bits; padding sorts last (largest key, index ≥ n).

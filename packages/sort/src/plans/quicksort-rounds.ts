@@ -174,7 +174,7 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
     distribute.encode(encoder, { input: from.keys, headBits, output: pivots, count: n });
     // 2. Compare with the pivot, `>` and `>=` alternating.
     const orEqual = rounds % 2 === 1;
-    exec.encode(encoder, 'compare', orEqual ? recipes.compareGreaterEqual : recipes.compareGreater, {
+    exec.encode(encoder, orEqual ? recipes.compareGreaterEqual : recipes.compareGreater, {
       keys: from.keys,
       pivots,
       flags,
@@ -184,7 +184,7 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
       splitAndSegment.encode(encoder, { input: from.keys, flags, headBits, output: to.keys, outputHeadBits, count: n });
     } else {
       splitAndSegment.encode(encoder, { input: iota, flags, headBits, output: perm, outputHeadBits, count: n });
-      exec.encode(encoder, 'gather', recipes.gather, {
+      exec.encode(encoder, recipes.gather, {
         perm,
         keysIn: from.keys,
         keysOut: to.keys,
@@ -219,14 +219,14 @@ export function createQuicksortRounds(ctx: ScanContext, shape: SortShape, buffer
     encodeStart(encoder) {
       // Element 0 is always a head, so all-zero head bits are one segment spanning the array.
       encoder.clearBuffer(heads[head as 0 | 1]);
-      if (iota) exec.encode(encoder, 'iota', recipes.iota, { out: iota });
+      if (iota) exec.encode(encoder, recipes.iota, { out: iota });
     },
     encodeRounds(encoder, k) {
       for (let i = 0; i < k; i++) encodeRound(encoder);
     },
     encodeDisorder(encoder) {
       // The comparison flags are dead after the split, so they hold the out-of-order flags.
-      exec.encode(encoder, 'disorder', recipes.disorder, { keys: sides[side as 0 | 1].keys, out: flags });
+      exec.encode(encoder, recipes.disorder, { keys: sides[side as 0 | 1].keys, out: flags });
       reduce.encode(encoder, { input: flags, output: disorder, count: n });
       return disorder;
     },

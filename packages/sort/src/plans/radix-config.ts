@@ -3,37 +3,14 @@ import { invalidArgument } from '@scan/core/kit';
 import { type DigitPass, digitPasses } from '../kernels/radix-digits.js';
 import { type OnesweepSpec, onesweepWorkgroupBytes } from '../kernels/radix-onesweep.js';
 import { smallSortWorkgroupBytes } from '../kernels/small-sort.js';
+import type { SortTuning } from './sort-plan-types.js';
 import type { SortShape } from './sort-shape.js';
 
-/** Tuning of the one-sweep radix sort; internal (tests and the bench's sweeps), not part of the contract. */
-export interface RadixTuning {
-  workgroupSize?: number;
-  elementsPerThread?: number;
-  maxSpin?: number;
-  forceFallback?: boolean;
-  /** Test hook: the portable path (workgroup memory instead of subgroup ballots). */
-  subgroups?: boolean;
-  /** Unroll the per-key steps of the one-sweep pass (default: everywhere but SwiftShader). */
-  unrolled?: boolean;
-  /**
-   * Pad partial tiles with the key that sorts last instead of testing each key's index in every
-   * phase (default true: 5% faster at 2^24–2^28 on the H200, and faster at every size; see
-   * `OnesweepSpec.padLast`). False keeps the index tests, as descending f32 always does.
-   */
-  padLast?: boolean;
-  /** Experiment (issue 32): the scatter's workgroup loads batched (`OnesweepSpec.batchScatter`; default false). */
-  batchScatter?: boolean;
-  /**
-   * The ranking's leader lane by a population count instead of `firstTrailingBit` (default true:
-   * with `skipClears`, 7.6% faster at 2^28 on the H100; see `OnesweepSpec.leaderPopcount`).
-   */
-  leaderPopcount?: boolean;
-  /**
-   * Leave the tile's counters to WGSL's zero-initialized workgroup memory instead of clearing them
-   * (default true). Pass false on a Dawn device created with the unsafe `disable_workgroup_init`
-   * toggle, whose workgroup memory starts with whatever was there (`OnesweepSpec.skipClears`).
-   */
-  skipClears?: boolean;
+/**
+ * Tuning of the one-sweep radix sort: the public, unstable {@link SortTuning} (`createSortPlan`'s
+ * `options.tuning`, each key documented there), plus test hooks the package's own tests set.
+ */
+export interface RadixTuning extends SortTuning {
   /**
    * Test hook: words of the ranking's ballot masks, 1 (subgroups of up to 32 lanes) or 4 (up to 128);
    * default from the device's largest subgroup. 4 on a narrower subgroup runs the wide masks' code
@@ -41,14 +18,6 @@ export interface RadixTuning {
    */
   maskWords?: 1 | 4;
   lookBackWindow?: number;
-  /**
-   * Counts up to this go to the one-workgroup bitonic sort (one dispatch) instead of the radix
-   * passes. Default: the largest network the device's workgroup memory holds (4096 keys where it
-   * has 32 KiB; 1024 on SwiftShader, see {@link SWIFTSHADER_SMALL_SORT_MAX}); 0 turns the small path
-   * off (tests of the one-sweep kernel at small sizes); values past the largest network are capped
-   * there.
-   */
-  smallSortMax?: number;
 }
 
 /** The one-workgroup sort of small counts (see `smallSortKernel`) on this device. */
@@ -66,7 +35,7 @@ export interface SmallSortConfig {
 export interface RadixConfig {
   readonly sort: SortShape;
   readonly passes: readonly DigitPass[];
-  readonly pass: Omit<OnesweepSpec, 'width' | 'values' | 'indirect'>;
+  readonly pass: Omit<OnesweepSpec, 'width' | 'values'>;
   readonly histogramWorkgroupSize: number;
   readonly histogramElements: number;
   readonly small: SmallSortConfig;
@@ -81,8 +50,8 @@ function isSwiftShader(caps: ScanContext['caps']): boolean {
 function maskWordsOf(requested: unknown, maxSubgroupSize: number): 1 | 4 {
   const needed = maxSubgroupSize <= 32 ? 1 : 4;
   if (requested === undefined) return needed;
-  if (requested !== 1 && requested !== 4) invalidArgument('options.maskWords', requested, 'expected 1 or 4');
-  if (requested < needed) invalidArgument('options.maskWords', requested, `subgroups of up to ${maxSubgroupSize} lanes need 4`);
+  if (requested !== 1 && requested !== 4) invalidArgument('options.tuning.maskWords', requested, 'expected 1 or 4');
+  if (requested < needed) invalidArgument('options.tuning.maskWords', requested, `subgroups of up to ${maxSubgroupSize} lanes need 4`);
   return requested;
 }
 
@@ -125,7 +94,7 @@ export function smallSortConfig(caps: ScanContext['caps'], t: Pick<RadixTuning, 
   if (largest < 2) largest = 0;
   const requested = t.smallSortMax ?? (isSwiftShader(caps) ? Math.min(largest, SWIFTSHADER_SMALL_SORT_MAX) : largest);
   if (!Number.isSafeInteger(requested) || requested < 0) {
-    invalidArgument('options.smallSortMax', requested, 'expected a non-negative integer');
+    invalidArgument('options.tuning.smallSortMax', requested, 'expected a non-negative integer');
   }
   const max = Math.min(requested, largest);
   const sizes = [...SMALL_SORT_TIERS.filter((cap) => cap < largest), largest];
@@ -164,12 +133,12 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
   const defaultWg = subgroups ? Math.min(256, 8 * minSize) : 64;
   const workgroupSize = t.workgroupSize ?? Math.min(defaultWg, limits.maxComputeInvocationsPerWorkgroup);
   if (!Number.isInteger(workgroupSize) || workgroupSize < 1 || (workgroupSize & (workgroupSize - 1)) !== 0) {
-    invalidArgument('options.workgroupSize', workgroupSize, 'expected a power of two');
+    invalidArgument('options.tuning.workgroupSize', workgroupSize, 'expected a power of two');
   }
   const maxGroups = subgroups ? Math.max(1, workgroupSize / Math.min(minSize, workgroupSize)) : 1;
   let elementsPerThread = t.elementsPerThread ?? (subgroups ? 13 : 8);
   if (!Number.isInteger(elementsPerThread) || elementsPerThread < 1 || elementsPerThread > 64) {
-    invalidArgument('options.elementsPerThread', elementsPerThread, 'expected an integer in [1, 64]');
+    invalidArgument('options.tuning.elementsPerThread', elementsPerThread, 'expected an integer in [1, 64]');
   }
   const fits = (e: number) =>
     onesweepWorkgroupBytes({ workgroupSize, elementsPerThread: e, maxGroups, subgroups }) <= limits.maxComputeWorkgroupStorageSize;
@@ -178,7 +147,7 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
   }
   if (!fits(elementsPerThread)) {
     invalidArgument(
-      'options.elementsPerThread',
+      'options.tuning.elementsPerThread',
       elementsPerThread,
       `a tile of ${workgroupSize} × ${elementsPerThread} keys needs more workgroup memory than the device's ${limits.maxComputeWorkgroupStorageSize} bytes`,
     );

@@ -1,5 +1,5 @@
 import type { Plan, ScanContext } from '@scan/core';
-import { planOf, type Recipe, RecipeExecutor, type StructureVariant, StructureVariants } from '@scan/core/kit';
+import { planOf, type Recipe, RecipeExecutor, StructureVariants } from '@scan/core/kit';
 import type { ValueMode } from '../kernels/radix-onesweep.js';
 import { type RadixTuning, radixConfig, smallSortCapacity } from './radix-config.js';
 import { type CountSource, DIRECT_COUNT, radixRecipes, smallSortRecipes } from './radix-recipe.js';
@@ -38,8 +38,8 @@ export interface RadixSorter {
   encode(encoder: GPUCommandEncoder, args: RadixBuffers): void;
   /** A recipe of every path the sort may take, for the executor's `load`. */
   readonly paths: readonly Recipe[];
-  /** The structures a host count may take, under their keys (see `RadixOptions.variants`). */
-  readonly hostPaths: readonly StructureVariant[];
+  /** A recipe of each structure a host count may take (see `RadixOptions.variants`). */
+  readonly hostPaths: readonly Recipe[];
 }
 
 /**
@@ -51,24 +51,23 @@ export interface RadixSorter {
  * for argsort, which must still write index 0) is ONE dispatch of the one-workgroup bitonic sort,
  * whose network is the smallest tier that holds the count (no clear, no scratch); larger counts take
  * the one-sweep passes. A GPU count takes the small path when the plan's `maxCount` is small enough
- * for it. Structure keys are `${name}/direct`, `${name}/indirect`, `${name}/small${capacity}` and
- * `${name}/small${capacity}/indirect`: the count (host or GPU, and the GPU count's word) only changes
- * parameters and workgroup counts.
+ * for it; its recipe starts with a count fixup that writes the count into the parameters of the
+ * kernels after it (the same kernels as a host count's). Each path (the one-sweep passes or a
+ * small tier, with a host or a GPU count) has one structure: the count (host or GPU, and the GPU
+ * count's word) only changes parameters and workgroup counts.
  *
  * @example
  * ```ts
  * const exec = new RecipeExecutor(ctx, 'segmented sort plan');
- * const byKey = radixSorter(ctx, exec, shape, { values: 'index' }, 'byKey');
+ * const byKey = radixSorter(ctx, exec, shape, { values: 'index' });
  * byKey.encode(encoder, { keys, values: perm, count: n });
  * ```
  */
-export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortShape, options: RadixOptions, name = 'sort'): RadixSorter {
+export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortShape, options: RadixOptions): RadixSorter {
   const config = radixConfig(ctx, sort, options.tuning ?? {});
   const build = radixRecipes(ctx, config, options.values);
   const small = smallSortRecipes(config, options.values);
   const { values, maxCount } = options;
-  const directKey = `${name}/direct`;
-  const indirectKey = `${name}/indirect`;
   // The largest host count expected (maxCount 0 or none: any).
   const reach = maxCount || Number.POSITIVE_INFINITY;
   if (maxCount !== undefined && maxCount > 0 && smallSortCapacity(config.small, maxCount) === undefined) {
@@ -78,16 +77,16 @@ export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortSh
   // the small path's tier, never on the count itself.
   const paths: Recipe[] = [];
   // The structures of a host count: each small tier up to `reach`, and the one-sweep passes.
-  const hostPaths: StructureVariant[] = [];
+  const hostPaths: Recipe[] = [];
   const top = Math.min(reach, config.small.max);
   config.small.tiers.forEach((capacity, i) => {
     // A tier serves the counts above the tier below it.
     if ((i === 0 ? 0 : (config.small.tiers[i - 1] as number)) < top) {
-      hostPaths.push({ key: `${name}/small${capacity}`, recipe: small(capacity, 1, DIRECT_COUNT) });
+      hostPaths.push(small(capacity, 1, DIRECT_COUNT));
     }
   });
-  if (reach > config.small.max) hostPaths.push({ key: directKey, recipe: build(1, DIRECT_COUNT) });
-  for (const path of hostPaths) paths.push(path.recipe);
+  if (reach > config.small.max) hostPaths.push(build(1, DIRECT_COUNT));
+  paths.push(...hostPaths);
   // The first host encode with a set of buffers makes the bind groups of every one of them, so a
   // frame loop's count that first drops into a small tier creates nothing (see StructureVariants).
   // Choosing the path from maxCount instead would give up the one-workgroup sort's speed at small
@@ -109,22 +108,22 @@ export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortSh
         if (count === 0 || (count === 1 && values !== 'index')) return;
         const capacity = smallSortCapacity(config.small, count);
         if (capacity !== undefined) {
-          exec.encode(encoder, `${name}/small${capacity}`, () => small(capacity, count, DIRECT_COUNT), roles, variants);
+          exec.encode(encoder, () => small(capacity, count, DIRECT_COUNT), roles, variants);
           return;
         }
-        exec.encode(encoder, directKey, () => build(count, DIRECT_COUNT), roles, variants);
+        exec.encode(encoder, () => build(count, DIRECT_COUNT), roles, variants);
         return;
       }
       const most = maxCount ?? 0;
       if (most === 0) return;
-      roles.count = count.buffer;
+      roles.gpuCount = count.buffer;
       const source: CountSource = { kind: 'indirect', word: count.offset / 4 };
       const capacity = smallSortCapacity(config.small, most);
       if (capacity !== undefined) {
-        exec.encode(encoder, `${name}/small${capacity}/indirect`, () => small(capacity, most, source), roles);
+        exec.encode(encoder, () => small(capacity, most, source), roles);
         return;
       }
-      exec.encode(encoder, indirectKey, () => build(most, source), roles);
+      exec.encode(encoder, () => build(most, source), roles);
     },
   };
 }
@@ -135,7 +134,10 @@ export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortSh
  * count is new parameters. Scratch of the one-sweep passes: the keys and values once more, and a
  * status area (8 KiB of digit counts, then a look-back area of 1 KiB per tile per digit pass), grown
  * by doubling or sized once by `maxCount` (none when `maxCount` is small enough for the
- * one-workgroup sort, which needs no scratch); a 4-slot parameter ring.
+ * one-workgroup sort, which needs no scratch); a 4-slot parameter ring; with a GPU count, the
+ * parameter blocks its count fixup fills, 256 bytes apart (the one-workgroup sort's: 32 bytes; the
+ * passes': one for the histogram, one per digit pass and, with an odd number of them, one for the
+ * copy home).
  *
  * @example
  * ```ts

@@ -1,5 +1,15 @@
 import type { ScanContext } from '@scan/core';
-import { type BindingsOf, type BufferRef, dispatchShape, type Kernel, type ParamFields, type Recipe, RecipeBuilder } from '@scan/core/kit';
+import {
+  type BindingsOf,
+  type BufferRef,
+  countedParams,
+  dispatchShape,
+  type Kernel,
+  type ParamFields,
+  type Recipe,
+  RecipeBuilder,
+  recordCountFixup,
+} from '@scan/core/kit';
 import { COPY_HOME_WORKGROUP, copyHomeKernel } from '../kernels/copy-home.js';
 import { RADIX } from '../kernels/radix-digits.js';
 import { DIGIT_STARTS_WORD, digitScanKernel, radixHistogramKernel } from '../kernels/radix-histogram.js';
@@ -13,7 +23,7 @@ import { MAX_HISTOGRAM_WORKGROUPS, type RadixConfig } from './radix-config.js';
  */
 export const DIGITS_BYTES = (DIGIT_STARTS_WORD + 4 * RADIX) * 4;
 
-/** Where a sort's count comes from: a number, or a u32 the GPU wrote (word `word` of role `count`). */
+/** Where a sort's count comes from: a number, or a u32 the GPU wrote (word `word` of role `gpuCount`). */
 export type CountSource = { readonly kind: 'direct' } | { readonly kind: 'indirect'; readonly word: number };
 
 /** The count given on the host. */
@@ -25,7 +35,10 @@ interface FixedDispatch<K extends Kernel> {
   readonly bindings: BindingsOf<K['bindingNames'][number]>;
 }
 
-/** The dispatches of a sort for one count source: histogram, digit scan, one one-sweep pass per digit. */
+/**
+ * The dispatches of a sort for one count source: histogram, digit scan, one one-sweep pass per
+ * digit. The kernels are the same for both sources: they read the count from their parameters.
+ */
 interface Layout {
   readonly histogram: FixedDispatch<ReturnType<typeof radixHistogramKernel>>;
   readonly scan: FixedDispatch<ReturnType<typeof digitScanKernel>>;
@@ -36,6 +49,9 @@ interface Layout {
 
 /** Parameter values a recipe builder fills in place (see `radixRecipes`). */
 type ParamSlots<P extends ParamFields> = { -readonly [K in keyof P]: number };
+
+/** What a count the GPU wrote fills in of every sort kernel's parameters: the count (`SORT_COUNT_PARAMS`). */
+const GPU_FILLED = { count: 'count' } as const;
 
 /**
  * Builds the recipes of one radix sort shape: `build(capacity, source)` is a sort of `capacity` keys
@@ -51,15 +67,18 @@ type ParamSlots<P extends ParamFields> = { -readonly [K in keyof P]: number };
  *    kernel that copies only the sorted elements (a copy of the capacity would overwrite the
  *    caller's elements past the count).
  *
- * Every dispatch runs in one compute pass (no clear between them), and binds whole buffers (the
- * kernels stop at `params.count`, or at the count the GPU wrote, capped there): the kernels and
- * bindings depend only on `source.kind`, which is the structure key's part. The kernels are made
+ * With a GPU count (word `source.word` of role `gpuCount`) a count fixup comes first
+ * (`recordCountFixup`): ONE dispatch that fills the parameter block of every kernel after it — their
+ * `count` from min(the GPU's count, `capacity`), the other fields as the host wrote them — so the
+ * kernels are those of a host count. Every dispatch runs in one compute pass (no clear between them),
+ * and binds whole buffers (the kernels stop at `params.count`): the bindings depend only on
+ * `source.kind` (the fixup, the copy home), so every count of one source has one structure. The kernels are made
  * once here, not per encode.
  *
  * @example
  * ```ts
  * const build = radixRecipes(ctx, config, 'move');
- * exec.encode(encoder, 'sort/direct', () => build(n, DIRECT_COUNT), { keys, values });
+ * exec.encode(encoder, () => build(n, DIRECT_COUNT), { keys, values });
  * ```
  */
 export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: ValueMode): (capacity: number, source: CountSource) => Recipe {
@@ -72,7 +91,6 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
   const layouts = [layoutOf(false), layoutOf(true)] as const;
 
   function layoutOf(indirect: boolean): Layout {
-    const count: BufferRef | undefined = indirect ? { role: 'count', offset: 0 } : undefined;
     const keys: BufferRef = { role: 'keys', offset: 0 };
     const alt: BufferRef = { scratch: 'altKeys' };
     const vals: BufferRef | undefined = values === 'none' ? undefined : { role: 'values', offset: 0 };
@@ -87,9 +105,8 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
         passes,
         workgroupSize: config.histogramWorkgroupSize,
         elementsPerThread: config.histogramElements,
-        indirect,
       }),
-      bindings: { keys, digits, count_buf: count },
+      bindings: { keys, digits },
     };
     const scan = { kernel: digitScanKernel({ passes: P }), bindings: { digits } };
     // A GPU count's sort copies only the sorted elements home (a kernel: the count is on the GPU).
@@ -97,7 +114,7 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
       indirect && P % 2 === 1
         ? {
             kernel: copyHomeKernel({ values: values !== 'none' }),
-            bindings: { count_buf: count, sorted_keys: alt, keys, sorted_values: altVals, values: vals },
+            bindings: { sorted_keys: alt, keys, sorted_values: altVals, values: vals },
           }
         : undefined;
     return {
@@ -108,7 +125,7 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
         const fromCaller = p % 2 === 0;
         const mode: ValueMode = values === 'index' && p > 0 ? 'move' : values;
         return {
-          kernel: onesweepKernel({ ...config.pass, width, values: mode, indirect }),
+          kernel: onesweepKernel({ ...config.pass, width, values: mode }),
           bindings: {
             keys_in: fromCaller ? keys : alt,
             keys_out: fromCaller ? alt : keys,
@@ -116,7 +133,6 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
             values_out: mode === 'none' ? undefined : fromCaller ? altVals : vals,
             status,
             digits,
-            count_buf: count,
           },
         };
       }),
@@ -125,20 +141,18 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
 
   // Parameter values, filled in place at every build: a recipe holds only their words, so an encode
   // allocates what it did when it wrote the words itself.
-  const histogramValues: ParamSlots<Layout['histogram']['kernel']['params']> = { count: 0, count_word: 0, tiles: 0, dispatch_x: 0 };
+  const histogramValues: ParamSlots<Layout['histogram']['kernel']['params']> = { count: 0, tiles: 0, dispatch_x: 0 };
   const passValues: ParamSlots<Layout['passes'][number]['kernel']['params']> = {
     count: 0,
-    count_word: 0,
     shift: 0,
     mask: 0,
     digit_starts: 0,
     status_base: 0,
   };
-  const copyHomeValues: ParamSlots<NonNullable<Layout['copyHome']>['kernel']['params']> = { capacity: 0, count_word: 0, dispatch_x: 0 };
+  const copyHomeValues: ParamSlots<NonNullable<Layout['copyHome']>['kernel']['params']> = { count: 0, dispatch_x: 0 };
 
   return (capacity, source) => {
     const layout = layouts[source.kind === 'indirect' ? 1 : 0];
-    const countWord = source.kind === 'indirect' ? source.word : 0;
     const b = new RecipeBuilder();
     const bytes = 4 * capacity;
     const tiles = Math.ceil(capacity / tile);
@@ -151,30 +165,39 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     if (values !== 'none') b.needScratch('altValues', bytes);
     // The digit histogram and every pass's look-back status, cleared at once.
     b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+    const copyGroups = Math.ceil(capacity / COPY_HOME_WORKGROUP);
     histogramValues.count = capacity;
-    histogramValues.count_word = countWord;
     histogramValues.tiles = histWorkgroups;
     histogramValues.dispatch_x = dispatchShape(histWorkgroups, maxDim).x;
-    b.dispatch(layout.histogram.kernel, layout.histogram.bindings, histWorkgroups, histogramValues);
-    b.dispatch(layout.scan.kernel, layout.scan.bindings, 1);
     passValues.count = capacity;
-    passValues.count_word = countWord;
-    for (let p = 0; p < P; p++) {
+    copyHomeValues.count = capacity;
+    copyHomeValues.dispatch_x = dispatchShape(copyGroups, maxDim).x;
+    const passValuesOf = (p: number) => {
       const pass = passes[p]!;
-      const fixed = layout.passes[p]!;
       passValues.shift = pass.shift;
       passValues.mask = 2 ** pass.width - 1;
       passValues.digit_starts = DIGIT_STARTS_WORD + p * RADIX;
       passValues.status_base = p * passWords;
-      b.dispatch(fixed.kernel, fixed.bindings, tiles, passValues);
+      return passValues;
+    };
+    // Every kernel's parameters: the host's values, or with a GPU count the blocks the fixup fills
+    // from them and the count (the histogram's, each pass's, the copy home's).
+    let fixed: BufferRef[] | undefined;
+    if (source.kind === 'indirect') {
+      const blocks = [countedParams(layout.histogram.kernel, GPU_FILLED, histogramValues)];
+      for (let p = 0; p < P; p++) blocks.push(countedParams(layout.passes[p]!.kernel, GPU_FILLED, passValuesOf(p)));
+      if (layout.copyHome) blocks.push(countedParams(layout.copyHome.kernel, GPU_FILLED, copyHomeValues));
+      fixed = recordCountFixup(b, { word: source.word, capacity, blocks });
+    }
+    b.dispatch(layout.histogram.kernel, layout.histogram.bindings, histWorkgroups, fixed?.[0] ?? histogramValues);
+    b.dispatch(layout.scan.kernel, layout.scan.bindings, 1);
+    for (let p = 0; p < P; p++) {
+      const pass = layout.passes[p]!;
+      b.dispatch(pass.kernel, pass.bindings, tiles, fixed?.[1 + p] ?? passValuesOf(p));
     }
     if (layout.copyHome) {
       // An odd number of passes ends in the scratch: the sorted elements go home, the rest stays.
-      const groups = Math.ceil(capacity / COPY_HOME_WORKGROUP);
-      copyHomeValues.capacity = capacity;
-      copyHomeValues.count_word = countWord;
-      copyHomeValues.dispatch_x = dispatchShape(groups, maxDim).x;
-      b.dispatch(layout.copyHome.kernel, layout.copyHome.bindings, groups, copyHomeValues);
+      b.dispatch(layout.copyHome.kernel, layout.copyHome.bindings, copyGroups, fixed?.[1 + P] ?? copyHomeValues);
     } else if (P % 2 === 1) {
       // An odd number of passes ends in the scratch: copy the result home.
       b.copy({ scratch: 'altKeys' }, { role: 'keys', offset: 0 }, bytes);
@@ -189,48 +212,51 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
  * `build(capacity, count, source)` is ONE dispatch of ONE workgroup running the network of
  * `capacity` slots (a tier of `config.small`) over `count` keys (or, with a GPU count, at most
  * `count`: the plan's capacity) in roles `keys` (and `values`), in place. No clear, no scratch, no
- * copy back. The kernels (per tier and count source) are made once, on first use.
+ * copy back; a GPU count adds the count fixup before it, which writes the kernel's parameter (the
+ * count) into a 32-byte uniform scratch. The kernels (per tier, the same for both count sources) are
+ * made once, on first use.
  *
  * @example
  * ```ts
  * const small = smallSortRecipes(config, 'move');
- * exec.encode(encoder, 'sort/small1024', () => small(1024, n, DIRECT_COUNT), { keys, values });
+ * exec.encode(encoder, () => small(1024, n, DIRECT_COUNT), { keys, values });
  * ```
  */
 export function smallSortRecipes(config: RadixConfig, values: ValueMode): (capacity: number, count: number, source: CountSource) => Recipe {
-  const kernels = new Map<string, FixedDispatch<ReturnType<typeof smallSortKernel>>>();
-  const fixed = (capacity: number, indirect: boolean): FixedDispatch<ReturnType<typeof smallSortKernel>> => {
-    const name = `${capacity}/${indirect}`;
-    let f = kernels.get(name);
+  const kernels = new Map<number, FixedDispatch<ReturnType<typeof smallSortKernel>>>();
+  const fixed = (capacity: number): FixedDispatch<ReturnType<typeof smallSortKernel>> => {
+    let f = kernels.get(capacity);
     if (!f) {
       const bindings = {
         keys: { role: 'keys', offset: 0 },
         values: values === 'none' ? undefined : { role: 'values', offset: 0 },
-        count_buf: indirect ? { role: 'count', offset: 0 } : undefined,
       };
       const kernel = smallSortKernel({
         keyType: config.sort.keyType,
         descending: config.sort.descending,
         bits: config.sort.bits,
         values,
-        indirect,
         workgroupSize: config.small.workgroupSize,
         capacity,
         padded: config.small.padded[config.small.tiers.indexOf(capacity)] ?? false,
       });
       f = { kernel, bindings };
-      kernels.set(name, f);
+      kernels.set(capacity, f);
     }
     return f;
   };
   // Filled in place at every build (see `radixRecipes`).
-  const smallValues: ParamSlots<ReturnType<typeof smallSortKernel>['params']> = { count: 0, count_word: 0 };
+  const smallValues: ParamSlots<ReturnType<typeof smallSortKernel>['params']> = { count: 0 };
   return (capacity, count, source) => {
-    const f = fixed(capacity, source.kind === 'indirect');
+    const f = fixed(capacity);
     const b = new RecipeBuilder();
     smallValues.count = count;
-    smallValues.count_word = source.kind === 'indirect' ? source.word : 0;
-    b.dispatch(f.kernel, f.bindings, 1, smallValues);
+    // A GPU count: the fixup writes the whole block (its one field is the count, at most `count`).
+    const params =
+      source.kind === 'indirect'
+        ? (recordCountFixup(b, { word: source.word, capacity: count, blocks: [countedParams(f.kernel, GPU_FILLED, {})] })[0] as BufferRef)
+        : smallValues;
+    b.dispatch(f.kernel, f.bindings, 1, params);
     return b.build();
   };
 }

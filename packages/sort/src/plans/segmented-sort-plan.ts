@@ -14,7 +14,6 @@ import {
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
-  type StructureVariant,
   StructureVariants,
 } from '@scan/core/kit';
 import { type ELEMENTWISE_PARAMS, ELEMENTWISE_WORKGROUP } from '../kernels/elementwise.js';
@@ -74,14 +73,14 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   const exec = new RecipeExecutor(ctx, 'segmented sort plan');
   const sortOptions = { values, ...(maxCount ? { maxCount } : {}) } as const;
   const keyShape = { keyType, valueType: 'u32' as const, descending, bits: [0, 32] as const };
-  const byKey = radixSorter(ctx, exec, keyShape, sortOptions, 'byKey');
+  const byKey = radixSorter(ctx, exec, keyShape, sortOptions);
   // The sort by segment on 1 … 4 whole bytes: byte-wide digits whatever the segment count, so the
   // sorts differ only in their number of passes (what a count changes is which one runs).
   // Which of them runs changes with the count: the first encode with a set of buffers makes the bind
   // groups of every one a count may pick (and of each one's small tiers), so that a count which first
   // needs fewer bytes creates nothing. Sorting every count on maxCount's bytes instead would cost the
   // small counts up to three extra passes.
-  const segmentVariants: StructureVariants = new StructureVariants((): readonly StructureVariant[] =>
+  const segmentVariants: StructureVariants = new StructureVariants((): readonly Recipe[] =>
     bySegment.slice(0, bySegment.indexOf(segmentSort(mostSegments)) + 1).flatMap((s) => s.hostPaths),
   );
   const mostSegments = Math.min(maxCount || MAX_SORT_COUNT, maxSegments ?? MAX_SORT_COUNT);
@@ -91,7 +90,6 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
       exec,
       { keyType: 'u32', valueType: 'u32', descending: false, bits: [0, 8 * bytes] },
       { ...sortOptions, variants: segmentVariants },
-      `bySegment${bytes}`,
     ),
   );
   /** The radix sort of segment numbers below `segments` (at least 1). */
@@ -157,7 +155,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
       const bySegmentNow = segmentSort(Math.min(n, maxSegments ?? n));
 
       // 1. Number the segments: unpack the heads, scan them.
-      exec.encode(encoder, 'heads', () => headsRecipe(n), { packed: args.headFlags, heads });
+      exec.encode(encoder, () => headsRecipe(n), { packed: args.headFlags, heads });
       scan.encode(encoder, { input: heads, output: segments, count: n });
       if (valueType === undefined) {
         // 2–3, keys only: the segment numbers ride with the keys, then the keys with the numbers.
@@ -173,13 +171,13 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
       // 2. Sort by key, indices riding along: p.
       byKey.encode(encoder, { keys: args.keys, values: perm, count: n });
       // 3. The segment numbers in key order, sorted stably by segment: q.
-      exec.encode(encoder, 'gather', () => gatherRecipe(n), { src: segments, out: sortedSegments, inner: perm });
+      exec.encode(encoder, () => gatherRecipe(n), { src: segments, out: sortedSegments, inner: perm });
       bySegmentNow.encode(encoder, { keys: sortedSegments, values: perm2, count: n });
       // 4. Gather: keys through q, values through p∘q.
-      exec.encode(encoder, 'gather', () => gatherRecipe(n), { src: args.keys, out: gathered, inner: perm2 });
+      exec.encode(encoder, () => gatherRecipe(n), { src: args.keys, out: gathered, inner: perm2 });
       encoder.copyBufferToBuffer(gathered, 0, args.keys, 0, bytes);
       if (args.values) {
-        exec.encode(encoder, 'gather2', () => gather2Recipe(n), { src: args.values, out: gathered, inner: perm2, outer: perm });
+        exec.encode(encoder, () => gather2Recipe(n), { src: args.values, out: gathered, inner: perm2, outer: perm });
         encoder.copyBufferToBuffer(gathered, 0, args.values, 0, bytes);
       }
     },

@@ -17,6 +17,65 @@ export interface SortPlanOptions {
    * (`countBuffer`), which can never sort more than this.
    */
   maxCount?: number;
+  /**
+   * **Unstable**: the radix sort's tuning, for benchmark sweeps and tests (see {@link SortTuning}).
+   * Not covered by semver: its keys may change or go away in any minor release. The split radix
+   * sort has none and ignores it; checked either way.
+   */
+  tuning?: SortTuning;
+}
+
+/**
+ * The tuning keys of the radix sort (`createSortPlan`'s `options.tuning`), which the repository's
+ * benchmark sweeps (`apps/bench --tuning`) and tests set. **Unstable**: not part of the API
+ * contract, not covered by semver; any key may change meaning, default or existence in any minor
+ * release. Every key is optional; a value outside its range is an `INVALID_ARGUMENT` `ScanError`
+ * naming `options.tuning.<key>`.
+ *
+ * @example
+ * ```ts
+ * const plan = createSortPlan(ctx, { keyType: 'u32', maxCount: 1 << 20, tuning: { elementsPerThread: 16, padLast: false } });
+ * ```
+ */
+export interface SortTuning {
+  /** Invocations per workgroup of the one-sweep pass: a power of two (default 256 with subgroups of at least 32 lanes). */
+  workgroupSize?: number;
+  /** Keys per invocation of the one-sweep pass, 1 to 64 (default 13 with subgroups, 8 without; fewer where workgroup memory is short). */
+  elementsPerThread?: number;
+  /** Look-back reads of a predecessor that is not ready before falling back (default 64). */
+  maxSpin?: number;
+  /** Test hook: every look-back falls back (default false). */
+  forceFallback?: boolean;
+  /** Test hook: false takes the portable path (workgroup memory instead of subgroup ballots) on a device with subgroups. */
+  subgroups?: boolean;
+  /** Unroll the per-key steps of the one-sweep pass (default: everywhere but SwiftShader). */
+  unrolled?: boolean;
+  /**
+   * Pad partial tiles with the key that sorts last instead of testing each key's index in every
+   * phase (default true: 5% faster at 2^24–2^28 on the H200, and faster at every size). False keeps
+   * the index tests, as descending f32 always does.
+   */
+  padLast?: boolean;
+  /** Experiment (issue 32): the scatter's workgroup loads batched (default false). */
+  batchScatter?: boolean;
+  /**
+   * The ranking's leader lane by a population count instead of `firstTrailingBit` (default true:
+   * with `skipClears`, 7.6% faster at 2^28 on the H100).
+   */
+  leaderPopcount?: boolean;
+  /**
+   * Leave the tile's counters to WGSL's zero-initialized workgroup memory instead of clearing them
+   * (default true). Pass false on a Dawn device created with the unsafe `disable_workgroup_init`
+   * toggle, whose workgroup memory starts with whatever was there.
+   */
+  skipClears?: boolean;
+  /**
+   * Counts up to this go to the one-workgroup bitonic sort (one dispatch) instead of the radix
+   * passes. Default: the largest network the device's workgroup memory holds (4096 keys where it
+   * has 32 KiB; 1024 on SwiftShader); 0 turns the small path off; values past the largest network
+   * are capped there.
+   */
+  smallSortMax?: number;
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   checkEncodeArgs,
   checkOneOf,
   checkOptions,
+  gpuCountOf,
+  invalidArgument,
   planOf,
 } from '@scan/core/kit';
 import { checkCopyTargets, checkSortCount } from '../limits.js';
@@ -16,54 +18,38 @@ import type { SortEncodeArgs, SortPlanOptions } from './sort-plan-types.js';
 import type { SortShape } from './sort-shape.js';
 import { createSplitRadixSort } from './split-radix-plan.js';
 
-const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount'];
-/** Numeric and on/off tuning keys the tests and the bench's sweeps pass; not part of the contract. */
+const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount', 'tuning'];
+/** The numeric and on/off keys of `options.tuning` (`SortTuning`): the tests' and the bench's sweeps, not part of the contract. */
 const NUMBER_TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin'] as const;
 const BOOLEAN_TUNING_KEYS = ['forceFallback', 'subgroups', 'unrolled', 'padLast', 'batchScatter', 'leaderPopcount', 'skipClears'] as const;
 const TUNING_KEYS = [...NUMBER_TUNING_KEYS, ...BOOLEAN_TUNING_KEYS, 'smallSortMax'];
 
-function tuningOf(o: Record<string, unknown>): RadixTuning {
+/** `options.tuning` checked key by key (`radixConfig` checks the ranges that depend on the device). */
+function tuningOf(tuning: unknown): RadixTuning {
+  const o = checkOptions(tuning, TUNING_KEYS, 'options.tuning');
   const t: RadixTuning = {};
   for (const key of NUMBER_TUNING_KEYS) {
-    if (o[key] !== undefined) t[key] = o[key] as number;
+    const value = o[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+      invalidArgument(`options.tuning.${key}`, value, 'expected a positive integer');
+    }
+    t[key] = value;
   }
   for (const key of BOOLEAN_TUNING_KEYS) {
     // The fallback is never used: only a given value is checked.
-    if (o[key] !== undefined) t[key] = checkBoolean(o[key], `options.${key}`, false);
+    if (o[key] !== undefined) t[key] = checkBoolean(o[key], `options.tuning.${key}`, false);
   }
-  if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.smallSortMax');
+  if (o.smallSortMax !== undefined) t.smallSortMax = checkCount(o.smallSortMax, 'options.tuning.smallSortMax');
   return t;
-}
-
-/** Checks `countBuffer`/`countOffset` of an indirect encode and returns the byte offset. */
-function checkIndirectCount(a: Record<string, unknown>, maxCount: number | undefined): number {
-  if (a.count !== undefined) {
-    throw new ScanError('INVALID_ARGUMENT', 'sort plan: args.count and args.countBuffer are both given; give one', {
-      argument: 'args.count',
-    });
-  }
-  if (maxCount === undefined) {
-    throw new ScanError('INVALID_ARGUMENT', 'sort plan: args.countBuffer needs the plan option maxCount (the most keys it may sort)', {
-      argument: 'args.countBuffer',
-    });
-  }
-  const offset = a.countOffset === undefined ? 0 : checkCount(a.countOffset, 'args.countOffset');
-  const buffer = a.countBuffer as GPUBuffer;
-  if (offset % 4 !== 0 || offset + 4 > buffer.size) {
-    throw new ScanError(
-      'INVALID_ARGUMENT',
-      `sort plan: args.countOffset = ${offset}: expected a multiple of 4 inside args.countBuffer (${buffer.size} bytes)`,
-      { argument: 'args.countOffset' },
-    );
-  }
-  return offset;
 }
 
 /**
  * A sort at the buffer level: records into your encoder a sort of the first `count` keys of
  * `keys` (and the values of `values`, which move with them) in place, stable, with no read-back.
  * The count may come from the GPU (`countBuffer`, e.g. written by a culling pass): then the plan
- * sorts min(that count, `maxCount`) keys.
+ * sorts min(that count, `maxCount`) keys — one small kernel first (a count fixup) writes that count
+ * into the parameters of the sort's kernels, which are the same as for a host count.
  *
  * `'radix'` (default) is the one-sweep radix sort: one histogram pass and one pass per 8-bit digit
  * of the bit range (four for whole 32-bit keys), all in one compute pass after one clear. Small
@@ -78,7 +64,9 @@ function checkIndirectCount(a: Record<string, unknown>, maxCount: number | undef
  * Made to be encoded every frame. Memory: the radix sort holds the keys and values once more, a
  * status area (8 KiB, plus per digit pass 1 KiB per tile of 3328 keys on most GPUs) and a 4-slot
  * parameter ring (the small-count sort needs no scratch: a plan whose `maxCount` it covers
- * holds only the ring); the split radix sort holds the keys and values once more, a byte per key of
+ * holds only the ring), and with a GPU count the 32-byte parameter blocks the count fixup fills
+ * (256 bytes apart: one for the small-count sort; else the histogram's, one per digit pass and, with
+ * an odd number of passes, the copy home's); the split radix sort holds the keys and values once more, a byte per key of
  * flags, and what its split holds (a look-back status and a parameter ring). Scratch grows by
  * doubling when a count needs more (or is sized once by `maxCount`); once warm, an encode with a
  * new count, or a new `countOffset`, creates nothing: it writes parameters. `await plan.ready`
@@ -95,7 +83,7 @@ function checkIndirectCount(a: Record<string, unknown>, maxCount: number | undef
  */
 export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}): Plan<SortEncodeArgs> {
   assertUsable(ctx);
-  const o = checkOptions(options, [...PLAN_KEYS, ...TUNING_KEYS], 'options');
+  const o = checkOptions(options, PLAN_KEYS, 'options');
   const keyType = o.keyType === undefined ? 'u32' : checkElementType(o.keyType, 'options.keyType');
   const valueType = o.valueType === undefined ? undefined : checkElementType(o.valueType, 'options.valueType');
   const descending = checkBoolean(o.descending, 'options.descending', false);
@@ -111,11 +99,12 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
   const bits = o.bits === undefined ? ([0, 32] as const) : checkBitRange(o.bits, 'options.bits');
   const maxCount =
     o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
+  const tuning = tuningOf(o.tuning);
   const shape: SortShape = { keyType, valueType, descending, bits };
   const values = valueType === undefined ? 'none' : 'move';
   const radix =
     chosen === 'radix'
-      ? createRadixSort(ctx, shape, { values, ...(maxCount === undefined ? {} : { maxCount, gpuCount: true }), tuning: tuningOf(o) })
+      ? createRadixSort(ctx, shape, { values, ...(maxCount === undefined ? {} : { maxCount, gpuCount: true }), tuning })
       : undefined;
   const splitRadix = chosen === 'split-radix' ? createSplitRadixSort(ctx, shape, maxCount) : undefined;
   const inner = radix ?? (splitRadix as Plan<unknown>);
@@ -125,13 +114,13 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
     what: 'sort plan',
     encode(encoder, args) {
       const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
-      const indirect = a.countBuffer !== undefined;
-      if (indirect && chosen !== 'radix') {
+      if (a.countBuffer !== undefined && chosen !== 'radix') {
         throw new ScanError('UNSUPPORTED', `sort plan: args.countBuffer needs algorithm 'radix' (this plan is '${chosen}')`, {
           argument: 'args.countBuffer',
         });
       }
-      const countOffset = indirect ? checkIndirectCount(a, maxCount) : 0;
+      const gpu = gpuCountOf('sort plan', a, maxCount);
+      const indirect = gpu !== undefined;
       const need: Record<string, number> = { keys: 4 };
       if (valueType !== undefined) need.values = 4;
       if (indirect) need.countBuffer = 0;
@@ -151,7 +140,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
       const vals = a.values as GPUBuffer | undefined;
       if (copiesBack || chosen === 'split-radix') checkCopyTargets('sort plan', { keys, ...(vals ? { values: vals } : {}) });
       if (radix) {
-        const source = indirect ? { buffer: a.countBuffer as GPUBuffer, offset: countOffset } : count;
+        const source = gpu ?? count;
         radix.encode(encoder, { keys, ...(vals ? { values: vals } : {}), count: source });
       } else {
         splitRadix?.encode(encoder, { keys, ...(vals ? { values: vals } : {}), count });

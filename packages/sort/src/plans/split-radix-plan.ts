@@ -121,7 +121,7 @@ export function createSplitRadixSort(ctx: ScanContext, shape: SortShape, maxCoun
       for (let pass = 0; pass < passes; pass++) {
         const bit = begin + pass;
         // Flags: bit b of every key's order bits.
-        exec.encode(encoder, 'flags', () => flagRecipe(count, bit), { keys: from.keys });
+        exec.encode(encoder, () => flagRecipe(count, bit), { keys: from.keys });
         // Split: 0-bits first, then 1-bits, both stable; the values follow the same flags.
         split.encode(encoder, { input: from.keys, flags, output: to.keys, count, falseCount });
         if (from.values && to.values) split.encode(encoder, { input: from.values, flags, output: to.values, count, falseCount });

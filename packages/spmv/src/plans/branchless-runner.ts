@@ -11,7 +11,7 @@ import {
 import { type BranchlessShape, branchlessProductKernel, branchlessWorkgroupBytes } from '../kernels/branchless-product-kernel.js';
 import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
-import { columnBlocks, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner, scaleVariants } from './runner.js';
+import { columnBlocks, matrixRefs, matrixRoles, SCALE_VARIANTS, type SpmvRunner, scaleVariants } from './runner.js';
 
 /**
  * The `'branchless'` algorithm (seed 003). The plan's analysis computes, once, every nonzero's run
@@ -84,7 +84,7 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
     );
     const recipe = b.build();
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv branchless analysis' });
-    analysis.encode(encoder, 'analysis', () => recipe, { rowPtr: m.rowPtr, indices: indexWords, flags: flagWords, vectorInfo });
+    analysis.encode(encoder, () => recipe, { rowPtr: m.rowPtr, indices: indexWords, flags: flagWords, vectorInfo });
     ctx.device.queue.submit([encoder.finish()]);
     // The submitted work keeps its parameters alive; the executor is not needed again.
     analysis.destroy();
@@ -138,13 +138,12 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
     return b.build();
   };
   const ready = exec.load(SCALE_VARIANTS.flatMap(([alpha, beta]) => [productRecipe(alpha, beta), fixupRecipe(alpha, beta)]));
-  const variants = { product: scaleVariants('product ', productRecipe), fixup: scaleVariants('fixup ', fixupRecipe) };
+  const variants = { product: scaleVariants(productRecipe), fixup: scaleVariants(fixupRecipe) };
   return {
     encode(encoder, x, y, alpha, beta) {
       const roles = { ...matrixRoles(m, x, y), indices: indexWords, vectorInfo };
       // The bindings are the matrix's, k's and the analysis'; beta = 0 or not picks the kernels.
-      const variant = readYKey(beta);
-      exec.encode(encoder, `product ${variant}`, () => productRecipe(alpha, beta), roles, variants.product);
+      exec.encode(encoder, () => productRecipe(alpha, beta), roles, variants.product);
       // One segment vector: no row can span vectors, nothing to join.
       if (segments === 1) return;
       // The recursive step: a segmented scan of the vectors' last-run sums (the first k·S words of
@@ -155,7 +154,7 @@ export function createBranchlessRunner(ctx: ScanContext, m: GpuCsrMatrix, k: num
         output: exec.scratchBuffer('carries'),
         count: sums,
       });
-      exec.encode(encoder, `fixup ${variant}`, () => fixupRecipe(alpha, beta), roles, variants.fixup);
+      exec.encode(encoder, () => fixupRecipe(alpha, beta), roles, variants.fixup);
     },
     ready: Promise.all([ready, scan.ready]).then(() => undefined),
     get scratchBytes() {

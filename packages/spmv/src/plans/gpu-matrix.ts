@@ -87,7 +87,7 @@ export function transposeOnGpu(ctx: ScanContext, m: GpuCsrMatrix): OwnedGpuCsr {
     const bindings = { col_idx: ref('colIdx', m.nnz), keys: ref('keys', m.nnz), positions: ref('positions', m.nnz) };
     before.dispatch(transposeKeysKernel({}), bindings, nnzGroups, nnzParams);
     const keysRecipe = before.build();
-    exec.encode(encoder, 'keys', () => keysRecipe, roles);
+    exec.encode(encoder, () => keysRecipe, roles);
     sortPlan.encode(encoder, { keys, values: positions, count: m.nnz });
   }
   const after = new RecipeBuilder();
@@ -104,7 +104,7 @@ export function transposeOnGpu(ctx: ScanContext, m: GpuCsrMatrix): OwnedGpuCsr {
   const ptrParams = spmvParamValues({ n0: m.rows, n1: m.nnz, n2: m.cols, dispatch_x: dispatchShape(ptrGroups, maxDim).x });
   after.dispatch(transposeRowPtrKernel({}), { keys: ref('keys', m.nnz), row_ptr_t: ref('rowPtrT', m.cols + 1) }, ptrGroups, ptrParams);
   const gatherRecipe = after.build();
-  exec.encode(encoder, 'gather', () => gatherRecipe, roles);
+  exec.encode(encoder, () => gatherRecipe, roles);
   ctx.device.queue.submit([encoder.finish()]);
   // The submitted work keeps what it uses alive; the temporaries can go now.
   const allocations = 5 + sortPlan.allocations + exec.allocations;

@@ -45,7 +45,7 @@ export async function gpuCsrStats(ctx: ScanContext, m: GpuCsrMatrix, options: { 
     b.dispatch(rowLengthStatsKernel({ fromCounts: transpose }), { lengths, partials: { role: 'partials', offset: 0 } }, groups, q);
     const recipe = b.build();
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv stats' });
-    exec.encode(encoder, 'stats', () => recipe, {
+    exec.encode(encoder, () => recipe, {
       rowPtr: m.rowPtr,
       colIdx: m.colIdx,
       partials,

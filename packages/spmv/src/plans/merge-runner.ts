@@ -10,16 +10,7 @@ import {
 } from '../kernels/merge-kernels.js';
 import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
-import {
-  columnBlocks,
-  MAX_COLUMNS_PER_PASS,
-  matrixRefs,
-  matrixRoles,
-  readYKey,
-  SCALE_VARIANTS,
-  type SpmvRunner,
-  scaleVariants,
-} from './runner.js';
+import { columnBlocks, MAX_COLUMNS_PER_PASS, matrixRefs, matrixRoles, SCALE_VARIANTS, type SpmvRunner, scaleVariants } from './runner.js';
 
 /** Items per invocation of the carry fix-up (one workgroup walks every tile's carry). */
 const FIXUP_ITEMS = 16;
@@ -81,7 +72,7 @@ export function createMergeRunner(
     b.dispatch(mergePartitionKernel({}), bindings, workgroups, params);
     const recipe = b.build();
     const encoder = ctx.device.createCommandEncoder({ label: 'spmv merge partition' });
-    partition.encode(encoder, 'partition', () => recipe, { rowPtr: m.rowPtr, coords });
+    partition.encode(encoder, () => recipe, { rowPtr: m.rowPtr, coords });
     ctx.device.queue.submit([encoder.finish()]);
     // The submitted work keeps its parameters alive; the executor is not needed again.
     partition.destroy();
@@ -129,11 +120,11 @@ export function createMergeRunner(
     return b.build();
   };
   const ready = exec.load(SCALE_VARIANTS.map(([alpha, beta]) => build(alpha, beta)));
-  const variants = scaleVariants('', build);
+  const variants = scaleVariants(build);
   return {
     encode(encoder, x, y, alpha, beta) {
       // The bindings are the matrix's, k's and the tiles'; beta = 0 or not picks the kernels.
-      exec.encode(encoder, readYKey(beta), () => build(alpha, beta), { ...matrixRoles(m, x, y), coords }, variants);
+      exec.encode(encoder, () => build(alpha, beta), { ...matrixRoles(m, x, y), coords }, variants);
     },
     ready,
     get scratchBytes() {

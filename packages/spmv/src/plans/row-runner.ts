@@ -3,7 +3,7 @@ import { dispatchShape, type Recipe, RecipeBuilder, RecipeExecutor } from '@scan
 import { lanesForRowLength, ROW_WORKGROUP, rowKernel } from '../kernels/row-kernel.js';
 import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { CsrStats, GpuCsrMatrix } from '../types.js';
-import { columnBlocks, matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner, scaleVariants } from './runner.js';
+import { columnBlocks, matrixRefs, matrixRoles, SCALE_VARIANTS, type SpmvRunner, scaleVariants } from './runner.js';
 
 /**
  * The `'row'` algorithm (CSR-vector): one dispatch per block of right-hand sides, `lanes` lanes per
@@ -43,12 +43,12 @@ export function createRowRunner(ctx: ScanContext, m: GpuCsrMatrix, k: number, st
     return b.build();
   };
   const ready = exec.load(SCALE_VARIANTS.map(([alpha, beta]) => build(alpha, beta)));
-  const variants = scaleVariants('', build);
+  const variants = scaleVariants(build);
   return {
     encode(encoder, x, y, alpha, beta) {
       // The bindings are the matrix's and k's; beta = 0 or not picks the kernel (both structures'
       // bind groups are made with the first encode of a pair of x and y).
-      exec.encode(encoder, readYKey(beta), () => build(alpha, beta), matrixRoles(m, x, y), variants);
+      exec.encode(encoder, () => build(alpha, beta), matrixRoles(m, x, y), variants);
     },
     ready,
     get scratchBytes() {

@@ -5,7 +5,7 @@ import type { GpuCsrMatrix } from '../types.js';
  * One algorithm bound to one matrix: what a plan delegates its products to. Created with the
  * matrix's analysis done (recorded and submitted once), so `encode` only records the product.
  * alpha and beta go into the parameter blocks written at every encode; only whether y is read
- * (`beta ≠ 0`, see {@link readYKey}) chooses other kernels, so any scalars share two structures.
+ * (`beta ≠ 0`) chooses other kernels, so any scalars share two structures (see {@link scaleVariants}).
  */
 export interface SpmvRunner {
   /** Records `y ← alpha·A·x + beta·y` (k right-hand sides, row-major). */
@@ -24,7 +24,7 @@ export interface SpmvRunner {
  *
  * @example
  * ```ts
- * exec.encode(encoder, key, build, matrixRoles(m, x, y));
+ * exec.encode(encoder, build, matrixRoles(m, x, y));
  * ```
  */
 export function matrixRoles(m: GpuCsrMatrix, x: GPUBuffer, y: GPUBuffer): Record<string, GPUBuffer> {
@@ -71,18 +71,6 @@ export function columnBlocks(k: number): [number, number][] {
   return blocks;
 }
 
-/**
- * The part of a structure key that a product's scaling decides: whether y is read (beta ≠ 0), which
- * picks the kernels. alpha and beta themselves are parameters, written at every encode.
- *
- * @example
- * ```ts
- * exec.encode(encoder, readYKey(beta), () => recipe, roles); // recipe: the product's steps for this beta
- * readYKey(0); // 'y=0'
- * ```
- */
-export const readYKey = (beta: number): string => (beta !== 0 ? 'y·beta' : 'y=0');
-
 /** Both scalings a runner compiles ahead (`ready`): beta = 0 (y not read) and beta ≠ 0. */
 export const SCALE_VARIANTS: readonly (readonly [alpha: number, beta: number])[] = [
   [1, 0],
@@ -90,21 +78,19 @@ export const SCALE_VARIANTS: readonly (readonly [alpha: number, beta: number])[]
 ];
 
 /**
- * The two structures a product step takes, beta = 0 and beta ≠ 0, under `${prefix}${readYKey(beta)}`:
- * passed to the executor's `encode`, so that the first encode with a pair of x and y makes the bind
- * groups of both, and an encode that first switches beta to or from 0 creates nothing (new scalars
- * are new parameters only).
+ * The two structures a product step takes: beta = 0 (y not read) and beta ≠ 0, whose kernels
+ * differ. Passed to the executor's `encode`, so that the first encode with a pair of x and y makes
+ * the bind groups of both, and an encode that first switches beta to or from 0 creates nothing (new
+ * scalars are new parameters only).
  *
  * @example
  * ```ts
  * declare function gatherRecipe(alpha: number, beta: number): Recipe; // the product's steps for these scalars
  * declare const exec: RecipeExecutor, roles: Record<string, GPUBuffer>, alpha: number, beta: number; // the runner's
- * const variants = scaleVariants('gather ', gatherRecipe);
- * exec.encode(encoder, `gather ${readYKey(beta)}`, () => gatherRecipe(alpha, beta), roles, variants);
+ * const variants = scaleVariants(gatherRecipe);
+ * exec.encode(encoder, () => gatherRecipe(alpha, beta), roles, variants);
  * ```
  */
-export function scaleVariants(prefix: string, build: (alpha: number, beta: number) => Recipe): StructureVariants {
-  return new StructureVariants(() =>
-    SCALE_VARIANTS.map(([alpha, beta]) => ({ key: `${prefix}${readYKey(beta)}`, recipe: build(alpha, beta) })),
-  );
+export function scaleVariants(build: (alpha: number, beta: number) => Recipe): StructureVariants {
+  return new StructureVariants(() => SCALE_VARIANTS.map(([alpha, beta]) => build(alpha, beta)));
 }

@@ -4,7 +4,7 @@ import { createOffsetsToHeadFlagsPlan, createSegmentedScanPlan, packedFlagWords 
 import { SEGMENTED_WORKGROUP, segmentedGatherKernel, segmentedProductsKernel } from '../kernels/segmented-kernels.js';
 import { spmvParamValues } from '../kernels/wgsl-common.js';
 import type { GpuCsrMatrix } from '../types.js';
-import { matrixRefs, matrixRoles, readYKey, SCALE_VARIANTS, type SpmvRunner, scaleVariants } from './runner.js';
+import { matrixRefs, matrixRoles, SCALE_VARIANTS, type SpmvRunner, scaleVariants } from './runner.js';
 
 /**
  * The `'segmented'` algorithm, Sengupta et al. 2007 (§4.2), as the paper lays it out:
@@ -69,12 +69,12 @@ export function createSegmentedRunner(ctx: ScanContext, m: GpuCsrMatrix): SpmvRu
     return b.build();
   };
   const ready = exec.load([productsRecipe(), ...SCALE_VARIANTS.map(([alpha, beta]) => gatherRecipe(alpha, beta))]);
-  const gatherVariants = scaleVariants('gather ', gatherRecipe);
+  const gatherVariants = scaleVariants(gatherRecipe);
   return {
     encode(encoder, x, y, alpha, beta) {
       const roles = matrixRoles(m, x, y);
       if (m.nnz > 0) {
-        exec.encode(encoder, 'products', productsRecipe, roles);
+        exec.encode(encoder, productsRecipe, roles);
         const products = exec.scratchBuffer('products');
         const scanned = exec.scratchBuffer('scanned');
         scan.encode(encoder, { input: products, headBits, output: scanned, count: m.nnz });
@@ -82,7 +82,7 @@ export function createSegmentedRunner(ctx: ScanContext, m: GpuCsrMatrix): SpmvRu
         exec.reserveFor(productsRecipe);
       }
       // The bindings are the matrix's; beta = 0 or not picks the gather kernel.
-      exec.encode(encoder, `gather ${readYKey(beta)}`, () => gatherRecipe(alpha, beta), roles, gatherVariants);
+      exec.encode(encoder, () => gatherRecipe(alpha, beta), roles, gatherVariants);
     },
     ready: Promise.all([ready, scan.ready]).then(() => undefined),
     get scratchBytes() {

@@ -21,7 +21,6 @@ import { inputBytes, type PassContext } from './pass-context.js';
 import { readyCounts } from './ready-counts.js';
 import { recordReduce, recordScan } from './recipes.js';
 import { TCU_SELECTION_TABLE, type TcuSelectionEntry } from './select.js';
-import { structureKeyOf } from './structure-key.js';
 
 /** Options of the plans. */
 export interface TcuPlanOptions {
@@ -43,7 +42,11 @@ export interface TcuPlanOptions {
   segmentSizes?: readonly number[];
   /** Shape the emulated path mirrors (default 16×16×16); tests use 8×8×8 and 16×8×16. */
   emulatedShape?: MatrixShape;
-  /** Overrides the selection table row of the chosen path (tuning). */
+  /**
+   * Tuning, for sweeps and tests: overrides the selection table row of the chosen path (start from
+   * `TCU_SELECTION_TABLE` of `@scan/tcu/kit`). Unstable: not covered by semver, its fields may change
+   * in any minor release.
+   */
   table?: TcuSelectionEntry;
 }
 
@@ -175,7 +178,7 @@ function makePlan(
   // only where a kernel does: levels, tails, direct units), for each segment size: the first encode
   // with a set of buffers makes the bind groups of them all, so a count or segment size that first
   // takes another level creates nothing (see StructureVariants).
-  const variants = new StructureVariants(() => recipes.map((recipe) => ({ key: structureKeyOf(recipe), recipe })));
+  const variants = new StructureVariants(() => recipes);
   const plan = planOf<TcuEncodeArgs>([exec], {
     what,
     encode(encoder, args) {
@@ -186,7 +189,7 @@ function makePlan(
         output: { bytes: (n) => outputBytes(n, s) },
       });
       const recipe = build(count, s);
-      exec.encode(encoder, structureKeyOf(recipe), () => recipe, { input: args.input, output: args.output }, variants);
+      exec.encode(encoder, () => recipe, { input: args.input, output: args.output }, variants);
     },
     ready: exec.load(recipes),
   });

@@ -350,7 +350,7 @@ export function createTridiagonalPlan(ctx: ScanContext, options: TridiagonalPlan
       // Two structures: the bindings differ only by where the status word is (the caller's or
       // scratch); every range is fixed by n and batch, and so are the parameters, so the recipes
       // are built once, above.
-      exec.encode(encoder, hasStatus ? 'status' : 'plain', () => (hasStatus ? withStatus : plain), roles);
+      exec.encode(encoder, () => (hasStatus ? withStatus : plain), roles);
     },
     ready: exec.load([plain, withStatus]),
   });

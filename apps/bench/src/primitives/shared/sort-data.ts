@@ -1,5 +1,5 @@
 import type { ElementType, ScanContext } from '@scan/core';
-import { createSortPlan } from '@scan/sort';
+import { createSortPlan, type SortTuning } from '@scan/sort';
 import { sort as cpuSort } from '@scan/sort/cpu';
 import type { Case, PlanTuning } from '../../case-types.js';
 import { type CheckOutcome, runCheck } from '../../child/device-ops.js';
@@ -171,8 +171,8 @@ export async function sortWorkload(
       descending,
       algorithm: c.algorithm,
       maxCount: n,
-      // Internal options the plan accepts beside its contract (radix-config's tuning).
-      ...(c.algorithm === 'radix' ? c.tuning : undefined),
+      // The radix sort's unstable tuning (`SortTuning`), checked by the plan: a sweep's keys and values.
+      ...(c.algorithm === 'radix' && c.tuning ? { tuning: c.tuning as SortTuning } : {}),
     });
     const sortPlan = plan;
     const args = { keys: d.keys, ...(d.values ? { values: d.values } : {}), count: n };

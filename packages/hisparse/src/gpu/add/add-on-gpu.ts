@@ -366,7 +366,7 @@ async function runSweep(
   roles: Record<string, GPUBuffer>,
 ): Promise<Uint32Array> {
   const encoder = ctx.device.createCommandEncoder({ label: `hisparse add: ${phase}` });
-  exec.encode(encoder, phase, () => recipe, roles);
+  exec.encode(encoder, () => recipe, roles);
   const control = roles['control'] as GPUBuffer;
   const read = encodeReadback(ctx, encoder, control, 0, control.size);
   ctx.device.queue.submit([encoder.finish()]);

@@ -42,7 +42,7 @@ export function encodeDuplicateSums(
     buildParams({ ...shape, dispatchX: dispatchShape(headGroups, maxDim).x }),
   );
   const headsRecipe = heads.build();
-  exec.encode(encoder, 'run heads', () => headsRecipe, roles);
+  exec.encode(encoder, () => headsRecipe, roles);
   const reduce = createSegmentedReducePlan(ctx, { type: 'f32', op: 'add', maxCount: n });
   reduce.encode(encoder, {
     input: roles.sortKey as GPUBuffer,
@@ -59,6 +59,6 @@ export function encodeDuplicateSums(
     buildParams({ ...shape, dispatchX: dispatchShape(entryGroups, maxDim).x }),
   );
   const sumsRecipe = sums.build();
-  exec.encode(encoder, 'run sums', () => sumsRecipe, roles);
+  exec.encode(encoder, () => sumsRecipe, roles);
   return reduce;
 }

@@ -73,7 +73,7 @@ export function encodeHierarchicalOrder(
     params,
   );
   const keysRecipe = keys.build();
-  exec.encode(encoder, 'keys', () => keysRecipe, roles);
+  exec.encode(encoder, () => keysRecipe, roles);
   const plans: { destroy(): void }[] = [];
   const sortBy = (width: number) => {
     const plan = createSortPlan(ctx, { keyType: 'u32', valueType: 'u32', bits: [0, width], maxCount: n });
@@ -85,7 +85,7 @@ export function encodeHierarchicalOrder(
     const high = new RecipeBuilder();
     high.dispatch(highWordKernel(), { key_hi: ref('keyHi', n), perm: ref('perm', n), sort_key: ref('sortKey', n) }, groups, params);
     const highRecipe = high.build();
-    exec.encode(encoder, 'high-word', () => highRecipe, roles);
+    exec.encode(encoder, () => highRecipe, roles);
     sortBy(bits - 32);
   }
   const order = new RecipeBuilder();
@@ -96,6 +96,6 @@ export function encodeHierarchicalOrder(
     params,
   );
   const orderRecipe = order.build();
-  exec.encode(encoder, 'order', () => orderRecipe, roles);
+  exec.encode(encoder, () => orderRecipe, roles);
   return plans;
 }

@@ -46,7 +46,7 @@ export function createLevelBinning(ctx: ScanContext, exec: RecipeExecutor, shape
       flags.dispatch(headFlagsKernel(), { entries, node_flag: ref('nodeFlag'), child_flag: ref('childFlag') }, groups, params);
       const flagsRecipe = flags.build();
       // Every level binds the same arrays (the level is a parameter): one structure for all of them.
-      exec.encode(encoder, 'flags', () => flagsRecipe, roles);
+      exec.encode(encoder, () => flagsRecipe, roles);
       scan.encode(encoder, { input: roles.nodeFlag as GPUBuffer, output: roles.nodeExcl as GPUBuffer, count });
       scan.encode(encoder, { input: roles.childFlag as GPUBuffer, output: roles.childExcl as GPUBuffer, count });
       const sizes = new RecipeBuilder();
@@ -56,7 +56,7 @@ export function createLevelBinning(ctx: ScanContext, exec: RecipeExecutor, shape
       sizes.dispatch(starts, { entries, ...excl, child_excl: ref('childExcl') }, groups, p);
       sizes.dispatch(nodeSizesKernel(), { ...excl, words: ref('words') }, groups, p);
       const sizesRecipe = sizes.build();
-      exec.encode(encoder, 'sizes', () => sizesRecipe, roles);
+      exec.encode(encoder, () => sizesRecipe, roles);
       scan.encode(encoder, { input: roles.words as GPUBuffer, output: roles.offsets as GPUBuffer, count });
     },
     destroy() {

@@ -71,5 +71,5 @@ export function encodeLevelFilling(
   );
   const recipe = b.build();
   // The level and its node count are parameters; what binds differs only by the level's parity.
-  exec.encode(encoder, `fill ${own}`, () => recipe, roles);
+  exec.encode(encoder, () => recipe, roles);
 }

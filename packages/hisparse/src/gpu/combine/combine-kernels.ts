@@ -13,15 +13,15 @@ export const COMBINE_WORKGROUP = 256;
 
 const heads = defineKernel({
   name: 'hisparse/combine/heads',
-  bindings: { record_count: read('array<u32>'), keys: read('array<u32>'), head_bits: readWrite('array<u32>') },
-  params: { capacity: 'u32', words: 'u32' },
+  bindings: { keys: read('array<u32>'), head_bits: readWrite('array<u32>') },
+  params: { count: 'u32', capacity: 'u32', words: 'u32' },
   wgsl: () => `
 @compute @workgroup_size(${COMBINE_WORKGROUP})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}
   let w = wg * ${COMBINE_WORKGROUP}u + lid;
   if (w >= params.words) { return; }
-  let count = min(record_count[0], params.capacity);
+  let count = params.count;
   let start = 32u * w;
   var bits = 0u;
   var previous = 0u;
@@ -44,16 +44,17 @@ fn main(${FLAT_BUILTINS_WGSL}) {
 /**
  * Reduce by key, the head flags: one invocation per 32 records (one word of bit-packed head flags,
  * the layout `@scan/segmented` reads). Record i starts a run when it is the first, when its key
- * differs from the previous one, or when it is past the records written (the count the leaves left
- * in `record_count[0]`, read here on the GPU): the scan runs over the whole capacity, and every
- * slot past the count — whatever an earlier product or the sort's scratch left there — is a run of
- * its own that the scatter ignores, so the tail needs no padding.
- * Bindings: `record_count`, `keys` (the sorted record keys), `head_bits`. Params: `capacity`
- * (records), `words` (head words).
+ * differs from the previous one, or when it is past the records written (`count`: the count the
+ * leaves left on the GPU, which a count fixup writes into the parameters): the scan runs over the
+ * whole capacity, and every slot past the count — whatever an earlier product or the sort's scratch
+ * left there — is a run of its own that the scatter ignores, so the tail needs no padding.
+ * Bindings: `keys` (the sorted record keys), `head_bits`. Params: `count` (records written, at most
+ * the capacity), `capacity` (records), `words` (head words).
  *
  * @example
  * ```ts
- * b.dispatch(recordHeadsKernel(), { record_count, keys, head_bits }, Math.ceil(headWords / COMBINE_WORKGROUP), { capacity, words });
+ * const [params] = recordCountFixup(b, { word: 0, from: recordCount, capacity, blocks: [countedParams(recordHeadsKernel(), { count: 'count' }, { capacity, words })] });
+ * b.dispatch(recordHeadsKernel(), { keys, head_bits }, Math.ceil(words / COMBINE_WORKGROUP), params);
  * ```
  */
 export function recordHeadsKernel() {
@@ -62,14 +63,14 @@ export function recordHeadsKernel() {
 
 const scatter = defineKernel({
   name: 'hisparse/combine/scatter',
-  bindings: { record_count: read('array<u32>'), keys: read('array<u32>'), sums: read('array<f32>'), y: readWrite('array<f32>') },
-  params: { capacity: 'u32' },
+  bindings: { keys: read('array<u32>'), sums: read('array<f32>'), y: readWrite('array<f32>') },
+  params: { count: 'u32' },
   wgsl: () => `
 @compute @workgroup_size(${COMBINE_WORKGROUP})
 fn main(${FLAT_BUILTINS_WGSL}) {
   ${FLAT_WORKGROUP_WGSL}
   let i = wg * ${COMBINE_WORKGROUP}u + lid;
-  let count = min(record_count[0], params.capacity);
+  let count = params.count;
   if (i >= count) { return; }
   let key = keys[i];
   if (i + 1u == count || keys[i + 1u] != key) { y[key] = sums[i]; }
@@ -80,13 +81,14 @@ fn main(${FLAT_BUILTINS_WGSL}) {
 /**
  * Scatter: the last record of each run of equal keys holds the run's sum in the inclusive
  * segmented scan, and writes it to y[key] (y was cleared, so outputs without records stay 0). Only
- * the records written (the count the leaves left on the GPU) are read.
- * Bindings: `record_count`, `keys`, `sums` (the inclusive segmented scan), `y`. Params: `capacity`
- * (records).
+ * the records written are read: `count`, the count the leaves left on the GPU, which a count fixup
+ * writes into the parameters (at most the capacity).
+ * Bindings: `keys`, `sums` (the inclusive segmented scan), `y`. Params: `count`.
  *
  * @example
  * ```ts
- * b.dispatch(recordScatterKernel(), { record_count, keys, sums, y }, Math.ceil(capacity / COMBINE_WORKGROUP), { capacity });
+ * const [params] = recordCountFixup(b, { word: 0, from: recordCount, capacity, blocks: [countedParams(recordScatterKernel(), { count: 'count' }, {})] });
+ * b.dispatch(recordScatterKernel(), { keys, sums, y }, Math.ceil(capacity / COMBINE_WORKGROUP), params);
  * ```
  */
 export function recordScatterKernel() {

@@ -1,5 +1,5 @@
 import { createStorageBuffer, type ScanContext, ScanError } from '@scan/core';
-import { type BufferRef, type PlanPart, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
+import { type BufferRef, countedParams, type PlanPart, RecipeBuilder, RecipeExecutor, recordCountFixup } from '@scan/core/kit';
 import { createSegmentedScanPlan, packedFlagWords } from '@scan/segmented';
 import { createSortPlan, type SortEncodeArgs } from '@scan/sort';
 import { COMBINE_WORKGROUP, recordHeadsKernel, recordScatterKernel } from './combine-kernels.js';
@@ -50,8 +50,10 @@ export interface SegmentedCombine extends PlanPart {
  * arrays; past `maxStorageBufferBindingSize` it is a `TOO_LARGE` ScanError. Memory, fixed when it
  * is made: keys, values and scan output (4 bytes each per record), bit-packed head flags, the sort's
  * scratch (keys and values again) and the scan's look-back status — about 20 bytes per leaf entry —
- * and a parameter ring per part. Every encode binds the same whole buffers with the same counts (the
- * capacity; the sort reads the record count on the GPU), so it creates nothing.
+ * and a parameter ring per part, with the parameter blocks their count fixups fill (the sort's; the
+ * heads' and the scatter's, 32 bytes). Every encode binds the same whole buffers with the same counts
+ * (the capacity; the record count is read on the GPU, by a count fixup before the sort's kernels and
+ * before the heads' and the scatter's), so it creates nothing.
  *
  * @example
  * ```ts
@@ -99,16 +101,26 @@ export function createSegmentedCombine(ctx: ScanContext, options: { capacity: nu
   parts.push(exec);
 
   const whole = (role: string): BufferRef => ({ role, offset: 0 });
+  // The record count the leaves left on the GPU (word 0 of `recordCount`): a count fixup before each
+  // kernel writes it, capped at the capacity, into the kernel's `count`.
+  const RECORD_COUNT: BufferRef = whole('recordCount');
+  const RECORDS = { count: 'count' } as const;
   const heads = (() => {
     const b = new RecipeBuilder();
-    const bindings = { record_count: whole('recordCount'), keys: whole('recordKeys'), head_bits: whole('headBits') };
-    b.dispatch(recordHeadsKernel(), bindings, Math.ceil(headWords / COMBINE_WORKGROUP), { capacity, words: headWords });
+    const kernel = recordHeadsKernel();
+    const fixed = countedParams(kernel, RECORDS, { capacity, words: headWords });
+    const [params] = recordCountFixup(b, { word: 0, from: RECORD_COUNT, capacity, blocks: [fixed] }) as [BufferRef];
+    b.dispatch(kernel, { keys: whole('recordKeys'), head_bits: whole('headBits') }, Math.ceil(headWords / COMBINE_WORKGROUP), params);
     return b.build();
   })();
   const scatter = (() => {
     const b = new RecipeBuilder();
-    const bindings = { record_count: whole('recordCount'), keys: whole('recordKeys'), sums: whole('sums'), y: whole('y') };
-    b.dispatch(recordScatterKernel(), bindings, Math.ceil(capacity / COMBINE_WORKGROUP), { capacity });
+    const kernel = recordScatterKernel();
+    const [params] = recordCountFixup(b, { word: 0, from: RECORD_COUNT, capacity, blocks: [countedParams(kernel, RECORDS, {})] }) as [
+      BufferRef,
+    ];
+    const bindings = { keys: whole('recordKeys'), sums: whole('sums'), y: whole('y') };
+    b.dispatch(kernel, bindings, Math.ceil(capacity / COMBINE_WORKGROUP), params);
     return b.build();
   })();
   const ownedBytes = owned.reduce((sum, b) => sum + b.size, 0);
@@ -125,10 +137,10 @@ export function createSegmentedCombine(ctx: ScanContext, options: { capacity: nu
       sort.encode(encoder, sortArgs);
       // Reduce by key: head flags, then the inclusive segmented scan (last of a run = its sum).
       const roles = { recordCount, recordKeys, headBits, sums, y };
-      exec.encode(encoder, 'heads', () => heads, roles);
+      exec.encode(encoder, () => heads, roles);
       scan.encode(encoder, { input: recordValues, headBits, output: sums, count: capacity });
       // Scatter: y[key] = the run's sum.
-      exec.encode(encoder, 'scatter', () => scatter, roles);
+      exec.encode(encoder, () => scatter, roles);
     },
     destroy() {
       for (const part of parts) part.destroy();

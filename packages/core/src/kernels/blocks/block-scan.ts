@@ -1,0 +1,215 @@
+import { acrossGroupsWgsl, groupLevelOf, maxGroups } from './across-groups.js';
+import { type BlockCombineSpec, checkShape, elementOf, order, wgslTypeBytes } from './arrangement.js';
+import type { WgslBlock } from './block.js';
+
+/** What a {@link blockScan} block is specialized on (the scan runs in tile order, from the last element when `backward`). */
+export interface BlockScanSpec extends BlockCombineSpec {
+  /**
+   * A prefix callback (CUB's `block_prefix_callback_op`): the name of a WGSL function
+   * `fn(aggregate: T) -> T` of the kernel, called by one invocation (group 0, lane 0: no barrier
+   * or subgroup operation inside) once the block aggregate is known; what it returns is combined
+   * before every result, as a seed is. A tile's look-back goes there. With it the scan functions
+   * take no seed.
+   */
+  readonly prefix?: string;
+}
+
+/** A block scan: its declarations and the WGSL calls it offers. */
+export interface BlockScanBlock extends WgslBlock {
+  /** `NAME_Scan`: `{ inclusive, exclusive, aggregate }` of one value per invocation. */
+  readonly scanStruct: string;
+  /** `NAME_Items`: `{ items, aggregate }` of `itemsPerThread` items per invocation. */
+  readonly itemsStruct: string;
+  /**
+   * `NAME_scan(x, seed, group, lane, gsize)` → `NAME_Scan`. The seed (default the identity; none
+   * with a prefix callback) comes before every result; the aggregate is the block's alone.
+   */
+  scan(x: string, seed?: string, group?: string, lane?: string, gsize?: string): string;
+  /** `NAME_inclusive_items(items, seed, group, lane, gsize)` → `NAME_Items`. */
+  inclusiveItems(items: string, seed?: string, group?: string, lane?: string, gsize?: string): string;
+  /** `NAME_exclusive_items(items, seed, group, lane, gsize)` → `NAME_Items`. */
+  exclusiveItems(items: string, seed?: string, group?: string, lane?: string, gsize?: string): string;
+}
+
+/**
+ * A block scan (CUB's `BlockScan`), inclusive and exclusive, forward or backward, of one value per
+ * invocation (`NAME_scan`) or of `itemsPerThread` items per invocation in a tile arrangement
+ * (`NAME_inclusive_items`, `NAME_exclusive_items`), with the block aggregate a tile-prefix
+ * look-back needs, and a seed or a prefix callback that puts the tile's exclusive prefix before
+ * every result.
+ *
+ * How: each invocation scans its own elements in registers (blocked: all its items; striped and
+ * group-striped: each item's vec4), the groups — subgroups, or the whole workgroup in workgroup
+ * memory — scan those totals with the group level of core's group scan (`groupLevelWgsl`:
+ * built-ins, or shuffles for an operator that names none), and the groups' totals are combined
+ * through workgroup memory in one step. Group-striped items need no more than that (CUB's
+ * warp-striped scan); striped items cross the workgroup once per item, all in the same step.
+ *
+ * Every invocation of the workgroup must call the functions, in uniform control flow (they hold
+ * barriers), with its `group`, `lane` and `gsize` (`groupIdentityWgsl`; without subgroups `0u`,
+ * `lid` and the workgroup size); they may be called again at once. The combination follows the
+ * scan's order everywhere, so any associative operator scans correctly. Identities of f32 min and
+ * max call `WGSL_PRELUDE`'s functions, which the kernel includes once (the slot view does).
+ *
+ * @example
+ * ```ts
+ * // An exclusive sum of each tile of 1024 u32 in place, each tile seeded with seeds[tile].
+ * const scan = blockScan({ name: 'tile_scan', op: wgslOp('add', 'u32'), subgroups: true, workgroupSize: 256, itemsPerThread: 4, arrangement: 'group-striped' });
+ * const io = tileIo({ name: 'io', type: 'u32', workgroupSize: 256, itemsPerThread: 4, arrangement: 'group-striped', fill: '0u', source: { kind: 'elements', load: 'data', store: 'data' } });
+ * const needs = composeBlocks(io, scan);
+ * const id = groupIdentityWgsl(true, 256);
+ * const tileScan = defineKernel({
+ *   name: 'example/tile-scan',
+ *   bindings: { ...needs.bindings, seeds: read('array<u32>') },
+ *   params: { count: 'u32' },
+ *   enable: () => needs.enable,
+ *   wgsl: () => `${id.decls}\n${needs.decls}
+ * @compute @workgroup_size(256)
+ * fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${id.builtins}) {
+ *   ${id.body}
+ *   let s = ${scan.exclusiveItems(io.load('wid.x'), 'seeds[wid.x]')};
+ *   ${io.store('wid.x', 's.items')}
+ * }`,
+ * });
+ * ```
+ */
+export function blockScan(spec: BlockScanSpec): BlockScanBlock {
+  const { name: n, op: o, subgroups, workgroupSize: WG } = spec;
+  const K = spec.itemsPerThread ?? 1;
+  checkShape('blockScan', n, WG, K);
+  const T = o.type;
+  const vec4 = spec.vec4 === true;
+  const V = vec4 ? 4 : 1;
+  const I = vec4 ? `vec4<${T}>` : T;
+  const backward = spec.backward ?? false;
+  const arrangement = spec.arrangement ?? 'blocked';
+  const c = o.combine;
+  const G = maxGroups(WG, subgroups);
+  // Striped items in subgroups: the order is (item, group, lane), so each item's group totals
+  // cross the workgroup in a round of their own (all rounds in one step).
+  const rounds = subgroups && arrangement === 'striped' ? K : 1;
+  const callback = spec.prefix;
+  const seedParam = callback ? '' : ` seed: ${T},`;
+  // With a callback, the seed is what it returns for the aggregate (one invocation calls it).
+  const takeSeed = callback ? `let seed = ${n}_take_prefix(${n}_all, group, lane);` : '';
+  // After the step across groups: a barrier before the totals are written again, unless the
+  // callback's barrier follows at once.
+  const across = (values: string[]) =>
+    subgroups
+      ? `let groups = ${WG}u / gsize;
+  ${acrossGroupsWgsl(n, o, G, backward, values)}${callback ? '' : '\n  workgroupBarrier();   // before the totals are written again'}`
+      : `let ${n}_before_0 = ${o.identity};
+  let ${n}_all = ${values[0]};`;
+
+  // One value per invocation.
+  const single = `fn ${n}_scan(x: ${T},${seedParam} group: u32, lane: u32, gsize: u32) -> ${n}_Scan {
+  let s = ${n}_group_scan(x, lane, gsize);
+  ${across(['s.total'])}
+  ${takeSeed}
+  let offset = ${subgroups ? c('seed', `${n}_before_0`) : 'seed'};
+  return ${n}_Scan(${c('offset', 's.inclusive')}, ${c('offset', 's.exclusive')}, ${n}_all);
+}`;
+
+  // Items: segments scanned by each invocation alone — all its items when blocked (segment 0),
+  // else each item k (its vec4, segment k) — then each segment's total across the groups.
+  const blocked = arrangement === 'blocked';
+  const segments: { id: number; ks: number[] }[] = blocked
+    ? [{ id: 0, ks: order(K, backward) }]
+    : order(K, false).map((k) => ({ id: k, ks: [k] }));
+  // The segments in the scan's order.
+  const scanOrder = blocked ? [0] : order(K, backward);
+  const items = (inclusive: boolean) => {
+    const own = segments
+      .map(({ id: s, ks }) => {
+        const elements = ks.flatMap((k) => order(V, backward).map((e) => elementOf('a', k, e, vec4)));
+        const first = elements[0] as string;
+        const rest = elements
+          .slice(1)
+          .map((e, j) =>
+            inclusive
+              ? `  t${s} = ${c(`t${s}`, e)}; ${e} = t${s};`
+              : `  let x${s}_${j} = ${e}; ${e} = t${s}; t${s} = ${c(`t${s}`, `x${s}_${j}`)};`,
+          )
+          .join('\n');
+        return `  var t${s} = ${first};${inclusive ? '' : ` ${first} = ${o.identity};`}
+${rest ? `${rest}\n` : ''}  let g${s} = ${n}_group_scan(t${s}, lane, gsize);`;
+      })
+      .join('\n');
+    // What comes before each segment within the block: the offsets that finish the scan.
+    let place: string;
+    if (rounds > 1) {
+      // Striped in subgroups: round k's group totals, all rounds in one step across the groups.
+      place = `${across(segments.map(({ id }) => `g${id}.total`))}
+  ${takeSeed}
+${segments.map(({ id: s }) => `  let off${s} = ${c('seed', c(`${n}_before_${s}`, `g${s}.exclusive`))};`).join('\n')}`;
+    } else {
+      // Blocked, group-striped, or striped in one group: the segments follow each other within the
+      // group, so their prefixes within it are known at once.
+      const pre = scanOrder.map((s, j) =>
+        j === 0
+          ? `  let pre${s} = g${s}.exclusive;\n  var run = g${s}.total;`
+          : `  let pre${s} = ${c('run', `g${s}.exclusive`)};\n  run = ${c('run', `g${s}.total`)};`,
+      );
+      place = `${pre.join('\n').trimStart()}
+  ${across(['run'])}
+  ${takeSeed}
+${segments.map(({ id: s }) => `  let off${s} = ${subgroups ? c('seed', c(`${n}_before_0`, `pre${s}`)) : c('seed', `pre${s}`)};`).join('\n')}`;
+    }
+    const finish = segments
+      .flatMap(({ id: s, ks }) =>
+        ks.flatMap((k) => order(V, false).map((e) => `  ${elementOf('a', k, e, vec4)} = ${c(`off${s}`, elementOf('a', k, e, vec4))};`)),
+      )
+      .join('\n');
+    return `fn ${n}_${inclusive ? 'inclusive' : 'exclusive'}_items(items: array<${I}, ${K}>,${seedParam} group: u32, lane: u32, gsize: u32) -> ${n}_Items {
+  var a = items;
+  // Each invocation's own ${blocked ? 'items' : 'items, one by one'}, in registers.
+${own}
+  ${place}
+${finish}
+  return ${n}_Items(a, ${n}_all);
+}`;
+  };
+
+  const prefixDecls = callback
+    ? `var<workgroup> ${n}_prefix: ${T};
+
+// The callback's prefix for the block aggregate, called by one invocation and shared.
+fn ${n}_take_prefix(aggregate: ${T}, group: u32, lane: u32) -> ${T} {
+  if (group == 0u && lane == 0u) { ${n}_prefix = ${callback}(aggregate); }
+  workgroupBarrier();
+  return ${n}_prefix;
+}
+`
+    : '';
+  const decls = `struct ${n}_Scan { inclusive: ${T}, exclusive: ${T}, aggregate: ${T} }
+struct ${n}_Items { items: array<${I}, ${K}>, aggregate: ${T} }
+${groupLevelOf(n, o, subgroups, WG, backward)}
+${subgroups ? `var<workgroup> ${n}_totals: array<${T}, ${rounds * G}>;` : ''}
+${prefixDecls}
+${single}
+
+${items(true)}
+
+${items(false)}
+`;
+  const bytes = wgslTypeBytes(T);
+  const call =
+    (fn: string) =>
+    (x: string, seed?: string, group = 'group', lane = 'lane', gsize = 'gsize') => {
+      if (callback && seed !== undefined)
+        throw new Error(`internal error: block scan "${n}" takes its prefix from ${callback}, not a seed`);
+      return `${n}_${fn}(${x}, ${callback ? '' : `${seed ?? o.identity}, `}${group}, ${lane}, ${gsize})`;
+    };
+  return {
+    name: n,
+    decls,
+    workgroupBytes: (subgroups ? rounds * G * bytes : WG * bytes) + (callback ? bytes : 0),
+    bindings: {},
+    enable: subgroups ? ['subgroups'] : [],
+    scanStruct: `${n}_Scan`,
+    itemsStruct: `${n}_Items`,
+    scan: call('scan'),
+    inclusiveItems: call('inclusive_items'),
+    exclusiveItems: call('exclusive_items'),
+  };
+}
