@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import type { TileArrangement } from '../../src/kernels/blocks/arrangement.js';
 import { composeBlocks } from '../../src/kernels/blocks/block.js';
 import { blockDiscontinuity } from '../../src/kernels/blocks/block-discontinuity.js';
-import { tileIo } from '../../src/kernels/blocks/tile-io.js';
 import { defineKernel, readWrite } from '../../src/kernels/define-kernel.js';
 import { groupIdentityWgsl } from '../../src/kernels/group-scan.js';
 import { SLOT_PARAMS } from '../../src/kernels/slots.js';
@@ -19,21 +18,17 @@ import {
   chooser,
   countOf,
   firstWritten,
+  harnessTileIo,
   type KernelJob,
   physicalOf,
   runKernels,
   type TestType,
+  type TileShapeCase,
   tilesOf,
   typedFrom,
 } from './helpers.js';
 
-interface FlagCase {
-  readonly type: TestType;
-  readonly subgroups: boolean;
-  readonly workgroupSize: number;
-  readonly itemsPerThread: number;
-  readonly vec4: boolean;
-  readonly arrangement: TileArrangement;
+interface FlagCase extends TileShapeCase {
   readonly loadBackward: boolean;
   readonly backward: boolean;
   /** `ne`: the default, keys differ; `gt`: the earlier key is greater (an asymmetric predicate). */
@@ -41,16 +36,7 @@ interface FlagCase {
 }
 
 function blocksOf(s: FlagCase) {
-  const io = tileIo({
-    name: 'keys',
-    type: s.type,
-    workgroupSize: s.workgroupSize,
-    itemsPerThread: s.itemsPerThread,
-    arrangement: s.arrangement,
-    backward: s.loadBackward,
-    fill: `${s.type}(0)`,
-    source: s.vec4 ? { kind: 'slots', tail: 'direct' } : { kind: 'elements', load: 'input' },
-  });
+  const io = harnessTileIo(s, 'keys', `${s.type}(0)`, { backward: s.loadBackward });
   const runs = blockDiscontinuity({
     name: 'runs',
     type: s.type,

@@ -8,7 +8,6 @@ import { describe, it } from 'vitest';
 import type { TileArrangement } from '../../src/kernels/blocks/arrangement.js';
 import { composeBlocks } from '../../src/kernels/blocks/block.js';
 import { blockReduce } from '../../src/kernels/blocks/block-reduce.js';
-import { tileIo } from '../../src/kernels/blocks/tile-io.js';
 import { defineKernel, readWrite } from '../../src/kernels/define-kernel.js';
 import { groupIdentityWgsl } from '../../src/kernels/group-scan.js';
 import { SLOT_PARAMS } from '../../src/kernels/slots.js';
@@ -21,39 +20,27 @@ import {
   countOf,
   cpuOpOf,
   dataFor,
+  harnessTileIo,
   type KernelJob,
   opsFor,
   physicalOf,
   runKernels,
   type TestOpName,
   type TestType,
+  type TileShapeCase,
   tilesOf,
   typedOf,
 } from './helpers.js';
 
-interface ReduceCase {
+interface ReduceCase extends TileShapeCase {
   readonly op: TestOpName;
-  readonly type: TestType;
-  readonly subgroups: boolean;
-  readonly workgroupSize: number;
-  readonly itemsPerThread: number;
-  readonly vec4: boolean;
-  readonly arrangement: TileArrangement;
   readonly backward: boolean;
   /** `items`: `NAME_reduce_items`; `single`: `NAME_reduce` of one value per invocation. */
   readonly form: 'items' | 'single';
 }
 
 function blocksOf(s: ReduceCase) {
-  const io = tileIo({
-    name: 'io',
-    type: s.type,
-    workgroupSize: s.workgroupSize,
-    itemsPerThread: s.itemsPerThread,
-    arrangement: s.arrangement,
-    fill: blockOpOf(s.op, s.type).identity,
-    source: s.vec4 ? { kind: 'slots', tail: 'direct' } : { kind: 'elements', load: 'input' },
-  });
+  const io = harnessTileIo(s, 'io', blockOpOf(s.op, s.type).identity);
   const reduce = blockReduce({
     name: 'bred',
     op: blockOpOf(s.op, s.type),

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import type { TileArrangement } from '../../src/kernels/blocks/arrangement.js';
 import { composeBlocks } from '../../src/kernels/blocks/block.js';
 import { blockScan } from '../../src/kernels/blocks/block-scan.js';
-import { tileIo } from '../../src/kernels/blocks/tile-io.js';
 import { defineKernel, read, readWrite } from '../../src/kernels/define-kernel.js';
 import { groupIdentityWgsl } from '../../src/kernels/group-scan.js';
 import { SLOT_PARAMS } from '../../src/kernels/slots.js';
@@ -22,25 +21,20 @@ import {
   cpuOpOf,
   dataFor,
   firstWritten,
+  harnessTileIo,
   type KernelJob,
   opsFor,
   physicalOf,
   runKernels,
   type TestOpName,
   type TestType,
+  type TileShapeCase,
   tilesOf,
   typedOf,
 } from './helpers.js';
 
-interface ScanCase {
+interface ScanCase extends TileShapeCase {
   readonly op: TestOpName;
-  readonly type: TestType;
-  readonly subgroups: boolean;
-  readonly workgroupSize: number;
-  readonly itemsPerThread: number;
-  /** vec4 slots through the slot view (else elements). */
-  readonly vec4: boolean;
-  readonly arrangement: TileArrangement;
   readonly loadBackward: boolean;
   readonly backward: boolean;
   readonly inclusive: boolean;
@@ -50,16 +44,7 @@ interface ScanCase {
 }
 
 function blocksOf(s: ScanCase) {
-  const io = tileIo({
-    name: 'io',
-    type: s.type,
-    workgroupSize: s.workgroupSize,
-    itemsPerThread: s.itemsPerThread,
-    arrangement: s.arrangement,
-    backward: s.loadBackward,
-    fill: blockOpOf(s.op, s.type).identity,
-    source: s.vec4 ? { kind: 'slots', writes: true, tail: 'direct' } : { kind: 'elements', load: 'input', store: 'output' },
-  });
+  const io = harnessTileIo(s, 'io', blockOpOf(s.op, s.type).identity, { backward: s.loadBackward, writes: true });
   const scan = blockScan({
     name: 'bscan',
     op: blockOpOf(s.op, s.type),

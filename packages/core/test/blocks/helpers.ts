@@ -6,12 +6,51 @@ import { BufferUsage } from '../../src/buffers.js';
 import type { ScanContext } from '../../src/context.js';
 import { bindGroupByName, paramsData } from '../../src/kernels/bind-by-name.js';
 import type { TileArrangement } from '../../src/kernels/blocks/arrangement.js';
+import { type TileIoBlock, tileIo } from '../../src/kernels/blocks/tile-io.js';
 import type { Kernel } from '../../src/kernels/define-kernel.js';
 import type { BlockOp } from '../../src/kernels/group-scan.js';
 import { wgslOp } from '../../src/kernels/wgsl-ops.js';
 import { getPipeline, loadPipelines } from '../../src/pipeline-cache.js';
 
 export type TestType = 'u32' | 'i32' | 'f32';
+
+/** The tile shape every harness case of a block has. */
+export interface TileShapeCase {
+  readonly type: TestType;
+  readonly subgroups: boolean;
+  readonly workgroupSize: number;
+  readonly itemsPerThread: number;
+  /** vec4 slots through the slot view (else elements of the binding `input`). */
+  readonly vec4: boolean;
+  readonly arrangement: TileArrangement;
+}
+
+/**
+ * The harness's tile of case `s`: vec4 slots through the slot view (direct tail), or elements of
+ * `input` (stored to `output` with `writes`), read backward with `backward`; `fill` past the end.
+ */
+export function harnessTileIo(
+  s: TileShapeCase,
+  name: string,
+  fill: string,
+  options: { backward?: boolean; writes?: boolean } = {},
+): TileIoBlock {
+  const writes = options.writes ?? false;
+  return tileIo({
+    name,
+    type: s.type,
+    workgroupSize: s.workgroupSize,
+    itemsPerThread: s.itemsPerThread,
+    arrangement: s.arrangement,
+    backward: options.backward ?? false,
+    fill,
+    source: s.vec4
+      ? { kind: 'slots', writes, tail: 'direct' }
+      : writes
+        ? { kind: 'elements', load: 'input', store: 'output' }
+        : { kind: 'elements', load: 'input' },
+  });
+}
 
 /**
  * The operators the block tests use: the scan family's; `add-shuffles`, u32 add without its
