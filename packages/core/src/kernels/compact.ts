@@ -1,8 +1,8 @@
 import type { ElementType } from '../element-types.js';
 import type { CompareOp } from '../predicate.js';
+import { LOOK_BACK_STATUS, lookBackCommonWgsl, TAKE_TILE_WGSL, tileLookBack } from './decoupled-look-back.js';
 import { defineKernel, read, readWrite } from './define-kernel.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
-import { LOOK_BACK_STATUS, lookBackDeclsWgsl, lookBackFallbackWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
 import { SLOT_PARAMS } from './slots.js';
 import { unroll } from './unroll.js';
 import { WGSL_PRELUDE, wgslOp } from './wgsl-ops.js';
@@ -196,6 +196,13 @@ function compactWgsl(spec: CompactSpec): string {
     if (${split ? 'e < params.count' : 'kept'}) { moved[${target}] = vals[${j}]; }
   }`;
   };
+  // 3–4. The tile prefix over the counts of trues: look-back, the fallback counting a stalled tile.
+  const lb = tileLookBack(o, {
+    subgroups: spec.subgroups,
+    maxSpin: spec.maxSpin,
+    forceFallback: spec.forceFallback,
+    fallback: { run: (t) => `let found = tile_count(${t}, leader, group, lane, gsize, groups);`, value: () => 'found' },
+  });
   return `${sourceWgsl(spec.flags, spec.type, true)}
 
 const WG: u32 = ${WG}u;
@@ -207,7 +214,8 @@ ${id.decls}
 var<workgroup> wg_group_total: array<u32, ${maxGroups}>;
 var<workgroup> wg_group_prefix: array<u32, ${maxGroups}>;
 ${split ? 'var<workgroup> wg_falses_before: u32;' : ''}
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback })}
+${lookBackCommonWgsl('u32')}
+${lb.decls}
 // The carry-in of the look-back: the compaction is never chunked, so nothing comes before tile 0.
 fn load_carry_in() -> u32 { return 0u; }
 
@@ -262,26 +270,20 @@ ${unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u
     wg_aggregate = acc;
     if (tile == 0u) {
       wg_exclusive = 0u;
-      publish(0u, FLAG_INCLUSIVE, acc);
+      lb_publish(0u, 0u, FLAG_INCLUSIVE, acc);
     } else {
-      publish(tile, FLAG_AGGREGATE, acc);
-      lb_tile = tile - 1u;
-      lb_prefix = 0u;
+      ${lb.aggregate('acc')}
     }
   }
   workgroupBarrier();
   let tile_start = tile * TILE;
 
   // 3. Look-back over the counts of trues. ${spec.subgroups ? 'Group 0 walks back; the others wait at the fallback check.' : 'The leader walks back.'}
-  if (tile > 0u) {
-    ${lookBackStepWgsl(o, spec.subgroups)}
-  }
+${lb.start}
 
   // 4. Fallback: while the look-back is stuck on a predecessor that is not ready, the whole
   // workgroup counts that predecessor's trues itself and the walk resumes past it.
-  if (tile > 0u) {
-    ${lookBackFallbackWgsl(o, spec.subgroups, (t) => `tile_count(${t}, leader, group, lane, gsize, groups)`)}
-  }
+  ${lb.finish}
   if (leader) {
     ${split ? 'wg_falses_before = tile_start - wg_exclusive;\n    if (tile == 0u) { count_out[0] = false_total; }' : 'if (tile == params.tiles - 1u) { count_out[0] = wg_exclusive + wg_aggregate; }'}
   }

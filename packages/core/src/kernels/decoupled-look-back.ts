@@ -3,9 +3,8 @@ import { unroll } from './unroll.js';
 import type { WgslOp } from './wgsl-ops.js';
 
 // The single-pass tile prefix of the scan family: the decoupled look-back with fallback (Merrill &
-// Garland 2016; the fallback from Smith, Levien & Owens, SPAA 2025) of the single-pass kernels of
-// segmented, the onesweep sort and tcu. Core's scan and compaction write the same walk in
-// look-back.ts (still faster there, by 1–3% at 2^28 on the H100; see below).
+// Garland 2016; the fallback from Smith, Levien & Owens, SPAA 2025) of every single-pass kernel:
+// core's scan and compaction, segmented's, the onesweep sort's and tcu's chained scan.
 
 /**
  * u32 words of the status buffer per tile: each tile's two status words sit alone on a 128-byte
@@ -154,15 +153,21 @@ export interface DecoupledLookBack {
    * Ends with every chain resolved.
    */
   readonly finish: string;
+  /**
+   * Statements that publish a tile's aggregate (a WGSL value) as its AGGREGATE status and set up the
+   * walk: run by one invocation (the leader) of a tile past the first, before a barrier that comes
+   * before `start`.
+   */
+  readonly aggregate: (value: string) => string;
   /** The WGSL variable holding chain `r`'s prefix (complete after `finish`). */
   readonly prefix: (r: number) => string;
 }
 
 /**
  * The decoupled look-back with fallback (Merrill & Garland 2016; the fallback from Smith, Levien &
- * Owens, SPAA 2025) as one generator, serving the single-pass kernels of segmented scan and reduce,
- * the onesweep sort and tcu's chained scan (core's scan and compaction write the same walk in
- * `look-back.ts`, which still measures faster for them). Each tile
+ * Owens, SPAA 2025) as one generator, serving every single-pass kernel: core's scan and compaction
+ * (through {@link tileLookBack}), segmented scan and reduce, the onesweep sort and tcu's chained
+ * scan. Each tile
  * publishes its aggregate per chain (AGGREGATE), walks back over its predecessors' statuses —
  * combining AGGREGATEs, nearest first, until an INCLUSIVE — and publishes its own INCLUSIVE. A
  * walker that reads the same predecessor as not ready `maxSpin` times stops; the whole workgroup
@@ -278,10 +283,9 @@ ${unroll(
     // One walker (the leader, or the first subgroup). Its state between attempts — the
     // predecessor it is stuck on, the prefix so far, resolved or not — lives in workgroup memory,
     // written by the walker's lane 0 and reloaded by each attempt; every invocation sees it for the
-    // fallback. This is the structure of core's own look-back (look-back.ts), taken on 2026-12-06
-    // to merge the two; core's kernels on it still measured 1–3% slower at 2^28 on the H100, like
-    // on the earlier form (state in registers), and no difference in the WGSL tried explains it
-    // (the bisection in benchmark-history/README.md, 2026-12-06). Segmented and tcu: unchanged.
+    // fallback. This is the structure core's scan and compaction had in their own look-back
+    // (look-back.ts, removed on 2026-12-06 when they moved here: benchmark-history/README.md,
+    // "issue 47", has the bisection and the A/B that let the two become one).
     const active = spec.active?.(0) ?? `${tile} > 0u`;
     // What lane 0 of the walker does once the prefix (a WGSL value) is complete.
     const settle = (p: string) => `${spec.resolved?.(p, 0) ?? ''}
@@ -324,8 +328,21 @@ ${unroll(
   }`;
     prefix = () => `${n}_prefix`;
   }
+  // A tile past the first publishes its aggregate and, for a single walker, also stores the walk's
+  // starting state in workgroup memory before the barrier that precedes `start` (the first attempt
+  // starts from registers and does not read it). The stores look redundant but are not free to
+  // drop: without them core's scan and compaction measured 1–3% slower at 2^28 on the H100
+  // (pack, u32 flags: 3.1%); with them every case of scan, split and pack at 2^20–2^28 is within
+  // 1% of core's former look-back (H100, 2026-12-06, geometric mean 0.9999).
+  const aggregate = (value: string) =>
+    many
+      ? `${n}_publish(${tile}, ${chain(0)}, FLAG_AGGREGATE, ${value});`
+      : `${n}_publish(${tile}, ${chain(0)}, FLAG_AGGREGATE, ${value});
+      ${n}_tile = ${tile} - 1u;
+      ${n}_prefix = ${spec.op.identity};`;
 
   return {
+    aggregate,
     decls: `${
       many
         ? `var<workgroup> ${n}_stall: atomic<u32>;\nvar<workgroup> ${n}_stall_seen: u32;`

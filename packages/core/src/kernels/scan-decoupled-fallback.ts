@@ -2,9 +2,9 @@ import type { ElementType, ScanOp } from '../element-types.js';
 import { defineKernel } from './define-kernel.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
 
-export { decoupledFallbackStatusBytes, STATUS_WORDS_PER_TILE } from './look-back.js';
+export { decoupledFallbackStatusBytes, STATUS_WORDS_PER_TILE } from './decoupled-look-back.js';
 
-import { LOOK_BACK_STATUS, lookBackDeclsWgsl, lookBackFallbackWgsl, lookBackStepWgsl, TAKE_TILE_WGSL } from './look-back.js';
+import { LOOK_BACK_STATUS, lookBackCommonWgsl, TAKE_TILE_WGSL, tileLookBack } from './decoupled-look-back.js';
 import { SLOT_PARAMS, slotBindings, slotFunctionsWgsl } from './slots.js';
 import { unroll } from './unroll.js';
 import { wgslOp } from './wgsl-ops.js';
@@ -178,8 +178,17 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
 `;
   }
 
+  // 3–4. The tile prefix: look-back over the predecessors, the fallback reducing a stalled one's input.
+  const lb = tileLookBack(o, {
+    subgroups: spec.subgroups,
+    maxSpin: spec.maxSpin,
+    forceFallback: spec.forceFallback,
+    beforeFirst: 'load_carry_in()',
+    fallback: { run: (t) => `let found = tile_reduce(${t}, leader, group, lane, gsize, groups);`, value: () => 'found' },
+  });
   return `${header}
-${lookBackDeclsWgsl(o, { maxSpin: spec.maxSpin, forceFallback: spec.forceFallback })}
+${lookBackCommonWgsl(T)}
+${lb.decls}
 // Reduces tile t's input with the whole workgroup; the result is valid in the leader.
 fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> ${T} {
   let base = t * TILE_SLOTS + group * gsize * K;
@@ -216,26 +225,20 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
     if (tile == 0u) {
       let carry = load_carry_in();
       wg_exclusive = carry;
-      publish(0u, FLAG_INCLUSIVE, ${c('carry', 'acc')});
+      lb_publish(0u, 0u, FLAG_INCLUSIVE, ${c('carry', 'acc')});
     } else {
-      publish(tile, FLAG_AGGREGATE, acc);
-      lb_tile = tile - 1u;
-      lb_prefix = ${o.identity};
+      ${lb.aggregate('acc')}
     }`)}
 
   // 3. Look-back, first attempt. ${spec.subgroups ? 'Group 0 walks back while the other groups go on to their local scans, so the wait overlaps with work.' : "The leader walks back; the others wait at the local scan's first barrier."}
-  if (tile > 0u) {
-    ${lookBackStepWgsl(o, spec.subgroups)}
-  }
+${lb.start}
 
   // 1'. Local scan.
   ${localScan}
 
   // 4. Fallback: while the look-back is stuck on a predecessor that is not ready, the whole
   // workgroup reduces that predecessor's input itself and the walk resumes past it.
-  if (tile > 0u) {
-    ${lookBackFallbackWgsl(o, spec.subgroups, (t) => `tile_reduce(${t}, leader, group, lane, gsize, groups)`)}
-  }
+  ${lb.finish}
   workgroupBarrier();
 
   // 5. Propagate.

@@ -97,7 +97,7 @@ ${unroll(K, (k) => `  flags[${k}] = (m >> ${k}u) & 1u;`)}
       wg_exclusive = 0u;
       lb_publish(0u, 0u, FLAG_INCLUSIVE, s.aggregate);
     } else {
-      lb_publish(tile, 0u, FLAG_AGGREGATE, s.aggregate);
+      ${lb.aggregate('s.aggregate')}
     }
   }
 ${lb.start}
