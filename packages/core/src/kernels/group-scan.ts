@@ -1,23 +1,55 @@
 import type { WgslOp } from './wgsl-ops.js';
 
+/** A WGSL scalar type that subgroup shuffles take. */
+export type ShuffleScalarType = 'u32' | 'i32' | 'f32' | 'f16';
+
+/** A WGSL type that subgroup shuffles take: a scalar or a vector of one (`vec4<u32>`, …). */
+export type ShuffleType = ShuffleScalarType | `vec${2 | 3 | 4}<${ShuffleScalarType}>`;
+
+/** A member of a record operator's struct ({@link BlockOp.fields}). */
+export interface BlockField {
+  /** The member's name in the WGSL struct. */
+  readonly name: string;
+  /** The member's type: one that subgroup shuffles take. */
+  readonly type: ShuffleType;
+}
+
 /**
  * An operator as the cooperative scans and reductions take it: {@link WgslOp} is one, and so is a
  * user-defined operator that names no subgroup built-in (WGSL has built-ins for add, mul, min, max,
- * and, or, xor only): the subgroup form then runs on shuffles.
+ * and, or, xor only): the subgroup form then runs on shuffles. A value may be a scalar, a vector,
+ * or a record: a WGSL struct the kernel declares, whose members {@link BlockOp.fields} lists.
  *
  * @example
  * ```ts
  * // Affine maps x ↦ a·x + b mod 2^16, packed a << 16 | b: associative, not commutative, no built-in.
  * const compose: BlockOp = { type: 'u32', identity: '0x10000u', combine: (f, g) => `affine_then(${f}, ${g})` };
  * const add: BlockOp = wgslOp('add', 'u32');
+ * // A record: the kernel declares `struct ArgMax { value: f32, index: u32 }` and `fn argmax(a, b)`.
+ * const argmax: BlockOp = {
+ *   type: 'ArgMax',
+ *   fields: [{ name: 'value', type: 'f32' }, { name: 'index', type: 'u32' }],
+ *   identity: 'ArgMax(f32_neg_inf(), 0xffffffffu)',
+ *   combine: (a, b) => `argmax(${a}, ${b})`,
+ * };
  * ```
  */
 export interface BlockOp {
   /**
-   * The WGSL type of a value (`u32`, `i32`, `f32`, …): one that subgroup shuffles take when the
-   * subgroup form is used, and that workgroup memory can hold.
+   * The WGSL type of a value (`u32`, `i32`, `f32`, `vec4<u32>`, …, or a struct with
+   * {@link BlockOp.fields}): one that workgroup memory can hold, and in the subgroup form one that
+   * subgroup shuffles take, unless it is a record.
    */
   readonly type: string;
+  /**
+   * A record: `type` names a WGSL struct (declared by the kernel) and these are all its members, in
+   * declaration order, each of a type that subgroup shuffles take. WGSL's shuffles do not take
+   * structs, so the subgroup form shuffles a record member by member (helpers the group level
+   * declares, `T(subgroupShuffle(x.value, lane), subgroupShuffle(x.index, lane))`). A record names
+   * no subgroup built-in. Absent: `type` is a scalar or a vector, shuffled whole (the workgroup
+   * form takes a struct without its fields too).
+   */
+  readonly fields?: readonly BlockField[] | undefined;
   /** The identity, a WGSL expression of `type`. */
   readonly identity: string;
   /** `combine(a, b)` as a WGSL expression, `a` coming first in the scan's order. Must be associative. */
@@ -46,6 +78,69 @@ export function commutes(op: BlockOp): boolean {
   return op.commutative ?? op.subgroupReduce !== undefined;
 }
 
+/** Scalars and vectors (`select` takes them; the shuffles too, but for bool). Anything else is a struct here. */
+const SCALAR_OR_VECTOR = /^(?:(?:u32|i32|f32|f16|bool)|vec[234](?:<\s*(?:u32|i32|f32|f16|bool)\s*>|[uifh]))$/;
+
+/**
+ * Throws (a usage error) when `op` describes a record badly: no members, a member name that is not
+ * a WGSL identifier, a member type shuffles do not take, a scalar or vector type, or a built-in.
+ */
+function checkRecord(op: BlockOp, fields: readonly BlockField[]): void {
+  const what = `record operator of type "${op.type}"`;
+  if (fields.length === 0) throw new Error(`the ${what} lists no fields`);
+  if (SCALAR_OR_VECTOR.test(op.type)) throw new Error(`the ${what} lists fields, but ${op.type} is not a struct`);
+  if (op.subgroupReduce !== undefined || op.subgroupInclusive !== undefined)
+    throw new Error(`the ${what} names a subgroup built-in, which does not take structs`);
+  for (const f of fields) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name)) throw new Error(`the ${what} has a field named "${f.name}"`);
+    if (!/^(?:u32|i32|f32|f16|vec[234]<(?:u32|i32|f32|f16)>)$/.test(f.type))
+      throw new Error(`field "${f.name}" of the ${what} has type "${f.type}", which subgroup shuffles do not take`);
+  }
+}
+
+/** The subgroup shuffles the group level calls, with the suffix and the argument of a record's helper. */
+const SHUFFLES = {
+  Shuffle: { suffix: '', arg: 'lane' },
+  ShuffleUp: { suffix: '_up', arg: 'delta' },
+  ShuffleDown: { suffix: '_down', arg: 'delta' },
+  ShuffleXor: { suffix: '_xor', arg: 'mask' },
+} as const;
+type ShuffleKind = keyof typeof SHUFFLES;
+
+/**
+ * How the group level moves and chooses values of `op`. Scalars and vectors: the built-ins
+ * themselves, so their WGSL is what it always was. A record: helpers named after `prefix`,
+ * declared by `decls` — in the subgroup form a shuffle of each kind that shuffles member by member
+ * (WGSL's shuffles take no structs). Any type that is not a scalar or a vector: a choice in place
+ * of `select` (which takes no structs).
+ */
+function valueOps(op: BlockOp, prefix: string, subgroups: boolean) {
+  const T = op.type;
+  const fields = op.fields;
+  if (fields) checkRecord(op, fields);
+  const selects = SCALAR_OR_VECTOR.test(T);
+  const helpers: string[] = [];
+  if (subgroups && fields) {
+    for (const [kind, { suffix, arg }] of Object.entries(SHUFFLES)) {
+      const members = fields.map((f) => `subgroup${kind}(x.${f.name}, ${arg})`).join(', ');
+      helpers.push(`fn ${prefix}_shuffle${suffix}(x: ${T}, ${arg}: u32) -> ${T} { return ${T}(${members}); }`);
+    }
+  }
+  if (!selects) helpers.push(`fn ${prefix}_select(f: ${T}, t: ${T}, cond: bool) -> ${T} { if (cond) { return t; } return f; }`);
+  const about = subgroups && fields ? 'shuffled member by member and chosen' : 'chosen';
+  return {
+    /** The helpers' declarations ('' for scalars and vectors). */
+    decls: helpers.length > 0 ? `\n// ${T} is ${about} by these (WGSL's built-ins take no structs).\n${helpers.join('\n')}\n` : '',
+    /** `subgroup<kind>(x, arg)`, or the record's helper. */
+    shuffle: (kind: ShuffleKind, x: string, arg: string) =>
+      fields ? `${prefix}_shuffle${SHUFFLES[kind].suffix}(${x}, ${arg})` : `subgroup${kind}(${x}, ${arg})`,
+    /** `select(f, t, cond)`, or the helper. */
+    select: (f: string, t: string, cond: string) => `${selects ? 'select' : `${prefix}_select`}(${f}, ${t}, ${cond})`,
+  };
+}
+
+type ValueOps = ReturnType<typeof valueOps>;
+
 /** What {@link groupLevelWgsl} writes: the names it declares, the operator and the form. */
 export interface GroupLevelSpec {
   /** Names of the scan function, the reduce function, the result struct and (workgroup form) the buffer. */
@@ -72,6 +167,11 @@ export interface GroupLevelSpec {
  * order (or the reverse, `backward`), so the operator need not commute, except where a built-in
  * does the work or a commutative operator's workgroup reduction pairs lanes freely.
  *
+ * Values may be scalars, vectors or records ({@link BlockOp.fields}). For a record the subgroup
+ * form also declares `names.scan` + `_shuffle`, `_shuffle_up`, `_shuffle_down` and `_shuffle_xor`
+ * (the built-ins' arguments, member by member), and any struct type gets `names.scan` + `_select`
+ * (`select` takes no structs); scalars and vectors call the built-ins themselves.
+ *
  * @example
  * ```ts
  * const wgsl = groupLevelWgsl({
@@ -84,16 +184,17 @@ export function groupLevelWgsl(spec: GroupLevelSpec): string {
   const { names, op: o, workgroupSize } = spec;
   const T = o.type;
   const S = names.struct;
-  const header = `struct ${S} { inclusive: ${T}, exclusive: ${T}, total: ${T} }\n`;
+  const v = valueOps(o, names.scan, spec.subgroups);
+  const header = `struct ${S} { inclusive: ${T}, exclusive: ${T}, total: ${T} }\n${v.decls}`;
   if (spec.subgroups) {
     return `${header}
 fn ${names.scan}(x: ${T}, lane: u32, size: u32) -> ${S} {
-  ${spec.backward ? subgroupBackwardScanWgsl(o) : subgroupForwardScanWgsl(o)}
+  ${spec.backward ? subgroupBackwardScanWgsl(o, v) : subgroupForwardScanWgsl(o, v)}
   return ${S}(inc, exc, total);
 }
 
 fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
-  ${subgroupReduceWgsl(o, spec.backward === true)}
+  ${subgroupReduceWgsl(o, v, spec.backward === true)}
 }
 `;
   }
@@ -110,7 +211,7 @@ fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
   }
   ${B}[lane] = inc;
   workgroupBarrier();
-  let exc = select(${o.identity}, ${B}[min(lane + 1u, ${last}u)], lane < ${last}u);
+  let exc = ${v.select(o.identity, `${B}[min(lane + 1u, ${last}u)]`, `lane < ${last}u`)};
   let total = ${B}[0];`
     : `// Kogge–Stone over the workgroup in workgroup memory.
   var inc = x;
@@ -122,7 +223,7 @@ fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
   }
   ${B}[lane] = inc;
   workgroupBarrier();
-  let exc = select(${o.identity}, ${B}[max(lane, 1u) - 1u], lane > 0u);
+  let exc = ${v.select(o.identity, `${B}[max(lane, 1u) - 1u]`, 'lane > 0u')};
   let total = ${B}[${last}u];`;
   const reduce = commutes(o)
     ? `// Tree reduction (the up-sweep of the paper's Algorithm 1) in workgroup memory.
@@ -159,48 +260,48 @@ fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
 }
 
 /** Subgroup inclusive scan by lane (`inc`), its exclusive form (`exc`) and the subgroup's total. */
-function subgroupForwardScanWgsl(o: BlockOp): string {
+function subgroupForwardScanWgsl(o: BlockOp, v: ValueOps): string {
   const inclusive = o.subgroupInclusive
     ? `let inc = ${o.subgroupInclusive}(x);`
     : `var inc = x;
   // Kogge–Stone over the subgroup with shuffles (WGSL has inclusive built-ins for add and mul only).
   for (var d = 1u; d < size; d = d << 1u) {
-    let y = subgroupShuffleUp(inc, d);
+    let y = ${v.shuffle('ShuffleUp', 'inc', 'd')};
     if (lane >= d) { inc = ${o.combine('y', 'inc')}; }
   }`;
   return `${inclusive}
-  let up = subgroupShuffleUp(inc, 1u);
-  let exc = select(${o.identity}, up, lane > 0u);
-  let total = subgroupShuffle(inc, size - 1u);`;
+  let up = ${v.shuffle('ShuffleUp', 'inc', '1u')};
+  let exc = ${v.select(o.identity, 'up', 'lane > 0u')};
+  let total = ${v.shuffle('Shuffle', 'inc', 'size - 1u')};`;
 }
 
 /** The same from the last lane to the first. */
-function subgroupBackwardScanWgsl(o: BlockOp): string {
+function subgroupBackwardScanWgsl(o: BlockOp, v: ValueOps): string {
   const inclusive = o.subgroupInclusive
     ? `// The built-in scans up the lanes: mirror the lanes, scan, mirror back.
   let mirror = size - 1u - lane;
-  let inc = subgroupShuffle(${o.subgroupInclusive}(subgroupShuffle(x, mirror)), mirror);`
+  let inc = ${v.shuffle('Shuffle', `${o.subgroupInclusive}(${v.shuffle('Shuffle', 'x', 'mirror')})`, 'mirror')};`
     : `var inc = x;
   // Kogge–Stone down the subgroup with shuffles.
   for (var d = 1u; d < size; d = d << 1u) {
-    let y = subgroupShuffleDown(inc, d);
+    let y = ${v.shuffle('ShuffleDown', 'inc', 'd')};
     if (lane + d < size) { inc = ${o.combine('y', 'inc')}; }
   }`;
   return `${inclusive}
-  let down = subgroupShuffleDown(inc, 1u);
-  let exc = select(${o.identity}, down, lane + 1u < size);
-  let total = subgroupShuffle(inc, 0u);`;
+  let down = ${v.shuffle('ShuffleDown', 'inc', '1u')};
+  let exc = ${v.select(o.identity, 'down', 'lane + 1u < size')};
+  let total = ${v.shuffle('Shuffle', 'inc', '0u')};`;
 }
 
 /** The body of a subgroup reduction: the built-in, or a butterfly that keeps the lanes' order. */
-function subgroupReduceWgsl(o: BlockOp, backward: boolean): string {
+function subgroupReduceWgsl(o: BlockOp, v: ValueOps, backward: boolean): string {
   if (o.subgroupReduce) return `return ${o.subgroupReduce}(x);`;
   // After the step of distance d, every lane holds the reduction of its aligned run of 2d lanes;
   // the lower half of a run comes first (last, backward).
   const [lower, upper] = backward ? [o.combine('y', 'r'), o.combine('r', 'y')] : [o.combine('r', 'y'), o.combine('y', 'r')];
   return `var r = x;
   for (var d = 1u; d < size; d = d << 1u) {
-    let y = subgroupShuffleXor(r, d);
+    let y = ${v.shuffle('ShuffleXor', 'r', 'd')};
     if ((lane & d) == 0u) { r = ${lower}; } else { r = ${upper}; }
   }
   return r;`;
