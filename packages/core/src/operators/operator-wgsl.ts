@@ -1,0 +1,104 @@
+import type { LaneType, OperatorLayout, OperatorType } from './operator-type.js';
+
+/** The WGSL pieces of an operator (the fields of `Operator` of the same names). */
+export interface OperatorWgsl {
+  readonly wgslType: string;
+  readonly structDecl: string;
+  readonly fnName: string;
+  readonly fnDecl: string;
+  readonly identityFnName: string;
+  readonly identityDecl: string;
+  readonly identityWgsl: string;
+  readonly declarations: string;
+  readonly enable: readonly string[];
+}
+
+/** What {@link operatorWgsl} writes from: a normalized definition and its layout. */
+export interface OperatorWgslSource {
+  /** Prefix of every module-scope name (`op_<hash>`). */
+  readonly prefix: string;
+  readonly type: OperatorType;
+  readonly layout: OperatorLayout;
+  /** The identity's bits, one per lane ({@link laneBits}: u32 words; the 16 bits for f16). */
+  readonly identityBits: readonly number[];
+  /** The user's body of `fn (a: T, b: T) -> T`. */
+  readonly body: string;
+  /** The operator's name, for a comment (checked: no line breaks or control characters). */
+  readonly name: string;
+}
+
+/**
+ * The WGSL declarations of an operator: its struct (records), its identity function and its
+ * combine function, all named after `prefix`.
+ *
+ * The identity is written by its exact bits and read back from a function-scope `var`: WGSL's
+ * constant evaluation rejects infinities (`bitcast<f32>(0x7f800000u)` of a constant is an error,
+ * as in `WGSL_PRELUDE`), and a decimal literal could round differently from the host's value. A
+ * `var` makes the casts run-time ones; compilers fold them back into a constant.
+ *
+ * The user's body stands on lines of its own, so a `//` comment on its last line cannot swallow the
+ * closing brace.
+ *
+ * @example
+ * ```ts
+ * const layout = layoutOf('f32');
+ * operatorWgsl({ prefix: 'op_1234abcd', type: 'f32', layout, identityBits: [0xff800000], body: 'return max(a, b);', name: 'max' }).identityWgsl;
+ * // 'op_1234abcd_identity()'
+ * ```
+ */
+export function operatorWgsl(source: OperatorWgslSource): OperatorWgsl {
+  const { prefix, type, layout, identityBits, body, name } = source;
+  const wgslType = typeof type === 'string' ? type : `${prefix}_T`;
+  const structDecl =
+    typeof type === 'string'
+      ? ''
+      : `struct ${wgslType} {\n${layout.fields.map((field, i) => `  ${field}: ${layout.lanes[i]},\n`).join('')}}\n`;
+
+  const identityFnName = `${prefix}_identity`;
+  // f16 bits stand in both halves of the word, so either component of the vec2<f16> cast is right.
+  const words = layout.lanes[0] === 'f16' ? identityBits.map((h) => ((h << 16) | h) >>> 0) : identityBits;
+  const lanes = layout.lanes.map((lane, i) => laneFromWord(lane, `bits[${i}]`));
+  const value = layout.shape === 'scalar' ? lanes[0]! : `${wgslType}(${lanes.join(', ')})`;
+  const identityDecl = `fn ${identityFnName}() -> ${wgslType} {
+  var bits = array<u32, ${words.length}>(${words.map(hex).join(', ')});
+  return ${value};
+}
+`;
+
+  const fnName = prefix;
+  const fnDecl = `// operator ${JSON.stringify(name)}
+fn ${fnName}(a: ${wgslType}, b: ${wgslType}) -> ${wgslType} {
+${body}
+}
+`;
+  return {
+    wgslType,
+    structDecl,
+    fnName,
+    fnDecl,
+    identityFnName,
+    identityDecl,
+    identityWgsl: `${identityFnName}()`,
+    declarations: `${structDecl}${identityDecl}${fnDecl}`,
+    enable: layout.lanes[0] === 'f16' ? ['f16'] : [],
+  };
+}
+
+/** A lane of `lane` from the u32 expression `word`. */
+function laneFromWord(lane: LaneType, word: string): string {
+  switch (lane) {
+    case 'u32':
+      return word;
+    case 'i32':
+      return `bitcast<i32>(${word})`;
+    case 'f32':
+      return `bitcast<f32>(${word})`;
+    case 'f16':
+      return `bitcast<vec2<f16>>(${word}).x`;
+  }
+}
+
+/** A u32 WGSL literal in hexadecimal (`0x7f800000u`). */
+function hex(word: number): string {
+  return `0x${word.toString(16).padStart(8, '0')}u`;
+}
