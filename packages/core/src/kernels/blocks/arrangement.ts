@@ -92,6 +92,31 @@ export function wgslTypeBytes(type: string): number {
 }
 
 /**
+ * Bytes one value of a block's operator takes in workgroup memory: its scalar or vector type's, or
+ * a record's struct laid out by WGSL's rules (each member at a multiple of its alignment, the size
+ * a multiple of the largest alignment).
+ *
+ * @example
+ * ```ts
+ * valueBytes({ type: 'ArgMax', identity: 'argmax_id()', combine: (a, b) => `argmax(${a}, ${b})`,
+ *   fields: [{ name: 'value', type: 'f32' }, { name: 'index', type: 'u32' }] }); // 8
+ * ```
+ */
+export function valueBytes(op: BlockOp): number {
+  if (!op.fields) return wgslTypeBytes(op.type);
+  let offset = 0;
+  let align = 1;
+  for (const field of op.fields) {
+    const size = wgslTypeBytes(field.type);
+    // vec3 aligns like vec4; every other allowed type aligns to its own size.
+    const a = size;
+    offset = Math.ceil(offset / a) * a + size;
+    align = Math.max(align, a);
+  }
+  return Math.ceil(offset / align) * align;
+}
+
+/**
  * Throws (a generator bug) when a block's name or shape cannot make valid WGSL.
  *
  * @example

@@ -1,6 +1,6 @@
 import { commutes } from '../group-scan.js';
 import { acrossGroupsWgsl, groupLevelOf, maxGroups } from './across-groups.js';
-import { type BlockCombineSpec, checkShape, elementOf, order, wgslTypeBytes } from './arrangement.js';
+import { type BlockCombineSpec, checkShape, elementOf, order, valueBytes } from './arrangement.js';
 import type { WgslBlock } from './block.js';
 
 /** What a {@link blockReduce} block is specialized on (the order of combination follows the arrangement). */
@@ -114,7 +114,7 @@ fn ${n}_reduce_items(items: array<${I}, ${K}>, group: u32, lane: u32, gsize: u32
   ${itemsBody}
 }
 `;
-  const bytes = wgslTypeBytes(T);
+  const bytes = valueBytes(o);
   const args = (group = 'group', lane = 'lane', gsize = 'gsize') => `${group}, ${lane}, ${gsize}`;
   return {
     name: n,

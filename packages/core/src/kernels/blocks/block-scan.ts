@@ -1,5 +1,5 @@
 import { acrossGroupsWgsl, groupLevelOf, maxGroups } from './across-groups.js';
-import { type BlockCombineSpec, checkShape, elementOf, order, wgslTypeBytes } from './arrangement.js';
+import { type BlockCombineSpec, checkShape, elementOf, order, valueBytes } from './arrangement.js';
 import type { WgslBlock } from './block.js';
 
 /** What a {@link blockScan} block is specialized on (the scan runs in tile order, from the last element when `backward`). */
@@ -192,7 +192,7 @@ ${items(true)}
 
 ${items(false)}
 `;
-  const bytes = wgslTypeBytes(T);
+  const bytes = valueBytes(o);
   const call =
     (fn: string) =>
     (x: string, seed?: string, group = 'group', lane = 'lane', gsize = 'gsize') => {

@@ -1,0 +1,35 @@
+import type { BlockOp } from '../kernels/group-scan.js';
+import { wgslOp } from '../kernels/wgsl-ops.js';
+import type { Operator } from './operator-type.js';
+
+/**
+ * An operator as the kit's blocks take it ({@link BlockOp}). A built-in operator on u32, i32 or f32
+ * is core's own `wgslOp`, which keeps its hardware paths (`subgroupAdd`, the inclusive built-ins);
+ * any other calls the operator's WGSL function, and a record lists its fields so the group level
+ * shuffles it member by member. The kernel module includes `op.declarations` once (not for a
+ * built-in, whose WGSL is inline).
+ *
+ * @example
+ * ```ts
+ * const argmax = defineOperator({
+ *   type: { value: 'f32', index: 'u32' },
+ *   identity: { value: Number.NEGATIVE_INFINITY, index: 0xffffffff },
+ *   wgsl: 'if (b.value > a.value || (b.value == a.value && b.index < a.index)) { return b; }\nreturn a;',
+ *   cpu: (a, b) => (b.value > a.value || (b.value === a.value && b.index < a.index) ? b : a),
+ * });
+ * const scan = blockScan({ name: 'tile_scan', op: operatorBlockOp(argmax), subgroups: true, workgroupSize: 256 });
+ * ```
+ */
+export function operatorBlockOp<T>(op: Operator<T>): BlockOp {
+  if (op.builtin !== undefined && (op.type === 'u32' || op.type === 'i32' || op.type === 'f32')) return wgslOp(op.builtin, op.type);
+  const type = op.type;
+  const fields = typeof type === 'object' ? Object.entries(type).map(([name, field]) => ({ name, type: field })) : undefined;
+  return {
+    type: op.wgslType,
+    identity: op.identityWgsl,
+    combine: (a, b) => `${op.fnName}(${a}, ${b})`,
+    fields,
+    // A user's operator is only promised to be associative.
+    commutative: false,
+  };
+}
