@@ -72,7 +72,14 @@ export {
   type SpecializationLike,
   uniform,
 } from '../kernels/define-kernel.js';
-export { type BlockOp, groupIdentityWgsl, groupScanWgsl } from '../kernels/group-scan.js';
+export {
+  type BlockField,
+  type BlockOp,
+  groupIdentityWgsl,
+  groupScanWgsl,
+  type ShuffleScalarType,
+  type ShuffleType,
+} from '../kernels/group-scan.js';
 export {
   LINEAR_WORKGROUP_WGSL,
   NO_CARRY,
