@@ -97,30 +97,8 @@ export interface OperatorLayout {
   readonly bytes: number;
 }
 
-/**
- * A validated, normalized operator: what kernels, plans and the CPU references take. Created by
- * `defineOperator` (or `builtinOperator` for the seven built-in ones); immutable. Kernel
- * specializations hold its {@link Operator.key}, never the object, so pipelines are cached by content.
- *
- * WGSL: a kernel module includes {@link Operator.declarations} once (with `enable f16;` when
- * {@link Operator.enable} says so), then uses {@link Operator.wgslType}, `${fnName}(a, b)` and
- * {@link Operator.identityWgsl}. Every module-scope name starts with `op_<hash>`, the hash of the key.
- */
-export interface Operator<T> extends OperatorLayout {
-  /** The definition's name, or `op_<hash>` when it had none. */
-  readonly name: string;
-  /** The element type, normalized (records: a frozen copy, fields in declaration order). */
-  readonly type: OperatorType;
-  /** The identity, normalized to the storage types (f32 through `Math.fround`, f16 to the nearest f16); frozen. */
-  readonly identity: T;
-  /** The definition's WGSL body, as written. */
-  readonly wgsl: string;
-  /** The definition's JavaScript operator (the CPU references round what it returns). */
-  readonly cpu: (a: T, b: T) => T;
-  /** Which built-in operator this is, so kernels may keep its hardware paths (`subgroupAdd`); `undefined` for user-defined ones. */
-  readonly builtin: ScanOp | undefined;
-  /** The content key: equal for equal definitions (normalized type, identity bits, WGSL, name). */
-  readonly key: string;
+/** The WGSL pieces of an operator: what a kernel module declares and calls for it. */
+export interface OperatorWgsl {
   /** The WGSL type of an element: `u32`, `vec2<f32>`, or the struct `op_<hash>_T`. */
   readonly wgslType: string;
   /** The struct declaration of a record type; `''` otherwise. */
@@ -139,6 +117,32 @@ export interface Operator<T> extends OperatorLayout {
   readonly declarations: string;
   /** WGSL extensions the declarations need (`['f16']` for f16, else empty). */
   readonly enable: readonly string[];
+}
+
+/**
+ * A validated, normalized operator: what kernels, plans and the CPU references take. Created by
+ * `defineOperator` (or `builtinOperator` for the seven built-in ones); immutable. Kernel
+ * specializations hold its {@link Operator.key}, never the object, so pipelines are cached by content.
+ *
+ * WGSL: a kernel module includes {@link Operator.declarations} once (with `enable f16;` when
+ * {@link Operator.enable} says so), then uses {@link Operator.wgslType}, `${fnName}(a, b)` and
+ * {@link Operator.identityWgsl}. Every module-scope name starts with `op_<hash>`, the hash of the key.
+ */
+export interface Operator<T> extends OperatorLayout, OperatorWgsl {
+  /** The definition's name, or `op_<hash>` when it had none. */
+  readonly name: string;
+  /** The element type, normalized (records: a frozen copy, fields in declaration order). */
+  readonly type: OperatorType;
+  /** The identity, normalized to the storage types (f32 through `Math.fround`, f16 to the nearest f16); frozen. */
+  readonly identity: T;
+  /** The definition's WGSL body, as written. */
+  readonly wgsl: string;
+  /** The definition's JavaScript operator (the CPU references round what it returns). */
+  readonly cpu: (a: T, b: T) => T;
+  /** Which built-in operator this is, so kernels may keep its hardware paths (`subgroupAdd`); `undefined` for user-defined ones. */
+  readonly builtin: ScanOp | undefined;
+  /** The content key: equal for equal definitions (normalized type, identity bits, WGSL, name). */
+  readonly key: string;
 }
 
 /** Every scalar type, in a stable order. */

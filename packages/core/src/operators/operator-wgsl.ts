@@ -1,17 +1,4 @@
-import type { LaneType, OperatorLayout, OperatorType } from './operator-type.js';
-
-/** The WGSL pieces of an operator (the fields of `Operator` of the same names). */
-export interface OperatorWgsl {
-  readonly wgslType: string;
-  readonly structDecl: string;
-  readonly fnName: string;
-  readonly fnDecl: string;
-  readonly identityFnName: string;
-  readonly identityDecl: string;
-  readonly identityWgsl: string;
-  readonly declarations: string;
-  readonly enable: readonly string[];
-}
+import type { LaneType, OperatorLayout, OperatorType, OperatorWgsl } from './operator-type.js';
 
 /** What {@link operatorWgsl} writes from: a normalized definition and its layout. */
 export interface OperatorWgslSource {

@@ -18,6 +18,7 @@ import {
   chooser,
   countOf,
   firstWritten,
+  harnessParams,
   harnessTileIo,
   type KernelJob,
   physicalOf,
@@ -128,16 +129,7 @@ describe('blockDiscontinuity (GPU)', () => {
       const jobs: KernelJob[] = all.map(({ s, n, TE, tiles, input }) => ({
         kernel: flagHarness(s),
         groups: tiles,
-        params: {
-          count: n,
-          slots: Math.ceil(n / 4),
-          full_vecs: Math.floor(n / 4),
-          tiles,
-          dispatch_x: tiles,
-          carry_in: 0,
-          carry_out: 0,
-          extra: 0,
-        },
+        params: harnessParams(n, tiles),
         inputs: { [s.vec4 ? 'src' : 'input']: input },
         outputs: { heads: 4 * tiles * TE, tails: 4 * tiles * TE },
       }));

@@ -20,6 +20,7 @@ import {
   countOf,
   cpuOpOf,
   dataFor,
+  harnessParams,
   harnessTileIo,
   type KernelJob,
   opsFor,
@@ -112,16 +113,7 @@ describe('blockReduce (GPU)', () => {
       const jobs: KernelJob[] = all.map(({ s, n, tiles, input }) => ({
         kernel: reduceHarness(s),
         groups: tiles,
-        params: {
-          count: n,
-          slots: Math.ceil(n / 4),
-          full_vecs: Math.floor(n / 4),
-          tiles,
-          dispatch_x: tiles,
-          carry_in: 0,
-          carry_out: 0,
-          extra: 0,
-        },
+        params: harnessParams(n, tiles),
         inputs: { [s.vec4 ? 'src' : 'input']: input },
         outputs: { results: 4 * tiles * s.workgroupSize },
       }));

@@ -21,6 +21,7 @@ import {
   cpuOpOf,
   dataFor,
   firstWritten,
+  harnessParams,
   harnessTileIo,
   type KernelJob,
   opsFor,
@@ -174,11 +175,10 @@ describe('blockScan (GPU)', () => {
       });
       const jobs: KernelJob[] = all.map(({ s, n, tiles, input, seeds }) => {
         const padded = 4 * Math.ceil(n / 4) + (s.vec4 ? 0 : 4); // elements: 4 spare words must stay poisoned
-        const slots = Math.ceil(n / 4);
         return {
           kernel: scanHarness(s),
           groups: tiles,
-          params: { count: n, slots, full_vecs: Math.floor(n / 4), tiles, dispatch_x: tiles, carry_in: 0, carry_out: 0, extra: 0 },
+          params: harnessParams(n, tiles),
           inputs: { [s.vec4 ? 'src' : 'input']: input, seeds },
           outputs: { [s.vec4 ? 'dst' : 'output']: 4 * padded, aggregates: 4 * tiles },
         };

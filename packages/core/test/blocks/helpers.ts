@@ -193,6 +193,14 @@ export interface KernelJob {
   readonly outputs: Readonly<Record<string, number>>;
 }
 
+/**
+ * The slot-view parameters (`SLOT_PARAMS`) of a harness job over `n` elements in `tiles` tiles, one
+ * workgroup per tile, no carry between chunks.
+ */
+export function harnessParams(n: number, tiles: number): Readonly<Record<string, number>> {
+  return { count: n, slots: Math.ceil(n / 4), full_vecs: Math.floor(n / 4), tiles, dispatch_x: tiles, carry_in: 0, carry_out: 0, extra: 0 };
+}
+
 /** Compiles the kernels (in parallel), runs every job in one submission, returns each job's outputs by name. */
 export async function runKernels(ctx: ScanContext, jobs: readonly KernelJob[]): Promise<Record<string, ArrayBuffer>[]> {
   try {
