@@ -1,6 +1,8 @@
 import type { ElementType, ScanOp } from '../element-types.js';
+import { composeBlocks } from './blocks/block.js';
+import { blockReduce } from './blocks/block-reduce.js';
 import { defineKernel, readWrite } from './define-kernel.js';
-import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
+import { groupIdentityWgsl } from './group-scan.js';
 import { LINEAR_WORKGROUP_WGSL, SLOT_PARAMS, slotBindings, slotFunctionsWgsl } from './slots.js';
 import { wgslOp } from './wgsl-ops.js';
 
@@ -27,24 +29,20 @@ export type ReduceSpec = {
   readonly result?: boolean;
 };
 
-function groupReduceToWorkgroup(spec: ReduceSpec): string {
-  const o = wgslOp(spec.op, spec.type);
-  const maxGroups = spec.subgroups ? spec.workgroupSize / 4 : 1;
-  return `${groupScanWgsl(o, spec.subgroups, spec.workgroupSize)}
-${groupIdentityWgsl(spec.subgroups, spec.workgroupSize).decls}
-var<workgroup> wg_group_total: array<${spec.type}, ${maxGroups}>;
-
-// Reduces one value per invocation to one value per workgroup, valid in invocation 0.
-fn workgroup_reduce(x: ${spec.type}, lid: u32, group: u32, lane: u32, gsize: u32, groups: u32) -> ${spec.type} {
-  let r = group_reduce(x, lane, gsize);
-  if (lane == 0u) { wg_group_total[group] = r; }
-  workgroupBarrier();
-  var total = ${o.identity};
-  if (lid == 0u) {
-    for (var g = 0u; g < groups; g++) { total = ${o.combine('total', 'wg_group_total[g]')}; }
-  }
-  return total;
-}`;
+/**
+ * The workgroup's total of one value per invocation: the kit's block reduce, named `workgroup`
+ * (`workgroup_reduce(x, group, lane, gsize)`: a group reduction per subgroup, or over the workgroup
+ * in workgroup memory, then the leader combines the groups' totals), valid in the leader (group 0,
+ * lane 0), which writes it: nothing runs after it, so no barrier follows.
+ */
+function workgroupReduce(spec: ReduceSpec) {
+  return blockReduce({
+    name: 'workgroup',
+    op: wgslOp(spec.op, spec.type),
+    subgroups: spec.subgroups,
+    workgroupSize: spec.workgroupSize,
+    result: 'leader',
+  });
 }
 
 /**
@@ -77,11 +75,12 @@ export const reducePartialsKernel = defineKernel({
     const K = spec.slotsPerThread;
     const id = groupIdentityWgsl(spec.subgroups, WG);
     const c = o.combine;
+    const reduce = workgroupReduce(spec);
     return `${slotFunctionsWgsl({ type: spec.type, identity: o.identity, backward: false, writes: false, tail: spec.tail ?? 'staged', carry: spec.final === true })}
 ${spec.final ? resultWgsl(spec) : ''}
 ${LINEAR_WORKGROUP_WGSL}
-${groupReduceToWorkgroup(spec)}
-
+${id.decls}
+${composeBlocks(reduce).decls}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${id.builtins}) {
   let w = linear_workgroup(wid);
@@ -96,8 +95,9 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     }
   }
   let mine = ${c(c('acc.x', 'acc.y'), c('acc.z', 'acc.w'))};
-  let total = workgroup_reduce(mine, lid, group, lane, gsize, groups);
-  ${spec.final ? `if (lid == 0u) { finish(${o.combine('load_carry_in()', 'total')}); }` : 'if (lid == 0u) { partials[w] = bitcast<u32>(total); }'}
+  // Block reduce: the workgroup's total, in the leader, which writes it.
+  let total = ${reduce.reduce('mine')};
+  ${spec.final ? `if (group == 0u && lane == 0u) { finish(${o.combine('load_carry_in()', 'total')}); }` : 'if (group == 0u && lane == 0u) { partials[w] = bitcast<u32>(total); }'}
 }
 `;
   },
@@ -127,10 +127,11 @@ export const reduceCombineKernel = defineKernel({
     const o = wgslOp(spec.op, spec.type);
     const WG = spec.workgroupSize;
     const id = groupIdentityWgsl(spec.subgroups, WG);
+    const reduce = workgroupReduce(spec);
     return `${slotFunctionsWgsl({ type: spec.type, identity: o.identity, backward: false, writes: false, reads: false })}
 ${resultWgsl(spec)}
-${groupReduceToWorkgroup(spec)}
-
+${id.decls}
+${composeBlocks(reduce).decls}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   ${id.body}
@@ -138,8 +139,9 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   for (var i = lid; i < params.tiles; i += ${WG}u) {
     acc = ${o.combine('acc', `bitcast<${spec.type}>(partials[i])`)};
   }
-  let total = workgroup_reduce(acc, lid, group, lane, gsize, groups);
-  if (lid == 0u) { finish(${o.combine('load_carry_in()', 'total')}); }
+  // Block reduce: the total of the partials, in the leader, which finishes.
+  let total = ${reduce.reduce('acc')};
+  if (group == 0u && lane == 0u) { finish(${o.combine('load_carry_in()', 'total')}); }
 }
 `;
   },

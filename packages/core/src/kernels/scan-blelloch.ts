@@ -1,6 +1,9 @@
 import type { ElementType, ScanOp } from '../element-types.js';
 import { ScanError } from '../errors.js';
-import { defineKernel, read, readWrite } from './define-kernel.js';
+import { positionWgsl, type TileArrangement } from './blocks/arrangement.js';
+import { composeBlocks, type WgslBlock } from './blocks/block.js';
+import { tileIo } from './blocks/tile-io.js';
+import { type BindingDecl, defineKernel, read, readWrite } from './define-kernel.js';
 import {
   AUX_TAIL_OUT,
   LINEAR_WORKGROUP_WGSL,
@@ -10,6 +13,7 @@ import {
   slotBindings,
   slotFunctionsWgsl,
 } from './slots.js';
+import { unroll } from './unroll.js';
 import { wgslOp } from './wgsl-ops.js';
 
 /**
@@ -18,6 +22,104 @@ import { wgslOp } from './wgsl-ops.js';
  * array of block sums in scan order (forward, no mapping), which the recursion scans in place.
  */
 export type ScanLevel = 'chunk' | 'sums';
+
+/** The tile load and store of a multi-pass kernel, at either {@link ScanLevel}. */
+export interface LevelTile extends WgslBlock {
+  /** `NAME_load(tile, group, lane, gsize)`: this invocation's K vec4 slots of `tile`. */
+  load(tile: string, group?: string, lane?: string, gsize?: string): string;
+  /** `NAME_store(tile, items, group, lane, gsize);`: stores them (slots past the end are not stored). */
+  store(tile: string, items: string, group?: string, lane?: string, gsize?: string): string;
+}
+
+/** What {@link levelTile} is specialized on. */
+export interface LevelTileSpec {
+  /** Prefix of its WGSL names. */
+  readonly name: string;
+  readonly type: ElementType;
+  /** What a slot past the end reads as (the identity). */
+  readonly identity: string;
+  readonly workgroupSize: number;
+  /** vec4 slots per invocation, K. */
+  readonly slotsPerThread: number;
+  readonly arrangement: TileArrangement;
+  readonly level: ScanLevel;
+  /** `'chunk'` only (the sums level is forward and unmapped). */
+  readonly backward: boolean;
+  /** `'chunk'` only. */
+  readonly mapInput: 'none' | 'not';
+  /** Declares the store (and at the `'chunk'` level `dst`). */
+  readonly writes: boolean;
+  /** Declares `load_carry_in` and `store_carry_out`. */
+  readonly carry: boolean;
+}
+
+/**
+ * The tile load and store of the multi-pass kernels: `workgroupSize × slotsPerThread` vec4 slots per
+ * tile in `arrangement`. At the `'chunk'` level it is the kit's tile block (`tileIo` over the slot
+ * view: a whole tile unguarded, the partial last one through the checked accessors); at the
+ * `'sums'` level the same calls over the scratch slot view (`scratchSlotFunctionsWgsl`), which
+ * `tileIo` does not offer, every slot through its checked `load_slot`/`store_slot` as before.
+ *
+ * @example
+ * ```ts
+ * const io = levelTile({ name: 'io', type: 'u32', identity: '0u', workgroupSize: 256, slotsPerThread: 2,
+ *   arrangement: 'striped', level: 'sums', backward: false, mapInput: 'none', writes: true, carry: true });
+ * const wgsl = `${composeBlocks(io).decls} … let items = ${io.load('tile', '0u', 'lid', '256u')}; …`;
+ * ```
+ */
+export function levelTile(spec: LevelTileSpec): LevelTile {
+  const { name: n, type: T, workgroupSize: WG, slotsPerThread: K, arrangement } = spec;
+  if (spec.level === 'chunk') {
+    return tileIo({
+      name: n,
+      type: T,
+      workgroupSize: WG,
+      itemsPerThread: K,
+      arrangement,
+      backward: spec.backward,
+      fill: spec.identity,
+      source: { kind: 'slots', writes: spec.writes, carry: spec.carry, mapInput: spec.mapInput },
+    });
+  }
+  const I = `vec4<${T}>`;
+  const pos = (k: number) => positionWgsl(arrangement, WG, K, `${k}u`);
+  const args = (group = 'group', lane = 'lane', gsize = 'gsize') => `${group}, ${lane}, ${gsize}`;
+  const bindings: Record<string, BindingDecl> = {};
+  for (const [name, decl] of Object.entries(scratchSlotBindings({ type: T, writes: spec.writes, carry: spec.carry }))) {
+    if (decl) bindings[name] = decl;
+  }
+  const decls = `${scratchSlotFunctionsWgsl({ type: T, identity: spec.identity, writes: spec.writes, carry: spec.carry })}
+const ${n}_TILE: u32 = ${WG * K}u;   // vec4 slots per tile
+
+fn ${n}_load(tile: u32, group: u32, lane: u32, gsize: u32) -> array<${I}, ${K}> {
+  let base = tile * ${n}_TILE;
+  var items: array<${I}, ${K}>;
+${unroll(K, (k) => `  items[${k}] = load_slot(base + ${pos(k)});`)}
+  return items;
+}
+${
+  spec.writes
+    ? `
+fn ${n}_store(tile: u32, items: array<${I}, ${K}>, group: u32, lane: u32, gsize: u32) {
+  let base = tile * ${n}_TILE;
+${unroll(K, (k) => `  store_slot(base + ${pos(k)}, items[${k}]);`)}
+}
+`
+    : ''
+}`;
+  return {
+    name: n,
+    decls,
+    workgroupBytes: 0,
+    bindings,
+    enable: [],
+    load: (tile, group, lane, gsize) => `${n}_load(${tile}, ${args(group, lane, gsize)})`,
+    store: (tile, items, group, lane, gsize) => {
+      if (!spec.writes) throw new Error(`internal error: tile "${n}" has no store`);
+      return `${n}_store(${tile}, ${items}, ${args(group, lane, gsize)});`;
+    },
+  };
+}
 
 /** What the Blelloch kernels are specialized on. */
 export type BlellochSpec = {
@@ -104,11 +206,25 @@ function blellochScanWgsl(spec: BlellochSpec): string {
   const c = o.combine;
   const chunk = spec.level === 'chunk';
   const inclusive = chunk && spec.inclusive;
-  const access = chunk
-    ? slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, mapInput: spec.mapInput, writes: true })
-    : scratchSlotFunctionsWgsl({ type: T, identity: o.identity, writes: true, carry: true });
-  return `${access}
-
+  // The block's two slots per invocation, striped: slot lid and slot lid + WG (the kernel uses no
+  // subgroups, so the workgroup is one group and an invocation's rank is lid).
+  const io = levelTile({
+    name: 'io',
+    type: T,
+    identity: o.identity,
+    workgroupSize: WG,
+    slotsPerThread: 2,
+    arrangement: 'striped',
+    level: spec.level,
+    backward: spec.backward,
+    mapInput: spec.mapInput,
+    writes: true,
+    carry: true,
+  });
+  const rank = ['0u', 'lid', `${WG}u`] as const;
+  // The tree stays the paper's: a block scan (Kogge–Stone over groups) would be another algorithm,
+  // and a block reduce keeps no tree for the down-sweep.
+  return `${composeBlocks(io).decls}
 ${LINEAR_WORKGROUP_WGSL}
 
 const WG: u32 = ${WG}u;
@@ -140,14 +256,14 @@ fn finish(p: ${T}, x: ${V}) -> ${V} {
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   let block = linear_workgroup(wid);
   if (block >= params.tiles) { return; }
-  let base = block * BLOCK_SLOTS;
 
-  // Two slots per invocation, one in each half of the block: consecutive invocations read
-  // consecutive vec4s, and the leaves they write are conflict-free.
+  // Tile load: two slots per invocation, one in each half of the block (slot lid and lid + WG):
+  // consecutive invocations read consecutive vec4s, and the leaves they write are conflict-free.
   let ai = lid;
   let bi = lid + WG;
-  let a = scan4(load_slot(base + ai));
-  let b = scan4(load_slot(base + bi));
+  let items = ${io.load('block', ...rank)};
+  let a = scan4(items[0]);
+  let b = scan4(items[1]);
   tree[conflict_free(ai)] = a.w;
   tree[conflict_free(bi)] = b.w;
 
@@ -193,8 +309,11 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   }
   workgroupBarrier();
 
-  store_slot(base + ai, finish(tree[conflict_free(ai)], a));
-  store_slot(base + bi, finish(tree[conflict_free(bi)], b));
+  // Tile store.
+  var out: array<${V}, 2>;
+  out[0] = finish(tree[conflict_free(ai)], a);
+  out[1] = finish(tree[conflict_free(bi)], b);
+  ${io.store('block', 'out', ...rank)}
 }
 `;
 }
@@ -269,6 +388,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 }
 `;
   }
+  // Not a tile block: the pass reads back and rewrites the output (dst, or the tail staged out in
+  // aux), which tileIo, loading from src, does not do.
   const physical = spec.backward ? 'params.slots - 1u - s' : 's';
   return `${slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, reads: false, writes: true })}
 

@@ -1,7 +1,8 @@
 // The block reduce on its own: a harness kernel made of a tile load and the block reduce, on
 // seeded cases over operators (built-in, on shuffles, not commutative) and types, arrangements,
 // items per invocation (scalars and vec4 slots), both directions, one value per invocation or
-// several, at edge sizes; every invocation's result against the CPU's reduction of its tile,
+// several, the result in every invocation or in the leader alone, at edge sizes; every
+// invocation's result (or the leader's) against the CPU's reduction of its tile,
 // subgroups on (SwiftShader: width 4) and off.
 import { expectCloseArrays, expectEqualArrays, getTestContext } from '@scan/gpu-testing';
 import { describe, it } from 'vitest';
@@ -38,6 +39,8 @@ interface ReduceCase extends TileShapeCase {
   readonly backward: boolean;
   /** `items`: `NAME_reduce_items`; `single`: `NAME_reduce` of one value per invocation. */
   readonly form: 'items' | 'single';
+  /** Where the block leaves its result (`'leader'`: the harness shares the leader's with everyone). */
+  readonly result: 'all' | 'leader';
 }
 
 function blocksOf(s: ReduceCase) {
@@ -51,6 +54,7 @@ function blocksOf(s: ReduceCase) {
     arrangement: s.arrangement,
     vec4: s.vec4,
     backward: s.backward,
+    result: s.result,
   });
   return { io, reduce, needs: composeBlocks(io, reduce) };
 }
@@ -67,6 +71,7 @@ const reduceHarness = defineKernel({
     const once = s.form === 'single' ? reduce.reduce('items[0]') : reduce.reduceItems('items');
     return `${s.vec4 ? '' : WGSL_PRELUDE}${s.op === 'affine' ? AFFINE_WGSL : ''}
 ${id.decls}
+var<workgroup> test_leader: ${s.type};
 ${needs.decls}
 @compute @workgroup_size(${s.workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${id.builtins}) {
@@ -74,9 +79,17 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let tile = wid.x;
   let items = ${io.load('tile')};
   let first = ${once};
+  ${s.result === 'leader' ? 'workgroupBarrier();   // the caller places it before the block runs again' : ''}
   let second = ${once};
   // A second call that disagrees with the first leaves a sentinel no case expects.
-  results[tile * ${s.workgroupSize}u + group * gsize + lane] = select(${s.type}(0x5eed), first, first == second);
+  let mine = select(${s.type}(0x5eed), first, first == second);
+  ${
+    s.result === 'leader'
+      ? `if (group == 0u && lane == 0u) { test_leader = mine; }
+  workgroupBarrier();
+  results[tile * ${s.workgroupSize}u + group * gsize + lane] = test_leader;`
+      : `results[tile * ${s.workgroupSize}u + group * gsize + lane] = mine;`
+  }
 }`;
   },
 });
@@ -97,6 +110,7 @@ function cases(subgroups: boolean, count: number, seed: number): ReduceCase[] {
       arrangement: ARRANGEMENTS[i % 3] as TileArrangement,
       backward: (i >> 1) % 2 === 1,
       form: single ? 'single' : 'items',
+      result: i % 4 === 1 ? 'leader' : 'all',
     };
   });
 }

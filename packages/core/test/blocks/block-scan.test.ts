@@ -1,7 +1,8 @@
 // The block scan on its own: a harness kernel made of a tile load, the block scan and the tile
 // store, on seeded cases drawn over operators (built-in, on shuffles, not commutative) and types,
 // arrangements, items per invocation (scalars and vec4 slots), both directions of the load and of
-// the scan, inclusive and exclusive, a seed, a prefix callback or none, at edge sizes; each tile's
+// the scan, inclusive and exclusive, a seed, a prefix callback or none, the whole scan or its two
+// phases (upsweep, then down-sweep), at edge sizes; each tile's
 // results and aggregate against the CPU, subgroups on (SwiftShader: width 4) and off.
 import { expectCloseArrays, expectEqualArrays, getTestContext } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
@@ -39,8 +40,11 @@ interface ScanCase extends TileShapeCase {
   readonly loadBackward: boolean;
   readonly backward: boolean;
   readonly inclusive: boolean;
-  /** `items`: the `_items` functions; `single`: `NAME_scan` of one value per invocation. */
-  readonly form: 'items' | 'single';
+  /**
+   * `items`: the `_items` functions; `single`: `NAME_scan` of one value per invocation; `sweep`:
+   * the upsweep (its aggregate), then the down-sweep with the seed.
+   */
+  readonly form: 'items' | 'single' | 'sweep';
   readonly seed: 'arg' | 'callback' | 'none';
 }
 
@@ -74,14 +78,21 @@ const scanHarness = defineKernel({
     const { io, scan, needs } = blocksOf(s);
     const id = groupIdentityWgsl(s.subgroups, s.workgroupSize);
     const seed = s.seed === 'arg' ? 'seeds[tile]' : undefined;
+    const down = s.inclusive ? scan.inclusiveDownsweep : scan.exclusiveDownsweep;
     const run =
-      s.form === 'single'
+      s.form === 'sweep'
         ? `let items = ${io.load('tile')};
+  let aggregate = ${scan.upsweepItems('items')};
+  workgroupBarrier();
+  let r = ${scan.itemsStruct}(${down('items', seed)}, aggregate);
+  ${io.store('tile', 'r.items')}`
+        : s.form === 'single'
+          ? `let items = ${io.load('tile')};
   let r = ${scan.scan('items[0]', seed)};
   var out: array<${s.type}, 1>;
   out[0] = r.${s.inclusive ? 'inclusive' : 'exclusive'};
   ${io.store('tile', 'out')}`
-        : `let r = ${s.inclusive ? scan.inclusiveItems(io.load('tile'), seed) : scan.exclusiveItems(io.load('tile'), seed)};
+          : `let r = ${s.inclusive ? scan.inclusiveItems(io.load('tile'), seed) : scan.exclusiveItems(io.load('tile'), seed)};
   ${io.store('tile', 'r.items')}`;
     return `${s.vec4 ? '' : WGSL_PRELUDE}${s.op === 'affine' ? AFFINE_WGSL : ''}
 ${id.decls}
@@ -142,7 +153,12 @@ function cases(subgroups: boolean, count: number, seed: number): ScanCase[] {
   for (let i = 0; i < count; i++) {
     const type = pick.pick<TestType>(['u32', 'u32', 'i32', 'f32']);
     const single = i % 5 === 4;
+    const sweep = i % 5 === 2;
     const vec4 = !single && pick.chance(0.35);
+    // The upsweep takes blocked and group-striped items (striped too without subgroups).
+    const drawn = ARRANGEMENTS[i % 3] as TileArrangement;
+    const arrangement: TileArrangement = sweep && subgroups && drawn === 'striped' ? 'group-striped' : drawn;
+    const seed = pick.pick(['arg', 'callback', 'none'] as const);
     out.push({
       op: pick.pick(opsFor(type)),
       type,
@@ -150,12 +166,12 @@ function cases(subgroups: boolean, count: number, seed: number): ScanCase[] {
       workgroupSize: pick.pick([32, 64]),
       itemsPerThread: single ? 1 : pick.int(1, vec4 ? 2 : 4),
       vec4,
-      arrangement: ARRANGEMENTS[i % 3] as TileArrangement,
+      arrangement,
       loadBackward: pick.chance(0.3),
       backward: (i >> 1) % 2 === 1,
       inclusive: i % 2 === 0,
-      form: single ? 'single' : 'items',
-      seed: pick.pick(['arg', 'callback', 'none'] as const),
+      form: single ? 'single' : sweep ? 'sweep' : 'items',
+      seed: sweep && seed === 'callback' ? 'arg' : seed,
     });
   }
   return out;

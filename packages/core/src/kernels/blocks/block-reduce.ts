@@ -1,23 +1,33 @@
 import { commutes } from '../group-scan.js';
-import { acrossGroupsWgsl, groupLevelOf, maxGroups } from './across-groups.js';
+import { acrossGroupsWgsl, groupLevelOf, leaderAcrossGroupsWgsl, maxGroups } from './across-groups.js';
 import { type BlockCombineSpec, checkShape, elementOf, order, valueBytes } from './arrangement.js';
 import type { WgslBlock } from './block.js';
 
 /** What a {@link blockReduce} block is specialized on (the order of combination follows the arrangement). */
-export interface BlockReduceSpec extends BlockCombineSpec {}
+export interface BlockReduceSpec extends BlockCombineSpec {
+  /**
+   * Where the result is valid: in every invocation (`'all'`, the default), or, as CUB's
+   * `BlockReduce`, in the leader alone (`'leader'`: group 0, lane 0; without subgroups every
+   * invocation still has it). The leader's form skips every invocation's reads of the groups'
+   * totals and the barrier after them; the caller then places a barrier before the block runs
+   * again. A kernel that writes one value per workgroup wants it.
+   */
+  readonly result?: 'all' | 'leader';
+}
 
 /** A block reduce: its declarations and the WGSL calls it offers. */
 export interface BlockReduceBlock extends WgslBlock {
-  /** `NAME_reduce(x, group, lane, gsize)`: the combination of every invocation's `x`, in every invocation. */
+  /** `NAME_reduce(x, group, lane, gsize)`: the combination of every invocation's `x` (where: `result`). */
   reduce(x: string, group?: string, lane?: string, gsize?: string): string;
-  /** `NAME_reduce_items(items, group, lane, gsize)`: of every invocation's items, in every invocation. */
+  /** `NAME_reduce_items(items, group, lane, gsize)`: of every invocation's items (where: `result`). */
   reduceItems(items: string, group?: string, lane?: string, gsize?: string): string;
 }
 
 /**
  * A block reduce (CUB's `BlockReduce`): the combination of one value per invocation
  * (`NAME_reduce`) or of `itemsPerThread` items per invocation (`NAME_reduce_items`: each
- * invocation's own first, then across the block), valid in every invocation. The block is made of
+ * invocation's own first, then across the block), valid in every invocation (or in the leader
+ * alone, with `result: 'leader'`). The block is made of
  * groups — subgroups, or the whole workgroup in workgroup memory — each reduced with the group
  * level of core's group scan (`groupLevelWgsl`: built-ins, or shuffles for an operator that names
  * none), and the groups' totals are combined through workgroup memory.
@@ -67,7 +77,12 @@ export function blockReduce(spec: BlockReduceSpec): BlockReduceBlock {
   // cross the workgroup in a round of their own.
   const rounds = subgroups && arrangement === 'striped' ? K : 1;
   const G = maxGroups(WG, subgroups);
-  const across = (values: string[]) => `let groups = ${WG}u / gsize;
+  const across = (values: string[]) =>
+    spec.result === 'leader'
+      ? `let groups = ${WG}u / gsize;
+  ${leaderAcrossGroupsWgsl(n, o, G, backward, values, false)}
+  return ${n}_all;`
+      : `let groups = ${WG}u / gsize;
   ${acrossGroupsWgsl(n, o, G, backward, values)}
   workgroupBarrier();   // before the totals are written again
   return ${n}_all;`;
@@ -100,16 +115,17 @@ export function blockReduce(spec: BlockReduceSpec): BlockReduceBlock {
   ${subgroups ? across(['run']) : 'return run;'}`;
     }
   }
+  const where = spec.result === 'leader' && subgroups ? 'the leader (group 0, lane 0)' : 'every invocation';
   const decls = `${groupLevelOf(n, o, subgroups, WG, backward)}
 ${subgroups ? `var<workgroup> ${n}_totals: array<${T}, ${rounds * G}>;` : ''}
 
-// The combination of every invocation's x, in every invocation.
+// The combination of every invocation's x, in ${where}.
 fn ${n}_reduce(x: ${T}, group: u32, lane: u32, gsize: u32) -> ${T} {
   let r = ${n}_group_reduce(x, lane, gsize);
   ${subgroups ? across(['r']) : 'return r;'}
 }
 
-// The combination of every invocation's items (${arrangement === 'blocked' ? 'its own first' : `${spec.arrangement}, item by item`}), in every invocation.
+// The combination of every invocation's items (${arrangement === 'blocked' ? 'its own first' : `${spec.arrangement}, item by item`}), in ${where}.
 fn ${n}_reduce_items(items: array<${I}, ${K}>, group: u32, lane: u32, gsize: u32) -> ${T} {
   ${itemsBody}
 }

@@ -1,4 +1,5 @@
-import { acrossGroupsWgsl, groupLevelOf, maxGroups } from './across-groups.js';
+import { commutes } from '../group-scan.js';
+import { acrossGroupsWgsl, groupLevelOf, leaderAcrossGroupsWgsl, maxGroups } from './across-groups.js';
 import { type BlockCombineSpec, checkShape, elementOf, order, valueBytes } from './arrangement.js';
 import type { WgslBlock } from './block.js';
 
@@ -29,6 +30,31 @@ export interface BlockScanBlock extends WgslBlock {
   inclusiveItems(items: string, seed?: string, group?: string, lane?: string, gsize?: string): string;
   /** `NAME_exclusive_items(items, seed, group, lane, gsize)` → `NAME_Items`. */
   exclusiveItems(items: string, seed?: string, group?: string, lane?: string, gsize?: string): string;
+  /**
+   * The reduce phase of a reduce-then-scan tile (`'blocked'` and `'group-striped'` items, and
+   * `'striped'` without subgroups): `NAME_upsweep_items(items, group, lane, gsize)` → the block
+   * aggregate, valid in the leader (group 0, lane 0; without subgroups in every invocation), which
+   * also leaves each group's offset in workgroup memory for the down-sweep. A single-pass kernel
+   * publishes the aggregate at once and scans its items afterwards, so successors need not wait
+   * for its scan. The caller places a barrier between the up-sweep and the down-sweep (and before
+   * this block runs again): the leader may publish before it, the others wait there.
+   */
+  upsweepItems(items: string, group?: string, lane?: string, gsize?: string): string;
+  /**
+   * The scan phase after {@link BlockScanBlock.upsweepItems} and a barrier:
+   * `NAME_inclusive_downsweep(items, seed, group, lane, gsize)` → `array<item, K>`, the items
+   * scanned, each group from the offset the up-sweep left, with the seed before them. With
+   * subgroups it holds no barrier, so it may run while one group walks a look-back.
+   */
+  inclusiveDownsweep(items: string, seed?: string, group?: string, lane?: string, gsize?: string): string;
+  /**
+   * The combination of everything before the invocation's group, as the up-sweep left it (a WGSL
+   * expression; the identity without subgroups): for a kernel that scans on its own after the
+   * up-sweep. Read it after the barrier that follows the up-sweep, before the block runs again.
+   */
+  groupOffset(group?: string): string;
+  /** `NAME_exclusive_downsweep(items, seed, group, lane, gsize)` → `array<item, K>`. */
+  exclusiveDownsweep(items: string, seed?: string, group?: string, lane?: string, gsize?: string): string;
 }
 
 /**
@@ -118,7 +144,9 @@ export function blockScan(spec: BlockScanSpec): BlockScanBlock {
     : order(K, false).map((k) => ({ id: k, ks: [k] }));
   // The segments in the scan's order.
   const scanOrder = blocked ? [0] : order(K, backward);
-  const items = (inclusive: boolean) => {
+  // 'scan': the whole block scan; 'downsweep': the same after an upsweep, each group's offset read
+  // from what the upsweep left in the totals (no step across the groups, no barrier with subgroups).
+  const items = (inclusive: boolean, mode: 'scan' | 'downsweep' = 'scan') => {
     const own = segments
       .map(({ id: s, ks }) => {
         const elements = ks.flatMap((k) => order(V, backward).map((e) => elementOf('a', k, e, vec4)));
@@ -150,23 +178,69 @@ ${segments.map(({ id: s }) => `  let off${s} = ${c('seed', c(`${n}_before_${s}`,
           ? `  let pre${s} = g${s}.exclusive;\n  var run = g${s}.total;`
           : `  let pre${s} = ${c('run', `g${s}.exclusive`)};\n  run = ${c('run', `g${s}.total`)};`,
       );
+      const before = mode === 'scan' ? `${n}_before_0` : `${n}_totals[group]`;
       place = `${pre.join('\n').trimStart()}
-  ${across(['run'])}
-  ${takeSeed}
-${segments.map(({ id: s }) => `  let off${s} = ${subgroups ? c('seed', c(`${n}_before_0`, `pre${s}`)) : c('seed', `pre${s}`)};`).join('\n')}`;
+  ${mode === 'scan' ? across(['run']) : ''}
+  ${mode === 'scan' ? takeSeed : ''}
+${segments.map(({ id: s }) => `  let off${s} = ${subgroups ? c('seed', c(before, `pre${s}`)) : c('seed', `pre${s}`)};`).join('\n')}`;
     }
     const finish = segments
       .flatMap(({ id: s, ks }) =>
         ks.flatMap((k) => order(V, false).map((e) => `  ${elementOf('a', k, e, vec4)} = ${c(`off${s}`, elementOf('a', k, e, vec4))};`)),
       )
       .join('\n');
-    return `fn ${n}_${inclusive ? 'inclusive' : 'exclusive'}_items(items: array<${I}, ${K}>,${seedParam} group: u32, lane: u32, gsize: u32) -> ${n}_Items {
+    const kind = inclusive ? 'inclusive' : 'exclusive';
+    if (mode === 'downsweep')
+      return `fn ${n}_${kind}_downsweep(items: array<${I}, ${K}>, seed: ${T}, group: u32, lane: u32, gsize: u32) -> array<${I}, ${K}> {
+  var a = items;
+  // Each invocation's own ${blocked ? 'items' : 'items, one by one'}, in registers.
+${own}
+  ${place}
+${finish}
+  return a;
+}`;
+    return `fn ${n}_${kind}_items(items: array<${I}, ${K}>,${seedParam} group: u32, lane: u32, gsize: u32) -> ${n}_Items {
   var a = items;
   // Each invocation's own ${blocked ? 'items' : 'items, one by one'}, in registers.
 ${own}
   ${place}
 ${finish}
   return ${n}_Items(a, ${n}_all);
+}`;
+  };
+
+  // The upsweep: each group's total of its items in the block's order (an operator that commutes
+  // reduces each invocation's items first, one group reduction), then the leader combines the
+  // groups' totals and leaves each group's offset in their place, so the down-sweep needs no step
+  // across the groups.
+  const upsweep = () => {
+    if (rounds > 1) return '';
+    // Item by item in order; a vec4's elements pairwise, (x ⊕ y) ⊕ (z ⊕ w) (associativity allows
+    // it, and it shortens the chain of dependent operations).
+    const item = (k: number) => {
+      if (!vec4) return `items[${k}]`;
+      const [e0, e1, e2, e3] = order(4, backward).map((e) => elementOf('items', k, e, true)) as [string, string, string, string];
+      return c(c(e0, e1), c(e2, e3));
+    };
+    const elements = (ks: readonly number[]) => ks.map(item).reduce((a, b) => c(a, b));
+    const total =
+      blocked || commutes(o)
+        ? `let run = ${n}_group_reduce(${elements(order(K, backward))}, lane, gsize);`
+        : `${order(K, false)
+            .map((k) => `let r${k} = ${n}_group_reduce(${elements([k])}, lane, gsize);`)
+            .join('\n  ')}
+  let run = ${order(K, backward)
+    .map((k) => `r${k}`)
+    .reduce((a, b) => c(a, b))};`;
+    return `fn ${n}_upsweep_items(items: array<${I}, ${K}>, group: u32, lane: u32, gsize: u32) -> ${T} {
+  ${total}
+  ${
+    subgroups
+      ? `let groups = ${WG}u / gsize;
+  ${leaderAcrossGroupsWgsl(n, o, G, backward, ['run'], true)}
+  return ${n}_all;`
+      : 'return run;'
+  }
 }`;
   };
 
@@ -191,6 +265,7 @@ ${single}
 ${items(true)}
 
 ${items(false)}
+${rounds > 1 ? '' : `\n${upsweep()}\n\n${items(true, 'downsweep')}\n\n${items(false, 'downsweep')}`}
 `;
   const bytes = valueBytes(o);
   const call =
@@ -199,6 +274,12 @@ ${items(false)}
       if (callback && seed !== undefined)
         throw new Error(`internal error: block scan "${n}" takes its prefix from ${callback}, not a seed`);
       return `${n}_${fn}(${x}, ${callback ? '' : `${seed ?? o.identity}, `}${group}, ${lane}, ${gsize})`;
+    };
+  const downsweep =
+    (kind: string) =>
+    (items: string, seed?: string, group = 'group', lane = 'lane', gsize = 'gsize') => {
+      if (rounds > 1) throw new Error(`internal error: block scan "${n}" has no down-sweep for striped items in subgroups`);
+      return `${n}_${kind}_downsweep(${items}, ${seed ?? o.identity}, ${group}, ${lane}, ${gsize})`;
     };
   return {
     name: n,
@@ -211,5 +292,12 @@ ${items(false)}
     scan: call('scan'),
     inclusiveItems: call('inclusive_items'),
     exclusiveItems: call('exclusive_items'),
+    upsweepItems: (items, group = 'group', lane = 'lane', gsize = 'gsize') => {
+      if (rounds > 1) throw new Error(`internal error: block scan "${n}" has no upsweep for striped items in subgroups`);
+      return `${n}_upsweep_items(${items}, ${group}, ${lane}, ${gsize})`;
+    },
+    groupOffset: (group = 'group') => (subgroups ? `${n}_totals[${group}]` : o.identity),
+    inclusiveDownsweep: downsweep('inclusive'),
+    exclusiveDownsweep: downsweep('exclusive'),
   };
 }
