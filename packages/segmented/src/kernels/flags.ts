@@ -16,6 +16,8 @@ export const FLAG_KERNEL_WORKGROUP = 256;
  * first invocations store the workgroup's output words. No subgroup operation is used: WebGPU does
  * not promise that a subgroup is made of consecutive invocations, so a ballot would not map lanes
  * to bit positions without a detour through workgroup memory anyway, and this path runs everywhere.
+ * (Not the kit's block reduce either: that gives one value per workgroup, where here each output word
+ * gathers its own 32 flags.)
  * Bits past `count` are 0; with `force_first` (the first chunk) bit 0 is set, since element 0
  * always starts a segment.
  *

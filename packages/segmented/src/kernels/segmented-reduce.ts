@@ -185,6 +185,9 @@ fn below_lowest_bit(x: u32) -> u32 { return (x & (0u - x)) - 1u; }
 fn lowest_bit(x: u32) -> u32 { return countOneBits(below_lowest_bit(x)); }
 
 // The M slots of one invocation in one step, from slot s; whole (group-uniform) skips the checks.
+// Not the kit's tile load: a group's steps lie in one contiguous sub-range, not in tiles of a
+// workgroup arrangement, and whole is decided once for the whole sub-range, out of the step loop,
+// where the tile load decides again at every call in every invocation.
 fn load_step(s: u32, whole: bool) -> array<${V}, ${M}> {
   var v: array<${V}, ${M}>;
   if (whole) {
@@ -245,7 +248,8 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   var vals = load_step(sub + lane * M, whole);   // in flight while the heads are counted
 
   // 1. Count: the heads of each group's sub-range, of the range, and — by look-back — before the
-  // range.
+  // range. (Not the kit's block scan: the steps need each group's prefix, not each invocation's, and
+  // the leader's loop publishes at once; the block's step across groups takes one barrier more.)
   let e0 = params.extra + 4u * sub;
   let mine = heads_in(e0, min(e0 + 4u * steps * step_slots, total), lane, gsize);
   let here = group_scan(mine, lane, gsize).total;
@@ -303,7 +307,8 @@ ${laneScan}
       }
     }
     // The lead: its prefix comes from the lanes and steps before (or, if none of them holds a head,
-    // from before the sub-range: it waits in open_*).
+    // from before the sub-range: it waits in open_*). The (head, value) pairs are scanned by
+    // seg_group_scan, not a block scan, whose operator is one shuffled type (see the single-pass scan).
     let s = seg_group_scan(Pair(select(0u, 1u, h != 0u), acc), lane, gsize);
     let into = seg(run, s.exclusive);
     if (lowest_bit(t) < lowest_bit(h)) {   // 32 for no bit, past any element
@@ -316,7 +321,9 @@ ${laneScan}
   }
 
   // 3. Join: the groups in order finish each other's open leads; what is left open is the range's
-  // own first segment, and the range's aggregate is published.
+  // own first segment, and the range's aggregate is published. (The leader's loop, not a block
+  // reduce: it emits the open leads on the way, and a block reduce's result in every invocation
+  // would cost one barrier more.)
   if (lane == 0u) { wg_run_head[group] = run.head; wg_run_value[group] = run.value; }
   if (open_index != NONE) { wg_open_index[group] = open_index; wg_open_value[group] = open_value; }
   workgroupBarrier();

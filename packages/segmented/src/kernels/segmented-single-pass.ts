@@ -1,5 +1,6 @@
 import type { ElementType, ScanOp } from '@scan/core';
 import {
+  composeBlocks,
   type DecoupledLookBack,
   defineKernel,
   groupIdentityWgsl,
@@ -7,9 +8,9 @@ import {
   lookBackCommonWgsl,
   read,
   SLOT_PARAMS,
-  slotBindings,
-  slotFunctionsWgsl,
   TAKE_TILE_WGSL,
+  type TileIoBlock,
+  tileIo,
   tileLookBack,
   unroll,
   type WgslOp,
@@ -54,15 +55,34 @@ export type SegmentedSinglePassSpec = {
  */
 export const segmentedSinglePassKernel = defineKernel({
   name: 'segmented/single-pass',
-  bindings: (spec: SegmentedSinglePassSpec) => ({
-    ...slotBindings({ type: spec.type, writes: true }),
-    status: LOOK_BACK_STATUS,
-    head_bits: read('array<u32>'),
-  }),
+  bindings: (spec: SegmentedSinglePassSpec) => {
+    const { src, dst, aux } = segmentedTileIo(spec).bindings; // the slot view's, named so that recipes are typed
+    return { src, dst, aux, status: LOOK_BACK_STATUS, head_bits: read('array<u32>') };
+  },
   params: SLOT_PARAMS,
   enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
   wgsl: (spec) => segmentedSinglePassWgsl(spec),
 });
+
+/**
+ * The tile of the single-pass segmented scan (the kit's tile load and store): K vec4 slots per
+ * invocation through core's slot view with its carry between chunks, group-striped — each group's
+ * run of gsize × K slots contiguous, every load coalesced, all K in flight at once, the whole/partial
+ * split and the tail the block's. The (head, value) scan itself stays hand-written: see
+ * {@link segGroupScanWgsl}.
+ */
+function segmentedTileIo(spec: SegmentedSinglePassSpec): TileIoBlock {
+  return tileIo({
+    name: 'tile',
+    type: spec.type,
+    workgroupSize: spec.workgroupSize,
+    itemsPerThread: spec.slotsPerThread,
+    arrangement: 'group-striped',
+    backward: spec.backward,
+    fill: wgslOp(spec.op, spec.type).identity,
+    source: { kind: 'slots', writes: true, carry: true },
+  });
+}
 
 function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
   const o = wgslOp(spec.op, spec.type);
@@ -75,11 +95,8 @@ function segmentedSinglePassWgsl(spec: SegmentedSinglePassSpec): string {
   const c = o.combine;
   const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
   const lb = segmentedLookBack(o, spec);
-  return `${slotFunctionsWgsl({ type: T, identity: o.identity, backward: spec.backward, writes: true })}
-
-const WG: u32 = ${WG}u;
-const K: u32 = ${K}u;
-const TILE_SLOTS: u32 = ${WG * K}u;
+  const io = segmentedTileIo(spec);
+  return `${composeBlocks(io).decls}
 ${lookBackCommonWgsl(T)}
 ${lb.decls}
 ${segGroupScanWgsl(o, spec.subgroups, WG)}
@@ -87,27 +104,25 @@ ${id.decls}
 ${segmentedTileDeclsWgsl(T, maxGroups)}
 var<workgroup> wg_aggregate_head: u32;   // 1 when the tile holds a segment head
 
-${segmentedSlotsWgsl(o, spec.backward)}
+${segmentedSlotsWgsl(o, spec.backward, io)}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   ${TAKE_TILE_WGSL}
   ${id.body}
   let leader = group == 0u && lane == 0u;
 
-  // 1. Load the group's run of gsize × K slots and their head bits.
-  let base = tile * TILE_SLOTS + group * gsize * K;
-  var vals: array<${V}, ${K}>;
+  // 1. Tile load: the group's run of gsize × K slots, and their head bits.
+  var vals = ${io.load('tile')};
+  let first_slot = tile * tile_TILE;
   var heads: array<u32, ${K}>;
-  let whole = slots_whole(base + lane, base + (K - 1u) * gsize + lane);
-  if (whole) {
-${unroll(K, (k) => `    vals[${k}] = load_slot_whole(base + ${k}u * gsize + lane);`)}
-  } else {
-${unroll(K, (k) => `    vals[${k}] = load_slot(base + ${k}u * gsize + lane);`)}
-  }
-${unroll(K, (k) => `  heads[${k}] = slot_heads(base + ${k}u * gsize + lane);`)}
+${unroll(K, (k) => `  heads[${k}] = slot_heads(first_slot + ${io.position(`${k}u`)});`)}
 
   // 2. Local scan over (head, value) pairs. open: bit 4k + j is set when element j of slot k has
   // no head at or before it in the group's run, so it still needs the prefix from before the run.
+  // Not the kit's block scan: its operator is one shuffled type with items vec4 of it, where a
+  // pair is two values, and it would lose seg_group_scan's integer-add path (one hardware
+  // inclusive add corrected at the last head with one ballot); with the tile prefix as its seed it
+  // would also combine every element twice, where the open bits combine the prefix once, in 5.
   var run = Pair(0u, ${o.identity});
   var open = 0u;
 ${unroll(
@@ -134,7 +149,9 @@ ${unroll(
 )}
 
   // 3. Tile reduce: group totals → group prefixes and the tile aggregate. A tile holding a head
-  // publishes INCLUSIVE at once; its successors need not look past it.
+  // publishes INCLUSIVE at once; its successors need not look past it. (Not the block scan's step
+  // across groups: the leader alone combines the pairs and publishes, and the barrier after the
+  // look-back orders the prefixes' reads, where the block's step needs one more barrier of its own.)
   ${segmentedTileReduceWgsl(o, 'run')}
 
   // 4. Look-back with fallback (core's look-back: only head-free tiles publish AGGREGATE).
@@ -142,7 +159,7 @@ ${unroll(
   ${lb.finish}
   workgroupBarrier();
 
-  // 5. Propagate: open elements take tile prefix ⊕ group prefix.
+  // 5. Propagate: open elements take tile prefix ⊕ group prefix; then the tile store.
   let gp = Pair(wg_group_prefix_head[group], wg_group_prefix[group]);
   let p = ${segValue('gp.head != 0u', 'gp.value', 'wg_exclusive')};
 ${unroll(
@@ -150,10 +167,10 @@ ${unroll(
   (k) => `  {
     let m = open >> ${4 * k}u;
     let take = vec4<bool>((m & 1u) != 0u, (m & 2u) != 0u, (m & 4u) != 0u, (m & 8u) != 0u);
-    let result = select(vals[${k}], ${c(`${V}(p)`, `vals[${k}]`)}, take);
-    if (whole) { store_slot_whole(base + ${k}u * gsize + lane, result); } else { store_slot(base + ${k}u * gsize + lane, result); }
+    vals[${k}] = select(vals[${k}], ${c(`${V}(p)`, `vals[${k}]`)}, take);
   }`,
 )}
+  ${io.store('tile', 'vals')}
   if (tile == params.tiles - 1u && leader) {
     store_carry_out(${segValue('wg_aggregate_head != 0u', 'wg_aggregate', 'wg_exclusive')});
   }
@@ -306,15 +323,15 @@ export function segmentedPublishWgsl(o: WgslOp, agg: string): string {
  * `bits_at(i)` (4 head bits from global bit i), `slot_heads(s)` (the heads of logical slot s in the
  * scan's direction, element 0 of the array forced to a head), `vec_total(x, h)` (the (head, value)
  * total of one vec4) and `tile_reduce(...)`, the in-order segmented reduction of a whole tile that
- * the look-back's fallback runs. Expects core's slot view, `Pair`/`seg`/`seg_group_scan`, the
- * constants `K` and `TILE_SLOTS` and the workgroup arrays `wg_group_total`/`wg_group_head`.
+ * the look-back's fallback runs. Expects the tile block `io` (its slot view and positions),
+ * `Pair`/`seg`/`seg_group_scan` and the workgroup arrays `wg_group_total`/`wg_group_head`.
  *
  * @example
  * ```ts nocheck
- * const code = segmentedSlotsWgsl(wgslOp('add', 'u32'), false);
+ * const code = segmentedSlotsWgsl(wgslOp('add', 'u32'), false, segmentedTileIo(spec));
  * ```
  */
-function segmentedSlotsWgsl(o: WgslOp, backward: boolean): string {
+function segmentedSlotsWgsl(o: WgslOp, backward: boolean, io: TileIoBlock): string {
   const T = o.type;
   const V = `vec4<${T}>`;
   const segValue = (hb: string, vb: string, va: string) => segmentedValueWgsl(o, hb, vb, va);
@@ -356,13 +373,15 @@ ${
 }
 }
 
-// Segmented reduction of tile t, in order, for the fallback; valid in the leader.
+// Segmented reduction of tile t, in order, for the fallback; valid in the leader. One slot at a
+// time, not the tile load's K at once: the scanning tile's items stay live across the look-back,
+// and K more vec4s there would add to its registers.
 fn tile_reduce(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u32) -> Pair {
-  let base = t * TILE_SLOTS + group * gsize * K;
+  let first = t * tile_TILE;
   var run = Pair(0u, ${o.identity});
-  for (var k = 0u; k < K; k++) {
-    let x = load_slot(base + k * gsize + lane);
-    let lanePair = vec_total(x, slot_heads(base + k * gsize + lane));
+  for (var k = 0u; k < tile_K; k++) {
+    let slot = first + ${io.position('k')};
+    let lanePair = vec_total(load_slot(slot), slot_heads(slot));
     let s = seg_group_scan(lanePair, lane, gsize);
     run = seg(run, s.total);
   }

@@ -437,7 +437,11 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (block >= params.tiles) { return; }
   let base = block * BLOCK_SLOTS;
 
-  // Two leaves per invocation, one in each half of the block (coalesced, conflict-free).
+  // Two leaves per invocation, one in each half of the block (coalesced, conflict-free). No kit
+  // block in this kernel: the up- and down-sweep over (sum, OR) pairs in workgroup memory is the
+  // paper's algorithm, which a block scan would replace with another; a leaf is a slot with its
+  // flags, at the 'sums' level from the scratch view, which the tile load does not read; and the
+  // tile load's whole/partial split would change these two guarded loads.
   let ai = lid;
   let bi = lid + WG;
   let a = load_leaf(base + ai);

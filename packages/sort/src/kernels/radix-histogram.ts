@@ -1,4 +1,4 @@
-import { defineKernel, type ParamFields, read, readWrite, unroll } from '@scan/core/kit';
+import { defineKernel, type ParamFields, read, readWrite, tileIo, unroll } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
 import { type DigitPass, digitWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
@@ -51,8 +51,21 @@ function histogramWgsl(spec: HistogramSpec): string {
   const WG = spec.workgroupSize;
   const E = spec.elementsPerThread;
   const digits = spec.passes.map((p, i) => digitWgsl(`digit_${i}`, p)).join('\n');
+  // The chunk load, striped (consecutive invocations on consecutive keys). The kernel has no
+  // subgroups: the workgroup is one group, invocation lid its lane. Keys past the end read as 0 and
+  // are not counted.
+  const chunk = tileIo({
+    name: 'key_chunk',
+    type: 'u32',
+    workgroupSize: WG,
+    itemsPerThread: E,
+    arrangement: 'striped',
+    fill: '0u',
+    source: { kind: 'elements', load: 'keys' },
+  });
   return `${orderBitsWgsl(spec.keyType, spec.descending)}
 ${digits}
+${chunk.decls}
 
 var<workgroup> counts: array<atomic<u32>, ${P * RADIX}>;
 
@@ -63,10 +76,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let n = params.count;
   // Grid stride: workgroup w counts chunks w, w + tiles, … of ${WG * E} keys, consecutive
   // invocations on consecutive keys.
-  for (var base = w * ${WG * E}u; base < n; base += params.tiles * ${WG * E}u) {
-    // All loads first (independent, in flight together), then the counting.
-    var k: array<u32, ${E}>;
-${unroll(E, (j) => `    k[${j}] = keys[min(base + ${j * WG}u + lid, n - 1u)];`)}
+  for (var c = w; c * ${WG * E}u < n; c += params.tiles) {
+    let base = c * ${WG * E}u;
+    // All loads first (independent, in flight together: the chunk load), then the counting.
+    let k = ${chunk.load('c', '0u', 'lid', `${WG}u`)};
 ${unroll(
   E,
   (j) => `    if (base + ${j * WG}u + lid < n) {
@@ -86,7 +99,9 @@ ${spec.passes.map((_, i) => `      atomicAdd(&counts[${i * RADIX}u + digit_${i}(
 /**
  * The exclusive scan of every pass's global histogram: `digits[DIGIT_STARTS_WORD + pass · 256 + d]`
  * becomes the first output position of digit d in that pass. One workgroup of 256 invocations, a
- * Kogge–Stone scan in workgroup memory per pass (256 values: not worth more).
+ * Kogge–Stone scan in workgroup memory per pass (256 values: not worth more). Not the kit's block
+ * scan: without subgroups (this kernel has none) it takes two more barriers per pass, its exclusive
+ * value and total going through workgroup memory where this takes `inc − own`.
  *
  * @example
  * ```ts

@@ -7,6 +7,7 @@ import {
   type ParamFields,
   read,
   readWrite,
+  tileIo,
   unroll,
   wgslOp,
 } from '@scan/core/kit';
@@ -399,10 +400,20 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const live = spec.maskWords === 1 ? 'subgroupBallot(true).x' : 'subgroupBallot(true)';
   const valueAt = (e: string) => (spec.values === 'index' ? e : `values_in[${e}]`);
   // A partial tile's keys past the count: the last key (padLast: it ranks at the tail by its own
-  // digit, and the staging may write it there), else the last real key (never counted nor staged).
+  // digit, and the staging may write it there), else 0 (never counted nor staged: the phases test
+  // the index instead).
   const pad = padKeyOf(spec);
-  const partialLoad = (e: string) =>
-    pad === undefined ? `keys_in[min(${e}, n - 1u)]` : `select(0x${pad.toString(16)}u, keys_in[min(${e}, n - 1u)], ${e} < n)`;
+  // Phase 1's tile load: lane l of a group holds keys j · gsize + l of the group's run
+  // (group-striped), so the keys of a group in (j, lane) order are in input order.
+  const keyTile = tileIo({
+    name: 'key_tile',
+    type: 'u32',
+    workgroupSize: WG,
+    itemsPerThread: E,
+    arrangement: 'group-striped',
+    fill: pad === undefined ? '0u' : `0x${pad.toString(16)}u`,
+    source: { kind: 'elements', load: 'keys_in' },
+  });
   // Padded with the last key, a tile counts its padding as the largest digit: taken back out of the
   // early counts before they are published.
   const paddingUncounted = pad === undefined ? '' : ' - select(0u, TILE - valid, d == params.mask)';
@@ -445,6 +456,7 @@ const TILE: u32 = ${TILE}u;
 const RADIX: u32 = ${RADIX}u;
 const R: u32 = ${R}u;                       // digits per invocation in the per-digit phases
 const STATUS_BASE: u32 = ${SORT_STATUS_BASE}u;
+${keyTile.decls}
 ${lookBackCommonWgsl()}
 ${lb.decls}
 
@@ -482,14 +494,9 @@ ${clearsWgsl(spec, `${G * RADIX}u`)}
   let tile_start = tile * TILE;
   let valid = min(TILE, n - tile_start);
 
-  // 1. Load: E keys per lane, strided by the group size (coalesced).
+  // 1. Load: the tile load, E keys per lane, strided by the group size (coalesced).
   let base = tile_start + group * gsize * E;
-${perKeySlots(spec, 'keys')}
-  if (base + E * gsize <= n) {
-${perKey(spec, (j, slot) => `    ${slot('keys')} = keys_in[base + ${j} * gsize + lane];`)}
-  } else {
-${perKey(spec, (j, slot) => `    ${slot('keys')} = ${partialLoad(`base + ${j} * gsize + lane`)};`)}
-  }
+  var keys = ${keyTile.load('tile')};
 
   // 2. Early counts (Onesweep's): the tile's digit counts, published at once as AGGREGATE (tile 0:
   // INCLUSIVE) so that successors waiting in their look-back need not wait for this tile's ranking.
