@@ -17,6 +17,24 @@ export { type ContextOptions, createContext, type ScanContext } from './context.
 export { SCAN_FEATURES, SCAN_LIMITS, scanDeviceDescriptor } from './device-descriptor.js';
 export { ELEMENT_TYPES, type ElementType, SCAN_OPS, type ScanOp, type ScanTypedArray } from './element-types.js';
 export { ScanError, type ScanErrorCode } from './errors.js';
+export { builtinOperator } from './operators/builtin-operators.js';
+export { defineOperator } from './operators/define-operator.js';
+export type { Float16ArrayLike, HostArray } from './operators/host-records.js';
+export type {
+  FieldType,
+  LaneType,
+  Operator,
+  OperatorDefinition,
+  OperatorLayout,
+  OperatorShape,
+  OperatorType,
+  OperatorTypeFor,
+  OperatorValue,
+  OperatorWgsl,
+  RecordType,
+  ScalarType,
+  VectorType,
+} from './operators/operator-type.js';
 export { distribute, enumerate, pack, packIf, reduce, split } from './ops/primitives.js';
 export { type ScanOptions, scan } from './ops/scan.js';
 export { createDispatchArgsPlan, type DispatchArgsEncodeArgs, type DispatchArgsPlanOptions } from './plans/dispatch-args-plan.js';

@@ -1,6 +1,7 @@
 import type { ScanContext } from './context.js';
 import { checkOp, type ElementType, elementTypeOf, type ScanOp } from './element-types.js';
 import { invalidArgument, ScanError } from './errors.js';
+import type { Operator } from './operators/operator-type.js';
 import { SCAN_ALGORITHMS, type ScanAlgorithm } from './plans/types.js';
 
 // Argument validation shared by the CPU references and the GPU array-level functions, so both
@@ -163,8 +164,9 @@ export function checkPositiveInteger(value: unknown, argument: string): number {
 
 /** Options of `scan` (GPU and CPU alike). */
 export interface ScanOptions {
-  /** Operator (default `'add'`); `and`, `or`, `xor` need integer data. */
-  op?: ScanOp;
+  /** Operator (default `'add'`): a built-in name (`and`, `or`, `xor` need integer data) or an `Operator` from `defineOperator`. */
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  op?: ScanOp | Operator<any>;
   /** Include each element in its own result (default false: exclusive, the first result is the identity). */
   inclusive?: boolean;
   /** Scan from the last element towards the first (default false). */
@@ -175,8 +177,9 @@ export interface ScanOptions {
 
 /** Options of `reduce`. */
 export interface ReduceOptions {
-  /** Operator (default `'add'`). */
-  op?: ScanOp;
+  /** Operator (default `'add'`): a built-in name or an `Operator` from `defineOperator`. */
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  op?: ScanOp | Operator<any>;
 }
 
 /** Options of `enumerate` and `distribute`. */

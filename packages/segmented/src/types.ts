@@ -1,4 +1,4 @@
-import type { ScanOp } from '@scan/core';
+import type { Operator, ScanOp } from '@scan/core';
 
 /**
  * Head flags: one per element, 1 marks the first element of a segment. Element 0 always starts a
@@ -24,7 +24,9 @@ export const SEGMENTED_SCAN_ALGORITHMS: readonly Exclude<SegmentedScanAlgorithm,
 /** Options of `segmentedScan`. */
 export interface SegmentedScanOptions {
   /** Operator (default `'add'`); bitwise operators need integer data. */
-  op?: ScanOp;
+  /** A built-in name, or an `Operator` from `defineOperator` (then leave `type` out: the operator sets it). */
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  op?: ScanOp | Operator<any>;
   /** Include each element in its own result (default false: each segment starts at the identity). */
   inclusive?: boolean;
   /**

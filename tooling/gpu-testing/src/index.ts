@@ -34,6 +34,7 @@ export {
   planRejectionFaults,
 } from './encode-rejections.js';
 export { type FrameLoopCounts, type FrameLoopOptions, frameCounts, runFrameLoop } from './frame-loop.js';
+export { add4, affine16, affineRecord, argmaxRecord, matrix2x2, operatorData, userAddF32 } from './operators.js';
 export { isPoison, POISON_U32, poisonBuffer } from './poison.js';
 export {
   createRng,

@@ -14,6 +14,10 @@
 
 export type { ElementType, ScanOp, ScanTypedArray } from '../element-types.js';
 export { ScanError } from '../errors.js';
+export { builtinOperator } from '../operators/builtin-operators.js';
+export { defineOperator } from '../operators/define-operator.js';
+export type { HostArray } from '../operators/host-records.js';
+export type { Operator, OperatorDefinition } from '../operators/operator-type.js';
 export type { CompareOp } from '../predicate.js';
 export type { DirectionOptions, ReduceOptions, ScanOptions } from '../validate.js';
 export { distribute } from './distribute.js';

@@ -1,16 +1,18 @@
 import { type BindingDecl, readWrite } from './define-kernel.js';
+import type { BlockOp } from './group-scan.js';
 import { unroll } from './unroll.js';
-import type { WgslOp } from './wgsl-ops.js';
+import { type ValueWords, valueWords } from './value-words.js';
 
 // The single-pass tile prefix of the scan family: the decoupled look-back with fallback (Merrill &
 // Garland 2016; the fallback from Smith, Levien & Owens, SPAA 2025) of every single-pass kernel:
 // core's scan and compaction, segmented's, the onesweep sort's and tcu's chained scan.
 
 /**
- * u32 words of the status buffer per tile: each tile's two status words sit alone on a 128-byte
- * line (the ticket counter has line 0). Every tile in flight reads its predecessors' statuses;
- * packed two words apart, a few lines take all those reads and the look-back crawls — measured on
- * the H100, 2^28 u32: 0.75× copy packed, 0.91× with a line per tile (BENCHMARKS.md).
+ * u32 words of the status buffer per tile: each tile's status words (two for a 32-bit value, up to
+ * all 32 for a wider one) sit alone on a 128-byte line (the ticket counter has line 0). Every tile
+ * in flight reads its predecessors' statuses; packed two words apart, a few lines take all those
+ * reads and the look-back crawls — measured on the H100, 2^28 u32: 0.75× copy packed, 0.91× with
+ * a line per tile (BENCHMARKS.md).
  */
 export const STATUS_WORDS_PER_TILE = 32;
 
@@ -48,8 +50,9 @@ export const TAKE_TILE_WGSL = `if (lid == 0u) { wg_tile = atomicAdd(&status[0], 
 /**
  * The declarations every kernel with a look-back includes once, whatever its chains: the flags a
  * status goes through (NOT_READY → AGGREGATE → INCLUSIVE, never back), `Status` (a flag and 32
- * bits of value), `NONE`, `STATUS_LINE` (the words of one tile's line) and the ticket `wg_tile`
- * that {@link TAKE_TILE_WGSL} reads. With `tileType`, also `wg_aggregate` and `wg_exclusive`, the
+ * bits of value; a look-back of wider values declares its own `NAME_Status`), `NONE`,
+ * `STATUS_LINE` (the words of one tile's line) and the ticket `wg_tile` that
+ * {@link TAKE_TILE_WGSL} reads. With `tileType`, also `wg_aggregate` and `wg_exclusive`, the
  * tile's own total and its exclusive prefix, of that WGSL type.
  *
  * @example
@@ -72,7 +75,13 @@ ${tileType ? `var<workgroup> wg_aggregate: ${tileType};\nvar<workgroup> wg_exclu
  * How a chain's statuses are stored in the `status` binding:
  * - `'split'`: 32 bits of value and a flag do not fit one atomic word, so a status is two words,
  *   (flag << 16 | low half) and (flag << 16 | high half). A reader accepts a pair only when both
- *   flags agree; flags only grow, so a torn read is just retried. Any 32-bit type.
+ *   flags agree; flags only grow, so a torn read is just retried. Any 32-bit type; and wider
+ *   values the same way, half by half: a value of W 32-bit words (a vector, or a record's
+ *   members in order, each word low half first; an f16 is one half) is 2W consecutive words from
+ *   `word(t, chain)`, each (flag << 16 | its half), and a reader accepts the status only when all
+ *   2W flags agree, else it reads as NOT_READY. Every half is written once per flag value (a wider
+ *   status is never offered, see {@link LookBackSpec.op}), so agreeing flags come from one write of
+ *   each half: the same value. A tile's line holds up to 32 words (W ≤ 16; records have at most 8).
  * - `'packed'`: one word, the flag in the top two bits and a u32 below 2^30 (a count). Half the
  *   reads, for the radix sort's 256 chains per tile.
  */
@@ -92,10 +101,21 @@ export type LookBackWalkers = 'leader' | 'first-subgroup' | 'every-invocation';
 export interface LookBackSpec {
   /** Prefix of its WGSL names (functions `NAME_read`, `NAME_publish`, …; variables `NAME_prefix_0`, …). */
   readonly name: string;
-  /** The values chained: their type, combine and identity. */
-  readonly op: WgslOp;
+  /**
+   * The values chained: their type, combine and identity. A `WgslOp` (core's built-in operators on
+   * u32, i32, f32), or any {@link BlockOp}: a scalar, a vector or a record (with its `fields`;
+   * the module declares its struct and functions), whose `combine(a, b)` need only be associative
+   * (`a` the value of the earlier tiles of the chain). Offered to a stalled tile's status are only the fallback's
+   * aggregates of an `exact` `WgslOp`, one word wide: those are bit for bit what the owner
+   * publishes. Any other operator may give other bits reduced in another order (float, or a user's
+   * function), and a wider status offered half by half could mix two writes.
+   */
+  readonly op: BlockOp & { readonly exact?: boolean };
   readonly encoding: StatusEncoding;
-  /** The word of `status` holding tile `t`'s status of chain `chain` (WGSL u32 expressions); split: the first of two. */
+  /**
+   * The word of `status` holding tile `t`'s status of chain `chain` (WGSL u32 expressions); split:
+   * the first of two, or of 2W for a value of W 32-bit words.
+   */
   readonly word: (t: string, chain: string) => string;
   readonly walkers: LookBackWalkers;
   /** Predecessors a `'leader'` or `'every-invocation'` walker reads at once (default 1). */
@@ -139,7 +159,10 @@ export interface LookBackSpec {
 
 /** The WGSL of one look-back: module-scope declarations, the first attempt and the fallback loop. */
 export interface DecoupledLookBack {
-  /** Module scope: `NAME_load/read/publish/offer` and the fallback's workgroup state. */
+  /**
+   * Module scope: `NAME_load/read/publish/offer` (no `NAME_offer` for a value wider than 32 bits,
+   * which then has its status struct `NAME_Status { flag, value }`) and the fallback's workgroup state.
+   */
   readonly decls: string;
   /**
    * The first attempt (no barriers, in the entry point's top scope): declares every chain's state
@@ -149,7 +172,8 @@ export interface DecoupledLookBack {
   /**
    * The fallback loop, run by the whole workgroup (uniform control flow): while a chain is stuck on
    * a predecessor that is not ready, the workgroup runs `fallback.run` on it, the chains stuck there
-   * take its aggregate (offering it to the predecessor's status for exact operators) and walk on.
+   * take its aggregate (offering it to the predecessor's status for exact built-in operators of one
+   * word) and walk on.
    * Ends with every chain resolved.
    */
   readonly finish: string;
@@ -175,9 +199,9 @@ export interface DecoupledLookBack {
  * forward progress between workgroups is needed (SwiftShader has none).
  *
  * The kernels differ only in what the spec says: the status encoding (two half-words of any 32-bit
- * type, or one word of flag and count), who walks (the leader, the first subgroup over a window of
- * `subgroup_size` predecessors, or every invocation over its own chains, as the radix sort's 256
- * digit counts per tile), and what the fallback reduces. Expects {@link lookBackCommonWgsl}, the
+ * type, 2W of a value of W words, or one word of flag and count), who walks (the leader, the first
+ * subgroup over a window of `subgroup_size` predecessors, or every invocation over its own chains,
+ * as the radix sort's 256 digit counts per tile), and what the fallback reduces. Expects {@link lookBackCommonWgsl}, the
  * binding `status`, and `tile`, `lid`, `leader`, `group`, `lane` and `gsize` in the entry point.
  *
  * @example
@@ -196,6 +220,7 @@ export function decoupledLookBack(spec: LookBackSpec): DecoupledLookBack {
   if (spec.encoding === 'packed' && spec.op.type !== 'u32') {
     throw new Error(`decoupledLookBack: the packed encoding holds u32 counts, not ${spec.op.type}`);
   }
+  const form = statusForm(spec);
   const n = spec.name;
   const chains = spec.chains ?? 1;
   const state = (r: number) => ({ left: `${n}_left_${r}`, prefix: `${n}_prefix_${r}`, done: `${n}_done_${r}` });
@@ -223,7 +248,7 @@ export function decoupledLookBack(spec: LookBackSpec): DecoupledLookBack {
   // chain resolves) or is offered to the stalled tile's status (exact operators only).
   const takeFound = (r: number) => {
     const s = state(r);
-    const offer = spec.op.exact ? `if (${rep}) { ${n}_offer(stalled, ${chain(r)}, ${n}_found); }` : '';
+    const offer = form.offers ? `if (${rep}) { ${n}_offer(stalled, ${chain(r)}, ${n}_found); }` : '';
     return `let ${n}_found = ${spec.fallback.value(r)};
       ${s.prefix} = ${spec.op.combine(`${n}_found`, s.prefix)};
       ${s.left} = stalled;
@@ -301,11 +326,13 @@ ${unroll(
           ${settle(`${n}_prefix`)}
           ${n}_state = 0u;
         } else {
-          ${spec.op.exact ? offerCall : ''}
+          ${form.offers ? offerCall : ''}
         }`
-      : spec.op.exact
+      : form.offers
         ? offerCall
-        : '// Float add/mul: another order gives other bits, so the aggregate is kept private.';
+        : spec.op.exact === false
+          ? '// Float add/mul: another order gives other bits, so the aggregate is kept private.'
+          : '// Not an exact built-in of one word: the aggregate is kept private (see LookBackSpec.op).';
     finish = `if (${active}) {
   loop {
     // Fallback: while the walk is stuck on a predecessor that is not ready, the whole workgroup
@@ -350,7 +377,7 @@ ${unroll(
 var<workgroup> ${n}_tile: u32;    // the nearest predecessor not consumed yet; NONE past tile 0
 var<workgroup> ${n}_prefix: ${spec.op.type};  // the predecessors consumed so far, combined (the prefix once resolved)`
     }
-${statusAccessWgsl(spec)}`,
+${statusAccessWgsl(spec, form)}${walkHelpersWgsl(spec)}`,
     start,
     finish,
     prefix,
@@ -358,12 +385,52 @@ ${statusAccessWgsl(spec)}`,
 }
 
 /**
+ * How a look-back's statuses look in WGSL. One 32-bit word of value (u32, i32, f32; every kernel
+ * of the kit so far): the common `Status { flag, bits }`, the value bitcast from `bits` — this
+ * form's WGSL is kept as it was, byte for byte, as the single-pass kernels were timed with it.
+ * Anything wider (or an f16): the look-back's own `NAME_Status { flag, value: T }`.
+ */
+interface StatusForm {
+  /** The value is wider than one 32-bit scalar (or an f16): `NAME_Status`, 2W halves. */
+  readonly wide: boolean;
+  /** The status struct's WGSL name. */
+  readonly struct: string;
+  /** The value type's halves. */
+  readonly words: ValueWords;
+  /** The fallback's aggregate is offered to the stalled tile's status (see {@link LookBackSpec.op}). */
+  readonly offers: boolean;
+  /** The value of the status `st` (a WGSL expression), of the value type. */
+  value(st: string): string;
+  /** What the status struct's second member holds for the value `v` (a WGSL expression of the value type). */
+  member(v: string): string;
+}
+
+function statusForm(spec: LookBackSpec): StatusForm {
+  const o = spec.op;
+  const words = valueWords(o.type, o.fields);
+  const wide = !words.word32;
+  if (wide && spec.encoding !== 'split') {
+    throw new Error(`decoupledLookBack: the ${spec.encoding} encoding holds one word, not ${o.type}`);
+  }
+  return {
+    wide,
+    struct: wide ? `${spec.name}_Status` : 'Status',
+    words,
+    offers: !wide && o.exact === true && o.commutative !== false,
+    value: (st) => (wide ? `${st}.value` : `bitcast<${o.type}>(${st}.bits)`),
+    member: (v) => (wide ? v : `bitcast<u32>(${v})`),
+  };
+}
+
+/**
  * `NAME_load(t, chain) -> Status` (the status as stored; NOT_READY while split halves disagree),
  * `NAME_read` (the same, or always NOT_READY with `forceFallback`), `NAME_publish(t, chain, flag,
  * value)` and `NAME_offer(t, chain, value)`: a fallback's aggregate stored with atomicMax, which
- * never lowers a flag, so an owner's INCLUSIVE survives and its AGGREGATE has the same bits.
+ * never lowers a flag, so an owner's INCLUSIVE survives and its AGGREGATE has the same bits. A
+ * wide value: `struct NAME_Status`, its halves in 2W words, and no `NAME_offer`.
  */
-function statusAccessWgsl(spec: LookBackSpec): string {
+function statusAccessWgsl(spec: LookBackSpec, form: StatusForm): string {
+  if (form.wide) return wideStatusAccessWgsl(spec, form);
   const n = spec.name;
   const T = spec.op.type;
   const at = (half: number) => `${spec.word('t', 'chain')}${half ? ' + 1u' : ''}`;
@@ -403,6 +470,74 @@ fn ${n}_offer(t: u32, chain: u32, value: ${T}) {
 }
 
 /**
+ * The split encoding of a wide value (see {@link StatusEncoding}): word k from `word(t, chain)`
+ * holds (flag << 16 | half k); the status reads as NOT_READY unless all the flags agree. No
+ * `NAME_offer`: only the owner writes a wide status, each half once per flag.
+ */
+function wideStatusAccessWgsl(spec: LookBackSpec, form: StatusForm): string {
+  const n = spec.name;
+  const T = spec.op.type;
+  const S = form.struct;
+  const H = form.words.halves;
+  const at = (k: number) => `${spec.word('t', 'chain')}${k ? ` + ${k}u` : ''}`;
+  const w = Array.from({ length: H }, (_, k) => `w${k}`);
+  const notReady = `return ${S}(FLAG_NOT_READY, ${T}());`;
+  const torn = w
+    .slice(1)
+    .map((x) => `(${x} >> 16u) != flag`)
+    .join(' || ');
+  // Halves of different writes (a status being published) read as not ready yet.
+  const check = torn ? `if (${torn}) { ${notReady} }\n  ` : '';
+  const load = `${w.map((x, k) => `let ${x} = atomicLoad(&status[${at(k)}]);`).join('\n  ')}
+  let flag = w0 >> 16u;
+  ${check}return ${S}(flag, ${form.words.fromHalves(w)});`;
+  const halves = form.words.halvesOf('value');
+  return `// A status of ${T}: a flag and the value, stored as ${H} words (flag << 16 | a 16-bit half).
+struct ${S} { flag: u32, value: ${T} }
+
+fn ${n}_load(t: u32, chain: u32) -> ${S} {
+  ${load}
+}
+
+fn ${n}_read(t: u32, chain: u32) -> ${S} {
+  ${spec.forceFallback ? notReady : load}
+}
+
+fn ${n}_publish(t: u32, chain: u32, flag: u32, value: ${T}) {
+  ${halves.map((h, k) => `atomicStore(&status[${at(k)}], (flag << 16u) | ${h});`).join('\n  ')}
+}
+`;
+}
+
+/**
+ * What a wide or user's operator needs in a subgroup walk (nothing for a `WgslOp`):
+ * `NAME_select` in place of `select` for a struct, and `NAME_reduce(x, lane, size)`, the subgroup's
+ * reduction from its last lane to its first (lane i holds predecessor cursor − i, so the higher
+ * lanes come first) by a butterfly of shuffles, for an operator without a reduction built-in.
+ */
+function walkHelpersWgsl(spec: LookBackSpec): string {
+  if (spec.walkers !== 'first-subgroup') return '';
+  const o = spec.op;
+  const T = o.type;
+  const n = spec.name;
+  const out: string[] = [];
+  if (o.fields) out.push(`fn ${n}_select(f: ${T}, t: ${T}, cond: bool) -> ${T} { if (cond) { return t; } return f; }`);
+  if (!o.subgroupReduce) {
+    const shuffle = o.fields ? `${T}(${o.fields.map((f) => `subgroupShuffleXor(r.${f.name}, d)`).join(', ')})` : 'subgroupShuffleXor(r, d)';
+    out.push(`// The subgroup's reduction from its last lane to its first, in order (the operator need not commute).
+fn ${n}_reduce(x: ${T}, lane: u32, size: u32) -> ${T} {
+  var r = x;
+  for (var d = 1u; d < size; d = d << 1u) {
+    let y = ${shuffle};
+    if ((lane & d) == 0u) { r = ${o.combine('y', 'r')}; } else { r = ${o.combine('r', 'y')}; }
+  }
+  return r;
+}`);
+  }
+  return out.length > 0 ? `\n${out.join('\n')}\n` : '';
+}
+
+/**
  * One attempt of a single walker, as a block: walks back from predecessor `cursor` (a WGSL u32;
  * NONE past tile 0) with `prefix` combined so far, and leaves the state in `NAME_tile`,
  * `NAME_prefix`, `NAME_state` — resolved (0: the prefix is complete, `resolved` ran) or stuck (1:
@@ -414,9 +549,17 @@ fn ${n}_offer(t: u32, chain: u32, value: ${T}) {
 function singleStep(spec: LookBackSpec, chain: string, cursor: string, prefix: string, settle: (prefix: string) => string): string {
   const n = spec.name;
   const o = spec.op;
-  const T = o.type;
-  const before = `bitcast<u32>(${spec.beforeFirst ?? o.identity})`;
+  const f = statusForm(spec);
+  const S = f.struct;
+  // What a read past tile 0 holds, as the status struct's member, and as a value.
+  const before = f.member(spec.beforeFirst ?? o.identity);
+  const beforeValue = f.wide ? before : `bitcast<${o.type}>(${before})`;
   if (spec.walkers === 'first-subgroup') {
+    // The subgroup's reduction (lanes from the last to the first) of the values of the lanes where `cond` holds.
+    const part = (cond: string) => {
+      const x = o.fields ? `${n}_select(${o.identity}, value, ${cond})` : `select(${o.identity}, value, ${cond})`;
+      return o.subgroupReduce ? `${o.subgroupReduce}(${x})` : `${n}_reduce(${x}, lane, gsize)`;
+    };
     return `if (group == 0u) {
       var spins = 0u;
       var cursor = ${cursor};
@@ -425,19 +568,19 @@ function singleStep(spec: LookBackSpec, chain: string, cursor: string, prefix: s
       loop {
         // The nearest INCLUSIVE ends the walk if no NOT_READY precedes it; otherwise the
         // AGGREGATEs before the first NOT_READY are consumed. Lanes past tile 0 read the carry-in.
-        var st = Status(FLAG_INCLUSIVE, ${before});
+        var st = ${S}(FLAG_INCLUSIVE, ${before});
         if (cursor != NONE && lane <= cursor) { st = ${n}_read(cursor - lane, ${chain}); }
         let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
         let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
-        let value = bitcast<${T}>(st.bits);
+        let value = ${f.value('st')};
         if (first_inclusive < first_not_ready) {
-          let part = ${o.subgroupReduce}(select(${o.identity}, value, lane <= first_inclusive));
+          let part = ${part('lane <= first_inclusive')};
           prefix = ${o.combine('part', 'prefix')};
           resolved = true;
           break;
         }
         if (first_not_ready > 0u) {
-          let part = ${o.subgroupReduce}(select(${o.identity}, value, lane < first_not_ready));
+          let part = ${part('lane < first_not_ready')};
           prefix = ${o.combine('part', 'prefix')};
           // A window of AGGREGATEs only (first_not_ready == NONE) advances by the window size.
           let consumed = min(first_not_ready, gsize);
@@ -467,18 +610,18 @@ function singleStep(spec: LookBackSpec, chain: string, cursor: string, prefix: s
       ${n}_state = 1u;
       loop {
         if (${n}_tile == NONE) {
-          ${n}_prefix = ${o.combine(`bitcast<${T}>(${before})`, `${n}_prefix`)};
+          ${n}_prefix = ${o.combine(beforeValue, `${n}_prefix`)};
           ${n}_state = 0u;
           break;
         }
         let st = ${n}_read(${n}_tile, ${chain});
         if (st.flag == FLAG_INCLUSIVE) {
-          ${n}_prefix = ${o.combine(`bitcast<${T}>(st.bits)`, `${n}_prefix`)};
+          ${n}_prefix = ${o.combine(f.value('st'), `${n}_prefix`)};
           ${n}_state = 0u;
           break;
         }
         if (st.flag == FLAG_AGGREGATE) {
-          ${n}_prefix = ${o.combine(`bitcast<${T}>(st.bits)`, `${n}_prefix`)};
+          ${n}_prefix = ${o.combine(f.value('st'), `${n}_prefix`)};
           ${n}_tile = select(${n}_tile - 1u, NONE, ${n}_tile == 0u);
           spins = 0u;
           continue;
@@ -503,25 +646,30 @@ function singleStep(spec: LookBackSpec, chain: string, cursor: string, prefix: s
 function walkWgsl(spec: LookBackSpec, v: { left: string; prefix: string; done: string }, chain: string): string {
   const n = spec.name;
   const o = spec.op;
-  const T = o.type;
-  const beforeBits = `bitcast<u32>(${spec.beforeFirst ?? o.identity})`;
+  const f = statusForm(spec);
+  const before = f.member(spec.beforeFirst ?? o.identity);
   const { left, prefix, done } = v;
   const W = spec.window ?? 1;
+  // Statuses past tile 0 stand for an INCLUSIVE `beforeFirst` (a struct of a wide value takes no `select`).
+  const keep = f.wide
+    ? `window[i] = s;
+          if (i >= ${left}) { window[i] = ${f.struct}(FLAG_INCLUSIVE, ${before}); }`
+    : `window[i] = Status(select(FLAG_INCLUSIVE, s.flag, i < ${left}), select(${before}, s.bits, i < ${left}));`;
   return `{
       var spins = 0u;
       loop {
         // ${W === 1 ? 'One predecessor per read' : `A window of ${W} predecessors read at once (independent loads, one latency), then consumed nearest first`}: AGGREGATEs add up until an INCLUSIVE ends the walk or a NOT_READY stops this step.
         // The loads are unconditional (a read past tile 0 is discarded), so that they go out together.
-        var window: array<Status, ${W}>;
+        var window: array<${f.struct}, ${W}>;
         for (var i = 0u; i < ${W}u; i++) {
           let s = ${n}_read(${left} - 1u - i, ${chain});
-          window[i] = Status(select(FLAG_INCLUSIVE, s.flag, i < ${left}), select(${beforeBits}, s.bits, i < ${left}));
+          ${keep}
         }
         var consumed = 0u;
         for (var i = 0u; i < ${W}u; i++) {
           let s = window[i];
           if (s.flag == FLAG_NOT_READY) { break; }
-          ${prefix} = ${o.combine(`bitcast<${T}>(s.bits)`, prefix)};
+          ${prefix} = ${o.combine(f.value('s'), prefix)};
           if (s.flag == FLAG_INCLUSIVE) { ${done} = true; break; }
           consumed++;
         }
@@ -540,9 +688,10 @@ function walkWgsl(spec: LookBackSpec, v: { left: string; prefix: string; done: s
 /**
  * The look-back of a tile's one value (a scan's prefix, a compaction's count), as the single-pass
  * kernels of core, segmented and tcu use it: statuses `lb` in words 0–1 of each tile's line (split
- * encoding), walked by the first subgroup (or the leader without subgroups); once resolved the tile
- * publishes `inclusive(prefix)` (default `prefix ⊕ wg_aggregate`) and sets `wg_exclusive`. Expects
- * {@link lookBackCommonWgsl} with the tile's type. Publish with `lb_publish(tile, 0u, flag, value)`.
+ * encoding; words 0 to 2W − 1 for a value of W 32-bit words, W ≤ 16), walked by the first subgroup
+ * (or the leader without subgroups); once resolved the tile publishes `inclusive(prefix)` (default
+ * `prefix ⊕ wg_aggregate`) and sets `wg_exclusive`. Expects {@link lookBackCommonWgsl} with the
+ * tile's type. Publish with `lb_publish(tile, 0u, flag, value)`.
  *
  * @example
  * ```ts
@@ -553,12 +702,16 @@ function walkWgsl(spec: LookBackSpec, v: { left: string; prefix: string; done: s
  * ```
  */
 export function tileLookBack(
-  o: WgslOp,
+  o: LookBackSpec['op'],
   spec: Pick<LookBackSpec, 'maxSpin' | 'forceFallback' | 'beforeFirst' | 'fallback'> & {
     readonly subgroups: boolean;
     readonly inclusive?: (prefix: string) => string;
   },
 ): DecoupledLookBack {
+  const halves = valueWords(o.type, o.fields).halves;
+  if (halves > STATUS_WORDS_PER_TILE) {
+    throw new Error(`tileLookBack: a status of ${o.type} takes ${halves} words, more than a tile's line of ${STATUS_WORDS_PER_TILE}`);
+  }
   return decoupledLookBack({
     name: 'lb',
     op: o,

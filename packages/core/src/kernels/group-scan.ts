@@ -52,7 +52,10 @@ export interface BlockOp {
   readonly fields?: readonly BlockField[] | undefined;
   /** The identity, a WGSL expression of `type`. */
   readonly identity: string;
-  /** `combine(a, b)` as a WGSL expression, `a` coming first in the scan's order. Must be associative. */
+  /**
+   * `combine(a, b)` as a WGSL expression, `a` coming first in the array (backward scans too: they
+   * combine in the array's order, `out[i] = xi ⊕ … ⊕ x(n−1)`). Must be associative.
+   */
   combine(a: string, b: string): string;
   /** The subgroup reduction built-in (`subgroupAdd`, …); absent: a butterfly of shuffles. */
   readonly subgroupReduce?: string | undefined;
@@ -76,6 +79,24 @@ export interface BlockOp {
  */
 export function commutes(op: BlockOp): boolean {
   return op.commutative ?? op.subgroupReduce !== undefined;
+}
+
+/**
+ * `op.combine` for operands written in the scan's order, `a` visited before `b`. The blocks write
+ * every combination that way; forward that is the array's order. A backward scan visits the array
+ * from its end, but combines in the array's order (`out[i] = xi ⊕ … ⊕ x(n−1)`, a seed from the
+ * elements after on the right): the value at the lower index goes on the left, `combine(b, a)`, the
+ * mirror of the forward expression. An operator that commutes keeps `combine(a, b)`: the same
+ * result, and the WGSL the kernels were measured with.
+ *
+ * @example
+ * ```ts
+ * const c = scanOrderCombine({ type: 'u32', identity: '0x10000u', combine: (f, g) => `then(${f}, ${g})` }, true);
+ * c('acc', 'x'); // 'then(x, acc)': x lies before everything accumulated so far
+ * ```
+ */
+export function scanOrderCombine(op: BlockOp, backward: boolean): (a: string, b: string) => string {
+  return backward && !commutes(op) ? (a, b) => op.combine(b, a) : op.combine;
 }
 
 /** Scalars and vectors (`select` takes them; the shuffles too, but for bool). Anything else is a struct here. */
@@ -150,8 +171,9 @@ export interface GroupLevelSpec {
   readonly subgroups: boolean;
   readonly workgroupSize: number;
   /**
-   * The scan runs from the last lane to the first: lane `l` is position `size − 1 − l` of the
-   * scan's order, so `exclusive` comes from the lanes above and `total` is the same.
+   * The scan runs from the last lane to the first, combining in the lanes' order: lane `l`'s
+   * `inclusive` is `x(l) ⊕ … ⊕ x(size−1)`, `exclusive` is `x(l+1) ⊕ … ⊕ x(size−1)` (the identity
+   * in the last lane), and `total` (and the reduction) is `x(0) ⊕ … ⊕ x(size−1)`, as forward.
    */
   readonly backward?: boolean;
 }
@@ -164,7 +186,8 @@ export interface GroupLevelSpec {
  * `fn names.reduce(x, lane, size)` (both valid in every lane), and in the workgroup form
  * `names.buf`. In the workgroup form every invocation must call them (they contain barriers); in
  * the subgroup form every invocation of the subgroup must. The combination follows the lanes'
- * order (or the reverse, `backward`), so the operator need not commute, except where a built-in
+ * order, a `backward` scan's too (it runs from the last lane, but the lower lane's value stays on
+ * the left: {@link scanOrderCombine}), so the operator need not commute, except where a built-in
  * does the work or a commutative operator's workgroup reduction pairs lanes freely.
  *
  * Values may be scalars, vectors or records ({@link BlockOp.fields}). For a record the subgroup
@@ -185,11 +208,13 @@ export function groupLevelWgsl(spec: GroupLevelSpec): string {
   const T = o.type;
   const S = names.struct;
   const v = valueOps(o, names.scan, spec.subgroups);
+  // Backward, lanes above come first in the scan's order: `c` puts them on the right.
+  const c = scanOrderCombine(o, spec.backward === true);
   const header = `struct ${S} { inclusive: ${T}, exclusive: ${T}, total: ${T} }\n${v.decls}`;
   if (spec.subgroups) {
     return `${header}
 fn ${names.scan}(x: ${T}, lane: u32, size: u32) -> ${S} {
-  ${spec.backward ? subgroupBackwardScanWgsl(o, v) : subgroupForwardScanWgsl(o, v)}
+  ${spec.backward ? subgroupBackwardScanWgsl(o, v, c) : subgroupForwardScanWgsl(o, v)}
   return ${S}(inc, exc, total);
 }
 
@@ -206,7 +231,7 @@ fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
   for (var d = 1u; d < ${workgroupSize}u; d = d << 1u) {
     ${B}[lane] = inc;
     workgroupBarrier();
-    if (lane + d < ${workgroupSize}u) { inc = ${o.combine(`${B}[lane + d]`, 'inc')}; }
+    if (lane + d < ${workgroupSize}u) { inc = ${c(`${B}[lane + d]`, 'inc')}; }
     workgroupBarrier();
   }
   ${B}[lane] = inc;
@@ -225,6 +250,8 @@ fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
   workgroupBarrier();
   let exc = ${v.select(o.identity, `${B}[max(lane, 1u) - 1u]`, 'lane > 0u')};
   let total = ${B}[${last}u];`;
+  // An operator that does not commute is reduced in the lanes' order, the lower lane on the left,
+  // whichever way the scan runs.
   const reduce = commutes(o)
     ? `// Tree reduction (the up-sweep of the paper's Algorithm 1) in workgroup memory.
   ${B}[lane] = x;
@@ -238,7 +265,7 @@ fn ${names.reduce}(x: ${T}, lane: u32, size: u32) -> ${T} {
   ${B}[lane] = x;
   workgroupBarrier();
   for (var d = 1u; d < ${workgroupSize}u; d = d << 1u) {
-    if ((lane & (2u * d - 1u)) == 0u) { ${B}[lane] = ${spec.backward ? o.combine(`${B}[lane + d]`, `${B}[lane]`) : o.combine(`${B}[lane]`, `${B}[lane + d]`)}; }
+    if ((lane & (2u * d - 1u)) == 0u) { ${B}[lane] = ${o.combine(`${B}[lane]`, `${B}[lane + d]`)}; }
     workgroupBarrier();
   }`;
   return `${header}
@@ -275,8 +302,8 @@ function subgroupForwardScanWgsl(o: BlockOp, v: ValueOps): string {
   let total = ${v.shuffle('Shuffle', 'inc', 'size - 1u')};`;
 }
 
-/** The same from the last lane to the first. */
-function subgroupBackwardScanWgsl(o: BlockOp, v: ValueOps): string {
+/** The same from the last lane to the first; `c` takes operands in that order ({@link scanOrderCombine}). */
+function subgroupBackwardScanWgsl(o: BlockOp, v: ValueOps, c: (a: string, b: string) => string): string {
   const inclusive = o.subgroupInclusive
     ? `// The built-in scans up the lanes: mirror the lanes, scan, mirror back.
   let mirror = size - 1u - lane;
@@ -285,7 +312,7 @@ function subgroupBackwardScanWgsl(o: BlockOp, v: ValueOps): string {
   // Kogge–Stone down the subgroup with shuffles.
   for (var d = 1u; d < size; d = d << 1u) {
     let y = ${v.shuffle('ShuffleDown', 'inc', 'd')};
-    if (lane + d < size) { inc = ${o.combine('y', 'inc')}; }
+    if (lane + d < size) { inc = ${c('y', 'inc')}; }
   }`;
   return `${inclusive}
   let down = ${v.shuffle('ShuffleDown', 'inc', '1u')};
@@ -296,9 +323,11 @@ function subgroupBackwardScanWgsl(o: BlockOp, v: ValueOps): string {
 /** The body of a subgroup reduction: the built-in, or a butterfly that keeps the lanes' order. */
 function subgroupReduceWgsl(o: BlockOp, v: ValueOps, backward: boolean): string {
   if (o.subgroupReduce) return `return ${o.subgroupReduce}(x);`;
-  // After the step of distance d, every lane holds the reduction of its aligned run of 2d lanes;
-  // the lower half of a run comes first (last, backward).
-  const [lower, upper] = backward ? [o.combine('y', 'r'), o.combine('r', 'y')] : [o.combine('r', 'y'), o.combine('y', 'r')];
+  // After the step of distance d, every lane holds the reduction of its aligned run of 2d lanes.
+  // Written in the scan's order, where the lower half of a run comes first (last, backward); `c`
+  // puts the lower half on the left either way, unless the operator commutes.
+  const c = scanOrderCombine(o, backward);
+  const [lower, upper] = backward ? [c('y', 'r'), c('r', 'y')] : [c('r', 'y'), c('y', 'r')];
   return `var r = x;
   for (var d = 1u; d < size; d = d << 1u) {
     let y = ${v.shuffle('ShuffleXor', 'r', 'd')};

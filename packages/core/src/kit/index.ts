@@ -80,6 +80,8 @@ export {
   type ShuffleScalarType,
   type ShuffleType,
 } from '../kernels/group-scan.js';
+export { scanOrderOp } from '../kernels/operator-scan.js';
+export { type SinglePassScanParts, singlePassScanWgsl } from '../kernels/single-pass-scan.js';
 export {
   LINEAR_WORKGROUP_WGSL,
   NO_CARRY,
@@ -92,7 +94,15 @@ export {
 } from '../kernels/slots.js';
 export type { Specialization, SpecValue } from '../kernels/specialization-key.js';
 export { unroll } from '../kernels/unroll.js';
+export { type ValueWords, valueWords } from '../kernels/value-words.js';
 export { WGSL_PRELUDE, type WgslOp, wgslOp } from '../kernels/wgsl-ops.js';
+export { segmentedReduceWith, segmentedScanWith } from '../operators/cpu-operator.js';
+export { isOperator, operatorOfKey } from '../operators/define-operator.js';
+export { checkHostArray, type HostLayout, hostArrayOver, newHostArray, readRecord, writeRecord } from '../operators/host-records.js';
+export { checkHeads, type HeadFlags, type OperatorScanOptions } from '../operators/operator-args.js';
+export { operatorBlockOp } from '../operators/operator-block-op.js';
+export { checkOperatorCompiles } from '../operators/operator-compile-check.js';
+export { builtinNameOf, checkOperatorAlgorithm, userOperatorOf } from '../operators/user-operator.js';
 export { GpuSession, withSession } from '../ops/session.js';
 export { getPipeline, type KernelSpec, loadPipelines, setVerifyKernelKeys } from '../pipeline-cache.js';
 export {
@@ -120,6 +130,14 @@ export {
   slotCountDerivation,
   tailOutParams,
 } from '../plans/gpu-count.js';
+export {
+  itemsPerThreadFor,
+  NO_RANGE_CARRY,
+  type OperatorRange,
+  operatorRangeRecords,
+  operatorRanges,
+  recordBytes,
+} from '../plans/operator-ranges.js';
 export { checkCopyUsage, checkEncodeArgs, checkEncodeCall } from '../plans/plan-args.js';
 export { type PlanPart, planOf } from '../plans/plan-of.js';
 export {

@@ -58,7 +58,7 @@ export function reduceWith<T>(op: Operator<T>, data: HostArray): T {
 }
 
 /**
- * CPU reference of a segmented scan with `op`: {@link scanWith} within every segment. `heads` has
+ * CPU reference of a segmented scan with `op`: `scanWith` within every segment. `heads` has
  * one 0/1 flag per record; a 1 starts a segment, and record 0 always starts one.
  *
  * @example

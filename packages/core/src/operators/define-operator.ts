@@ -20,6 +20,8 @@ import { wgslIdentifierProblem } from './wgsl-identifiers.js';
 
 /** Every operator made here: what `isOperator` recognizes (a look-alike object could hold anything). */
 const OPERATORS = new WeakSet<object>();
+/** Every operator made, by content key: kernel specializations hold the key, and their WGSL generators look it up. */
+const BY_KEY = new Map<string, Operator<unknown>>();
 
 /** The fields of a definition; any other is a misspelling, which would otherwise go unnoticed. */
 const DEFINITION_FIELDS: readonly string[] = ['type', 'identity', 'wgsl', 'cpu', 'name'];
@@ -94,6 +96,8 @@ export function buildOperator<T>(definition: OperatorDefinition<T>, builtin: Sca
     ...pieces,
   });
   OPERATORS.add(op);
+  // The first operator of a content stays: an equal definition made later has the same WGSL.
+  if (!BY_KEY.has(key)) BY_KEY.set(key, op as Operator<unknown>);
   return op;
 }
 
@@ -215,4 +219,20 @@ function pathOf(base: string, field: string): string {
  */
 function fail(argument: string, value: unknown, why: string, path = argument): never {
   throw new ScanError('INVALID_ARGUMENT', `${path} = ${describeValue(value)}: ${why}`, { argument });
+}
+
+/**
+ * The operator of a content key (`op.key`), for the WGSL generators of kernels whose specialization
+ * holds the key (plain data, so pipelines are cached by content) rather than the object.
+ *
+ * @example
+ * ```ts
+ * const op = defineOperator({ type: 'u32', identity: 0, wgsl: 'return a + b;', cpu: (a, b) => (a + b) >>> 0 });
+ * operatorOfKey(op.key) === op; // true
+ * ```
+ */
+export function operatorOfKey(key: string): Operator<unknown> {
+  const op = BY_KEY.get(key);
+  if (!op) throw new Error(`internal error: no operator has the key ${JSON.stringify(key.slice(0, 80))}`);
+  return op;
 }

@@ -29,7 +29,7 @@ export interface RecordAccess<T> {
 }
 
 /** What the host-array checks read of an operator (any `Operator<T>` is one). */
-type HostLayout = Pick<Operator<unknown>, 'type' | 'shape' | 'lanes' | 'fields'>;
+export type HostLayout = Pick<Operator<unknown>, 'type' | 'shape' | 'lanes' | 'fields'>;
 
 /** The engine's Float16Array class, where there is one. */
 const Float16ArrayClass = (globalThis as { Float16Array?: abstract new (...args: never[]) => Float16ArrayLike }).Float16Array;
@@ -38,7 +38,7 @@ const Float16ArrayClass = (globalThis as { Float16Array?: abstract new (...args:
  * Checks that `data` can hold `op`'s records and returns how many it holds. Scalars need their own
  * typed array (u32: Uint32Array, i32: Int32Array, f32: Float32Array, f16: Uint16Array or
  * Float16Array); vectors and records a Uint32Array, Int32Array or Float32Array whose length is a
- * multiple of the record's lanes. Anything else is a {@link ScanError} naming `argument`.
+ * multiple of the record's lanes. Anything else is a `ScanError` naming `argument`.
  *
  * @example
  * ```ts
@@ -74,7 +74,7 @@ export function checkHostArray(op: HostLayout, data: unknown, argument = 'data')
 /**
  * Record `i` of `data` as a value of `op`'s type (a number, an array, or an object in field order).
  * Bits are read exactly: u32, i32 and f32 lanes through views of the same buffer, f16 from its bits.
- * For many records, {@link recordAccess} makes the views once.
+ * For many records, `recordAccess` makes the views once.
  *
  * @example
  * ```ts
@@ -88,7 +88,7 @@ export function readRecord<T>(op: Operator<T>, data: HostArray, i: number): T {
 /**
  * Stores `value` at record `i` of `data`, as the GPU stores it: u32 and i32 lanes wrap, f32 lanes
  * round with `Math.fround`, f16 lanes to the nearest f16 (ties to even; NaN stays NaN). A value of
- * the wrong shape is a {@link ScanError} naming `value`.
+ * the wrong shape is a `ScanError` naming `value`.
  *
  * @example
  * ```ts
@@ -202,4 +202,18 @@ function checkIndex(op: HostLayout, data: HostArray, i: number): number {
   const count = checkHostArray(op, data);
   if (!Number.isInteger(i) || i < 0 || i >= count) invalidArgument('index', i, `expected a record index from 0 to ${count - 1}`);
   return i;
+}
+
+/**
+ * A host array of the same class as `like` over the first `bytes` bytes of `buffer` (a read-back,
+ * which is rounded up to whole words): what the array-level functions resolve to.
+ *
+ * @example
+ * ```ts
+ * hostArrayOver(new Uint16Array(3), readBack, 6); // Uint16Array(3)
+ * ```
+ */
+export function hostArrayOver<A extends HostArray>(like: A, buffer: ArrayBuffer, bytes: number): A {
+  const Ctor = like.constructor as new (b: ArrayBuffer) => A;
+  return new Ctor(buffer.byteLength === bytes ? buffer : buffer.slice(0, bytes));
 }

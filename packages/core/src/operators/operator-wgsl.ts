@@ -1,5 +1,17 @@
 import type { LaneType, OperatorLayout, OperatorType, OperatorWgsl } from './operator-type.js';
 
+/** What follows the user's body in {@link OperatorWgsl.fnDecl}: {@link bodyLineOffset} finds the body by it. */
+const FN_TAIL = '\n}\n';
+
+/**
+ * WGSL's line breaks (WGSL § "Blankspace and line breaks"): what a shader compiler counts lines by,
+ * so a line number in its messages is an index into {@link wgslLines}.
+ */
+const WGSL_LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/;
+
+/** A text that ends in a WGSL line break. */
+const WGSL_LINE_END = /[\n\v\f\r\u0085\u2028\u2029]$/;
+
 /** What {@link operatorWgsl} writes from: a normalized definition and its layout. */
 export interface OperatorWgslSource {
   /** Prefix of every module-scope name (`op_<hash>`). */
@@ -55,9 +67,7 @@ export function operatorWgsl(source: OperatorWgslSource): OperatorWgsl {
   const fnName = prefix;
   const fnDecl = `// operator ${JSON.stringify(name)}
 fn ${fnName}(a: ${wgslType}, b: ${wgslType}) -> ${wgslType} {
-${body}
-}
-`;
+${body}${FN_TAIL}`;
   return {
     wgslType,
     structDecl,
@@ -69,6 +79,45 @@ ${body}
     declarations: `${structDecl}${identityDecl}${fnDecl}`,
     enable: layout.lanes[0] === 'f16' ? ['f16'] : [],
   };
+}
+
+/**
+ * The lines of a WGSL text, split where a shader compiler counts line breaks (`\r\n`, `\n`, `\r`,
+ * `\v`, `\f`, U+0085, U+2028, U+2029): line `L` of a compiler message is `wgslLines(code)[L - 1]`.
+ *
+ * @example
+ * ```ts
+ * wgslLines('let x = a;\r\nreturn x;'); // ['let x = a;', 'return x;']
+ * ```
+ */
+export function wgslLines(text: string): string[] {
+  return text.split(WGSL_LINE_BREAK);
+}
+
+/**
+ * How many lines of an operator's {@link OperatorWgsl.declarations} come before the user's body
+ * (which always starts a line of its own): line `L` of the body is line `offset + L` of the
+ * declarations. Found from the pieces themselves (the body is the text before the combine
+ * function's closing brace), so it follows any change of what is declared before it. `undefined`
+ * when `body` is not where {@link operatorWgsl} puts it (pieces from elsewhere).
+ *
+ * @example
+ * ```ts
+ * const op = defineOperator({ type: 'u32', identity: 0, wgsl: 'return a + b;', cpu: (a, b) => (a + b) >>> 0 });
+ * const line = bodyLineOffset(op, op.wgsl)! + 1; // the 1-based line of `return a + b;` in op.declarations
+ * ```
+ */
+export function bodyLineOffset(pieces: Pick<OperatorWgsl, 'declarations' | 'fnDecl'>, body: string): number | undefined {
+  const { declarations, fnDecl } = pieces;
+  const fnStart = declarations.lastIndexOf(fnDecl);
+  const bodyStart = fnDecl.length - FN_TAIL.length - body.length;
+  if (fnStart < 0 || bodyStart < 1 || !fnDecl.endsWith(FN_TAIL) || fnDecl.slice(bodyStart, bodyStart + body.length) !== body) {
+    return undefined;
+  }
+  // The body must begin a line: its columns are then the compiler's columns.
+  const before = declarations.slice(0, fnStart + bodyStart);
+  if (!WGSL_LINE_END.test(before)) return undefined;
+  return wgslLines(before).length - 1;
 }
 
 /** A lane of `lane` from the u32 expression `word`. */

@@ -1,10 +1,14 @@
 import { assertUsable, type ScanContext } from '../context.js';
 import { checkOp, elementTypeOf, type ScanTypedArray, typedArrayFor, typedArrayOver } from '../element-types.js';
+import type { HostArray } from '../operators/host-records.js';
+import type { Operator } from '../operators/operator-type.js';
+import { builtinNameOf, userOperatorOf } from '../operators/user-operator.js';
 import { createReducePlan } from '../plans/reduce-plan.js';
 import { createPackIfPlan, createPackPlan, createSplitPlan } from '../plans/scatter-plans.js';
 import { createDistributePlan, createEnumeratePlan } from '../plans/simple-plans.js';
 import { type CompareOp, checkPredicate } from '../predicate.js';
 import { checkArrayLength, checkBoolean, checkData, checkFlags, checkOptions, lengthOf } from '../validate.js';
+import { operatorReduce } from './operator-ops.js';
 import { withSession } from './session.js';
 
 /**
@@ -47,6 +51,8 @@ async function scatterOnGpu<A extends ScanTypedArray>(
 
 /**
  * Reduces the whole array with `op` (default `'add'`) on the GPU; the identity for an empty array.
+ * With an `Operator` from `defineOperator`, the data holds its records and the result is a value
+ * of its type (a number, a `number[]` for vectors, an object for records), combined in array order.
  *
  * @example
  * ```ts
@@ -54,15 +60,19 @@ async function scatterOnGpu<A extends ScanTypedArray>(
  * await reduce(ctx, new Float32Array([3, -1, 7]), { op: 'min' }); // -1
  * ```
  */
-export async function reduce(
+export async function reduce<T = number>(
   ctx: ScanContext,
-  data: ScanTypedArray,
-  options?: { op?: 'add' | 'min' | 'max' | 'mul' | 'and' | 'or' | 'xor' },
-): Promise<number> {
+  data: ScanTypedArray | HostArray,
+  options?: { op?: 'add' | 'min' | 'max' | 'mul' | 'and' | 'or' | 'xor' | Operator<T> },
+): Promise<T> {
   assertUsable(ctx);
+  const given = checkOptions(options, ['op']);
+  const user = userOperatorOf(given['op'], undefined);
+  if (user) return operatorReduce(ctx, data as HostArray, user as Operator<T>);
   const type = checkData(data, 'data');
   checkArrayLength(ctx, data.length, 'data', 'buffer');
-  const op = checkOp(checkOptions(options, ['op']).op, type);
+  userOperatorOf(given['op'], type);
+  const op = checkOp(builtinNameOf(given['op']), type);
   return withSession(ctx, 'reduce', async (s) => {
     const plan = await s.plan(createReducePlan(ctx, { type, op }));
     const input = s.upload(data, 'reduce input');
@@ -70,7 +80,7 @@ export async function reduce(
     plan.encode(s.encoder, { input, output, count: data.length });
     const read = s.readback(output, 4);
     s.submit();
-    return typedArrayOver(typedArrayFor(type, 0), await read())[0] as number;
+    return typedArrayOver(typedArrayFor(type, 0), await read())[0] as T;
   });
 }
 

@@ -4,10 +4,13 @@ import { dispatchShape } from '../dispatch.js';
 import { checkElementType, checkOp } from '../element-types.js';
 import { ScanError } from '../errors.js';
 import { type ReduceSpec, reduceCombineKernel, reducePartialsKernel } from '../kernels/reduce.js';
+import type { Operator } from '../operators/operator-type.js';
+import { builtinNameOf, userOperatorOf } from '../operators/user-operator.js';
 import { checkCount, checkOptions } from '../validate.js';
 import { AUX_WORDS, type Chunk, chunkParamValues, maxChunkElements, splitIntoChunks, stageTailIn, vecRange } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { countedParams, gpuCountOf, recordCountFixup, slotCountDerivation } from './gpu-count.js';
+import { createOperatorReducePlan } from './operator-reduce-plan.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
@@ -18,8 +21,9 @@ import type { CountSource, Plan } from './types.js';
 export interface ReducePlanOptions {
   /** Element type (default `'u32'`). */
   type?: 'u32' | 'i32' | 'f32';
-  /** Operator (default `'add'`). */
-  op?: 'add' | 'min' | 'max' | 'mul' | 'and' | 'or' | 'xor';
+  /** Operator (default `'add'`): a built-in name, or an `Operator` from `defineOperator` (then leave `type` out). */
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  op?: 'add' | 'min' | 'max' | 'mul' | 'and' | 'or' | 'xor' | Operator<any>;
   /** Largest count expected: scratch for it is allocated up front. */
   maxCount?: number;
   /** Largest number of elements one dispatch reads (tests lower it to exercise chunking). */
@@ -69,11 +73,28 @@ const MAX_PARTIALS = 2048;
 export function createReducePlan(ctx: ScanContext, options: ReducePlanOptions = {}): ReducePlan {
   assertUsable(ctx);
   checkOptions(options, ['type', 'op', 'maxCount', 'maxChunkElements', ...TUNING_KEYS], 'options');
+  const user = userOperatorOf(options.op, undefined);
+  if (user) {
+    if (options.type !== undefined) {
+      throw new ScanError(
+        'INVALID_ARGUMENT',
+        `options.type = ${JSON.stringify(options.type)}: the operator ${user.name} sets the element type; leave type out`,
+        {
+          argument: 'options.type',
+        },
+      );
+    }
+    const maxCount = options.maxCount === undefined ? undefined : checkCount(options.maxCount, 'options.maxCount');
+    const maxChunkRecords =
+      options.maxChunkElements === undefined ? undefined : checkCount(options.maxChunkElements, 'options.maxChunkElements') || undefined;
+    return createOperatorReducePlan(ctx, { op: user, maxCount, maxChunkRecords });
+  }
   const tuning = options as ReduceTuning;
   const type = options.type === undefined ? 'u32' : checkElementType(options.type, 'options.type');
+  userOperatorOf(options.op, type);
   const spec: ReduceSpec = {
     type,
-    op: checkOp(options.op, type),
+    op: checkOp(builtinNameOf(options.op), type),
     subgroups: ctx.caps.features.subgroups,
     workgroupSize: Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup),
     slotsPerThread: 4,

@@ -4,6 +4,8 @@ import { dispatchShape } from '../dispatch.js';
 import { checkElementType } from '../element-types.js';
 import { ScanError } from '../errors.js';
 import { type DecoupledFallbackSpec, decoupledFallbackKernel, decoupledFallbackStatusBytes } from '../kernels/scan-decoupled-fallback.js';
+import type { Operator } from '../operators/operator-type.js';
+import { builtinNameOf, checkOperatorAlgorithm, userOperatorOf } from '../operators/user-operator.js';
 import { checkBoolean, checkCount, checkOneOf, checkOptions, checkPositiveInteger, normalizeScanOptions } from '../validate.js';
 import {
   AUX_WORDS,
@@ -17,6 +19,7 @@ import {
 } from './chunks.js';
 import { RecipeExecutor } from './executor.js';
 import { countedParams, gpuCountOf, recordCountFixup, recordTailOut, slotCountDerivation, tailOutParams } from './gpu-count.js';
+import { createOperatorScanPlan } from './operator-scan-plan.js';
 import { checkCopyUsage, checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
@@ -91,8 +94,14 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
   assertUsable(ctx);
   const raw = checkOptions(options, [...PLAN_OPTIONS, 'mapInput'], 'options');
   const tuned = scanTuningOf(raw.tuning);
+  const user = userOperatorOf(raw.op, undefined);
+  if (user) return userOperatorScanPlan(ctx, user, raw, tuned);
   const type = raw.type === undefined ? 'u32' : checkElementType(raw.type, 'options.type');
-  const normalized = normalizeScanOptions({ op: raw.op, inclusive: raw.inclusive, backward: raw.backward, algorithm: raw.algorithm }, type);
+  userOperatorOf(raw.op, type);
+  const normalized = normalizeScanOptions(
+    { op: builtinNameOf(raw.op), inclusive: raw.inclusive, backward: raw.backward, algorithm: raw.algorithm },
+    type,
+  );
   const shape: ScanShape = {
     type,
     op: normalized.op,
@@ -230,6 +239,34 @@ export function createScanPlan(ctx: ScanContext, options: ScanPlanOptions = {}):
     },
     ready,
   });
+}
+
+/**
+ * The scan plan of a user-defined operator (operator-scan-plan.ts): its element type is the
+ * operator's, so `type` is not taken; single pass only, and no `mapInput`.
+ */
+function userOperatorScanPlan(ctx: ScanContext, op: Operator<unknown>, raw: Record<string, unknown>, tuned: ScanTuning): ScanPlan {
+  if (raw.type !== undefined) {
+    throw new ScanError(
+      'INVALID_ARGUMENT',
+      `options.type = ${JSON.stringify(raw.type)}: the operator ${op.name} sets the element type; leave type out`,
+      {
+        argument: 'options.type',
+      },
+    );
+  }
+  if (raw.mapInput !== undefined && raw.mapInput !== 'none') {
+    throw new ScanError('UNSUPPORTED', 'options.mapInput: not with a user-defined operator', { argument: 'options.mapInput' });
+  }
+  const { inclusive, backward, algorithm } = normalizeScanOptions(
+    { inclusive: raw.inclusive, backward: raw.backward, algorithm: raw.algorithm },
+    'u32',
+  );
+  checkOperatorAlgorithm(algorithm, op);
+  const maxCount = raw.maxCount === undefined ? undefined : checkCount(raw.maxCount, 'options.maxCount');
+  const maxChunkRecords =
+    raw.maxChunkElements === undefined ? undefined : checkPositiveInteger(raw.maxChunkElements, 'options.maxChunkElements');
+  return createOperatorScanPlan(ctx, { op, inclusive, backward, maxCount, maxChunkRecords, forceFallback: tuned.forceFallback ?? false });
 }
 
 /** Workgroup size: decoupled-fallback takes 1024 where the device allows it; otherwise at most 256. */

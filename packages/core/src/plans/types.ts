@@ -1,4 +1,5 @@
 import type { ElementType, ScanOp } from '../element-types.js';
+import type { Operator } from '../operators/operator-type.js';
 
 /** Scan algorithms of `@scan/core`. */
 export type ScanAlgorithm = 'auto' | 'blelloch' | 'reduce-then-scan' | 'decoupled-fallback';
@@ -49,8 +50,12 @@ export interface Plan<Args> {
 export interface ScanPlanOptions {
   /** Element type of input and output (default `'u32'`). */
   type?: ElementType;
-  /** Operator (default `'add'`); bitwise operators need integer types. */
-  op?: ScanOp;
+  /**
+   * Operator (default `'add'`): a built-in name (bitwise operators need integer types) or an
+   * `Operator` from `defineOperator` (then leave `type` out: the operator sets it).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  op?: ScanOp | Operator<any>;
   /** Inclusive (true) or exclusive (false, default) scan. */
   inclusive?: boolean;
   /** Scan from the last element to the first (the paper's backward scan). */

@@ -137,12 +137,14 @@ describe('blockReduce (GPU)', () => {
         const want: number[] = [];
         let bound = 0;
         for (let t = 0; t < tiles; t++) {
+          // The tile's elements in its order, x0 ⊕ … ⊕ x(TE−1), whichever way the block runs: a
+          // backward block visits them from the last, each on the left of what came after it.
           let acc = cpu.identity;
           let magnitude = 0;
           for (let q = 0; q < TE; q++) {
             const p = physicalOf(t * TE + (s.backward ? TE - 1 - q : q), n, s.vec4, false);
             const x = p < 0 ? cpu.identity : (input[p] as number);
-            acc = cpu.combine(acc, x);
+            acc = s.backward ? cpu.combine(x, acc) : cpu.combine(acc, x);
             magnitude += Math.abs(x);
           }
           bound = Math.max(bound, magnitude);

@@ -118,7 +118,11 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   },
 });
 
-/** The expected output (n elements) and aggregates: each tile of the load's logical view scanned on the CPU. */
+/**
+ * The expected output (n elements) and aggregates: each tile of the load's logical view scanned on
+ * the CPU, in the tile's order both ways: backward, `out[p] = (x(p) ⊕ … ⊕ x(last)) ⊕ seed`, each
+ * element combined on the left of what came after it (the affine operator does not commute).
+ */
 function expected(s: ScanCase, input: ArrayLike<number>, seeds: ArrayLike<number>, n: number, tiles: number) {
   const cpu = cpuOpOf(s.op, s.type);
   const TE = s.workgroupSize * s.itemsPerThread * (s.vec4 ? 4 : 1);
@@ -136,8 +140,8 @@ function expected(s: ScanCase, input: ArrayLike<number>, seeds: ArrayLike<number
       const p = s.backward ? TE - 1 - q : q;
       const x = value(p);
       const before = acc;
-      acc = cpu.combine(acc, x);
-      aggregate = cpu.combine(aggregate, x);
+      acc = s.backward ? cpu.combine(x, acc) : cpu.combine(acc, x);
+      aggregate = s.backward ? cpu.combine(x, aggregate) : cpu.combine(aggregate, x);
       magnitude += Math.abs(x);
       if (at(p) >= 0) output[at(p)] = s.inclusive ? acc : before;
     }

@@ -2,9 +2,10 @@
 // the subgroup form shuffles member by member) and vectors. A harness kernel loads one value per
 // invocation from words in declaration order, runs the group scan (inclusive, exclusive, total;
 // forward or backward) and the group reduce, and writes them; each group's results are checked
-// against the CPU's serial scan of that group, subgroups on (SwiftShader: width 4) and off.
+// against the CPU's serial scan of that group in the lanes' order (backward: from the last lane,
+// `out[l] = x(l) ⊕ … ⊕ x(size−1)`), subgroups on (SwiftShader: width 4) and off.
 // Operators: argmax {value: f32, index: u32} with ties to the lowest index (commutative), argmax
-// with ties to the first in the scan's order (associative, not commutative), affine maps
+// with ties to the left operand (associative, not commutative), affine maps
 // {a: f32, b: f32} composed in order (small integers: exact in f32), and a vec4<u32> of four
 // per-component operators, one of which does not commute.
 import { expectEqualArrays, getTestContext } from '@scan/gpu-testing';
@@ -67,7 +68,7 @@ fn test_argmax(a: ArgMax, b: ArgMax) -> ArgMax {
     ...argmaxIo,
     combine: (a, b) => (b[0]! > a[0]! || (b[0] === a[0] && b[1]! < a[1]!) ? [...b] : [...a]),
   },
-  // The maximum, ties to the first in the scan's order: associative, not commutative.
+  // The maximum, ties to the left operand (the lower lane): associative, not commutative.
   'argmax-first': {
     wgsl: `${ARGMAX_STRUCT}
 fn test_argmax_first(a: ArgMax, b: ArgMax) -> ArgMax {
@@ -193,7 +194,10 @@ function wordsOf(values: readonly (readonly number[])[], kinds: readonly Word[])
   return out;
 }
 
-/** Inclusive, exclusive and total of a serial scan of `xs` in order (backward: from the last). */
+/**
+ * Inclusive, exclusive and total of a serial scan of `xs` in order; backward from the last, still
+ * combining in the lanes' order (the lower lane on the left), so the total is the same.
+ */
 function serialScan(r: RecordOp, xs: readonly (readonly number[])[], backward: boolean) {
   const n = xs.length;
   const inclusive: number[][] = new Array(n);
@@ -202,7 +206,7 @@ function serialScan(r: RecordOp, xs: readonly (readonly number[])[], backward: b
   for (let q = 0; q < n; q++) {
     const lane = backward ? n - 1 - q : q;
     exclusive[lane] = acc;
-    acc = r.combine(acc, xs[lane]!);
+    acc = backward ? r.combine(xs[lane]!, acc) : r.combine(acc, xs[lane]!);
     inclusive[lane] = acc;
   }
   return { inclusive, exclusive, total: acc };

@@ -1,6 +1,15 @@
-import type { ScanTypedArray } from '@scan/core';
+import type { HostArray, ScanTypedArray } from '@scan/core';
 import { combine } from '@scan/core/cpu';
-import { checkData, identityOf, typedArrayFor } from '@scan/core/kit';
+import {
+  builtinNameOf,
+  checkData,
+  checkHostArray,
+  checkOptions,
+  identityOf,
+  segmentedScanWith,
+  typedArrayFor,
+  userOperatorOf,
+} from '@scan/core/kit';
 import type { HeadFlags, SegmentedScanOptions } from '../types.js';
 import { checkHeadFlags, normalizeSegmentedScanOptions } from '../validate.js';
 
@@ -27,10 +36,19 @@ import { checkHeadFlags, normalizeSegmentedScanOptions } from '../validate.js';
  * segmentedScan(new Int32Array([3, 1, 2]), new Uint8Array([1, 0, 1]), { op: 'max', inclusive: true }); // [3, 3, 2]
  * ```
  */
-export function segmentedScan<T extends ScanTypedArray>(data: T, headFlags: HeadFlags, options?: SegmentedScanOptions): T {
+export function segmentedScan<T extends ScanTypedArray | HostArray>(data: T, headFlags: HeadFlags, options?: SegmentedScanOptions): T {
+  const given = checkOptions(options, ['op', 'inclusive', 'backward', 'algorithm']);
+  const user = userOperatorOf(given['op'], undefined);
+  if (user) {
+    // A user-defined operator: its records, combined in array order within each segment.
+    checkHeadFlags(headFlags, checkHostArray(user, data, 'data'));
+    const { inclusive, backward } = normalizeSegmentedScanOptions({ ...given, op: undefined }, 'u32');
+    return segmentedScanWith(user, data as HostArray, headFlags, { inclusive, backward }) as T;
+  }
   const type = checkData(data);
   checkHeadFlags(headFlags, data.length);
-  const { op, inclusive, backward } = normalizeSegmentedScanOptions(options, type);
+  userOperatorOf(given['op'], type);
+  const { op, inclusive, backward } = normalizeSegmentedScanOptions({ ...given, op: builtinNameOf(given['op']) }, type);
   const f = combine(op, type);
   const identity = identityOf(op, type);
   const n = data.length;

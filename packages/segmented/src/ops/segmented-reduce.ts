@@ -1,10 +1,22 @@
-import type { ScanContext, ScanTypedArray } from '@scan/core';
-import { assertUsable, checkData, identityOf, typedArrayFor, typedArrayOver, withSession } from '@scan/core/kit';
+import type { HostArray, Operator, ScanContext, ScanTypedArray } from '@scan/core';
+import {
+  assertUsable,
+  builtinNameOf,
+  checkData,
+  checkHostArray,
+  checkOptions,
+  identityOf,
+  typedArrayFor,
+  typedArrayOver,
+  userOperatorOf,
+  withSession,
+} from '@scan/core/kit';
 import { offsetsToHeadFlags } from '../cpu/offsets-to-head-flags.js';
 import { packHeadFlags } from '../cpu/pack-head-flags.js';
 import { createSegmentedReducePlan } from '../plans/segmented-reduce-plan.js';
 import type { HeadFlags, SegmentOffsets } from '../types.js';
 import { checkReduceOp, checkSegments } from '../validate.js';
+import { operatorSegmentedReduce } from './operator-segmented-ops.js';
 
 /**
  * Segmented reduction on the GPU: one value per segment, the segment's elements combined with `op`
@@ -18,16 +30,27 @@ import { checkReduceOp, checkSegments } from '../validate.js';
  * // [2, -2147483648, 3]
  * ```
  */
-export async function segmentedReduce<A extends ScanTypedArray>(
+export async function segmentedReduce<A extends ScanTypedArray | HostArray>(
   ctx: ScanContext,
   data: A,
   segments: HeadFlags | SegmentOffsets,
-  options?: { op?: 'add' | 'min' | 'max' | 'mul' | 'and' | 'or' | 'xor' },
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  options?: { op?: 'add' | 'min' | 'max' | 'mul' | 'and' | 'or' | 'xor' | Operator<any> },
 ): Promise<A> {
   assertUsable(ctx);
+  const given = checkOptions(options, ['op']);
+  const user = userOperatorOf(given['op'], undefined);
+  if (user) {
+    // A user-defined operator: its own single pass over the records (operator-segmented.ts).
+    const records = checkHostArray(user, data, 'data');
+    const s = checkSegments(segments, records, 'segments');
+    const heads = s.kind === 'offsets' ? offsetsToHeadFlags(s.offsets) : s.headFlags;
+    return operatorSegmentedReduce(ctx, data as HostArray, heads, s.kind === 'offsets' ? s.offsets : undefined, user) as Promise<A>;
+  }
   const type = checkData(data, 'data');
   const normalized = checkSegments(segments, data.length, 'segments');
-  const op = checkReduceOp(options, type);
+  userOperatorOf(given['op'], type);
+  const op = checkReduceOp({ op: builtinNameOf(given['op']) }, type);
   const n = data.length;
   // Offsets may hold empty segments, which head flags cannot: reduce the non-empty ones, then
   // spread the results, the identity in the gaps.
@@ -36,7 +59,7 @@ export async function segmentedReduce<A extends ScanTypedArray>(
   const bits = packHeadFlags(headFlags);
   let nonEmpty = 0;
   for (const word of bits) nonEmpty += popcount(word);
-  const out = typedArrayFor(type, normalized.segmentCount) as A;
+  const out = typedArrayFor(type, normalized.segmentCount);
   if (n === 0) return out.fill(identityOf(op, type) as never) as A;
   const compact = await withSession(ctx, 'segmentedReduce', async (s) => {
     const plan = await s.plan(createSegmentedReducePlan(ctx, { type, op }));
@@ -46,14 +69,14 @@ export async function segmentedReduce<A extends ScanTypedArray>(
     plan.encode(s.encoder, { input, headBits, output, count: n, segments: nonEmpty });
     const read = s.readback(output, 4 * nonEmpty);
     s.submit();
-    return typedArrayOver(data, await read());
+    return typedArrayOver(data as ScanTypedArray, await read());
   });
-  if (!offsets) return compact;
+  if (!offsets) return compact as A;
   const identity = identityOf(op, type);
   for (let k = 0, j = 0; k < normalized.segmentCount; k++) {
     out[k] = ((offsets[k + 1] as number) > (offsets[k] as number) ? compact[j++] : identity) as number;
   }
-  return out;
+  return out as A;
 }
 
 function popcount(word: number): number {

@@ -1,9 +1,21 @@
-import type { ScanContext, ScanTypedArray } from '@scan/core';
-import { assertUsable, checkData, typedArrayFor, typedArrayOver, withSession } from '@scan/core/kit';
+import type { HostArray, ScanContext, ScanTypedArray } from '@scan/core';
+import {
+  assertUsable,
+  builtinNameOf,
+  checkData,
+  checkHostArray,
+  checkOperatorAlgorithm,
+  checkOptions,
+  typedArrayFor,
+  typedArrayOver,
+  userOperatorOf,
+  withSession,
+} from '@scan/core/kit';
 import { packHeadFlags } from '../cpu/pack-head-flags.js';
 import { createSegmentedScanPlan } from '../plans/segmented-scan-plan.js';
 import type { HeadFlags, SegmentedScanOptions } from '../types.js';
 import { checkHeadFlags, normalizeSegmentedScanOptions } from '../validate.js';
+import { operatorSegmentedScan } from './operator-segmented-ops.js';
 
 /**
  * Segmented prefix scan on the GPU: an independent scan inside every segment, as marked by head
@@ -18,16 +30,27 @@ import { checkHeadFlags, normalizeSegmentedScanOptions } from '../validate.js';
  * // [6, 5, 3, 9, 5]
  * ```
  */
-export async function segmentedScan<A extends ScanTypedArray>(
+export async function segmentedScan<A extends ScanTypedArray | HostArray>(
   ctx: ScanContext,
   data: A,
   headFlags: HeadFlags,
   options?: SegmentedScanOptions,
 ): Promise<A> {
   assertUsable(ctx);
+  const given = checkOptions(options, ['op', 'inclusive', 'backward', 'algorithm']);
+  const user = userOperatorOf(given['op'], undefined);
+  if (user) {
+    // A user-defined operator: its own single pass over the records (operator-segmented.ts).
+    const records = checkHostArray(user, data, 'data');
+    checkHeadFlags(headFlags, records, 'headFlags');
+    const { inclusive, backward, algorithm } = normalizeSegmentedScanOptions({ ...given, op: undefined }, 'u32');
+    if (algorithm !== 'auto' && algorithm !== 'single-pass') checkOperatorAlgorithm(algorithm, user);
+    return operatorSegmentedScan(ctx, data as HostArray, headFlags, user, { inclusive, backward }) as Promise<A>;
+  }
   const type = checkData(data, 'data');
   checkHeadFlags(headFlags, data.length, 'headFlags');
-  const opts = normalizeSegmentedScanOptions(options, type);
+  userOperatorOf(given['op'], type);
+  const opts = normalizeSegmentedScanOptions({ ...given, op: builtinNameOf(given['op']) }, type);
   const n = data.length;
   if (n === 0) return typedArrayFor(type, 0) as A;
   return withSession(ctx, 'segmentedScan', async (s) => {
@@ -39,6 +62,6 @@ export async function segmentedScan<A extends ScanTypedArray>(
     plan.encode(s.encoder, { input, headBits, output, count: n });
     const read = s.readback(output, 4 * n);
     s.submit();
-    return typedArrayOver(data, await read());
+    return typedArrayOver(data as ScanTypedArray, await read()) as A;
   });
 }

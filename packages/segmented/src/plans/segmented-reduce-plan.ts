@@ -1,8 +1,10 @@
+import type { Operator } from '@scan/core';
 import { type ElementType, type Plan, type ScanContext, ScanError, type ScanOp } from '@scan/core';
 import {
   AUX_WORDS,
   assertUsable,
   type BufferRef,
+  builtinNameOf,
   checkCopyUsage,
   checkElementType,
   checkEncodeArgs,
@@ -21,16 +23,20 @@ import {
   StructureVariants,
   splitIntoChunks,
   stageTailIn,
+  userOperatorOf,
 } from '@scan/core/kit';
 import { RANGE_PARAMS, segmentedReduceKernel, segmentedReduceTile } from '../kernels/segmented-reduce.js';
 import { packedFlagWords } from '../types.js';
+import { userOperatorPlan } from './operator-segmented-plan.js';
 
 /** Options of {@link createSegmentedReducePlan}. */
 export interface SegmentedReducePlanOptions {
   /** Element type (default `'u32'`). */
   type?: ElementType;
   /** Operator (default `'add'`). */
-  op?: ScanOp;
+  /** A built-in name, or an `Operator` from `defineOperator` (then leave `type` out: the operator sets it). */
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  op?: ScanOp | Operator<any>;
   /** Largest count expected: scratch for it is allocated up front. */
   maxCount?: number;
   /** Largest number of elements one dispatch handles (tests lower it). */
@@ -84,8 +90,11 @@ export function createSegmentedReducePlan(ctx: ScanContext, options: SegmentedRe
     'ranges',
     'forceFallback',
   ]);
+  const user = userOperatorOf(options.op, undefined);
+  if (user) return userOperatorPlan(ctx, user, 'reduce', raw) as unknown as Plan<SegmentedReduceEncodeArgs>;
   const type = options.type === undefined ? 'u32' : checkElementType(options.type, 'options.type');
-  const op = checkOp(options.op, type);
+  userOperatorOf(options.op, type);
+  const op = checkOp(builtinNameOf(options.op), type);
   const limit = Math.min(ctx.caps.limits.maxComputeInvocationsPerWorkgroup, ctx.caps.limits.maxComputeWorkgroupSizeX);
   // Measured on the H100 (BENCHMARKS.md): 256 invocations × 16 contiguous elements per step.
   const spec = {

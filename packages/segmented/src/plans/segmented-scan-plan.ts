@@ -1,8 +1,10 @@
+import type { Operator } from '@scan/core';
 import { type CountSource, type ElementType, type Plan, type ScanContext, ScanError, type ScanOp } from '@scan/core';
 import {
   AUX_WORDS,
   assertUsable,
   type BufferRef,
+  builtinNameOf,
   type Chunk,
   checkBoolean,
   checkCopyUsage,
@@ -31,10 +33,12 @@ import {
   stageTailIn,
   stageTailOut,
   tailOutParams,
+  userOperatorOf,
   vecRange,
 } from '@scan/core/kit';
 import { segmentedSinglePassKernel } from '../kernels/segmented-single-pass.js';
 import { packedFlagWords, SEGMENTED_SCAN_ALGORITHMS, type SegmentedScanAlgorithm } from '../types.js';
+import { userOperatorPlan } from './operator-segmented-plan.js';
 import { treeMaxCount, treeSegmentedScanRecipe } from './tree.js';
 
 /** Options of {@link createSegmentedScanPlan}. */
@@ -42,7 +46,9 @@ export interface SegmentedScanPlanOptions {
   /** Element type of input and output (default `'u32'`). */
   type?: ElementType;
   /** Operator (default `'add'`). */
-  op?: ScanOp;
+  /** A built-in name, or an `Operator` from `defineOperator` (then leave `type` out: the operator sets it). */
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  op?: ScanOp | Operator<any>;
   inclusive?: boolean;
   /** Scan each segment from its end (the paper's backward segmented scan). */
   backward?: boolean;
@@ -110,8 +116,11 @@ export function createSegmentedScanPlan(ctx: ScanContext, options: SegmentedScan
     'workgroupSize',
     'slotsPerThread',
   ]) as InternalOptions;
+  const user = userOperatorOf(raw.op, undefined);
+  if (user) return userOperatorPlan(ctx, user, 'scan', raw as Record<string, unknown>) as unknown as SegmentedScanPlan;
   const type = raw.type === undefined ? 'u32' : checkElementType(raw.type, 'options.type');
-  const op = checkOp(raw.op, type);
+  userOperatorOf(raw.op, type);
+  const op = checkOp(builtinNameOf(raw.op), type);
   const inclusive = checkBoolean(raw.inclusive, 'options.inclusive', false);
   const backward = checkBoolean(raw.backward, 'options.backward', false);
   const algorithm = checkOneOf(raw.algorithm, ['auto', ...SEGMENTED_SCAN_ALGORITHMS], 'options.algorithm', 'auto');

@@ -1,6 +1,6 @@
 // What the block reduce and the block scan share: their group level (core's group scan under the
 // block's names) and the step that combines the groups' totals across the workgroup.
-import { type BlockOp, groupLevelWgsl } from '../group-scan.js';
+import { type BlockOp, groupLevelWgsl, scanOrderCombine } from '../group-scan.js';
 import { order } from './arrangement.js';
 
 /**
@@ -43,7 +43,9 @@ export function maxGroups(workgroupSize: number, subgroups: boolean): number {
  * every invocation reads them all (broadcast reads: groups are few) and has `NAME_before_r`, the
  * combination of everything before its group's total of round r, and `NAME_all`, of everything.
  * The caller places a barrier before the totals are written again. In order, or from the last group
- * to the first (`backward`), so the operator need not commute.
+ * to the first (`backward`: "before" is then "after in the tile"), and in the tile's order either
+ * way (backward, each total goes on the left of what came after it), so the operator need not
+ * commute.
  *
  * @example
  * ```ts
@@ -52,7 +54,8 @@ export function maxGroups(workgroupSize: number, subgroups: boolean): number {
  * ```
  */
 export function acrossGroupsWgsl(name: string, op: BlockOp, groupsMax: number, backward: boolean, values: readonly string[]): string {
-  const c = op.combine;
+  // Backward, each total read lies before (in the tile) everything combined so far: `c` puts it on the left.
+  const c = scanOrderCombine(op, backward);
   const writes = values.map((v, r) => `${name}_totals[${r * groupsMax}u + group] = ${v};`).join(' ');
   const precedes = backward ? 'g > group' : 'g < group';
   const rounds = order(values.length, backward)
@@ -98,7 +101,8 @@ export function leaderAcrossGroupsWgsl(
   keepBefore: boolean,
 ): string {
   if (keepBefore && values.length !== 1) throw new Error(`internal error: block "${name}" keeps the groups' prefixes of one round only`);
-  const c = op.combine;
+  // As in acrossGroupsWgsl: backward, each total read goes on the left of what came after it.
+  const c = scanOrderCombine(op, backward);
   const writes = values.map((v, r) => `${name}_totals[${r * groupsMax}u + group] = ${v};`).join(' ');
   const rounds = order(values.length, backward)
     .map(

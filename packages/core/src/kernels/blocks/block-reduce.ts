@@ -1,4 +1,4 @@
-import { commutes } from '../group-scan.js';
+import { commutes, scanOrderCombine } from '../group-scan.js';
 import { acrossGroupsWgsl, groupLevelOf, leaderAcrossGroupsWgsl, maxGroups } from './across-groups.js';
 import { type BlockCombineSpec, checkShape, elementOf, order, valueBytes } from './arrangement.js';
 import type { WgslBlock } from './block.js';
@@ -69,7 +69,9 @@ export function blockReduce(spec: BlockReduceSpec): BlockReduceBlock {
   const V = spec.vec4 ? 4 : 1;
   const I = spec.vec4 ? `vec4<${T}>` : T;
   const backward = spec.backward ?? false;
-  const c = o.combine;
+  // The items are visited in the scan's order (backward: from the tile's end); `c` keeps the array's
+  // order all the same, so the result is x0 ⊕ … ⊕ x(n−1) either way.
+  const c = scanOrderCombine(o, backward);
   // An operator that commutes is reduced in any order, as if the items were blocked: each
   // invocation's own first, one group reduction.
   const arrangement = commutes(o) ? 'blocked' : (spec.arrangement ?? 'blocked');

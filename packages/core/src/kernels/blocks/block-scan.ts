@@ -1,9 +1,12 @@
-import { commutes } from '../group-scan.js';
+import { commutes, scanOrderCombine } from '../group-scan.js';
 import { acrossGroupsWgsl, groupLevelOf, leaderAcrossGroupsWgsl, maxGroups } from './across-groups.js';
 import { type BlockCombineSpec, checkShape, elementOf, order, valueBytes } from './arrangement.js';
 import type { WgslBlock } from './block.js';
 
-/** What a {@link blockScan} block is specialized on (the scan runs in tile order, from the last element when `backward`). */
+/**
+ * What a {@link blockScan} block is specialized on (the scan runs in tile order, from the last
+ * element when `backward`, still combining in tile order: inclusive `out[i] = xi ⊕ … ⊕ x(n−1)`).
+ */
 export interface BlockScanSpec extends BlockCombineSpec {
   /**
    * A prefix callback (CUB's `block_prefix_callback_op`): the name of a WGSL function
@@ -74,8 +77,10 @@ export interface BlockScanBlock extends WgslBlock {
  * Every invocation of the workgroup must call the functions, in uniform control flow (they hold
  * barriers), with its `group`, `lane` and `gsize` (`groupIdentityWgsl`; without subgroups `0u`,
  * `lid` and the workgroup size); they may be called again at once. The combination follows the
- * scan's order everywhere, so any associative operator scans correctly. Identities of f32 min and
- * max call `WGSL_PRELUDE`'s functions, which the kernel includes once (the slot view does).
+ * tile's order everywhere, backward too (inclusive `out[i] = xi ⊕ … ⊕ x(n−1)`, exclusive
+ * `x(i+1) ⊕ … ⊕ x(n−1)`, the seed — the tiles after — on the right), so any associative operator
+ * scans correctly. Identities of f32 min and max call `WGSL_PRELUDE`'s functions, which the kernel
+ * includes once (the slot view does).
  *
  * @example
  * ```ts
@@ -109,7 +114,9 @@ export function blockScan(spec: BlockScanSpec): BlockScanBlock {
   const I = vec4 ? `vec4<${T}>` : T;
   const backward = spec.backward ?? false;
   const arrangement = spec.arrangement ?? 'blocked';
-  const c = o.combine;
+  // Every combination below is written in the scan's order (backward: from the tile's end, a seed
+  // first); `c` keeps the array's order, the lower index on the left (backward: `x ⊕ acc`).
+  const c = scanOrderCombine(o, backward);
   const G = maxGroups(WG, subgroups);
   // Striped items in subgroups: the order is (item, group, lane), so each item's group totals
   // cross the workgroup in a round of their own (all rounds in one step).

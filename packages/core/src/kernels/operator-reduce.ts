@@ -1,0 +1,141 @@
+import { operatorOfKey } from '../operators/define-operator.js';
+import { operatorBlockOp } from '../operators/operator-block-op.js';
+import { composeBlocks } from './blocks/block.js';
+import { blockReduce } from './blocks/block-reduce.js';
+import { tileIo } from './blocks/tile-io.js';
+import { defineKernel, readWrite } from './define-kernel.js';
+import { groupIdentityWgsl } from './group-scan.js';
+
+/** What the reduction of an operator's records is specialized on (plain data). */
+export interface OperatorReduceSpec {
+  /** The operator's content key (`Operator.key`). */
+  readonly opKey: string;
+  readonly subgroups: boolean;
+  readonly workgroupSize: number;
+  /** Records per invocation and tile load. */
+  readonly itemsPerThread: number;
+  /** `'partials'`: each workgroup reduces its run of tiles; `'combine'`: one workgroup reduces the partials. */
+  readonly phase: 'partials' | 'combine';
+}
+
+/**
+ * The parameters: records in this dispatch's range, its tiles, tiles per workgroup, the partials'
+ * count, and the carry records read and written (`NONE`: none).
+ */
+export const OPERATOR_REDUCE_PARAMS = {
+  count: 'u32',
+  tiles: 'u32',
+  per: 'u32',
+  partials: 'u32',
+  carry_in: 'u32',
+  carry_out: 'u32',
+} as const;
+
+/**
+ * The reduction of a user-defined operator's records, `x0 ⊕ … ⊕ x(n−1)` in array order, in two
+ * phases written from the kit's blocks. `'partials'`: workgroup w reduces tiles `[w·per, (w+1)·per)`
+ * in order (tile load → block reduce, the leader combining tile after tile) into `partials[w]`.
+ * `'combine'`: one workgroup reduces the partials in order (blocked: invocation i holds partials
+ * `iK … iK+K−1`), combines the carry of the previous chunk before them, and writes the result to
+ * `carry[carry_out]` and `result[0]`. A run of contiguous tiles per workgroup, not a grid stride,
+ * keeps an operator that does not commute in order.
+ *
+ * Bindings: `src` (`array<T>`, read) and `partials` (`'partials'`); `partials`, `carry` and `result` (`'combine'`).
+ *
+ * @example
+ * ```ts
+ * const argmax = defineOperator({ type: { value: 'f32', index: 'u32' }, identity: { value: -Infinity, index: 0xffffffff },
+ *   wgsl: 'if (b.value > a.value || (b.value == a.value && b.index < a.index)) { return b; }\nreturn a;',
+ *   cpu: (a, b) => (b.value > a.value || (b.value === a.value && b.index < a.index) ? b : a) });
+ * const partials = operatorReduceKernel({ opKey: argmax.key, subgroups: true, workgroupSize: 256, itemsPerThread: 4, phase: 'partials' });
+ * ```
+ */
+export const operatorReduceKernel = defineKernel({
+  name: 'core/operator-reduce',
+  bindings: (spec: OperatorReduceSpec) => {
+    const T = operatorOfKey(spec.opKey).wgslType;
+    const partials = spec.phase === 'partials';
+    return {
+      src: partials ? blocksOf(spec).needs.bindings['src'] : undefined,
+      partials: partials ? readWrite(`array<${T}>`) : blocksOf(spec).needs.bindings['partials'],
+      carry: partials ? undefined : readWrite(`array<${T}>`),
+      result: partials ? undefined : readWrite(`array<${T}>`),
+    };
+  },
+  params: OPERATOR_REDUCE_PARAMS,
+  enable: (spec) => [...new Set([...blocksOf(spec).needs.enable, ...operatorOfKey(spec.opKey).enable])],
+  wgsl: (spec) => (spec.phase === 'partials' ? partialsWgsl(spec) : combineWgsl(spec)),
+});
+
+/** The blocks of one specialization: the tile load (of the input, or of the partials) and the block reduce. */
+function blocksOf(spec: OperatorReduceSpec) {
+  const op = operatorOfKey(spec.opKey);
+  const o = operatorBlockOp(op);
+  // Partials: group-striped loads (neighbouring lanes, neighbouring records); the partials of the
+  // combine: blocked (few, and in order either way).
+  const shape = {
+    workgroupSize: spec.workgroupSize,
+    itemsPerThread: spec.itemsPerThread,
+    arrangement: spec.phase === 'partials' ? 'group-striped' : 'blocked',
+  } as const;
+  const io = tileIo({
+    name: 'tile',
+    // A record's WGSL type (a struct or vector); tileIo's element path only names it.
+    type: op.wgslType as 'u32',
+    ...shape,
+    fill: o.identity,
+    source:
+      spec.phase === 'partials' ? { kind: 'elements', load: 'src' } : { kind: 'elements', load: 'partials', count: 'params.partials' },
+  });
+  const reduce = blockReduce({ name: 'block', op: o, subgroups: spec.subgroups, ...shape, result: 'leader' });
+  return { op, o, io, reduce, needs: composeBlocks(io, reduce) };
+}
+
+function partialsWgsl(spec: OperatorReduceSpec): string {
+  const { op, o, io, reduce, needs } = blocksOf(spec);
+  const id = groupIdentityWgsl(spec.subgroups, spec.workgroupSize);
+  return `${op.declarations}
+${needs.decls}
+${id.decls}
+
+@compute @workgroup_size(${spec.workgroupSize})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${id.builtins}) {
+  ${id.body}
+  let leader = group == 0u && lane == 0u;
+  // This workgroup's run of tiles, reduced in order: tile load → block reduce, the leader combining.
+  var acc = ${o.identity};
+  let first = wid.x * params.per;
+  let last = min(first + params.per, params.tiles);
+  for (var t = first; t < last; t++) {
+    let total = ${reduce.reduceItems(io.load('t'))};
+    if (leader) { acc = ${o.combine('acc', 'total')}; }
+    workgroupBarrier();   // the block reduce's workgroup memory, before the next tile writes it
+  }
+  if (leader) { partials[wid.x] = acc; }
+}
+`;
+}
+
+function combineWgsl(spec: OperatorReduceSpec): string {
+  const { op, o, io, reduce, needs } = blocksOf(spec);
+  const id = groupIdentityWgsl(spec.subgroups, spec.workgroupSize);
+  return `${op.declarations}
+${needs.decls}
+${id.decls}
+const NONE: u32 = 0xffffffffu;
+
+@compute @workgroup_size(${spec.workgroupSize})
+fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
+  ${id.body}
+  // The partials in order, after the carry of the chunks before.
+  let total = ${reduce.reduceItems(io.load('0u'))};
+  if (group == 0u && lane == 0u) {
+    var before = ${o.identity};
+    if (params.carry_in != NONE) { before = carry[params.carry_in]; }
+    let value = ${o.combine('before', 'total')};
+    if (params.carry_out != NONE) { carry[params.carry_out] = value; }
+    result[0] = value;
+  }
+}
+`;
+}

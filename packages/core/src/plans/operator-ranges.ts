@@ -1,0 +1,83 @@
+import type { ScanContext } from '../context.js';
+
+/** `NONE` in the operator kernels' carry parameters: no carry in (the identity) or none to write. */
+export const NO_RANGE_CARRY = 0xffffffff;
+
+/** One dispatch's range of records and the carry records it reads and writes. */
+export interface OperatorRange {
+  /** The range's first record. */
+  readonly start: number;
+  /** Records in the range. */
+  readonly count: number;
+  /** The carry record read (`NO_RANGE_CARRY`: the identity) and written (`NO_RANGE_CARRY`: none). */
+  readonly carryIn: number;
+  readonly carryOut: number;
+}
+
+/**
+ * The ranges of records, in processing order, that the operator kernels scan one dispatch each:
+ * at most `rangeRecords` each (what one binding holds), each starting from the carry the previous
+ * one wrote; the carries alternate between two records so a range never reads what it writes.
+ * Backward, the ranges are taken from the last, as the carry flows toward the array's start.
+ *
+ * @example
+ * ```ts
+ * operatorRanges(10, 4, false); // starts 0, 4, 8; carries NONE→0, 0→1, 1→NONE
+ * ```
+ */
+export function operatorRanges(count: number, rangeRecords: number, backward: boolean): OperatorRange[] {
+  const ranges: OperatorRange[] = [];
+  const total = Math.ceil(count / rangeRecords);
+  for (let j = 0; j < total; j++) {
+    const index = backward ? total - 1 - j : j;
+    const start = index * rangeRecords;
+    ranges.push({
+      start,
+      count: Math.min(rangeRecords, count - start),
+      carryIn: j === 0 ? NO_RANGE_CARRY : (j - 1) % 2,
+      carryOut: j === total - 1 ? NO_RANGE_CARRY : j % 2,
+    });
+  }
+  return ranges;
+}
+
+/**
+ * Records of `bytes` each that one storage binding holds, a multiple of 256 records (so every
+ * range's offset is a multiple of the binding alignment), or fewer when `requested` (tests).
+ *
+ * @example
+ * ```ts
+ * operatorRangeRecords(ctx, 16); // 2^27 / 16 → 8388608 on a device binding 128 MiB
+ * ```
+ */
+export function operatorRangeRecords(ctx: ScanContext, bytes: number, requested?: number): number {
+  const align = Math.max(256, ctx.caps.limits.minStorageBufferOffsetAlignment);
+  const bindable = Math.floor(ctx.caps.limits.maxStorageBufferBindingSize / bytes / align) * align;
+  return Math.max(align, Math.min(bindable, requested ?? bindable));
+}
+
+/**
+ * Bytes of `count` records of `bytes` each, rounded up to whole 32-bit words (at least one): what
+ * buffers, bindings and copies take.
+ *
+ * @example
+ * ```ts
+ * recordBytes(3, 2); // 8: three f16 records
+ * ```
+ */
+export function recordBytes(count: number, bytes: number): number {
+  return Math.max(4, Math.ceil((count * bytes) / 4) * 4);
+}
+
+/**
+ * Records per invocation for records of `words` 32-bit words (plus `extra` words the kernel adds to
+ * each, a segment pair's count): about 16 words in registers per invocation, 1 to 8 records.
+ *
+ * @example
+ * ```ts
+ * itemsPerThreadFor(4); // 4: vec4<f32>
+ * ```
+ */
+export function itemsPerThreadFor(words: number, extra = 0): number {
+  return Math.max(1, Math.min(8, Math.floor(16 / (Math.max(1, words) + extra))));
+}

@@ -1,0 +1,104 @@
+import type { ScanContext } from '../context.js';
+import { ScanError } from '../errors.js';
+import { type OperatorReduceSpec, operatorReduceKernel } from '../kernels/operator-reduce.js';
+import type { Operator } from '../operators/operator-type.js';
+import { RecipeExecutor } from './executor.js';
+import { itemsPerThreadFor, NO_RANGE_CARRY, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
+import { checkEncodeArgs } from './plan-args.js';
+import { planOf } from './plan-of.js';
+import { type Recipe, RecipeBuilder } from './recipe.js';
+import { representativeCounts, StructureVariants } from './structure-variants.js';
+import type { CountSource, Plan } from './types.js';
+
+/** Buffers of one reduction (as `createReducePlan`'s): the result record is written at the start of `output`. */
+interface OperatorReduceArgs extends CountSource {
+  input: GPUBuffer;
+  output: GPUBuffer;
+}
+
+/** What an operator reduce plan is made for: the checked options of `createReducePlan` with an `Operator`. */
+export interface OperatorReduceShape<T> {
+  readonly op: Operator<T>;
+  /** Largest count expected: scratch for it is allocated up front. */
+  readonly maxCount: number | undefined;
+  /** Largest number of records one dispatch binds (tests lower it to exercise the carries). */
+  readonly maxChunkRecords: number | undefined;
+}
+
+/**
+ * The buffer-level reduction of a user-defined operator (what `createReducePlan` makes when `op`
+ * is an `Operator` that is not one of core's built-ins on u32, i32 or f32): per chunk of records
+ * that one binding holds, the partials (up to 1024 workgroups, each a run of tiles) and one
+ * workgroup combining them after the previous chunk's carry. The result record is written to the
+ * start of `output` (which needs `STORAGE` usage), `op.identity` for a count of 0.
+ *
+ * @example
+ * ```ts
+ * const plan = createOperatorReducePlan(ctx, { op: argmax, maxCount: undefined, maxChunkRecords: undefined });
+ * plan.encode(encoder, { input, output, count });
+ * ```
+ */
+export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorReduceShape<T>): Plan<OperatorReduceArgs> {
+  const op = shape.op;
+  const bytes = op.bytes;
+  const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
+  const subgroups = ctx.caps.features.subgroups;
+  const K = itemsPerThreadFor(op.words);
+  const partialsSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: K, phase: 'partials' };
+  const combineSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: 4, phase: 'combine' };
+  const partialsKernel = operatorReduceKernel(partialsSpec);
+  const combineKernel = operatorReduceKernel(combineSpec);
+  const maxPartials = WG * 4;
+  const tileRecords = WG * K;
+  const chunkRecords = operatorRangeRecords(ctx, bytes, shape.maxChunkRecords);
+  const sizeOf = (count: number) => recordBytes(count, bytes);
+  const exec = new RecipeExecutor(ctx, `reduce ${op.name}`);
+
+  const build = (count: number): Recipe => {
+    const b = new RecipeBuilder();
+    const partials = b.needScratch('partials', maxPartials * Math.max(4, bytes));
+    const carry = b.needScratch('carry', 2 * Math.max(4, bytes));
+    const result = { role: 'output', offset: 0, limit: sizeOf(1), multipleOf: 4 };
+    // No records is one empty range: the combine writes the identity.
+    const ranges =
+      count === 0
+        ? [{ start: 0, count: 0, carryIn: NO_RANGE_CARRY, carryOut: NO_RANGE_CARRY }]
+        : operatorRanges(count, chunkRecords, false);
+    for (const range of ranges) {
+      const tiles = Math.ceil(range.count / tileRecords);
+      // At most maxPartials workgroups, each a run of `per` whole tiles; the last run may be shorter.
+      const per = Math.max(1, Math.ceil(tiles / maxPartials));
+      const workgroups = Math.ceil(tiles / per);
+      const params = { count: range.count, tiles, per, partials: workgroups, carry_in: range.carryIn, carry_out: range.carryOut };
+      if (workgroups > 0) {
+        const src = { role: 'input', offset: range.start * bytes, limit: sizeOf(range.count), multipleOf: 4 };
+        b.dispatch(partialsKernel, { src, partials }, workgroups, params);
+      }
+      b.dispatch(combineKernel, { partials, carry, result }, 1, params);
+    }
+    return b.build();
+  };
+  const maxCount = shape.maxCount;
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
+  const largest = maxCount || chunkRecords;
+  const ready = exec.load([build(1), build(largest)]);
+  const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
+
+  return planOf([exec], {
+    what: 'reduce plan',
+    encode(encoder, args: OperatorReduceArgs) {
+      if ((args as { countBuffer?: unknown } | undefined)?.countBuffer !== undefined) {
+        throw new ScanError(
+          'UNSUPPORTED',
+          `reduce plan: args.countBuffer: a count the GPU wrote is not supported for the operator ${op.name} yet`,
+          {
+            argument: 'args.countBuffer',
+          },
+        );
+      }
+      const count = checkEncodeArgs('reduce plan', args, { input: { bytes: sizeOf }, output: { bytes: sizeOf(1) } });
+      exec.encode(encoder, () => build(count), { input: args.input, output: args.output }, variants);
+    },
+    ready,
+  });
+}

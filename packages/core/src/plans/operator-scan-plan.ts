@@ -1,0 +1,106 @@
+import type { ScanContext } from '../context.js';
+import { ScanError } from '../errors.js';
+import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
+import { type OperatorScanSpec, operatorScanKernel } from '../kernels/operator-scan.js';
+import type { Operator } from '../operators/operator-type.js';
+import { RecipeExecutor } from './executor.js';
+import { itemsPerThreadFor, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
+import { checkEncodeArgs } from './plan-args.js';
+import { planOf } from './plan-of.js';
+import { type Recipe, RecipeBuilder } from './recipe.js';
+import { representativeCounts, StructureVariants } from './structure-variants.js';
+import type { Plan, ScanEncodeArgs } from './types.js';
+
+/** What an operator scan plan is made for: the checked options of `createScanPlan` with an `Operator`. */
+export interface OperatorScanShape<T> {
+  readonly op: Operator<T>;
+  readonly inclusive: boolean;
+  readonly backward: boolean;
+  /** Largest count expected: scratch for it is allocated up front. */
+  readonly maxCount: number | undefined;
+  /** Largest number of records one dispatch binds (tests lower it to exercise the carries). */
+  readonly maxChunkRecords: number | undefined;
+  /** Test hook: every look-back falls back. */
+  readonly forceFallback: boolean;
+}
+
+/**
+ * The buffer-level scan of a user-defined operator (what `createScanPlan` makes when `op` is an
+ * `Operator` that is not one of core's built-ins on u32, i32 or f32): one single-pass kernel per
+ * chunk of records that one binding holds, each chunk starting from the carry the previous one
+ * wrote (backward: the chunks from the last). Buffers hold the records as the host arrays do:
+ * `op.bytes` each, the binding rounded up to whole 32-bit words (an f16 scan of an odd count needs
+ * two more bytes in each buffer).
+ *
+ * @example
+ * ```ts
+ * const plan = createOperatorScanPlan(ctx, { op: affine, inclusive: true, backward: false,
+ *   maxCount: undefined, maxChunkRecords: undefined, forceFallback: false });
+ * plan.encode(encoder, { input, output, count });
+ * ```
+ */
+export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanShape<T>): Plan<ScanEncodeArgs> {
+  const op = shape.op;
+  const bytes = op.bytes;
+  const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
+  const spec: OperatorScanSpec = {
+    opKey: op.key,
+    inclusive: shape.inclusive,
+    backward: shape.backward,
+    subgroups: ctx.caps.features.subgroups,
+    workgroupSize: WG,
+    itemsPerThread: itemsPerThreadFor(op.words),
+    maxSpin: 64,
+    forceFallback: shape.forceFallback,
+  };
+  const kernel = operatorScanKernel(spec);
+  const tileRecords = WG * spec.itemsPerThread;
+  const chunkRecords = operatorRangeRecords(ctx, bytes, shape.maxChunkRecords);
+  const sizeOf = (count: number) => recordBytes(count, bytes);
+  const exec = new RecipeExecutor(ctx, `scan ${op.name}`);
+
+  const build = (count: number): Recipe => {
+    const b = new RecipeBuilder();
+    const carry = b.needScratch('carry', 2 * Math.max(4, bytes) + 16);
+    for (const range of operatorRanges(count, chunkRecords, shape.backward)) {
+      const tiles = Math.ceil(range.count / tileRecords);
+      const statusBytes = decoupledFallbackStatusBytes(tiles);
+      b.needScratch('status', statusBytes);
+      b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+      const bind = (role: string) => ({ role, offset: range.start * bytes, limit: sizeOf(range.count), multipleOf: 4 });
+      b.dispatch(kernel, { src: bind('input'), dst: bind('output'), carry, status: { scratch: 'status' } }, tiles, {
+        count: range.count,
+        tiles,
+        carry_in: range.carryIn,
+        carry_out: range.carryOut,
+      });
+    }
+    return b.build();
+  };
+  const maxCount = shape.maxCount;
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
+  const largest = maxCount || chunkRecords;
+  const ready = exec.load([build(1), build(largest)]);
+  // Every structure a count up to maxCount (one binding without it) may take: the first encode with
+  // a set of buffers makes their bind groups, so a frame loop creates nothing later.
+  const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
+
+  return planOf([exec], {
+    what: 'scan plan',
+    encode(encoder, args: ScanEncodeArgs) {
+      if ((args as { countBuffer?: unknown } | undefined)?.countBuffer !== undefined) {
+        throw new ScanError(
+          'UNSUPPORTED',
+          `scan plan: args.countBuffer: a count the GPU wrote is not supported for the operator ${op.name} yet`,
+          {
+            argument: 'args.countBuffer',
+          },
+        );
+      }
+      const count = checkEncodeArgs('scan plan', args, { input: { bytes: sizeOf }, output: { bytes: sizeOf } });
+      if (count === 0) return;
+      exec.encode(encoder, () => build(count), { input: args.input, output: args.output }, variants);
+    },
+    ready,
+  });
+}

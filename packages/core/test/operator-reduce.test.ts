@@ -1,0 +1,64 @@
+// The reduction of user-defined operators (kernels/operator-reduce.ts through
+// plans/operator-reduce-plan.ts) and the one-shot `scan` and `reduce` with an `Operator`, against the
+// operators' CPU references: operators that do not commute, edge sizes (none, one record, a partial
+// tile, many tiles per workgroup), several chunks joined by carries.
+import { affine16, bufferOf, getTestContext, operatorData, poisoned, runBatch } from '@scan/gpu-testing';
+import { describe, expect, it } from 'vitest';
+import { builtinOperator } from '../src/operators/builtin-operators.js';
+import { reduceWith, scanWith } from '../src/operators/cpu-operator.js';
+import { reduce } from '../src/ops/primitives.js';
+import { scan } from '../src/ops/scan.js';
+import { createOperatorReducePlan } from '../src/plans/operator-reduce-plan.js';
+
+function affineData(n: number, seed: number): Uint32Array {
+  return operatorData(affine16, n, seed) as Uint32Array;
+}
+
+describe('operator reduce (GPU)', () => {
+  for (const subgroups of [true, false]) {
+    it(`matches the CPU reference at edge sizes and across chunks (${subgroups ? 'subgroups' : 'no subgroups'})`, async () => {
+      const ctx = await getTestContext({ subgroups });
+      // Tiles of 2048 records; 1024 workgroups at most, so 3 × 1024 tiles give runs of 3 tiles.
+      const sizes = [0, 1, 100, 2048, 2049, 3 * 1024 * 2048 + 5];
+      const cases = sizes
+        .flatMap((n, i) => [undefined, 4096].map((maxChunkRecords) => ({ n, maxChunkRecords, data: affineData(n, 300 + i) })))
+        .filter((c) => c.maxChunkRecords === undefined || c.n < 100_000);
+      const owned: { destroy(): void }[] = [];
+      const results = await runBatch(
+        ctx,
+        cases.map(({ n, maxChunkRecords, data }) => ({
+          record: (encoder: GPUCommandEncoder) => {
+            const plan = createOperatorReducePlan(ctx, { op: affine16, maxCount: undefined, maxChunkRecords });
+            const input = bufferOf(ctx, data);
+            const output = poisoned(ctx, 4);
+            owned.push(input, plan);
+            plan.encode(encoder, { input, output, count: n });
+            return [{ buffer: output, bytes: 4 }];
+          },
+        })),
+        owned,
+      );
+      cases.forEach(({ n, maxChunkRecords, data }, i) => {
+        const got = new Uint32Array(results[i]![0]!)[0];
+        expect({ n, maxChunkRecords, got }).toEqual({ n, maxChunkRecords, got: reduceWith(affine16, data) });
+      });
+    });
+  }
+
+  it('scan and reduce take an Operator: user-defined ones run their own kernels, built-in ones the built-in path', async () => {
+    const ctx = await getTestContext();
+    const data = affineData(5000, 7);
+    expect(Array.from(await scan(ctx, data, { op: affine16, inclusive: true, backward: true }))).toEqual(
+      Array.from(scanWith(affine16, data, { inclusive: true, backward: true })),
+    );
+    expect(await reduce(ctx, data, { op: affine16 })).toBe(reduceWith(affine16, data));
+    expect(await reduce(ctx, new Uint32Array(0), { op: affine16 })).toBe(0x10000);
+    const floats = new Float32Array([3, -1, 7, 2]);
+    expect(await reduce(ctx, floats, { op: builtinOperator('min', 'f32') })).toBe(-1);
+    expect(Array.from(await scan(ctx, floats, { op: builtinOperator('max', 'f32'), inclusive: true }))).toEqual([3, 3, 7, 7]);
+    // A built-in operator of another element type than the data's.
+    await expect(scan(ctx, floats, { op: builtinOperator('add', 'u32') })).rejects.toThrow(/options\.op = add on u32: the data holds f32/);
+    // The multi-pass algorithms take the built-in operators only.
+    await expect(scan(ctx, data, { op: affine16, algorithm: 'blelloch' })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+  });
+});
