@@ -6,9 +6,12 @@ import { affine16, bufferOf, getTestContext, operatorData, poisoned, runBatch } 
 import { describe, expect, it } from 'vitest';
 import { builtinOperator } from '../src/operators/builtin-operators.js';
 import { reduceWith, scanWith } from '../src/operators/cpu-operator.js';
+import { defineOperator } from '../src/operators/define-operator.js';
 import { reduce } from '../src/ops/primitives.js';
 import { scan } from '../src/ops/scan.js';
 import { createOperatorReducePlan } from '../src/plans/operator-reduce-plan.js';
+import { createReducePlan } from '../src/plans/reduce-plan.js';
+import { createScanPlan } from '../src/plans/scan-plan.js';
 
 function affineData(n: number, seed: number): Uint32Array {
   return operatorData(affine16, n, seed) as Uint32Array;
@@ -60,5 +63,25 @@ describe('operator reduce (GPU)', () => {
     await expect(scan(ctx, floats, { op: builtinOperator('add', 'u32') })).rejects.toThrow(/options\.op = add on u32: the data holds f32/);
     // The multi-pass algorithms take the built-in operators only.
     await expect(scan(ctx, data, { op: affine16, algorithm: 'blelloch' })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+  });
+
+  it("a body that does not compile rejects the one-shot calls and the plans' ready with INVALID_ARGUMENT in the body's lines", async () => {
+    const ctx = await getTestContext();
+    const broken = defineOperator<number>({
+      type: 'u32',
+      identity: 0,
+      wgsl: 'let s = a +;\nreturn s;',
+      cpu: (a, b) => a + b,
+      name: 'broken',
+    });
+    const inBody = { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/line 1, column \d+ of the operator's wgsl/) };
+    await expect(scan(ctx, new Uint32Array(8), { op: broken })).rejects.toMatchObject(inBody);
+    await expect(reduce(ctx, new Uint32Array(8), { op: broken })).rejects.toMatchObject(inBody);
+    const plan = createScanPlan(ctx, { op: broken });
+    await expect(plan.ready).rejects.toMatchObject(inBody);
+    plan.destroy();
+    const reducePlan = createReducePlan(ctx, { op: broken });
+    await expect(reducePlan.ready).rejects.toMatchObject(inBody);
+    reducePlan.destroy();
   });
 });

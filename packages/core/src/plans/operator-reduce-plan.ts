@@ -1,6 +1,7 @@
 import type { ScanContext } from '../context.js';
 import { ScanError } from '../errors.js';
 import { type OperatorReduceSpec, operatorReduceKernel } from '../kernels/operator-reduce.js';
+import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
 import { itemsPerThreadFor, NO_RANGE_CARRY, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
@@ -81,7 +82,9 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
   const maxCount = shape.maxCount;
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   const largest = maxCount || chunkRecords;
-  const ready = exec.load([build(1), build(largest)]);
+  // A body that does not compile rejects \`ready\` with the compiler's message in the body's own
+  // lines (INVALID_ARGUMENT), before any pipeline of the plan is made from it.
+  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
   const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
 
   return planOf([exec], {

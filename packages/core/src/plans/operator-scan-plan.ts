@@ -2,6 +2,7 @@ import type { ScanContext } from '../context.js';
 import { ScanError } from '../errors.js';
 import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
 import { type OperatorScanSpec, operatorScanKernel } from '../kernels/operator-scan.js';
+import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
 import { itemsPerThreadFor, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
@@ -80,7 +81,9 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
   const maxCount = shape.maxCount;
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   const largest = maxCount || chunkRecords;
-  const ready = exec.load([build(1), build(largest)]);
+  // A body that does not compile rejects \`ready\` with the compiler's message in the body's own
+  // lines (INVALID_ARGUMENT), before any pipeline of the plan is made from it.
+  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
   // Every structure a count up to maxCount (one binding without it) may take: the first encode with
   // a set of buffers makes their bind groups, so a frame loop creates nothing later.
   const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));

@@ -3,6 +3,7 @@ import {
   checkBoolean,
   checkCount,
   checkEncodeArgs,
+  checkOperatorCompiles,
   decoupledFallbackStatusBytes,
   itemsPerThreadFor,
   operatorRangeRecords,
@@ -106,7 +107,9 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
   const maxCount = shape.maxCount;
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   const largest = maxCount || chunkRecords;
-  const ready = exec.load([build(1), build(largest)]);
+  // A body that does not compile rejects \`ready\` with the compiler's message in the body's own
+  // lines (INVALID_ARGUMENT), before any pipeline of the plan is made from it.
+  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
   const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
   const what = shape.mode === 'scan' ? 'segmented scan plan' : 'segmented reduce plan';
 
