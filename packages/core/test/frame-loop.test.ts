@@ -2,8 +2,19 @@
 // 1,000 frames, with the device's buffer, bind group and pipeline creations counted (see
 // runFrameLoop). Each plan is warmed up at large counts (near N), then fed counts over all of
 // [0, N] — 0, 1, the one-workgroup tier, partial last vec4s: in steady state it creates nothing,
-// and after destroy() it leaves nothing alive.
-import { createRng, getTestContext, runFrameLoop } from '@scan/gpu-testing';
+// and after destroy() it leaves nothing alive. Plans of user-defined operators (issue 48) alike, with
+// counts in records; an operator re-defined every frame by an equal definition, the plan made once;
+// and equal definitions sharing pipelines.
+import {
+  affine16,
+  argmaxRecord,
+  countDeviceCalls,
+  createRng,
+  getTestContext,
+  matrix2x2,
+  operatorData,
+  runFrameLoop,
+} from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import {
@@ -15,6 +26,7 @@ import {
   createReducePlan,
   createScanPlan,
   createSplitPlan,
+  defineOperator,
   type Plan,
 } from '../src/index.js';
 import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
@@ -46,10 +58,14 @@ async function buffers() {
 
 type Buffers = Awaited<ReturnType<typeof buffers>>;
 
-/** Each plan, made and encoded with a count from `count()` (N first: the warm-up reaches the largest size). */
+/**
+ * Each plan, made and encoded with a count from `count()` (N first: the warm-up reaches the largest
+ * size). `maxCount` (default N) is the largest count: a user-defined operator's counts are records
+ * of several words, which N words of input hold fewer of.
+ */
 const PLANS: Record<
   string,
-  (b: Buffers) => { create(): Plan<never>; encode(plan: Plan<never>, encoder: GPUCommandEncoder, n: number): void }
+  (b: Buffers) => { create(): Plan<never>; encode(plan: Plan<never>, encoder: GPUCommandEncoder, n: number): void; maxCount?: number }
 > = {
   'scan decoupled-fallback': (b) => scanCase(b, 'decoupled-fallback'),
   'scan reduce-then-scan': (b) => scanCase(b, 'reduce-then-scan'),
@@ -71,6 +87,27 @@ const PLANS: Record<
         output: b.output,
         count: n,
       }),
+  }),
+  // User-defined operators (issue 48): their own single-pass kernels, counts in records.
+  'scan, user-defined operator (matrix2x2 records, inclusive backward)': (b) => ({
+    create: () => createScanPlan(b.ctx, { op: matrix2x2, inclusive: true, backward: true, maxCount: N / 4 }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        count: n,
+      }),
+    maxCount: N / 4,
+  }),
+  'reduce, user-defined operator (argmax records)': (b) => ({
+    create: () => createReducePlan(b.ctx, { op: argmaxRecord, maxCount: N / 2 }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        count: n,
+      }),
+    maxCount: N / 2,
   }),
   enumerate: (b) => ({
     create: () => createEnumeratePlan(b.ctx, { maxCount: N }) as Plan<never>,
@@ -168,7 +205,7 @@ describe('plans in a frame loop', () => {
           // Warmed up near N, then counts over all of [0, N] (see runFrameLoop's maxCount): a
           // count that first takes another tier, tail or chunk layout must find its bind groups.
           encode: (plan, encoder, _frame, n) => c.encode(plan, encoder, n),
-          maxCount: N,
+          maxCount: c.maxCount ?? N,
           seed: name.length * 7919,
           // Every frame is validated when its encoder finishes; one in 50 also runs (SwiftShader is slow).
           submitEvery: 50,
@@ -213,6 +250,104 @@ describe('plans in a frame loop', () => {
       expect(counts.steady).toEqual(NOTHING);
     } finally {
       b.destroy();
+    }
+  });
+});
+
+/**
+ * A user's definition of affine maps x ↦ a·x + b mod 2^16 packed in a u32 (as gpu-testing's
+ * affine16), written out anew on every call — a new object and a new `cpu` closure each time, as a
+ * frame loop that calls `defineOperator` inline would make them — named `name`.
+ */
+function affineDefinition(name: string) {
+  return {
+    type: 'u32' as const,
+    identity: 0x10000,
+    wgsl: `let a1 = a >> 16u; let b1 = a & 0xffffu; let a2 = b >> 16u; let b2 = b & 0xffffu;
+return (((a1 * a2) & 0xffffu) << 16u) | ((b1 * a2 + b2) & 0xffffu);`,
+    cpu: (x: number, y: number) =>
+      ((((Math.imul(x >>> 16, y >>> 16) & 0xffff) << 16) | ((Math.imul(x & 0xffff, y >>> 16) + (y & 0xffff)) & 0xffff)) >>> 0) as number,
+    name,
+  };
+}
+
+describe('user-defined operators defined again', () => {
+  it('an operator re-defined every frame by an equal definition: the plan, made once, creates nothing per frame', async () => {
+    const b = await buffers();
+    try {
+      const op = defineOperator<number>(affineDefinition('frame-loop-redefined'));
+      const keys = new Set<string>();
+      const counts = await runFrameLoop(b.ctx.device, {
+        // The plan is made once, from the first definition; each frame defines the operator again.
+        create: () => createScanPlan(b.ctx, { op, inclusive: true, maxCount: N }),
+        encode: (plan, encoder, _frame, n) => {
+          const again = defineOperator<number>(affineDefinition('frame-loop-redefined'));
+          keys.add(again.key);
+          plan.encode(encoder, { input: b.input, output: b.output, count: n });
+        },
+        maxCount: N,
+        seed: 48,
+        submitEvery: 50,
+      });
+      expect([...keys], 'the keys of the definitions in the frames').toEqual([op.key]);
+      expect(counts.warmup.pipelines, 'pipelines plan.ready did not compile').toBe(0);
+      expect(counts.steady, 'created during the counted frames').toEqual(NOTHING);
+      expect(counts.liveAfterDestroy, 'buffers left after destroy()').toBe(0);
+    } finally {
+      b.destroy();
+    }
+  });
+
+  it('equal definitions share pipelines: plans from a second, equal definition compile none', async () => {
+    const ctx = await getTestContext();
+    const counted = countDeviceCalls(ctx.device);
+    const plans: { destroy(): void }[] = [];
+    const pipelines: number[] = [];
+    const made = async (make: () => { destroy(): void; readonly ready: Promise<void> }) => {
+      counted.reset();
+      const plan = make();
+      plans.push(plan);
+      await plan.ready;
+      pipelines.push(counted.counts.pipelines);
+      return plan;
+    };
+    try {
+      // A name no other test uses: nothing of this operator is compiled on the device yet.
+      const first = defineOperator<number>(affineDefinition('frame-loop-twin'));
+      const second = defineOperator<number>(affineDefinition('frame-loop-twin'));
+      expect(second, 'two definitions, two operators').not.toBe(first);
+      expect(second.key).toBe(first.key);
+      await made(() => createScanPlan(ctx, { op: first, maxCount: N }));
+      await made(() => createReducePlan(ctx, { op: first, maxCount: N }));
+      const scan2 = await made(() => createScanPlan(ctx, { op: second, maxCount: N }));
+      const reduce2 = await made(() => createReducePlan(ctx, { op: second, maxCount: N }));
+      // The first definition's plans compile their kernels; the equal definition's find them all.
+      expect(pipelines[0], 'scan plan of the first definition').toBeGreaterThan(0);
+      expect(pipelines[1], 'reduce plan of the first definition').toBeGreaterThan(0);
+      expect(pipelines.slice(2), 'plans of the equal definition').toEqual([0, 0]);
+      counted.restore();
+      // And the shared pipelines give the second plans right results.
+      const data = operatorData(affine16, 5000, 48) as Uint32Array;
+      const owned: GPUBuffer[] = [];
+      const [scanned, reduced] = await runBatch(
+        ctx,
+        [scan2, reduce2].map((plan, i) => ({
+          record(encoder: GPUCommandEncoder) {
+            const bytes = i === 0 ? 4 * data.length : 4;
+            const output = poisoned(ctx, bytes);
+            const input = bufferOf(ctx, data);
+            owned.push(input);
+            (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, { input, output, count: data.length });
+            return [{ buffer: output, bytes }];
+          },
+        })),
+        owned,
+      );
+      expect(Array.from(new Uint32Array(scanned![0]!))).toEqual(Array.from(cpu.scan(data, { op: first })));
+      expect(new Uint32Array(reduced![0]!)[0]).toBe(cpu.reduce(data, { op: first }));
+    } finally {
+      counted.restore();
+      for (const plan of plans) plan.destroy();
     }
   });
 });

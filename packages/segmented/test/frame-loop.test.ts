@@ -2,9 +2,20 @@
 // new number of segments where a plan takes one) every frame, 1,000 frames, with the device's
 // buffer, bind group and pipeline creations counted (see runFrameLoop), warmed up at large counts
 // and then fed counts over all of [0, N]. In steady state a plan creates nothing; it holds no more than its documented memory; after destroy() it leaves nothing
-// alive. Then several encodes of one plan into one encoder, each checked against the CPU reference.
+// alive; a plan of a user-defined operator (issue 48) alike, with counts in records. Then several
+// encodes of one plan into one encoder, each checked against the CPU reference.
 import type { Plan, ScanContext, ScanTypedArray } from '@scan/core';
-import { bufferOf, createRng, expectEqualArrays, getTestContext, type Job, poisoned, runBatch, runFrameLoop } from '@scan/gpu-testing';
+import {
+  affineRecord,
+  bufferOf,
+  createRng,
+  expectEqualArrays,
+  getTestContext,
+  type Job,
+  poisoned,
+  runBatch,
+  runFrameLoop,
+} from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import {
@@ -69,6 +80,8 @@ interface LoopCase {
   encode(plan: Plan<never>, encoder: GPUCommandEncoder, count: number, frame: number): void;
   /** The documented bound at N elements: buffers held and their bytes. */
   bound: { buffers: number; bytes: number };
+  /** The largest count (default N): a user-defined operator's counts are records of several words. */
+  maxCount?: number;
 }
 
 /** A plan of any arguments, typed for the table. */
@@ -93,6 +106,15 @@ const PLANS: Record<string, (b: Inputs) => LoopCase> = {
     // aux; the saved trees: one word per vec4 (a quarter of the data's bytes), one bit per vec4 in
     // 16-word blocks, the two block values of 2 blocks; 2 levels' parameter blocks.
     bound: { buffers: 6, bytes: AUX + N + 2 * 16 * 4 + 2 * 16 + ring(2) },
+  }),
+  // A user-defined operator: affine records of two words, so N words of input hold N / 2 of them.
+  'segmented scan, user-defined operator (affine records, inclusive backward)': (b) => ({
+    create: () => erase(createSegmentedScanPlan(b.ctx, { op: affineRecord, inclusive: true, backward: true, maxCount: N / 2 })),
+    encode: (plan, encoder, count) => as<ScanArgs>(plan).encode(encoder, scanArgs(b, count)),
+    // The carry (two pairs of a head count and the record, 6 words each: 48 bytes), a status line
+    // per tile (256 invocations of 5 records: 2 tiles of 1280) plus one, one range's parameter blocks.
+    bound: { buffers: 3, bytes: 48 + status(2) + ring(1) },
+    maxCount: N / 2,
   }),
   'segmented reduce': (b) => ({
     create: () => erase(createSegmentedReducePlan(b.ctx, { type: 'f32', op: 'min' })),
@@ -209,7 +231,7 @@ describe('plans in a frame loop', () => {
             c.encode(plan, encoder, n, frame);
             memoryBytes = plan.memoryBytes;
           },
-          maxCount: N,
+          maxCount: c.maxCount ?? N,
           seed: name.length * 7919,
         });
         // `ready` compiles every kernel a variant may need: the warm-up's first encode makes them all.

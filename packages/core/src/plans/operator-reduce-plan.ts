@@ -72,7 +72,7 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
       const workgroups = Math.ceil(tiles / per);
       const params = { count: range.count, tiles, per, partials: workgroups, carry_in: range.carryIn, carry_out: range.carryOut };
       if (workgroups > 0) {
-        const src = { role: 'input', offset: range.start * bytes, limit: sizeOf(range.count), multipleOf: 4 };
+        const src = { role: 'input', offset: range.start * bytes, limit: chunkRecords * bytes, multipleOf: 4 };
         b.dispatch(partialsKernel, { src, partials }, workgroups, params);
       }
       b.dispatch(combineKernel, { partials, carry, result }, 1, params);
@@ -85,7 +85,8 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
   // A body that does not compile rejects \`ready\` with the compiler's message in the body's own
   // lines (INVALID_ARGUMENT), before any pipeline of the plan is made from it.
   const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
-  const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
+  // No records is its own structure (the combine alone writes the identity).
+  const variants = new StructureVariants(() => [build(0), ...representativeCounts(largest, chunkRecords).map((n) => build(n))]);
 
   return planOf([exec], {
     what: 'reduce plan',

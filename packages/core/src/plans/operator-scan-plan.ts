@@ -68,7 +68,7 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
       const statusBytes = decoupledFallbackStatusBytes(tiles);
       b.needScratch('status', statusBytes);
       b.clear({ scratch: 'status', offset: 0, size: statusBytes });
-      const bind = (role: string) => ({ role, offset: range.start * bytes, limit: sizeOf(range.count), multipleOf: 4 });
+      const bind = (role: string) => ({ role, offset: range.start * bytes, limit: chunkRecords * bytes, multipleOf: 4 });
       b.dispatch(kernel, { src: bind('input'), dst: bind('output'), carry, status: { scratch: 'status' } }, tiles, {
         count: range.count,
         tiles,

@@ -90,7 +90,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
       const statusBytes = decoupledFallbackStatusBytes(tiles);
       b.needScratch('status', statusBytes);
       b.clear({ scratch: 'status', offset: 0, size: statusBytes });
-      const bind = (role: string) => ({ role, offset: range.start * bytes, limit: sizeOf(range.count), multipleOf: 4 });
+      const bind = (role: string) => ({ role, offset: range.start * bytes, limit: chunkRecords * bytes, multipleOf: 4 });
       // A reduction writes every segment's record: the whole output.
       const dst = shape.mode === 'scan' ? bind('output') : { role: 'output', offset: 0 };
       b.dispatch(kernel, { src: bind('input'), dst, bits: { role: 'headBits', offset: 0 }, carry, status: { scratch: 'status' } }, tiles, {

@@ -1,12 +1,30 @@
 // @scan/core's array-level functions on host data.
 import { enumerate, pack, packIf, reduce, scan, split } from '@scan/core';
 import * as cpu from '@scan/core/cpu';
-import { expectEqualArrays, expectScanClose, randomData, randomFlags } from '@scan/gpu-testing';
+import {
+  add4,
+  argmaxRecord,
+  expectEqualArrays,
+  expectScanClose,
+  matrix2x2,
+  operatorData,
+  randomData,
+  randomFlags,
+} from '@scan/gpu-testing';
 import { defineCase, expectSame, type NodeCase } from '../case.js';
 
 /** Flags as bytes, which the functions take as they are (no widening on the host). */
 function byteFlags(size: number, seed: number, density: number): Uint8Array {
   return Uint8Array.from(randomFlags(size, seed, density));
+}
+
+/** Throws unless both records have the same fields, each the same number (see `expectSame`). */
+function expectSameRecord<T extends object>(actual: T, expected: T, label: string): void {
+  const fields = Object.keys(expected);
+  expectSame(Object.keys(actual ?? {}).join(','), fields.join(','), `${label} fields`);
+  for (const field of fields) {
+    expectSame((actual as Record<string, unknown>)[field], (expected as Record<string, unknown>)[field], `${label}.${field}`);
+  }
 }
 
 export const coreCases: readonly NodeCase[] = [
@@ -22,9 +40,33 @@ export const coreCases: readonly NodeCase[] = [
       check: (got) => expectScanClose(got, data, cpu.scan(data, options), 'add', 'scan f32', { backward: true }),
     };
   }),
+  // User-defined operators (issue 48): `size` counts records, each of `op.words` 32-bit words in
+  // the host array; their data is exact, so the results compare bit for bit.
+  defineCase('core.scan:operator', 'matrix2x2 records ({a,b,c,d} i32), inclusive, backward', (size, seed) => {
+    const data = operatorData(matrix2x2, size, seed);
+    const options = { op: matrix2x2, inclusive: true, backward: true } as const;
+    return {
+      call: (ctx) => scan(ctx, data, options),
+      check: (got) => expectEqualArrays(got, cpu.scan(data, options), 'scan matrix2x2'),
+    };
+  }),
+  defineCase('core.scan:vec4', 'add4 (vec4<u32> add), exclusive', (size, seed) => {
+    const data = operatorData(add4, size, seed);
+    return {
+      call: (ctx) => scan(ctx, data, { op: add4 }),
+      check: (got) => expectEqualArrays(got, cpu.scan(data, { op: add4 }), 'scan add4'),
+    };
+  }),
   defineCase('core.reduce', 'i32 max', (size, seed) => {
     const data = randomData('i32', size, seed);
     return { call: (ctx) => reduce(ctx, data, { op: 'max' }), check: (got) => expectSame(got, cpu.reduce(data, { op: 'max' }), 'reduce') };
+  }),
+  defineCase('core.reduce:operator', 'argmaxRecord ({value: f32, index: u32}), many ties', (size, seed) => {
+    const data = operatorData(argmaxRecord, size, seed);
+    return {
+      call: (ctx) => reduce(ctx, data, { op: argmaxRecord }),
+      check: (got) => expectSameRecord(got, cpu.reduce(data, { op: argmaxRecord }), 'reduce argmax'),
+    };
   }),
   defineCase('core.split', 'u32 data, u8 flags of density 0.5', (size, seed) => {
     const data = randomData('u32', size, seed);

@@ -1,8 +1,30 @@
 // @scan/segmented's array-level functions on host data.
-import { expectEqualArrays, randomData, randomFlags, randomSegmentFlags } from '@scan/gpu-testing';
+import {
+  affineRecord,
+  createRng,
+  expectEqualArrays,
+  matrix2x2,
+  operatorData,
+  randomData,
+  randomFlags,
+  randomSegmentFlags,
+} from '@scan/gpu-testing';
 import { headFlagsToOffsets, segmentedDistribute, segmentedReduce, segmentedScan, splitAndSegment } from '@scan/segmented';
 import * as cpu from '@scan/segmented/cpu';
 import { defineCase, type NodeCase } from '../case.js';
+
+/**
+ * Offsets over `size` records with empty segments: those of head flags of mean `mean`, each offset
+ * repeated 0 to 2 more times (so the first and last segments may be empty too).
+ */
+function offsetsWithEmpty(size: number, mean: number, seed: number): Uint32Array {
+  const rng = createRng(seed + 7919);
+  const offsets: number[] = [];
+  for (const offset of cpu.headFlagsToOffsets(randomSegmentFlags(size, mean, seed))) {
+    for (let k = rng.float() < 0.25 ? rng.int(1, 2) : 0; k >= 0; k--) offsets.push(offset);
+  }
+  return Uint32Array.from(offsets);
+}
 
 export const segmentedCases: readonly NodeCase[] = [
   defineCase('segmented.segmentedScan', 'u32 add, exclusive, u8 head flags, segments of mean 1000', (size, seed) => {
@@ -19,6 +41,28 @@ export const segmentedCases: readonly NodeCase[] = [
     return {
       call: (ctx) => segmentedReduce(ctx, data, segments, { op: 'max' }),
       check: (got) => expectEqualArrays(got, cpu.segmentedReduce(data, segments, { op: 'max' }), 'segmentedReduce'),
+    };
+  }),
+  // User-defined operators (issue 48): `size` counts records, each of `op.words` 32-bit words in
+  // the host array; their data is exact, so the results compare bit for bit.
+  defineCase(
+    'segmented.segmentedScan:operator',
+    'affineRecord ({a,b} f32), exclusive, u8 head flags, segments of mean 100',
+    (size, seed) => {
+      const data = operatorData(affineRecord, size, seed);
+      const heads = randomSegmentFlags(size, 100, seed + 1);
+      return {
+        call: (ctx) => segmentedScan(ctx, data, heads, { op: affineRecord }),
+        check: (got) => expectEqualArrays(got, cpu.segmentedScan(data, heads, { op: affineRecord }), 'segmentedScan affineRecord'),
+      };
+    },
+  ),
+  defineCase('segmented.segmentedReduce:operator', 'matrix2x2 records over offsets with empty segments, mean 16', (size, seed) => {
+    const data = operatorData(matrix2x2, size, seed);
+    const segments = { offsets: offsetsWithEmpty(size, 16, seed + 1) };
+    return {
+      call: (ctx) => segmentedReduce(ctx, data, segments, { op: matrix2x2 }),
+      check: (got) => expectEqualArrays(got, cpu.segmentedReduce(data, segments, { op: matrix2x2 }), 'segmentedReduce matrix2x2'),
     };
   }),
   defineCase('segmented.segmentedDistribute', 'i32, u32 head flags, segments of mean 16, backward', (size, seed) => {
