@@ -150,6 +150,28 @@ export function bytesMoved(primitive: BytesModel, n: number, extra = 0, flagByte
   }
 }
 
+/**
+ * The bytes the user-defined operator cases must move at least, over records of `recordBytes` bytes
+ * (`op.bytes`: 4 for a u32, 8 for a vec2<f32> or a two-field record, 16 for a vec4<f32>):
+ *
+ * | primitive       | bytes             | why                                      |
+ * | --------------- | ----------------- | ---------------------------------------- |
+ * | operator-scan   | 2·n·recordBytes   | read every record once, write every one  |
+ * | operator-reduce | n·recordBytes     | read every record once (the result is noise) |
+ *
+ * Their `×copy` (and `×read`) are GB/s ratios against the baselines over n u32 words in the same
+ * process, so they compare bandwidths, not times (the copy moves 4/recordBytes of the bytes).
+ *
+ * @example
+ * ```ts
+ * recordBytesMoved('operator-scan', 1 << 20, 16); // 33554432: a vec4<f32> scan of 2^20 records
+ * recordBytesMoved('operator-reduce', 1000, 8); // 8000
+ * ```
+ */
+export function recordBytesMoved(primitive: 'operator-scan' | 'operator-reduce', n: number, recordBytes: number): number {
+  return primitive === 'operator-scan' ? 2 * n * recordBytes : n * recordBytes;
+}
+
 /** Throughput of one timing. */
 export interface Throughput {
   /** Gigabytes (1e9 bytes) per second over {@link bytesMoved}. */

@@ -8,6 +8,7 @@ import { FIRST_CALL } from './primitives/first-call.js';
 import { FRAME_LOOP } from './primitives/frame-loop.js';
 import { HISPARSE } from './primitives/hisparse.js';
 import { HISPARSE_ADD } from './primitives/hisparse-add.js';
+import { OPERATOR_REDUCE, OPERATOR_SCAN } from './primitives/operators.js';
 import { PACK } from './primitives/pack.js';
 import { READ_ONLY } from './primitives/read-only.js';
 import { REDUCE } from './primitives/reduce.js';
@@ -30,12 +31,14 @@ import { WATER } from './primitives/water.js';
  *
  * @example
  * ```ts
- * BENCH_MODULES.flatMap((m) => m.primitives); // ['scan', 'reduce', …, 'copy', 'read-only']
+ * BENCH_MODULES.flatMap((m) => m.primitives); // ['scan', 'reduce', 'operator-scan', 'operator-reduce', …, 'copy', 'read-only']
  * ```
  */
 export const BENCH_MODULES = [
   SCAN,
   REDUCE,
+  OPERATOR_SCAN,
+  OPERATOR_REDUCE,
   ENUMERATE,
   DISTRIBUTE,
   SPLIT,

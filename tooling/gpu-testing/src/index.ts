@@ -34,6 +34,29 @@ export {
   planRejectionFaults,
 } from './encode-rejections.js';
 export { type FrameLoopCounts, type FrameLoopOptions, frameCounts, runFrameLoop } from './frame-loop.js';
+export {
+  ALGEBRA_FIELD_NAMES,
+  type Component,
+  combineLanes,
+  componentLanes,
+  componentWidth,
+  type DrawnData,
+  type DrawnOperator,
+  type DrawOperatorOptions,
+  describeDrawn,
+  drawData,
+  drawOperator,
+  drawValueLanes,
+  encodeRecords,
+  type IntLane,
+  identityLanes,
+  lanesOf,
+  operatorOf,
+  operatorSeeds,
+  recordMismatch,
+  recordOf,
+  wgslLanes,
+} from './operator-algebra.js';
 export { add4, affine16, affineRecord, argmaxRecord, matrix2x2, operatorData, userAddF32 } from './operators.js';
 export { isPoison, POISON_U32, poisonBuffer } from './poison.js';
 export {

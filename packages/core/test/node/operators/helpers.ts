@@ -2,11 +2,15 @@
 // 2×2 integer matrices, argmax), host arrays built from values, and the naive serial definitions
 // the CPU references are checked against. The encoding here is written apart from host-records.ts
 // (a DataView, lane by lane) so a mistake there cannot cancel out in the comparison.
+// lanesOf and recordOf are the operator algebra's (@scan/gpu-testing), which the property tests share.
+import { lanesOf, recordOf } from '@scan/gpu-testing';
 import { expect } from 'vitest';
 import { defineOperator } from '../../../src/operators/define-operator.js';
 import { f16BitsToNumber, numberToF16Bits } from '../../../src/operators/f16.js';
 import type { HostArray } from '../../../src/operators/host-records.js';
 import type { LaneType, Operator } from '../../../src/operators/operator-type.js';
+
+export { lanesOf, recordOf };
 
 /** Affine maps x ↦ a·x + b; (a1, b1) ⊕ (a2, b2) applies the first, then the second. */
 export interface Affine {
@@ -71,20 +75,6 @@ function setLane(view: DataView, byte: number, lane: LaneType, x: number): void 
   else if (lane === 'i32') view.setInt32(byte, x, true);
   else if (lane === 'f32') view.setFloat32(byte, x, true);
   else view.setUint16(byte, numberToF16Bits(x), true);
-}
-
-/** The lane numbers of a value of `op`'s type. */
-export function lanesOf<T>(op: Operator<T>, value: T): number[] {
-  if (op.shape === 'scalar') return [value as number];
-  if (op.shape === 'vector') return [...(value as number[])];
-  return op.fields.map((f) => (value as Record<string, number>)[f]!);
-}
-
-/** A value of `op`'s type from lane numbers. */
-export function recordOf<T>(op: Operator<T>, lanes: readonly number[]): T {
-  if (op.shape === 'scalar') return lanes[0] as T;
-  if (op.shape === 'vector') return [...lanes] as T;
-  return Object.fromEntries(op.fields.map((f, i) => [f, lanes[i]!])) as T;
 }
 
 /** The values of a host array, decoded lane by lane. */
