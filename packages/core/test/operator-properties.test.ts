@@ -22,9 +22,13 @@ import {
   getTestContext,
   operatorOf,
   operatorSeeds,
+  PORTABLE_SCAN_VARIANTS,
+  PROPERTY_SIZES,
+  PROPERTY_TILE_EDGES,
   poisoned,
-  recordMismatch,
+  propertyProblem,
   runBatch,
+  SCAN_VARIANTS,
 } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import type { ScanContext } from '../src/context.js';
@@ -35,10 +39,8 @@ import type { Operator } from '../src/operators/operator-type.js';
 import { createOperatorReducePlan } from '../src/plans/operator-reduce-plan.js';
 import { createOperatorScanPlan } from '../src/plans/operator-scan-plan.js';
 
-/** Sizes every seed runs: around one workgroup's 256 invocations, and across tiles of 256 × K records (K = 1 to 8). */
-const SIZES = [1, 2, 255, 256, 257, 1000, 3000, 9000];
-/** The size each seed draws besides: a tile's edge, 256 × K ± 1 records for K = 2, 4, 8, or a few tiles. */
-const TILE_EDGES = [511, 513, 1023, 1025, 2047, 2049, 4097, 6143];
+const SIZES = PROPERTY_SIZES;
+const TILE_EDGES = PROPERTY_TILE_EDGES;
 /**
  * Seeds run: 8 by default, about 3 s each on SwiftShader (2 cores), nearly all of it compiling the
  * seed's pipelines (a scan per variant, the reduction's two); the first PORTABLE also without
@@ -48,24 +50,12 @@ const TILE_EDGES = [511, 513, 1023, 1025, 2047, 2049, 4097, 6143];
 const SEEDS = operatorSeeds(8);
 const PORTABLE = 2;
 
-const VARIANTS = [
-  { inclusive: true, backward: false },
-  { inclusive: false, backward: false },
-  { inclusive: true, backward: true },
-  { inclusive: false, backward: true },
-] as const;
+const VARIANTS = SCAN_VARIANTS;
 type Variant = (typeof VARIANTS)[number];
-/** The variants the portable kernels run: the two that share no code path of direction or inclusion. */
-const PORTABLE_VARIANTS = [VARIANTS[0], VARIANTS[3]];
-
-/** What a failure prints besides the seed: the drawn operator and how to replay it. */
-function context(d: DrawnOperator): string {
-  return `${describeDrawn(d)}\ntype ${JSON.stringify(d.type)}\nWGSL:\n${d.wgsl}\nreplay: VITE_OPERATOR_SEED=${d.seed} npx vitest run --project browser test/operator-properties.test.ts`;
-}
+const PORTABLE_VARIANTS = PORTABLE_SCAN_VARIANTS;
 
 function expectAgrees(d: DrawnOperator, op: Operator<unknown>, what: string, got: ArrayBuffer | HostArray, want: HostArray): void {
-  const problem = recordMismatch(op, got, want);
-  expect(problem, `seed ${d.seed}: ${what}: ${problem}\n${context(d)}`).toBeUndefined();
+  expect(propertyProblem(d, op, what, got, want, 'test/operator-properties.test.ts')).toBeUndefined();
 }
 
 /** The scan `variants` and the reduction of `d`'s operator at every size, in one submit, against the references. */

@@ -53,8 +53,13 @@ export {
   lanesOf,
   operatorOf,
   operatorSeeds,
+  PORTABLE_SCAN_VARIANTS,
+  PROPERTY_SIZES,
+  PROPERTY_TILE_EDGES,
+  propertyProblem,
   recordMismatch,
   recordOf,
+  SCAN_VARIANTS,
   wgslLanes,
 } from './operator-algebra.js';
 export { add4, affine16, affineRecord, argmaxRecord, matrix2x2, operatorData, userAddF32 } from './operators.js';

@@ -502,3 +502,43 @@ export function recordMismatch(op: Operator<unknown>, got: ArrayBuffer | ArrayBu
   if (first < 0) return undefined;
   return `${differing} of ${w.length / width} records differ; the first is record ${first}: got ${show(g, first)}, want ${show(w, first)}`;
 }
+
+/** Sizes every seed of a GPU property test runs: around one workgroup's 256 invocations, and across tiles of 256 × K records (K = 1 to 8). */
+export const PROPERTY_SIZES: readonly number[] = [1, 2, 255, 256, 257, 1000, 3000, 9000];
+
+/** The size a GPU property test's seed draws besides: a tile's edge, 256 × K ± 1 records for K = 2, 4, 8, or a few tiles. */
+export const PROPERTY_TILE_EDGES: readonly number[] = [511, 513, 1023, 1025, 2047, 2049, 4097, 6143];
+
+/** The four scans a property test checks. */
+export const SCAN_VARIANTS = [
+  { inclusive: true, backward: false },
+  { inclusive: false, backward: false },
+  { inclusive: true, backward: true },
+  { inclusive: false, backward: true },
+] as const;
+
+/** The scans the portable (no subgroups) kernels run: the two that share no code path of direction or inclusion. */
+export const PORTABLE_SCAN_VARIANTS = [SCAN_VARIANTS[0], SCAN_VARIANTS[3]] as const;
+
+/**
+ * What a property test reports when the GPU's records differ from the reference's: the seed, the
+ * variant, the first differing record (`recordMismatch`), the drawn operator (type and WGSL) and
+ * how to replay it in `file`; `undefined` when they agree.
+ *
+ * @example
+ * ```ts
+ * expect(propertyProblem(drawn, op, 'scan inclusive', got, want, 'test/operator-properties.test.ts')).toBeUndefined();
+ * ```
+ */
+export function propertyProblem(
+  d: DrawnOperator,
+  op: Operator<unknown>,
+  what: string,
+  got: ArrayBuffer | HostArray,
+  want: HostArray,
+  file: string,
+): string | undefined {
+  const problem = recordMismatch(op, got, want);
+  if (problem === undefined) return undefined;
+  return `seed ${d.seed}: ${what}: ${problem}\n${describeDrawn(d)}\ntype ${JSON.stringify(d.type)}\nWGSL:\n${d.wgsl}\nreplay: VITE_OPERATOR_SEED=${d.seed} npx vitest run --project browser ${file}`;
+}
