@@ -137,6 +137,7 @@ export {
   operatorRangeRecords,
   operatorRanges,
   recordBytes,
+  rejectGpuCount,
 } from '../plans/operator-ranges.js';
 export { checkCopyUsage, checkEncodeArgs, checkEncodeCall } from '../plans/plan-args.js';
 export { type PlanPart, planOf } from '../plans/plan-of.js';

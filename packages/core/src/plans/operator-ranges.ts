@@ -1,4 +1,5 @@
 import type { ScanContext } from '../context.js';
+import { ScanError } from '../errors.js';
 
 /** `NONE` in the operator kernels' carry parameters: no carry in (the identity) or none to write. */
 export const NO_RANGE_CARRY = 0xffffffff;
@@ -80,4 +81,20 @@ export function recordBytes(count: number, bytes: number): number {
  */
 export function itemsPerThreadFor(words: number, extra = 0): number {
   return Math.max(1, Math.min(8, Math.floor(16 / (Math.max(1, words) + extra))));
+}
+
+/**
+ * Rejects a count the GPU wrote (`args.countBuffer`) in an operator plan's encode: the operator
+ * kernels take their counts from the host for now (`UNSUPPORTED`, naming the argument).
+ *
+ * @example
+ * ```ts
+ * rejectGpuCount('scan plan', args, op.name);
+ * ```
+ */
+export function rejectGpuCount(what: string, args: unknown, opName: string): void {
+  if ((args as { countBuffer?: unknown } | undefined)?.countBuffer === undefined) return;
+  throw new ScanError('UNSUPPORTED', `${what}: args.countBuffer: a count the GPU wrote is not supported for the operator ${opName} yet`, {
+    argument: 'args.countBuffer',
+  });
 }

@@ -1,10 +1,9 @@
 import type { ScanContext } from '../context.js';
-import { ScanError } from '../errors.js';
 import { type OperatorReduceSpec, operatorReduceKernel } from '../kernels/operator-reduce.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
-import { itemsPerThreadFor, NO_RANGE_CARRY, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
+import { itemsPerThreadFor, NO_RANGE_CARRY, operatorRangeRecords, operatorRanges, recordBytes, rejectGpuCount } from './operator-ranges.js';
 import { checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
@@ -91,15 +90,7 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
   return planOf([exec], {
     what: 'reduce plan',
     encode(encoder, args: OperatorReduceArgs) {
-      if ((args as { countBuffer?: unknown } | undefined)?.countBuffer !== undefined) {
-        throw new ScanError(
-          'UNSUPPORTED',
-          `reduce plan: args.countBuffer: a count the GPU wrote is not supported for the operator ${op.name} yet`,
-          {
-            argument: 'args.countBuffer',
-          },
-        );
-      }
+      rejectGpuCount('reduce plan', args, op.name);
       const count = checkEncodeArgs('reduce plan', args, { input: { bytes: sizeOf }, output: { bytes: sizeOf(1) } });
       exec.encode(encoder, () => build(count), { input: args.input, output: args.output }, variants);
     },

@@ -1,11 +1,10 @@
 import type { ScanContext } from '../context.js';
-import { ScanError } from '../errors.js';
 import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
 import { type OperatorScanSpec, operatorScanKernel } from '../kernels/operator-scan.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
-import { itemsPerThreadFor, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
+import { itemsPerThreadFor, operatorRangeRecords, operatorRanges, recordBytes, rejectGpuCount } from './operator-ranges.js';
 import { checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
@@ -91,15 +90,7 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
   return planOf([exec], {
     what: 'scan plan',
     encode(encoder, args: ScanEncodeArgs) {
-      if ((args as { countBuffer?: unknown } | undefined)?.countBuffer !== undefined) {
-        throw new ScanError(
-          'UNSUPPORTED',
-          `scan plan: args.countBuffer: a count the GPU wrote is not supported for the operator ${op.name} yet`,
-          {
-            argument: 'args.countBuffer',
-          },
-        );
-      }
+      rejectGpuCount('scan plan', args, op.name);
       const count = checkEncodeArgs('scan plan', args, { input: { bytes: sizeOf }, output: { bytes: sizeOf } });
       if (count === 0) return;
       exec.encode(encoder, () => build(count), { input: args.input, output: args.output }, variants);

@@ -13,6 +13,7 @@ import {
   RecipeBuilder,
   RecipeExecutor,
   recordBytes,
+  rejectGpuCount,
   representativeCounts,
   StructureVariants,
 } from '@scan/core/kit';
@@ -116,15 +117,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
   return planOf([exec], {
     what,
     encode(encoder, args: OperatorSegmentedArgs) {
-      if ((args as { countBuffer?: unknown } | undefined)?.countBuffer !== undefined) {
-        throw new ScanError(
-          'UNSUPPORTED',
-          `${what}: args.countBuffer: a count the GPU wrote is not supported for the operator ${op.name} yet`,
-          {
-            argument: 'args.countBuffer',
-          },
-        );
-      }
+      rejectGpuCount(what, args, op.name);
       const segments = (args as { segments?: number }).segments;
       const count = checkEncodeArgs(what, args, {
         input: { bytes: sizeOf },
