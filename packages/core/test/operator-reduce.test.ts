@@ -2,16 +2,31 @@
 // plans/operator-reduce-plan.ts) and the one-shot `scan` and `reduce` with an `Operator`, against the
 // operators' CPU references: operators that do not commute, edge sizes (none, one record, a partial
 // tile, many tiles per workgroup), several chunks joined by carries.
-import { affine16, bufferOf, getTestContext, operatorData, poisoned, runBatch } from '@scan/gpu-testing';
+import {
+  affine16,
+  argmaxRecord,
+  bufferOf,
+  getTestContext,
+  hashRecord,
+  matrix2x2,
+  operatorData,
+  poisoned,
+  runBatch,
+} from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import { builtinOperator } from '../src/operators/builtin-operators.js';
 import { reduceWith, scanWith } from '../src/operators/cpu-operator.js';
 import { defineOperator } from '../src/operators/define-operator.js';
+import { type HostArray, hostArrayOver, readRecord } from '../src/operators/host-records.js';
+import type { Operator } from '../src/operators/operator-type.js';
 import { reduce } from '../src/ops/primitives.js';
 import { scan } from '../src/ops/scan.js';
 import { createOperatorReducePlan } from '../src/plans/operator-reduce-plan.js';
 import { createReducePlan } from '../src/plans/reduce-plan.js';
 import { createScanPlan } from '../src/plans/scan-plan.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: operators of several record types
+type AnyOperator = Operator<any>;
 
 function affineData(n: number, seed: number): Uint32Array {
   return operatorData(affine16, n, seed) as Uint32Array;
@@ -21,29 +36,40 @@ describe('operator reduce (GPU)', () => {
   for (const subgroups of [true, false]) {
     it(`matches the CPU reference at edge sizes and across chunks (${subgroups ? 'subgroups' : 'no subgroups'})`, async () => {
       const ctx = await getTestContext({ subgroups });
-      // Tiles of 2048 records; 1024 workgroups at most, so 3 × 1024 tiles give runs of 3 tiles.
-      const sizes = [0, 1, 100, 2048, 2049, 3 * 1024 * 2048 + 5];
-      const cases = sizes
-        .flatMap((n, i) => [undefined, 4096].map((maxChunkRecords) => ({ n, maxChunkRecords, data: affineData(n, 300 + i) })))
-        .filter((c) => c.maxChunkRecords === undefined || c.n < 100_000);
+      // Tiles of 256 × 32 one-word records; 4 partials make runs of several tiles per workgroup.
+      const sizes = [0, 1, 100, 8191, 8193, 3 * 4 * 8192 + 5];
+      const cases: { op: AnyOperator; n: number; maxChunkRecords?: number; maxPartials?: number; data: HostArray }[] = sizes.flatMap(
+        (n, i) =>
+          [undefined, 4096].map((maxChunkRecords) => ({
+            op: affine16,
+            n,
+            maxChunkRecords,
+            maxPartials: 4,
+            data: operatorData(affine16, n, 300 + i),
+          })),
+      );
+      // Records of 2, 3 and 4 words (runs of 16, 8 and 8 records); odd counts leave words past the last whole vec4.
+      for (const [i, op] of [argmaxRecord, hashRecord, matrix2x2].entries()) {
+        for (const n of [1, 1027, 3 * 4096 + 5]) cases.push({ op, n, maxPartials: 2, data: operatorData(op, n, 700 + 10 * i + n) });
+      }
       const owned: { destroy(): void }[] = [];
       const results = await runBatch(
         ctx,
-        cases.map(({ n, maxChunkRecords, data }) => ({
+        cases.map(({ op, n, maxChunkRecords, maxPartials, data }) => ({
           record: (encoder: GPUCommandEncoder) => {
-            const plan = createOperatorReducePlan(ctx, { op: affine16, maxCount: undefined, maxChunkRecords });
+            const plan = createOperatorReducePlan(ctx, { op, maxCount: undefined, maxChunkRecords, maxPartials });
             const input = bufferOf(ctx, data);
-            const output = poisoned(ctx, 4);
+            const output = poisoned(ctx, op.bytes);
             owned.push(input, plan);
             plan.encode(encoder, { input, output, count: n });
-            return [{ buffer: output, bytes: 4 }];
+            return [{ buffer: output, bytes: op.bytes }];
           },
         })),
         owned,
       );
-      cases.forEach(({ n, maxChunkRecords, data }, i) => {
-        const got = new Uint32Array(results[i]![0]!)[0];
-        expect({ n, maxChunkRecords, got }).toEqual({ n, maxChunkRecords, got: reduceWith(affine16, data) });
+      cases.forEach(({ op, n, maxChunkRecords, data }, i) => {
+        const got = readRecord(op, hostArrayOver(data, results[i]![0]!, op.bytes), 0);
+        expect({ op: op.name, n, maxChunkRecords, got }).toEqual({ op: op.name, n, maxChunkRecords, got: reduceWith(op, data) });
       });
     });
   }

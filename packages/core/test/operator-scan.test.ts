@@ -10,6 +10,7 @@ import {
   bufferOf,
   createRng,
   getTestContext,
+  hashRecord,
   matrix2x2,
   operatorData,
   poisoned,
@@ -29,14 +30,17 @@ describe('operator scan (GPU)', () => {
   for (const subgroups of [true, false]) {
     it(`matches the CPU reference, forward and backward, fallback forced and not, across chunks (${subgroups ? 'subgroups' : 'no subgroups'})`, async () => {
       const ctx = await getTestContext({ subgroups });
-      // Tiles are 256 × 8 records for 32-bit values; chunks of 512 records make several carries.
-      const sizes = [1, 100, 2047, 2048, 2049, 5 * 2048 + 37];
+      // Tiles are 256 × 16 records for one-word values; chunks of 512 records make several carries.
+      const sizes = [1, 100, 2047, 4096, 4097, 5 * 2048 + 37];
       const cases: { op: AnyOperator; data: HostArray }[] = sizes.flatMap((n, i) =>
         [affine16, userAddF32].map((op, j) => ({ op, data: operatorData(op, n, 100 * j + i) })),
       );
-      // Records of 2 and 4 words: tiles of 256 × 8 and 256 × 4 records.
-      for (const [i, op] of [affineRecord, matrix2x2, add4, argmaxRecord].entries()) {
-        for (const n of [1, 1025, 3 * 2048 + 5]) cases.push({ op, data: operatorData(op as AnyOperator, n, 400 + 10 * i + n) });
+      // Records of 2, 3 and 4 words: tiles of 256 × 8 and 256 × 4 records (3: runs of 12 words;
+      // odd counts leave 1–3 words past the last whole vec4).
+      for (const [i, op] of [affineRecord, matrix2x2, add4, argmaxRecord, hashRecord].entries()) {
+        // The hash's counts leave 3, 2, 1 and 3 words past the last whole vec4.
+        const counts = op === hashRecord ? [1, 2, 1027, 3 * 2048 + 5] : [1, 1025, 3 * 2048 + 5];
+        for (const n of counts) cases.push({ op, data: operatorData(op as AnyOperator, n, 400 + 10 * i + n) });
       }
       const variants = [
         { inclusive: true, backward: false, forceFallback: false, maxChunkRecords: undefined },

@@ -5,7 +5,7 @@
 // the look-back forced to its fallback.
 import type { HostArray, Operator } from '@scan/core';
 import { segmentedReduceWith, segmentedScanWith } from '@scan/core/kit';
-import { affine16, bufferOf, createRng, getTestContext, matrix2x2, operatorData, poisoned, runBatch } from '@scan/gpu-testing';
+import { affine16, bufferOf, createRng, getTestContext, hashRecord, matrix2x2, operatorData, poisoned, runBatch } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { packHeadFlags } from '../src/cpu/pack-head-flags.js';
@@ -35,8 +35,10 @@ describe('segmented operators (GPU)', () => {
         { mode: 'reduce', inclusive: true, backward: false, forceFallback: false, maxChunkRecords: 512 },
         { mode: 'reduce', inclusive: true, backward: false, forceFallback: true, maxChunkRecords: undefined },
       ] as const;
-      const jobs = [affine16, matrix2x2].flatMap((op, o) =>
-        [1, 700, 5000].flatMap((n, i) =>
+      // Counts that leave a partial run (runs of 12 one-word records, 4 hash or matrix records) and,
+      // for the three-word hash, 2 and 1 words past the last whole vec4.
+      const jobs = [affine16, matrix2x2, hashRecord].flatMap((op, o) =>
+        (op === hashRecord ? [2, 1027] : [1, 700, 5000]).flatMap((n, i) =>
           variants.map((v) => {
             const heads = headsOf(n, 10 * o + i);
             return { op: op as Operator<unknown>, n, heads, data: operatorData(op as Operator<unknown>, n, 20 * o + i), ...v };

@@ -62,7 +62,7 @@ export {
   SCAN_VARIANTS,
   wgslLanes,
 } from './operator-algebra.js';
-export { add4, affine16, affineRecord, argmaxRecord, matrix2x2, operatorData, userAddF32 } from './operators.js';
+export { add4, affine16, affineRecord, argmaxRecord, hashRecord, matrix2x2, operatorData, userAddF32 } from './operators.js';
 export { isPoison, POISON_U32, poisonBuffer } from './poison.js';
 export {
   createRng,

@@ -58,6 +58,19 @@ export const argmaxRecord = defineOperator<{ value: number; index: number }>({
   name: 'argmax',
 });
 
+/**
+ * A polynomial hash of a run of bytes with its length, three u32 words (h, p, n): (h1, p1, n1) ⊕
+ * (h2, p2, n2) = (h1·p2 + h2, p1·p2, n1 + n2), wrapping — a record whose words do not fill a vec4,
+ * not commutative.
+ */
+export const hashRecord = defineOperator<{ h: number; p: number; n: number }>({
+  type: { h: 'u32', p: 'u32', n: 'u32' },
+  identity: { h: 0, p: 1, n: 0 },
+  wgsl: 'var r = a;\nr.h = a.h * b.p + b.h;\nr.p = a.p * b.p;\nr.n = a.n + b.n;\nreturn r;',
+  cpu: (x, y) => ({ h: (Math.imul(x.h, y.p) + y.h) >>> 0, p: Math.imul(x.p, y.p) >>> 0, n: (x.n + y.n) >>> 0 }),
+  name: 'hash',
+});
+
 /** A user's own f32 add (on small integers: exact in any order). */
 export const userAddF32 = defineOperator<number>({
   type: 'f32',
@@ -94,6 +107,7 @@ export function operatorData(op: Operator<any>, n: number, seed: number): HostAr
     }
     return words;
   }
+  if (is(hashRecord)) return Uint32Array.from({ length: 3 * n }, (_, i) => (i % 3 === 0 ? rng.int(0, 255) : i % 3 === 1 ? 31 : 1));
   if (is(add4)) return Uint32Array.from({ length: 4 * n }, () => rng.u32());
   throw new Error(`operatorData: no data for the operator ${op.name}`);
 }

@@ -5,6 +5,7 @@ import { blockReduce } from './blocks/block-reduce.js';
 import { tileIo } from './blocks/tile-io.js';
 import { defineKernel, readWrite } from './define-kernel.js';
 import { groupIdentityWgsl } from './group-scan.js';
+import { operatorTileSource } from './operator-tile-source.js';
 
 /** What the reduction of an operator's records is specialized on (plain data). */
 export interface OperatorReduceSpec {
@@ -40,7 +41,8 @@ export const OPERATOR_REDUCE_PARAMS = {
  * `carry[carry_out]` and `result[0]`. A run of contiguous tiles per workgroup, not a grid stride,
  * keeps an operator that does not commute in order.
  *
- * Bindings: `src` (`array<T>`, read) and `partials` (`'partials'`); `partials`, `carry` and `result` (`'combine'`).
+ * Bindings: `src` (the records as `array<vec4<u32>>` with the `array<u32>` view `src_words` of the
+ * same buffer; f16: `array<f16>`) and `partials` (`'partials'`); `partials`, `carry` and `result` (`'combine'`).
  *
  * @example
  * ```ts
@@ -54,10 +56,13 @@ export const operatorReduceKernel = defineKernel({
   name: 'core/operator-reduce',
   bindings: (spec: OperatorReduceSpec) => {
     const T = operatorOfKey(spec.opKey).wgslType;
+    const loaded = blocksOf(spec).needs.bindings;
+    // 'partials': src (with its words view src_words, unless the records are f16) and the partials
+    // written; 'combine': the partials read, the carry and the result.
     const partials = spec.phase === 'partials';
     return {
-      src: partials ? blocksOf(spec).needs.bindings['src'] : undefined,
-      partials: partials ? readWrite(`array<${T}>`) : blocksOf(spec).needs.bindings['partials'],
+      ...loaded,
+      partials: partials ? readWrite(`array<${T}>`) : loaded['partials'],
       carry: partials ? undefined : readWrite(`array<${T}>`),
       result: partials ? undefined : readWrite(`array<${T}>`),
     };
@@ -71,13 +76,10 @@ export const operatorReduceKernel = defineKernel({
 function blocksOf(spec: OperatorReduceSpec) {
   const op = operatorOfKey(spec.opKey);
   const o = operatorBlockOp(op);
-  // Partials: group-striped loads (neighbouring lanes, neighbouring records); the partials of the
-  // combine: blocked (few, and in order either way).
-  const shape = {
-    workgroupSize: spec.workgroupSize,
-    itemsPerThread: spec.itemsPerThread,
-    arrangement: spec.phase === 'partials' ? 'group-striped' : 'blocked',
-  } as const;
+  // Blocked either way: each invocation reduces its run of K records in order first, so a tile takes
+  // one subgroup step even for an operator that does not commute. The records come a vec4 of words
+  // at a time (f16: element by element); the few partials of the combine, element by element.
+  const shape = { workgroupSize: spec.workgroupSize, itemsPerThread: spec.itemsPerThread, arrangement: 'blocked' } as const;
   const io = tileIo({
     name: 'tile',
     // A record's WGSL type (a struct or vector); tileIo's element path only names it.
@@ -85,7 +87,9 @@ function blocksOf(spec: OperatorReduceSpec) {
     ...shape,
     fill: o.identity,
     source:
-      spec.phase === 'partials' ? { kind: 'elements', load: 'src' } : { kind: 'elements', load: 'partials', count: 'params.partials' },
+      spec.phase === 'partials'
+        ? operatorTileSource(op, { load: 'src' })
+        : { kind: 'elements', load: 'partials', count: 'params.partials' },
   });
   const reduce = blockReduce({ name: 'block', op: o, subgroups: spec.subgroups, ...shape, result: 'leader' });
   return { op, o, io, reduce, needs: composeBlocks(io, reduce) };

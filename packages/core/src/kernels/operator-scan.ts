@@ -7,6 +7,7 @@ import { tileIo } from './blocks/tile-io.js';
 import { LOOK_BACK_STATUS } from './decoupled-look-back.js';
 import { defineKernel, readWrite } from './define-kernel.js';
 import type { BlockOp } from './group-scan.js';
+import { operatorTileSource } from './operator-tile-source.js';
 import { singlePassScanWgsl } from './single-pass-scan.js';
 
 /** What the single-pass scan of an operator's records is specialized on (plain data). */
@@ -48,7 +49,9 @@ export function scanOrderOp(op: BlockOp, backward: boolean): BlockOp {
  * `carry[carry_out]`, and a later dispatch starts from `carry[carry_in]`: chunks of more records
  * than one binding holds.
  *
- * Bindings: `src` (`array<T>`, read), `dst` (`array<T>`), `carry` (`array<T>`, two records), `status`.
+ * Bindings: `src` and `dst` (the records as `array<vec4<u32>>`, with the `array<u32>` views
+ * `src_words` and `dst_words` of the same buffers; f16: `array<f16>`, no views), `carry`
+ * (`array<T>`, two records), `status`.
  *
  * @example
  * ```ts
@@ -62,8 +65,8 @@ export function scanOrderOp(op: BlockOp, backward: boolean): BlockOp {
 export const operatorScanKernel = defineKernel({
   name: 'core/operator-scan',
   bindings: (spec: OperatorScanSpec) => {
-    const { src, dst } = blocksOf(spec).needs.bindings;
-    return { src, dst, carry: readWrite(`array<${operatorOfKey(spec.opKey).wgslType}>`), status: LOOK_BACK_STATUS };
+    // src and dst, with their words views (src_words, dst_words) unless the records are f16.
+    return { ...blocksOf(spec).needs.bindings, carry: readWrite(`array<${operatorOfKey(spec.opKey).wgslType}>`), status: LOOK_BACK_STATUS };
   },
   params: OPERATOR_SCAN_PARAMS,
   enable: (spec) => [...new Set([...blocksOf(spec).needs.enable, ...operatorOfKey(spec.opKey).enable])],
@@ -76,8 +79,9 @@ function blocksOf(spec: OperatorScanSpec) {
   const o = scanOrderOp(operatorBlockOp(op), spec.backward);
   const WG = spec.workgroupSize;
   const K = spec.itemsPerThread;
-  // Group-striped: each group's run of gsize × K records is contiguous, so lanes load neighbours.
-  const shape = { workgroupSize: WG, itemsPerThread: K, arrangement: 'group-striped' } as const;
+  // Blocked: each invocation holds a run of K consecutive records, so the block scan takes one
+  // subgroup step per tile for an operator that does not commute (striped items would take K).
+  const shape = { workgroupSize: WG, itemsPerThread: K, arrangement: 'blocked' } as const;
   const io = tileIo({
     name: 'tile',
     // A record's WGSL type (a struct or vector); tileIo's element path only names it.
@@ -85,7 +89,7 @@ function blocksOf(spec: OperatorScanSpec) {
     ...shape,
     backward: spec.backward,
     fill: o.identity,
-    source: { kind: 'elements', load: 'src', store: 'dst' },
+    source: operatorTileSource(op, { load: 'src', store: 'dst' }),
   });
   const scan = blockScan({ name: 'block', op: o, subgroups: spec.subgroups, ...shape });
   // The fallback's reduce: one record per invocation at a time, in the tile's order.

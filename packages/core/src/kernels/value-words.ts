@@ -53,6 +53,12 @@ export interface ValueWords {
    * half, the high 16 bits are ignored (a status word's flag may stand there).
    */
   fromHalves(words: readonly string[]): string;
+  /** 32-bit words a value takes (its 32-bit scalars); `undefined` when it holds an f16. */
+  readonly words: number | undefined;
+  /** WGSL u32 expressions of the words of the value `v`, in member order (no f16: throws). */
+  wordsOf(v: string): string[];
+  /** The WGSL value from `words` u32 expressions, one per word, in member order (no f16: throws). */
+  fromWords(words: readonly string[]): string;
 }
 
 /**
@@ -70,6 +76,7 @@ export interface ValueWords {
  * w.halves; // 4
  * w.halvesOf('v')[1]; // '(bitcast<u32>(v.a) >> 16u)'
  * w.fromHalves(['s0', 's1', 's2', 's3']); // 'Pair(bitcast<f32>((s0 & 0xffffu) | (s1 << 16u)), …)'
+ * w.fromWords(['x', 'y']); // 'Pair(bitcast<f32>(x), y)': whole words, for vector loads of records
  * ```
  */
 export function valueWords(type: string, fields?: readonly BlockField[]): ValueWords {
@@ -85,6 +92,15 @@ export function valueWords(type: string, fields?: readonly BlockField[]): ValueW
   }
   const all = members.flatMap((m) => m.parts!);
   const span = (p: Part) => (p.type === 'f16' ? 1 : 2);
+  const whole = all.every((p) => p.type !== 'f16');
+  const noHalf = () => {
+    throw new Error(`valueWords: ${type} holds an f16, which is not a whole 32-bit word`);
+  };
+  // A value from one expression per scalar, each made by `scalar` in member order.
+  const build = (scalar: (p: Part) => string) => {
+    const built = members.map((m) => buildPlain(m.type, m.parts!.map(scalar)));
+    return fields ? `${type}(${built.join(', ')})` : built[0]!;
+  };
   return {
     type,
     halves: all.reduce((sum, p) => sum + span(p), 0),
@@ -103,8 +119,17 @@ export function valueWords(type: string, fields?: readonly BlockField[]): ValueW
         const hi = words[next++]!;
         return `bitcast<${p.type}>((${lo} & 0xffffu) | (${hi} << 16u))`;
       };
-      const built = members.map((m) => buildPlain(m.type, m.parts!.map(scalar)));
-      return fields ? `${type}(${built.join(', ')})` : built[0]!;
+      return build(scalar);
+    },
+    words: whole ? all.length : undefined,
+    wordsOf: (v) => (whole ? all.map((p) => (p.type === 'u32' ? `${v}${p.path}` : `bitcast<u32>(${v}${p.path})`)) : noHalf()),
+    fromWords: (words) => {
+      if (!whole) return noHalf();
+      let next = 0;
+      return build((p) => {
+        const w = words[next++]!;
+        return p.type === 'u32' ? w : `bitcast<${p.type}>(${w})`;
+      });
     },
   };
 }

@@ -43,7 +43,15 @@ export {
 } from '../kernels/blocks/block-discontinuity.js';
 export { type BlockReduceBlock, type BlockReduceSpec, blockReduce } from '../kernels/blocks/block-reduce.js';
 export { type BlockScanBlock, type BlockScanSpec, blockScan } from '../kernels/blocks/block-scan.js';
-export { type TileElements, type TileIoBlock, type TileIoSpec, type TileSlots, tileIo } from '../kernels/blocks/tile-io.js';
+export {
+  type TileElements,
+  type TileIoBlock,
+  type TileIoSpec,
+  type TileSlots,
+  type TileWords,
+  tileIo,
+  wordsTail,
+} from '../kernels/blocks/tile-io.js';
 export {
   type DecoupledLookBack,
   decoupledFallbackStatusBytes,
@@ -81,6 +89,7 @@ export {
   type ShuffleType,
 } from '../kernels/group-scan.js';
 export { scanOrderOp } from '../kernels/operator-scan.js';
+export { operatorItemsPerThread, operatorRecords, operatorTileSource } from '../kernels/operator-tile-source.js';
 export { type SinglePassScanParts, singlePassScanWgsl } from '../kernels/single-pass-scan.js';
 export {
   LINEAR_WORKGROUP_WGSL,
@@ -131,7 +140,6 @@ export {
   tailOutParams,
 } from '../plans/gpu-count.js';
 export {
-  itemsPerThreadFor,
   NO_RANGE_CARRY,
   type OperatorRange,
   operatorRangeRecords,

@@ -71,19 +71,6 @@ export function recordBytes(count: number, bytes: number): number {
 }
 
 /**
- * Records per invocation for records of `words` 32-bit words (plus `extra` words the kernel adds to
- * each, a segment pair's count): about 16 words in registers per invocation, 1 to 8 records.
- *
- * @example
- * ```ts
- * itemsPerThreadFor(4); // 4: vec4<f32>
- * ```
- */
-export function itemsPerThreadFor(words: number, extra = 0): number {
-  return Math.max(1, Math.min(8, Math.floor(16 / (Math.max(1, words) + extra))));
-}
-
-/**
  * Rejects a count the GPU wrote (`args.countBuffer`) in an operator plan's encode: the operator
  * kernels take their counts from the host for now (`UNSUPPORTED`, naming the argument).
  *

@@ -1,9 +1,10 @@
 import type { ScanContext } from '../context.js';
 import { type OperatorReduceSpec, operatorReduceKernel } from '../kernels/operator-reduce.js';
+import { operatorItemsPerThread, operatorRecords } from '../kernels/operator-tile-source.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
-import { itemsPerThreadFor, NO_RANGE_CARRY, operatorRangeRecords, operatorRanges, recordBytes, rejectGpuCount } from './operator-ranges.js';
+import { NO_RANGE_CARRY, operatorRangeRecords, operatorRanges, recordBytes, rejectGpuCount } from './operator-ranges.js';
 import { checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
@@ -23,6 +24,8 @@ export interface OperatorReduceShape<T> {
   readonly maxCount: number | undefined;
   /** Largest number of records one dispatch binds (tests lower it to exercise the carries). */
   readonly maxChunkRecords: number | undefined;
+  /** Test hook: fewer partials (workgroups per chunk) than the default, so each reduces a longer run of tiles. */
+  readonly maxPartials?: number;
 }
 
 /**
@@ -43,12 +46,13 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
   const bytes = op.bytes;
   const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
   const subgroups = ctx.caps.features.subgroups;
-  const K = itemsPerThreadFor(op.words);
+  // Runs of about 32 words: a reduction keeps no results in registers, so it loads more per tile.
+  const K = operatorItemsPerThread(op.words, 32);
   const partialsSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: K, phase: 'partials' };
   const combineSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: 4, phase: 'combine' };
   const partialsKernel = operatorReduceKernel(partialsSpec);
   const combineKernel = operatorReduceKernel(combineSpec);
-  const maxPartials = WG * 4;
+  const maxPartials = Math.min(WG * 4, shape.maxPartials ?? WG * 4);
   const tileRecords = WG * K;
   const chunkRecords = operatorRangeRecords(ctx, bytes, shape.maxChunkRecords);
   const sizeOf = (count: number) => recordBytes(count, bytes);
@@ -71,8 +75,8 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
       const workgroups = Math.ceil(tiles / per);
       const params = { count: range.count, tiles, per, partials: workgroups, carry_in: range.carryIn, carry_out: range.carryOut };
       if (workgroups > 0) {
-        const src = { role: 'input', offset: range.start * bytes, limit: chunkRecords * bytes, multipleOf: 4 };
-        b.dispatch(partialsKernel, { src, partials }, workgroups, params);
+        const records = operatorRecords(b, op, range, chunkRecords);
+        b.dispatch(partialsKernel, { ...records.load('src', 'input'), partials }, workgroups, params);
       }
       b.dispatch(combineKernel, { partials, carry, result }, 1, params);
     }

@@ -1,10 +1,11 @@
 import type { ScanContext } from '../context.js';
 import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
 import { type OperatorScanSpec, operatorScanKernel } from '../kernels/operator-scan.js';
+import { operatorItemsPerThread, operatorRecords } from '../kernels/operator-tile-source.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
-import { itemsPerThreadFor, operatorRangeRecords, operatorRanges, recordBytes, rejectGpuCount } from './operator-ranges.js';
+import { operatorRangeRecords, operatorRanges, recordBytes, rejectGpuCount } from './operator-ranges.js';
 import { checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type Recipe, RecipeBuilder } from './recipe.js';
@@ -49,7 +50,7 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
     backward: shape.backward,
     subgroups: ctx.caps.features.subgroups,
     workgroupSize: WG,
-    itemsPerThread: itemsPerThreadFor(op.words),
+    itemsPerThread: operatorItemsPerThread(op.words, 16),
     maxSpin: 64,
     forceFallback: shape.forceFallback,
   };
@@ -67,13 +68,19 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
       const statusBytes = decoupledFallbackStatusBytes(tiles);
       b.needScratch('status', statusBytes);
       b.clear({ scratch: 'status', offset: 0, size: statusBytes });
-      const bind = (role: string) => ({ role, offset: range.start * bytes, limit: chunkRecords * bytes, multipleOf: 4 });
-      b.dispatch(kernel, { src: bind('input'), dst: bind('output'), carry, status: { scratch: 'status' } }, tiles, {
-        count: range.count,
+      const records = operatorRecords(b, op, range, chunkRecords);
+      b.dispatch(
+        kernel,
+        { ...records.load('src', 'input'), ...records.store('dst', 'output'), carry, status: { scratch: 'status' } },
         tiles,
-        carry_in: range.carryIn,
-        carry_out: range.carryOut,
-      });
+        {
+          count: range.count,
+          tiles,
+          carry_in: range.carryIn,
+          carry_out: range.carryOut,
+        },
+      );
+      records.finish('output');
     }
     return b.build();
   };

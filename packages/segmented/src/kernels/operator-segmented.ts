@@ -7,6 +7,7 @@ import {
   LOOK_BACK_STATUS,
   operatorBlockOp,
   operatorOfKey,
+  operatorTileSource,
   read,
   readWrite,
   scanOrderOp,
@@ -88,7 +89,9 @@ function partsOf(spec: OperatorSegmentedSpec) {
   const pair = pairOp(value, value.fields);
   const WG = spec.workgroupSize;
   const K = spec.itemsPerThread;
-  const shape = { workgroupSize: WG, itemsPerThread: K, arrangement: 'group-striped' } as const;
+  // Blocked runs of K records, a vec4 of words at a time (f16: element by element): one subgroup
+  // step per tile for the pairs, which never commute.
+  const shape = { workgroupSize: WG, itemsPerThread: K, arrangement: 'blocked' } as const;
   const io = tileIo({
     name: 'tile',
     // A record's WGSL type; tileIo's element path only names it.
@@ -97,7 +100,7 @@ function partsOf(spec: OperatorSegmentedSpec) {
     backward: spec.backward,
     fill: value.identity,
     // A reduction writes each segment's value at its ordinal (not a tile store).
-    source: spec.mode === 'scan' ? { kind: 'elements', load: 'src', store: 'dst' } : { kind: 'elements', load: 'src' },
+    source: operatorTileSource(op, spec.mode === 'scan' ? { load: 'src', store: 'dst' } : { load: 'src' }),
   });
   const scan = blockScan({ name: 'block', op: pair.op, subgroups: spec.subgroups, ...shape });
   const stalled = blockReduce({ name: 'stalled', op: pair.op, subgroups: spec.subgroups, workgroupSize: WG, result: 'leader' });
@@ -113,7 +116,9 @@ function partsOf(spec: OperatorSegmentedSpec) {
  * bit per record (`bits`, bound whole; record 0 always starts one). Backward, the range is read
  * from its end and a record starts a segment in the scan's order when it ends one in the array's.
  *
- * Bindings: `src` (`array<T>`), `dst` (`array<T>`: the range's records, or every segment's value),
+ * Bindings: `src` (the records as `array<vec4<u32>>`, with the `array<u32>` view `src_words`; f16:
+ * `array<f16>`), `dst` (a scan: the range's records as `src`, with `dst_tail`, the words past the
+ * last whole vec4; a reduction: every segment's value, `array<T>`),
  * `bits` (`array<u32>`), `carry` (`array<seg_pair>`, two), `status`.
  *
  * @example
@@ -126,9 +131,12 @@ export const operatorSegmentedKernel = defineKernel({
   name: 'segmented/operator-single-pass',
   bindings: (spec: OperatorSegmentedSpec) => {
     const T = operatorOfKey(spec.opKey).wgslType;
+    const loaded = partsOf(spec).needs.bindings;
     return {
-      src: read(`array<${T}>`),
-      dst: readWrite(`array<${T}>`),
+      // src (and its words view), and for a scan dst (and its tail) as the tile declares them.
+      ...loaded,
+      // A reduction's records, one per segment, written one by one.
+      dst: spec.mode === 'scan' ? loaded['dst'] : readWrite(`array<${T}>`),
       bits: read('array<u32>'),
       carry: readWrite('array<seg_pair>'),
       status: LOOK_BACK_STATUS,
@@ -143,8 +151,6 @@ function operatorSegmentedWgsl(spec: OperatorSegmentedSpec): string {
   if (spec.mode === 'reduce' && spec.backward) throw new Error('internal error: a segmented reduction runs forward');
   const { op, value, pair, io, scan, stalled, needs } = partsOf(spec);
   const K = spec.itemsPerThread;
-  // Where logical record i of the range lies among all records.
-  const globalOf = (i: string) => (spec.backward ? `params.first + (params.count - 1u - ${i})` : `params.first + ${i}`);
   const at = (k: number) => `tile * tile_TILE + ${io.position(`${k}u`)}`;
   // A scan stores each pair's value (exclusive: the identity at a segment's first record); a
   // reduction writes each segment's value, at its last record, to the segment's ordinal.
@@ -171,8 +177,9 @@ fn head_at(g: u32) -> u32 {
 
 // Whether logical record i of the range starts a segment in the scan's order${spec.backward ? ' (backward: it ends one in the array, being the last record or followed by a head)' : ''}.
 fn starts(i: u32) -> u32 {
-  if (i >= params.count) { return 0u; }
-  let g = ${globalOf('i')};
+  let p = ${io.physical('i')};
+  if (p >= params.count) { return 0u; }
+  let g = params.first + p;
   ${spec.backward ? 'if (g + 1u >= params.total) { return 1u; }\n  return head_at(g + 1u);' : 'return head_at(g);'}
 }
 ${

@@ -5,9 +5,10 @@ import {
   checkEncodeArgs,
   checkOperatorCompiles,
   decoupledFallbackStatusBytes,
-  itemsPerThreadFor,
+  operatorItemsPerThread,
   operatorRangeRecords,
   operatorRanges,
+  operatorRecords,
   planOf,
   type Recipe,
   RecipeBuilder,
@@ -62,8 +63,8 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
   const op = shape.op;
   const bytes = op.bytes;
   const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
-  // The pair adds a word to each record (its head count).
-  const K = itemsPerThreadFor(op.words, 1);
+  // The pair adds a word to each record (its head count): runs of about 12 words of records.
+  const K = operatorItemsPerThread(op.words, 12);
   const spec: OperatorSegmentedSpec = {
     opKey: op.key,
     mode: shape.mode,
@@ -91,10 +92,11 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
       const statusBytes = decoupledFallbackStatusBytes(tiles);
       b.needScratch('status', statusBytes);
       b.clear({ scratch: 'status', offset: 0, size: statusBytes });
-      const bind = (role: string) => ({ role, offset: range.start * bytes, limit: chunkRecords * bytes, multipleOf: 4 });
+      const records = operatorRecords(b, op, range, chunkRecords);
       // A reduction writes every segment's record: the whole output.
-      const dst = shape.mode === 'scan' ? bind('output') : { role: 'output', offset: 0 };
-      b.dispatch(kernel, { src: bind('input'), dst, bits: { role: 'headBits', offset: 0 }, carry, status: { scratch: 'status' } }, tiles, {
+      const dst = shape.mode === 'scan' ? records.store('dst', 'output') : { dst: { role: 'output', offset: 0 } };
+      const bits = { role: 'headBits', offset: 0 };
+      b.dispatch(kernel, { ...records.load('src', 'input'), ...dst, bits, carry, status: { scratch: 'status' } }, tiles, {
         count: range.count,
         tiles,
         first: range.start,
@@ -102,6 +104,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
         carry_in: range.carryIn,
         carry_out: range.carryOut,
       });
+      if (shape.mode === 'scan') records.finish('output');
     }
     return b.build();
   };

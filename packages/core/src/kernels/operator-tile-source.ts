@@ -1,0 +1,84 @@
+import type { Operator } from '../operators/operator-type.js';
+import type { BufferRef, RecipeBuilder } from '../plans/recipe.js';
+import { type TileElements, type TileWords, wordsTail } from './blocks/tile-io.js';
+import { valueWords } from './value-words.js';
+
+/**
+ * Where an operator kernel's tile of records comes from: a run of whole 32-bit words per record
+ * (every type but f16) is read and written a vec4 of words at a time ({@link TileWords}); an f16
+ * record, half a word, element by element. Blocked tiles either way.
+ *
+ * @example
+ * ```ts
+ * const source = operatorTileSource(affine, { load: 'src', store: 'dst' }); // { kind: 'words', … }
+ * ```
+ */
+export function operatorTileSource<T>(op: Operator<T>, names: { load?: string; store?: string; count?: string }): TileWords | TileElements {
+  const fields = typeof op.type === 'object' ? Object.entries(op.type).map(([name, type]) => ({ name, type })) : undefined;
+  const words = valueWords(op.wgslType, fields);
+  if (words.words === undefined) return { kind: 'elements', ...names };
+  return { kind: 'words', words, ...names };
+}
+
+/**
+ * Records per invocation for an operator kernel's blocked tiles: about `budget` 32-bit words of
+ * records per invocation, rounded so a run is whole vec4s of words (`K × words` a multiple of 4);
+ * f16 records (half a word) take `budget / 2`, at least 1.
+ *
+ * @example
+ * ```ts
+ * operatorItemsPerThread(2, 16); // 8: an argmax record of two words
+ * operatorItemsPerThread(3, 16); // 4: 12 words, three vec4s
+ * ```
+ */
+export function operatorItemsPerThread(words: number, budget: number): number {
+  if (words < 1) return Math.max(1, Math.floor(budget / 2));
+  // The fewest records whose words fill whole vec4s: 4 / gcd(words, 4).
+  const step = words % 4 === 0 ? 1 : words % 2 === 0 ? 2 : 4;
+  return Math.max(step, Math.floor(budget / words / step) * step);
+}
+
+/**
+ * How a plan binds and finishes an operator kernel's records (see {@link operatorTileSource}) for
+ * one dispatch over `count` records of a role from record `start`, at most `limit` records:
+ * (recipe `b`): `load(name, role)` binds `name` as whole vec4s with its `NAME_words` view beside it; `store(name,
+ * role)` binds `name` as whole vec4s with `NAME_tail` in the scratch `tail`; `finish(role)`
+ * copies the stored words past the last whole vec4 out of `tail` into the role. f16 records: the
+ * one binding, whole words, and nothing to finish.
+ *
+ * @example
+ * ```ts
+ * const records = operatorRecords(b, op, range, chunkRecords);
+ * b.dispatch(kernel, { ...records.load('src', 'input'), ...records.store('dst', 'output'), carry, status }, tiles, params);
+ * records.finish('output');
+ * ```
+ */
+export function operatorRecords<T>(
+  b: RecipeBuilder,
+  op: Operator<T>,
+  range: { readonly start: number; readonly count: number },
+  limit: number,
+): {
+  load(name: string, role: string): Record<string, BufferRef>;
+  store(name: string, role: string): Record<string, BufferRef>;
+  finish(role: string): void;
+} {
+  const at = (role: string, multipleOf: number): BufferRef => ({
+    role,
+    offset: range.start * op.bytes,
+    limit: limit * op.bytes,
+    multipleOf,
+  });
+  if (op.bytes % 4 !== 0) {
+    return { load: (name, role) => ({ [name]: at(role, 4) }), store: (name, role) => ({ [name]: at(role, 4) }), finish: () => {} };
+  }
+  const { tailWord, tailWords } = wordsTail(range.count, op.words);
+  return {
+    load: (name, role) => ({ [name]: at(role, 16), [`${name}_words`]: at(role, 4) }),
+    store: (name, role) => ({ [name]: at(role, 16), [`${name}_tail`]: b.needScratch('tail', 16) }),
+    finish: (role) => {
+      if (tailWords === 0) return;
+      b.copy({ scratch: 'tail', offset: 0 }, { role, offset: range.start * op.bytes + 4 * tailWord }, 4 * tailWords);
+    },
+  };
+}
