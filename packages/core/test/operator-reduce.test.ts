@@ -74,6 +74,36 @@ describe('operator reduce (GPU)', () => {
     });
   }
 
+  it('takes a count the GPU wrote: the first n records reduced (one and three words, several partials)', async () => {
+    const ctx = await getTestContext();
+    const maxCount = 3 * 4 * 8192 + 5;
+    const counts = [0, 1, 8193, 4 * 8192 + 3, maxCount];
+    const jobs = [affine16, hashRecord].flatMap((op, o) =>
+      counts.map((n) => ({ op: op as AnyOperator, n, data: operatorData(op as AnyOperator, maxCount, 950 + o) })),
+    );
+    const owned: { destroy(): void }[] = [];
+    const results = await runBatch(
+      ctx,
+      jobs.map(({ op, n, data }) => ({
+        record: (encoder: GPUCommandEncoder) => {
+          const plan = createOperatorReducePlan(ctx, { op, maxCount, maxChunkRecords: undefined, maxPartials: 4 });
+          const input = bufferOf(ctx, data);
+          const output = poisoned(ctx, op.bytes);
+          const countBuffer = bufferOf(ctx, new Uint32Array([n]));
+          owned.push(input, output, countBuffer, plan);
+          plan.encode(encoder, { input, output, countBuffer });
+          return [{ buffer: output, bytes: op.bytes }];
+        },
+      })),
+      owned,
+    );
+    jobs.forEach(({ op, n, data }, i) => {
+      const got = readRecord(op, hostArrayOver(data, results[i]![0]!, op.bytes), 0);
+      const want = reduceWith(op, (data as Uint32Array).subarray(0, n * op.words));
+      expect({ op: op.name, n, got }).toEqual({ op: op.name, n, got: want });
+    });
+  });
+
   it('scan and reduce take an Operator: user-defined ones run their own kernels, built-in ones the built-in path', async () => {
     const ctx = await getTestContext();
     const data = affineData(5000, 7);

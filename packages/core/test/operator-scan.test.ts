@@ -13,6 +13,7 @@ import {
   hashRecord,
   matrix2x2,
   operatorData,
+  POISON_U32,
   poisoned,
   runBatch,
   userAddF32,
@@ -81,6 +82,49 @@ describe('operator scan (GPU)', () => {
       });
     });
   }
+
+  it('takes a count the GPU wrote: the first n records scanned, the rest untouched (one and three words)', async () => {
+    const ctx = await getTestContext();
+    const maxCount = 5001;
+    // 0, one record, a partial run, and maxCount itself (3 and 1 words past the last whole vec4).
+    const counts = [0, 1, 4097, maxCount];
+    const variants = [
+      { inclusive: true, backward: false },
+      { inclusive: false, backward: true },
+    ];
+    const jobs = [affine16, hashRecord].flatMap((op, o) =>
+      variants.flatMap((v) =>
+        counts.map((n) => ({ op: op as AnyOperator, n, ...v, data: operatorData(op as AnyOperator, maxCount, 900 + o) })),
+      ),
+    );
+    const owned: { destroy(): void }[] = [];
+    const results = await runBatch(
+      ctx,
+      jobs.map((job) => ({
+        record: (encoder: GPUCommandEncoder) => {
+          const plan = createOperatorScanPlan(ctx, { ...job, maxCount, maxChunkRecords: undefined, forceFallback: false });
+          const input = bufferOf(ctx, job.data);
+          const output = poisoned(ctx, job.data.byteLength);
+          const countBuffer = bufferOf(ctx, new Uint32Array([job.n]));
+          owned.push(input, output, countBuffer, plan);
+          plan.encode(encoder, { input, output, countBuffer });
+          return [{ buffer: output, bytes: job.data.byteLength }];
+        },
+      })),
+      owned,
+    );
+    jobs.forEach((job, i) => {
+      const { op, n, data, inclusive, backward } = job;
+      const words = op.words;
+      const got = Array.from(new Uint32Array(results[i]![0]!));
+      const scanned = scanWith(op, (data as Uint32Array).subarray(0, n * words), { inclusive, backward });
+      const want = [
+        ...new Uint32Array(scanned.buffer, scanned.byteOffset, n * words),
+        ...new Array((maxCount - n) * words).fill(POISON_U32),
+      ];
+      expect({ op: op.name, n, inclusive, backward, got }).toEqual({ op: op.name, n, inclusive, backward, got: want });
+    });
+  });
 
   it("an f32 add scan stays within floating point's bound for any order of summation (the guide's statement)", async () => {
     const ctx = await getTestContext();

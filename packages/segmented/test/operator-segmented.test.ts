@@ -5,12 +5,26 @@
 // the look-back forced to its fallback.
 import type { HostArray, Operator } from '@scan/core';
 import { segmentedReduceWith, segmentedScanWith } from '@scan/core/kit';
-import { affine16, bufferOf, createRng, getTestContext, hashRecord, matrix2x2, operatorData, poisoned, runBatch } from '@scan/gpu-testing';
+import {
+  affine16,
+  bufferOf,
+  createRng,
+  getTestContext,
+  hashRecord,
+  matrix2x2,
+  operatorData,
+  POISON_U32,
+  poisoned,
+  runBatch,
+} from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { packHeadFlags } from '../src/cpu/pack-head-flags.js';
 import { segmentedReduce, segmentedScan } from '../src/index.js';
 import { createOperatorSegmentedPlan } from '../src/plans/operator-segmented-plan.js';
+
+/** A seed per test operator. */
+const seedOf = (op: Operator<unknown>): number => (op === (affine16 as Operator<unknown>) ? 0 : 1);
 
 /** Head flags: mostly short segments, some longer than a tile; record 0 always starts one. */
 function headsOf(n: number, seed: number): Uint8Array {
@@ -73,6 +87,76 @@ describe('segmented operators (GPU)', () => {
       });
     });
   }
+
+  it('a scan plan takes a count the GPU wrote (the first n records, the rest untouched); a reduction rejects it', async () => {
+    const ctx = await getTestContext();
+    const maxCount = 5001;
+    const jobs = [affine16, hashRecord].flatMap((op, o) =>
+      [0, 1, 4097, maxCount].flatMap((n) =>
+        [false, true].map((backward) => ({
+          op: op as Operator<unknown>,
+          n,
+          backward,
+          data: operatorData(op as Operator<unknown>, maxCount, 960 + o),
+        })),
+      ),
+    );
+    const owned: { destroy(): void }[] = [];
+    const results = await runBatch(
+      ctx,
+      jobs.map(({ op, n, backward, data }) => ({
+        record: (encoder: GPUCommandEncoder) => {
+          const plan = createOperatorSegmentedPlan(ctx, {
+            op,
+            mode: 'scan',
+            inclusive: false,
+            backward,
+            maxCount,
+            maxChunkRecords: undefined,
+            forceFallback: false,
+          });
+          const input = bufferOf(ctx, data);
+          // The heads of the first n records: the GPU's count decides where the last segment ends.
+          const headBits = bufferOf(ctx, packHeadFlags(headsOf(maxCount, 970 + seedOf(op))));
+          const output = poisoned(ctx, data.byteLength);
+          const countBuffer = bufferOf(ctx, new Uint32Array([n]));
+          owned.push(input, headBits, output, countBuffer, plan);
+          plan.encode(encoder, { input, headBits, output, countBuffer });
+          return [{ buffer: output, bytes: data.byteLength }];
+        },
+      })),
+      owned,
+    );
+    jobs.forEach(({ op, n, backward, data }, i) => {
+      const heads = headsOf(maxCount, 970 + seedOf(op)).subarray(0, n);
+      const scanned = segmentedScanWith(op, (data as Uint32Array).subarray(0, n * op.words), heads, { inclusive: false, backward });
+      const want = [
+        ...new Uint32Array(scanned.buffer, scanned.byteOffset, n * op.words),
+        ...new Array((maxCount - n) * op.words).fill(POISON_U32),
+      ];
+      expect({ op: op.name, n, backward, got: Array.from(new Uint32Array(results[i]![0]!)) }).toEqual({
+        op: op.name,
+        n,
+        backward,
+        got: want,
+      });
+    });
+    const reduce = createOperatorSegmentedPlan(ctx, {
+      op: affine16 as Operator<unknown>,
+      mode: 'reduce',
+      inclusive: true,
+      backward: false,
+      maxCount,
+      maxChunkRecords: undefined,
+      forceFallback: false,
+    });
+    const buffer = bufferOf(ctx, new Uint32Array(maxCount));
+    expect(() =>
+      reduce.encode(ctx.device.createCommandEncoder(), { input: buffer, headBits: buffer, output: buffer, countBuffer: buffer }),
+    ).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', argument: 'args.countBuffer' }));
+    reduce.destroy();
+    buffer.destroy();
+  });
 
   it('segmentedScan and segmentedReduce take an Operator, on the GPU and in ./cpu (records, offsets with empty segments)', async () => {
     const ctx = await getTestContext();

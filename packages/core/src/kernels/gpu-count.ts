@@ -179,9 +179,19 @@ ${blocks}
   },
 });
 
+/** What the tail out is specialized on: both optional, so `{}` is the slot kernels' form. */
+export interface TailOutSpec {
+  /** 32-bit words per element (default 1): the operator kernels' records of several words. */
+  readonly words?: number;
+  /** Where in `aux` the staged words start (default `AUX_TAIL_OUT`, the slot view's place). */
+  readonly from?: number;
+}
+
 /**
- * **Tail out** for a count the GPU wrote: copies the partial last vec4 the slot kernels left in
- * aux into the output's last `count mod 4` elements (the host's copy, for a count it does not know).
+ * **Tail out** for a count the GPU wrote: copies the words past the last whole vec4 that a kernel
+ * left in aux (the slot view's partial last vec4, or an operator kernel's last 1–3 words of records
+ * of `words` words) into the output's last `(count · words) mod 4` words (the host's copy, for a
+ * count it does not know).
  *
  * Bindings: `aux`, the output as words `dst_words`; its one parameter, `count`, is a block a count
  * fixup fills (see `tailOutParams`).
@@ -189,18 +199,20 @@ ${blocks}
  * @example
  * ```ts
  * b.dispatch(tailOutKernel({}), { aux, dst_words: output }, 1, counted);
+ * b.dispatch(tailOutKernel({ words: 3, from: 0 }), { aux: tail, dst_words: output }, 1, counted); // records of 3 words
  * ```
  */
 export const tailOutKernel = defineKernel({
   name: 'core/gpu-count-tail-out',
   bindings: { aux: read('array<u32>'), dst_words: readWrite('array<u32>') },
   params: { count: 'u32' },
-  wgsl: () => `
+  wgsl: (spec: TailOutSpec) => `
 @compute @workgroup_size(1)
 fn main() {
-  let full = params.count / 4u;
-  for (var i = 0u; i < params.count - 4u * full; i++) {
-    dst_words[4u * full + i] = aux[${AUX_TAIL_OUT}u + i];
+  let words = params.count * ${spec.words ?? 1}u;
+  let full = words / 4u;
+  for (var i = 0u; i < words - 4u * full; i++) {
+    dst_words[4u * full + i] = aux[${spec.from ?? AUX_TAIL_OUT}u + i];
   }
 }
 `,

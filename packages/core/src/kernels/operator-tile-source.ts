@@ -1,6 +1,5 @@
 import type { Operator } from '../operators/operator-type.js';
-import type { BufferRef, RecipeBuilder } from '../plans/recipe.js';
-import { type TileElements, type TileWords, wordsTail } from './blocks/tile-io.js';
+import type { TileElements, TileWords } from './blocks/tile-io.js';
 import { valueWords } from './value-words.js';
 
 /**
@@ -36,49 +35,4 @@ export function operatorItemsPerThread(words: number, budget: number): number {
   // The fewest records whose words fill whole vec4s: 4 / gcd(words, 4).
   const step = words % 4 === 0 ? 1 : words % 2 === 0 ? 2 : 4;
   return Math.max(step, Math.floor(budget / words / step) * step);
-}
-
-/**
- * How a plan binds and finishes an operator kernel's records (see {@link operatorTileSource}) for
- * one dispatch over `count` records of a role from record `start`, at most `limit` records:
- * (recipe `b`): `load(name, role)` binds `name` as whole vec4s with its `NAME_words` view beside it; `store(name,
- * role)` binds `name` as whole vec4s with `NAME_tail` in the scratch `tail`; `finish(role)`
- * copies the stored words past the last whole vec4 out of `tail` into the role. f16 records: the
- * one binding, whole words, and nothing to finish.
- *
- * @example
- * ```ts
- * const records = operatorRecords(b, op, range, chunkRecords);
- * b.dispatch(kernel, { ...records.load('src', 'input'), ...records.store('dst', 'output'), carry, status }, tiles, params);
- * records.finish('output');
- * ```
- */
-export function operatorRecords<T>(
-  b: RecipeBuilder,
-  op: Operator<T>,
-  range: { readonly start: number; readonly count: number },
-  limit: number,
-): {
-  load(name: string, role: string): Record<string, BufferRef>;
-  store(name: string, role: string): Record<string, BufferRef>;
-  finish(role: string): void;
-} {
-  const at = (role: string, multipleOf: number): BufferRef => ({
-    role,
-    offset: range.start * op.bytes,
-    limit: limit * op.bytes,
-    multipleOf,
-  });
-  if (op.bytes % 4 !== 0) {
-    return { load: (name, role) => ({ [name]: at(role, 4) }), store: (name, role) => ({ [name]: at(role, 4) }), finish: () => {} };
-  }
-  const { tailWord, tailWords } = wordsTail(range.count, op.words);
-  return {
-    load: (name, role) => ({ [name]: at(role, 16), [`${name}_words`]: at(role, 4) }),
-    store: (name, role) => ({ [name]: at(role, 16), [`${name}_tail`]: b.needScratch('tail', 16) }),
-    finish: (role) => {
-      if (tailWords === 0) return;
-      b.copy({ scratch: 'tail', offset: 0 }, { role, offset: range.start * op.bytes + 4 * tailWord }, 4 * tailWords);
-    },
-  };
 }

@@ -89,7 +89,7 @@ export {
   type ShuffleType,
 } from '../kernels/group-scan.js';
 export { scanOrderOp } from '../kernels/operator-scan.js';
-export { operatorItemsPerThread, operatorRecords, operatorTileSource } from '../kernels/operator-tile-source.js';
+export { operatorItemsPerThread, operatorTileSource } from '../kernels/operator-tile-source.js';
 export { type SinglePassScanParts, singlePassScanWgsl } from '../kernels/single-pass-scan.js';
 export {
   LINEAR_WORKGROUP_WGSL,
@@ -142,11 +142,12 @@ export {
 export {
   NO_RANGE_CARRY,
   type OperatorRange,
+  operatorGpuCount,
   operatorRangeRecords,
   operatorRanges,
   recordBytes,
-  rejectGpuCount,
 } from '../plans/operator-ranges.js';
+export { operatorRecords } from '../plans/operator-records.js';
 export { checkCopyUsage, checkEncodeArgs, checkEncodeCall } from '../plans/plan-args.js';
 export { type PlanPart, planOf } from '../plans/plan-of.js';
 export {

@@ -8,6 +8,7 @@ import {
   countedBlockReadsHost,
   countFixupKernel,
   MAX_COUNTED_BLOCKS,
+  type TailOutSpec,
   tailOutKernel,
 } from '../kernels/gpu-count.js';
 import { checkCount } from '../validate.js';
@@ -302,13 +303,14 @@ export function recordCountFixup(b: RecipeBuilder, fixup: CountFixup): BufferRef
 
 /**
  * Records the copy of the partial last vec4 from aux into `output` after slot kernels ran on a
- * count the GPU wrote (see `tailOutKernel`). `params` is the ref of the fixup's {@link tailOutParams} block.
+ * count the GPU wrote (see `tailOutKernel`; `spec`: records of several words, staged elsewhere in
+ * aux). `params` is the ref of the fixup's {@link tailOutParams} block.
  *
  * @example
  * ```ts
  * recordTailOut(b, tailOut, aux, { role: 'output', offset: 0 });
  * ```
  */
-export function recordTailOut(b: RecipeBuilder, params: BufferRef, aux: BufferRef, output: BufferRef): void {
-  b.dispatch(tailOutKernel({}), { aux, dst_words: output }, 1, params);
+export function recordTailOut(b: RecipeBuilder, params: BufferRef, aux: BufferRef, output: BufferRef, spec: TailOutSpec = {}): void {
+  b.dispatch(tailOutKernel(spec), { aux, dst_words: output }, 1, params);
 }

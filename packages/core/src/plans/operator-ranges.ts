@@ -1,5 +1,6 @@
 import type { ScanContext } from '../context.js';
 import { ScanError } from '../errors.js';
+import { type GpuCount, gpuCountOf } from './gpu-count.js';
 
 /** `NONE` in the operator kernels' carry parameters: no carry in (the identity) or none to write. */
 export const NO_RANGE_CARRY = 0xffffffff;
@@ -71,17 +72,31 @@ export function recordBytes(count: number, bytes: number): number {
 }
 
 /**
- * Rejects a count the GPU wrote (`args.countBuffer`) in an operator plan's encode: the operator
- * kernels take their counts from the host for now (`UNSUPPORTED`, naming the argument).
+ * The count the GPU wrote for an operator plan's encode (`args.countBuffer`, see `gpuCountOf`), or
+ * `undefined` for a host count. The operator kernels take such a count for one range only: a plan
+ * whose `maxCount` needs more than one binding's `rangeRecords` records rejects it (`UNSUPPORTED`,
+ * naming the argument), as core's built-in scan does beyond one chunk.
  *
  * @example
  * ```ts
- * rejectGpuCount('scan plan', args, op.name);
+ * const gpu = operatorGpuCount('scan plan', args, maxCount, chunkRecords, op.name);
+ * if (gpu) exec.encode(encoder, () => buildGpu(gpu.offset / 4), { input, output, gpuCount: gpu.buffer });
  * ```
  */
-export function rejectGpuCount(what: string, args: unknown, opName: string): void {
-  if ((args as { countBuffer?: unknown } | undefined)?.countBuffer === undefined) return;
-  throw new ScanError('UNSUPPORTED', `${what}: args.countBuffer: a count the GPU wrote is not supported for the operator ${opName} yet`, {
-    argument: 'args.countBuffer',
-  });
+export function operatorGpuCount(
+  what: string,
+  args: unknown,
+  maxCount: number | undefined,
+  rangeRecords: number,
+  opName: string,
+): GpuCount | undefined {
+  const gpu = gpuCountOf(what, args, maxCount);
+  if (gpu && (maxCount as number) > rangeRecords) {
+    throw new ScanError(
+      'UNSUPPORTED',
+      `${what}: args.countBuffer: the operator ${opName} takes a count the GPU wrote for maxCount (${maxCount}) within one binding (${rangeRecords} records)`,
+      { argument: 'args.countBuffer' },
+    );
+  }
+  return gpu;
 }

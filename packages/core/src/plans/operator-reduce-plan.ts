@@ -1,13 +1,15 @@
 import type { ScanContext } from '../context.js';
 import { type OperatorReduceSpec, operatorReduceKernel } from '../kernels/operator-reduce.js';
-import { operatorItemsPerThread, operatorRecords } from '../kernels/operator-tile-source.js';
+import { operatorItemsPerThread } from '../kernels/operator-tile-source.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
-import { NO_RANGE_CARRY, operatorRangeRecords, operatorRanges, recordBytes, rejectGpuCount } from './operator-ranges.js';
+import { countedParams, recordCountFixup } from './gpu-count.js';
+import { NO_RANGE_CARRY, operatorGpuCount, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
+import { operatorRecords } from './operator-records.js';
 import { checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
-import { type Recipe, RecipeBuilder } from './recipe.js';
+import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 import { representativeCounts, StructureVariants } from './structure-variants.js';
 import type { CountSource, Plan } from './types.js';
 
@@ -82,19 +84,55 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
     }
     return b.build();
   };
+  // A count the GPU wrote (one range: maxCount within one binding): the dispatches recorded for
+  // maxCount, each workgroup's run of tiles fixed by it; a count fixup fills in the count, the tiles
+  // and the partials that hold records (the workgroups past them reduce nothing, and the combine
+  // reads only the partials counted). One parameter block serves both kernels.
+  const buildGpu = (word: number): Recipe => {
+    const b = new RecipeBuilder();
+    const partials = b.needScratch('partials', maxPartials * Math.max(4, bytes));
+    const carry = b.needScratch('carry', 2 * Math.max(4, bytes));
+    const result = { role: 'output', offset: 0, limit: sizeOf(1), multipleOf: 4 };
+    const count = maxCount as number;
+    const tiles = Math.ceil(count / tileRecords);
+    const per = Math.max(1, Math.ceil(tiles / maxPartials));
+    const workgroups = Math.ceil(tiles / per);
+    const counted = countedParams(
+      partialsKernel,
+      { count: 'count', tiles: { ceilDiv: tileRecords, max: tiles }, partials: { ceilDiv: tileRecords * per, max: workgroups } },
+      { per, carry_in: NO_RANGE_CARRY, carry_out: NO_RANGE_CARRY },
+    );
+    const [params] = recordCountFixup(b, { word, capacity: count, blocks: [counted] });
+    const records = operatorRecords(b, op, { start: 0, count }, chunkRecords);
+    b.dispatch(partialsKernel, { ...records.load('src', 'input'), partials }, workgroups, params as BufferRef);
+    b.dispatch(combineKernel, { partials, carry, result }, 1, params as BufferRef);
+    return b.build();
+  };
   const maxCount = shape.maxCount;
+  const gpuCountable = maxCount !== undefined && maxCount > 0 && maxCount <= chunkRecords;
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   const largest = maxCount || chunkRecords;
   // A body that does not compile rejects \`ready\` with the compiler's message in the body's own
   // lines (INVALID_ARGUMENT), before any pipeline of the plan is made from it.
-  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
+  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() =>
+    exec.load([build(1), build(largest), ...(gpuCountable ? [buildGpu(0)] : [])]),
+  );
   // No records is its own structure (the combine alone writes the identity).
   const variants = new StructureVariants(() => [build(0), ...representativeCounts(largest, chunkRecords).map((n) => build(n))]);
 
   return planOf([exec], {
     what: 'reduce plan',
     encode(encoder, args: OperatorReduceArgs) {
-      rejectGpuCount('reduce plan', args, op.name);
+      const gpu = operatorGpuCount('reduce plan', args, maxCount, chunkRecords, op.name);
+      if (gpu) {
+        checkEncodeArgs(
+          'reduce plan',
+          { ...args, count: maxCount },
+          { input: { bytes: sizeOf }, output: { bytes: sizeOf(1) }, countBuffer: { bytes: 4 } },
+        );
+        exec.encode(encoder, () => buildGpu(gpu.offset / 4), { input: args.input, output: args.output, gpuCount: gpu.buffer });
+        return;
+      }
       const count = checkEncodeArgs('reduce plan', args, { input: { bytes: sizeOf }, output: { bytes: sizeOf(1) } });
       exec.encode(encoder, () => build(count), { input: args.input, output: args.output }, variants);
     },

@@ -1,14 +1,16 @@
 import type { ScanContext } from '../context.js';
 import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
 import { type OperatorScanSpec, operatorScanKernel } from '../kernels/operator-scan.js';
-import { operatorItemsPerThread, operatorRecords } from '../kernels/operator-tile-source.js';
+import { operatorItemsPerThread } from '../kernels/operator-tile-source.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
-import { operatorRangeRecords, operatorRanges, recordBytes, rejectGpuCount } from './operator-ranges.js';
+import { countedParams, recordCountFixup, tailOutParams } from './gpu-count.js';
+import { NO_RANGE_CARRY, operatorGpuCount, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
+import { operatorRecords } from './operator-records.js';
 import { checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
-import { type Recipe, RecipeBuilder } from './recipe.js';
+import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 import { representativeCounts, StructureVariants } from './structure-variants.js';
 import type { Plan, ScanEncodeArgs } from './types.js';
 
@@ -84,12 +86,38 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
     }
     return b.build();
   };
+  // A count the GPU wrote (one range: maxCount within one binding): the kernel recorded for
+  // maxCount, its count and tiles filled in by a count fixup, and the words past the last whole
+  // vec4 copied out by a tail-out kernel that reads the same count.
+  const buildGpu = (word: number): Recipe => {
+    const b = new RecipeBuilder();
+    const carry = b.needScratch('carry', 2 * Math.max(4, bytes) + 16);
+    const count = maxCount as number;
+    const tiles = Math.ceil(count / tileRecords);
+    const statusBytes = decoupledFallbackStatusBytes(tiles);
+    b.needScratch('status', statusBytes);
+    b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+    const counted = countedParams(
+      kernel,
+      { count: 'count', tiles: { ceilDiv: tileRecords, max: tiles } },
+      { carry_in: NO_RANGE_CARRY, carry_out: NO_RANGE_CARRY },
+    );
+    const [params, tailOut] = recordCountFixup(b, { word, capacity: count, blocks: [counted, tailOutParams()] });
+    const records = operatorRecords(b, op, { start: 0, count }, chunkRecords);
+    const bindings = { ...records.load('src', 'input'), ...records.store('dst', 'output'), carry, status: { scratch: 'status' } };
+    b.dispatch(kernel, bindings, tiles, params as BufferRef);
+    records.finishCounted('output', tailOut as BufferRef);
+    return b.build();
+  };
   const maxCount = shape.maxCount;
+  const gpuCountable = maxCount !== undefined && maxCount > 0 && maxCount <= chunkRecords;
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   const largest = maxCount || chunkRecords;
   // A body that does not compile rejects \`ready\` with the compiler's message in the body's own
   // lines (INVALID_ARGUMENT), before any pipeline of the plan is made from it.
-  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
+  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() =>
+    exec.load([build(1), build(largest), ...(gpuCountable ? [buildGpu(0)] : [])]),
+  );
   // Every structure a count up to maxCount (one binding without it) may take: the first encode with
   // a set of buffers makes their bind groups, so a frame loop creates nothing later.
   const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
@@ -97,7 +125,16 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
   return planOf([exec], {
     what: 'scan plan',
     encode(encoder, args: ScanEncodeArgs) {
-      rejectGpuCount('scan plan', args, op.name);
+      const gpu = operatorGpuCount('scan plan', args, maxCount, chunkRecords, op.name);
+      if (gpu) {
+        checkEncodeArgs(
+          'scan plan',
+          { ...args, count: maxCount },
+          { input: { bytes: sizeOf }, output: { bytes: sizeOf }, countBuffer: { bytes: 4 } },
+        );
+        exec.encode(encoder, () => buildGpu(gpu.offset / 4), { input: args.input, output: args.output, gpuCount: gpu.buffer });
+        return;
+      }
       const count = checkEncodeArgs('scan plan', args, { input: { bytes: sizeOf }, output: { bytes: sizeOf } });
       if (count === 0) return;
       exec.encode(encoder, () => build(count), { input: args.input, output: args.output }, variants);

@@ -1,10 +1,14 @@
-import { type Operator, type Plan, type ScanContext, ScanError } from '@scan/core';
+import { type CountSource, type Operator, type Plan, type ScanContext, ScanError } from '@scan/core';
 import {
+  type BufferRef,
   checkBoolean,
   checkCount,
   checkEncodeArgs,
   checkOperatorCompiles,
+  countedParams,
   decoupledFallbackStatusBytes,
+  NO_RANGE_CARRY,
+  operatorGpuCount,
   operatorItemsPerThread,
   operatorRangeRecords,
   operatorRanges,
@@ -14,9 +18,10 @@ import {
   RecipeBuilder,
   RecipeExecutor,
   recordBytes,
-  rejectGpuCount,
+  recordCountFixup,
   representativeCounts,
   StructureVariants,
+  tailOutParams,
 } from '@scan/core/kit';
 import { type OperatorSegmentedSpec, operatorSegmentedKernel } from '../kernels/operator-segmented.js';
 
@@ -34,12 +39,14 @@ export interface OperatorSegmentedShape<T> {
   readonly forceFallback: boolean;
 }
 
-/** The buffers of one encode: records, their head bits (one bit per record, 32 to a word), the output. */
-export interface OperatorSegmentedArgs {
+/**
+ * The buffers of one encode: records, their head bits (one bit per record, 32 to a word), the
+ * output, and the count (a scan: `count`, or with `maxCount` a u32 the GPU wrote, `countBuffer`).
+ */
+export interface OperatorSegmentedArgs extends CountSource {
   input: GPUBuffer;
   headBits: GPUBuffer;
   output: GPUBuffer;
-  count: number;
   /** A reduction: the segments (heads) in the head bits; the output holds one record each. */
   segments?: number;
 }
@@ -108,19 +115,65 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
     }
     return b.build();
   };
+  // A scan's count the GPU wrote (one range: maxCount within one binding): the kernel recorded for
+  // maxCount, its count, tiles and total filled in by a count fixup, the words past the last whole
+  // vec4 copied out by a tail-out kernel that reads the same count.
+  const buildGpu = (word: number): Recipe => {
+    const b = new RecipeBuilder();
+    const carry = b.needScratch('carry', 2 * pairBytes);
+    const count = maxCount as number;
+    const tiles = Math.ceil(count / tileRecords);
+    const statusBytes = decoupledFallbackStatusBytes(tiles);
+    b.needScratch('status', statusBytes);
+    b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+    const counted = countedParams(
+      kernel,
+      { count: 'count', total: 'count', tiles: { ceilDiv: tileRecords, max: tiles } },
+      { first: 0, carry_in: NO_RANGE_CARRY, carry_out: NO_RANGE_CARRY },
+    );
+    const [params, tailOut] = recordCountFixup(b, { word, capacity: count, blocks: [counted, tailOutParams()] });
+    const records = operatorRecords(b, op, { start: 0, count }, chunkRecords);
+    const bindings = { ...records.load('src', 'input'), ...records.store('dst', 'output'), bits: { role: 'headBits', offset: 0 } };
+    b.dispatch(kernel, { ...bindings, carry, status: { scratch: 'status' } }, tiles, params as BufferRef);
+    records.finishCounted('output', tailOut as BufferRef);
+    return b.build();
+  };
   const maxCount = shape.maxCount;
+  const gpuCountable = shape.mode === 'scan' && maxCount !== undefined && maxCount > 0 && maxCount <= chunkRecords;
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   const largest = maxCount || chunkRecords;
   // A body that does not compile rejects \`ready\` with the compiler's message in the body's own
   // lines (INVALID_ARGUMENT), before any pipeline of the plan is made from it.
-  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
+  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() =>
+    exec.load([build(1), build(largest), ...(gpuCountable ? [buildGpu(0)] : [])]),
+  );
   const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
   const what = shape.mode === 'scan' ? 'segmented scan plan' : 'segmented reduce plan';
 
   return planOf([exec], {
     what,
     encode(encoder, args: OperatorSegmentedArgs) {
-      rejectGpuCount(what, args, op.name);
+      const gpu = operatorGpuCount(what, args, maxCount, chunkRecords, op.name);
+      if (gpu && shape.mode === 'reduce') {
+        throw new ScanError('UNSUPPORTED', `${what}: args.countBuffer: a segmented reduction takes its count from the host`, {
+          argument: 'args.countBuffer',
+        });
+      }
+      if (gpu) {
+        checkEncodeArgs(
+          what,
+          { ...args, count: maxCount },
+          {
+            input: { bytes: sizeOf },
+            headBits: { bytes: (n: number) => 4 * Math.max(1, Math.ceil(n / 32)) },
+            output: { bytes: sizeOf },
+            countBuffer: { bytes: 4 },
+          },
+        );
+        const roles = { input: args.input, headBits: args.headBits, output: args.output, gpuCount: gpu.buffer };
+        exec.encode(encoder, () => buildGpu(gpu.offset / 4), roles);
+        return;
+      }
       const segments = (args as { segments?: number }).segments;
       const count = checkEncodeArgs(what, args, {
         input: { bytes: sizeOf },
