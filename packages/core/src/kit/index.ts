@@ -145,6 +145,7 @@ export {
   operatorGpuCount,
   operatorRangeRecords,
   operatorRanges,
+  operatorStatus,
   recordBytes,
 } from '../plans/operator-ranges.js';
 export { operatorRecords } from '../plans/operator-records.js';

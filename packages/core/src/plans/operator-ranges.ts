@@ -1,6 +1,8 @@
 import type { ScanContext } from '../context.js';
 import { ScanError } from '../errors.js';
+import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
 import { type GpuCount, gpuCountOf } from './gpu-count.js';
+import type { BufferRef, RecipeBuilder } from './recipe.js';
 
 /** `NONE` in the operator kernels' carry parameters: no carry in (the identity) or none to write. */
 export const NO_RANGE_CARRY = 0xffffffff;
@@ -99,4 +101,20 @@ export function operatorGpuCount(
     );
   }
   return gpu;
+}
+
+/**
+ * The look-back's status of `tiles` tiles for an operator kernel's dispatch: the scratch `status`,
+ * cleared before it (every tile NOT_READY, the tile ticket 0). Returns its ref.
+ *
+ * @example
+ * ```ts
+ * b.dispatch(kernel, { ...records.load('src', 'input'), carry, status: operatorStatus(b, tiles) }, tiles, params);
+ * ```
+ */
+export function operatorStatus(b: RecipeBuilder, tiles: number): BufferRef {
+  const bytes = decoupledFallbackStatusBytes(tiles);
+  const status = b.needScratch('status', bytes);
+  b.clear({ scratch: 'status', offset: 0, size: bytes });
+  return status;
 }

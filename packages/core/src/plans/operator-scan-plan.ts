@@ -1,12 +1,11 @@
 import type { ScanContext } from '../context.js';
-import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
 import { type OperatorScanSpec, operatorScanKernel } from '../kernels/operator-scan.js';
 import { operatorItemsPerThread } from '../kernels/operator-tile-source.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
 import { countedParams, recordCountFixup, tailOutParams } from './gpu-count.js';
-import { NO_RANGE_CARRY, operatorGpuCount, operatorRangeRecords, operatorRanges, recordBytes } from './operator-ranges.js';
+import { NO_RANGE_CARRY, operatorGpuCount, operatorRangeRecords, operatorRanges, operatorStatus, recordBytes } from './operator-ranges.js';
 import { operatorRecords } from './operator-records.js';
 import { checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
@@ -67,21 +66,14 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
     const carry = b.needScratch('carry', 2 * Math.max(4, bytes) + 16);
     for (const range of operatorRanges(count, chunkRecords, shape.backward)) {
       const tiles = Math.ceil(range.count / tileRecords);
-      const statusBytes = decoupledFallbackStatusBytes(tiles);
-      b.needScratch('status', statusBytes);
-      b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+      const status = operatorStatus(b, tiles);
       const records = operatorRecords(b, op, range, chunkRecords);
-      b.dispatch(
-        kernel,
-        { ...records.load('src', 'input'), ...records.store('dst', 'output'), carry, status: { scratch: 'status' } },
+      b.dispatch(kernel, { ...records.load('src', 'input'), ...records.store('dst', 'output'), carry, status }, tiles, {
+        count: range.count,
         tiles,
-        {
-          count: range.count,
-          tiles,
-          carry_in: range.carryIn,
-          carry_out: range.carryOut,
-        },
-      );
+        carry_in: range.carryIn,
+        carry_out: range.carryOut,
+      });
       records.finish('output');
     }
     return b.build();
@@ -94,9 +86,7 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
     const carry = b.needScratch('carry', 2 * Math.max(4, bytes) + 16);
     const count = maxCount as number;
     const tiles = Math.ceil(count / tileRecords);
-    const statusBytes = decoupledFallbackStatusBytes(tiles);
-    b.needScratch('status', statusBytes);
-    b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+    const status = operatorStatus(b, tiles);
     const counted = countedParams(
       kernel,
       { count: 'count', tiles: { ceilDiv: tileRecords, max: tiles } },
@@ -104,7 +94,7 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
     );
     const [params, tailOut] = recordCountFixup(b, { word, capacity: count, blocks: [counted, tailOutParams()] });
     const records = operatorRecords(b, op, { start: 0, count }, chunkRecords);
-    const bindings = { ...records.load('src', 'input'), ...records.store('dst', 'output'), carry, status: { scratch: 'status' } };
+    const bindings = { ...records.load('src', 'input'), ...records.store('dst', 'output'), carry, status };
     b.dispatch(kernel, bindings, tiles, params as BufferRef);
     records.finishCounted('output', tailOut as BufferRef);
     return b.build();

@@ -6,13 +6,13 @@ import {
   checkEncodeArgs,
   checkOperatorCompiles,
   countedParams,
-  decoupledFallbackStatusBytes,
   NO_RANGE_CARRY,
   operatorGpuCount,
   operatorItemsPerThread,
   operatorRangeRecords,
   operatorRanges,
   operatorRecords,
+  operatorStatus,
   planOf,
   type Recipe,
   RecipeBuilder,
@@ -96,14 +96,12 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
     const carry = b.needScratch('carry', 2 * pairBytes);
     for (const range of operatorRanges(count, chunkRecords, spec.backward)) {
       const tiles = Math.ceil(range.count / tileRecords);
-      const statusBytes = decoupledFallbackStatusBytes(tiles);
-      b.needScratch('status', statusBytes);
-      b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+      const status = operatorStatus(b, tiles);
       const records = operatorRecords(b, op, range, chunkRecords);
       // A reduction writes every segment's record: the whole output.
       const dst = shape.mode === 'scan' ? records.store('dst', 'output') : { dst: { role: 'output', offset: 0 } };
       const bits = { role: 'headBits', offset: 0 };
-      b.dispatch(kernel, { ...records.load('src', 'input'), ...dst, bits, carry, status: { scratch: 'status' } }, tiles, {
+      b.dispatch(kernel, { ...records.load('src', 'input'), ...dst, bits, carry, status }, tiles, {
         count: range.count,
         tiles,
         first: range.start,
@@ -123,9 +121,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
     const carry = b.needScratch('carry', 2 * pairBytes);
     const count = maxCount as number;
     const tiles = Math.ceil(count / tileRecords);
-    const statusBytes = decoupledFallbackStatusBytes(tiles);
-    b.needScratch('status', statusBytes);
-    b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+    const status = operatorStatus(b, tiles);
     const counted = countedParams(
       kernel,
       { count: 'count', total: 'count', tiles: { ceilDiv: tileRecords, max: tiles } },
@@ -134,7 +130,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
     const [params, tailOut] = recordCountFixup(b, { word, capacity: count, blocks: [counted, tailOutParams()] });
     const records = operatorRecords(b, op, { start: 0, count }, chunkRecords);
     const bindings = { ...records.load('src', 'input'), ...records.store('dst', 'output'), bits: { role: 'headBits', offset: 0 } };
-    b.dispatch(kernel, { ...bindings, carry, status: { scratch: 'status' } }, tiles, params as BufferRef);
+    b.dispatch(kernel, { ...bindings, carry, status }, tiles, params as BufferRef);
     records.finishCounted('output', tailOut as BufferRef);
     return b.build();
   };
