@@ -80,6 +80,7 @@ export {
   type SpecializationLike,
   uniform,
 } from '../kernels/define-kernel.js';
+export type { TailOutSpec } from '../kernels/gpu-count.js';
 export {
   type BlockField,
   type BlockOp,

@@ -82,7 +82,7 @@ export function recordBytes(count: number, bytes: number): number {
  * @example
  * ```ts
  * const gpu = operatorGpuCount('scan plan', args, maxCount, chunkRecords, op.name);
- * if (gpu) exec.encode(encoder, () => buildGpu(gpu.offset / 4), { input, output, gpuCount: gpu.buffer });
+ * const word = gpu ? gpu.offset / 4 : undefined; // the count's word, for recordCountFixup
  * ```
  */
 export function operatorGpuCount(
