@@ -111,9 +111,10 @@ const PLANS: Record<string, (b: Inputs) => LoopCase> = {
   'segmented scan, user-defined operator (affine records, inclusive backward)': (b) => ({
     create: () => erase(createSegmentedScanPlan(b.ctx, { op: affineRecord, inclusive: true, backward: true, maxCount: N / 2 })),
     encode: (plan, encoder, count) => as<ScanArgs>(plan).encode(encoder, scanArgs(b, count)),
-    // The carry (two pairs of a head count and the record, 6 words each: 48 bytes), a status line
-    // per tile (256 invocations of 5 records: 2 tiles of 1280) plus one, one range's parameter blocks.
-    bound: { buffers: 3, bytes: 48 + status(2) + ring(1) },
+    // The carry (two pairs of a head count and the record, 6 words each: 48 bytes), the 16-byte
+    // tail (the words past the last whole vec4, for odd counts of these two-word records), a status
+    // line per tile (256 invocations of 6 records: 2 tiles of 1536) plus one, one range's parameter blocks.
+    bound: { buffers: 4, bytes: 48 + 16 + status(2) + ring(1) },
     maxCount: N / 2,
   }),
   'segmented reduce': (b) => ({
