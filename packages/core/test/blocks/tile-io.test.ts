@@ -2,8 +2,10 @@
 // records every item it holds (fill included) by invocation rank and item, and stores the items
 // changed; the CPU checks the arrangement (where each item came from), the fill of the partial
 // tile, the stores (and that nothing past the end is written), `NAME_valid` and `NAME_load_item`,
-// for elements (two bindings or one in place) and vec4 slots (tail in place or staged in aux),
-// forward and backward, with the subgroups' own group numbering and without.
+// for elements (two bindings or one in place), vec4 slots (tail in place or staged in aux) and
+// records of whole words (blocked runs read and written as vec4s, the words past the last whole
+// vec4 staged in NAME_tail, the backward padding first), forward and backward, with the subgroups'
+// own group numbering and without.
 import { expectEqualArrays, getTestContext } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import type { TileArrangement } from '../../src/kernels/blocks/arrangement.js';
@@ -13,6 +15,7 @@ import { defineKernel, readWrite } from '../../src/kernels/define-kernel.js';
 import { groupIdentityWgsl } from '../../src/kernels/group-scan.js';
 import { SLOT_PARAMS } from '../../src/kernels/slots.js';
 import { unroll } from '../../src/kernels/unroll.js';
+import { valueWords } from '../../src/kernels/value-words.js';
 import {
   ARRANGEMENTS,
   chooser,
@@ -34,7 +37,7 @@ interface IoCase {
   readonly itemsPerThread: number;
   readonly arrangement: TileArrangement;
   readonly backward: boolean;
-  readonly source: 'elements' | 'in-place' | 'slots-direct' | 'slots-staged';
+  readonly source: 'elements' | 'in-place' | 'slots-direct' | 'slots-staged' | 'words';
 }
 
 const FILL = { u32: ['0x12345678u', 0x12345678], i32: ['-7i', -7], f32: ['-0.5f', -0.5] } as const;
@@ -47,7 +50,9 @@ function ioOf(s: IoCase) {
       ? ({ kind: 'elements', load: 'input', store: 'output' } as const)
       : s.source === 'in-place'
         ? ({ kind: 'elements', load: 'data', store: 'data' } as const)
-        : ({ kind: 'slots', writes: true, tail: s.source === 'slots-direct' ? 'direct' : 'staged' } as const);
+        : s.source === 'words'
+          ? ({ kind: 'words', words: valueWords(s.type), load: 'input', store: 'output' } as const)
+          : ({ kind: 'slots', writes: true, tail: s.source === 'slots-direct' ? 'direct' : 'staged' } as const);
   return tileIo({
     name: 'tio',
     type: s.type,
@@ -119,23 +124,28 @@ function positionOf(s: IoCase, r: number, k: number, gsize: number): number {
 
 function cases(subgroups: boolean, count: number, seed: number): IoCase[] {
   const pick = chooser(seed);
-  const sources = ['elements', 'in-place', 'slots-direct', 'slots-staged'] as const;
-  return Array.from({ length: count }, (_, i) => ({
-    type: pick.pick<TestType>(['u32', 'i32', 'f32']),
-    subgroups,
-    workgroupSize: pick.pick([32, 64]),
-    itemsPerThread: pick.int(1, 4),
-    arrangement: ARRANGEMENTS[i % 3] as TileArrangement,
-    backward: (i >> 1) % 2 === 1,
-    source: sources[(i >> 2) % 4] as IoCase['source'],
-  }));
+  const sources = ['elements', 'in-place', 'slots-direct', 'slots-staged', 'words'] as const;
+  return Array.from({ length: count }, (_, i) => {
+    const source = sources[(i >> 2) % 5] as IoCase['source'];
+    const c = {
+      type: pick.pick<TestType>(['u32', 'i32', 'f32']),
+      subgroups,
+      workgroupSize: pick.pick([32, 64]),
+      itemsPerThread: pick.int(1, 4),
+      arrangement: ARRANGEMENTS[i % 3] as TileArrangement,
+      backward: (i >> 1) % 2 === 1,
+      source,
+    };
+    // Words: blocked runs of whole vec4s (one-word records: K a multiple of 4).
+    return source === 'words' ? { ...c, arrangement: 'blocked' as const, itemsPerThread: 4 * pick.int(1, 2) } : c;
+  });
 }
 
 describe('tileIo (GPU)', () => {
   for (const subgroups of [true, false]) {
     it(`loads and stores tiles in every arrangement (${subgroups ? 'subgroup groups' : 'one group'})`, async () => {
       const ctx = await getTestContext({ subgroups });
-      const all = cases(subgroups, 24, subgroups ? 11 : 22).map((s, i) => {
+      const all = cases(subgroups, 30, subgroups ? 11 : 22).map((s, i) => {
         const V = slotsOf(s) ? 4 : 1;
         const TE = s.workgroupSize * s.itemsPerThread * V;
         const n = countOf(TE, chooser(500 + i));
@@ -161,6 +171,11 @@ describe('tileIo (GPU)', () => {
           single: 4 * tiles * s.workgroupSize * V,
           sizes: 4,
         };
+        if (s.source === 'words') {
+          // The words view reads the same records; the tail takes the words past the last whole vec4.
+          inputs['input_words'] = input;
+          outputs['output_tail'] = 16;
+        }
         if (s.source === 'slots-staged') {
           // The plan's part: the partial last vec4 in aux[0..3]; the kernel leaves it in aux[4..7].
           const aux = new Uint32Array(16);
@@ -181,7 +196,13 @@ describe('tileIo (GPU)', () => {
         const got = results[i]!;
         const label = `${JSON.stringify(s)} n=${n}`;
         const fill = FILL[s.type][1];
+        // Words backward: logical j is physical padded − 1 − j, the count rounded up to whole runs.
+        const padded = s.source === 'words' ? Math.ceil(n / s.itemsPerThread) * s.itemsPerThread : n;
         const logical = (j: number) => {
+          if (s.source === 'words') {
+            const p = s.backward ? padded - 1 - j : j;
+            return p < 0 || p >= n ? fill : (input[p] as number);
+          }
           const p = physicalOf(j, n, V === 4, s.backward);
           return p < 0 ? fill : (input[p] as number);
         };
@@ -203,14 +224,19 @@ describe('tileIo (GPU)', () => {
         const outName = s.source === 'in-place' ? 'data' : V === 1 ? 'output' : 'dst';
         const outBytes = got[outName]!;
         const changed = Array.from(input, (x) => (s.type === 'f32' ? x * 2 : s.type === 'u32' ? (x + 1) >>> 0 : (x + 1) | 0));
-        const stored = s.source === 'slots-staged' ? 4 * Math.floor(n / 4) : n;
+        const stored = s.source === 'slots-staged' || s.source === 'words' ? 4 * Math.floor(n / 4) : n;
         expectEqualArrays(typedOf(s.type, outBytes).subarray(0, stored), changed.slice(0, stored), `${label} stored`);
         if (s.source === 'slots-staged') {
           const tail = typedOf(s.type, got['aux']!).subarray(4, 4 + n - stored);
           expectEqualArrays(tail, changed.slice(stored), `${label} staged tail`);
         }
+        if (s.source === 'words') {
+          const tail = typedOf(s.type, got['output_tail']!).subarray(0, n - stored);
+          expectEqualArrays(tail, changed.slice(stored), `${label} words tail`);
+        }
         if (s.source !== 'in-place') expect(firstWritten(outBytes, stored), `${label}: stored past the end`).toBe(-1);
-        const validElements = Array.from({ length: tiles }, (_, t) => Math.min(Math.max(n - t * TE, 0), TE));
+        // Words backward count the padding (it comes first).
+        const validElements = Array.from({ length: tiles }, (_, t) => Math.min(Math.max(padded - t * TE, 0), TE));
         expectEqualArrays(new Uint32Array(got['valid']!), validElements, `${label} valid`);
         // In place, another workgroup may have stored the item first.
         if (s.source === 'in-place') return;
