@@ -1,5 +1,6 @@
 import type { Operator } from '../operators/operator-type.js';
-import type { TileElements, TileWords } from './blocks/tile-io.js';
+import type { TileElements } from './blocks/tile-io.js';
+import type { TileWords } from './blocks/tile-words.js';
 import { valueWords } from './value-words.js';
 
 /**

@@ -48,10 +48,9 @@ export {
   type TileIoBlock,
   type TileIoSpec,
   type TileSlots,
-  type TileWords,
   tileIo,
-  wordsTail,
 } from '../kernels/blocks/tile-io.js';
+export { type TileWords, wordsTail } from '../kernels/blocks/tile-words.js';
 export {
   type DecoupledLookBack,
   decoupledFallbackStatusBytes,

@@ -1,4 +1,4 @@
-import { wordsTail } from '../kernels/blocks/tile-io.js';
+import { wordsTail } from '../kernels/blocks/tile-words.js';
 import type { Operator } from '../operators/operator-type.js';
 import { recordTailOut } from './gpu-count.js';
 import type { BufferRef, RecipeBuilder } from './recipe.js';
