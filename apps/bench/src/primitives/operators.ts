@@ -124,6 +124,18 @@ export function builtinScanCase(c: OperatorScanCase): ScanCase {
   return { ...rest, primitive: 'scan', algorithm: 'decoupled-fallback', type: 'u32', op: 'add', inclusive: false, backward: false };
 }
 
+/**
+ * A case's operator and its words per record, once `n` records are known to fit one binding (else
+ * the case is skipped); throws if the operator's layout is not the one the bench's checks assume.
+ */
+function caseOperator(ctx: ScanContext, op: OperatorCaseOp, n: number): { W: number; operator: Operator<unknown> } {
+  const W = WORDS[op];
+  checkFits(ctx, n, W);
+  const operator = makeOperator(op);
+  if (operator.words !== W) throw new Error(`internal error: ${op} has ${operator.words} words per record, the bench assumes ${W}`);
+  return { W, operator };
+}
+
 /** Records of `words` words that one binding of this device holds, or a reason to skip the case. */
 function checkFits(ctx: ScanContext, n: number, words: number): void {
   const bytes = 4 * words * n;
@@ -433,10 +445,7 @@ export const OPERATOR_SCAN = benchModule<OperatorScanCase>({
   companion: (c) => (c.op === 'user-add' ? { field: 'scan', case: builtinScanCase(c) } : undefined),
   async workload(ctx, c) {
     const n = c.n;
-    const W = WORDS[c.op];
-    checkFits(ctx, n, W);
-    const operator = makeOperator(c.op);
-    if (operator.words !== W) throw new Error(`internal error: ${c.op} has ${operator.words} words per record, the bench assumes ${W}`);
+    const { W, operator } = caseOperator(ctx, c.op, n);
     const pool = new BufferPool(ctx);
     const input = pool.storage(4 * W * n, 'operator-scan input');
     const output = pool.storage(4 * W * n, 'operator-scan output');
@@ -505,10 +514,7 @@ export const OPERATOR_REDUCE = benchModule<OperatorReduceCase>({
   ],
   async workload(ctx, c) {
     const n = c.n;
-    const W = WORDS[c.op];
-    checkFits(ctx, n, W);
-    const operator = makeOperator(c.op);
-    if (operator.words !== W) throw new Error(`internal error: ${c.op} has ${operator.words} words per record, the bench assumes ${W}`);
+    const { W, operator } = caseOperator(ctx, c.op, n);
     const pool = new BufferPool(ctx);
     const input = pool.storage(4 * W * n, 'operator-reduce input');
     const output = pool.storage(4 * REDUCE_OUTPUT_WORDS, 'operator-reduce output');
