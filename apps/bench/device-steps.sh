@@ -42,3 +42,12 @@ operator_steps() {
   operator_bench_step "${1:?usage: operator_steps COMMIT}"
   operator_cuda_step
 }
+
+# `toolbox_cuda_step [LOG2 SIZES…]` runs cuda/toolbox.py (default 20 24 28): the torch anchors of
+# issue 49's toolbox, into $out/cuda-toolbox.log and its JSON lines into $out/cuda-toolbox.jsonl.
+toolbox_cuda_step() {
+  local sizes=("$@")
+  [ ${#sizes[@]} -gt 0 ] || sizes=(20 24 28)
+  step cuda-toolbox timeout "${TOOLBOX_CUDA_TIMEOUT:-300}" python3 apps/bench/cuda/toolbox.py "${sizes[@]}"
+  grep '^{' "$out/cuda-toolbox.log" >"$out/cuda-toolbox.jsonl" || true
+}
