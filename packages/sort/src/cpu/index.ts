@@ -26,7 +26,9 @@ export type {
   SortOptions,
   SortResult,
 } from '../types.js';
+export type { TopKOptions, TopKResult } from '../top-k-types.js';
 export { SORT_ALGORITHMS } from '../types.js';
 export { argsort } from './argsort.js';
 export { segmentedSort } from './segmented-sort.js';
 export { sort } from './sort.js';
+export { topK } from './top-k.js';
