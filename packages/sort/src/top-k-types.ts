@@ -38,6 +38,12 @@ export interface TopKPlanOptions {
   values?: SortKeyType;
   /** Largest key count expected: scratch for it is allocated up front (else it grows by doubling). */
   maxCount?: number;
+  /**
+   * **Unstable** (tests and benchmark sweeps, not covered by semver): `privateHistogram` false
+   * counts digits with global atomics only (the default on SwiftShader, which compiles the
+   * workgroup histograms slowly).
+   */
+  tuning?: { privateHistogram?: boolean };
 }
 
 /**

@@ -70,11 +70,13 @@ describe('topK', async () => {
     expectEqualArrays(bitsOf(cpu.topK(keys, 7).keys), bitsOf(sorted), 'k = n is sort descending');
   });
 
-  it('every key type and direction, k at its edges, sizes 0 to 4097 and many contents, with and without values', async () => {
+  it('every key type and direction, k at its edges, sizes 0 to 1000 (4097) and many contents, with and without values', async () => {
     let seed = 11;
     for (const type of TYPES) {
       for (const largest of [true, false]) {
-        for (const n of [0, 1, 2, 3, 1000, 4097]) {
+        // Past 1024 chosen keys SwiftShader sorts them with the one-sweep passes, slow to compile:
+        // one shape takes 4097 keys here, two more the large sizes below.
+        for (const n of type === 'f32' && largest ? [0, 1, 2, 3, 1000, 4097] : [0, 1, 2, 3, 1000]) {
           for (const k of ksFor(n)) {
             const content = CONTENTS[seed % CONTENTS.length]!;
             const keys = makeKeys(type, n, type === 'f32' && seed % 2 === 0 ? 'specials' : content, seed++);
@@ -98,9 +100,10 @@ describe('topK', async () => {
       ['u32', 'random', 32, false],
       ['i32', 'equal', 1024, true],
       ['f32', 'few', 32, false],
-      ['u32', 'top-byte', 5000, true],
       ['f32', 'specials', 1, true],
-      ['i32', 'sorted', n - 1, false],
+      // More than 1024 chosen keys: on SwiftShader the one-sweep sort (compiled once, for this shape).
+      ['f32', 'top-byte', 5000, true],
+      ['f32', 'sorted', n - 1, true],
     ];
     for (const [type, content, k, largest] of cases) {
       const keys = makeKeys(type, n, content, seed++);
@@ -116,11 +119,12 @@ describe('topK', async () => {
     checkTopK('threshold ties', ties, 3001, true, await topK(ctx, ties, 3001), undefined);
   });
 
-  it('the plan: a k per encode (up to maxK), several encodes into one encoder, poisoned outputs', async () => {
+  it('the plan with workgroup histograms: a k per encode (up to maxK), several encodes into one encoder, poisoned outputs', async () => {
     const n = 6000;
     const keys = makeKeys('f32', n, 'specials', 7);
     const values = makeValues('i32', n, 8);
-    const plan = createTopKPlan(ctx, { type: 'f32', maxK: 300, largest: false, values: 'i32', maxCount: n });
+    // The workgroup histograms of real GPUs (off by default on SwiftShader, slow to compile).
+    const plan = createTopKPlan(ctx, { type: 'f32', maxK: 300, largest: false, values: 'i32', maxCount: n, tuning: { privateHistogram: true } });
     await plan.ready;
     const keyBuffer = bufferWith(ctx, bitsOf(keys));
     const valueBuffer = bufferWith(ctx, bitsOf(values));

@@ -50,6 +50,12 @@ export interface TopKPassSpec {
   readonly level: 0 | 1 | 2 | 3;
   readonly workgroupSize: number;
   readonly elementsPerThread: number;
+  /**
+   * Count into a workgroup histogram, added to the global one once per workgroup (true: the fast
+   * path), or straight into the global one (SwiftShader compiles an 8 KiB workgroup array for
+   * seconds).
+   */
+  readonly privateHistogram: boolean;
 }
 
 /**
@@ -79,12 +85,27 @@ export const topKPassKernel = defineKernel({
   wgsl: (spec: TopKPassSpec) => (spec.level === 0 ? histogramWgsl(spec) : filterWgsl(spec)),
 });
 
+/** The statement that counts digit `digit` of `level`: in the workgroup histogram, or in `state` itself. */
+function countDigit(spec: TopKPassSpec, level: 0 | 1 | 2, digit: string): string {
+  return spec.privateHistogram ? `atomicAdd(&hist[${digit}], 1u);` : `atomicAdd(&state[${STATE_HIST[level]}u + (${digit})], 1u);`;
+}
+
+/** The end of a pass with a workgroup histogram of `level`: its counts added to the global one. */
+function flush(spec: TopKPassSpec, level: 0 | 1 | 2): string {
+  if (!spec.privateHistogram) return '';
+  return `  workgroupBarrier();
+  for (var b = lid; b < ${TOPK_BINS[level]}u; b += ${spec.workgroupSize}u) {
+    let v = atomicLoad(&hist[b]);
+    if (v > 0u) { atomicAdd(&state[${STATE_HIST[level]}u + b], v); }
+  }`;
+}
+
 function histogramWgsl(spec: TopKPassSpec): string {
   const WG = spec.workgroupSize;
   const E = spec.elementsPerThread;
   return `${orderBitsWgsl(spec.keyType, spec.largest)}
 
-var<workgroup> hist: array<atomic<u32>, ${TOPK_BINS[0]}>;
+${spec.privateHistogram ? `var<workgroup> hist: array<atomic<u32>, ${TOPK_BINS[0]}>;` : ''}
 
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
@@ -100,14 +121,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
       if (i < n) { kv[j] = keys[i]; }
     }
     for (var j = 0u; j < ${E}u; j++) {
-      if (base + j * ${WG}u < n) { atomicAdd(&hist[order_bits(kv[j]) >> ${TOPK_SHIFTS[0]}u], 1u); }
+      if (base + j * ${WG}u < n) { ${countDigit(spec, 0, `order_bits(kv[j]) >> ${TOPK_SHIFTS[0]}u`)} }
     }
   }
-  workgroupBarrier();
-  for (var b = lid; b < ${TOPK_BINS[0]}u; b += ${WG}u) {
-    let v = atomicLoad(&hist[b]);
-    if (v > 0u) { atomicAdd(&state[${STATE_HIST[0]}u + b], v); }
-  }
+${flush(spec, 0)}
 }
 `;
 }
@@ -134,7 +151,7 @@ function filterWgsl(spec: TopKPassSpec): string {
     : `if (pe < params.cap) { cand_out[pe] = iv[j]; }`;
   return `${orderBitsWgsl(spec.keyType, spec.largest)}
 
-${last ? '' : `var<workgroup> hist: array<atomic<u32>, ${nextBins}>;`}
+${last || !spec.privateHistogram ? '' : `var<workgroup> hist: array<atomic<u32>, ${nextBins}>;`}
 var<workgroup> wg_total: u32;
 var<workgroup> wg_from_cands: u32;
 var<workgroup> wg_strict: atomic<u32>;
@@ -191,7 +208,7 @@ ${fromCands ? '      if (from_cands != 0u && i < total) { idx = cand_in[i]; }\n'
         } else if (keep && hi == goal) {
           cls[j] = 2u;
           ne += 1u;
-          ${last ? '' : `atomicAdd(&hist[(o >> ${nextShift}u) & ${nextBins - 1}u], 1u);`}
+          ${last ? '' : countDigit(spec, L as 1 | 2, `(o >> ${nextShift}u) & ${nextBins - 1}u`)}
         }
       }
     }
@@ -225,15 +242,7 @@ ${fromCands ? '      if (from_cands != 0u && i < total) { idx = cand_in[i]; }\n'
       }
     }
   }
-${
-  last
-    ? ''
-    : `  workgroupBarrier();
-  for (var b = lid; b < ${nextBins}u; b += ${WG}u) {
-    let v = atomicLoad(&hist[b]);
-    if (v > 0u) { atomicAdd(&state[${STATE_HIST[L]}u + b], v); }
-  }`
-}
+${last ? '' : flush(spec, L as 1 | 2)}
 }
 `;
 }

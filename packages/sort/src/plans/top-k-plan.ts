@@ -21,6 +21,7 @@ import { TOPK_STATE_BYTES, topKGatherKernel, topKPassKernel, topKSelectKernel, t
 import { checkSortCount } from '../limits.js';
 import type { TopKEncodeArgs, TopKPlanOptions } from '../top-k-types.js';
 import type { SortKeyType } from '../types.js';
+import { isSwiftShader } from './radix-config.js';
 import { createRadixSort } from './radix-plan.js';
 
 /** Invocations per workgroup and keys per invocation of the select's passes over the keys. */
@@ -45,6 +46,8 @@ export function candidateCapacity(count: number): number {
 export interface TopKShape {
   readonly keyType: SortKeyType;
   readonly largest: boolean;
+  /** Workgroup histograms (see `TopKPassSpec`): everywhere but SwiftShader by default. */
+  readonly privateHistogram: boolean;
 }
 
 const KEYS: BufferRef = { role: 'keys', offset: 0 };
@@ -108,7 +111,7 @@ export function topKGatherRecipe(ctx: ScanContext, k: number): Recipe {
   return b.build();
 }
 
-const PLAN_KEYS = ['type', 'k', 'maxK', 'largest', 'values', 'maxCount'];
+const PLAN_KEYS = ['type', 'k', 'maxK', 'largest', 'values', 'maxCount', 'tuning'];
 
 /**
  * Top-k at the buffer level: records into your encoder the selection of the `k` largest (or, with
@@ -156,7 +159,9 @@ export function createTopKPlan(ctx: ScanContext, options: TopKPlanOptions): Plan
   const maxCount =
     o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
   const mostK = (maxK ?? fixedK) as number;
-  const shape: TopKShape = { keyType: type, largest };
+  const tuning = checkOptions(o.tuning, ['privateHistogram'], 'options.tuning');
+  const privateHistogram = checkBoolean(tuning.privateHistogram, 'options.tuning.privateHistogram', !isSwiftShader(ctx.caps));
+  const shape: TopKShape = { keyType: type, largest, privateHistogram };
   const exec = new RecipeExecutor(ctx, 'top-k plan');
   if (maxCount !== undefined && maxCount > 0) exec.reserve(topKSelectRecipe(ctx, shape, maxCount, 1));
   const sort = createRadixSort(
