@@ -13,7 +13,6 @@ export { argsort, sort } from './ops/sort.js';
 export { topK } from './ops/top-k.js';
 export { createSegmentedSortPlan } from './plans/segmented-sort-plan.js';
 export { createSortPlan } from './plans/sort-plan.js';
-export { createTopKPlan } from './plans/top-k-plan.js';
 export type {
   SegmentedSortEncodeArgs,
   SegmentedSortPlanOptions,
@@ -21,6 +20,7 @@ export type {
   SortPlanOptions,
   SortTuning,
 } from './plans/sort-plan-types.js';
+export { createTopKPlan } from './plans/top-k-plan.js';
 export type { TopKEncodeArgs, TopKOptions, TopKPlanOptions, TopKResult } from './top-k-types.js';
 export {
   type ArgsortOptions,

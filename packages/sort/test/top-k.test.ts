@@ -41,7 +41,11 @@ function checkTopK(
   if (values) {
     expect(got.values?.constructor, label).toBe(values.constructor);
     const v = bitsOf(values);
-    expectEqualArrays(bitsOf(got.values!), Uint32Array.from(got.indices, (i) => v[i]!), `${label}: values`);
+    expectEqualArrays(
+      bitsOf(got.values!),
+      Uint32Array.from(got.indices, (i) => v[i]!),
+      `${label}: values`,
+    );
   } else {
     expect(got.values, label).toBeUndefined();
   }
@@ -124,7 +128,14 @@ describe('topK', async () => {
     const keys = makeKeys('f32', n, 'specials', 7);
     const values = makeValues('i32', n, 8);
     // The workgroup histograms of real GPUs (off by default on SwiftShader, slow to compile).
-    const plan = createTopKPlan(ctx, { type: 'f32', maxK: 300, largest: false, values: 'i32', maxCount: n, tuning: { privateHistogram: true } });
+    const plan = createTopKPlan(ctx, {
+      type: 'f32',
+      maxK: 300,
+      largest: false,
+      values: 'i32',
+      maxCount: n,
+      tuning: { privateHistogram: true },
+    });
     await plan.ready;
     const keyBuffer = bufferWith(ctx, bitsOf(keys));
     const valueBuffer = bufferWith(ctx, bitsOf(values));
@@ -141,7 +152,15 @@ describe('topK', async () => {
     const encoder = ctx.device.createCommandEncoder();
     runs.forEach((r, i) => {
       const o = outs[i]!;
-      plan.encode(encoder, { keys: keyBuffer, count: r.count, k: r.k, outKeys: o.keys, outIndices: o.indices, values: valueBuffer, outValues: o.values });
+      plan.encode(encoder, {
+        keys: keyBuffer,
+        count: r.count,
+        k: r.k,
+        outKeys: o.keys,
+        outIndices: o.indices,
+        values: valueBuffer,
+        outValues: o.values,
+      });
     });
     ctx.device.queue.submit([encoder.finish()]);
     for (const [i, r] of runs.entries()) {

@@ -16,6 +16,7 @@
 
 export { ScanError } from '@scan/core';
 export type { HeadFlags, SegmentOffsets } from '@scan/segmented';
+export type { TopKOptions, TopKResult } from '../top-k-types.js';
 export type {
   ArgsortOptions,
   BitRange,
@@ -26,7 +27,6 @@ export type {
   SortOptions,
   SortResult,
 } from '../types.js';
-export type { TopKOptions, TopKResult } from '../top-k-types.js';
 export { SORT_ALGORITHMS } from '../types.js';
 export { argsort } from './argsort.js';
 export { segmentedSort } from './segmented-sort.js';

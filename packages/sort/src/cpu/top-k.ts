@@ -1,6 +1,6 @@
-import type { SortArray } from '../types.js';
 import type { TopKOptions, TopKResult } from '../top-k-types.js';
 import { normalizeTopK } from '../top-k-validate.js';
+import type { SortArray } from '../types.js';
 import { gather, orderValues } from './order-values.js';
 import { radixPermutation } from './radix-permutation.js';
 

@@ -67,7 +67,7 @@ export interface TopKPassSpec {
  *
  * @example
  * ```ts
- * const k = topKPassKernel({ keyType: 'f32', largest: true, level: 1, workgroupSize: 256, elementsPerThread: 16 });
+ * const k = topKPassKernel({ keyType: 'f32', largest: true, level: 1, workgroupSize: 256, elementsPerThread: 16, privateHistogram: true });
  * b.dispatch(k, { keys, cand_out, out_keys, out_idx, state }, tiles, params);
  * ```
  */

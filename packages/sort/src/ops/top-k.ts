@@ -48,7 +48,9 @@ export async function topK<K extends SortArray, V extends SortArray = SortArray>
     const outKeys = s.buffer(4 * o.k, 'top-k keys');
     const outIndices = s.buffer(4 * o.k, 'top-k indices');
     const outValues = values ? s.buffer(4 * o.k, 'top-k values') : undefined;
-    const plan = await s.plan(createTopKPlan(ctx, { type: o.keyType, k: o.k, largest: o.largest, ...(o.valueType ? { values: o.valueType } : {}) }));
+    const plan = await s.plan(
+      createTopKPlan(ctx, { type: o.keyType, k: o.k, largest: o.largest, ...(o.valueType ? { values: o.valueType } : {}) }),
+    );
     plan.encode(s.encoder, {
       keys: keyBuffer,
       count: n,

@@ -1,4 +1,5 @@
 import type { Plan, ScanContext } from '@scan/core';
+import { ScanError } from '@scan/core';
 import {
   assertUsable,
   type BindingsOf,
@@ -15,9 +16,8 @@ import {
   RecipeBuilder,
   RecipeExecutor,
 } from '@scan/core/kit';
-import { ScanError } from '@scan/core';
 import { ELEMENTWISE_WORKGROUP } from '../kernels/elementwise.js';
-import { TOPK_STATE_BYTES, topKGatherKernel, topKPassKernel, topKSelectKernel, type TopKPassSpec } from '../kernels/top-k.js';
+import { TOPK_STATE_BYTES, type TopKPassSpec, topKGatherKernel, topKPassKernel, topKSelectKernel } from '../kernels/top-k.js';
 import { checkSortCount } from '../limits.js';
 import type { TopKEncodeArgs, TopKPlanOptions } from '../top-k-types.js';
 import type { SortKeyType } from '../types.js';

@@ -49,8 +49,16 @@ export const sortCases: readonly NodeCase[] = [
         // Among equal keys any may be taken: the keys must match, and indices and values follow them.
         const want = cpu.topK(keys, k, { values });
         expectEqualArrays(got.keys, want.keys, 'topK keys');
-        expectEqualArrays(Array.from(got.indices, (i) => keys[i]!), got.keys, 'topK indices');
-        expectEqualArrays(got.values ?? [], Array.from(got.indices, (i) => values[i]!), 'topK values');
+        expectEqualArrays(
+          Array.from(got.indices, (i) => keys[i]!),
+          got.keys,
+          'topK indices',
+        );
+        expectEqualArrays(
+          got.values ?? [],
+          Array.from(got.indices, (i) => values[i]!),
+          'topK values',
+        );
       },
     };
   }),
