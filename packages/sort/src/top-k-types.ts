@@ -41,9 +41,11 @@ export interface TopKPlanOptions {
   /**
    * **Unstable** (tests and benchmark sweeps, not covered by semver): `privateHistogram` false
    * counts digits with global atomics only (the default on SwiftShader, which compiles the
-   * workgroup histograms slowly).
+   * workgroup histograms slowly); `unrolled` false loops over each invocation's keys instead of
+   * unrolling (the default on SwiftShader, again for its compile time); `elementsPerThread` (1–32,
+   * default 16) is the keys each invocation of a pass reads per chunk.
    */
-  tuning?: { privateHistogram?: boolean };
+  tuning?: { privateHistogram?: boolean; unrolled?: boolean; elementsPerThread?: number };
 }
 
 /**

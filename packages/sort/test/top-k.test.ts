@@ -127,14 +127,15 @@ describe('topK', async () => {
     const n = 6000;
     const keys = makeKeys('f32', n, 'specials', 7);
     const values = makeValues('i32', n, 8);
-    // The workgroup histograms of real GPUs (off by default on SwiftShader, slow to compile).
+    // The workgroup histograms and unrolled steps of real GPUs (off by default on SwiftShader, slow to
+    // compile: 16 unrolled keys take it half a minute, 2 do here).
     const plan = createTopKPlan(ctx, {
       type: 'f32',
       maxK: 300,
       largest: false,
       values: 'i32',
       maxCount: n,
-      tuning: { privateHistogram: true },
+      tuning: { privateHistogram: true, unrolled: true, elementsPerThread: 2 },
     });
     await plan.ready;
     const keyBuffer = bufferWith(ctx, bitsOf(keys));

@@ -1,4 +1,4 @@
-import { defineKernel, type ParamFields, read, readWrite } from '@scan/core/kit';
+import { defineKernel, type ParamFields, read, readWrite, unroll } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
 import { ELEMENTWISE_PARAMS, elementwiseWgsl } from './elementwise.js';
@@ -56,6 +56,14 @@ export interface TopKPassSpec {
    * seconds).
    */
   readonly privateHistogram: boolean;
+  /** The per-key steps unrolled (constant indices keep the keys in registers), or loops (SwiftShader compiles those faster). */
+  readonly unrolled: boolean;
+}
+
+/** The per-key steps `body` (which reads its key's number as \`j\`): unrolled, or a loop. */
+function perKey(spec: TopKPassSpec, body: string): string {
+  if (!spec.unrolled) return `for (var j = 0u; j < ${spec.elementsPerThread}u; j++) {\n${body}\n    }`;
+  return unroll(spec.elementsPerThread, (k) => `{\n      let j = ${k}u;\n${body}\n    }`);
 }
 
 /**
@@ -67,7 +75,7 @@ export interface TopKPassSpec {
  *
  * @example
  * ```ts
- * const k = topKPassKernel({ keyType: 'f32', largest: true, level: 1, workgroupSize: 256, elementsPerThread: 16, privateHistogram: true });
+ * const k = topKPassKernel({ keyType: 'f32', largest: true, level: 1, workgroupSize: 256, elementsPerThread: 16, privateHistogram: true, unrolled: true });
  * b.dispatch(k, { keys, cand_out, out_keys, out_idx, state }, tiles, params);
  * ```
  */
@@ -116,13 +124,12 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let base = c * ${WG * E}u + lid;
     // Every load first (in flight together), then the counting.
     var kv: array<u32, ${E}>;
-    for (var j = 0u; j < ${E}u; j++) {
-      let i = base + j * ${WG}u;
-      if (i < n) { kv[j] = keys[i]; }
-    }
-    for (var j = 0u; j < ${E}u; j++) {
-      if (base + j * ${WG}u < n) { ${countDigit(spec, 0, `order_bits(kv[j]) >> ${TOPK_SHIFTS[0]}u`)} }
-    }
+    ${perKey(
+      spec,
+      `      let i = base + j * ${WG}u;
+      if (i < n) { kv[j] = keys[i]; }`,
+    )}
+    ${perKey(spec, `      if (base + j * ${WG}u < n) { ${countDigit(spec, 0, `order_bits(kv[j]) >> ${TOPK_SHIFTS[0]}u`)} }`)}
   }
 ${flush(spec, 0)}
 }
@@ -188,16 +195,18 @@ ${
     var kv: array<u32, ${E}>;
     var iv: array<u32, ${E}>;
     var cls: array<u32, ${E}>;
-    for (var j = 0u; j < ${E}u; j++) {
-      let i = base + j * ${WG}u;
+    ${perKey(
+      spec,
+      `      let i = base + j * ${WG}u;
       var idx = i;
 ${fromCands ? '      if (from_cands != 0u && i < total) { idx = cand_in[i]; }\n' : ''}      iv[j] = idx;
-      if (i < total) { kv[j] = keys[idx]; }
-    }
+      if (i < total) { kv[j] = keys[idx]; }`,
+    )}
     var ns = 0u;
     var ne = 0u;
-    for (var j = 0u; j < ${E}u; j++) {
-      cls[j] = 0u;
+    ${perKey(
+      spec,
+      `      cls[j] = 0u;
       if (base + j * ${WG}u < total) {
         let o = order_bits(kv[j]);
         ${fromCands ? `let keep = from_cands != 0u || (o >> ${prev}u) == (prefix >> ${prev}u);` : 'let keep = true;'}
@@ -210,8 +219,8 @@ ${fromCands ? '      if (from_cands != 0u && i < total) { idx = cand_in[i]; }\n'
           ne += 1u;
           ${last ? '' : countDigit(spec, L as 1 | 2, `(o >> ${nextShift}u) & ${nextBins - 1}u`)}
         }
-      }
-    }
+      }`,
+    )}
     // One global reservation per workgroup and chunk (not one atomic per key: all keys equal would
     // put every key on one address).
     var ps = 0u;
@@ -231,16 +240,17 @@ ${fromCands ? '      if (from_cands != 0u && i < total) { idx = cand_in[i]; }\n'
     let bases = wg_base;
     ps += bases.x;
     pe += bases.y;
-    for (var j = 0u; j < ${E}u; j++) {
-      if (cls[j] == 1u) {
+    ${perKey(
+      spec,
+      `      if (cls[j] == 1u) {
         out_keys[ps] = kv[j];
         out_idx[ps] = iv[j];
         ps += 1u;
       } else if (cls[j] == 2u) {
         ${onEqual}
         pe += 1u;
-      }
-    }
+      }`,
+    )}
   }
 ${last ? '' : flush(spec, L as 1 | 2)}
 }

@@ -46,8 +46,11 @@ export function candidateCapacity(count: number): number {
 export interface TopKShape {
   readonly keyType: SortKeyType;
   readonly largest: boolean;
-  /** Workgroup histograms (see `TopKPassSpec`): everywhere but SwiftShader by default. */
+  /** Workgroup histograms and unrolled per-key steps (see `TopKPassSpec`): everywhere but SwiftShader by default. */
   readonly privateHistogram: boolean;
+  readonly unrolled: boolean;
+  /** Keys per invocation of a pass over the keys. */
+  readonly elementsPerThread: number;
 }
 
 const KEYS: BufferRef = { role: 'keys', offset: 0 };
@@ -74,10 +77,9 @@ export function topKSelectRecipe(ctx: ScanContext, shape: TopKShape, count: numb
   b.needScratch('state', TOPK_STATE_BYTES);
   b.needScratch('cand1', 4 * cap);
   b.needScratch('cand2', 4 * cap);
-  const tiles = Math.min(Math.ceil(count / (PASS_WORKGROUP * PASS_KEYS_PER_THREAD)), MAX_PASS_WORKGROUPS);
+  const tiles = Math.min(Math.ceil(count / (PASS_WORKGROUP * shape.elementsPerThread)), MAX_PASS_WORKGROUPS);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
-  const pass = (level: TopKPassSpec['level']) =>
-    topKPassKernel({ ...shape, level, workgroupSize: PASS_WORKGROUP, elementsPerThread: PASS_KEYS_PER_THREAD });
+  const pass = (level: TopKPassSpec['level']) => topKPassKernel({ ...shape, level, workgroupSize: PASS_WORKGROUP });
   const params = b.paramsFor(pass(0), { count, tiles, dispatch_x: dispatchShape(tiles, maxDim).x, cap, k });
   b.clear(STATE);
   b.dispatch(pass(0), { keys: KEYS, state: STATE }, tiles, params);
@@ -159,9 +161,15 @@ export function createTopKPlan(ctx: ScanContext, options: TopKPlanOptions): Plan
   const maxCount =
     o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
   const mostK = (maxK ?? fixedK) as number;
-  const tuning = checkOptions(o.tuning, ['privateHistogram'], 'options.tuning');
-  const privateHistogram = checkBoolean(tuning.privateHistogram, 'options.tuning.privateHistogram', !isSwiftShader(ctx.caps));
-  const shape: TopKShape = { keyType: type, largest, privateHistogram };
+  const tuning = checkOptions(o.tuning, ['privateHistogram', 'unrolled', 'elementsPerThread'], 'options.tuning');
+  const elementsPerThread = tuning.elementsPerThread ?? PASS_KEYS_PER_THREAD;
+  if (typeof elementsPerThread !== 'number' || !Number.isInteger(elementsPerThread) || elementsPerThread < 1 || elementsPerThread > 32) {
+    invalidArgument('options.tuning.elementsPerThread', elementsPerThread, 'expected an integer in [1, 32]');
+  }
+  const fast = !isSwiftShader(ctx.caps);
+  const privateHistogram = checkBoolean(tuning.privateHistogram, 'options.tuning.privateHistogram', fast);
+  const unrolled = checkBoolean(tuning.unrolled, 'options.tuning.unrolled', fast);
+  const shape: TopKShape = { keyType: type, largest, privateHistogram, unrolled, elementsPerThread: elementsPerThread as number };
   const exec = new RecipeExecutor(ctx, 'top-k plan');
   if (maxCount !== undefined && maxCount > 0) exec.reserve(topKSelectRecipe(ctx, shape, maxCount, 1));
   const sort = createRadixSort(
