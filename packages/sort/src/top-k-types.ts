@@ -43,9 +43,10 @@ export interface TopKPlanOptions {
    * counts digits with global atomics only (the default on SwiftShader, which compiles the
    * workgroup histograms slowly); `unrolled` false loops over each invocation's keys instead of
    * unrolling (the default on SwiftShader, again for its compile time); `elementsPerThread` (1–32,
-   * default 16) is the keys each invocation of a pass reads per chunk.
+   * default 16) is the keys each invocation of a pass reads per chunk; `workgroups` (default 1024)
+   * the most workgroups a pass over the keys strides with.
    */
-  tuning?: { privateHistogram?: boolean; unrolled?: boolean; elementsPerThread?: number };
+  tuning?: { privateHistogram?: boolean; unrolled?: boolean; elementsPerThread?: number; workgroups?: number };
 }
 
 /**

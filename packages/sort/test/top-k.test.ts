@@ -135,7 +135,7 @@ describe('topK', async () => {
       largest: false,
       values: 'i32',
       maxCount: n,
-      tuning: { privateHistogram: true, unrolled: true, elementsPerThread: 2 },
+      tuning: { privateHistogram: true, unrolled: true, elementsPerThread: 2, workgroups: 5 },
     });
     await plan.ready;
     const keyBuffer = bufferWith(ctx, bitsOf(keys));

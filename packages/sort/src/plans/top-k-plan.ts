@@ -28,8 +28,9 @@ import { createRadixSort } from './radix-plan.js';
 const PASS_WORKGROUP = 256;
 const PASS_KEYS_PER_THREAD = 16;
 /**
- * Most workgroups of a pass: each strides over the keys, so its histogram reaches the global one
- * once; more would only add global atomics (2048 buckets each).
+ * Most workgroups of a pass (default): each strides over the keys, so its histogram reaches the
+ * global one once; more would only add global atomics (up to 2048 a workgroup). About what an H100
+ * keeps resident (132 SMs × 8 workgroups of 256).
  */
 const MAX_PASS_WORKGROUPS = 1024;
 
@@ -37,6 +38,11 @@ const MAX_PASS_WORKGROUPS = 1024;
  * Candidates each level keeps in scratch: a quarter of the keys (uniform floats in [0, 1) put a
  * quarter of them in the top 11-bit bucket). Past it the next pass reads every key again instead,
  * which costs about what reading that many candidates would.
+ *
+ * @example
+ * ```ts
+ * candidateCapacity(1 << 20); // 262144
+ * ```
  */
 export function candidateCapacity(count: number): number {
   return Math.max(4, Math.ceil(count / 4));
@@ -51,6 +57,8 @@ export interface TopKShape {
   readonly unrolled: boolean;
   /** Keys per invocation of a pass over the keys. */
   readonly elementsPerThread: number;
+  /** Most workgroups of a pass over the keys (they stride over them). */
+  readonly maxWorkgroups: number;
 }
 
 const KEYS: BufferRef = { role: 'keys', offset: 0 };
@@ -77,7 +85,7 @@ export function topKSelectRecipe(ctx: ScanContext, shape: TopKShape, count: numb
   b.needScratch('state', TOPK_STATE_BYTES);
   b.needScratch('cand1', 4 * cap);
   b.needScratch('cand2', 4 * cap);
-  const tiles = Math.min(Math.ceil(count / (PASS_WORKGROUP * shape.elementsPerThread)), MAX_PASS_WORKGROUPS);
+  const tiles = Math.min(Math.ceil(count / (PASS_WORKGROUP * shape.elementsPerThread)), shape.maxWorkgroups);
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
   const pass = (level: TopKPassSpec['level']) => topKPassKernel({ ...shape, level, workgroupSize: PASS_WORKGROUP });
   const params = b.paramsFor(pass(0), { count, tiles, dispatch_x: dispatchShape(tiles, maxDim).x, cap, k });
@@ -161,7 +169,9 @@ export function createTopKPlan(ctx: ScanContext, options: TopKPlanOptions): Plan
   const maxCount =
     o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
   const mostK = (maxK ?? fixedK) as number;
-  const tuning = checkOptions(o.tuning, ['privateHistogram', 'unrolled', 'elementsPerThread'], 'options.tuning');
+  const tuning = checkOptions(o.tuning, ['privateHistogram', 'unrolled', 'elementsPerThread', 'workgroups'], 'options.tuning');
+  const maxWorkgroups = tuning.workgroups === undefined ? MAX_PASS_WORKGROUPS : checkCount(tuning.workgroups, 'options.tuning.workgroups');
+  if (maxWorkgroups < 1) invalidArgument('options.tuning.workgroups', maxWorkgroups, 'expected a positive integer');
   const elementsPerThread = tuning.elementsPerThread ?? PASS_KEYS_PER_THREAD;
   if (typeof elementsPerThread !== 'number' || !Number.isInteger(elementsPerThread) || elementsPerThread < 1 || elementsPerThread > 32) {
     invalidArgument('options.tuning.elementsPerThread', elementsPerThread, 'expected an integer in [1, 32]');
@@ -169,7 +179,14 @@ export function createTopKPlan(ctx: ScanContext, options: TopKPlanOptions): Plan
   const fast = !isSwiftShader(ctx.caps);
   const privateHistogram = checkBoolean(tuning.privateHistogram, 'options.tuning.privateHistogram', fast);
   const unrolled = checkBoolean(tuning.unrolled, 'options.tuning.unrolled', fast);
-  const shape: TopKShape = { keyType: type, largest, privateHistogram, unrolled, elementsPerThread: elementsPerThread as number };
+  const shape: TopKShape = {
+    keyType: type,
+    largest,
+    privateHistogram,
+    unrolled,
+    elementsPerThread: elementsPerThread as number,
+    maxWorkgroups,
+  };
   const exec = new RecipeExecutor(ctx, 'top-k plan');
   if (maxCount !== undefined && maxCount > 0) exec.reserve(topKSelectRecipe(ctx, shape, maxCount, 1));
   const sort = createRadixSort(
