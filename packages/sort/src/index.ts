@@ -10,6 +10,7 @@
 
 export { segmentedSort } from './ops/segmented-sort.js';
 export { argsort, sort } from './ops/sort.js';
+export { topK } from './ops/top-k.js';
 export { createSegmentedSortPlan } from './plans/segmented-sort-plan.js';
 export { createSortPlan } from './plans/sort-plan.js';
 export type {
@@ -19,6 +20,8 @@ export type {
   SortPlanOptions,
   SortTuning,
 } from './plans/sort-plan-types.js';
+export { createTopKPlan } from './plans/top-k-plan.js';
+export type { TopKEncodeArgs, TopKOptions, TopKPlanOptions, TopKResult } from './top-k-types.js';
 export {
   type ArgsortOptions,
   type BitRange,

@@ -150,8 +150,15 @@ export function normalizeSegmentedSortArgs(keys: unknown, segments: unknown, opt
   return { keyType, values, valueType, descending, segments: normalized, headFlags };
 }
 
-/** `options.values`: absent, or a supported typed array of the keys' length. */
-function checkValues(values: unknown, length: number): { values: SortArray | undefined; valueType: SortKeyType | undefined } {
+/**
+ * `options.values`: absent, or a supported typed array of the keys' length.
+ *
+ * @example
+ * ```ts
+ * checkValues(new Uint32Array(4), 4); // { values: Uint32Array(4), valueType: 'u32' }
+ * ```
+ */
+export function checkValues(values: unknown, length: number): { values: SortArray | undefined; valueType: SortKeyType | undefined } {
   if (values === undefined) return { values: undefined, valueType: undefined };
   const valueType = checkSortKeys(values, 'options.values');
   const v = values as SortArray;

@@ -8,8 +8,9 @@ import type { ScanContext } from '@scan/core';
 import { createRng, expectEqualArrays, getTestContext, POISON_U32, runFrameLoop } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
-import { createSegmentedSortPlan, createSortPlan } from '../src/index.js';
+import { createSegmentedSortPlan, createSortPlan, createTopKPlan } from '../src/index.js';
 import { sortStatusBytes } from '../src/kernels/radix-onesweep.js';
+import { TOPK_STATE_BYTES } from '../src/kernels/top-k.js';
 import { createQuicksortRounds } from '../src/plans/quicksort-rounds.js';
 import { radixConfig } from '../src/plans/radix-config.js';
 import type { SortKeyType } from '../src/types.js';
@@ -20,6 +21,8 @@ const N = 4096;
 /** Keys the buffers hold: room for counts past the small-count path's largest network (4096). */
 const BIG = 3 * N;
 const NOTHING = { buffers: 0, bindGroups: 0, pipelines: 0 };
+/** The largest k of the top-k plan's frames. */
+const TOP_K = 300;
 /**
  * Tuning for the cases that mean the one-sweep passes (their scratch, memory bound and structures):
  * counts up to N would otherwise all take the one-workgroup sort (small-sort.test.ts).
@@ -50,14 +53,17 @@ async function frameBuffers() {
   const headFlags = make(packedHeads(BIG, 2).packed);
   // The counts a GPU pass might have written, one per word: the largest first.
   const counts = make(new Uint32Array([N, 700, 2900, 31]));
+  // The outputs of a top-k (up to TOP_K keys, indices and values).
+  const topK = { keys: make(new Uint32Array(TOP_K)), indices: make(new Uint32Array(TOP_K)), values: make(new Uint32Array(TOP_K)) };
   return {
     ctx,
     keys,
     values,
     headFlags,
     counts,
+    topK,
     destroy() {
-      for (const b of [keys, values, headFlags, counts]) b.destroy();
+      for (const b of [keys, values, headFlags, counts, topK.keys, topK.indices, topK.values]) b.destroy();
     },
   };
 }
@@ -158,6 +164,24 @@ const CASES: Record<string, (b: Buffers) => Case> = {
     // slots for 9 passes into one encoder (3, the outgrown ones kept until destroy); the split's
     // scratch (2) and its ring doubled to 32 slots for 18 splits (4).
     liveBound: 13,
+  }),
+  'top-k, key–value, a new k every frame': (b) => ({
+    create: () => createTopKPlan(b.ctx, { type: 'f32', maxK: TOP_K, values: 'u32', maxCount: N }),
+    encode: (plan: ReturnType<typeof createTopKPlan>, encoder, n, frame) =>
+      plan.encode(encoder, {
+        keys: b.keys,
+        count: n,
+        k: Math.min(n, (frame * 37) % (TOP_K + 1)),
+        outKeys: b.topK.keys,
+        outIndices: b.topK.indices,
+        values: b.values,
+        outValues: b.topK.values,
+      }),
+    // The state and two candidate buffers (sized by maxCount), the select's parameter ring, the
+    // sort's ring (k within its one-workgroup sort: no scratch).
+    liveBound: 5,
+    // The 20.5 KiB state, the candidates (a quarter of the keys each), two 4-slot rings of 256-byte blocks.
+    memoryBound: () => TOPK_STATE_BYTES + 2 * 4 * Math.ceil(N / 4) + 2 * 4 * 2 * 256,
   }),
   'segmented sort, keys only, segment count from the count': (b) => ({
     create: () => createSegmentedSortPlan(b.ctx, { keyType: 'f32', descending: true }),

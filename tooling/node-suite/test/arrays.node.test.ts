@@ -14,6 +14,7 @@ const AT_2_20 = new Set([
   'sort.sort:f32', // 14 s at 2^22
   'sort.argsort', // 16 s
   'sort.segmentedSort', // 24 s
+  'sort.topK', // 11 s (2026-12-06)
   'spmv.spmv:biased', // 8 s
   'spmv.spmv:transposed', // 20 s
   'spmv.spmm', // 13 s

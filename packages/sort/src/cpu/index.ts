@@ -16,6 +16,7 @@
 
 export { ScanError } from '@scan/core';
 export type { HeadFlags, SegmentOffsets } from '@scan/segmented';
+export type { TopKOptions, TopKResult } from '../top-k-types.js';
 export type {
   ArgsortOptions,
   BitRange,
@@ -30,3 +31,4 @@ export { SORT_ALGORITHMS } from '../types.js';
 export { argsort } from './argsort.js';
 export { segmentedSort } from './segmented-sort.js';
 export { sort } from './sort.js';
+export { topK } from './top-k.js';

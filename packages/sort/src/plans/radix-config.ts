@@ -42,7 +42,7 @@ export interface RadixConfig {
 }
 
 /** Whether the adapter is SwiftShader (Chromium leaves the description empty and names it in the architecture; Dawn in Node, the other way round). */
-function isSwiftShader(caps: ScanContext['caps']): boolean {
+export function isSwiftShader(caps: ScanContext['caps']): boolean {
   return /swiftshader/i.test(`${caps.adapter.architecture} ${caps.adapter.description}`);
 }
 

@@ -3,7 +3,7 @@
 // these sizes, and share every host transfer with it).
 import { expectEqualArrays, randomData, randomSegmentFlags } from '@scan/gpu-testing';
 import { headFlagsToOffsets } from '@scan/segmented/cpu';
-import { argsort, segmentedSort, sort } from '@scan/sort';
+import { argsort, segmentedSort, sort, topK } from '@scan/sort';
 import * as cpu from '@scan/sort/cpu';
 import { defineCase, type NodeCase } from '../case.js';
 
@@ -37,6 +37,29 @@ export const sortCases: readonly NodeCase[] = [
     return {
       call: (ctx) => segmentedSort(ctx, keys, segments, { values }),
       check: (got) => expectSorted(got, cpu.segmentedSort(keys, segments, { values }), 'segmentedSort'),
+    };
+  }),
+  defineCase('sort.topK', 'the 100 largest f32 keys with NaN, with i32 values', (size, seed) => {
+    const keys = randomData('f32', size, seed, 'nan');
+    const values = randomData('i32', size, seed + 1);
+    const k = Math.min(size, 100);
+    return {
+      call: (ctx) => topK(ctx, keys, k, { values }),
+      check: (got) => {
+        // Among equal keys any may be taken: the keys must match, and indices and values follow them.
+        const want = cpu.topK(keys, k, { values });
+        expectEqualArrays(got.keys, want.keys, 'topK keys');
+        expectEqualArrays(
+          Array.from(got.indices, (i) => keys[i]!),
+          got.keys,
+          'topK indices',
+        );
+        expectEqualArrays(
+          got.values ?? [],
+          Array.from(got.indices, (i) => values[i]!),
+          'topK values',
+        );
+      },
     };
   }),
 ];
