@@ -21,6 +21,7 @@ import {
   createDispatchArgsPlan,
   createDistributePlan,
   createEnumeratePlan,
+  createHistogramPlan,
   createPackIfPlan,
   createPackPlan,
   createReducePlan,
@@ -167,6 +168,26 @@ const PLANS: Record<
         input: b.input,
         output: b.output,
         packedCount: b.count,
+        count: n,
+      }),
+  }),
+  // Two windows of private bins (two dispatches) when workgroup memory holds fewer than 5000 words.
+  'histogram, f32 even bins': (b) => ({
+    create: () => createHistogramPlan(b.ctx, { type: 'f32', bins: 5000, range: [0, 1] }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ samples: GPUBuffer; histogram: GPUBuffer; count: number }>).encode(encoder, {
+        samples: b.input,
+        histogram: b.output,
+        count: n,
+      }),
+  }),
+  'histogram, u32 edges, accumulating': (b) => ({
+    create: () =>
+      createHistogramPlan(b.ctx, { edges: new Uint32Array([0, 10, 1 << 20, 2 ** 31, 2 ** 32 - 1]), accumulate: true }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ samples: GPUBuffer; histogram: GPUBuffer; count: number }>).encode(encoder, {
+        samples: b.input,
+        histogram: b.output,
         count: n,
       }),
   }),

@@ -138,7 +138,8 @@ for (const subgroups of [true, false]) {
     it('edges in workgroup and in global memory', async () => {
       const ctx = await getTestContext({ subgroups });
       const cases: Case[] = [];
-      for (const edges of ['workgroup', 'global'] as const) {
+      // Edges in global memory once (the search is the same code), in workgroup memory in both modes.
+      for (const edges of subgroups ? (['workgroup', 'global'] as const) : (['workgroup'] as const)) {
         for (const n of [3, 1029, 5000]) {
           const f = f32Samples(n, n);
           const e = new Float64Array([-1, -0.5, -1e-3, 0, 1e-3, 0.25, 0.5, 0.75, 1 - 2 ** -24].map(Math.fround));
@@ -151,8 +152,8 @@ for (const subgroups of [true, false]) {
             label: `i32 edges n=${n}`,
           });
           const u = randomData('u32', n, n + 2);
-          const ue = Uint32Array.from({ length: 301 }, (_, k) => k * 14_000_000 + (k === 300 ? 1 : 0));
-          cases.push({ samples: u, options: { edges: ue }, tuning: { edges }, label: `u32 300 edges n=${n}` });
+          const ue = Uint32Array.from({ length: 201 }, (_, k) => k * 21_000_000 + (k === 200 ? 1 : 0));
+          cases.push({ samples: u, options: { edges: ue }, tuning: { edges }, label: `u32 200 edges n=${n}` });
         }
       }
       await check(ctx, cases);

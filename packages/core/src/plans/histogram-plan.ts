@@ -103,7 +103,8 @@ function histogramShape(ctx: ScanContext, type: ElementType, binning: HistogramB
   let edgeWords = 0;
   if (binning.kind === 'edges') {
     const where = checkOneOf(t['edges'], ['workgroup', 'global'] as const, 'options.tuning.edges', 'workgroup');
-    const words = nextPow2(Math.max(64, bins + 1));
+    // 256 words for every small set of edges, so they share one kernel.
+    const words = nextPow2(Math.max(256, bins + 1));
     if (where === 'workgroup' && words <= maxWords / 2) edgeWords = words;
   }
   const avail = maxWords - edgeWords;
