@@ -138,7 +138,7 @@ ${range}
  * @example
  * ```ts
  * const k = histogramKernel({ keys: 'int', binning: 'shift', privateBins: 256, copies: 8, edgeWords: 0, subgroups: true, workgroupSize: 256, unroll: 2 });
- * b.dispatch(k, { samples4, samples, histogram }, workgroups, params);
+ * b.dispatch(k, { samples4, samples, histogram: counts }, workgroups, params);
  * ```
  */
 export const histogramKernel = defineKernel({

@@ -254,7 +254,7 @@ export function histogramPlanOf(
  * @example
  * ```ts
  * const plan = createHistogramPlan(ctx, { type: 'f32', bins: 64, range: [0, 10] });
- * plan.encode(encoder, { samples, histogram, count });
+ * plan.encode(encoder, { samples, histogram: counts, count });
  * ```
  */
 export function createHistogramPlan(ctx: ScanContext, options: HistogramPlanOptions): HistogramPlan {
