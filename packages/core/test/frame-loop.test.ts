@@ -171,9 +171,8 @@ const PLANS: Record<
         count: n,
       }),
   }),
-  // Two windows of private bins (two dispatches) when workgroup memory holds fewer than 5000 words.
   'histogram, f32 even bins': (b) => ({
-    create: () => createHistogramPlan(b.ctx, { type: 'f32', bins: 5000, range: [0, 1] }) as Plan<never>,
+    create: () => createHistogramPlan(b.ctx, { type: 'f32', bins: 1000, range: [0, 1] }) as Plan<never>,
     encode: (plan, encoder, n) =>
       (plan as Plan<{ samples: GPUBuffer; histogram: GPUBuffer; count: number }>).encode(encoder, {
         samples: b.input,

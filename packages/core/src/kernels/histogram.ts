@@ -180,10 +180,10 @@ export const histogramKernel = defineKernel({
         let n = subgroupAdd(4u);
         if (subgroupElect()) { add_count(f, copy, n); }
       } else {
-        add_count(b${u}.x, copy, 1u); add_count(b${u}.y, copy, 1u); add_count(b${u}.z, copy, 1u); add_count(b${u}.w, copy, 1u);
+        add_each(b${u}, copy);
       }
     }`
-        : `    add_count(b${u}.x, copy, 1u); add_count(b${u}.y, copy, 1u); add_count(b${u}.z, copy, 1u); add_count(b${u}.w, copy, 1u);`;
+        : `    add_each(b${u}, copy);`;
     const flush = priv
       ? `  workgroupBarrier();
   // The window's non-zero bins into the histogram, one atomic each.
@@ -214,11 +214,14 @@ fn bins4(s: u32, full: u32) -> vec4<u32> {
     let last = params.count - 1u;
     w = vec4<u32>(samples[min(4u * s, last)], samples[min(4u * s + 1u, last)], samples[min(4u * s + 2u, last)], samples[min(4u * s + 3u, last)]);
   }
-  return vec4<u32>(
-    select(NONE, bin_of(w.x), valid > 0u),
-    select(NONE, bin_of(w.y), valid > 1u),
-    select(NONE, bin_of(w.z), valid > 2u),
-    select(NONE, bin_of(w.w), valid > 3u));
+  // A loop, not four copies of bin_of: GPU compilers unroll it, and software ones compile less.
+  var b: vec4<u32>;
+  for (var k = 0u; k < 4u; k++) { b[k] = select(NONE, bin_of(w[k]), k < valid); }
+  return b;
+}
+
+fn add_each(b: vec4<u32>, copy: u32) {
+  for (var k = 0u; k < 4u; k++) { add_count(b[k], copy, 1u); }
 }
 
 @compute @workgroup_size(${WG})
