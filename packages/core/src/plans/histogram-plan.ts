@@ -20,7 +20,7 @@ export interface HistogramTuning {
   path?: 'private' | 'global';
   /** The most bins one private window holds (default: what workgroup memory holds). */
   privateBins?: number;
-  /** Copies of the private sub-histogram (a power of two; default up to 16, within 16 KiB). */
+  /** Copies of the private sub-histogram (a power of two; default up to 8, within 8 KiB). */
   copies?: number;
   /** Where the edges are searched (default workgroup memory when they fit in half of it). */
   edges?: 'workgroup' | 'global';
@@ -117,9 +117,10 @@ function histogramShape(ctx: ScanContext, type: ElementType, binning: HistogramB
   if (path === 'private' && windows > MAX_WINDOWS) {
     invalidArgument('options.tuning.path', path, `${windows} windows of ${windowBins} bins: more than ${MAX_WINDOWS}`);
   }
-  // Copies cut the collisions of lanes on one bin; up to 16 KiB of them, so occupancy stays high.
+  // Copies cut the collisions of lanes on one bin; up to 8 of them within 8 KiB, so occupancy stays
+  // high (and software adapters, whose compile time grows with workgroup memory, stay quick).
   let fit = 1;
-  while (fit < 16 && 2 * fit * windowBins <= Math.min(avail, 4096)) fit *= 2;
+  while (fit < 8 && 2 * fit * windowBins <= Math.min(avail, 2048)) fit *= 2;
   const copies = tuningInteger(t, 'copies', fit, 1, 64);
   if ((copies & (copies - 1)) !== 0 || (path === 'private' && copies * windowBins > avail)) {
     invalidArgument('options.tuning.copies', copies, `expected a power of two with copies · ${windowBins} bins ≤ ${avail} words`);
