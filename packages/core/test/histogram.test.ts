@@ -194,8 +194,12 @@ describe('histogram paths', () => {
       tuning: { workgroups: 3 },
       label: '3 workgroups, many rounds',
     });
+    cases.push({ samples: u, options: { bins: 1 << 20, range: [0, 2 ** 32] }, label: '2^20 bins (global by default)' });
     const f = f32Samples(n, 32);
     cases.push({ samples: f, options: { bins: 5000, range: [-1, 1] }, tuning: { path: 'global' }, label: 'f32 global' });
+    // A range wider than the largest f32: x − lower overflows to +∞ near the top.
+    const wide = Float32Array.from([-3e38, 3e38, 3.4e38, -3.4e38, 1e38, 0, -0, Number.NaN, 2e38, 3.3e38]);
+    cases.push({ samples: wide, options: { bins: 256, range: [-3.4e38, 3.4e38] }, label: 'f32 range past the largest f32' });
     await check(ctx, cases);
   });
 });

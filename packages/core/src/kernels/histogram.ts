@@ -65,9 +65,11 @@ function binWgsl(spec: HistogramSpec): string {
 ${nan}  let x = bitcast<f32>(w);
   let lo = bitcast<f32>(params.lower);
   if (!(x >= lo && x < bitcast<f32>(params.upper))) { return NONE; }
-  // Two correctly rounded f32 operations, as the CPU's Math.fround; rounding up may reach bins.
+  // Two correctly rounded f32 operations, as the CPU's Math.fround; rounding up may reach bins, and
+  // x − lo may overflow to +∞ on a range wider than f32's largest value. Clamped before the
+  // conversion, which not every compiler saturates.
   let t = (x - lo) * params.scale;
-  return min(u32(t), params.bins - 1u);
+  return u32(min(t, f32(params.bins - 1u)));
 }`;
   }
   if (spec.binning === 'edges') {
