@@ -27,7 +27,7 @@ export interface HistogramTuning {
   /** Windows the private path may take before the global path is chosen instead (default 8). */
   maxWindows?: number;
   workgroupSize?: number;
-  /** The most workgroups of the grid-stride loop (default 2048). */
+  /** The most workgroups of the grid-stride loop (default 2048; 1024 for private windows of 4096 bins or more). */
   workgroups?: number;
   /** vec4s per invocation per round (default 2). */
   unroll?: number;
@@ -138,7 +138,12 @@ function histogramShape(ctx: ScanContext, type: ElementType, binning: HistogramB
       unroll: tuningInteger(t, 'unroll', 2, 1, 8),
     },
     windows: path === 'private' ? windows : 1,
-    maxWorkgroups: Math.min(tuningInteger(t, 'workgroups', 2048, 1, 1 << 20), limits.maxComputeWorkgroupsPerDimension),
+    // Each workgroup ends with an atomic per non-zero bin of its window: with large windows, fewer
+    // workgroups (each over more samples) keep those from rivalling the samples' own count.
+    maxWorkgroups: Math.min(
+      tuningInteger(t, 'workgroups', path === 'private' && windowBins >= 4096 ? 1024 : 2048, 1, 1 << 20),
+      limits.maxComputeWorkgroupsPerDimension,
+    ),
   };
 }
 
