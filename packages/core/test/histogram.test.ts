@@ -242,6 +242,34 @@ describe('histogram at the array level', () => {
     expect([...new Uint32Array(out)]).toEqual([...want].map((c, k) => c + wantB[k]! + start[k]!));
   });
 
+  it('takes a count the GPU wrote (countBuffer), at most maxCount', async () => {
+    const ctx = await getTestContext();
+    const samples = randomData('u32', 5000, 12);
+    const options = { bins: 100, range: [0, 2 ** 32] } as const;
+    const plan = createHistogramPlan(ctx, { ...options, maxCount: 5000 });
+    await plan.ready;
+    const results = await runBatch(
+      ctx,
+      [3001, 9999, 0].map((gpuCount) => ({
+        record(encoder: GPUCommandEncoder) {
+          const histogram = poisoned(ctx, 400);
+          const countBuffer = bufferOf(ctx, new Uint32Array([7, 7, gpuCount, 7]));
+          plan.encode(encoder, { samples: bufferOf(ctx, samples), histogram, countBuffer, countOffset: 8 });
+          return [{ buffer: histogram, bytes: 400 }];
+        },
+      })),
+      [plan],
+    );
+    [3001, 5000, 0].forEach((n, i) => {
+      expectEqualArrays(new Uint32Array(results[i]![0]!), cpu.histogram(samples.subarray(0, n), options), `GPU count ${n}`);
+    });
+    const other = createHistogramPlan(ctx, options);
+    const encoder = ctx.device.createCommandEncoder();
+    const b = bufferOf(ctx, new Uint32Array(4));
+    expect(() => other.encode(encoder, { samples: b, histogram: poisoned(ctx, 400), countBuffer: b })).toThrow(/maxCount/);
+    other.destroy();
+  });
+
   it('rejects bad options, naming them', async () => {
     const ctx = await getTestContext();
     const u = new Uint32Array(4);

@@ -1,4 +1,4 @@
-import { defineKernel, read, readWrite } from './define-kernel.js';
+import { defineKernel, read, readWrite, uniform } from './define-kernel.js';
 import { unroll } from './unroll.js';
 
 /**
@@ -29,6 +29,11 @@ export type HistogramSpec = {
   readonly workgroupSize: number;
   /** vec4s each invocation loads per round of the grid-stride loop. */
   readonly unroll: number;
+  /**
+   * The count is min(`count_src[gpu_count.word]`, `params.count`): a count the GPU wrote, with
+   * `params.count` the plan's maxCount (the dispatch is sized for it).
+   */
+  readonly gpuCount: boolean;
 };
 
 /**
@@ -45,6 +50,9 @@ export const HISTOGRAM_PARAMS = {
   width_m1: 'u32',
   shift: 'u32',
 } as const;
+
+/** The uniform block that says which word of `count_src` holds a GPU-written count. */
+export const GPU_COUNT_FIELDS = { word: 'u32' } as const;
 
 /** The order-preserving key of a sample word (see `sampleKey`); f32 NaNs are dropped before. */
 function keyWgsl(keys: 'int' | 'f32'): string {
@@ -134,12 +142,12 @@ ${range}
  * With subgroups, a vec4 whose four samples fall in the same bin as every other lane's (constant or
  * sorted data) is counted by one atomic of the whole subgroup. Workgroup memory is zeroed by WGSL's
  * initialization. Bindings: `samples4` and `samples` (the same buffer, as vec4s and as words for the
- * last partial vec4), `edges` (keys, for `'edges'`), `histogram` (u32 atomics); parameters
- * {@link HISTOGRAM_PARAMS}.
+ * last partial vec4), `edges` (keys, for `'edges'`), `histogram` (u32 atomics), and with a GPU
+ * count `count_src` and `gpu_count` ({@link GPU_COUNT_FIELDS}); parameters {@link HISTOGRAM_PARAMS}.
  *
  * @example
  * ```ts
- * const k = histogramKernel({ keys: 'int', binning: 'shift', privateBins: 256, copies: 8, edgeWords: 0, subgroups: true, workgroupSize: 256, unroll: 2 });
+ * const k = histogramKernel({ keys: 'int', binning: 'shift', privateBins: 256, copies: 8, edgeWords: 0, subgroups: true, workgroupSize: 256, unroll: 2, gpuCount: false });
  * b.dispatch(k, { samples4, samples, histogram: counts }, workgroups, params);
  * ```
  */
@@ -150,6 +158,8 @@ export const histogramKernel = defineKernel({
     samples: read('array<u32>'),
     edges: spec.binning === 'edges' ? read('array<u32>') : undefined,
     histogram: readWrite('array<atomic<u32>>'),
+    count_src: spec.gpuCount ? read('array<u32>') : undefined,
+    gpu_count: spec.gpuCount ? uniform('GpuCount', GPU_COUNT_FIELDS) : undefined,
   }),
   params: HISTOGRAM_PARAMS,
   enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
@@ -205,15 +215,15 @@ ${binWgsl(spec)}
 ${add}
 
 // The bins of the four samples of vec4 slot s, NONE past the end.
-fn bins4(s: u32, full: u32) -> vec4<u32> {
+fn bins4(s: u32, full: u32, count: u32) -> vec4<u32> {
   var w: vec4<u32>;
   var valid = 4u;
   if (s < full) {
     w = samples4[s];
   } else {
     // The last partial vec4 (or nothing), read word by word.
-    valid = select(0u, params.count - 4u * s, 4u * s < params.count);
-    let last = params.count - 1u;
+    valid = select(0u, count - 4u * s, 4u * s < count);
+    let last = count - 1u;
     w = vec4<u32>(samples[min(4u * s, last)], samples[min(4u * s + 1u, last)], samples[min(4u * s + 2u, last)], samples[min(4u * s + 3u, last)]);
   }
   // A loop, not four copies of bin_of: GPU compilers unroll it, and software ones compile less.
@@ -230,8 +240,9 @@ fn add_each(b: vec4<u32>, copy: u32) {
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 ${loadEdges}
   let copy = lid % ${R}u;
-  let full = params.count >> 2u;
-  let slots = (params.count + 3u) >> 2u;
+  let count = ${spec.gpuCount ? 'min(count_src[gpu_count.word], params.count)' : 'params.count'};
+  let full = count >> 2u;
+  let slots = (count + 3u) >> 2u;
   let stride = nwg.x * ${WG}u;
   let first = wid.x * ${WG}u + lid;
   let rounds = (slots + stride * ${U}u - 1u) / (stride * ${U}u);
@@ -239,7 +250,7 @@ ${loadEdges}
   // stay in uniform control flow.
   for (var r = 0u; r < rounds; r++) {
     let s = r * ${U}u * stride + first;
-${unroll(U, (u) => `    let b${u} = bins4(s + ${u}u * stride, full);`)}
+${unroll(U, (u) => `    let b${u} = bins4(s + ${u}u * stride, full, count);`)}
 ${unroll(U, count)}
   }
 ${flush}

@@ -3,13 +3,14 @@ import { assertUsable, type ScanContext } from '../context.js';
 import { checkElementType, type ElementType } from '../element-types.js';
 import { invalidArgument, ScanError } from '../errors.js';
 import { type HistogramBinning, type HistogramOptions, histogramBinning } from '../histogram-binning.js';
-import { type HistogramSpec, histogramKernel } from '../kernels/histogram.js';
-import { checkBoolean, checkOneOf, checkOptions } from '../validate.js';
+import { GPU_COUNT_FIELDS, type HistogramSpec, histogramKernel } from '../kernels/histogram.js';
+import { checkBoolean, checkOneOf, checkOptions, checkPositiveInteger } from '../validate.js';
 import { RecipeExecutor } from './executor.js';
+import { gpuCountOf } from './gpu-count.js';
 import { checkEncodeArgs } from './plan-args.js';
 import { planOf } from './plan-of.js';
 import { type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
-import type { Plan } from './types.js';
+import type { CountSource, Plan } from './types.js';
 
 /**
  * Tuning of the histogram kernel; internal (tests force each path with it, the bench sweeps it),
@@ -42,15 +43,19 @@ export type HistogramPlanOptions = HistogramOptions & {
    * `false`): several encodes, or several sample buffers, into one histogram.
    */
   accumulate?: boolean;
+  /** The most samples an encode with a GPU-written count (`countBuffer`) counts; needed for one. */
+  maxCount?: number;
   tuning?: HistogramTuning;
 };
 
-/** Buffers of one histogram encode: `count` samples in, `bins` u32 counts out. */
-export interface HistogramEncodeArgs {
+/**
+ * Buffers of one histogram encode: `count` samples in (or a count the GPU wrote: `countBuffer`, a
+ * u32 at `countOffset`, which needs the plan's `maxCount`), `bins` u32 counts out.
+ */
+export interface HistogramEncodeArgs extends CountSource {
   samples: GPUBuffer;
   /** At least `4 · bins` bytes; needs `COPY_DST` usage unless the plan accumulates (it is cleared with `clearBuffer`). */
   histogram: GPUBuffer;
-  count: number;
 }
 
 /** A histogram plan, which knows its number of bins. */
@@ -65,6 +70,7 @@ const SAMPLES4: BufferRef = { role: 'samples', offset: 0, multipleOf: 16 };
 const SAMPLES: BufferRef = { role: 'samples', offset: 0 };
 const EDGES: BufferRef = { role: 'edges', offset: 0 };
 const HISTOGRAM: BufferRef = { role: 'histogram', offset: 0 };
+const COUNT_SRC: BufferRef = { role: 'countBuffer', offset: 0 };
 
 function nextPow2(x: number): number {
   return 2 ** Math.ceil(Math.log2(x));
@@ -136,6 +142,7 @@ function histogramShape(ctx: ScanContext, type: ElementType, binning: HistogramB
       subgroups: ctx.caps.features.subgroups,
       workgroupSize,
       unroll: tuningInteger(t, 'unroll', 2, 1, 8),
+      gpuCount: false,
     },
     windows: path === 'private' ? windows : 1,
     // Each workgroup ends with an atomic per non-zero bin of its window: with large windows, fewer
@@ -145,6 +152,17 @@ function histogramShape(ctx: ScanContext, type: ElementType, binning: HistogramB
       limits.maxComputeWorkgroupsPerDimension,
     ),
   };
+}
+
+/** Throws unless the plan may clear `histogram` (COPY_DST), or accumulates into it. */
+function checkClearable(accumulate: boolean, histogram: GPUBuffer): void {
+  if (!accumulate && typeof histogram.usage === 'number' && (histogram.usage & 0x0008) === 0) {
+    throw new ScanError(
+      'INVALID_ARGUMENT',
+      'histogram plan: args.histogram needs GPUBufferUsage.COPY_DST (and STORAGE): the plan clears it first (or create the plan with accumulate: true)',
+      { argument: 'args.histogram' },
+    );
+  }
 }
 
 /** Dispatches of one encode at most (windows of the private path). */
@@ -171,10 +189,12 @@ export function histogramPlanOf(
   binning: HistogramBinning,
   accumulate: boolean,
   tuning: unknown,
+  maxCount?: number,
 ): HistogramPlan {
   const shape = histogramShape(ctx, type, binning, tuning);
   const { spec } = shape;
   const kernel = histogramKernel(spec);
+  const gpuKernel = maxCount === undefined ? undefined : histogramKernel({ ...spec, gpuCount: true });
   const bins = binning.bins;
   const exec = new RecipeExecutor(ctx, 'histogram');
   const edges = binning.kind === 'edges' ? uploadArray(ctx, binning.keys, 'histogram edges') : undefined;
@@ -190,17 +210,22 @@ export function histogramPlanOf(
   const clear: BufferRef = { role: 'histogram', offset: 0, size: 4 * bins };
   const windowBins = spec.privateBins;
   const vecsPerGroup = spec.workgroupSize * spec.unroll;
-  const build = (count: number): Recipe => {
+  const gpuBindings = { ...bindings, count_src: COUNT_SRC };
+  // With a GPU count, `count` is maxCount (the dispatch's size) and `word` where the count is.
+  const build = (count: number, word?: number): Recipe => {
     const b = new RecipeBuilder();
     if (!accumulate) b.clear(clear);
     const workgroups = Math.min(Math.ceil(Math.ceil(count / 4) / vecsPerGroup), shape.maxWorkgroups);
+    const gpu = word === undefined ? undefined : b.uniformBlock(GPU_COUNT_FIELDS, { word });
     for (let w = 0; w < shape.windows; w++) {
-      b.dispatch(kernel, bindings, workgroups, { count, base: w * windowBins, ...fixed });
+      const params = { count, base: w * windowBins, ...fixed };
+      if (gpu && gpuKernel) b.dispatch(gpuKernel, { ...gpuBindings, gpu_count: gpu }, workgroups, params);
+      else b.dispatch(kernel, bindings, workgroups, params);
     }
     return b.build();
   };
   const roles: Record<string, GPUBuffer> = {};
-  const maxCount = Math.floor(ctx.caps.limits.maxStorageBufferBindingSize / 4);
+  const bindingCount = Math.floor(ctx.caps.limits.maxStorageBufferBindingSize / 4);
   const plan = planOf<HistogramEncodeArgs>(
     [
       exec,
@@ -216,27 +241,38 @@ export function histogramPlanOf(
     {
       what: 'histogram plan',
       encode(encoder, args) {
+        const gpu = gpuCountOf('histogram plan', args, maxCount);
+        if (gpu && maxCount !== undefined) {
+          // The samples must hold maxCount: the plan reads up to min(the GPU's count, maxCount).
+          checkEncodeArgs(
+            'histogram plan',
+            { ...args, count: maxCount },
+            { samples: 4, histogram: { bytes: 4 * bins }, countBuffer: { bytes: 4 } },
+          );
+          checkClearable(accumulate, args.histogram);
+          roles['samples'] = args.samples;
+          roles['histogram'] = args.histogram;
+          roles['countBuffer'] = gpu.buffer;
+          if (edges) roles['edges'] = edges;
+          exec.encode(encoder, () => build(maxCount, gpu.offset / 4), roles);
+          delete roles['countBuffer'];
+          return;
+        }
         const count = checkEncodeArgs('histogram plan', args, { samples: 4, histogram: { bytes: 4 * bins } });
-        if (count > maxCount) {
+        if (count > bindingCount) {
           throw new ScanError(
             'TOO_LARGE',
-            `histogram plan: args.count = ${count}: more samples than one binding holds (maxStorageBufferBindingSize = ${4 * maxCount} bytes)`,
+            `histogram plan: args.count = ${count}: more samples than one binding holds (maxStorageBufferBindingSize = ${4 * bindingCount} bytes)`,
             { argument: 'args.count' },
           );
         }
-        if (!accumulate && typeof args.histogram.usage === 'number' && (args.histogram.usage & 0x0008) === 0) {
-          throw new ScanError(
-            'INVALID_ARGUMENT',
-            'histogram plan: args.histogram needs GPUBufferUsage.COPY_DST (and STORAGE): the plan clears it first (or create the plan with accumulate: true)',
-            { argument: 'args.histogram' },
-          );
-        }
+        checkClearable(accumulate, args.histogram);
         roles['samples'] = args.samples;
         roles['histogram'] = args.histogram;
         if (edges) roles['edges'] = edges;
         exec.encode(encoder, () => build(count), roles);
       },
-      ready: exec.load([build(4)]),
+      ready: exec.load(maxCount === undefined ? [build(4)] : [build(4), build(4, 0)]),
     },
   );
   return Object.assign(plan, { bins });
@@ -248,7 +284,9 @@ export function histogramPlanOf(
  * binned as the array-level `histogram` bins them (even bins over `range`, or between `edges`;
  * samples outside and NaN not counted). The plan zeroes the histogram first (a `clearBuffer` of its
  * `4 · bins` bytes, so it needs `COPY_DST` usage) unless `accumulate: true`, which adds into what
- * it holds. Counts wrap past 2^32 − 1.
+ * it holds. Counts wrap past 2^32 − 1. With `maxCount`, an encode may take the count from a buffer
+ * the GPU wrote (`countBuffer`, `countOffset`): the dispatch is sized for maxCount, and the kernel
+ * counts min(that count, maxCount) samples.
  *
  * Up to what workgroup memory holds (4096 bins on a 16 KiB device, 12,288 on 48 KiB), each
  * workgroup counts into private sub-histograms and adds its non-zero bins to the histogram at the
@@ -265,10 +303,16 @@ export function histogramPlanOf(
  */
 export function createHistogramPlan(ctx: ScanContext, options: HistogramPlanOptions): HistogramPlan {
   assertUsable(ctx);
-  const given = checkOptions(options, ['bins', 'range', 'edges', 'type', 'accumulate', 'tuning'], 'options');
+  const given = checkOptions(options, ['bins', 'range', 'edges', 'type', 'accumulate', 'maxCount', 'tuning'], 'options');
   const type = given['type'] === undefined ? 'u32' : checkElementType(given['type'], 'options.type');
   const accumulate = checkBoolean(given['accumulate'], 'options.accumulate', false);
-  const { type: _t, accumulate: _a, tuning, ...rest } = given;
+  const maxCount = given['maxCount'] === undefined ? undefined : checkPositiveInteger(given['maxCount'], 'options.maxCount');
+  if (maxCount !== undefined && 4 * maxCount > ctx.caps.limits.maxStorageBufferBindingSize) {
+    throw new ScanError('TOO_LARGE', `options.maxCount = ${maxCount}: more samples than one binding holds`, {
+      argument: 'options.maxCount',
+    });
+  }
+  const { type: _t, accumulate: _a, maxCount: _m, tuning, ...rest } = given;
   const binning = histogramBinning(type, rest);
-  return histogramPlanOf(ctx, type, binning, accumulate, tuning);
+  return histogramPlanOf(ctx, type, binning, accumulate, tuning, maxCount);
 }
