@@ -190,6 +190,17 @@ const PLANS: Record<
         count: n,
       }),
   }),
+  // The count's word moves every frame: a uniform block, not a binding.
+  'histogram, GPU count': (b) => ({
+    create: () => createHistogramPlan(b.ctx, { bins: 300, range: [0, 2 ** 32], maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ samples: GPUBuffer; histogram: GPUBuffer; countBuffer: GPUBuffer; countOffset: number }>).encode(encoder, {
+        samples: b.input,
+        histogram: b.output,
+        countBuffer: b.count,
+        countOffset: 4 * (n % 4),
+      }),
+  }),
   'dispatch args': (b) => ({
     create: () => createDispatchArgsPlan(b.ctx, { elementsPerWorkgroup: 256 }) as Plan<never>,
     // The count's offset changes every frame: it is a parameter, not a binding.
