@@ -17,6 +17,7 @@ export { type ContextOptions, createContext, type ScanContext } from './context.
 export { SCAN_FEATURES, SCAN_LIMITS, scanDeviceDescriptor } from './device-descriptor.js';
 export { ELEMENT_TYPES, type ElementType, SCAN_OPS, type ScanOp, type ScanTypedArray } from './element-types.js';
 export { ScanError, type ScanErrorCode } from './errors.js';
+export { type HistogramEdges, type HistogramOptions, MAX_HISTOGRAM_BINS } from './histogram-binning.js';
 export { builtinOperator } from './operators/builtin-operators.js';
 export { defineOperator } from './operators/define-operator.js';
 export type { Float16ArrayLike, HostArray } from './operators/host-records.js';
@@ -35,9 +36,17 @@ export type {
   ScalarType,
   VectorType,
 } from './operators/operator-type.js';
+export { histogram } from './ops/histogram.js';
 export { distribute, enumerate, pack, packIf, reduce, split } from './ops/primitives.js';
 export { type ScanOptions, scan } from './ops/scan.js';
 export { createDispatchArgsPlan, type DispatchArgsEncodeArgs, type DispatchArgsPlanOptions } from './plans/dispatch-args-plan.js';
+export {
+  createHistogramPlan,
+  type HistogramEncodeArgs,
+  type HistogramPlan,
+  type HistogramPlanOptions,
+  type HistogramTuning,
+} from './plans/histogram-plan.js';
 export { createReducePlan, type ReduceEncodeArgs, type ReducePlan, type ReducePlanOptions } from './plans/reduce-plan.js';
 export { createScanPlan, type ScanPlan } from './plans/scan-plan.js';
 export {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createStorageBuffer, uploadArray } from '../src/buffers.js';
 import * as cpu from '../src/cpu/index.js';
 import { ScanError } from '../src/errors.js';
+import { histogram } from '../src/ops/histogram.js';
 import { distribute, enumerate, pack, packIf, reduce, split } from '../src/ops/primitives.js';
 import { scan } from '../src/ops/scan.js';
 import { cachedPipelineCount } from '../src/pipeline-cache.js';
@@ -124,6 +125,12 @@ describe('bad input', () => {
       ['split', () => split(ctx, long(new Int32Array(0)), long(new Uint8Array(0))), 'data', `the device binds at once ${binding}`],
       ['pack', () => pack(ctx, long(new Float32Array(0)), long(new Uint32Array(0))), 'data', `the device binds at once ${binding}`],
       ['packIf', () => packIf(ctx, long(new Uint32Array(0)), { op: 'ne', value: 0 }), 'data', `the device binds at once ${binding}`],
+      [
+        'histogram',
+        () => histogram(ctx, long(new Float32Array(0)), { bins: 4, range: [0, 1] }),
+        'samples',
+        `the device binds at once ${binding}`,
+      ],
       ['scan', () => scan(ctx, long(new Uint32Array(0))), 'data', `one device buffer holds ${buffer}`],
       ['reduce', () => reduce(ctx, long(new Float32Array(0))), 'data', `one device buffer holds ${buffer}`],
       ['distribute', () => distribute(ctx, long(new Int32Array(0))), 'data', `one device buffer holds ${buffer}`],

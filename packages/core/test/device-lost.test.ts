@@ -4,6 +4,7 @@
 import { freshTestContext, randomData } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import { ScanError } from '../src/errors.js';
+import { histogram } from '../src/ops/histogram.js';
 import { distribute, enumerate, pack, packIf, reduce, split } from '../src/ops/primitives.js';
 import { scan } from '../src/ops/scan.js';
 
@@ -31,6 +32,7 @@ describe('device loss', () => {
       ['split', split(ctx, data, flags)],
       ['pack', pack(ctx, data, flags)],
       ['packIf', packIf(ctx, data, { op: 'gt', value: 2 })],
+      ['histogram', histogram(ctx, data, { bins: 4, range: [0, 8] })],
     ];
     expect(ctx.lostReason).toBeUndefined();
     const outcomes = await Promise.all(calls.map(([, call]) => outcome(call)));

@@ -7,6 +7,7 @@ import {
   createDispatchArgsPlan,
   createDistributePlan,
   createEnumeratePlan,
+  createHistogramPlan,
   createPackIfPlan,
   createPackPlan,
   createReducePlan,
@@ -30,6 +31,12 @@ function cases(ctx: ScanContext, make: (bytes: number) => GPUBuffer) {
     ['split', () => createSplitPlan(ctx) as Plan<never>, { ...host, flags, falseCount: count }, 'falseCount'],
     ['pack', () => createPackPlan(ctx) as Plan<never>, { ...host, flags, packedCount: count }, 'flags'],
     ['packIf', () => createPackIfPlan(ctx, { op: 'gt', value: 1 }) as Plan<never>, { ...host, packedCount: count }, 'packedCount'],
+    [
+      'histogram',
+      () => createHistogramPlan(ctx, { bins: 4, range: [0, 4] }) as Plan<never>,
+      { samples: input, histogram: output, count: 100 },
+      'samples',
+    ],
     [
       'dispatch args',
       () => createDispatchArgsPlan(ctx, { elementsPerWorkgroup: 256 }) as Plan<never>,

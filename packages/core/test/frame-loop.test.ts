@@ -21,6 +21,7 @@ import {
   createDispatchArgsPlan,
   createDistributePlan,
   createEnumeratePlan,
+  createHistogramPlan,
   createPackIfPlan,
   createPackPlan,
   createReducePlan,
@@ -168,6 +169,36 @@ const PLANS: Record<
         output: b.output,
         packedCount: b.count,
         count: n,
+      }),
+  }),
+  'histogram, f32 even bins': (b) => ({
+    create: () => createHistogramPlan(b.ctx, { type: 'f32', bins: 1000, range: [0, 1] }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ samples: GPUBuffer; histogram: GPUBuffer; count: number }>).encode(encoder, {
+        samples: b.input,
+        histogram: b.output,
+        count: n,
+      }),
+  }),
+  'histogram, u32 edges, accumulating': (b) => ({
+    create: () =>
+      createHistogramPlan(b.ctx, { edges: new Uint32Array([0, 10, 1 << 20, 2 ** 31, 2 ** 32 - 1]), accumulate: true }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ samples: GPUBuffer; histogram: GPUBuffer; count: number }>).encode(encoder, {
+        samples: b.input,
+        histogram: b.output,
+        count: n,
+      }),
+  }),
+  // The count's word moves every frame: a uniform block, not a binding.
+  'histogram, GPU count': (b) => ({
+    create: () => createHistogramPlan(b.ctx, { bins: 300, range: [0, 2 ** 32], maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ samples: GPUBuffer; histogram: GPUBuffer; countBuffer: GPUBuffer; countOffset: number }>).encode(encoder, {
+        samples: b.input,
+        histogram: b.output,
+        countBuffer: b.count,
+        countOffset: 4 * (n % 4),
       }),
   }),
   'dispatch args': (b) => ({

@@ -14,6 +14,7 @@
 
 export type { ElementType, ScanOp, ScanTypedArray } from '../element-types.js';
 export { ScanError } from '../errors.js';
+export type { HistogramEdges, HistogramOptions } from '../histogram-binning.js';
 export { builtinOperator } from '../operators/builtin-operators.js';
 export { defineOperator } from '../operators/define-operator.js';
 export type { HostArray } from '../operators/host-records.js';
@@ -22,6 +23,7 @@ export type { CompareOp } from '../predicate.js';
 export type { DirectionOptions, ReduceOptions, ScanOptions } from '../validate.js';
 export { distribute } from './distribute.js';
 export { enumerate } from './enumerate.js';
+export { histogram } from './histogram.js';
 export { type CombineFn, combine } from './ops.js';
 export { pack, packIf } from './pack.js';
 export { reduce } from './reduce.js';

@@ -1,5 +1,5 @@
 // @scan/core's array-level functions on host data.
-import { enumerate, pack, packIf, reduce, scan, split } from '@scan/core';
+import { enumerate, histogram, pack, packIf, reduce, scan, split } from '@scan/core';
 import * as cpu from '@scan/core/cpu';
 import {
   add4,
@@ -89,6 +89,30 @@ export const coreCases: readonly NodeCase[] = [
     const data = randomData('i32', size, seed);
     const predicate = { op: 'gt', value: 0 } as const;
     return { call: (ctx) => packIf(ctx, data, predicate), check: (got) => expectEqualArrays(got, cpu.packIf(data, predicate), 'packIf') };
+  }),
+  defineCase('core.histogram', 'u32 samples, 100 even bins over [1000, 3e9) (exact quotient)', (size, seed) => {
+    const data = randomData('u32', size, seed);
+    const options = { bins: 100, range: [1000, 3e9] } as const;
+    return {
+      call: (ctx) => histogram(ctx, data, options),
+      check: (got) => expectEqualArrays(got, cpu.histogram(data, options), 'histogram'),
+    };
+  }),
+  defineCase('core.histogram:f32', 'f32 samples with NaN, 300 even bins over [-0.5, 0.5)', (size, seed) => {
+    const data = randomData('f32', size, seed, 'nan');
+    const options = { bins: 300, range: [-0.5, 0.5] } as const;
+    return {
+      call: (ctx) => histogram(ctx, data, options),
+      check: (got) => expectEqualArrays(got, cpu.histogram(data, options), 'histogram f32'),
+    };
+  }),
+  defineCase('core.histogram:edges', 'i32 samples, 6 edges', (size, seed) => {
+    const data = randomData('i32', size, seed, 'small');
+    const options = { edges: new Int32Array([-8, -3, 0, 1, 2, 7]) };
+    return {
+      call: (ctx) => histogram(ctx, data, options),
+      check: (got) => expectEqualArrays(got, cpu.histogram(data, options), 'histogram edges'),
+    };
   }),
   defineCase('core.enumerate', 'u8 flags of density 0.5, backward', (size, seed) => {
     const flags = byteFlags(size, seed, 0.5);
