@@ -10,7 +10,32 @@
  */
 
 export type { FlagType } from '@scan/core';
-export type { SegmentedDirectionOptions, SplitAndSegmentResult } from './cpu/index.js';
+export type {
+  ReduceByKeyOptions,
+  ReduceByKeyResult,
+  RunLengthEncodeResult,
+  ScanByKeyOptions,
+  SegmentedDirectionOptions,
+  SplitAndSegmentResult,
+  UniqueByKeyResult,
+} from './cpu/index.js';
+export { reduceByKey, runLengthEncode, scanByKey, unique, uniqueByKey } from './ops/by-key.js';
+export {
+  createReduceByKeyPlan,
+  createRunLengthEncodePlan,
+  createScanByKeyPlan,
+  createUniqueByKeyPlan,
+  createUniquePlan,
+  type KeyType,
+  type ReduceByKeyEncodeArgs,
+  type ReduceByKeyPlanOptions,
+  type RunLengthEncodeEncodeArgs,
+  type RunsPlanOptions,
+  type ScanByKeyEncodeArgs,
+  type ScanByKeyPlanOptions,
+  type UniqueByKeyEncodeArgs,
+  type UniqueEncodeArgs,
+} from './plans/by-key-plan.js';
 export {
   headFlagsToOffsets,
   offsetsToHeadFlags,

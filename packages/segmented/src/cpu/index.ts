@@ -25,3 +25,15 @@ export { segmentedEnumerate } from './segmented-enumerate.js';
 export { type SegmentedReduceOptions, segmentedReduce } from './segmented-reduce.js';
 export { segmentedScan } from './segmented-scan.js';
 export { type SplitAndSegmentResult, splitAndSegment } from './split-and-segment.js';
+export {
+  type ReduceByKeyOptions,
+  type ReduceByKeyResult,
+  reduceByKey,
+  type RunLengthEncodeResult,
+  runLengthEncode,
+  type ScanByKeyOptions,
+  scanByKey,
+  type UniqueByKeyResult,
+  unique,
+  uniqueByKey,
+} from './by-key.js';
