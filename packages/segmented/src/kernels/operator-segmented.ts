@@ -353,7 +353,9 @@ ${
   }`
     : ''
 }`,
-          item: (k: number, x: string) => `seg_pair_of((key_heads >> ${k}u) & 1u, ${spec.mode === 'runs' ? '1u' : x})`,
+          // Runs count their records: a 1 for each before the end (none for the padding).
+          item: (k: number, x: string) =>
+            `seg_pair_of((key_heads >> ${k}u) & 1u, ${spec.mode === 'runs' ? `u32(${at(k)} < params.count)` : x})`,
         }
       : undefined;
   return singlePassScanWgsl({
@@ -370,7 +372,9 @@ ${
     forceFallback: spec.forceFallback,
     // A reduction needs each segment's inclusive value.
     inclusive: spec.mode !== 'scan' || spec.inclusive,
-    itemOf: keyed ? (i, x) => `seg_pair_of(key_head(${i}), ${spec.mode === 'runs' ? '1u' : x})` : (i, x) => `seg_pair_of(starts(${i}), ${x})`,
+    itemOf: keyed
+      ? (i, x) => `seg_pair_of(key_head(${i}), ${spec.mode === 'runs' ? `u32(${i} < params.count)` : x})`
+      : (i, x) => `seg_pair_of(starts(${i}), ${x})`,
     tileItems,
     finish,
   });
