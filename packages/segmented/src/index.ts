@@ -21,6 +21,14 @@ export type {
 } from './cpu/index.js';
 export { reduceByKey, runLengthEncode, scanByKey, unique, uniqueByKey } from './ops/by-key.js';
 export {
+  headFlagsToOffsets,
+  offsetsToHeadFlags,
+  packHeadFlags,
+} from './ops/flags.js';
+export { segmentedDistribute, segmentedEnumerate, splitAndSegment } from './ops/segmented-primitives.js';
+export { segmentedReduce } from './ops/segmented-reduce.js';
+export { segmentedScan } from './ops/segmented-scan.js';
+export {
   createReduceByKeyPlan,
   createRunLengthEncodePlan,
   createScanByKeyPlan,
@@ -36,14 +44,6 @@ export {
   type UniqueByKeyEncodeArgs,
   type UniqueEncodeArgs,
 } from './plans/by-key-plan.js';
-export {
-  headFlagsToOffsets,
-  offsetsToHeadFlags,
-  packHeadFlags,
-} from './ops/flags.js';
-export { segmentedDistribute, segmentedEnumerate, splitAndSegment } from './ops/segmented-primitives.js';
-export { segmentedReduce } from './ops/segmented-reduce.js';
-export { segmentedScan } from './ops/segmented-scan.js';
 export {
   createHeadFlagsToOffsetsPlan,
   createOffsetsToHeadFlagsPlan,

@@ -306,9 +306,21 @@ describe('by-key functions (array level)', () => {
       ['keys', () => reduceByKey(ctx, [1, 2] as never, k), () => cpu.reduceByKey([1, 2] as never, k)],
       ['values', () => reduceByKey(ctx, k, new Uint32Array(3)), () => cpu.reduceByKey(k, new Uint32Array(3))],
       ['values', () => scanByKey(ctx, k, new Float32Array(5)), () => cpu.scanByKey(k, new Float32Array(5))],
-      ['values', () => reduceByKey(ctx, k, new Uint32Array(4), { op: hashRecord }), () => cpu.reduceByKey(k, new Uint32Array(4), { op: hashRecord })],
-      ['options.op', () => reduceByKey(ctx, k, new Float32Array(4), { op: 'xor' }), () => cpu.reduceByKey(k, new Float32Array(4), { op: 'xor' })],
-      ['options.op', () => scanByKey(ctx, k, k, { op: builtinOperator('add', 'f32') }), () => cpu.scanByKey(k, k, { op: builtinOperator('add', 'f32') })],
+      [
+        'values',
+        () => reduceByKey(ctx, k, new Uint32Array(4), { op: hashRecord }),
+        () => cpu.reduceByKey(k, new Uint32Array(4), { op: hashRecord }),
+      ],
+      [
+        'options.op',
+        () => reduceByKey(ctx, k, new Float32Array(4), { op: 'xor' }),
+        () => cpu.reduceByKey(k, new Float32Array(4), { op: 'xor' }),
+      ],
+      [
+        'options.op',
+        () => scanByKey(ctx, k, k, { op: builtinOperator('add', 'f32') }),
+        () => cpu.scanByKey(k, k, { op: builtinOperator('add', 'f32') }),
+      ],
       ['options.inclusive', () => scanByKey(ctx, k, k, { inclusive: 1 as never }), () => cpu.scanByKey(k, k, { inclusive: 1 as never })],
       ['options.backward', () => scanByKey(ctx, k, k, { backward: true } as never), () => cpu.scanByKey(k, k, { backward: true } as never)],
       ['keys', () => unique(ctx, new Float64Array(2) as never), () => cpu.unique(new Float64Array(2) as never)],
@@ -328,7 +340,14 @@ describe('by-key functions (array level)', () => {
     const big = bufferOf(ctx, new Uint32Array(64));
     const enc = ctx.device.createCommandEncoder();
     expect(() =>
-      plan.encode(enc, { keys: big, outKeys: small, lengths: bufferOf(ctx, k), offsets: bufferOf(ctx, k), runCount: bufferOf(ctx, k), count: 64 }),
+      plan.encode(enc, {
+        keys: big,
+        outKeys: small,
+        lengths: bufferOf(ctx, k),
+        offsets: bufferOf(ctx, k),
+        runCount: bufferOf(ctx, k),
+        count: 64,
+      }),
     ).toThrow('args.outKeys');
     plan.destroy();
   });

@@ -25,13 +25,13 @@ import {
   createReduceByKeyPlan,
   createRunLengthEncodePlan,
   createScanByKeyPlan,
-  createUniqueByKeyPlan,
-  createUniquePlan,
   createSegmentedDistributePlan,
   createSegmentedEnumeratePlan,
   createSegmentedReducePlan,
   createSegmentedScanPlan,
   createSplitAndSegmentPlan,
+  createUniqueByKeyPlan,
+  createUniquePlan,
 } from '../src/index.js';
 
 const N = 4096;

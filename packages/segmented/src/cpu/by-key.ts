@@ -1,5 +1,13 @@
 import type { HostArray, Operator, ScanOp, ScanTypedArray } from '@scan/core';
-import { checkBoolean, checkOptions, hostArrayOver, newHostArray, segmentedReduceWith, segmentedScanWith, typedArrayFor } from '@scan/core/kit';
+import {
+  checkBoolean,
+  checkOptions,
+  hostArrayOver,
+  newHostArray,
+  segmentedReduceWith,
+  segmentedScanWith,
+  typedArrayFor,
+} from '@scan/core/kit';
 import { checkKeys, checkValuesOfKeys, runHeads, valuesOperator } from '../by-key-args.js';
 
 /** Options of `reduceByKey`. */

@@ -161,7 +161,9 @@ function partsOf(spec: OperatorSegmentedSpec) {
   const stalled = blockReduce({ name: 'stalled', op: pair.op, subgroups: spec.subgroups, workgroupSize: WG, result: 'leader' });
   // The runs' heads (and tails) among the tile's keys, with the keys before and after the tile.
   const bounds =
-    spec.keys === undefined ? undefined : blockDiscontinuity({ name: 'runs', type: 'u32', ...shape, differ: (a, b) => `key_differ(${a}, ${b})` });
+    spec.keys === undefined
+      ? undefined
+      : blockDiscontinuity({ name: 'runs', type: 'u32', ...shape, differ: (a, b) => `key_differ(${a}, ${b})` });
   const blocks: WgslBlock[] = [io, ...(keys && !runs ? [keys] : []), scan, stalled, ...(bounds ? [bounds] : [])];
   return { op, value, pair, io, keys, bounds, scan, stalled, needs: composeBlocks(...blocks) };
 }
@@ -246,7 +248,9 @@ function operatorSegmentedWgsl(spec: OperatorSegmentedSpec): string {
   if (spec.mode === 'scan') {
     finish = `  var out: array<${op.wgslType}, ${K}>;
 ${unroll(K, (k) =>
-  spec.inclusive ? `  out[${k}] = seg_value(scanned[${k}]);` : `  out[${k}] = seg_value(scanned[${k}]);\n  if (${starts(k)}) { out[${k}] = ${value.identity}; }`,
+  spec.inclusive
+    ? `  out[${k}] = seg_value(scanned[${k}]);`
+    : `  out[${k}] = seg_value(scanned[${k}]);\n  if (${starts(k)}) { out[${k}] = ${value.identity}; }`,
 )}
   ${io.store('tile', 'out')}`;
   } else {
@@ -260,7 +264,12 @@ ${unroll(K, (k) =>
   }
   if (keyed) {
     const tails = atTail.map((w) => w.replace('scanned[K_]', 'before'));
-    const counted = spec.mode === 'scan' ? '' : spec.mode === 'runs' ? 'run_count[0] = through.count;' : 'atomicStore(&status[params.count_word], through.count);';
+    const counted =
+      spec.mode === 'scan'
+        ? ''
+        : spec.mode === 'runs'
+          ? 'run_count[0] = through.count;'
+          : 'atomicStore(&status[params.count_word], through.count);';
     finish += `
   if (tile == params.tiles - 1u && leader) {
     let through = ${pair.op.combine('prefix', 'wg_aggregate')};
