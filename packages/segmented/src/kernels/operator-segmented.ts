@@ -177,6 +177,16 @@ function partsOf(spec: OperatorSegmentedSpec) {
  * bit per record (`bits`, bound whole; record 0 always starts one). Backward, the range is read
  * from its end and a record starts a segment in the scan's order when it ends one in the array's.
  *
+ * With `keys` (the run-based functions: reduce-by-key, scan-by-key, unique, run-length encode) the
+ * segments are runs of equal consecutive keys instead: each tile loads its keys (`keys`, u32 words,
+ * a vec4 at a time with the `keys_words` view) and finds the runs' heads and tails with a block
+ * discontinuity, the keys either side of the tile read from memory (before a range, the previous
+ * range's last key, left in `carry[2 + carry_in]`); the fallback reads `keys[i − 1]` and `keys[i]`.
+ * A reduction also writes each run's first key at its ordinal (`keys_out`), and the run count to
+ * `status[count_word]`; `'runs'` mode loads no values (its items count records, for the lengths) and
+ * writes what `runOutputs` asks, the run count to `run_count`. A range's last record is a tail only
+ * in the last range: the next range writes that run's tail outputs when its first record is a head.
+ *
  * Bindings: `src` (the records as `array<vec4<u32>>`, with the `array<u32>` view `src_words`; f16:
  * `array<f16>`), `dst` (a scan: the range's records as `src`, with `dst_tail`, the words past the
  * last whole vec4; a reduction: every segment's value, `array<T>`),

@@ -193,15 +193,8 @@ function hooksOf(o: Record<string, unknown>) {
 const KEY_TYPES: readonly KeyType[] = ['u32', 'i32', 'f32'];
 const NO_OUTPUTS: RunOutputs = { keys: false, firstValues: false, offsets: false, lengths: false };
 
-/**
- * The values' operator of a by-key plan: a user-defined `Operator` as it is, a built-in one or a
- * name on `type` (default `'add'` on `'u32'`) as `builtinOperator`.
- *
- * @example
- * ```ts
- * valueOperatorOf({ op: 'max', type: 'f32' }); // builtinOperator('max', 'f32')
- * ```
- */
+// The values' operator of a by-key plan: a user-defined `Operator` as it is, a built-in one or a
+// name on `type` (default `'add'` on `'u32'`) as `builtinOperator`.
 function valueOperatorOf(o: Record<string, unknown>): Operator<unknown> {
   const op = o['op'];
   if (isOperator(op) && op.builtin === undefined) {
@@ -392,7 +385,8 @@ export function createUniquePlan(ctx: ScanContext, options?: RunsPlanOptions): P
  *
  * const n = 1024;
  * const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
- * const [keys, values, outKeys, outValues] = [0, 1, 2, 3].map(() => device.createBuffer({ size: 4 * n, usage }));
+ * const buffer = () => device.createBuffer({ size: 4 * n, usage });
+ * const [keys, values, outKeys, outValues] = [buffer(), buffer(), buffer(), buffer()];
  * const runCount = device.createBuffer({ size: 4, usage });
  * const plan = createUniqueByKeyPlan(ctx);
  * await plan.ready;
@@ -413,7 +407,8 @@ export function createUniqueByKeyPlan(ctx: ScanContext, options?: RunsPlanOption
  *
  * const n = 1024;
  * const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
- * const [keys, outKeys, lengths, offsets] = [0, 1, 2, 3].map(() => device.createBuffer({ size: 4 * n, usage }));
+ * const buffer = () => device.createBuffer({ size: 4 * n, usage });
+ * const [keys, outKeys, lengths, offsets] = [buffer(), buffer(), buffer(), buffer()];
  * const runCount = device.createBuffer({ size: 4, usage });
  * const plan = createRunLengthEncodePlan(ctx);
  * await plan.ready;
