@@ -1,6 +1,7 @@
 import type { HostArray, Operator, ScanContext, ScanTypedArray } from '@scan/core';
 import {
   assertUsable,
+  checkArrayLength,
   checkBoolean,
   checkOperatorCompiles,
   checkOptions,
@@ -55,6 +56,9 @@ export async function reduceByKey<K extends ScanTypedArray, V extends ScanTypedA
   const op = valuesOperator(values, keys.length, o['op']);
   await checkOperatorCompiles(ctx, op, 'options.op');
   const n = keys.length;
+  // Each run's outputs are written at its ordinal: every output lies in one binding.
+  checkArrayLength(ctx, n, 'keys');
+  checkArrayLength(ctx, Math.ceil((n * op.bytes) / 4), 'values');
   if (n === 0) return { keys: typedArrayFor(keyType, 0) as K, values: newHostArray(op, values as HostArray, 0) as V, count: 0 };
   return withSession(ctx, 'reduceByKey', async (s) => {
     const plan = await s.plan(createReduceByKeyPlan(ctx, { keyType, op: op as Operator<unknown> }));
@@ -104,6 +108,8 @@ export async function scanByKey<V extends ScanTypedArray | HostArray>(
   const inclusive = checkBoolean(o['inclusive'], 'options.inclusive', false);
   await checkOperatorCompiles(ctx, op, 'options.op');
   const n = keys.length;
+  checkArrayLength(ctx, n, 'keys', 'buffer');
+  checkArrayLength(ctx, Math.ceil((n * op.bytes) / 4), 'values', 'buffer');
   if (n === 0) return hostArrayOver(values as HostArray, new ArrayBuffer(0), 0) as V;
   return withSession(ctx, 'scanByKey', async (s) => {
     const plan = await s.plan(createScanByKeyPlan(ctx, { keyType, op: op as Operator<unknown>, inclusive }));
@@ -133,6 +139,7 @@ export async function unique<K extends ScanTypedArray>(ctx: ScanContext, keys: K
   assertUsable(ctx);
   const keyType = checkKeys(keys);
   const n = keys.length;
+  checkArrayLength(ctx, n, 'keys');
   if (n === 0) return typedArrayFor(keyType, 0) as K;
   return withSession(ctx, 'unique', async (s) => {
     const plan = await s.plan(createUniquePlan(ctx, { keyType }));
@@ -163,6 +170,7 @@ export async function uniqueByKey<K extends ScanTypedArray, V extends ScanTypedA
   const keyType = checkKeys(keys);
   checkValuesOfKeys(values, keys.length);
   const n = keys.length;
+  checkArrayLength(ctx, n, 'keys');
   if (n === 0) return { keys: typedArrayFor(keyType, 0) as K, values: new (values.constructor as new (n: number) => V)(0) };
   return withSession(ctx, 'uniqueByKey', async (s) => {
     const plan = await s.plan(createUniqueByKeyPlan(ctx, { keyType }));
@@ -199,6 +207,7 @@ export async function runLengthEncode<K extends ScanTypedArray>(ctx: ScanContext
   assertUsable(ctx);
   const keyType = checkKeys(data, 'data');
   const n = data.length;
+  checkArrayLength(ctx, n, 'data');
   if (n === 0) return { values: typedArrayFor(keyType, 0) as K, lengths: new Uint32Array(0), offsets: new Uint32Array(0) };
   return withSession(ctx, 'runLengthEncode', async (s) => {
     const plan = await s.plan(createRunLengthEncodePlan(ctx, { keyType }));

@@ -1,5 +1,5 @@
 import type { ElementType, Operator, Plan, ScanContext, ScanOp } from '@scan/core';
-import { builtinOperator } from '@scan/core';
+import { builtinOperator, ScanError } from '@scan/core';
 import {
   type BufferRef,
   builtinNameOf,
@@ -164,6 +164,15 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
       }
       if (maxCount !== undefined && count > maxCount) {
         invalidArgument('args.count', count, `more than the plan's maxCount (${maxCount})`);
+      }
+      const outputBytes = shape.mode === 'scan' ? 0 : Math.max(4 * count, shape.mode === 'reduce' ? count * op.bytes : 0);
+      if (outputBytes > ctx.caps.limits.maxStorageBufferBindingSize) {
+        // Runs are written at their ordinals: each output is one binding.
+        throw new ScanError(
+          'TOO_LARGE',
+          `${what}: args.count = ${count}: the outputs (${outputBytes} bytes) exceed one storage binding (maxStorageBufferBindingSize = ${ctx.caps.limits.maxStorageBufferBindingSize})`,
+          { argument: 'args.count' },
+        );
       }
       if (count === 0) {
         // No runs: the count the next pass reads is still written.
