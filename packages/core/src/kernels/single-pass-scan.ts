@@ -31,7 +31,7 @@ export interface SinglePassScanParts {
   readonly itemOf?: (i: string, x: string) => string;
   /**
    * The main path's items from the loaded tile, when they need more than `itemOf` sees (the
-   * fallback still uses `itemOf`): `setup`, statements after the tile load (\`records\`) in uniform
+   * fallback still uses `itemOf`): `setup`, statements after the tile load (`records`) in uniform
    * control flow, so they may call blocks (a block discontinuity over the tile's keys), and
    * `item(k, x)`, the item of this invocation's record k loaded as `x`. Names `setup` declares are
    * visible to `finish`.
@@ -114,8 +114,7 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
 
   // 1. Tile load, and the items scanned.
   let records = ${io.load('tile')};
-${parts.tileItems?.setup ?? ''}
-  var items: array<${T}, ${K}>;
+${parts.tileItems ? `${parts.tileItems.setup}\n` : ''}  var items: array<${T}, ${K}>;
 ${unroll(K, (k) => `  items[${k}] = ${parts.tileItems ? parts.tileItems.item(k, `records[${k}]`) : itemOf(at(k), `records[${k}]`)};`)}
   // 2. Up-sweep: the tile aggregate, published before the tile is scanned.
   let aggregate = ${scan.upsweepItems('items')};
