@@ -79,7 +79,7 @@ export const OPERATOR_SEGMENTED_PARAMS = {
 /** The keyed pass's WGSL: whether `a` and `b` (u32 words of two keys) lie in different runs. */
 function keyDifferWgsl(compare: 'int' | 'f32'): string {
   if (compare === 'int') return 'fn key_differ(a: u32, b: u32) -> bool { return a != b; }';
-  // By the bits, not by f32 compares (which a compiler may assume free of NaN): JS and WGSL \`==\`.
+  // By the bits, not by f32 compares (which a compiler may assume free of NaN): JS and WGSL `==`.
   return `fn key_differ(a: u32, b: u32) -> bool {
   let nan = (a & 0x7fffffffu) > 0x7f800000u || (b & 0x7fffffffu) > 0x7f800000u;
   return nan || (a != b && ((a | b) & 0x7fffffffu) != 0u);
