@@ -1,4 +1,4 @@
-import type { HostArray, Operator, ScanTypedArray } from '@scan/core';
+import type { Operator, ScanTypedArray } from '@scan/core';
 import { builtinOperator } from '@scan/core';
 import { builtinNameOf, checkData, checkHostArray, checkOp, invalidArgument, userOperatorOf } from '@scan/core/kit';
 import type { KeyType } from './plans/by-key-plan.js';
@@ -74,6 +74,3 @@ export function runHeads(keys: ScanTypedArray): Uint8Array {
   for (let i = 0; i < keys.length; i++) heads[i] = i === 0 || keys[i] !== keys[i - 1] ? 1 : 0;
   return heads;
 }
-
-/** Records of any operator: `HostArray`. */
-export type ValuesArray = ScanTypedArray | HostArray;
