@@ -10,7 +10,16 @@
  */
 
 export type { FlagType } from '@scan/core';
-export type { SegmentedDirectionOptions, SplitAndSegmentResult } from './cpu/index.js';
+export type {
+  ReduceByKeyOptions,
+  ReduceByKeyResult,
+  RunLengthEncodeResult,
+  ScanByKeyOptions,
+  SegmentedDirectionOptions,
+  SplitAndSegmentResult,
+  UniqueByKeyResult,
+} from './cpu/index.js';
+export { reduceByKey, runLengthEncode, scanByKey, unique, uniqueByKey } from './ops/by-key.js';
 export {
   headFlagsToOffsets,
   offsetsToHeadFlags,
@@ -19,6 +28,22 @@ export {
 export { segmentedDistribute, segmentedEnumerate, splitAndSegment } from './ops/segmented-primitives.js';
 export { segmentedReduce } from './ops/segmented-reduce.js';
 export { segmentedScan } from './ops/segmented-scan.js';
+export {
+  createReduceByKeyPlan,
+  createRunLengthEncodePlan,
+  createScanByKeyPlan,
+  createUniqueByKeyPlan,
+  createUniquePlan,
+  type KeyType,
+  type ReduceByKeyEncodeArgs,
+  type ReduceByKeyPlanOptions,
+  type RunLengthEncodeEncodeArgs,
+  type RunsPlanOptions,
+  type ScanByKeyEncodeArgs,
+  type ScanByKeyPlanOptions,
+  type UniqueByKeyEncodeArgs,
+  type UniqueEncodeArgs,
+} from './plans/by-key-plan.js';
 export {
   createHeadFlagsToOffsetsPlan,
   createOffsetsToHeadFlagsPlan,

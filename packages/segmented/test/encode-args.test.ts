@@ -7,11 +7,16 @@ import {
   createHeadFlagsToOffsetsPlan,
   createOffsetsToHeadFlagsPlan,
   createPackHeadFlagsPlan,
+  createReduceByKeyPlan,
+  createRunLengthEncodePlan,
+  createScanByKeyPlan,
   createSegmentedDistributePlan,
   createSegmentedEnumeratePlan,
   createSegmentedReducePlan,
   createSegmentedScanPlan,
   createSplitAndSegmentPlan,
+  createUniqueByKeyPlan,
+  createUniquePlan,
 } from '../src/index.js';
 
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -50,6 +55,27 @@ describe('segmented plan.encode checks its arguments first', () => {
         () => createOffsetsToHeadFlagsPlan(ctx) as Plan<never>,
         { offsets: input, output, count, segments: 4 },
         'offsets',
+      ],
+      // The run-based plans (outputs as long as the keys; the run count, 4 bytes).
+      [
+        'reduce by key',
+        () => createReduceByKeyPlan(ctx) as Plan<never>,
+        { keys: input, values: flags, outKeys: output, outValues: headBits, runCount: make(), count },
+        'values',
+      ],
+      ['scan by key', () => createScanByKeyPlan(ctx) as Plan<never>, { keys: input, values: flags, output, count }, 'keys'],
+      ['unique', () => createUniquePlan(ctx) as Plan<never>, { keys: input, outKeys: output, runCount: make(), count }, 'outKeys'],
+      [
+        'unique by key',
+        () => createUniqueByKeyPlan(ctx) as Plan<never>,
+        { keys: input, values: flags, outKeys: output, outValues: headBits, runCount: make(), count },
+        'outValues',
+      ],
+      [
+        'run-length encode',
+        () => createRunLengthEncodePlan(ctx) as Plan<never>,
+        { keys: input, outKeys: output, lengths: flags, offsets: headBits, runCount: make(), count },
+        'lengths',
       ],
     ];
     try {

@@ -22,11 +22,16 @@ import {
   createHeadFlagsToOffsetsPlan,
   createOffsetsToHeadFlagsPlan,
   createPackHeadFlagsPlan,
+  createReduceByKeyPlan,
+  createRunLengthEncodePlan,
+  createScanByKeyPlan,
   createSegmentedDistributePlan,
   createSegmentedEnumeratePlan,
   createSegmentedReducePlan,
   createSegmentedScanPlan,
   createSplitAndSegmentPlan,
+  createUniqueByKeyPlan,
+  createUniquePlan,
 } from '../src/index.js';
 
 const N = 4096;
@@ -60,6 +65,8 @@ async function inputs() {
     offsets: bufferOf(ctx, offsets),
     output: poisoned(ctx, 4 * (N + 1)),
     output2: poisoned(ctx, 4 * N),
+    output3: poisoned(ctx, 4 * N),
+    output4: poisoned(ctx, 4 * N),
     count: poisoned(ctx, 16),
   };
   return {
@@ -206,6 +213,61 @@ const PLANS: Record<string, (b: Inputs) => LoopCase> = {
       }),
     // The zeroing block and up to 4 chunks' blocks.
     bound: { buffers: 1, bytes: ring(5) },
+  }),
+  // The run-based plans (one keyed single pass each): keys are the 0/1 flags (runs of any length),
+  // values the data. Their scratch: the carry (two carries and two ranges' last keys, pairs of a
+  // head count and a one-word value: 4 × 20 bytes), a status line per tile (tiles of 3072) plus
+  // one, and one parameter block per range.
+  'reduce-by-key in ranges of 1024': (b) => ({
+    create: () => erase(createReduceByKeyPlan(b.ctx, { maxCount: N, maxChunkElements: 1024 } as never)),
+    encode: (plan, encoder, count) =>
+      as<{ keys: GPUBuffer; values: GPUBuffer; outKeys: GPUBuffer; outValues: GPUBuffer; runCount: GPUBuffer; count: number }>(plan).encode(
+        encoder,
+        { keys: b.flags, values: b.input, outKeys: b.output, outValues: b.output2, runCount: b.count, count },
+      ),
+    // The status line of each range's one tile, plus the run count's 16 bytes past it.
+    bound: { buffers: 3, bytes: 80 + status(1) + 16 + ring(4) },
+  }),
+  'scan-by-key, i32 keys, f32 add inclusive': (b) => ({
+    create: () => erase(createScanByKeyPlan(b.ctx, { keyType: 'i32', type: 'f32', inclusive: true })),
+    encode: (plan, encoder, count) =>
+      as<{ keys: GPUBuffer; values: GPUBuffer; output: GPUBuffer; count: number }>(plan).encode(encoder, {
+        keys: b.flags,
+        values: b.input,
+        output: b.output,
+        count,
+      }),
+    // And the 16-byte tail of the stored words past the last whole vec4.
+    bound: { buffers: 4, bytes: 80 + status(2) + 16 + ring(1) },
+  }),
+  'unique, f32 keys': (b) => ({
+    create: () => erase(createUniquePlan(b.ctx, { keyType: 'f32', maxCount: N })),
+    encode: (plan, encoder, count) =>
+      as<{ keys: GPUBuffer; outKeys: GPUBuffer; runCount: GPUBuffer; count: number }>(plan).encode(encoder, {
+        keys: b.flags,
+        outKeys: b.output,
+        runCount: b.count,
+        count,
+      }),
+    bound: { buffers: 3, bytes: 80 + status(2) + ring(1) },
+  }),
+  'unique-by-key': (b) => ({
+    create: () => erase(createUniqueByKeyPlan(b.ctx)),
+    encode: (plan, encoder, count) =>
+      as<{ keys: GPUBuffer; values: GPUBuffer; outKeys: GPUBuffer; outValues: GPUBuffer; runCount: GPUBuffer; count: number }>(plan).encode(
+        encoder,
+        { keys: b.flags, values: b.input, outKeys: b.output, outValues: b.output2, runCount: b.count, count },
+      ),
+    bound: { buffers: 3, bytes: 80 + status(2) + ring(1) },
+  }),
+  'run-length encode in ranges of 2048': (b) => ({
+    create: () => erase(createRunLengthEncodePlan(b.ctx, { maxChunkElements: 2048 } as never)),
+    encode: (plan, encoder, count) =>
+      as<{ keys: GPUBuffer; outKeys: GPUBuffer; lengths: GPUBuffer; offsets: GPUBuffer; runCount: GPUBuffer; count: number }>(plan).encode(
+        encoder,
+        { keys: b.flags, outKeys: b.output, lengths: b.output3, offsets: b.output4, runCount: b.count, count },
+      ),
+    bound: { buffers: 3, bytes: 80 + status(1) + ring(2) },
   }),
 };
 

@@ -30,6 +30,14 @@ export interface SinglePassScanParts {
   /** The scanned item of logical record `i` of the range, loaded as `x` (WGSL); default `x` itself. */
   readonly itemOf?: (i: string, x: string) => string;
   /**
+   * The main path's items from the loaded tile, when they need more than `itemOf` sees (the
+   * fallback still uses `itemOf`): `setup`, statements after the tile load (`records`) in uniform
+   * control flow, so they may call blocks (a block discontinuity over the tile's keys), and
+   * `item(k, x)`, the item of this invocation's record k loaded as `x`. Names `setup` declares are
+   * visible to `finish`.
+   */
+  readonly tileItems?: { readonly setup: string; readonly item: (k: number, x: string) => string };
+  /**
    * Statements after the tile's prefix is combined into `scanned` (`array<item, K>`, item k at
    * logical position `tile * tile_TILE + tile_position(k, …)`): the stores.
    */
@@ -106,8 +114,8 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
 
   // 1. Tile load, and the items scanned.
   let records = ${io.load('tile')};
-  var items: array<${T}, ${K}>;
-${unroll(K, (k) => `  items[${k}] = ${itemOf(at(k), `records[${k}]`)};`)}
+${parts.tileItems ? `${parts.tileItems.setup}\n` : ''}  var items: array<${T}, ${K}>;
+${unroll(K, (k) => `  items[${k}] = ${parts.tileItems ? parts.tileItems.item(k, `records[${k}]`) : itemOf(at(k), `records[${k}]`)};`)}
   // 2. Up-sweep: the tile aggregate, published before the tile is scanned.
   let aggregate = ${scan.upsweepItems('items')};
   if (leader) {

@@ -17,6 +17,18 @@
 export type { ElementType, ScanOp, ScanTypedArray } from '@scan/core';
 export { ScanError } from '@scan/core';
 export type { HeadFlags, SegmentedScanOptions, SegmentOffsets } from '../types.js';
+export {
+  type ReduceByKeyOptions,
+  type ReduceByKeyResult,
+  type RunLengthEncodeResult,
+  reduceByKey,
+  runLengthEncode,
+  type ScanByKeyOptions,
+  scanByKey,
+  type UniqueByKeyResult,
+  unique,
+  uniqueByKey,
+} from './by-key.js';
 export { headFlagsToOffsets } from './head-flags-to-offsets.js';
 export { offsetsToHeadFlags } from './offsets-to-head-flags.js';
 export { packHeadFlags, unpackHeadFlags } from './pack-head-flags.js';

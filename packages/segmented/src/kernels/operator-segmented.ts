@@ -1,5 +1,6 @@
 import {
   type BlockOp,
+  blockDiscontinuity,
   blockReduce,
   blockScan,
   composeBlocks,
@@ -14,14 +15,20 @@ import {
   singlePassScanWgsl,
   tileIo,
   unroll,
+  valueWords,
+  type WgslBlock,
 } from '@scan/core/kit';
 
 /** What the segmented single pass of a user-defined operator is specialized on (plain data). */
 export interface OperatorSegmentedSpec {
   /** The operator's content key (`Operator.key`). */
   readonly opKey: string;
-  /** `'scan'`: a scan within every segment; `'reduce'`: each segment's combination, at its ordinal. */
-  readonly mode: 'scan' | 'reduce';
+  /**
+   * `'scan'`: a scan within every segment; `'reduce'`: each segment's combination, at its ordinal;
+   * `'runs'` (keys only): the runs' first keys, first values, offsets and lengths at their ordinals
+   * (the operator is u32 add of a 1 per record: the lengths).
+   */
+  readonly mode: 'scan' | 'reduce' | 'runs';
   readonly inclusive: boolean;
   /** Scan each segment from its last record; operands still combine in array order. Not with `'reduce'`. */
   readonly backward: boolean;
@@ -32,6 +39,26 @@ export interface OperatorSegmentedSpec {
   readonly maxSpin: number;
   /** Test hook: every predecessor reads as not ready. */
   readonly forceFallback?: boolean;
+  /**
+   * Where the segments come from: one head bit per record (absent), or runs of equal consecutive
+   * keys (`keys`, u32 words), compared as integers (`'int'`: u32 and i32) or as f32 with `==`
+   * (`'f32'`: NaN never equal, -0 equal to +0), forward only.
+   */
+  readonly keys?: 'int' | 'f32';
+  /** With `keys`: what is written at each run's ordinal besides a reduction's values. */
+  readonly runOutputs?: RunOutputs;
+}
+
+/** The per-run outputs of a keyed pass (each `array<u32>`, one word per run). */
+export interface RunOutputs {
+  /** `keys_out`: the run's first key. */
+  readonly keys: boolean;
+  /** `runs` mode: `vals_out`, the run's first value (`vals`, one word per record). */
+  readonly firstValues: boolean;
+  /** `runs` mode: `offsets_out`, the run's first record. */
+  readonly offsets: boolean;
+  /** `runs` mode: `lengths_out`, the run's records. */
+  readonly lengths: boolean;
 }
 
 /**
@@ -45,7 +72,19 @@ export const OPERATOR_SEGMENTED_PARAMS = {
   total: 'u32',
   carry_in: 'u32',
   carry_out: 'u32',
+  /** A keyed reduction: the status word past the look-back's where the run count goes. */
+  count_word: 'u32',
 } as const;
+
+/** The keyed pass's WGSL: whether `a` and `b` (u32 words of two keys) lie in different runs. */
+function keyDifferWgsl(compare: 'int' | 'f32'): string {
+  if (compare === 'int') return 'fn key_differ(a: u32, b: u32) -> bool { return a != b; }';
+  // By the bits, not by f32 compares (which a compiler may assume free of NaN): JS and WGSL `==`.
+  return `fn key_differ(a: u32, b: u32) -> bool {
+  let nan = (a & 0x7fffffffu) > 0x7f800000u || (b & 0x7fffffffu) > 0x7f800000u;
+  return nan || (a != b && ((a | b) & 0x7fffffffu) != 0u);
+}`;
+}
 
 /**
  * The operator on (heads, value) pairs that makes a scan segmented (Schwartz; Blelloch 1990): a
@@ -89,22 +128,44 @@ function partsOf(spec: OperatorSegmentedSpec) {
   const pair = pairOp(value, value.fields);
   const WG = spec.workgroupSize;
   const K = spec.itemsPerThread;
+  const runs = spec.mode === 'runs';
+  if (runs && spec.keys === undefined) throw new Error('internal error: runs mode needs keys');
   // Blocked runs of K records, a vec4 of words at a time (f16: element by element): one subgroup
   // step per tile for the pairs, which never commute.
   const shape = { workgroupSize: WG, itemsPerThread: K, arrangement: 'blocked' } as const;
-  const io = tileIo({
-    name: 'tile',
-    // A record's WGSL type; tileIo's element path only names it.
-    type: op.wgslType as 'u32',
-    ...shape,
-    backward: spec.backward,
-    fill: value.identity,
-    // A reduction writes each segment's value at its ordinal (not a tile store).
-    source: operatorTileSource(op, spec.mode === 'scan' ? { load: 'src', store: 'dst' } : { load: 'src' }),
-  });
+  // The keys (u32 words), a vec4 at a time where an invocation's run is whole vec4s. In runs mode
+  // they are the scanned tile itself (no values are loaded), else a second tile beside the values.
+  const keys =
+    spec.keys === undefined
+      ? undefined
+      : tileIo({
+          name: runs ? 'tile' : 'keys',
+          type: 'u32',
+          ...shape,
+          fill: '0u',
+          source: K % 4 === 0 ? { kind: 'words', words: valueWords('u32'), load: 'keys' } : { kind: 'elements', load: 'keys' },
+        });
+  const io = runs
+    ? (keys as NonNullable<typeof keys>)
+    : tileIo({
+        name: 'tile',
+        // A record's WGSL type; tileIo's element path only names it.
+        type: op.wgslType as 'u32',
+        ...shape,
+        backward: spec.backward,
+        fill: value.identity,
+        // A reduction writes each segment's value at its ordinal (not a tile store).
+        source: operatorTileSource(op, spec.mode === 'scan' ? { load: 'src', store: 'dst' } : { load: 'src' }),
+      });
   const scan = blockScan({ name: 'block', op: pair.op, subgroups: spec.subgroups, ...shape });
   const stalled = blockReduce({ name: 'stalled', op: pair.op, subgroups: spec.subgroups, workgroupSize: WG, result: 'leader' });
-  return { op, value, pair, io, scan, stalled, needs: composeBlocks(io, scan, stalled) };
+  // The runs' heads (and tails) among the tile's keys, with the keys before and after the tile.
+  const bounds =
+    spec.keys === undefined
+      ? undefined
+      : blockDiscontinuity({ name: 'runs', type: 'u32', ...shape, differ: (a, b) => `key_differ(${a}, ${b})` });
+  const blocks: WgslBlock[] = [io, ...(keys && !runs ? [keys] : []), scan, stalled, ...(bounds ? [bounds] : [])];
+  return { op, value, pair, io, keys, bounds, scan, stalled, needs: composeBlocks(...blocks) };
 }
 
 /**
@@ -115,6 +176,16 @@ function partsOf(spec: OperatorSegmentedSpec) {
  * `dst[ordinal]`, the ordinal being the heads counted so far, minus one. Segments come as one head
  * bit per record (`bits`, bound whole; record 0 always starts one). Backward, the range is read
  * from its end and a record starts a segment in the scan's order when it ends one in the array's.
+ *
+ * With `keys` (the run-based functions: reduce-by-key, scan-by-key, unique, run-length encode) the
+ * segments are runs of equal consecutive keys instead: each tile loads its keys (`keys`, u32 words,
+ * a vec4 at a time with the `keys_words` view) and finds the runs' heads and tails with a block
+ * discontinuity, the keys either side of the tile read from memory (before a range, the previous
+ * range's last key, left in `carry[2 + carry_in]`); the fallback reads `keys[i − 1]` and `keys[i]`.
+ * A reduction also writes each run's first key at its ordinal (`keys_out`), and the run count to
+ * `status[count_word]`; `'runs'` mode loads no values (its items count records, for the lengths) and
+ * writes what `runOutputs` asks, the run count to `run_count`. A range's last record is a tail only
+ * in the last range: the next range writes that run's tail outputs when its first record is a head.
  *
  * Bindings: `src` (the records as `array<vec4<u32>>`, with the `array<u32>` view `src_words`; f16:
  * `array<f16>`), `dst` (a scan: the range's records as `src`, with `dst_tail`, the words past the
@@ -132,12 +203,23 @@ export const operatorSegmentedKernel = defineKernel({
   bindings: (spec: OperatorSegmentedSpec) => {
     const T = operatorOfKey(spec.opKey).wgslType;
     const loaded = partsOf(spec).needs.bindings;
+    const out = spec.runOutputs;
+    const keyed = spec.keys !== undefined;
     return {
-      // src (and its words view), and for a scan dst (and its tail) as the tile declares them.
+      // src (and its words view), and for a scan dst (and its tail) as the tile declares them;
+      // with keys, keys (and its words view).
       ...loaded,
       // A reduction's records, one per segment, written one by one.
-      dst: spec.mode === 'scan' ? loaded['dst'] : readWrite(`array<${T}>`),
-      bits: read('array<u32>'),
+      dst: spec.mode === 'scan' ? loaded['dst'] : spec.mode === 'reduce' ? readWrite(`array<${T}>`) : undefined,
+      bits: keyed ? undefined : read('array<u32>'),
+      keys_out: out?.keys ? readWrite('array<u32>') : undefined,
+      vals: out?.firstValues ? read('array<u32>') : undefined,
+      vals_out: out?.firstValues ? readWrite('array<u32>') : undefined,
+      offsets_out: out?.offsets ? readWrite('array<u32>') : undefined,
+      lengths_out: out?.lengths ? readWrite('array<u32>') : undefined,
+      // The runs counted, written by the last tile of the last range (a reduction, within the
+      // per-stage limit of 8 storage bindings, leaves it in status[count_word] for the plan to copy out).
+      run_count: keyed && spec.mode === 'runs' ? readWrite('array<u32>') : undefined,
       carry: readWrite('array<seg_pair>'),
       status: LOOK_BACK_STATUS,
     };
@@ -148,28 +230,80 @@ export const operatorSegmentedKernel = defineKernel({
 });
 
 function operatorSegmentedWgsl(spec: OperatorSegmentedSpec): string {
-  if (spec.mode === 'reduce' && spec.backward) throw new Error('internal error: a segmented reduction runs forward');
-  const { op, value, pair, io, scan, stalled, needs } = partsOf(spec);
+  if (spec.mode !== 'scan' && spec.backward) throw new Error('internal error: a segmented reduction runs forward');
+  if (spec.keys !== undefined && spec.backward) throw new Error('internal error: a keyed pass runs forward');
+  const parts = partsOf(spec);
+  const { op, value, pair, io, scan, stalled, needs } = parts;
   const K = spec.itemsPerThread;
   const at = (k: number) => `tile * tile_TILE + ${io.position(`${k}u`)}`;
+  const keyed = spec.keys !== undefined;
+  // Whether this invocation's record k starts (ends) a segment, as a WGSL bool: from the head bits,
+  // or from the tile's block discontinuity over the keys.
+  const starts = (k: number) => (keyed ? `((key_heads >> ${k}u) & 1u) != 0u` : `starts(${at(k)}) != 0u`);
+  const ends = (k: number) => (keyed ? `((key_tails >> ${k}u) & 1u) != 0u` : `ends(${at(k)})`);
+  const out = spec.runOutputs;
+  const needsTails = spec.mode === 'reduce' || (spec.mode === 'runs' && out?.lengths === true);
   // A scan stores each pair's value (exclusive: the identity at a segment's first record); a
-  // reduction writes each segment's value, at its last record, to the segment's ordinal.
-  const finish =
-    spec.mode === 'scan'
-      ? `  var out: array<${op.wgslType}, ${K}>;
+  // reduction writes each segment's value, at its last record, to the segment's ordinal (and with
+  // keys the segment's first key at its first record); runs write what `runOutputs` asks at the
+  // runs' first and last records.
+  const atHead: string[] = [];
+  const atTail: string[] = [];
+  if (spec.mode === 'reduce') atTail.push('dst[ord] = seg_value(scanned[K_]);');
+  if (out?.keys) atHead.push('keys_out[ord] = key_items[K_];');
+  if (out?.firstValues) atHead.push('vals_out[ord] = vals[i];');
+  if (out?.offsets) atHead.push('offsets_out[ord] = params.first + i;');
+  if (out?.lengths) atTail.push('lengths_out[ord] = seg_value(scanned[K_]);');
+  let finish: string;
+  if (spec.mode === 'scan') {
+    finish = `  var out: array<${op.wgslType}, ${K}>;
 ${unroll(K, (k) =>
   spec.inclusive
     ? `  out[${k}] = seg_value(scanned[${k}]);`
-    : `  out[${k}] = seg_value(scanned[${k}]);\n  if (starts(${at(k)}) != 0u) { out[${k}] = ${value.identity}; }`,
+    : `  out[${k}] = seg_value(scanned[${k}]);\n  if (${starts(k)}) { out[${k}] = ${value.identity}; }`,
 )}
-  ${io.store('tile', 'out')}`
-      : unroll(
-          K,
-          (k) => `  { let i = ${at(k)}; if (i < params.count && ends(i)) { dst[scanned[${k}].count - 1u] = seg_value(scanned[${k}]); } }`,
-        );
-  const prelude = `${op.declarations}
-${pair.decls}
-// The head bit of record g among all (record 0 always starts a segment).
+  ${io.store('tile', 'out')}`;
+  } else {
+    finish = unroll(K, (k) => {
+      const body = [
+        ...(atHead.length > 0 ? [`if (${starts(k)}) { ${atHead.join(' ').replaceAll('K_', `${k}`)} }`] : []),
+        ...(atTail.length > 0 ? [`if (${ends(k)}) { ${atTail.join(' ').replaceAll('K_', `${k}`)} }`] : []),
+      ];
+      return `  { let i = ${at(k)}; if (i < params.count) { let ord = scanned[${k}].count - 1u; ${body.join(' ')} } }`;
+    });
+  }
+  if (keyed) {
+    const tails = atTail.map((w) => w.replace('scanned[K_]', 'before'));
+    const counted =
+      spec.mode === 'scan'
+        ? ''
+        : spec.mode === 'runs'
+          ? 'run_count[0] = through.count;'
+          : 'atomicStore(&status[params.count_word], through.count);';
+    finish += `
+  if (tile == params.tiles - 1u && leader) {
+    let through = ${pair.op.combine('prefix', 'wg_aggregate')};
+    if (params.carry_out == NONE) {
+      // The runs of every range: the last tile of the last range writes them.
+      ${counted}
+    } else {
+      // The range's last key, for the next range's first head.
+      carry[2u + params.carry_out].count = ${parts.keys?.loadItem('params.count - 1u')};
+    }
+  }${
+    tails.length > 0
+      ? `
+  // The previous range's last run ends before this range when its first record starts one (a
+  // range's last record is no tail until the next range knows): its outputs are written here.
+  if (tile == 0u && leader && params.carry_in != NONE && key_head(0u) != 0u) {
+    let before = carry[params.carry_in];
+    let ord = before.count - 1u;
+    ${tails.join(' ')}
+  }`
+      : ''
+  }`;
+  }
+  const bitsPrelude = `// The head bit of record g among all (record 0 always starts a segment).
 fn head_at(g: u32) -> u32 {
   if (g == 0u) { return 1u; }
   return (bits[g >> 5u] >> (g & 31u)) & 1u;
@@ -193,6 +327,56 @@ fn ends(i: u32) -> bool {
 `
     : ''
 }`;
+  const keysTile = parts.keys;
+  const key = (i: string) => keysTile?.loadItem(i) ?? '';
+  const keysPrelude = `${keyDifferWgsl(spec.keys ?? 'int')}
+
+// The key before logical record i of the range (before the range: the last key of the previous
+// range, which it left in carry[2 + carry_in]).
+fn key_before(i: u32) -> u32 {
+  if (i == 0u) { return carry[2u + params.carry_in].count; }
+  return ${key('i - 1u')};
+}
+
+// Whether logical record i of the range starts a run (the fallback's items, from memory): record
+// 0 of all, or a key unlike the one before.
+fn key_head(i: u32) -> u32 {
+  if (i >= params.count) { return 0u; }
+  if (i == 0u) {
+    if (params.carry_in == NONE) { return 1u; }
+    return u32(key_differ(key_before(0u), ${key('0u')}));
+  }
+  return u32(key_differ(${key('i - 1u')}, ${key('i')}));
+}
+`;
+  const prelude = `${op.declarations}
+${pair.decls}
+${keyed ? keysPrelude : bitsPrelude}`;
+  // Keyed, the main path's heads (and tails) come from the tile's keys at once, the neighbouring
+  // keys read from memory (the tile before's last, the tile after's first; before the range, the
+  // previous range's last). A range's last record is a tail only in the last range.
+  const bounds = parts.bounds;
+  const tileItems =
+    keyed && keysTile && bounds
+      ? {
+          setup: `  let key_items = ${spec.mode === 'runs' ? 'records' : keysTile.load('tile')};
+  let key_valid = ${keysTile.valid('tile')};
+  let key_pred = key_before(tile * tile_TILE);
+  let key_heads = ${bounds.heads('key_items', 'key_pred', 'tile > 0u || params.carry_in != NONE', 'key_valid')};
+${
+  needsTails
+    ? `  let key_succ = ${key('(tile + 1u) * tile_TILE')};
+  var key_tails = ${bounds.tails('key_items', 'key_succ', 'tile + 1u < params.tiles', 'key_valid')};
+  if (tile + 1u == params.tiles && params.carry_out != NONE && group * gsize + lane == (key_valid - 1u) / ${K}u) {
+    key_tails = key_tails & ~(1u << ((key_valid - 1u) % ${K}u));
+  }`
+    : ''
+}`,
+          // Runs count their records: a 1 for each before the end (none for the padding).
+          item: (k: number, x: string) =>
+            `seg_pair_of((key_heads >> ${k}u) & 1u, ${spec.mode === 'runs' ? `u32(${at(k)} < params.count)` : x})`,
+        }
+      : undefined;
   return singlePassScanWgsl({
     prelude,
     op: pair.op,
@@ -206,8 +390,11 @@ fn ends(i: u32) -> bool {
     maxSpin: spec.maxSpin,
     forceFallback: spec.forceFallback,
     // A reduction needs each segment's inclusive value.
-    inclusive: spec.mode === 'reduce' || spec.inclusive,
-    itemOf: (i, x) => `seg_pair_of(starts(${i}), ${x})`,
+    inclusive: spec.mode !== 'scan' || spec.inclusive,
+    itemOf: keyed
+      ? (i, x) => `seg_pair_of(key_head(${i}), ${spec.mode === 'runs' ? `u32(${i} < params.count)` : x})`
+      : (i, x) => `seg_pair_of(starts(${i}), ${x})`,
+    tileItems,
     finish,
   });
 }

@@ -108,6 +108,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
         total: count,
         carry_in: range.carryIn,
         carry_out: range.carryOut,
+        count_word: 0,
       });
       if (shape.mode === 'scan') records.finish('output');
     }
@@ -125,7 +126,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
     const counted = countedParams(
       kernel,
       { count: 'count', total: 'count', tiles: { ceilDiv: tileRecords, max: tiles } },
-      { first: 0, carry_in: NO_RANGE_CARRY, carry_out: NO_RANGE_CARRY },
+      { first: 0, carry_in: NO_RANGE_CARRY, carry_out: NO_RANGE_CARRY, count_word: 0 },
     );
     const [params, tailOut] = recordCountFixup(b, { word, capacity: count, blocks: [counted, tailOutParams()] });
     const records = operatorRecords(b, op, { start: 0, count }, chunkRecords);

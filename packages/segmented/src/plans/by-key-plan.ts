@@ -1,0 +1,434 @@
+import type { ElementType, Operator, Plan, ScanContext, ScanOp } from '@scan/core';
+import { builtinOperator, ScanError } from '@scan/core';
+import {
+  type BufferRef,
+  builtinNameOf,
+  checkBoolean,
+  checkCount,
+  checkElementType,
+  checkEncodeArgs,
+  checkOneOf,
+  checkOp,
+  checkOperatorCompiles,
+  checkOptions,
+  decoupledFallbackStatusBytes,
+  invalidArgument,
+  isOperator,
+  NO_RANGE_CARRY,
+  operatorItemsPerThread,
+  operatorRangeRecords,
+  operatorRanges,
+  operatorRecords,
+  operatorStatus,
+  planOf,
+  type Recipe,
+  RecipeBuilder,
+  RecipeExecutor,
+  recordBytes,
+  representativeCounts,
+  StructureVariants,
+} from '@scan/core/kit';
+import { type OperatorSegmentedSpec, operatorSegmentedKernel, type RunOutputs } from '../kernels/operator-segmented.js';
+
+/** Key types of the run-based functions: keys are compared with `==` as this type. */
+export type KeyType = 'u32' | 'i32' | 'f32';
+
+/** What one keyed pass is made for (checked). */
+interface KeyedShape {
+  readonly mode: 'scan' | 'reduce' | 'runs';
+  readonly op: Operator<unknown>;
+  readonly keyType: KeyType;
+  readonly inclusive: boolean;
+  readonly outputs: RunOutputs;
+  readonly maxCount: number | undefined;
+  readonly maxChunkRecords: number | undefined;
+  readonly forceFallback: boolean;
+}
+
+/** The buffers of one keyed encode, by role (those the mode uses). */
+interface KeyedRoles {
+  keys: GPUBuffer;
+  values?: GPUBuffer;
+  output?: GPUBuffer;
+  outKeys?: GPUBuffer;
+  outValues?: GPUBuffer;
+  offsets?: GPUBuffer;
+  lengths?: GPUBuffer;
+  runCount?: GPUBuffer;
+}
+
+/**
+ * The one pass behind every run-based plan (`operatorSegmentedKernel` with keys): per range of
+ * records one binding holds, a single pass whose tiles load the keys (and the values), find the
+ * runs' heads and tails with a block discontinuity, and scan (heads, value) pairs with decoupled
+ * look-back, writing a scan's values or each run's outputs at its ordinal and the run count.
+ */
+function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Plan<KeyedRoles & { count: number }> {
+  const op = shape.op;
+  const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
+  // The pair adds a word to each record (its head count): runs of about 12 words of records.
+  const K = operatorItemsPerThread(op.words, 12);
+  const spec: OperatorSegmentedSpec = {
+    opKey: op.key,
+    mode: shape.mode,
+    inclusive: shape.inclusive,
+    backward: false,
+    subgroups: ctx.caps.features.subgroups,
+    workgroupSize: WG,
+    itemsPerThread: K,
+    maxSpin: 64,
+    forceFallback: shape.forceFallback,
+    keys: shape.keyType === 'f32' ? 'f32' : 'int',
+    runOutputs: shape.outputs,
+  };
+  const kernel = operatorSegmentedKernel(spec);
+  const tileRecords = WG * K;
+  // A range holds both the keys (a word each) and the records.
+  const chunkRecords = operatorRangeRecords(ctx, Math.max(4, op.bytes), shape.maxChunkRecords);
+  const pairBytes = 4 * (Math.ceil(Math.max(1, op.words)) + 4);
+  // Outputs written at ordinals are bound whole (up to what one binding holds).
+  const whole = (role: string): BufferRef => ({ role, offset: 0, limit: Math.floor(ctx.caps.limits.maxStorageBufferBindingSize / 4) * 4 });
+  const exec = new RecipeExecutor(ctx, what);
+  const o = shape.outputs;
+
+  const build = (count: number): Recipe => {
+    const b = new RecipeBuilder();
+    // Two carries, then the two ranges' last keys (in the count of slots 2 and 3).
+    const carry = b.needScratch('carry', 4 * pairBytes);
+    for (const range of operatorRanges(count, chunkRecords, false)) {
+      const tiles = Math.ceil(range.count / tileRecords);
+      const status = operatorStatus(b, tiles);
+      const start = 4 * range.start;
+      const statusBytes = decoupledFallbackStatusBytes(tiles);
+      const keyRef = (multipleOf: number): BufferRef => ({ role: 'keys', offset: start, limit: 4 * chunkRecords, multipleOf });
+      const keys: Record<string, BufferRef> = K % 4 === 0 ? { keys: keyRef(16), keys_words: keyRef(4) } : { keys: keyRef(4) };
+      const bindings: Record<string, BufferRef> = {
+        ...keys,
+        carry,
+        status,
+      };
+      const records = shape.mode === 'runs' ? undefined : operatorRecords(b, op, range, chunkRecords);
+      if (records) Object.assign(bindings, records.load('src', 'values'));
+      if (shape.mode === 'scan' && records) Object.assign(bindings, records.store('dst', 'output'));
+      if (shape.mode === 'reduce') bindings['dst'] = whole('outValues');
+      if (shape.mode === 'runs') bindings['run_count'] = { role: 'runCount', offset: 0, size: 4 };
+      // A reduction's run count, past the look-back's words (copied out after the last range).
+      if (shape.mode === 'reduce') b.needScratch('status', statusBytes + 16);
+      if (o.keys) bindings['keys_out'] = whole('outKeys');
+      if (o.firstValues) {
+        bindings['vals'] = { role: 'values', offset: start, limit: 4 * chunkRecords, multipleOf: 4 };
+        bindings['vals_out'] = whole('outValues');
+      }
+      if (o.offsets) bindings['offsets_out'] = whole('offsets');
+      if (o.lengths) bindings['lengths_out'] = whole('lengths');
+      b.dispatch(kernel, bindings, tiles, {
+        count: range.count,
+        tiles,
+        first: range.start,
+        total: count,
+        carry_in: range.carryIn,
+        carry_out: range.carryOut,
+        count_word: statusBytes / 4,
+      });
+      if (shape.mode === 'scan' && records) records.finish('output');
+      if (shape.mode === 'reduce' && range.carryOut === NO_RANGE_CARRY) {
+        b.copy({ scratch: 'status', offset: statusBytes }, { role: 'runCount', offset: 0 }, 4);
+      }
+    }
+    return b.build();
+  };
+  const maxCount = shape.maxCount;
+  if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
+  const largest = maxCount || chunkRecords;
+  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
+  const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
+  const keyBytes = (n: number) => 4 * Math.max(1, n);
+  const recordsOf = (n: number) => recordBytes(n, op.bytes);
+  const need: Record<string, { bytes: number | ((n: number) => number) }> = { keys: { bytes: keyBytes } };
+  if (shape.mode !== 'runs' || o.firstValues) need['values'] = { bytes: o.firstValues ? keyBytes : recordsOf };
+  if (shape.mode === 'scan') need['output'] = { bytes: recordsOf };
+  if (o.keys) need['outKeys'] = { bytes: keyBytes };
+  if (shape.mode === 'reduce') need['outValues'] = { bytes: recordsOf };
+  if (o.firstValues) need['outValues'] = { bytes: keyBytes };
+  if (o.offsets) need['offsets'] = { bytes: keyBytes };
+  if (o.lengths) need['lengths'] = { bytes: keyBytes };
+  if (shape.mode !== 'scan') need['runCount'] = { bytes: 4 };
+  const names = Object.keys(need);
+
+  return planOf([exec], {
+    what,
+    encode(encoder, args: KeyedRoles & { count: number }) {
+      const count = checkEncodeArgs(what, args, need);
+      if (shape.mode === 'reduce' && typeof args.runCount?.usage === 'number' && (args.runCount.usage & 0x0008) === 0) {
+        invalidArgument('args.runCount', args.runCount, 'needs GPUBufferUsage.COPY_DST (and STORAGE): the run count is copied there');
+      }
+      if (maxCount !== undefined && count > maxCount) {
+        invalidArgument('args.count', count, `more than the plan's maxCount (${maxCount})`);
+      }
+      const outputBytes = shape.mode === 'scan' ? 0 : Math.max(4 * count, shape.mode === 'reduce' ? count * op.bytes : 0);
+      if (outputBytes > ctx.caps.limits.maxStorageBufferBindingSize) {
+        // Runs are written at their ordinals: each output is one binding.
+        throw new ScanError(
+          'TOO_LARGE',
+          `${what}: args.count = ${count}: the outputs (${outputBytes} bytes) exceed one storage binding (maxStorageBufferBindingSize = ${ctx.caps.limits.maxStorageBufferBindingSize})`,
+          { argument: 'args.count' },
+        );
+      }
+      if (count === 0) {
+        // No runs: the count the next pass reads is still written.
+        if (args.runCount) encoder.clearBuffer(args.runCount, 0, 4);
+        return;
+      }
+      const roles: Record<string, GPUBuffer> = {};
+      for (const name of names) roles[name] = (args as unknown as Record<string, GPUBuffer>)[name] as GPUBuffer;
+      exec.encode(encoder, () => build(count), roles, variants);
+    },
+    ready,
+  });
+}
+
+/** Test hooks and tuning the plans accept beside their documented options (not part of the contract). */
+const HOOKS = ['maxCount', 'forceFallback', 'maxChunkElements'];
+
+function hooksOf(o: Record<string, unknown>) {
+  return {
+    maxCount: o['maxCount'] === undefined ? undefined : checkCount(o['maxCount'], 'options.maxCount'),
+    maxChunkRecords:
+      o['maxChunkElements'] === undefined ? undefined : checkCount(o['maxChunkElements'], 'options.maxChunkElements') || undefined,
+    forceFallback: o['forceFallback'] === true,
+  };
+}
+
+const KEY_TYPES: readonly KeyType[] = ['u32', 'i32', 'f32'];
+const NO_OUTPUTS: RunOutputs = { keys: false, firstValues: false, offsets: false, lengths: false };
+
+// The values' operator of a by-key plan: a user-defined `Operator` as it is, a built-in one or a
+// name on `type` (default `'add'` on `'u32'`) as `builtinOperator`.
+function valueOperatorOf(o: Record<string, unknown>): Operator<unknown> {
+  const op = o['op'];
+  if (isOperator(op) && op.builtin === undefined) {
+    if (o['type'] !== undefined) invalidArgument('options.type', o['type'], `the operator ${op.name} sets the value type; leave type out`);
+    return op as Operator<unknown>;
+  }
+  const type = isOperator(op) ? (op.type as ElementType) : checkElementType(o['type'] ?? 'u32', 'options.type');
+  return builtinOperator(checkOp(builtinNameOf(op), type, 'options.op'), type) as Operator<unknown>;
+}
+
+/** Options of {@link createReduceByKeyPlan}. */
+export interface ReduceByKeyPlanOptions {
+  /** How keys compare (default `'u32'`): `==` on this type, so f32 NaN keys are runs of their own. */
+  keyType?: KeyType;
+  /** The values' element type for a built-in `op` (default `'u32'`; leave it out with a user `Operator`). */
+  type?: ElementType;
+  /** A built-in name or an `Operator` (default `'add'`). */
+  // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
+  op?: ScanOp | Operator<any>;
+  /** Largest count expected: scratch for it is allocated up front, and larger counts are refused. */
+  maxCount?: number;
+}
+
+/**
+ * Buffers of one reduce-by-key: each output holds up to `count` runs; `runCount` gets the u32 run
+ * count at byte 0 (copied there: it needs `COPY_DST` usage).
+ */
+export interface ReduceByKeyEncodeArgs {
+  keys: GPUBuffer;
+  values: GPUBuffer;
+  /** The first key of each run, at the run's ordinal. */
+  outKeys: GPUBuffer;
+  /** Each run's values combined in array order, at the run's ordinal. */
+  outValues: GPUBuffer;
+  runCount: GPUBuffer;
+  count: number;
+}
+
+/**
+ * A reduce-by-key recorded into the caller's encoder: for each run of equal consecutive keys, its
+ * first key and its values combined, at the run's ordinal, and the run count at byte 0 of
+ * `runCount` (to size the next pass on the GPU). One pass over keys and values.
+ *
+ * @example
+ * ```ts
+ * import { createReduceByKeyPlan } from '@scan/segmented';
+ *
+ * const n = 1024;
+ * const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+ * const keys = device.createBuffer({ size: 4 * n, usage });
+ * const values = device.createBuffer({ size: 4 * n, usage });
+ * const outKeys = device.createBuffer({ size: 4 * n, usage });
+ * const outValues = device.createBuffer({ size: 4 * n, usage });
+ * const runCount = device.createBuffer({ size: 4, usage });
+ * const plan = createReduceByKeyPlan(ctx, { keyType: 'u32', type: 'f32', op: 'add' });
+ * await plan.ready;
+ * plan.encode(encoder, { keys, values, outKeys, outValues, runCount, count: n });
+ * ```
+ */
+export function createReduceByKeyPlan(ctx: ScanContext, options?: ReduceByKeyPlanOptions): Plan<ReduceByKeyEncodeArgs> {
+  const o = checkOptions(options, ['keyType', 'type', 'op', ...HOOKS]);
+  const op = valueOperatorOf(o);
+  const keyType = checkOneOf(o['keyType'], KEY_TYPES, 'options.keyType', 'u32');
+  return createKeyedPlan(
+    ctx,
+    { mode: 'reduce', op, keyType, inclusive: true, outputs: { ...NO_OUTPUTS, keys: true }, ...hooksOf(o) },
+    'reduce-by-key plan',
+  ) as Plan<ReduceByKeyEncodeArgs>;
+}
+
+/** Options of {@link createScanByKeyPlan}. */
+export interface ScanByKeyPlanOptions extends ReduceByKeyPlanOptions {
+  /** Inclusive results (default exclusive: each run starts at the identity). */
+  inclusive?: boolean;
+}
+
+/** Buffers of one scan-by-key: `output` holds `count` records. */
+export interface ScanByKeyEncodeArgs {
+  keys: GPUBuffer;
+  values: GPUBuffer;
+  output: GPUBuffer;
+  count: number;
+}
+
+/**
+ * A scan-by-key recorded into the caller's encoder: a scan of the values that restarts at each run
+ * of equal consecutive keys. One pass over keys and values.
+ *
+ * @example
+ * ```ts
+ * import { createScanByKeyPlan } from '@scan/segmented';
+ *
+ * const n = 1024;
+ * const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+ * const keys = device.createBuffer({ size: 4 * n, usage });
+ * const values = device.createBuffer({ size: 4 * n, usage });
+ * const output = device.createBuffer({ size: 4 * n, usage });
+ * const plan = createScanByKeyPlan(ctx, { type: 'u32', inclusive: true });
+ * await plan.ready;
+ * plan.encode(encoder, { keys, values, output, count: n });
+ * ```
+ */
+export function createScanByKeyPlan(ctx: ScanContext, options?: ScanByKeyPlanOptions): Plan<ScanByKeyEncodeArgs> {
+  const o = checkOptions(options, ['keyType', 'type', 'op', 'inclusive', ...HOOKS]);
+  const op = valueOperatorOf(o);
+  const keyType = checkOneOf(o['keyType'], KEY_TYPES, 'options.keyType', 'u32');
+  const inclusive = checkBoolean(o['inclusive'], 'options.inclusive', false);
+  return createKeyedPlan(
+    ctx,
+    { mode: 'scan', op, keyType, inclusive, outputs: NO_OUTPUTS, ...hooksOf(o) },
+    'scan-by-key plan',
+  ) as Plan<ScanByKeyEncodeArgs>;
+}
+
+/** Options of {@link createUniquePlan}, {@link createUniqueByKeyPlan} and {@link createRunLengthEncodePlan}. */
+export interface RunsPlanOptions {
+  /** How keys compare (default `'u32'`). */
+  keyType?: KeyType;
+  /** Largest count expected: scratch for it is allocated up front, and larger counts are refused. */
+  maxCount?: number;
+}
+
+/** Buffers of one unique: `outKeys` holds up to `count` keys; `runCount` gets the u32 run count at byte 0. */
+export interface UniqueEncodeArgs {
+  keys: GPUBuffer;
+  outKeys: GPUBuffer;
+  runCount: GPUBuffer;
+  count: number;
+}
+
+/** Buffers of one unique-by-key: the first key and value of each run; `runCount` gets the run count. */
+export interface UniqueByKeyEncodeArgs {
+  keys: GPUBuffer;
+  /** One 32-bit value per key. */
+  values: GPUBuffer;
+  outKeys: GPUBuffer;
+  outValues: GPUBuffer;
+  runCount: GPUBuffer;
+  count: number;
+}
+
+/** Buffers of one run-length encode: each run's value, length and first index; `runCount` gets the run count. */
+export interface RunLengthEncodeEncodeArgs {
+  keys: GPUBuffer;
+  outKeys: GPUBuffer;
+  lengths: GPUBuffer;
+  offsets: GPUBuffer;
+  runCount: GPUBuffer;
+  count: number;
+}
+
+function runsPlan(ctx: ScanContext, options: unknown, outputs: RunOutputs, what: string) {
+  const o = checkOptions(options, ['keyType', ...HOOKS]);
+  const keyType = checkOneOf(o['keyType'], KEY_TYPES, 'options.keyType', 'u32');
+  const op = builtinOperator('add', 'u32') as Operator<unknown>;
+  return createKeyedPlan(ctx, { mode: 'runs', op, keyType, inclusive: true, outputs, ...hooksOf(o) }, what);
+}
+
+/**
+ * A unique recorded into the caller's encoder: the first key of each run of equal consecutive keys,
+ * and the run count at byte 0 of `runCount`. One pass over the keys.
+ *
+ * @example
+ * ```ts
+ * import { createUniquePlan } from '@scan/segmented';
+ *
+ * const n = 1024;
+ * const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+ * const keys = device.createBuffer({ size: 4 * n, usage });
+ * const outKeys = device.createBuffer({ size: 4 * n, usage });
+ * const runCount = device.createBuffer({ size: 4, usage });
+ * const plan = createUniquePlan(ctx, { keyType: 'i32' });
+ * await plan.ready;
+ * plan.encode(encoder, { keys, outKeys, runCount, count: n });
+ * ```
+ */
+export function createUniquePlan(ctx: ScanContext, options?: RunsPlanOptions): Plan<UniqueEncodeArgs> {
+  return runsPlan(ctx, options, { ...NO_OUTPUTS, keys: true }, 'unique plan') as Plan<UniqueEncodeArgs>;
+}
+
+/**
+ * A unique-by-key recorded into the caller's encoder: the first key and the first value (one
+ * 32-bit word per key) of each run, and the run count at byte 0 of `runCount`.
+ *
+ * @example
+ * ```ts
+ * import { createUniqueByKeyPlan } from '@scan/segmented';
+ *
+ * const n = 1024;
+ * const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+ * const buffer = () => device.createBuffer({ size: 4 * n, usage });
+ * const [keys, values, outKeys, outValues] = [buffer(), buffer(), buffer(), buffer()];
+ * const runCount = device.createBuffer({ size: 4, usage });
+ * const plan = createUniqueByKeyPlan(ctx);
+ * await plan.ready;
+ * plan.encode(encoder, { keys, values, outKeys, outValues, runCount, count: n });
+ * ```
+ */
+export function createUniqueByKeyPlan(ctx: ScanContext, options?: RunsPlanOptions): Plan<UniqueByKeyEncodeArgs> {
+  return runsPlan(ctx, options, { ...NO_OUTPUTS, keys: true, firstValues: true }, 'unique-by-key plan') as Plan<UniqueByKeyEncodeArgs>;
+}
+
+/**
+ * A run-length encode recorded into the caller's encoder: each run's value (`outKeys`), length and
+ * first index (`offsets`), and the run count at byte 0 of `runCount`. One pass over the data.
+ *
+ * @example
+ * ```ts
+ * import { createRunLengthEncodePlan } from '@scan/segmented';
+ *
+ * const n = 1024;
+ * const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+ * const buffer = () => device.createBuffer({ size: 4 * n, usage });
+ * const [keys, outKeys, lengths, offsets] = [buffer(), buffer(), buffer(), buffer()];
+ * const runCount = device.createBuffer({ size: 4, usage });
+ * const plan = createRunLengthEncodePlan(ctx);
+ * await plan.ready;
+ * plan.encode(encoder, { keys, outKeys, lengths, offsets, runCount, count: n });
+ * ```
+ */
+export function createRunLengthEncodePlan(ctx: ScanContext, options?: RunsPlanOptions): Plan<RunLengthEncodeEncodeArgs> {
+  return runsPlan(
+    ctx,
+    options,
+    { keys: true, firstValues: false, offsets: true, lengths: true },
+    'run-length encode plan',
+  ) as Plan<RunLengthEncodeEncodeArgs>;
+}
