@@ -35,8 +35,18 @@ export type {
   ScalarType,
   VectorType,
 } from './operators/operator-type.js';
+// The toolbox: arg-min/max and sorted search (issue 49).
+export { argMax, argMin } from './ops/arg-extremum.js';
 export { distribute, enumerate, pack, packIf, reduce, split } from './ops/primitives.js';
 export { type ScanOptions, scan } from './ops/scan.js';
+export { lowerBound, upperBound } from './ops/search.js';
+export {
+  type ArgExtremumEncodeArgs,
+  type ArgExtremumPlan,
+  type ArgExtremumPlanOptions,
+  createArgMaxPlan,
+  createArgMinPlan,
+} from './plans/arg-extremum-plan.js';
 export { createDispatchArgsPlan, type DispatchArgsEncodeArgs, type DispatchArgsPlanOptions } from './plans/dispatch-args-plan.js';
 export { createReducePlan, type ReduceEncodeArgs, type ReducePlan, type ReducePlanOptions } from './plans/reduce-plan.js';
 export { createScanPlan, type ScanPlan } from './plans/scan-plan.js';
@@ -54,6 +64,7 @@ export {
   type ScatterTuning,
   type SplitEncodeArgs,
 } from './plans/scatter-plans.js';
+export { createSearchPlan, type SearchEncodeArgs, type SearchPlan, type SearchPlanOptions } from './plans/search-plan.js';
 export {
   createDistributePlan,
   createEnumeratePlan,

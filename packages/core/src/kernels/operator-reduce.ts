@@ -6,6 +6,8 @@ import { tileIo } from './blocks/tile-io.js';
 import { defineKernel, readWrite } from './define-kernel.js';
 import { groupIdentityWgsl } from './group-scan.js';
 import { operatorTileSource } from './operator-tile-source.js';
+import { unroll } from './unroll.js';
+import { valueWords } from './value-words.js';
 
 /** What the reduction of an operator's records is specialized on (plain data). */
 export interface OperatorReduceSpec {
@@ -17,6 +19,15 @@ export interface OperatorReduceSpec {
   readonly itemsPerThread: number;
   /** `'partials'`: each workgroup reduces its run of tiles; `'combine'`: one workgroup reduces the partials. */
   readonly phase: 'partials' | 'combine';
+  /**
+   * Records formed from a plain array (`'partials'` only): `src` holds elements of this type, and
+   * item i is the record `{ value: x_i, index: base + i }` of the operator (whose record type is
+   * `{ value: <this type>, index: 'u32' }`, in that order). Each invocation folds its items of
+   * every tile of its run into one record before a single block reduce, so the records meet in an
+   * order other than the array's: the operator must commute (an arg-min/max does: ties are broken
+   * by the index, which no two records share). Absent: `src` holds the records themselves.
+   */
+  readonly indexed?: 'u32' | 'i32' | 'f32';
 }
 
 /**
@@ -30,6 +41,8 @@ export const OPERATOR_REDUCE_PARAMS = {
   partials: 'u32',
   carry_in: 'u32',
   carry_out: 'u32',
+  /** The array index of the range's first element (`indexed` only; 0 otherwise). */
+  base: 'u32',
 } as const;
 
 /**
@@ -69,7 +82,7 @@ export const operatorReduceKernel = defineKernel({
   },
   params: OPERATOR_REDUCE_PARAMS,
   enable: (spec) => [...new Set([...blocksOf(spec).needs.enable, ...operatorOfKey(spec.opKey).enable])],
-  wgsl: (spec) => (spec.phase === 'partials' ? partialsWgsl(spec) : combineWgsl(spec)),
+  wgsl: (spec) => (spec.phase === 'combine' ? combineWgsl(spec) : spec.indexed ? indexedPartialsWgsl(spec) : partialsWgsl(spec)),
 });
 
 /** The blocks of one specialization: the tile load (of the input, or of the partials) and the block reduce. */
@@ -80,17 +93,28 @@ function blocksOf(spec: OperatorReduceSpec) {
   // one subgroup step even for an operator that does not commute. The records come a vec4 of words
   // at a time (f16: element by element); the few partials of the combine, element by element.
   const shape = { workgroupSize: spec.workgroupSize, itemsPerThread: spec.itemsPerThread, arrangement: 'blocked' } as const;
-  const io = tileIo({
-    name: 'tile',
-    // A record's WGSL type (a struct or vector); tileIo's element path only names it.
-    type: op.wgslType as 'u32',
-    ...shape,
-    fill: o.identity,
-    source:
-      spec.phase === 'partials'
-        ? operatorTileSource(op, { load: 'src' })
-        : { kind: 'elements', load: 'partials', count: 'params.partials' },
-  });
+  // Indexed: the tile holds the plain elements (a vec4 of them at a time; past the end, zero), and
+  // the kernel forms the records.
+  const indexed = spec.phase === 'partials' ? spec.indexed : undefined;
+  const io = indexed
+    ? tileIo({
+        name: 'tile',
+        type: indexed,
+        ...shape,
+        fill: `${indexed}()`,
+        source: { kind: 'words', words: valueWords(indexed), load: 'src' },
+      })
+    : tileIo({
+        name: 'tile',
+        // A record's WGSL type (a struct or vector); tileIo's element path only names it.
+        type: op.wgslType as 'u32',
+        ...shape,
+        fill: o.identity,
+        source:
+          spec.phase === 'partials'
+            ? operatorTileSource(op, { load: 'src' })
+            : { kind: 'elements', load: 'partials', count: 'params.partials' },
+      });
   const reduce = blockReduce({ name: 'block', op: o, subgroups: spec.subgroups, ...shape, result: 'leader' });
   return { op, o, io, reduce, needs: composeBlocks(io, reduce) };
 }
@@ -116,6 +140,36 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     workgroupBarrier();   // the block reduce's workgroup memory, before the next tile writes it
   }
   if (leader) { partials[wid.x] = acc; }
+}
+`;
+}
+
+function indexedPartialsWgsl(spec: OperatorReduceSpec): string {
+  const { op, o, io, reduce, needs } = blocksOf(spec);
+  const id = groupIdentityWgsl(spec.subgroups, spec.workgroupSize);
+  const fields = typeof op.type === 'object' ? Object.keys(op.type) : [];
+  if (fields.join() !== 'value,index' || (op.type as Record<string, string>)['index'] !== 'u32') {
+    throw new Error(`internal error: an indexed reduction needs records { value, index: u32 }, not ${op.wgslType}`);
+  }
+  return `${op.declarations}
+${needs.decls}
+${id.decls}
+
+@compute @workgroup_size(${spec.workgroupSize})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${id.builtins}) {
+  ${id.body}
+  // This workgroup's run of tiles: each invocation folds the records (x_i, i) of its items into one
+  // (the operator commutes, so no block step per tile and no barrier in the loop), then one block reduce.
+  var acc = ${o.identity};
+  let first = wid.x * params.per;
+  let last = min(first + params.per, params.tiles);
+  for (var t = first; t < last; t++) {
+    let items = ${io.load('t')};
+    let at = t * tile_TILE;
+${unroll(spec.itemsPerThread, (k) => `    { let i = at + ${io.position(`${k}u`)}; if (i < params.count) { acc = ${o.combine('acc', `${op.wgslType}(items[${k}], params.base + i)`)}; } }`)}
+  }
+  let total = ${reduce.reduce('acc')};
+  if (group == 0u && lane == 0u) { partials[wid.x] = total; }
 }
 `;
 }
