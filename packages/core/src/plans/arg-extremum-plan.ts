@@ -30,7 +30,8 @@ export type ArgExtremumPlan = Plan<ArgExtremumEncodeArgs>;
 
 function createArgExtremumPlan(ctx: ScanContext, which: ArgExtremum, options: ArgExtremumPlanOptions): ArgExtremumPlan {
   assertUsable(ctx);
-  const given = checkOptions(options, ['type', 'maxCount', 'maxChunkElements'], 'options');
+  // `maxPartials` (tests: fewer workgroups, each folding a longer run of tiles) is not part of the contract.
+  const given = checkOptions(options, ['type', 'maxCount', 'maxChunkElements', 'maxPartials'], 'options');
   const type = given['type'] === undefined ? 'u32' : checkElementType(given['type'], 'options.type');
   const maxCount = given['maxCount'] === undefined ? undefined : checkCount(given['maxCount'], 'options.maxCount');
   const maxChunkRecords =
@@ -42,6 +43,7 @@ function createArgExtremumPlan(ctx: ScanContext, which: ArgExtremum, options: Ar
     maxCount,
     maxChunkRecords,
     indexed: type,
+    ...(given['maxPartials'] === undefined ? {} : { maxPartials: checkCount(given['maxPartials'], 'options.maxPartials') }),
     what: `arg${which} plan`,
   });
 }
