@@ -70,7 +70,10 @@ describe('search plan', () => {
         record(encoder) {
           const key = `${type}/${side}/${chunk}`;
           let plan = plans.get(key);
-          if (!plan) plans.set(key, (plan = createSearchPlan(ctx, { type, side, maxChunkElements: chunk })));
+          if (!plan) {
+            plan = createSearchPlan(ctx, { type, side, maxChunkElements: chunk });
+            plans.set(key, plan);
+          }
           const output = poisoned(ctx, 4 * needles.length);
           const sorted = bufferOf(ctx, keys.length === 0 ? new Uint32Array(1) : keys);
           plan.encode(encoder, { sorted, sortedCount: keys.length, needles: bufferOf(ctx, needles), needleCount: needles.length, output });
