@@ -70,10 +70,14 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
     phase: 'partials',
     ...(indexed ? { indexed } : {}),
   };
-  const combineSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: 4, phase: 'combine' };
+  // Indexed (arg-min/max, a read-bound pass of small records): up to 16 partials per combine
+  // invocation, so the partials phase has many short workgroups (4096 of at least one tile) and the
+  // last wave of a large GPU is a small part of the pass.
+  const combineK = indexed ? 16 : 4;
+  const combineSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: combineK, phase: 'combine' };
   const partialsKernel = operatorReduceKernel(partialsSpec);
   const combineKernel = operatorReduceKernel(combineSpec);
-  const maxPartials = Math.min(WG * 4, shape.maxPartials ?? WG * 4);
+  const maxPartials = Math.min(WG * combineK, shape.maxPartials ?? WG * combineK);
   const tileRecords = WG * K;
   const chunkRecords = operatorRangeRecords(ctx, input.bytes, shape.maxChunkRecords);
   const sizeOf = (count: number) => recordBytes(count, bytes);
