@@ -1,6 +1,6 @@
 // argMin / argMax: the indexed operator reduction against the CPU reference (types, ties, NaN, ±0,
 // extremes, edge sizes, chunk carries, long runs of tiles, a count the GPU wrote), and the errors.
-import { bufferOf, getTestContext, POISON_U32, poisoned, randomData, runBatch } from '@scan/gpu-testing';
+import { bufferOf, type DataKind, getTestContext, POISON_U32, poisoned, randomData, runBatch } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { ELEMENT_TYPES, type ElementType } from '../src/element-types.js';
@@ -14,7 +14,7 @@ const TILE = 4096;
 const SIZES = [1, 2, 3, 5, 17, TILE - 1, TILE, TILE + 1, 3 * TILE + 7, 65537];
 
 function contentsOf(type: ElementType, n: number, seed: number): Data[] {
-  const kinds = ['random', 'small', 'equal', 'extreme', ...(type === 'f32' ? ['nan'] : [])] as const;
+  const kinds: DataKind[] = ['random', 'small', 'equal', 'extreme', ...(type === 'f32' ? (['nan'] as const) : [])];
   return kinds.map((kind, k) => randomData(type, n, seed + k, kind));
 }
 
