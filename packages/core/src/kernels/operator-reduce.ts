@@ -3,11 +3,10 @@ import { operatorBlockOp } from '../operators/operator-block-op.js';
 import { composeBlocks } from './blocks/block.js';
 import { blockReduce } from './blocks/block-reduce.js';
 import { tileIo } from './blocks/tile-io.js';
-import { defineKernel, readWrite } from './define-kernel.js';
+import { defineKernel, read, readWrite } from './define-kernel.js';
 import { groupIdentityWgsl } from './group-scan.js';
 import { operatorTileSource } from './operator-tile-source.js';
 import { unroll } from './unroll.js';
-import { valueWords } from './value-words.js';
 
 /** What the reduction of an operator's records is specialized on (plain data). */
 export interface OperatorReduceSpec {
@@ -22,10 +21,12 @@ export interface OperatorReduceSpec {
   /**
    * Records formed from a plain array (`'partials'` only): `src` holds elements of this type, and
    * item i is the record `{ value: x_i, index: base + i }` of the operator (whose record type is
-   * `{ value: <this type>, index: 'u32' }`, in that order). Each invocation folds its items of
-   * every tile of its run into one record before a single block reduce, so the records meet in an
-   * order other than the array's: the operator must commute (an arg-min/max does: ties are broken
-   * by the index, which no two records share). Absent: `src` holds the records themselves.
+   * `{ value: <this type>, index: 'u32' }`, in that order). The elements come as whole vec4s in a
+   * striped tile (`src`; the 1–3 after the last whole vec4 through `src_words`), and each invocation
+   * folds its items of every tile of its run into one record before a single block reduce, so the
+   * records meet in an order other than the array's: the operator must commute (an arg-min/max
+   * does: ties are broken by the index, which no two records share). `itemsPerThread` counts
+   * elements, a multiple of 4. Absent: `src` holds the records themselves.
    */
   readonly indexed?: 'u32' | 'i32' | 'f32';
 }
@@ -75,6 +76,7 @@ export const operatorReduceKernel = defineKernel({
     const partials = spec.phase === 'partials';
     return {
       ...loaded,
+      src_words: spec.indexed && partials ? read('array<u32>') : loaded['src_words'],
       partials: partials ? readWrite(`array<${T}>`) : loaded['partials'],
       carry: partials ? undefined : readWrite(`array<${T}>`),
       result: partials ? undefined : readWrite(`array<${T}>`),
@@ -93,16 +95,20 @@ function blocksOf(spec: OperatorReduceSpec) {
   // one subgroup step even for an operator that does not commute. The records come a vec4 of words
   // at a time (f16: element by element); the few partials of the combine, element by element.
   const shape = { workgroupSize: spec.workgroupSize, itemsPerThread: spec.itemsPerThread, arrangement: 'blocked' } as const;
-  // Indexed: the tile holds the plain elements (a vec4 of them at a time; past the end, zero), and
-  // the kernel forms the records.
+  // Indexed: the tile holds the plain elements' whole vec4s, striped (the operator commutes, so the
+  // order is free: every load instruction of a subgroup reads one contiguous piece), and the kernel
+  // forms the records; the 1–3 elements past the last whole vec4 are read through src_words.
   const indexed = spec.phase === 'partials' ? spec.indexed : undefined;
   const io = indexed
     ? tileIo({
         name: 'tile',
-        type: indexed,
-        ...shape,
-        fill: `${indexed}()`,
-        source: { kind: 'words', words: valueWords(indexed), load: 'src' },
+        // vec4s of words; tileIo's element path only names the type.
+        type: 'vec4<u32>' as 'u32',
+        workgroupSize: spec.workgroupSize,
+        itemsPerThread: spec.itemsPerThread / 4,
+        arrangement: 'striped',
+        fill: 'vec4<u32>()',
+        source: { kind: 'elements', load: 'src', count: '(params.count / 4u)' },
       })
     : tileIo({
         name: 'tile',
@@ -151,6 +157,10 @@ function indexedPartialsWgsl(spec: OperatorReduceSpec): string {
   if (fields.join() !== 'value,index' || (op.type as Record<string, string>)['index'] !== 'u32') {
     throw new Error(`internal error: an indexed reduction needs records { value, index: u32 }, not ${op.wgslType}`);
   }
+  const T = spec.indexed as string;
+  const value = (w: string) => (T === 'u32' ? w : `bitcast<${T}>(${w})`);
+  const record = (w: string, i: string) => `${op.wgslType}(${value(w)}, params.base + ${i})`;
+  const V = spec.itemsPerThread / 4;
   return `${op.declarations}
 ${needs.decls}
 ${id.decls}
@@ -158,15 +168,28 @@ ${id.decls}
 @compute @workgroup_size(${spec.workgroupSize})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${id.builtins}) {
   ${id.body}
-  // This workgroup's run of tiles: each invocation folds the records (x_i, i) of its items into one
+  // This workgroup's run of tiles: each invocation folds the records (x_i, i) of its vec4s into one
   // (the operator commutes, so no block step per tile and no barrier in the loop), then one block reduce.
   var acc = ${o.identity};
+  let whole = params.count / 4u;
   let first = wid.x * params.per;
   let last = min(first + params.per, params.tiles);
   for (var t = first; t < last; t++) {
     let items = ${io.load('t')};
-    let at = t * tile_TILE;
-${unroll(spec.itemsPerThread, (k) => `    { let i = at + ${io.position(`${k}u`)}; if (i < params.count) { acc = ${o.combine('acc', `${op.wgslType}(items[${k}], params.base + i)`)}; } }`)}
+${unroll(
+  V,
+  (k) => `    { let q = t * tile_TILE + ${io.position(`${k}u`)}; if (q < whole) {
+      let i = 4u * q;
+      acc = ${o.combine('acc', record(`items[${k}].x`, 'i'))};
+      acc = ${o.combine('acc', record(`items[${k}].y`, 'i + 1u'))};
+      acc = ${o.combine('acc', record(`items[${k}].z`, 'i + 2u'))};
+      acc = ${o.combine('acc', record(`items[${k}].w`, 'i + 3u'))};
+    } }`,
+)}
+  }
+  // The 1–3 elements after the last whole vec4: the first invocation folds them.
+  if (wid.x == 0u && lid == 0u) {
+    for (var i = 4u * whole; i < params.count; i++) { acc = ${o.combine('acc', record('src_words[i]', 'i'))}; }
   }
   let total = ${reduce.reduce('acc')};
   if (group == 0u && lane == 0u) { partials[wid.x] = total; }
