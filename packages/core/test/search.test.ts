@@ -43,7 +43,8 @@ describe('search plan', () => {
     const ctx = await getTestContext();
     const sortedSizes = [0, 1, 2, 3, 5, 2047, 2048, 2049, 6000, 70001];
     const needleSizes = [1, 2, 3, TILE - 1, TILE, TILE + 1, 3 * TILE + 5];
-    const jobs: { type: ElementType; side: 'lower' | 'upper'; chunk: number | undefined; keys: Data; needles: Data }[] = [];
+    const jobs: { type: ElementType; side: 'lower' | 'upper'; chunk: number | undefined; keys: Data; needles: Data; order?: 'sorted' }[] =
+      [];
     for (const type of ELEMENT_TYPES) {
       for (const [s, n] of sortedSizes.entries()) {
         const keys = sortedKeys(type, n, 11 * s + 1, s % 2 === 0 ? 'small' : 'random');
@@ -59,6 +60,13 @@ describe('search plan', () => {
       const sortedNeedles = needlesFor(type, runs, 5000, 3).sort();
       for (const side of SIDES) {
         jobs.push({ type, side, chunk: undefined, keys: runs, needles: sortedNeedles });
+        // Narrowed tiles: sorted needles (each tile's range fits the cache), and random ones (it does not).
+        jobs.push({ type, side, chunk: undefined, keys: runs, needles: sortedNeedles, order: 'sorted' });
+        jobs.push({ type, side, chunk: undefined, keys: runs, needles: needlesFor(type, runs, 3000, 4), order: 'sorted' });
+        // Needles denser than the keys: every tile's range fits the cache (the dense path); and no keys.
+        const few = sortedKeys(type, 3000, 21, 'random');
+        jobs.push({ type, side, chunk: undefined, keys: few, needles: needlesFor(type, few, 20000, 6).sort(), order: 'sorted' });
+        jobs.push({ type, side, chunk: undefined, keys: make(type, []), needles: needlesFor(type, few, 100, 2), order: 'sorted' });
         // Chunks of 1024 needles: the offsets of each.
         jobs.push({ type, side, chunk: 1024, keys: runs, needles: needlesFor(type, runs, 4100, 9) });
       }
@@ -66,12 +74,12 @@ describe('search plan', () => {
     const plans = new Map<string, ReturnType<typeof createSearchPlan>>();
     const results = await runBatch(
       ctx,
-      jobs.map(({ type, side, chunk, keys, needles }) => ({
+      jobs.map(({ type, side, chunk, keys, needles, order }) => ({
         record(encoder) {
-          const key = `${type}/${side}/${chunk}`;
+          const key = `${type}/${side}/${chunk}/${order}`;
           let plan = plans.get(key);
           if (!plan) {
-            plan = createSearchPlan(ctx, { type, side, maxChunkElements: chunk });
+            plan = createSearchPlan(ctx, { type, side, maxChunkElements: chunk, needleOrder: order });
             plans.set(key, plan);
           }
           const output = poisoned(ctx, 4 * needles.length);
@@ -82,10 +90,10 @@ describe('search plan', () => {
       })),
     );
     for (const plan of plans.values()) plan.destroy();
-    jobs.forEach(({ type, side, chunk, keys, needles }, i) => {
+    jobs.forEach(({ type, side, chunk, keys, needles, order }, i) => {
       const got = new Uint32Array(results[i]![0]!);
       const want = (side === 'lower' ? cpu.lowerBound : cpu.upperBound)(keys, needles);
-      const label = `${side} ${type} sorted=${keys.length} needles=${needles.length} chunk=${chunk}`;
+      const label = `${side} ${type} sorted=${keys.length} needles=${needles.length} chunk=${chunk} order=${order}`;
       const bad = got.findIndex((g, j) => g !== want[j]);
       expect({ label, bad, got: got[bad], want: want[bad] }).toEqual({ label, bad: -1, got: undefined, want: undefined });
     });

@@ -15,6 +15,14 @@ export interface SearchSpec {
   readonly needlesPerThread: number;
   /** Keys the workgroup caches, a power of two (workgroup memory: 4 bytes each). */
   readonly cacheSize: number;
+  /**
+   * Narrow each tile first (for sorted or clustered needles): the tile's least and greatest needle
+   * bound every answer of the tile to `[L, R]`, and when `R − L` keys fit the cache, the workgroup
+   * loads exactly those keys (one coalesced read) and every search stays in workgroup memory —
+   * a merge of sorted needles in all but name. Correct for needles in any order; it costs two
+   * barriers and two searches per tile where the range does not fit.
+   */
+  readonly narrow: boolean;
 }
 
 /**
@@ -82,22 +90,12 @@ function searchWgsl(spec: SearchSpec): string {
   return `${needs.decls}
 const CACHE: u32 = ${C}u;
 var<workgroup> cache: array<u32, ${C}>;
-
+${spec.narrow ? 'var<workgroup> bounds: array<atomic<u32>, 2>;\nvar<workgroup> range: array<u32, 2>;\n' : ''}
 fn order_of(k: u32) -> u32 { return ${orderBitsWgsl(spec.type, 'k')}; }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let tile = wid.x + wid.y * params.dispatch_x;
-  if (tile >= params.tiles) { return; }   // uniform: the rest of a 2-D grid's last row
-  // The cache: key j·stride for j < cache_count, then the largest order bits up to cache_span (a
-  // power of two), which the search below counts and then clamps away.
-  for (var j = lid; j < params.cache_span; j += ${WG}u) {
-    var k = 0xffffffffu;
-    if (j < params.cache_count) { k = order_of(sorted[j * params.stride]); }
-    cache[j] = k;
-  }
-  let items = ${io.load('tile', ...args)};
-  workgroupBarrier();
+
+// The strided path: each needle searched in the cache of every stride-th key, then in device memory.
+fn search_strided(items: array<u32, ${K}>) -> array<u32, ${K}> {
   var v: array<u32, ${K}>;
   var c: array<u32, ${K}>;
 ${unroll(K, (k) => `  v[${k}] = order_of(items[${k}]);\n  c[${k}] = 0u;`)}
@@ -124,6 +122,80 @@ ${unroll(
   for (var step = params.stride / 2u; step > 0u; step = step / 2u) {
 ${unroll(K, (k) => `    { let j = lo[${k}] + step - 1u; if (j < hi[${k}]) { if (order_of(sorted[j]) ${before} v[${k}]) { lo[${k}] += step; } } }`)}
   }
+  return lo;
+}
+
+// How many keys come before order bits v (or_equal: keys <= v, else keys < v), for one value.
+fn count_before(v: u32, or_equal: bool) -> u32 {
+  var c = 0u;
+  for (var step = params.cache_span / 2u; step > 0u; step = step / 2u) {
+    let k = cache[c + step - 1u];
+    if (k < v || (or_equal && k == v)) { c += step; }
+  }
+  { let k = cache[c]; if (k < v || (or_equal && k == v)) { c += 1u; } }
+  c = min(c, params.cache_count);
+  var lo = select(0u, (c - 1u) * params.stride + 1u, c > 0u);
+  let hi = min(c * params.stride, params.sorted_count);
+  for (var step = params.stride / 2u; step > 0u; step = step / 2u) {
+    let j = lo + step - 1u;
+    if (j < hi) { let k = order_of(sorted[j]); if (k < v || (or_equal && k == v)) { lo += step; } }
+  }
+  return lo;
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let tile = wid.x + wid.y * params.dispatch_x;
+  if (tile >= params.tiles) { return; }   // uniform: the rest of a 2-D grid's last row
+  // The cache: key j·stride for j < cache_count, then the largest order bits up to cache_span (a
+  // power of two), which the search below counts and then clamps away.
+  for (var j = lid; j < params.cache_span; j += ${WG}u) {
+    var k = 0xffffffffu;
+    if (j < params.cache_count) { k = order_of(sorted[j * params.stride]); }
+    cache[j] = k;
+  }
+  let items = ${io.load('tile', ...args)};
+${
+  spec.narrow
+    ? `  if (lid == 0u) { atomicStore(&bounds[0], 0xffffffffu); atomicStore(&bounds[1], 0u); }
+  workgroupBarrier();
+  // The tile's least and greatest needle (of those before the end).
+  var least = 0xffffffffu;
+  var most = 0u;
+${unroll(K, (k) => `  if (tile * tile_TILE + ${io.position(`${k}u`, ...args)} < params.needle_count) { let o = order_of(items[${k}]); least = min(least, o); most = max(most, o); }`)}
+  atomicMin(&bounds[0], least);
+  atomicMax(&bounds[1], most);
+  workgroupBarrier();
+  // Every answer of the tile lies in [L, R]: L = keys < least, R = keys <= greatest.
+  if (lid < 2u) { range[lid] = count_before(select(atomicLoad(&bounds[1]), atomicLoad(&bounds[0]), lid == 0u), lid == 1u); }
+  workgroupBarrier();
+  let first = range[0];
+  let span = range[1] - first;
+  let dense = span <= CACHE;
+  // Keys L … R − 1 in the cache (padded with the largest order bits), read once, coalesced.
+  if (dense) {
+    for (var j = lid; j < CACHE; j += ${WG}u) {
+      var k = 0xffffffffu;
+      if (j < span) { k = order_of(sorted[first + j]); }
+      cache[j] = k;
+    }
+  }
+  workgroupBarrier();
+  var lo: array<u32, ${K}>;
+  if (dense) {
+    var c: array<u32, ${K}>;
+    var v: array<u32, ${K}>;
+${unroll(K, (k) => `    v[${k}] = order_of(items[${k}]);\n    c[${k}] = 0u;`)}
+    for (var step = CACHE / 2u; step > 0u; step = step / 2u) {
+${unroll(K, (k) => `      if (cache[c[${k}] + step - 1u] ${before} v[${k}]) { c[${k}] += step; }`)}
+    }
+${unroll(K, (k) => `    if (cache[c[${k}]] ${before} v[${k}]) { c[${k}] += 1u; }\n    lo[${k}] = first + min(c[${k}], span);`)}
+  } else {
+    lo = search_strided(items);
+  }`
+    : `  workgroupBarrier();
+  let lo = search_strided(items);`
+}
   ${io.store('tile', 'lo', ...args)}
 }
 `;

@@ -18,6 +18,14 @@ export interface SearchPlanOptions {
   type?: 'u32' | 'i32' | 'f32';
   /** `'lower'` (default): the first index i with `sorted[i] >= needle`; `'upper'`: with `sorted[i] > needle`. */
   side?: 'lower' | 'upper';
+  /**
+   * `'sorted'`: the needles usually come ascending (or in clusters): each tile of 2048 needles first
+   * finds the range of keys its least and greatest needle bound, and where that range fits the
+   * workgroup's cache (2048 keys) reads it once, coalesced, and searches there alone — a merge in
+   * all but name. Results are right for needles in any order either way; `'any'` (default) skips
+   * the narrowing, which would cost two barriers and two searches per tile for scattered needles.
+   */
+  needleOrder?: 'any' | 'sorted';
   /** Largest number of needles one dispatch reads (tests lower it to exercise the chunks). */
   maxChunkElements?: number;
 }
@@ -52,7 +60,9 @@ const NEEDLES_PER_THREAD = 8;
  * unspecified indices). One dispatch per chunk of needles: every workgroup caches every
  * `stride`-th key (2048 of them) in workgroup memory, then each needle takes ~11 steps there and
  * `log2(stride)` = ⌈log2(sortedCount / 2048)⌉ steps in device memory. Needles in any order; sorted
- * needles are not merged but run faster by locality (neighbouring needles read the same keys).
+ * needles run faster by locality (neighbouring needles read the same keys), and with
+ * `needleOrder: 'sorted'` each tile of them reads its range of keys once and searches it in
+ * workgroup memory alone.
  * `sorted` must fit one binding. Memory: the parameter ring only.
  *
  * @example
@@ -63,14 +73,15 @@ const NEEDLES_PER_THREAD = 8;
  */
 export function createSearchPlan(ctx: ScanContext, options: SearchPlanOptions = {}): SearchPlan {
   assertUsable(ctx);
-  const given = checkOptions(options, ['type', 'side', 'maxChunkElements'], 'options');
+  const given = checkOptions(options, ['type', 'side', 'needleOrder', 'maxChunkElements'], 'options');
   const type = given['type'] === undefined ? 'u32' : checkElementType(given['type'], 'options.type');
   const side = checkOneOf(given['side'], ['lower', 'upper'] as const, 'options.side', 'lower');
+  const narrow = checkOneOf(given['needleOrder'], ['any', 'sorted'] as const, 'options.needleOrder', 'any') === 'sorted';
   const requested =
     given['maxChunkElements'] === undefined ? undefined : checkCount(given['maxChunkElements'], 'options.maxChunkElements') || undefined;
   const what = 'search plan';
   const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
-  const spec: SearchSpec = { type, side, workgroupSize: WG, needlesPerThread: NEEDLES_PER_THREAD, cacheSize: CACHE };
+  const spec: SearchSpec = { type, side, workgroupSize: WG, needlesPerThread: NEEDLES_PER_THREAD, cacheSize: CACHE, narrow };
   const kernel = searchKernel(spec);
   const tileNeedles = WG * NEEDLES_PER_THREAD;
   const chunk = operatorRangeRecords(ctx, 4, requested);
