@@ -60,15 +60,20 @@ describe('search plan', () => {
       const sortedNeedles = needlesFor(type, runs, 5000, 3).sort();
       for (const side of SIDES) {
         jobs.push({ type, side, chunk: undefined, keys: runs, needles: sortedNeedles });
+        // (SwiftShader time goes to compiling: the narrowed kernel for f32 on both sides and one side
+        // of each integer type, the chunked plan for u32 only.)
+        const narrowed = type === 'f32' || (type === 'u32') === (side === 'upper');
         // Narrowed tiles: sorted needles (each tile's range fits the cache), and random ones (it does not).
-        jobs.push({ type, side, chunk: undefined, keys: runs, needles: sortedNeedles, order: 'sorted' });
-        jobs.push({ type, side, chunk: undefined, keys: runs, needles: needlesFor(type, runs, 3000, 4), order: 'sorted' });
+        if (narrowed) jobs.push({ type, side, chunk: undefined, keys: runs, needles: sortedNeedles, order: 'sorted' });
+        if (narrowed) jobs.push({ type, side, chunk: undefined, keys: runs, needles: needlesFor(type, runs, 3000, 4), order: 'sorted' });
         // Needles denser than the keys: every tile's range fits the cache (the dense path); and no keys.
         const few = sortedKeys(type, 3000, 21, 'random');
-        jobs.push({ type, side, chunk: undefined, keys: few, needles: needlesFor(type, few, 20000, 6).sort(), order: 'sorted' });
-        jobs.push({ type, side, chunk: undefined, keys: make(type, []), needles: needlesFor(type, few, 100, 2), order: 'sorted' });
+        if (narrowed)
+          jobs.push({ type, side, chunk: undefined, keys: few, needles: needlesFor(type, few, 20000, 6).sort(), order: 'sorted' });
+        if (narrowed)
+          jobs.push({ type, side, chunk: undefined, keys: make(type, []), needles: needlesFor(type, few, 100, 2), order: 'sorted' });
         // Chunks of 1024 needles: the offsets of each.
-        jobs.push({ type, side, chunk: 1024, keys: runs, needles: needlesFor(type, runs, 4100, 9) });
+        if (type === 'u32') jobs.push({ type, side, chunk: 1024, keys: runs, needles: needlesFor(type, runs, 4100, 9) });
       }
     }
     const plans = new Map<string, ReturnType<typeof createSearchPlan>>();
@@ -142,6 +147,9 @@ describe('lowerBound / upperBound (array level)', () => {
       expect(Array.from(await lowerBound(ctx, keys, needles))).toEqual(Array.from(cpu.lowerBound(keys, needles)));
       expect(Array.from(await upperBound(ctx, keys, needles))).toEqual(Array.from(cpu.upperBound(keys, needles)));
       expect(needles).toEqual(copy);
+      // Ascending needles take the narrowed path.
+      const ascending = needlesFor(type, keys, 9000, 5).sort();
+      expect(Array.from(await upperBound(ctx, keys, ascending))).toEqual(Array.from(cpu.upperBound(keys, ascending)));
     }
   });
 
