@@ -53,7 +53,7 @@ export const SEARCH_PARAMS = {
  *
  * @example
  * ```ts
- * const kernel = searchKernel({ type: 'f32', side: 'lower', workgroupSize: 256, needlesPerThread: 8, cacheSize: 2048 });
+ * const kernel = searchKernel({ type: 'f32', side: 'lower', workgroupSize: 256, needlesPerThread: 8, cacheSize: 2048, narrow: false });
  * ```
  */
 export const searchKernel = defineKernel({
