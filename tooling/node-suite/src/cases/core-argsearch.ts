@@ -19,9 +19,9 @@ export const toolboxSearchCases: readonly NodeCase[] = [
     const data = randomData('i32', size, seed, 'small');
     return { call: (ctx) => argMax(ctx, data), check: (got) => expectSameArg(got, cpu.argMax(data), 'argMax') };
   }),
-  defineCase('core.lowerBound', 'u32 needles into as many sorted u32 keys', (size, seed) => {
+  defineCase('core.lowerBound', 'ascending u32 needles (the narrowed path) into as many sorted u32 keys', (size, seed) => {
     const sorted = randomData('u32', size, seed, 'sorted');
-    const needles = randomData('u32', size, seed + 1);
+    const needles = randomData('u32', size, seed + 1, 'sorted');
     return {
       call: (ctx) => lowerBound(ctx, sorted, needles),
       check: (got) => expectEqualArrays(got, cpu.lowerBound(sorted, needles), 'lowerBound'),
