@@ -53,9 +53,9 @@ function createArgExtremumPlan(ctx: ScanContext, which: ArgExtremum, options: Ar
  * element order (f32: −∞ < … < −0 < +0 < … < +∞ < NaN, so NaNs count only when every element is
  * NaN) and the lowest index where it occurs, written to `output` as (value bits, index). A
  * reduction of (value, index) records through the user-operator reduction, the records formed
- * while the elements stream in as vec4s: two dispatches (up to 1024 partials, then one combine),
+ * while the elements stream in as vec4s: two dispatches (up to 4096 partials, then one combine),
  * per binding-sized chunk. The count is `count`, or with `maxCount` (within one binding) a u32 the
- * GPU wrote (`countBuffer`). Memory: 8 KiB of partials and a few bytes of carry.
+ * GPU wrote (`countBuffer`). Memory: 32 KiB of partials and a few bytes of carry.
  *
  * @example
  * ```ts

@@ -40,8 +40,8 @@ export interface OperatorReduceShape<T> {
 /**
  * The buffer-level reduction of a user-defined operator (what `createReducePlan` makes when `op`
  * is an `Operator` that is not one of core's built-ins on u32, i32 or f32): per chunk of records
- * that one binding holds, the partials (up to 1024 workgroups, each a run of tiles) and one
- * workgroup combining them after the previous chunk's carry. The result record is written to the
+ * that one binding holds, the partials (up to 1024 workgroups, 4096 with an indexed source, each
+ * a run of tiles) and one workgroup combining them after the previous chunk's carry. The result record is written to the
  * start of `output` (which needs `STORAGE` usage), `op.identity` for a count of 0.
  *
  * @example
