@@ -36,9 +36,18 @@ export type {
   ScalarType,
   VectorType,
 } from './operators/operator-type.js';
+export { argMax, argMin } from './ops/arg-extremum.js';
 export { histogram } from './ops/histogram.js';
 export { distribute, enumerate, pack, packIf, reduce, split } from './ops/primitives.js';
 export { type ScanOptions, scan } from './ops/scan.js';
+export { lowerBound, upperBound } from './ops/search.js';
+export {
+  type ArgExtremumEncodeArgs,
+  type ArgExtremumPlan,
+  type ArgExtremumPlanOptions,
+  createArgMaxPlan,
+  createArgMinPlan,
+} from './plans/arg-extremum-plan.js';
 export { createDispatchArgsPlan, type DispatchArgsEncodeArgs, type DispatchArgsPlanOptions } from './plans/dispatch-args-plan.js';
 export {
   createHistogramPlan,
@@ -63,6 +72,7 @@ export {
   type ScatterTuning,
   type SplitEncodeArgs,
 } from './plans/scatter-plans.js';
+export { createSearchPlan, type SearchEncodeArgs, type SearchPlan, type SearchPlanOptions } from './plans/search-plan.js';
 export {
   createDistributePlan,
   createEnumeratePlan,

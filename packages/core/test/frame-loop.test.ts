@@ -18,6 +18,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import {
+  createArgMaxPlan,
+  createArgMinPlan,
   createDispatchArgsPlan,
   createDistributePlan,
   createEnumeratePlan,
@@ -26,6 +28,7 @@ import {
   createPackPlan,
   createReducePlan,
   createScanPlan,
+  createSearchPlan,
   createSplitPlan,
   defineOperator,
   type Plan,
@@ -210,6 +213,33 @@ const PLANS: Record<
         countOffset: 4 * (n % 4),
         args: b.args,
       }),
+  }),
+  // The toolbox (issue 49): arg-min/max and sorted search.
+  'argMin, f32': (b) => ({
+    create: () => createArgMinPlan(b.ctx, { type: 'f32', maxCount: N }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; count: number }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        count: n,
+      }),
+  }),
+  'argMax, i32, a count the GPU wrote': (b) => ({
+    create: () => createArgMaxPlan(b.ctx, { type: 'i32', maxCount: N }) as Plan<never>,
+    encode: (plan, encoder) =>
+      (plan as Plan<{ input: GPUBuffer; output: GPUBuffer; countBuffer: GPUBuffer }>).encode(encoder, {
+        input: b.input,
+        output: b.output,
+        countBuffer: b.count,
+      }),
+  }),
+  'search, upper bound (sorted and needle counts both change)': (b) => ({
+    create: () => createSearchPlan(b.ctx, { type: 'u32', side: 'upper' }) as Plan<never>,
+    encode: (plan, encoder, n) =>
+      (plan as Plan<{ sorted: GPUBuffer; sortedCount: number; needles: GPUBuffer; needleCount: number; output: GPUBuffer }>).encode(
+        encoder,
+        { sorted: b.input, sortedCount: N - n, needles: b.flags, needleCount: n >> 3, output: b.output },
+      ),
   }),
 };
 

@@ -21,6 +21,8 @@ export type { HostArray } from '../operators/host-records.js';
 export type { Operator, OperatorDefinition } from '../operators/operator-type.js';
 export type { CompareOp } from '../predicate.js';
 export type { DirectionOptions, ReduceOptions, ScanOptions } from '../validate.js';
+// The toolbox: arg-min/max and sorted search (issue 49).
+export { argMax, argMin } from './arg-extremum.js';
 export { distribute } from './distribute.js';
 export { enumerate } from './enumerate.js';
 export { histogram } from './histogram.js';
@@ -28,5 +30,6 @@ export { type CombineFn, combine } from './ops.js';
 export { pack, packIf } from './pack.js';
 export { reduce } from './reduce.js';
 export { scan } from './scan.js';
+export { lowerBound, upperBound } from './search.js';
 export { type SplitResult, split } from './split.js';
 export { newLike, wordsOf } from './words.js';

@@ -20,9 +20,9 @@ import type { BufferRef, RecipeBuilder } from './recipe.js';
  * records.finish('output');
  * ```
  */
-export function operatorRecords<T>(
+export function operatorRecords(
   b: RecipeBuilder,
-  op: Operator<T>,
+  op: Pick<Operator<unknown>, 'bytes' | 'words'>,
   range: { readonly start: number; readonly count: number },
   limit: number,
 ): {

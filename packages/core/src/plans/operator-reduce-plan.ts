@@ -28,13 +28,20 @@ export interface OperatorReduceShape<T> {
   readonly maxChunkRecords: number | undefined;
   /** Test hook: fewer partials (workgroups per chunk) than the default, so each reduces a longer run of tiles. */
   readonly maxPartials?: number;
+  /**
+   * The input is a plain array of this type, not records: the reduction is of the records
+   * `{ value: input[i], index: i }` (see `OperatorReduceSpec.indexed`; the operator must commute).
+   */
+  readonly indexed?: 'u32' | 'i32' | 'f32';
+  /** What errors call the plan (default `'reduce plan'`). */
+  readonly what?: string;
 }
 
 /**
  * The buffer-level reduction of a user-defined operator (what `createReducePlan` makes when `op`
  * is an `Operator` that is not one of core's built-ins on u32, i32 or f32): per chunk of records
- * that one binding holds, the partials (up to 1024 workgroups, each a run of tiles) and one
- * workgroup combining them after the previous chunk's carry. The result record is written to the
+ * that one binding holds, the partials (up to 1024 workgroups, 4096 with an indexed source, each
+ * a run of tiles) and one workgroup combining them after the previous chunk's carry. The result record is written to the
  * start of `output` (which needs `STORAGE` usage), `op.identity` for a count of 0.
  *
  * @example
@@ -46,18 +53,35 @@ export interface OperatorReduceShape<T> {
 export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorReduceShape<T>): Plan<OperatorReduceArgs> {
   const op = shape.op;
   const bytes = op.bytes;
+  const what = shape.what ?? 'reduce plan';
+  const indexed = shape.indexed;
+  // What the input holds: the records, or (indexed) plain elements of one word.
+  const input = indexed ? { bytes: 4, words: 1 } : op;
   const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
   const subgroups = ctx.caps.features.subgroups;
   // Runs of about 32 words: a reduction keeps no results in registers, so it loads more per tile.
-  const K = operatorItemsPerThread(op.words, 32);
-  const partialsSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: K, phase: 'partials' };
-  const combineSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: 4, phase: 'combine' };
+  // Indexed: 16 elements (four vec4 loads), folded into the invocation's record as they come.
+  const K = indexed ? 16 : operatorItemsPerThread(op.words, 32);
+  const partialsSpec: OperatorReduceSpec = {
+    opKey: op.key,
+    subgroups,
+    workgroupSize: WG,
+    itemsPerThread: K,
+    phase: 'partials',
+    ...(indexed ? { indexed } : {}),
+  };
+  // Indexed (arg-min/max, a read-bound pass of small records): up to 16 partials per combine
+  // invocation, so the partials phase has many short workgroups (4096 of at least one tile) and the
+  // last wave of a large GPU is a small part of the pass.
+  const combineK = indexed ? 16 : 4;
+  const combineSpec: OperatorReduceSpec = { opKey: op.key, subgroups, workgroupSize: WG, itemsPerThread: combineK, phase: 'combine' };
   const partialsKernel = operatorReduceKernel(partialsSpec);
   const combineKernel = operatorReduceKernel(combineSpec);
-  const maxPartials = Math.min(WG * 4, shape.maxPartials ?? WG * 4);
+  const maxPartials = Math.min(WG * combineK, shape.maxPartials ?? WG * combineK);
   const tileRecords = WG * K;
-  const chunkRecords = operatorRangeRecords(ctx, bytes, shape.maxChunkRecords);
+  const chunkRecords = operatorRangeRecords(ctx, input.bytes, shape.maxChunkRecords);
   const sizeOf = (count: number) => recordBytes(count, bytes);
+  const inputSizeOf = (count: number) => recordBytes(count, input.bytes);
   const exec = new RecipeExecutor(ctx, `reduce ${op.name}`);
 
   const build = (count: number): Recipe => {
@@ -75,9 +99,17 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
       // At most maxPartials workgroups, each a run of `per` whole tiles; the last run may be shorter.
       const per = Math.max(1, Math.ceil(tiles / maxPartials));
       const workgroups = Math.ceil(tiles / per);
-      const params = { count: range.count, tiles, per, partials: workgroups, carry_in: range.carryIn, carry_out: range.carryOut };
+      const params = {
+        count: range.count,
+        tiles,
+        per,
+        partials: workgroups,
+        carry_in: range.carryIn,
+        carry_out: range.carryOut,
+        base: indexed ? range.start : 0,
+      };
       if (workgroups > 0) {
-        const records = operatorRecords(b, op, range, chunkRecords);
+        const records = operatorRecords(b, input, range, chunkRecords);
         b.dispatch(partialsKernel, { ...records.load('src', 'input'), partials }, workgroups, params);
       }
       b.dispatch(combineKernel, { partials, carry, result }, 1, params);
@@ -100,10 +132,10 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
     const counted = countedParams(
       partialsKernel,
       { count: 'count', tiles: { ceilDiv: tileRecords, max: tiles }, partials: { ceilDiv: tileRecords * per, max: workgroups } },
-      { per, carry_in: NO_RANGE_CARRY, carry_out: NO_RANGE_CARRY },
+      { per, carry_in: NO_RANGE_CARRY, carry_out: NO_RANGE_CARRY, base: 0 },
     );
     const [params] = recordCountFixup(b, { word, capacity: count, blocks: [counted] });
-    const records = operatorRecords(b, op, { start: 0, count }, chunkRecords);
+    const records = operatorRecords(b, input, { start: 0, count }, chunkRecords);
     b.dispatch(partialsKernel, { ...records.load('src', 'input'), partials }, workgroups, params as BufferRef);
     b.dispatch(combineKernel, { partials, carry, result }, 1, params as BufferRef);
     return b.build();
@@ -121,19 +153,19 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
   const variants = new StructureVariants(() => [build(0), ...representativeCounts(largest, chunkRecords).map((n) => build(n))]);
 
   return planOf([exec], {
-    what: 'reduce plan',
+    what,
     encode(encoder, args: OperatorReduceArgs) {
-      const gpu = operatorGpuCount('reduce plan', args, maxCount, chunkRecords, op.name);
+      const gpu = operatorGpuCount(what, args, maxCount, chunkRecords, op.name);
       if (gpu) {
         checkEncodeArgs(
-          'reduce plan',
+          what,
           { ...args, count: maxCount },
-          { input: { bytes: sizeOf }, output: { bytes: sizeOf(1) }, countBuffer: { bytes: 4 } },
+          { input: { bytes: inputSizeOf }, output: { bytes: sizeOf(1) }, countBuffer: { bytes: 4 } },
         );
         exec.encode(encoder, () => buildGpu(gpu.offset / 4), { input: args.input, output: args.output, gpuCount: gpu.buffer });
         return;
       }
-      const count = checkEncodeArgs('reduce plan', args, { input: { bytes: sizeOf }, output: { bytes: sizeOf(1) } });
+      const count = checkEncodeArgs(what, args, { input: { bytes: inputSizeOf }, output: { bytes: sizeOf(1) } });
       exec.encode(encoder, () => build(count), { input: args.input, output: args.output }, variants);
     },
     ready,

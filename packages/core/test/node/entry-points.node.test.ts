@@ -46,6 +46,14 @@ const MAIN_VALUES = [
   'split',
   'subgroupsChecked',
   'uploadArray',
+  // The toolbox (issue 49): arg-min/max and sorted search.
+  'argMax',
+  'argMin',
+  'createArgMaxPlan',
+  'createArgMinPlan',
+  'createSearchPlan',
+  'lowerBound',
+  'upperBound',
 ];
 
 describe('entry points', () => {

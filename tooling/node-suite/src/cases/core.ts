@@ -12,6 +12,7 @@ import {
   randomFlags,
 } from '@scan/gpu-testing';
 import { defineCase, expectSame, type NodeCase } from '../case.js';
+import { toolboxSearchCases } from './core-argsearch.js';
 
 /** Flags as bytes, which the functions take as they are (no widening on the host). */
 function byteFlags(size: number, seed: number, density: number): Uint8Array {
@@ -121,4 +122,6 @@ export const coreCases: readonly NodeCase[] = [
       check: (got) => expectEqualArrays(got, cpu.enumerate(flags, { backward: true }), 'enumerate'),
     };
   }),
+  // The toolbox (issue 49): arg-min/max and sorted search.
+  ...toolboxSearchCases,
 ];
