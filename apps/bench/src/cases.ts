@@ -38,7 +38,7 @@ export type VariantFields = { readonly primitive: string; readonly type: string 
 
 /**
  * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
- * segmented cases, `seg 256` (and the f16 input type) for the tcu cases, for the sorts the key
+ * segmented cases, `seg 256` (and the f16 input type) for the tcu cases, `256 bins` for histograms, for the sorts the key
  * type, `u32 values` when values move with the keys and `desc` when descending, for the
  * HiSparse products the node size and `segmented combine` when the sums are reduced by records, and
  * for the frame cases the plan first and the count source (`gpu count`) or first-call variant last.
@@ -52,6 +52,7 @@ export type VariantFields = { readonly primitive: string; readonly type: string 
  * describeVariant({ primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32' }); // 'u32 u32 values'
  * describeVariant({ primitive: 'sort', algorithm: 'radix', type: 'f32', descending: true }); // 'f32 desc'
  * describeVariant({ primitive: 'spmm', algorithm: 'auto', type: 'f32', k: 8, matrix: 'biased-1M' }); // 'f32 k 8 biased-1M'
+ * describeVariant({ primitive: 'histogram', type: 'u32', bins: 256 }); // 'u32 256 bins'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, matrix: 'biased-1M' }); // 'f32 d 32 biased-1M'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, combine: 'segmented', matrix: 'biased-1M' }); // 'f32 d 32 segmented combine biased-1M'
  * describeVariant({ primitive: 'frame-loop', frameWorkload: 'scan', type: 'u32', op: 'add', inclusive: false, countSource: 'gpu' }); // 'scan u32 add excl gpu count'
@@ -70,6 +71,7 @@ export function describeVariant(c: VariantFields): string {
   if (f.segmentSize !== undefined) parts.push(`seg ${f.segmentSize}`);
   if (f.flagType !== undefined) parts.push(`${f.flagType} flags`);
   if (f.k !== undefined) parts.push(`k ${f.k}`);
+  if (f.bins !== undefined) parts.push(`${f.bins} bins`);
   if (f.nodeSize !== undefined) parts.push(`d ${f.nodeSize}`);
   if (f.combine !== undefined && f.combine !== 'atomic') parts.push(`${f.combine} combine`);
   if (f.matrix !== undefined) parts.push(String(f.matrix));

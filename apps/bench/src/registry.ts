@@ -1,6 +1,7 @@
 import type { BenchModule } from './bench-module.js';
 import type { CaseRecord } from './case-types.js';
 import type { WorkloadFactory } from './child/workload.js';
+import { BY_KEY } from './primitives/by-key.js';
 import { COPY } from './primitives/copy.js';
 import { DISTRIBUTE } from './primitives/distribute.js';
 import { ENUMERATE } from './primitives/enumerate.js';
@@ -21,6 +22,7 @@ import { SORT_PAIRS } from './primitives/sort-pairs.js';
 import { SPLIT } from './primitives/split.js';
 import { SPMV } from './primitives/spmv.js';
 import { TCU } from './primitives/tcu.js';
+import { ARG_MAX, HISTOGRAM, SEARCH, TOP_K } from './primitives/toolbox.js';
 import { TRIDIAG } from './primitives/tridiag.js';
 import { WATER } from './primitives/water.js';
 
@@ -45,9 +47,14 @@ export const BENCH_MODULES = [
   PACK,
   SEGMENTED_SCAN,
   SEGMENTED_REDUCE,
+  BY_KEY,
+  HISTOGRAM,
+  ARG_MAX,
   SORT,
   SORT_PAIRS,
   SEGMENTED_SORT,
+  TOP_K,
+  SEARCH,
   TRIDIAG,
   WATER,
   TCU,

@@ -43,7 +43,16 @@ const cases = enumerateCases({
   matrices: [],
 });
 /** Primitives whose output has too few words for index 100: corrupt their word 0. */
-const FEW_OUTPUTS = new Set(['reduce', 'read-only', 'segmented-reduce']);
+const FEW_OUTPUTS = new Set([
+  'reduce',
+  'read-only',
+  'segmented-reduce',
+  'reduce-by-key',
+  'unique',
+  'run-length-encode',
+  'arg-max',
+  'top-k',
+]);
 
 async function corrupt(w: Workload, index: number): Promise<void> {
   const [word] = await readWords(ctx, w.output, 1, 4 * index);

@@ -1,3 +1,4 @@
+import type { ScanContext } from '@scan/core';
 import { createSegmentedReducePlan, packedFlagWords } from '@scan/segmented';
 import { segmentedReduce as cpuSegmentedReduce } from '@scan/segmented/cpu';
 import { benchModule } from '../bench-module.js';
@@ -10,7 +11,7 @@ import { encodeInclusiveSum } from '../child/prefix-sum.js';
 import { countDifferences, POISON, readArray } from '../child/workload.js';
 import { bytesMoved } from '../metrics.js';
 import { DEFAULT_SEGMENT_MEANS } from './segmented-scan.js';
-import { prepareSegments, readHeadFlags } from './shared/segments.js';
+import { prepareSegments, readHeadFlags, type SegmentedData } from './shared/segments.js';
 
 /** A segmented reduce case (u32 add): the mean segment length. */
 export type SegmentedReduceCase = Case<'segmented-reduce', { op: 'add'; segmentMean: number }>;
@@ -41,56 +42,18 @@ export const SEGMENTED_REDUCE = benchModule<SegmentedReduceCase>({
     const n = c.n;
     const d = await prepareSegments(ctx, c, 'segmented-reduce');
     const { pool, input, headBits, segments } = d;
-    const words = packedFlagWords(n);
     const output = pool.storage(4 * segments, 'segmented-reduce output');
     const setup = ctx.device.createCommandEncoder();
     encodeFill(ctx, pool, setup, output, segments, 'constant', 0, POISON);
     await submitAndWait(ctx, setup);
     const plan = createSegmentedReducePlan(ctx, { type: 'u32', op: 'add', maxCount: n });
-    let scratch: { dataPrefix: GPUBuffer; resultPrefix: GPUBuffer; wordCounts: GPUBuffer; headsThroughWord: GPUBuffer } | undefined;
+    const check = segmentedReduceCheck(ctx, d);
     return {
       bytes: bytesMoved('segmented-reduce', n, segments),
       output,
       segments,
       encode: (encoder) => plan.encode(encoder, { input, headBits, output, count: n, segments }),
-      verify() {
-        scratch ??= {
-          dataPrefix: pool.storage(4 * n, 'check data prefix'),
-          resultPrefix: pool.storage(4 * segments, 'check result prefix'),
-          wordCounts: pool.storage(4 * words, 'check heads per word'),
-          headsThroughWord: pool.storage(4 * words, 'check heads through word'),
-        };
-        const s = scratch;
-        return runCheck(ctx, pool, (encoder, errors) => {
-          // The data's prefix never changes, but recomputing it keeps each check self-contained.
-          encodeInclusiveSum(ctx, pool, encoder, input, s.dataPrefix, n);
-          encodeInclusiveSum(ctx, pool, encoder, output, s.resultPrefix, segments);
-          const countParams = pool.params(headWordCountsKernel, { n });
-          encodeKernel(
-            ctx,
-            encoder,
-            headWordCountsKernel,
-            { bits: headBits, counts: s.wordCounts, params: countParams },
-            { invocations: words },
-          );
-          encodeInclusiveSum(ctx, pool, encoder, s.wordCounts, s.headsThroughWord, words);
-          const checkParams = pool.params(checkSegmentedReduceKernel, { n, segments });
-          encodeKernel(
-            ctx,
-            encoder,
-            checkSegmentedReduceKernel,
-            {
-              bits: headBits,
-              heads_through_word: s.headsThroughWord,
-              data_prefix: s.dataPrefix,
-              result_prefix: s.resultPrefix,
-              err: errors,
-              params: checkParams,
-            },
-            { invocations: n },
-          );
-        });
-      },
+      verify: () => runCheck(ctx, pool, (encoder, errors) => check(encoder, errors, output)),
       async compareWithCpu() {
         const { flags, layoutErrors } = await readHeadFlags(ctx, headBits, n);
         const data = (await readArray(ctx, input, n, 'u32')) as Uint32Array;
@@ -104,3 +67,56 @@ export const SEGMENTED_REDUCE = benchModule<SegmentedReduceCase>({
     };
   },
 });
+
+/**
+ * The GPU check of a u32 add segmented reduction of a segmented case's data (`d`), for any output
+ * buffer of one value per segment: the bench's own prefix sums of the data, of the results and of
+ * the heads (see `checkSegmentedReduceKernel`), right for short and long segments alike. Its
+ * buffers (one n-word prefix) are allocated at the first check and reused. The by-key cases check
+ * their reduced values with it too.
+ *
+ * @example
+ * ```ts
+ * const check = segmentedReduceCheck(ctx, d);
+ * await runCheck(ctx, d.pool, (encoder, errors) => check(encoder, errors, output));
+ * ```
+ */
+export function segmentedReduceCheck(
+  ctx: ScanContext,
+  d: SegmentedData,
+): (encoder: GPUCommandEncoder, errors: GPUBuffer, output: GPUBuffer) => void {
+  const { pool, input, headBits, segments } = d;
+  const n = d.n;
+  const words = packedFlagWords(n);
+  let scratch: { dataPrefix: GPUBuffer; resultPrefix: GPUBuffer; wordCounts: GPUBuffer; headsThroughWord: GPUBuffer } | undefined;
+  return (encoder, errors, output) => {
+    scratch ??= {
+      dataPrefix: pool.storage(4 * n, 'check data prefix'),
+      resultPrefix: pool.storage(4 * segments, 'check result prefix'),
+      wordCounts: pool.storage(4 * words, 'check heads per word'),
+      headsThroughWord: pool.storage(4 * words, 'check heads through word'),
+    };
+    const s = scratch;
+    // The data's prefix never changes, but recomputing it keeps each check self-contained.
+    encodeInclusiveSum(ctx, pool, encoder, input, s.dataPrefix, n);
+    encodeInclusiveSum(ctx, pool, encoder, output, s.resultPrefix, segments);
+    const countParams = pool.params(headWordCountsKernel, { n });
+    encodeKernel(ctx, encoder, headWordCountsKernel, { bits: headBits, counts: s.wordCounts, params: countParams }, { invocations: words });
+    encodeInclusiveSum(ctx, pool, encoder, s.wordCounts, s.headsThroughWord, words);
+    const checkParams = pool.params(checkSegmentedReduceKernel, { n, segments });
+    encodeKernel(
+      ctx,
+      encoder,
+      checkSegmentedReduceKernel,
+      {
+        bits: headBits,
+        heads_through_word: s.headsThroughWord,
+        data_prefix: s.dataPrefix,
+        result_prefix: s.resultPrefix,
+        err: errors,
+        params: checkParams,
+      },
+      { invocations: n },
+    );
+  };
+}

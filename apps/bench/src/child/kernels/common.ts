@@ -14,6 +14,8 @@ fn global_index(wid: vec3<u32>, nwg: vec3<u32>, lid: vec3<u32>) -> u32 {
   return (wid.x + wid.y * nwg.x) * ${WG}u + lid.x;
 }
 fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
+// An f32 from its bits at run time: WGSL rejects a constant bitcast to ±∞ (an identity of min and max).
+fn f32_of_bits(b: u32) -> f32 { return bitcast<f32>(b); }
 `;
 
 /** The builtin parameters every entry point takes. */
@@ -70,9 +72,9 @@ export function identityWgsl(op: ScanOp, type: ElementType): string {
     case 'and':
       return type === 'u32' ? '0xffffffffu' : 'bitcast<i32>(0xffffffffu)';
     case 'min':
-      return type === 'u32' ? '0xffffffffu' : type === 'i32' ? 'bitcast<i32>(0x7fffffffu)' : 'bitcast<f32>(0x7f800000u)';
+      return type === 'u32' ? '0xffffffffu' : type === 'i32' ? 'bitcast<i32>(0x7fffffffu)' : 'f32_of_bits(0x7f800000u)';
     case 'max':
-      return type === 'u32' ? '0u' : type === 'i32' ? 'bitcast<i32>(0x80000000u)' : 'bitcast<f32>(0xff800000u)';
+      return type === 'u32' ? '0u' : type === 'i32' ? 'bitcast<i32>(0x80000000u)' : 'f32_of_bits(0xff800000u)';
   }
 }
 

@@ -5,11 +5,12 @@ import { COMMON_WGSL, ENTRY_ARGS, INDEX_CODEC_WGSL } from './common.js';
  * What a fill kernel writes at element i (as 32-bit words):
  * - `random`: a hashed u32 (i32 inputs are the same bits);
  * - `small-f32`: an integer in [-8, 8] as f32, so every sum the bench checks stays exact;
+ * - `unit-f32`: an f32 in [0, 1), a multiple of 2^-24 (the top-k and arg-max keys, as torch's `rand`);
  * - `flags`: 1 with probability `density` (parameter `arg` = density · 2^32), else 0;
  * - `iota-u32`, `iota-i32`, `iota-f32`: a value that encodes i (split and pack inputs);
  * - `constant`: `arg` everywhere (poisons outputs before a run, so unwritten elements fail).
  */
-export type FillMode = 'random' | 'small-f32' | 'flags' | 'iota-u32' | 'iota-i32' | 'iota-f32' | 'constant';
+export type FillMode = 'random' | 'small-f32' | 'unit-f32' | 'flags' | 'iota-u32' | 'iota-i32' | 'iota-f32' | 'constant';
 
 /** PCG-style hash (as in shared/gpu/gpu-resident-stress.mjs); `rand(i, seed)` is a bijection of i per seed. */
 export const HASH_WGSL = `
@@ -27,6 +28,8 @@ function valueExpression(mode: FillMode): string {
       return 'rand(i, params.seed)';
     case 'small-f32':
       return 'bitcast<u32>(f32(i32(rand(i, params.seed) % 17u) - 8))';
+    case 'unit-f32':
+      return 'bitcast<u32>(f32(rand(i, params.seed) >> 8u) * (1.0 / 16777216.0))';
     case 'flags':
       return 'select(0u, 1u, rand(i, params.seed) < params.arg)';
     case 'iota-u32':

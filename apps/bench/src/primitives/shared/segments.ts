@@ -9,6 +9,8 @@ import { countDifferences } from '../../child/workload.js';
 /** Inputs of a segmented case, generated on the GPU. */
 export interface SegmentedData {
   readonly pool: BufferPool;
+  /** Elements. */
+  readonly n: number;
   /** n random u32. */
   readonly input: GPUBuffer;
   /** ⌈n/32⌉ words of bit-packed head flags. */
@@ -49,7 +51,7 @@ export async function prepareSegments(ctx: ScanContext, c: SegmentInputs, label:
   encodeKernel(ctx, encoder, headCountKernel, { bits: headBits, total, params: countParams }, { invocations: words });
   await submitAndWait(ctx, encoder);
   const [segments] = await readWords(ctx, total, 1);
-  return { pool, input, headBits, segments: segments! };
+  return { pool, n, input, headBits, segments: segments! };
 }
 
 /**
