@@ -78,7 +78,20 @@ describe('software adapters', () => {
       'scan no-wait',
       'segmented-scan no-wait',
     ]);
-    expect(SAMPLED_PRIMITIVES).toEqual(['hisparse-add', 'frame-loop', 'first-call']);
+    expect(SAMPLED_PRIMITIVES).toEqual([
+      'reduce-by-key',
+      'scan-by-key',
+      'unique',
+      'run-length-encode',
+      'histogram',
+      'top-k',
+      'hisparse-add',
+      'frame-loop',
+      'first-call',
+    ]);
+    // The toolbox: each by-key primitive at the first mean, 256 bins, one k.
+    expect(cases.filter((c) => c.primitive === 'top-k').map((c) => c.k)).toEqual(SOFTWARE_SIZES.map(() => 32));
+    expect(new Set(cases.filter((c) => c.primitive === 'histogram').map((c) => c.bins))).toEqual(new Set([256]));
     expect(cases.every((c) => c.runs === SOFTWARE_RUNS && c.warmup === SOFTWARE_WARMUP)).toBe(true);
     // Named with --only, a sampled module runs every configuration, on a software adapter too.
     const named = enumerateCases(softwareOptions(options(['--only', 'hisparse-add,frame-loop,first-call'])));
