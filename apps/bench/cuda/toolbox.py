@@ -28,33 +28,12 @@ Prints one JSON object per line: {"what": "env", ...} once, then
 where "bytes" is the bytes the operation must move at least (read the input, write the output) and
 "x_copy" its GB/s over the copy's at the same n.
 """
-import json
-import statistics
 import sys
 
 import torch
 
-RUNS = 20
-WARMUP = 3
-
-
-def emit(obj):
-    print(json.dumps(obj), flush=True)
-
-
-def median_ms(fn):
-    for _ in range(WARMUP):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(RUNS):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+# The same timing as the operator anchors: CUDA events, the median of 20 runs after 3 warm-ups.
+from operators import emit, median_ms_cuda as median_ms  # noqa: E402 (beside this file)
 
 
 def line(what, n, nbytes, ms, copy_gbps, ok, **extra):

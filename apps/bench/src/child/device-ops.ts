@@ -1,6 +1,6 @@
 import type { ElementType, ScanContext, ScanOp } from '@scan/core';
 import type { Kernel } from '@scan/core/kit';
-import { type BufferPool, encodeKernel, readWords } from './gpu.js';
+import { type BufferPool, encodeKernel, readWords, submitAndWait } from './gpu.js';
 import { type FillMode, fillKernel } from './kernels/fill.js';
 import { checkScalarKernel, reduceTreeKernel, TREE_SPAN } from './kernels/reduce-tree.js';
 
@@ -30,6 +30,26 @@ export function encodeFill(
 ): void {
   const kernel = fillKernel({ mode });
   encodeKernel(ctx, encoder, kernel, { out: buffer, params: pool.params(kernel, { n, seed, arg }) }, { invocations: n });
+}
+
+/**
+ * Fills each `[buffer, words]` with `value` (the outputs' poison) in one submit, before a case's
+ * first run, so an element the plan never writes fails its check.
+ *
+ * @example
+ * ```ts
+ * await fillConstant(ctx, pool, POISON, [outKeys, n], [runCount, 1]);
+ * ```
+ */
+export async function fillConstant(
+  ctx: ScanContext,
+  pool: BufferPool,
+  value: number,
+  ...buffers: readonly (readonly [GPUBuffer, number])[]
+): Promise<void> {
+  const encoder = ctx.device.createCommandEncoder();
+  for (const [buffer, words] of buffers) encodeFill(ctx, pool, encoder, buffer, words, 'constant', 0, value);
+  await submitAndWait(ctx, encoder);
 }
 
 /**

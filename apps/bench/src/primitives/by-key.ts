@@ -8,7 +8,7 @@ import {
 } from '@scan/segmented/cpu';
 import { benchModule } from '../bench-module.js';
 import type { Case, CaseShape } from '../case-types.js';
-import { encodeFill, runCheck } from '../child/device-ops.js';
+import { fillConstant, runCheck } from '../child/device-ops.js';
 import { encodeKernel, submitAndWait } from '../child/gpu.js';
 import { checkSegmentedScanKernel } from '../child/kernels/check-segmented-scan.js';
 import { checkRunKeysKernel, checkRunLengthsKernel, headWordsKernel } from '../child/kernels/runs.js';
@@ -104,11 +104,7 @@ export const BY_KEY = benchModule<ByKeyCase>({
     const runCount = pool.storage(WORD, `${c.primitive} run count`);
     // The plans bind their per-run outputs whole, sized for `count` runs (the run count is the GPU's).
     const perRun = (label: string) => pool.storage(WORD * n, `${c.primitive} ${label}`);
-    const poison = async (...buffers: [GPUBuffer, number][]) => {
-      const setup = ctx.device.createCommandEncoder();
-      for (const [buffer, words] of buffers) encodeFill(ctx, pool, setup, buffer, words, 'constant', 0, POISON);
-      await submitAndWait(ctx, setup);
-    };
+    const poison = (...buffers: [GPUBuffer, number][]) => fillConstant(ctx, pool, POISON, ...buffers);
     const readKeys = async () => (await readArray(ctx, keys, n, 'u32')) as Uint32Array;
     const readValues = async () => (await readArray(ctx, values, n, 'u32')) as Uint32Array;
     const checkKeys = (encoder: GPUCommandEncoder, errors: GPUBuffer, outKeys: GPUBuffer) =>

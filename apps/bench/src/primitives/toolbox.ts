@@ -4,7 +4,7 @@ import { createTopKPlan } from '@scan/sort';
 import { topK as cpuTopK } from '@scan/sort/cpu';
 import { benchModule } from '../bench-module.js';
 import type { Case } from '../case-types.js';
-import { encodeFill, encodeReduceTree, runCheck } from '../child/device-ops.js';
+import { encodeFill, encodeReduceTree, fillConstant, runCheck } from '../child/device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from '../child/gpu.js';
 import { checkEqualKernel } from '../child/kernels/check-equal.js';
 import {
@@ -21,13 +21,6 @@ import { countDifferences, POISON, readArray } from '../child/workload.js';
 // Each moves at least its input once: the bytes are the input's (search: keys, needles and results).
 
 const WORD = 4;
-
-/** Poisons `words` words of each buffer, one submit. */
-async function poison(ctx: Parameters<typeof encodeFill>[0], pool: BufferPool, ...buffers: [GPUBuffer, number][]): Promise<void> {
-  const setup = ctx.device.createCommandEncoder();
-  for (const [buffer, words] of buffers) encodeFill(ctx, pool, setup, buffer, words, 'constant', 0, POISON);
-  await submitAndWait(ctx, setup);
-}
 
 /** A histogram case: u32 samples over the whole u32 range in `bins` even bins. */
 export type HistogramCase = Case<'histogram', { bins: number }>;
@@ -192,7 +185,7 @@ export const TOP_K = benchModule<TopKCase>({
     const setup = ctx.device.createCommandEncoder();
     encodeFill(ctx, pool, setup, keys, n, 'unit-f32', c.seed);
     await submitAndWait(ctx, setup);
-    await poison(ctx, pool, [outKeys, k], [outIndices, k]);
+    await fillConstant(ctx, pool, POISON, [outKeys, k], [outIndices, k]);
     const plan = createTopKPlan(ctx, { type: 'f32', k, largest: true, maxCount: n });
     await plan.ready;
     return {
