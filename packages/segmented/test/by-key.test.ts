@@ -111,6 +111,7 @@ function expected(job: Job, keys: Keys, values: HostArray) {
 const u32Add = builtinOperator('add', 'u32') as Operator<unknown>;
 const i32Min = builtinOperator('min', 'i32') as Operator<unknown>;
 const f32Add = builtinOperator('add', 'f32') as Operator<unknown>;
+const f32Max = builtinOperator('max', 'f32') as Operator<unknown>;
 const hash = hashRecord as Operator<unknown>;
 
 /**
@@ -119,7 +120,8 @@ const hash = hashRecord as Operator<unknown>;
  */
 const PIPELINES: readonly { mode: Mode; keyType: 'u32' | 'i32' | 'f32'; op: Operator<unknown>; forceFallback: boolean }[] = [
   { mode: 'reduce', keyType: 'u32', op: u32Add, forceFallback: true },
-  { mode: 'reduce', keyType: 'f32', op: u32Add, forceFallback: false },
+  // A built-in whose f32 identity (−∞) is no WGSL constant.
+  { mode: 'reduce', keyType: 'f32', op: f32Max, forceFallback: false },
   { mode: 'scan', keyType: 'i32', op: i32Min, forceFallback: true },
   { mode: 'scan-inclusive', keyType: 'f32', op: f32Add, forceFallback: false },
   { mode: 'unique', keyType: 'u32', op: u32Add, forceFallback: false },

@@ -16,7 +16,7 @@ import { markdownExamples } from '../../../scripts/check-examples/extract.mjs';
 import { instrument, runExample, verify } from './markdown-examples.js';
 
 /** The guides whose examples run here, relative to the repository's root. */
-const GUIDES = ['docs/guides/your-own-operators.md'];
+const GUIDES = ['docs/guides/your-own-operators.md', 'docs/guides/the-toolbox.md'];
 
 for (const file of GUIDES) {
   describe(`${file}'s examples`, () => {

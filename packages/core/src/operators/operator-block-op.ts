@@ -6,8 +6,8 @@ import type { Operator } from './operator-type.js';
  * An operator as the kit's blocks take it ({@link BlockOp}). A built-in operator on u32, i32 or f32
  * is core's own `wgslOp`, which keeps its hardware paths (`subgroupAdd`, the inclusive built-ins);
  * any other calls the operator's WGSL function, and a record lists its fields so the group level
- * shuffles it member by member. The kernel module includes `op.declarations` once (not for a
- * built-in, whose WGSL is inline).
+ * shuffles it member by member. The kernel module includes `op.declarations` once (for a built-in
+ * only its identity function is used: f32 infinities cannot be WGSL constants).
  *
  * @example
  * ```ts
@@ -21,7 +21,11 @@ import type { Operator } from './operator-type.js';
  * ```
  */
 export function operatorBlockOp<T>(op: Operator<T>): BlockOp {
-  if (op.builtin !== undefined && (op.type === 'u32' || op.type === 'i32' || op.type === 'f32')) return wgslOp(op.builtin, op.type);
+  if (op.builtin !== undefined && (op.type === 'u32' || op.type === 'i32' || op.type === 'f32')) {
+    // The identity from the operator's own declarations: wgslOp's f32 min/max identities call
+    // WGSL_PRELUDE's functions, which a kernel built on `op.declarations` does not include.
+    return { ...wgslOp(op.builtin, op.type), identity: op.identityWgsl };
+  }
   const type = op.type;
   const fields = typeof type === 'object' ? Object.entries(type).map(([name, field]) => ({ name, type: field })) : undefined;
   return {
