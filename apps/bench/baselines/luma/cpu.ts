@@ -188,3 +188,23 @@ export function cpuGroupSums(keys: Uint32Array, values: Float32Array, groups: nu
   }
   return sums;
 }
+
+/**
+ * Segmented exclusive prefix sum (wrapping u32 add): the sum restarts at 0 at every element whose
+ * flag is not 0, and at element 0.
+ *
+ * @example
+ * ```ts
+ * cpuSegmentedScan(new Uint32Array([1, 2, 3, 4]), new Uint32Array([1, 0, 1, 0])); // [0, 1, 0, 3]
+ * ```
+ */
+export function cpuSegmentedScan(data: Uint32Array, flags: Uint32Array): Uint32Array {
+  const out = new Uint32Array(data.length);
+  let sum = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (i === 0 || flags[i] !== 0) sum = 0;
+    out[i] = sum;
+    sum = (sum + data[i]!) >>> 0;
+  }
+  return out;
+}

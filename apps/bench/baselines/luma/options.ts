@@ -51,11 +51,11 @@ const ALIASES: Readonly<Record<string, LumaPrimitive>> = { sort: 'sort-pairs' };
 
 /** The `--help` text. */
 export const LUMA_USAGE = `luma.gl 9.4.2 baseline: times luma.gl's GPUScan, GPUReduction, GPUCompaction, GPUSort and, for
-the toolbox, GPUHistogram (256 and 65536 bins), GPUGallopingSearch and GPUGroupAggregation on this
+the toolbox, GPUHistogram (256 and 65536 bins), GPUGallopingSearch, GPUGroupAggregation and a segmented GPUScan on this
 machine's WebGPU device (Dawn in Node), each verified on the CPU first.
 
   --sizes 10,12,14,16     log2 of the element counts (1…${MAX_LOG2_SIZE}; 2^k and plain counts of powers of two also accepted)
-  --only scan,reduce,pack,sort-pairs,histogram,lower-bound,reduce-by-key   (sort: the same as sort-pairs)
+  --only scan,reduce,pack,sort-pairs,histogram,lower-bound,reduce-by-key,scan-by-key   (sort: the same as sort-pairs)
   --runs 50               timed runs per case (median, p10, p90, min, max)
   --warmup 10             untimed runs before them
   --out FILE              write the report there (the bench's schema, scan-bench/1, with baseline "webgpu")

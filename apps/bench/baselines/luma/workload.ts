@@ -1,9 +1,9 @@
 /**
  * The primitives the harness times (the `--only` names), named as the bench's
  * (`apps/bench/src/primitives`) so that each record is a row of the bench's report: luma's
- * `GPUSort` always moves values, so it is `sort-pairs`. The last three are issue 49's toolbox.
+ * `GPUSort` always moves values, so it is `sort-pairs`. The last four are issue 49's toolbox.
  */
-export const LUMA_PRIMITIVES = ['scan', 'reduce', 'pack', 'sort-pairs', 'histogram', 'lower-bound', 'reduce-by-key'] as const;
+export const LUMA_PRIMITIVES = ['scan', 'reduce', 'pack', 'sort-pairs', 'histogram', 'lower-bound', 'reduce-by-key', 'scan-by-key'] as const;
 
 /** One of {@link LUMA_PRIMITIVES}. */
 export type LumaPrimitive = (typeof LUMA_PRIMITIVES)[number];
@@ -22,6 +22,7 @@ export const LUMA_CASE_NAMES = [
   'histogram-65536',
   'lower-bound',
   'reduce-by-key',
+  'scan-by-key',
 ] as const;
 
 /** One of {@link LUMA_CASE_NAMES}. */

@@ -5,6 +5,7 @@ import { lowerBoundWorkload } from './lower-bound.js';
 import { PACK_DENSITY, packWorkload } from './pack.js';
 import { reduceWorkload } from './reduce.js';
 import { RUN_MEAN, reduceByKeyWorkload } from './reduce-by-key.js';
+import { scanByKeyWorkload } from './scan-by-key.js';
 import { scanWorkload } from './scan.js';
 import { sortWorkload } from './sort.js';
 
@@ -43,7 +44,8 @@ export interface LumaCase {
  * scan ↔ `scan … u32 add excl fwd`, reduce ↔ `reduce u32 add`, pack ↔ `pack … u32 u32 flags`
  * (density 0.5), sort-pairs ↔ `sort-pairs … u32 u32 values`, histogram-256 and -65536 ↔
  * `histogram u32 256 bins` and `… 65536 bins`, lower-bound ↔ `lower-bound u32` (luma's needles
- * sorted, ours random), reduce-by-key ↔ `reduce-by-key u32 add mean 16` (luma's values f32).
+ * sorted, ours random), reduce-by-key ↔ `reduce-by-key u32 add mean 16` (luma's values f32), scan-by-key ↔ `scan-by-key u32 add excl mean 16`
+ * (luma reads head flags, ours the keys).
  *
  * @example
  * ```ts
@@ -102,6 +104,14 @@ export const LUMA_CASES: Readonly<Record<LumaCaseName, LumaCase>> = {
     shape: { type: 'u32', op: 'add', segmentMean: RUN_MEAN },
     differs: { type: 'f32', keyForm: 'dense' },
     variant: 'f32 add mean 16 dense keys',
+  },
+  'scan-by-key': {
+    primitive: 'scan-by-key',
+    create: scanByKeyWorkload,
+    call: 'GPUScan',
+    shape: { type: 'u32', op: 'add', inclusive: false, segmentMean: RUN_MEAN },
+    differs: { keyForm: 'head flags' },
+    variant: 'u32 add excl mean 16 head flags',
   },
 };
 
