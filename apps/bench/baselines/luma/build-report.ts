@@ -14,9 +14,9 @@ import { LUMA_CASES } from './cases/index.js';
 import { PACK_DENSITY } from './cases/pack.js';
 import type { LumaDeviceContext } from './device.js';
 import type { LumaOptions } from './options.js';
-import type { LumaCaseName } from './workload.js';
 import { caseNameOf, LUMA_LIBRARY, type LumaRecord } from './report.js';
 import type { RunStats } from './stats.js';
+import type { LumaCaseName } from './workload.js';
 
 // The luma.gl baseline's records as the bench's report (`scan-bench/1`): the same row shape as
 // our cases and as baselines/cuda.py's, so the dashboard and the table read all three the same way.

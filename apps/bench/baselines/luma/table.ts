@@ -39,7 +39,8 @@ export function formatLumaTable(records: readonly LumaRecord[]): string {
     .filter((r) => r.status !== 'ok')
     // A wrong result says what differed; an error was never checked, its message is all there is.
     .map(
-      (r) => `  ${caseNameOf(r)} 2^${r.log2n}: ${[r.message, r.status === 'failed' ? r.verification : undefined].filter(Boolean).join(': ')}`,
+      (r) =>
+        `  ${caseNameOf(r)} 2^${r.log2n}: ${[r.message, r.status === 'failed' ? r.verification : undefined].filter(Boolean).join(': ')}`,
     );
   return [line(header), ...rows.map(line), ...(failures.length ? ['', 'not timed:', ...failures] : [])].join('\n').trimEnd();
 }

@@ -3,7 +3,16 @@
  * (`apps/bench/src/primitives`) so that each record is a row of the bench's report: luma's
  * `GPUSort` always moves values, so it is `sort-pairs`. The last four are issue 49's toolbox.
  */
-export const LUMA_PRIMITIVES = ['scan', 'reduce', 'pack', 'sort-pairs', 'histogram', 'lower-bound', 'reduce-by-key', 'scan-by-key'] as const;
+export const LUMA_PRIMITIVES = [
+  'scan',
+  'reduce',
+  'pack',
+  'sort-pairs',
+  'histogram',
+  'lower-bound',
+  'reduce-by-key',
+  'scan-by-key',
+] as const;
 
 /** One of {@link LUMA_PRIMITIVES}. */
 export type LumaPrimitive = (typeof LUMA_PRIMITIVES)[number];

@@ -5,8 +5,8 @@ import { lowerBoundWorkload } from './lower-bound.js';
 import { PACK_DENSITY, packWorkload } from './pack.js';
 import { reduceWorkload } from './reduce.js';
 import { RUN_MEAN, reduceByKeyWorkload } from './reduce-by-key.js';
-import { scanByKeyWorkload } from './scan-by-key.js';
 import { scanWorkload } from './scan.js';
+import { scanByKeyWorkload } from './scan-by-key.js';
 import { sortWorkload } from './sort.js';
 
 /**
@@ -123,9 +123,6 @@ export const LUMA_CASES: Readonly<Record<LumaCaseName, LumaCase>> = {
  * casesOf(['histogram']); // ['histogram-256', 'histogram-65536']
  * ```
  */
-export function casesOf(
-  only: readonly LumaPrimitive[],
-  cases: Readonly<Record<LumaCaseName, LumaCase>> = LUMA_CASES,
-): LumaCaseName[] {
+export function casesOf(only: readonly LumaPrimitive[], cases: Readonly<Record<LumaCaseName, LumaCase>> = LUMA_CASES): LumaCaseName[] {
   return LUMA_CASE_NAMES.filter((name) => only.includes(cases[name].primitive));
 }

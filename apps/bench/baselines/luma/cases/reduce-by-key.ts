@@ -67,9 +67,13 @@ export function reduceByKeyWorkload(luma: WebGPUDevice, n: number, seed: number)
     const keyArray = importArray(g, luma, 'group-keys', n);
     const valueArray = importArray(g, luma, 'group-values', n, 'float32');
     const output = importArray(g, luma, 'group-sums', runs, 'float32');
-    new GPUGroupAggregation({ id: 'reduce-by-key', keys: keyArray.view, values: valueArray.view, output: output.view, operation: 'sum' }).addToGraph(
-      g,
-    );
+    new GPUGroupAggregation({
+      id: 'reduce-by-key',
+      keys: keyArray.view,
+      values: valueArray.view,
+      output: output.view,
+      operation: 'sum',
+    }).addToGraph(g);
     return { keyArray, valueArray, output };
   });
   writeWords(device, built.keyArray.gpu, keys);
@@ -104,7 +108,11 @@ export function reduceByKeyWorkload(luma: WebGPUDevice, n: number, seed: number)
       }
       if (bad === 0) return { ok: true, detail: `sums of ${runs} groups (runs of mean ${RUN_MEAN}) equal` };
       const shown = bits[first] === POISON ? 'never written' : String(got[first]);
-      return { ok: false, detail: `group sums: ${bad} of ${runs} differ, first [${first}]: got ${shown}, expected ${want[first]}`, mismatches: bad };
+      return {
+        ok: false,
+        detail: `group sums: ${bad} of ${runs} differ, first [${first}]: got ${shown}, expected ${want[first]}`,
+        mismatches: bad,
+      };
     },
     destroy() {
       graph.destroy();

@@ -48,7 +48,9 @@ export function scanByKeyWorkload(luma: WebGPUDevice, n: number, seed: number): 
     const input = importArray(g, luma, 'scan-by-key-values', n);
     const flagArray = importArray(g, luma, 'scan-by-key-flags', n);
     const output = importArray(g, luma, 'scan-by-key-output', n);
-    new GPUScan({ id: 'scan-by-key', input: input.view, output: output.view, mode: 'exclusive', segmentFlags: flagArray.view }).addToGraph(g);
+    new GPUScan({ id: 'scan-by-key', input: input.view, output: output.view, mode: 'exclusive', segmentFlags: flagArray.view }).addToGraph(
+      g,
+    );
     return { input, flagArray, output };
   });
   writeWords(device, built.input.gpu, data);
