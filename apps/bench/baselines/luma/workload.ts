@@ -18,6 +18,13 @@ export const LUMA_PRIMITIVES = [
 export type LumaPrimitive = (typeof LUMA_PRIMITIVES)[number];
 
 /**
+ * The toolbox primitives (issue 49), which run when named (`--only toolbox` or their names): the
+ * default run stays the four primitives that `summary-call.sh` and `gpu-run.sh` time in their
+ * budgets.
+ */
+export const LUMA_TOOLBOX_PRIMITIVES: readonly LumaPrimitive[] = ['histogram', 'lower-bound', 'reduce-by-key', 'scan-by-key'];
+
+/**
  * The cases the harness times, in report order (within a size): one per primitive, except the
  * histogram, which has one per bin count of the bench's (256 and 65,536). A case's name is its
  * primitive's where the primitive has one case.
