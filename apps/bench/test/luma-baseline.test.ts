@@ -1,7 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildLumaReport } from '../baselines/luma/build-report.js';
+import { HISTOGRAM_DOMAIN } from '../baselines/luma/cases/histogram.js';
 import { LUMA_CASES, type LumaCase } from '../baselines/luma/cases/index.js';
-import { cpuPack, cpuScan, cpuSortPairs, cpuSum } from '../baselines/luma/cpu.js';
+import { sortedPairKeys } from '../baselines/luma/cases/lower-bound.js';
+import { runKeys } from '../baselines/luma/cases/reduce-by-key.js';
+import { headFlags } from '../baselines/luma/cases/scan-by-key.js';
+import {
+  cpuGroupSums,
+  cpuLowerBoundSorted,
+  cpuLumaHistogram,
+  cpuPack,
+  cpuScan,
+  cpuSegmentedScan,
+  cpuSortPairs,
+  cpuSortWords,
+  cpuSum,
+} from '../baselines/luma/cpu.js';
 import { compareWords, POISON, randomFlags, randomWords } from '../baselines/luma/data.js';
 import { createLumaDevice, type LumaDeviceContext } from '../baselines/luma/device.js';
 import { createHeater, DEFAULT_HEAT_MS, resolveHeatMs } from '../baselines/luma/heat.js';
@@ -11,7 +25,7 @@ import { LUMA_LIBRARY } from '../baselines/luma/report.js';
 import { runLumaBaseline } from '../baselines/luma/run.js';
 import { summarizeRuns } from '../baselines/luma/stats.js';
 import { formatLumaTable } from '../baselines/luma/table.js';
-import { LUMA_PRIMITIVES, type LumaPrimitive, type Workload } from '../baselines/luma/workload.js';
+import { LUMA_CASE_NAMES, LUMA_PRIMITIVES, type LumaCaseName, type LumaPrimitive, type Workload } from '../baselines/luma/workload.js';
 import { libraryPairs } from '../dashboard/library-views.js';
 import { baselineRows, currentRows, toLoadedReport } from '../dashboard/model.js';
 import { deviceInfo } from '../src/child/device-info.js';
@@ -26,11 +40,15 @@ import { measurement, sampleReport } from './fixtures.js';
 // The report's rows field by field: luma-report.test.ts.
 
 describe('arguments', () => {
-  test("defaults: 2^10…2^16, every primitive under the bench's names, ≥ 20 runs after ≥ 5 warm-ups", () => {
+  test("defaults: 2^10…2^16, every primitive but the toolbox's under the bench's names, ≥ 20 runs after ≥ 5 warm-ups", () => {
     const o = parseLumaArgs([]);
     expect(o).toEqual(DEFAULT_LUMA_OPTIONS);
     expect(o.sizes).toEqual([10, 12, 14, 16]);
+    // The toolbox's primitives run when named (summary-call.sh and gpu-run.sh time the default four in their budgets).
     expect(o.only).toEqual(['scan', 'reduce', 'pack', 'sort-pairs']);
+    expect(parseLumaArgs(['--only', 'toolbox']).only).toEqual(['histogram', 'lower-bound', 'reduce-by-key', 'scan-by-key']);
+    expect(parseLumaArgs(['--only', 'reduce-by-key,histogram']).only).toEqual(['histogram', 'reduce-by-key']);
+    expect(parseLumaArgs(['--only', 'all']).only).toEqual(LUMA_PRIMITIVES);
     expect(o.runs).toBeGreaterThanOrEqual(20);
     expect(o.warmup).toBeGreaterThanOrEqual(5);
   });
@@ -114,6 +132,48 @@ describe('host parts', () => {
     expect(values[0]).toBe(0);
   });
 
+  test("luma's histogram binning over [0, 2^32 − 1] is the bench's over [0, 2^32), at every bin edge", () => {
+    const [min, max] = HISTOGRAM_DOMAIN;
+    for (const bins of [1, 2, 256, 65536]) {
+      const shift = 32 - Math.log2(bins);
+      // Every bin's first and last sample, both ends of the range, and random samples.
+      const edges: number[] = [0, 0xffffffff, 0xfffffffe];
+      for (let k = 1; k < bins; k += Math.max(1, bins >> 8)) edges.push(k * 2 ** shift, k * 2 ** shift - 1);
+      const samples = Uint32Array.from([...edges, ...randomWords(4096, bins)]);
+      const ours = new Uint32Array(bins);
+      for (const v of samples) ours[shift === 32 ? 0 : v >>> shift]!++;
+      expect([...cpuLumaHistogram(samples, bins, min, max)], `${bins} bins`).toEqual([...ours]);
+    }
+    // luma's own rule elsewhere: outside the domain ignored, max in the last bin, floor((v − min)·B/(max − min)): 10, 14 | 15, 19, 20.
+    expect([...cpuLumaHistogram(new Uint32Array([9, 10, 14, 15, 19, 20, 21]), 2, 10, 20)]).toEqual([2, 3]);
+    expect([...cpuLumaHistogram(new Uint32Array([4, 5, 6]), 3, 5, 5)]).toEqual([0, 0, 1]);
+  });
+
+  test('sorted search, group sums, segmented scan and the toolbox inputs', () => {
+    const keys = sortedPairKeys(1001, 3);
+    expect(keys[1000]).toBeGreaterThanOrEqual(keys[999]!);
+    for (let i = 0; i + 1 < keys.length; i++) expect(keys[i]! <= keys[i + 1]!).toBe(true);
+    expect(keys[0]).toBe(keys[1]);
+    const needles = cpuSortWords(Uint32Array.from([...randomWords(2000, 4), 0, 0xffffffff, keys[10]!, keys[11]! + 1]));
+    expect([...needles]).toEqual([...needles].sort((a, b) => a - b));
+    const got = cpuLowerBoundSorted(keys, needles);
+    needles.forEach((q, i) => {
+      const r = got[i]!;
+      expect(r === 0 || keys[r - 1]! < q).toBe(true);
+      expect(r === keys.length || keys[r]! >= q).toBe(true);
+    });
+    expect(() => cpuLowerBoundSorted(keys, new Uint32Array([2, 1]))).toThrow(/decrease at \[1\]/);
+    const { keys: runKeyWords, runs } = runKeys(1 << 14, 5, 16);
+    expect(runKeyWords[0]).toBe(0);
+    expect(runKeyWords[runKeyWords.length - 1]).toBe(runs - 1);
+    expect(Math.abs(runKeyWords.length / runs - 16)).toBeLessThan(2);
+    expect([...cpuGroupSums(new Uint32Array([0, 0, 1, 5]), new Float32Array([1, -2, 3, 7]), 2)]).toEqual([-1, 3]);
+    expect([...headFlags(new Uint32Array([0, 0, 1, 1, 2]))]).toEqual([1, 0, 1, 0, 1]);
+    expect([...cpuSegmentedScan(new Uint32Array([1, 2, 0xffffffff, 4, 5]), new Uint32Array([0, 0, 1, 0, 1]))]).toEqual([
+      0, 1, 0, 0xffffffff, 0,
+    ]);
+  });
+
   test('flags have the requested density; word comparison names the first difference', () => {
     const flags = randomFlags(1 << 14, 1, 0.5);
     const ones = flags.reduce((a, b) => a + b, 0);
@@ -135,9 +195,9 @@ describe('luma.gl on the local adapter', () => {
   afterAll(() => dev?.destroy());
 
   test('every primitive at 2^10 is verified, then timed, beside the copy kernel; the report loads in the dashboard and pairs with ours', async () => {
-    const options = parseLumaArgs(['--sizes', '10', '--runs', '3', '--warmup', '1']);
+    const options = parseLumaArgs(['--sizes', '10', '--only', 'all', '--runs', '3', '--warmup', '1']);
     const records = await runLumaBaseline(dev, { ...options, heatMs: 0 });
-    expect(records.map((r) => [r.primitive, r.status, r.message])).toEqual(LUMA_PRIMITIVES.map((p) => [p, 'ok', undefined]));
+    expect(records.map((r) => [r.caseName, r.status, r.message])).toEqual(LUMA_CASE_NAMES.map((p) => [p, 'ok', undefined]));
     for (const r of records) {
       expect(r).toMatchObject({ n: 1024, verified: true, runs: 3 });
       expect(r.timing).toBe(dev.ctx.caps.features.timestampQuery ? 'timestamp' : 'wall-clock');
@@ -148,13 +208,17 @@ describe('luma.gl on the local adapter', () => {
       /stability \(8-bit keys\) values \(stable order\): 1024 words equal/,
     );
     expect(records.find((r) => r.primitive === 'pack')!.ones).toBeGreaterThan(0);
-    expect(formatLumaTable(records).split('\n')).toHaveLength(1 + LUMA_PRIMITIVES.length);
+    expect(records.find((r) => r.caseName === 'reduce-by-key')!.segments).toBeGreaterThan(0);
+    expect(records.find((r) => r.caseName === 'lower-bound')!.verification).toMatch(
+      /lower bounds of 1024 sorted needles: 1024 words equal/,
+    );
+    expect(formatLumaTable(records).split('\n')).toHaveLength(1 + LUMA_CASE_NAMES.length);
 
     // The bench's schema, as the dashboard loads it: a WebGPU-library report on this device, named
     // as the bench names it (the same deviceInfo), so it pairs with our row of the same case.
     const report = JSON.parse(JSON.stringify(buildLumaReport(dev, { ...options, heatMs: 0 }, records, new Date())));
     expect(validateReport(report)).toEqual([]);
-    expect(report.results.map((r: CaseResult) => r.case['baseline'])).toEqual(LUMA_PRIMITIVES.map(() => LUMA_LIBRARY));
+    expect(report.results.map((r: CaseResult) => r.case['baseline'])).toEqual(LUMA_CASE_NAMES.map(() => LUMA_LIBRARY));
     expect(report).toMatchObject({ baseline: 'webgpu', options: { sizes: [1024], runs: 3, warmup: 1, heatMs: 0, only: LUMA_PRIMITIVES } });
     const luma = toLoadedReport('luma.json', 'file', report);
     if ('problems' in luma) throw new Error(luma.problems.join('\n'));
@@ -183,9 +247,7 @@ describe('luma.gl on the local adapter', () => {
     const pairs = libraryPairs(currentRows([ours, luma]), baselineRows([ours, luma]), 'webgpu');
     expect(pairs.map((p) => [p.result.case.primitive, p.ours?.result.case.series])).toEqual([
       ['scan', 'scan decoupled-fallback u32 add excl fwd'],
-      ['reduce', undefined],
-      ['pack', undefined],
-      ['sort-pairs', undefined],
+      ...LUMA_CASE_NAMES.slice(1).map((name) => [LUMA_CASES[name].primitive, undefined]),
     ]);
     expect(pairs[0]!.ratio).toBeCloseTo(records[0]!.medianMs! / 0.5, 12);
   });
@@ -214,7 +276,7 @@ describe('luma.gl on the local adapter', () => {
         };
       },
     };
-    const cases: Record<LumaPrimitive, LumaCase> = { ...LUMA_CASES, scan: tooWide };
+    const cases: Record<LumaCaseName, LumaCase> = { ...LUMA_CASES, scan: tooWide };
     const plan = { sizes: [10], only: ['scan', 'reduce'] as LumaPrimitive[], runs: 3, warmup: 1, heatMs: 0, seed: 1 };
     const records = await runLumaBaseline(dev, plan, undefined, cases);
     expect(records.map((r) => [r.primitive, r.status])).toEqual([
@@ -237,8 +299,8 @@ describe('luma.gl on the local adapter', () => {
     }
   });
 
-  test.each(LUMA_PRIMITIVES)('%s: the check catches unwritten outputs and one corrupted word in each output', async (primitive) => {
-    const w = LUMA_CASES[primitive].create(dev.luma, 1024, 5);
+  test.each(LUMA_CASE_NAMES)('%s: the check catches unwritten outputs and one corrupted word in each output', async (name) => {
+    const w = LUMA_CASES[name].create(dev.luma, 1024, 5);
     try {
       w.poison();
       await dev.ctx.device.queue.onSubmittedWorkDone();

@@ -10,7 +10,7 @@ import { type BenchReport, validateReport } from '../src/report.js';
 
 // The luma.gl baseline as it ships (apps/bench/dist-luma/luma.js, the file the GPU machine runs),
 // built from the current sources and run on the local adapter (SwiftShader here) at 2^10 for scan,
-// reduce and the key–value sort; its report loads in the dashboard's model. About 5 s.
+// reduce, the key–value sort and the histogram (both bin counts); its report loads in the dashboard's model. About 5 s.
 
 const app = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(app, 'dist-luma', 'luma.js');
@@ -26,15 +26,16 @@ beforeAll(() => {
   );
 });
 
-test('the built runner measures scan, reduce and sort at 2^10, writes a bench report, and the dashboard loads it as a WebGPU library', () => {
+test('the built runner measures scan, reduce, sort and histogram at 2^10, writes a bench report, and the dashboard loads it as a WebGPU library', () => {
   const out = join(mkdtempSync(join(tmpdir(), 'scan-luma-')), 'luma.json');
   const run = spawnSync(
     process.execPath,
-    [cli, '--sizes', '10', '--only', 'scan,reduce,sort', '--runs', '3', '--warmup', '1', '--commit', 'abc1234', '--out', out],
+    [cli, '--sizes', '10', '--only', 'scan,reduce,sort,histogram', '--runs', '3', '--warmup', '1', '--commit', 'abc1234', '--out', out],
     { encoding: 'utf8', timeout: 120_000 },
   );
   expect(run.status, `exit ${run.status}\n${run.stdout}\n${run.stderr}`).toBe(0);
   expect(run.stdout).toMatch(/sort-pairs 2\^10: ok/);
+  expect(run.stdout).toMatch(/histogram-65536 2\^10: ok/);
   const report = JSON.parse(readFileSync(out, 'utf8')) as BenchReport;
   expect(validateReport(report)).toEqual([]);
   expect(report).toMatchObject({
@@ -47,7 +48,10 @@ test('the built runner measures scan, reduce and sort at 2^10, writes a bench re
     ['scan', 1024, 'ok', 'luma.gl 9.4.2', 3],
     ['reduce', 1024, 'ok', 'luma.gl 9.4.2', 3],
     ['sort-pairs', 1024, 'ok', 'luma.gl 9.4.2', 3],
+    ['histogram', 1024, 'ok', 'luma.gl 9.4.2', 3],
+    ['histogram', 1024, 'ok', 'luma.gl 9.4.2', 3],
   ]);
+  expect(report.results.slice(3).map((r) => r.case['bins'])).toEqual([256, 65536]);
   const loaded = toLoadedReport('luma.json', 'file', report);
   if ('problems' in loaded) throw new Error(loaded.problems.join('\n'));
   expect(loaded).toMatchObject({ isBaseline: true, baseline: 'webgpu' });
@@ -58,6 +62,8 @@ test('the built runner measures scan, reduce and sort at 2^10, writes a bench re
     ['scan', undefined, undefined],
     ['reduce', undefined, undefined],
     ['sort-pairs', undefined, undefined],
+    ['histogram', undefined, undefined],
+    ['histogram', undefined, undefined],
   ]);
 });
 

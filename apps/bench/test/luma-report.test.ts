@@ -5,11 +5,12 @@ import { LUMA_CASES } from '../baselines/luma/cases/index.js';
 import { convertLegacyLumaReport } from '../baselines/luma/legacy.js';
 import type { LumaRecord } from '../baselines/luma/report.js';
 import { untimedRecord } from '../baselines/luma/run.js';
-import { LUMA_PRIMITIVES } from '../baselines/luma/workload.js';
+import { LUMA_CASE_NAMES, LUMA_PRIMITIVES, type LumaCaseName } from '../baselines/luma/workload.js';
 import { libraryPairs } from '../dashboard/library-views.js';
 import { baselineRows, currentRows, type LoadedReport, toLoadedReport } from '../dashboard/model.js';
 import { describeVariant, enumerateCases } from '../src/cases.js';
 import { validateReport } from '../src/report.js';
+import { sampleReport } from './fixtures.js';
 
 // The luma.gl baseline's report in the bench's schema, field by field: a record as a row (case,
 // measurements over the bench's bytes model, ×copy, verification), the conversion of the old
@@ -17,10 +18,11 @@ import { validateReport } from '../src/report.js';
 
 const settings = { seed: 1, runs: 3, warmup: 1 };
 
-/** An ok record of `primitive` at 2^10 as the harness makes it: samples 3, 2, 4 µs·10, copy 1, 1, 2 µs·10. */
-function okRecord(primitive: LumaRecord['primitive'], extra: Partial<LumaRecord> = {}): LumaRecord {
+/** An ok record of the case `name` at 2^10 as the harness makes it: samples 3, 2, 4 µs·10, copy 1, 1, 2 µs·10. */
+function okRecord(name: LumaCaseName, extra: Partial<LumaRecord> = {}): LumaRecord {
   return {
-    primitive,
+    primitive: LUMA_CASES[name].primitive,
+    caseName: name,
     n: 1024,
     log2n: 10,
     status: 'ok',
@@ -47,7 +49,7 @@ function okRecord(primitive: LumaRecord['primitive'], extra: Partial<LumaRecord>
       verified: true,
     },
     copyTimeRatio: 1 / 3,
-    luma: { class: LUMA_CASES[primitive].call, computePasses: 1 },
+    luma: { class: LUMA_CASES[name].call, computePasses: 1 },
     ...extra,
   };
 }
@@ -109,9 +111,9 @@ describe('a record as a row of the bench report', () => {
 
   test('a wrong result keeps its mismatches and no time; an error keeps its message and no verification', () => {
     // The records the runner writes for a case it did not time.
-    const base = (primitive: LumaRecord['primitive']) => {
-      const { n, log2n, luma } = okRecord(primitive);
-      return { primitive, n, log2n, luma };
+    const base = (name: LumaCaseName) => {
+      const { primitive, n, log2n, luma } = okRecord(name);
+      return { primitive, caseName: name, n, log2n, luma };
     };
     const failed = lumaCaseResult(
       untimedRecord(
@@ -143,14 +145,90 @@ describe('a record as a row of the bench report', () => {
 
   test("each luma case is a case of the bench: same primitive and fields, and its variant in the bench's words", () => {
     const bench = enumerateCases({ sizes: [1024], runs: 3, warmup: 1, seed: 1, density: 0.5 });
-    for (const p of LUMA_PRIMITIVES) {
-      const { shape, variant } = LUMA_CASES[p];
-      expect(describeVariant({ primitive: p, ...shape }), p).toBe(variant);
+    expect(new Set(LUMA_CASE_NAMES.map((name) => LUMA_CASES[name].primitive))).toEqual(new Set(LUMA_PRIMITIVES));
+    for (const name of LUMA_CASE_NAMES) {
+      const { primitive: p, shape, differs, variant } = LUMA_CASES[name];
+      // The variant is the bench's words for what luma ran, then words for fields the bench has none for.
+      expect(variant.startsWith(describeVariant({ primitive: p, ...shape, ...differs })), name).toBe(true);
       const same = bench.filter(
         (c) => c.primitive === p && Object.entries(shape).every(([k, v]) => (c as Record<string, unknown>)[k] === v),
       );
-      expect(same.length, p).toBeGreaterThan(0);
+      expect(same.length, name).toBeGreaterThan(0);
     }
+  });
+
+  test('the toolbox rows: the bench bytes of the paired row, the fields where luma differs, the runs', () => {
+    const row = (name: LumaCaseName, extra: Partial<LumaRecord>) => lumaCaseResult(okRecord(name, extra), settings);
+    const h256 = row('histogram-256', { bytes: 4096 });
+    expect(h256.case).toMatchObject({ primitive: 'histogram', type: 'u32', bins: 256, call: 'GPUHistogram' });
+    expect(h256.case.series).toBe('histogram/luma.gl 9.4.2 GPUHistogram/u32 256 bins');
+    expect(h256.measurement?.bytes).toBe(4096);
+    expect(row('histogram-65536', { bytes: 4096 }).case).toMatchObject({ bins: 65536 });
+    const search = row('lower-bound', { bytes: 3 * 4096 });
+    expect(search.case).toMatchObject({ primitive: 'lower-bound', type: 'u32', needleOrder: 'sorted', call: 'GPUGallopingSearch' });
+    expect(search.measurement?.bytes).toBe(3 * 4096);
+    // luma's values are f32: the case says so (the bench's reduce-by-key reduces u32).
+    const rbk = row('reduce-by-key', { bytes: 2 * 4096 + 2 * 4 * 64 + 4, segments: 64 });
+    expect(rbk.case).toMatchObject({ primitive: 'reduce-by-key', type: 'f32', op: 'add', segmentMean: 16, keyForm: 'dense' });
+    expect(rbk).toMatchObject({ segments: 64, measurement: { bytes: 2 * 4096 + 2 * 4 * 64 + 4 } });
+    const sbk = row('scan-by-key', { bytes: 3 * 4096, segments: 64 });
+    expect(sbk.case).toMatchObject({
+      primitive: 'scan-by-key',
+      type: 'u32',
+      op: 'add',
+      inclusive: false,
+      segmentMean: 16,
+      keyForm: 'head flags',
+    });
+    expect(sbk.case.series).toBe('scan-by-key/luma.gl 9.4.2 GPUScan/u32 add excl mean 16 head flags');
+  });
+
+  test('the toolbox rows pair with our rows of the same primitive, size and mean on the same device', () => {
+    // Our rows as the bench writes them: every toolbox case the luma rows compare with, at 2^10,
+    // and the by-key rows also at the other mean (which no luma row may pair with).
+    const bench = enumerateCases({ sizes: [1024], runs: 3, warmup: 1, seed: 1, density: 0.5 }).filter((c) =>
+      ['histogram', 'lower-bound', 'reduce-by-key', 'scan-by-key'].includes(c.primitive),
+    );
+    const ours = toLoadedReport('ours.json', 'file', {
+      ...sampleReport(),
+      results: bench.map((c) => ({
+        case: c,
+        status: 'ok' as const,
+        timer: 'timestamp' as const,
+        measurement: {
+          runs: 3,
+          medianMs: 0.01,
+          minMs: 0.01,
+          maxMs: 0.01,
+          meanMs: 0.01,
+          samplesMs: [0.01],
+          bytes: 4096,
+          gbps: 0.4,
+          gelemsPerS: 0.1,
+        },
+        verification: { gpuMismatches: 0, cpuCompared: true },
+      })),
+    });
+    const names: LumaCaseName[] = ['histogram-256', 'histogram-65536', 'lower-bound', 'reduce-by-key', 'scan-by-key'];
+    const luma = toLoadedReport('luma.json', 'file', {
+      ...sampleReport(),
+      baseline: 'webgpu',
+      results: names.map((name) => lumaCaseResult(okRecord(name, { bytes: 4096, segments: 64 }), settings)),
+    });
+    if ('problems' in ours) throw new Error(ours.problems.join('\n'));
+    if ('problems' in luma) throw new Error(luma.problems.join('\n'));
+    const pairs = libraryPairs(currentRows([ours, luma]), baselineRows([ours, luma]), 'webgpu');
+    const pairedWith = (series: string) => pairs.filter((p) => p.result.case.series === series).map((p) => p.ours?.result.case.series);
+    expect(pairedWith('lower-bound/luma.gl 9.4.2 GPUGallopingSearch/u32 sorted needles')).toEqual(['lower-bound u32']);
+    expect(pairedWith('reduce-by-key/luma.gl 9.4.2 GPUGroupAggregation/f32 add mean 16 dense keys')).toEqual([
+      'reduce-by-key u32 add mean 16',
+    ]);
+    expect(pairedWith('scan-by-key/luma.gl 9.4.2 GPUScan/u32 add excl mean 16 head flags')).toEqual(['scan-by-key u32 add excl mean 16']);
+    // Each histogram row pairs with our row of its bin count. (The dashboard matches `bins` only if
+    // it is among its matched fields; where it is not, each also pairs with our other bin count.)
+    expect(pairedWith('histogram/luma.gl 9.4.2 GPUHistogram/u32 256 bins')).toContain('histogram u32 256 bins');
+    expect(pairedWith('histogram/luma.gl 9.4.2 GPUHistogram/u32 65536 bins')).toContain('histogram u32 65536 bins');
+    for (const p of pairs) expect(p.ratio).toBeCloseTo(0.03 / 0.01, 12);
   });
 });
 

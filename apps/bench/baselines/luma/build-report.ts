@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { CaseRecord } from '../../src/case-types.js';
 import { deviceInfo } from '../../src/child/device-info.js';
-import { bytesMoved, throughput } from '../../src/metrics.js';
+import { type BytesModel, bytesMoved, throughput } from '../../src/metrics.js';
 import {
   type BenchReport,
   type CaseResult,
@@ -14,8 +14,9 @@ import { LUMA_CASES } from './cases/index.js';
 import { PACK_DENSITY } from './cases/pack.js';
 import type { LumaDeviceContext } from './device.js';
 import type { LumaOptions } from './options.js';
-import { LUMA_LIBRARY, type LumaRecord } from './report.js';
+import { caseNameOf, LUMA_LIBRARY, type LumaRecord } from './report.js';
 import type { RunStats } from './stats.js';
+import type { LumaCaseName } from './workload.js';
 
 // The luma.gl baseline's records as the bench's report (`scan-bench/1`): the same row shape as
 // our cases and as baselines/cuda.py's, so the dashboard and the table read all three the same way.
@@ -39,17 +40,19 @@ export interface LumaRunSettings {
 }
 
 /**
- * The case of a luma row: the bench primitive's name and fields (`LUMA_CASES[p].shape`), the size
- * and run settings, `baseline` (library and version) and `call` (luma's class). The series follows
- * baselines/cuda.py's `primitive/library/variant`, the variant in the bench's words.
+ * The case of a luma row: the bench primitive's name and fields (`LUMA_CASES[c].shape`, with the
+ * fields where luma's work differs, `differs`, over them), the size and run settings, `baseline`
+ * (library and version) and `call` (luma's class). The series follows baselines/cuda.py's
+ * `primitive/library/variant`, the variant in the bench's words.
  *
  * @example
  * ```ts
  * lumaCase('scan', 1024, { seed: 1, runs: 50, warmup: 10 }).series; // 'scan/luma.gl 9.4.2 GPUScan/u32 add excl fwd'
  * ```
  */
-export function lumaCase(primitive: LumaRecord['primitive'], n: number, settings: LumaRunSettings): CaseRecord {
-  const spec = LUMA_CASES[primitive];
+export function lumaCase(caseName: LumaCaseName, n: number, settings: LumaRunSettings): CaseRecord {
+  const spec = LUMA_CASES[caseName];
+  const primitive = spec.primitive;
   const series = `${primitive}/${LUMA_LIBRARY} ${spec.call}/${spec.variant}`;
   return {
     id: `${series}@${n}`,
@@ -60,6 +63,7 @@ export function lumaCase(primitive: LumaRecord['primitive'], n: number, settings
     runs: settings.runs,
     warmup: settings.warmup,
     ...spec.shape,
+    ...spec.differs,
     baseline: LUMA_LIBRARY,
     call: spec.call,
   };
@@ -98,7 +102,7 @@ function measurementOf(
  * ```
  */
 export function lumaCaseResult(record: LumaRecord, settings: LumaRunSettings): CaseResult {
-  const c = lumaCase(record.primitive, record.n, settings);
+  const c = lumaCase(caseNameOf(record), record.n, settings);
   const verification = {
     cpuCompared: true,
     ...(record.status === 'ok' ? { cpuMismatches: 0 } : record.mismatches !== undefined ? { cpuMismatches: record.mismatches } : {}),
@@ -115,7 +119,8 @@ export function lumaCaseResult(record: LumaRecord, settings: LumaRunSettings): C
   const { medianMs, minMs, maxMs, timing } = record;
   if (record.status !== 'ok' || medianMs === null || minMs === null || maxMs === null || timing === null) return common;
   const stats = { runs: record.runs, medianMs, minMs, maxMs, samplesMs: record.samplesMs };
-  const m = measurementOf(stats, bytesMoved(record.primitive, record.n, record.ones ?? 0), record.n);
+  const bytes = record.bytes ?? bytesMoved(record.primitive as BytesModel, record.n, record.ones ?? 0);
+  const m = measurementOf(stats, bytes, record.n);
   const copy = record.copy ? measurementOf(record.copy, bytesMoved('copy', record.n), record.n) : undefined;
   const ratioCopy = copy ? m.gbps / copy.gbps : Number.NaN;
   return {
@@ -126,6 +131,7 @@ export function lumaCaseResult(record: LumaRecord, settings: LumaRunSettings): C
     // Absent when a time was below the timer's resolution, as in the bench.
     ...(Number.isFinite(ratioCopy) ? { ratioCopy } : {}),
     ...(record.ones === undefined ? {} : { ones: record.ones }),
+    ...(record.segments === undefined ? {} : { segments: record.segments }),
   };
 }
 

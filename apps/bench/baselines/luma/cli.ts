@@ -12,7 +12,7 @@ import { createLumaDevice } from './device.js';
 import { resolveHeatMs } from './heat.js';
 import { convertLegacyLumaReport } from './legacy.js';
 import { LUMA_USAGE, type LumaOptions, parseLumaArgs } from './options.js';
-import { LUMA_LIBRARY, type LumaRecord } from './report.js';
+import { caseNameOf, LUMA_LIBRARY, type LumaRecord } from './report.js';
 import { runLumaBaseline } from './run.js';
 import { formatLumaTable } from './table.js';
 
@@ -48,7 +48,7 @@ async function measure(options: LumaOptions): Promise<number> {
     const done: LumaRecord[] = [];
     const records = await runLumaBaseline(dev, { ...options, heatMs }, (r) => {
       console.log(
-        `  ${r.primitive} 2^${r.log2n}: ${r.status}${r.medianMs === null ? '' : ` ${(r.medianMs * 1000).toFixed(2)} µs`}${r.message ? ` (${r.message})` : ''}`,
+        `  ${caseNameOf(r)} 2^${r.log2n}: ${r.status}${r.medianMs === null ? '' : ` ${(r.medianMs * 1000).toFixed(2)} µs`}${r.message ? ` (${r.message})` : ''}`,
       );
       // The report is rewritten after every case, so a run killed by a timeout (or a crash of Dawn
       // at 2^28) still leaves the cases it finished.

@@ -5,28 +5,38 @@ import type { WebGPUBuffer, WebGPUDevice } from '@luma.gl/webgpu';
 /** Usage of every caller-owned array: bound as storage, written from the host, read back. */
 const ARRAY_USAGE = Buffer.STORAGE | Buffer.COPY_SRC | Buffer.COPY_DST;
 
-/** A caller-owned u32 array: luma's buffer, its `GPUBuffer`, and the graph's view of it. */
-export interface GraphArray {
+/** The 32-bit formats the harness's arrays take (luma's names). */
+export type ArrayFormat = 'uint32' | 'float32';
+
+/** A caller-owned u32 (or f32) array: luma's buffer, its `GPUBuffer`, and the graph's view of it. */
+export interface GraphArray<F extends ArrayFormat = 'uint32'> {
   readonly buffer: WebGPUBuffer;
   readonly gpu: GPUBuffer;
-  readonly view: GraphDataView<'uint32'>;
+  readonly view: GraphDataView<F>;
   readonly length: number;
 }
 
 /**
- * Creates a u32 array of `length` rows on luma's device and imports it into `graph` as a
- * caller-owned buffer (the graph never frees it) with a packed `uint32` view over it.
+ * Creates a u32 (`format` `'float32'`: f32) array of `length` rows on luma's device and imports it
+ * into `graph` as a caller-owned buffer (the graph never frees it) with a packed view over it.
  *
  * @example
  * ```ts
  * const input = importArray(graph, luma, 'input', n);
+ * const values = importArray(graph, luma, 'values', n, 'float32');
  * ```
  */
-export function importArray(graph: GPUCommandGraph, luma: WebGPUDevice, id: string, length: number): GraphArray {
+export function importArray<F extends ArrayFormat = 'uint32'>(
+  graph: GPUCommandGraph,
+  luma: WebGPUDevice,
+  id: string,
+  length: number,
+  format: F = 'uint32' as F,
+): GraphArray<F> {
   const byteLength = Math.max(16, 4 * length);
   const buffer = luma.createBuffer({ id, byteLength, usage: ARRAY_USAGE }) as WebGPUBuffer;
   const handle = graph.importBuffer({ id, byteLength, usage: ARRAY_USAGE }, buffer);
-  const view = graph.createDataView(handle, { format: 'uint32', length });
+  const view = graph.createDataView(handle, { format, length }) as GraphDataView<F>;
   return { buffer, gpu: buffer.handle, view, length };
 }
 

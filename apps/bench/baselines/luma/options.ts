@@ -1,4 +1,4 @@
-import { LUMA_PRIMITIVES, type LumaPrimitive } from './workload.js';
+import { LUMA_PRIMITIVES, LUMA_TOOLBOX_PRIMITIVES, type LumaPrimitive } from './workload.js';
 
 /** Options of the luma.gl baseline run. */
 export interface LumaOptions {
@@ -23,10 +23,13 @@ export interface LumaOptions {
   readonly help: boolean;
 }
 
-/** Defaults: the small sizes the comparison is about; ≥ 20 runs after ≥ 5 warm-ups. */
+/**
+ * Defaults: the small sizes the comparison is about; the primitives other than the toolbox's (those
+ * run when named); ≥ 20 runs after ≥ 5 warm-ups.
+ */
 export const DEFAULT_LUMA_OPTIONS: LumaOptions = {
   sizes: [10, 12, 14, 16],
-  only: LUMA_PRIMITIVES,
+  only: LUMA_PRIMITIVES.filter((p) => !LUMA_TOOLBOX_PRIMITIVES.includes(p)),
   runs: 50,
   warmup: 10,
   out: undefined,
@@ -46,15 +49,24 @@ export const DEFAULT_LUMA_OPTIONS: LumaOptions = {
  */
 export const MAX_LOG2_SIZE = 28;
 
-/** Names `--only` accepts besides {@link LUMA_PRIMITIVES}: `sort`, this harness's earlier name of the key–value sort. */
-const ALIASES: Readonly<Record<string, LumaPrimitive>> = { sort: 'sort-pairs' };
+/**
+ * Names `--only` accepts besides {@link LUMA_PRIMITIVES}: `sort`, this harness's earlier name of the
+ * key–value sort; `toolbox`, the toolbox primitives; `all`, every primitive.
+ */
+const ALIASES: Readonly<Record<string, readonly LumaPrimitive[]>> = {
+  sort: ['sort-pairs'],
+  toolbox: LUMA_TOOLBOX_PRIMITIVES,
+  all: LUMA_PRIMITIVES,
+};
 
 /** The `--help` text. */
-export const LUMA_USAGE = `luma.gl 9.4.2 baseline: times luma.gl's GPUScan, GPUReduction, GPUCompaction and GPUSort
-on this machine's WebGPU device (Dawn in Node), each verified on the CPU first.
+export const LUMA_USAGE = `luma.gl 9.4.2 baseline: times luma.gl's GPUScan, GPUReduction, GPUCompaction, GPUSort and, for
+the toolbox, GPUHistogram (256 and 65536 bins), GPUGallopingSearch, GPUGroupAggregation and a segmented GPUScan on this
+machine's WebGPU device (Dawn in Node), each verified on the CPU first.
 
   --sizes 10,12,14,16     log2 of the element counts (1…${MAX_LOG2_SIZE}; 2^k and plain counts of powers of two also accepted)
-  --only scan,reduce,pack,sort-pairs   (sort: the same as sort-pairs)
+  --only scan,reduce,pack,sort-pairs   the default; also histogram, lower-bound, reduce-by-key, scan-by-key
+                          (toolbox: those four; all: every primitive; sort: the same as sort-pairs)
   --runs 50               timed runs per case (median, p10, p90, min, max)
   --warmup 10             untimed runs before them
   --out FILE              write the report there (the bench's schema, scan-bench/1, with baseline "webgpu")
@@ -123,7 +135,7 @@ export function parseLumaArgs(argv: readonly string[]): LumaOptions {
       case '--only': {
         const names = value
           .split(',')
-          .map((s) => ALIASES[s.trim()] ?? s.trim())
+          .flatMap((s): readonly string[] => ALIASES[s.trim()] ?? [s.trim()])
           .filter(Boolean);
         for (const name of names)
           if (!(LUMA_PRIMITIVES as readonly string[]).includes(name))

@@ -1,5 +1,5 @@
 import type { RunStats } from './stats.js';
-import type { LumaPrimitive } from './workload.js';
+import type { LumaCaseName, LumaPrimitive } from './workload.js';
 
 // What a run produces in memory, before build-report.ts writes it as the bench's report
 // (`scan-bench/1`, `baseline: 'webgpu'`), and what the table prints.
@@ -18,6 +18,8 @@ export interface Timing extends RunStats {
 /** One primitive at one size, as the harness measured it. */
 export interface LumaRecord {
   readonly primitive: LumaPrimitive;
+  /** The harness's case (`histogram-256`); absent: the primitive's own name (the reports before the toolbox cases). */
+  readonly caseName?: LumaCaseName;
   readonly n: number;
   readonly log2n: number;
   /** `ok`: verified and timed; `failed`: a wrong result (not timed); `error`: something threw or a GPU error was raised. */
@@ -40,6 +42,10 @@ export interface LumaRecord {
   readonly samplesMs: readonly number[];
   /** pack: the elements kept (the bench's `ones`; its bytes model counts their writes). */
   readonly ones?: number;
+  /** The bench's bytes of the paired row where `bytesMoved` has no model of it (the toolbox cases). */
+  readonly bytes?: number;
+  /** reduce-by-key: the runs of the input (the bench's `segments`). */
+  readonly segments?: number;
   /** Median of the bench's vec4 copy kernel over n u32, same process, timed right after. */
   readonly copyMedianMs: number | null;
   readonly copy: (Timing & { readonly verified: boolean }) | null;
@@ -47,4 +53,19 @@ export interface LumaRecord {
   readonly copyTimeRatio: number | null;
   /** What luma ran: class, mode, algorithm and strategy it chose, compute passes and graph nodes per run. */
   readonly luma: Readonly<Record<string, string | number | boolean>>;
+}
+
+/**
+ * The case a record is of: its `caseName`, else its primitive's (the four primitives before the
+ * toolbox cases had one case each, under the primitive's name).
+ *
+ * @example
+ * ```ts
+ * caseNameOf({ primitive: 'scan' }); // 'scan'
+ * ```
+ */
+export function caseNameOf(record: Pick<LumaRecord, 'primitive' | 'caseName'>): LumaCaseName {
+  if (record.caseName !== undefined) return record.caseName;
+  if (record.primitive === 'histogram') throw new Error('a histogram record names its case (histogram-256 or histogram-65536)');
+  return record.primitive;
 }

@@ -1,11 +1,11 @@
 import { createGpuTimer, type GpuTimer } from '@scan/core';
 import { copyWorkload } from './cases/copy.js';
-import { LUMA_CASES, type LumaCase } from './cases/index.js';
+import { casesOf, LUMA_CASES, type LumaCase } from './cases/index.js';
 import type { LumaDeviceContext } from './device.js';
 import { createHeater, type Heater } from './heat.js';
 import { measureWorkload, type RunCounts, runUntimed } from './measure.js';
 import type { LumaRecord, Timing } from './report.js';
-import type { LumaPrimitive, Verification, Workload } from './workload.js';
+import type { LumaCaseName, LumaPrimitive, Verification, Workload } from './workload.js';
 
 /** What one run covers. */
 export interface LumaRunPlan extends RunCounts {
@@ -70,7 +70,7 @@ async function timeCopy(
  * or an `error` (a throw, a GPU validation or out-of-memory error, a lost device).
  */
 export function untimedRecord(
-  base: Pick<LumaRecord, 'primitive' | 'n' | 'log2n' | 'luma'>,
+  base: Pick<LumaRecord, 'primitive' | 'caseName' | 'n' | 'log2n' | 'luma'>,
   status: 'failed' | 'error',
   check: Verification,
   message?: string,
@@ -97,20 +97,20 @@ export function untimedRecord(
 }
 
 /**
- * One primitive at one size: set up luma's graph, check it (its own self-test, then the timed input
+ * One case at one size: set up luma's graph, check it (its own self-test, then the timed input
  * against the CPU), and only then time it, check it again, and time the copy kernel at the same n.
  */
 async function runCase(
   dev: LumaDeviceContext,
   timer: GpuTimer,
-  primitive: LumaPrimitive,
+  caseName: LumaCaseName,
   spec: LumaCase,
   log2n: number,
   plan: LumaRunPlan,
   heater?: Heater,
 ): Promise<LumaRecord> {
   const n = 2 ** log2n;
-  const base = { primitive, n, log2n, luma: {} as LumaRecord['luma'] };
+  const base = { primitive: spec.primitive, caseName, n, log2n, luma: {} as LumaRecord['luma'] };
   let workload: Workload | undefined;
   try {
     return await withErrorScopes(dev.ctx.device, async () => {
@@ -138,6 +138,8 @@ async function runCase(
         runs: stats.runs,
         samplesMs: stats.samplesMs,
         ...(workload.ones === undefined ? {} : { ones: workload.ones }),
+        ...(workload.bytes === undefined ? {} : { bytes: workload.bytes }),
+        ...(workload.segments === undefined ? {} : { segments: workload.segments }),
         copyMedianMs: copy?.medianMs ?? null,
         copy,
         copyTimeRatio: copy && stats.medianMs > 0 ? copy.medianMs / stats.medianMs : null,
@@ -152,8 +154,8 @@ async function runCase(
 }
 
 /**
- * Runs every selected primitive at every size on `dev`, in size order (primitives in
- * `LUMA_PRIMITIVES` order within a size), calling `onRecord` after each. A case that throws or
+ * Runs the cases of every selected primitive at every size on `dev`, in size order (cases in
+ * `LUMA_CASE_NAMES` order within a size), calling `onRecord` after each. A case that throws or
  * raises a GPU error (luma past a device limit, say) is an `error` record and the run goes on;
  * once the device is lost, every case left is an `error` record naming the reason, so the report
  * is still written. `cases` replaces the registry (tests).
@@ -167,20 +169,21 @@ export async function runLumaBaseline(
   dev: LumaDeviceContext,
   plan: LumaRunPlan,
   onRecord?: (record: LumaRecord) => void,
-  cases: Readonly<Record<LumaPrimitive, LumaCase>> = LUMA_CASES,
+  cases: Readonly<Record<LumaCaseName, LumaCase>> = LUMA_CASES,
 ): Promise<LumaRecord[]> {
   const timer = createGpuTimer(dev.ctx);
   const heater = plan.heatMs > 0 ? createHeater(dev.ctx.device) : undefined;
   const records: LumaRecord[] = [];
   try {
     for (const log2n of plan.sizes) {
-      for (const primitive of plan.only) {
+      for (const caseName of casesOf(plan.only, cases)) {
         const lost = dev.ctx.lostReason;
+        const spec = cases[caseName];
         const record =
           lost === undefined
-            ? await runCase(dev, timer, primitive, cases[primitive], log2n, plan, heater)
+            ? await runCase(dev, timer, caseName, spec, log2n, plan, heater)
             : untimedRecord(
-                { primitive, n: 2 ** log2n, log2n, luma: {} },
+                { primitive: spec.primitive, caseName, n: 2 ** log2n, log2n, luma: {} },
                 'error',
                 { ok: false, detail: 'not run' },
                 `device lost: ${lost}`,

@@ -1,4 +1,4 @@
-import type { LumaRecord } from './report.js';
+import { caseNameOf, type LumaRecord } from './report.js';
 
 /** A time in ms as µs with three significant digits, or '—'. */
 function us(ms: number | null | undefined): string {
@@ -18,9 +18,9 @@ function us(ms: number | null | undefined): string {
  * ```
  */
 export function formatLumaTable(records: readonly LumaRecord[]): string {
-  const header = ['primitive', 'n', 'status', 'median µs', 'p10', 'p90', 'copy µs', 'copy/prim', 'timing', 'passes', 'luma kernels'];
+  const header = ['case', 'n', 'status', 'median µs', 'p10', 'p90', 'copy µs', 'copy/prim', 'timing', 'passes', 'luma kernels'];
   const rows = records.map((r) => [
-    r.primitive,
+    caseNameOf(r),
     `2^${r.log2n}`,
     r.status,
     us(r.medianMs),
@@ -39,7 +39,8 @@ export function formatLumaTable(records: readonly LumaRecord[]): string {
     .filter((r) => r.status !== 'ok')
     // A wrong result says what differed; an error was never checked, its message is all there is.
     .map(
-      (r) => `  ${r.primitive} 2^${r.log2n}: ${[r.message, r.status === 'failed' ? r.verification : undefined].filter(Boolean).join(': ')}`,
+      (r) =>
+        `  ${caseNameOf(r)} 2^${r.log2n}: ${[r.message, r.status === 'failed' ? r.verification : undefined].filter(Boolean).join(': ')}`,
     );
   return [line(header), ...rows.map(line), ...(failures.length ? ['', 'not timed:', ...failures] : [])].join('\n').trimEnd();
 }

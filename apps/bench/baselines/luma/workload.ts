@@ -1,11 +1,48 @@
 /**
- * The primitives the harness times, named as the bench's (`apps/bench/src/primitives`) so that each
- * record is a row of the bench's report: luma's `GPUSort` always moves values, so it is `sort-pairs`.
+ * The primitives the harness times (the `--only` names), named as the bench's
+ * (`apps/bench/src/primitives`) so that each record is a row of the bench's report: luma's
+ * `GPUSort` always moves values, so it is `sort-pairs`. The last four are issue 49's toolbox.
  */
-export const LUMA_PRIMITIVES = ['scan', 'reduce', 'pack', 'sort-pairs'] as const;
+export const LUMA_PRIMITIVES = [
+  'scan',
+  'reduce',
+  'pack',
+  'sort-pairs',
+  'histogram',
+  'lower-bound',
+  'reduce-by-key',
+  'scan-by-key',
+] as const;
 
 /** One of {@link LUMA_PRIMITIVES}. */
 export type LumaPrimitive = (typeof LUMA_PRIMITIVES)[number];
+
+/**
+ * The toolbox primitives (issue 49), which run when named (`--only toolbox` or their names): the
+ * default run stays the four primitives that `summary-call.sh` and `gpu-run.sh` time in their
+ * budgets.
+ */
+export const LUMA_TOOLBOX_PRIMITIVES: readonly LumaPrimitive[] = ['histogram', 'lower-bound', 'reduce-by-key', 'scan-by-key'];
+
+/**
+ * The cases the harness times, in report order (within a size): one per primitive, except the
+ * histogram, which has one per bin count of the bench's (256 and 65,536). A case's name is its
+ * primitive's where the primitive has one case.
+ */
+export const LUMA_CASE_NAMES = [
+  'scan',
+  'reduce',
+  'pack',
+  'sort-pairs',
+  'histogram-256',
+  'histogram-65536',
+  'lower-bound',
+  'reduce-by-key',
+  'scan-by-key',
+] as const;
+
+/** One of {@link LUMA_CASE_NAMES}. */
+export type LumaCaseName = (typeof LUMA_CASE_NAMES)[number];
 
 /** Result of checking a GPU output against the CPU. */
 export interface Verification {
@@ -25,6 +62,13 @@ export interface Workload {
   readonly describe: Readonly<Record<string, string | number | boolean>>;
   /** pack: the elements kept (1-flags), known from the inputs; the bytes model counts their writes. */
   readonly ones?: number;
+  /**
+   * The bytes of the bench's model of the paired row (the toolbox cases, which the bench's
+   * `bytesMoved` does not cover: there each module states its bytes); absent: `bytesMoved`.
+   */
+  readonly bytes?: number;
+  /** reduce-by-key: the runs (groups) of the input, known from it (the bench's `segments`). */
+  readonly segments?: number;
   /** The buffers `verify` reads (tests corrupt a word of each to see the check fail). */
   readonly outputs: readonly GPUBuffer[];
   /** Records one run into `encoder`. */
