@@ -15,7 +15,7 @@ const int = new Intl.NumberFormat('en-US');
 export const LIBRARY_KIND_NAME: Readonly<Record<BaselineKind, string>> = { cuda: 'CUDA library', webgpu: 'WebGPU library' };
 
 /** Case fields that must agree between a library's case and ours when both have them. */
-const MATCHED_FIELDS = ['segmentMean', 'density'] as const;
+const MATCHED_FIELDS = ['segmentMean', 'density', 'bins', 'k'] as const;
 
 /**
  * Case fields that make our configuration closer to the library's when they agree: where some of

@@ -267,6 +267,23 @@ describe('WebGPU libraries (baselines/luma) beside ours', () => {
     expect(scan!.lines[0]!.points[0]!.tip[0]).toBe('luma.gl 9.4.2 GPUScan/u32 add excl fwd: 0.014 ms');
   });
 
+  test("a library's histogram of one bin count is divided by ours of the same bins only (and top-k by the same k)", () => {
+    const hist = (bins: number) => ({ primitive: 'histogram', bins, series: `histogram u32 ${bins} bins` }) as const;
+    const lumaHist = (bins: number, ms: number) =>
+      ok(
+        { ...hist(bins), call: 'GPUHistogram', baseline: 'luma.gl 9.4.2', series: `histogram/luma.gl 9.4.2 GPUHistogram/u32 ${bins} bins` },
+        1024,
+        ms,
+      );
+    const luma = webgpu([lumaHist(256, 0.02), lumaHist(65536, 0.09)]);
+    const ours = load('ours.json', report('2026-11-27T23:15:00Z', [ok(hist(256), 1024, 0.01), ok(hist(65536), 1024, 0.03)]));
+    const pairs = libraryPairs(currentRows([ours, luma]), baselineRows([ours, luma]), 'webgpu');
+    expect(pairs.map((p) => [p.result.case.bins, p.ours?.result.case.bins, p.ratio])).toEqual([
+      [256, 256, expect.closeTo(2, 12)],
+      [65536, 65536, expect.closeTo(3, 12)],
+    ]);
+  });
+
   test('only pairs on the same device: a library run on one GPU is never divided by ours on another', () => {
     const onH200 = webgpu([lumaRow('scan', 1024, 0.014)], 'nvidia-h200');
     const ours = load('ours.json', report('2026-11-27T23:15:00Z', [ok(scanShape, 1024, 0.01)], h100));
