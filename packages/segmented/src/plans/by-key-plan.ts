@@ -1,4 +1,4 @@
-import type { ElementType, Operator, Plan, ScanContext, ScanOp } from '@scan/core';
+import type { CountSource, ElementType, Operator, Plan, ScanContext, ScanOp } from '@scan/core';
 import { builtinOperator, ScanError } from '@scan/core';
 import {
   type BufferRef,
@@ -11,10 +11,12 @@ import {
   checkOp,
   checkOperatorCompiles,
   checkOptions,
+  countedParams,
   decoupledFallbackStatusBytes,
   invalidArgument,
   isOperator,
   NO_RANGE_CARRY,
+  operatorGpuCount,
   operatorItemsPerThread,
   operatorRangeRecords,
   operatorRanges,
@@ -25,8 +27,10 @@ import {
   RecipeBuilder,
   RecipeExecutor,
   recordBytes,
+  recordCountFixup,
   representativeCounts,
   StructureVariants,
+  tailOutParams,
 } from '@scan/core/kit';
 import { type OperatorSegmentedSpec, operatorSegmentedKernel, type RunOutputs } from '../kernels/operator-segmented.js';
 
@@ -63,7 +67,7 @@ interface KeyedRoles {
  * runs' heads and tails with a block discontinuity, and scan (heads, value) pairs with decoupled
  * look-back, writing a scan's values or each run's outputs at its ordinal and the run count.
  */
-function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Plan<KeyedRoles & { count: number }> {
+function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Plan<KeyedRoles & CountSource> {
   const op = shape.op;
   const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
   // The pair adds a word to each record (its head count): runs of about 12 words of records.
@@ -91,36 +95,48 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
   const exec = new RecipeExecutor(ctx, what);
   const o = shape.outputs;
 
+  /**
+   * The pass over one range of records: its status cleared (with a reduction's run-count word after
+   * it), the bindings of its keys, records, outputs and scratch. The dispatch is the caller's.
+   */
+  const rangePass = (b: RecipeBuilder, carry: BufferRef, range: { start: number; count: number }) => {
+    const tiles = Math.ceil(range.count / tileRecords);
+    const status = operatorStatus(b, tiles);
+    const start = 4 * range.start;
+    const statusBytes = decoupledFallbackStatusBytes(tiles);
+    const keyRef = (multipleOf: number): BufferRef => ({ role: 'keys', offset: start, limit: 4 * chunkRecords, multipleOf });
+    const keys: Record<string, BufferRef> = K % 4 === 0 ? { keys: keyRef(16), keys_words: keyRef(4) } : { keys: keyRef(4) };
+    const bindings: Record<string, BufferRef> = {
+      ...keys,
+      carry,
+      status,
+    };
+    const records = shape.mode === 'runs' ? undefined : operatorRecords(b, op, range, chunkRecords);
+    if (records) Object.assign(bindings, records.load('src', 'values'));
+    if (shape.mode === 'scan' && records) Object.assign(bindings, records.store('dst', 'output'));
+    if (shape.mode === 'reduce') bindings['dst'] = whole('outValues');
+    if (shape.mode === 'runs') bindings['run_count'] = { role: 'runCount', offset: 0, size: 4 };
+    // A reduction's run count, past the look-back's words (copied out after the last range).
+    if (shape.mode === 'reduce') b.needScratch('status', statusBytes + 16);
+    if (o.keys) bindings['keys_out'] = whole('outKeys');
+    if (o.firstValues) {
+      bindings['vals'] = { role: 'values', offset: start, limit: 4 * chunkRecords, multipleOf: 4 };
+      bindings['vals_out'] = whole('outValues');
+    }
+    if (o.offsets) bindings['offsets_out'] = whole('offsets');
+    if (o.lengths) bindings['lengths_out'] = whole('lengths');
+    return { bindings, records, tiles, statusBytes };
+  };
+  /** A reduction's run count, from the word past the last range's status. */
+  const copyRunCount = (b: RecipeBuilder, statusBytes: number) =>
+    b.copy({ scratch: 'status', offset: statusBytes }, { role: 'runCount', offset: 0 }, 4);
+
   const build = (count: number): Recipe => {
     const b = new RecipeBuilder();
     // Two carries, then the two ranges' last keys (in the count of slots 2 and 3).
     const carry = b.needScratch('carry', 4 * pairBytes);
     for (const range of operatorRanges(count, chunkRecords, false)) {
-      const tiles = Math.ceil(range.count / tileRecords);
-      const status = operatorStatus(b, tiles);
-      const start = 4 * range.start;
-      const statusBytes = decoupledFallbackStatusBytes(tiles);
-      const keyRef = (multipleOf: number): BufferRef => ({ role: 'keys', offset: start, limit: 4 * chunkRecords, multipleOf });
-      const keys: Record<string, BufferRef> = K % 4 === 0 ? { keys: keyRef(16), keys_words: keyRef(4) } : { keys: keyRef(4) };
-      const bindings: Record<string, BufferRef> = {
-        ...keys,
-        carry,
-        status,
-      };
-      const records = shape.mode === 'runs' ? undefined : operatorRecords(b, op, range, chunkRecords);
-      if (records) Object.assign(bindings, records.load('src', 'values'));
-      if (shape.mode === 'scan' && records) Object.assign(bindings, records.store('dst', 'output'));
-      if (shape.mode === 'reduce') bindings['dst'] = whole('outValues');
-      if (shape.mode === 'runs') bindings['run_count'] = { role: 'runCount', offset: 0, size: 4 };
-      // A reduction's run count, past the look-back's words (copied out after the last range).
-      if (shape.mode === 'reduce') b.needScratch('status', statusBytes + 16);
-      if (o.keys) bindings['keys_out'] = whole('outKeys');
-      if (o.firstValues) {
-        bindings['vals'] = { role: 'values', offset: start, limit: 4 * chunkRecords, multipleOf: 4 };
-        bindings['vals_out'] = whole('outValues');
-      }
-      if (o.offsets) bindings['offsets_out'] = whole('offsets');
-      if (o.lengths) bindings['lengths_out'] = whole('lengths');
+      const { bindings, records, tiles, statusBytes } = rangePass(b, carry, range);
       b.dispatch(kernel, bindings, tiles, {
         count: range.count,
         tiles,
@@ -131,16 +147,39 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
         count_word: statusBytes / 4,
       });
       if (shape.mode === 'scan' && records) records.finish('output');
-      if (shape.mode === 'reduce' && range.carryOut === NO_RANGE_CARRY) {
-        b.copy({ scratch: 'status', offset: statusBytes }, { role: 'runCount', offset: 0 }, 4);
-      }
+      if (shape.mode === 'reduce' && range.carryOut === NO_RANGE_CARRY) copyRunCount(b, statusBytes);
     }
+    return b.build();
+  };
+  // A count the GPU wrote (one range: maxCount within one binding): the pass recorded for maxCount,
+  // its count, tiles and total filled in by a count fixup. A count of 0 runs no tile, so the run
+  // count's destination is cleared first (the last tile overwrites it).
+  const buildGpu = (word: number): Recipe => {
+    const b = new RecipeBuilder();
+    const carry = b.needScratch('carry', 4 * pairBytes);
+    const count = maxCount as number;
+    const { bindings, records, tiles, statusBytes } = rangePass(b, carry, { start: 0, count });
+    const counted = countedParams(
+      kernel,
+      { count: 'count', total: 'count', tiles: { ceilDiv: tileRecords, max: tiles } },
+      { first: 0, carry_in: NO_RANGE_CARRY, carry_out: NO_RANGE_CARRY, count_word: statusBytes / 4 },
+    );
+    const blocks = shape.mode === 'scan' ? [counted, tailOutParams()] : [counted];
+    const [params, tailOut] = recordCountFixup(b, { word, capacity: count, blocks });
+    if (shape.mode === 'reduce') b.clear({ scratch: 'status', offset: statusBytes, size: 4 });
+    if (shape.mode === 'runs') b.clear({ role: 'runCount', offset: 0, size: 4 });
+    b.dispatch(kernel, bindings, tiles, params as BufferRef);
+    if (shape.mode === 'scan' && records) records.finishCounted('output', tailOut as BufferRef);
+    if (shape.mode === 'reduce') copyRunCount(b, statusBytes);
     return b.build();
   };
   const maxCount = shape.maxCount;
   if (maxCount !== undefined && maxCount > 0) exec.reserve(build(maxCount));
   const largest = maxCount || chunkRecords;
-  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() => exec.load([build(1), build(largest)]));
+  const gpuCountable = maxCount !== undefined && maxCount > 0 && maxCount <= chunkRecords;
+  const ready = checkOperatorCompiles(ctx, op, 'options.op').then(() =>
+    exec.load([build(1), build(largest), ...(gpuCountable ? [buildGpu(0)] : [])]),
+  );
   const variants = new StructureVariants(() => representativeCounts(largest, chunkRecords).map((n) => build(n)));
   const keyBytes = (n: number) => 4 * Math.max(1, n);
   const recordsOf = (n: number) => recordBytes(n, op.bytes);
@@ -157,8 +196,12 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
 
   return planOf([exec], {
     what,
-    encode(encoder, args: KeyedRoles & { count: number }) {
-      const count = checkEncodeArgs(what, args, need);
+    encode(encoder, args: KeyedRoles & CountSource) {
+      const gpu = operatorGpuCount(what, args, maxCount, chunkRecords, op.name);
+      // A GPU count: the buffers must hold maxCount, which the pass is recorded for.
+      const count = gpu
+        ? checkEncodeArgs(what, { ...args, count: maxCount }, { ...need, countBuffer: { bytes: 4 } })
+        : checkEncodeArgs(what, args, need);
       if (shape.mode === 'reduce' && typeof args.runCount?.usage === 'number' && (args.runCount.usage & 0x0008) === 0) {
         invalidArgument('args.runCount', args.runCount, 'needs GPUBufferUsage.COPY_DST (and STORAGE): the run count is copied there');
       }
@@ -173,6 +216,12 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
           `${what}: args.count = ${count}: the outputs (${outputBytes} bytes) exceed one storage binding (maxStorageBufferBindingSize = ${ctx.caps.limits.maxStorageBufferBindingSize})`,
           { argument: 'args.count' },
         );
+      }
+      if (gpu) {
+        const roles: Record<string, GPUBuffer> = { gpuCount: gpu.buffer };
+        for (const name of names) roles[name] = (args as unknown as Record<string, GPUBuffer>)[name] as GPUBuffer;
+        exec.encode(encoder, () => buildGpu(gpu.offset / 4), roles);
+        return;
       }
       if (count === 0) {
         // No runs: the count the next pass reads is still written.
@@ -223,15 +272,19 @@ export interface ReduceByKeyPlanOptions {
   /** A built-in name or an `Operator` (default `'add'`). */
   // biome-ignore lint/suspicious/noExplicitAny: any operator's record type
   op?: ScanOp | Operator<any>;
-  /** Largest count expected: scratch for it is allocated up front, and larger counts are refused. */
+  /**
+   * Largest count expected: scratch for it is allocated up front, larger counts are refused, and an
+   * encode may take its count from the GPU (`countBuffer`: min(that count, maxCount) keys).
+   */
   maxCount?: number;
 }
 
 /**
- * Buffers of one reduce-by-key: each output holds up to `count` runs; `runCount` gets the u32 run
+ * Buffers of one reduce-by-key (the count: `count`, or a u32 the GPU wrote, `countBuffer`, with the
+ * plan's `maxCount`; the buffers then hold `maxCount`): each output holds up to `count` runs; `runCount` gets the u32 run
  * count at byte 0 (copied there: it needs `COPY_DST` usage).
  */
-export interface ReduceByKeyEncodeArgs {
+export interface ReduceByKeyEncodeArgs extends CountSource {
   keys: GPUBuffer;
   values: GPUBuffer;
   /** The first key of each run, at the run's ordinal. */
@@ -239,7 +292,6 @@ export interface ReduceByKeyEncodeArgs {
   /** Each run's values combined in array order, at the run's ordinal. */
   outValues: GPUBuffer;
   runCount: GPUBuffer;
-  count: number;
 }
 
 /**
@@ -281,11 +333,10 @@ export interface ScanByKeyPlanOptions extends ReduceByKeyPlanOptions {
 }
 
 /** Buffers of one scan-by-key: `output` holds `count` records. */
-export interface ScanByKeyEncodeArgs {
+export interface ScanByKeyEncodeArgs extends CountSource {
   keys: GPUBuffer;
   values: GPUBuffer;
   output: GPUBuffer;
-  count: number;
 }
 
 /**
@@ -322,37 +373,37 @@ export function createScanByKeyPlan(ctx: ScanContext, options?: ScanByKeyPlanOpt
 export interface RunsPlanOptions {
   /** How keys compare (default `'u32'`). */
   keyType?: KeyType;
-  /** Largest count expected: scratch for it is allocated up front, and larger counts are refused. */
+  /**
+   * Largest count expected: scratch for it is allocated up front, larger counts are refused, and an
+   * encode may take its count from the GPU (`countBuffer`: min(that count, maxCount) keys).
+   */
   maxCount?: number;
 }
 
 /** Buffers of one unique: `outKeys` holds up to `count` keys; `runCount` gets the u32 run count at byte 0. */
-export interface UniqueEncodeArgs {
+export interface UniqueEncodeArgs extends CountSource {
   keys: GPUBuffer;
   outKeys: GPUBuffer;
   runCount: GPUBuffer;
-  count: number;
 }
 
 /** Buffers of one unique-by-key: the first key and value of each run; `runCount` gets the run count. */
-export interface UniqueByKeyEncodeArgs {
+export interface UniqueByKeyEncodeArgs extends CountSource {
   keys: GPUBuffer;
   /** One 32-bit value per key. */
   values: GPUBuffer;
   outKeys: GPUBuffer;
   outValues: GPUBuffer;
   runCount: GPUBuffer;
-  count: number;
 }
 
 /** Buffers of one run-length encode: each run's value, length and first index; `runCount` gets the run count. */
-export interface RunLengthEncodeEncodeArgs {
+export interface RunLengthEncodeEncodeArgs extends CountSource {
   keys: GPUBuffer;
   outKeys: GPUBuffer;
   lengths: GPUBuffer;
   offsets: GPUBuffer;
   runCount: GPUBuffer;
-  count: number;
 }
 
 function runsPlan(ctx: ScanContext, options: unknown, outputs: RunOutputs, what: string) {
