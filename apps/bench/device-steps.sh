@@ -51,3 +51,20 @@ toolbox_cuda_step() {
   step cuda-toolbox timeout "${TOOLBOX_CUDA_TIMEOUT:-300}" python3 apps/bench/cuda/toolbox.py "${sizes[@]}"
   grep '^{' "$out/cuda-toolbox.log" >"$out/cuda-toolbox.jsonl" || true
 }
+
+# `toolbox_steps COMMIT [BENCH_DIST]`: issue 49's toolbox in one device call — ours (the bench built
+# in BENCH_DIST, default apps/bench/dist) at 2^20, 2^24 and 2^28 into $out/toolbox-ours.json, the torch
+# anchors (toolbox_cuda_step), and luma.gl's toolbox classes (apps/bench/dist-luma, built by
+# `pnpm --filter @scan/bench build:luma` and carried) into $out/toolbox-luma.json. Each step has its
+# own timeout (TOOLBOX_OURS_TIMEOUT, TOOLBOX_CUDA_TIMEOUT, TOOLBOX_LUMA_TIMEOUT) so that the three fit
+# one 600 s call.
+toolbox_steps() {
+  local commit=${1:?usage: toolbox_steps COMMIT [BENCH_DIST]}
+  local dist=${2:-apps/bench/dist}
+  step ours-toolbox timeout "${TOOLBOX_OURS_TIMEOUT:-220}" node "$dist/cli.js" --commit "$commit" \
+    --only reduce-by-key,scan-by-key,unique,run-length-encode,histogram,arg-max,top-k,lower-bound \
+    --segment-means 16 --sizes 2^20,2^24,2^28 --out "$out/toolbox-ours.json"
+  TOOLBOX_CUDA_TIMEOUT=${TOOLBOX_CUDA_TIMEOUT:-110} toolbox_cuda_step 20 24 28
+  step luma-toolbox timeout "${TOOLBOX_LUMA_TIMEOUT:-200}" node --max-old-space-size=24000 apps/bench/dist-luma/luma.js \
+    --only toolbox --sizes 20,24,28 --commit "$commit" --out "$out/toolbox-luma.json"
+}
