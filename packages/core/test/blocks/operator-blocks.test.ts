@@ -156,7 +156,8 @@ const harness = defineKernel({
         : `let s = ${s.inclusive ? scan.inclusiveItems('items', seed) : scan.exclusiveItems('items', seed)};
   let out = s.items;
   let scanned = s.aggregate;`;
-    return `${op.builtin ? '' : op.declarations}
+    // Every operator's declarations, a built-in's too: its identity is its identity function.
+    return `${op.declarations}
 ${wordsWgsl(op)}
 ${id.decls}
 ${needs.decls}
