@@ -33,6 +33,7 @@ import {
   tailOutParams,
 } from '@scan/core/kit';
 import { type OperatorSegmentedSpec, operatorSegmentedKernel, type RunOutputs } from '../kernels/operator-segmented.js';
+import { segmentedSubgroups } from './segmented-subgroups.js';
 
 /** Key types of the run-based functions: keys are compared with `==` as this type. */
 export type KeyType = 'u32' | 'i32' | 'f32';
@@ -77,7 +78,7 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
     mode: shape.mode,
     inclusive: shape.inclusive,
     backward: false,
-    subgroups: ctx.caps.features.subgroups,
+    subgroups: segmentedSubgroups(ctx),
     workgroupSize: WG,
     itemsPerThread: K,
     maxSpin: 64,
