@@ -6,6 +6,7 @@
 import { ScanError } from '@scan/core';
 import { describe, expect, it } from 'vitest';
 import { geometricGraphMatrix, perturbedMatrix, poisson2d, rmatGraphMatrix, stencil27 } from '../src/generators/index.js';
+import { addCsr } from '../src/cpu/add.js';
 import type { CsrMatrix } from '../src/types.js';
 
 /** Throws unless A is a CSR with rowPtr from 0 to nnz and strictly increasing columns below cols in every row. */
@@ -196,5 +197,27 @@ describe('perturbedMatrix', () => {
     expect(() => perturbedMatrix(poisson2d(4), { sigma: -1 })).toThrow(/options\.sigma = -1/);
     expect(() => perturbedMatrix(poisson2d(4), { seed: -1 })).toThrow(/options\.seed = -1/);
     expect(() => perturbedMatrix({ rows: 1 } as CsrMatrix)).toThrow(ScanError);
+  });
+});
+
+describe('addCsr', () => {
+  it('merges sorted rows and falls back to sorting otherwise, with the same result', () => {
+    const A = poisson2d(16);
+    const B = perturbedMatrix(A, { seed: 1 });
+    const C = addCsr(A, B);
+    checkCsr(C);
+    const want = entries(A);
+    for (const [key, v] of entries(B)) want.set(key, Math.fround((want.get(key) ?? 0) + v));
+    expect(new Map(entries(C))).toEqual(want);
+    // Unsorted rows: the same sum through cooToCsr.
+    const U = { ...A, colIdx: A.colIdx.slice(), values: A.values.slice() };
+    for (let r = 0; r < U.rows; r++) {
+      const s = U.rowPtr[r]!;
+      const e = U.rowPtr[r + 1]! - 1;
+      [U.colIdx[s], U.colIdx[e]] = [U.colIdx[e]!, U.colIdx[s]!];
+      [U.values[s], U.values[e]] = [U.values[e]!, U.values[s]!];
+    }
+    expect(same(addCsr(U, B), C)).toBe(true);
+    expect(() => addCsr(A, poisson2d(4))).toThrow(/B: 16×16/);
   });
 });

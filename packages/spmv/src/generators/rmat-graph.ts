@@ -1,4 +1,5 @@
-import { cooToCsr } from '../convert.js';
+import { addCsr } from '../cpu/add.js';
+import { transposeCsr } from '../cpu/transpose.js';
 import type { CsrMatrix } from '../types.js';
 import { checkDimension, checkInteger, checkNnz, generatorOptions } from './args.js';
 import { powerLawMatrix } from './power-law.js';
@@ -46,19 +47,6 @@ export function rmatGraphMatrix(options: RmatGraphMatrixOptions): CsrMatrix {
     ...(o['b'] !== undefined ? { b: o['b'] as number } : {}),
     ...(o['c'] !== undefined ? { c: o['c'] as number } : {}),
   });
-  const nnz = directed.colIdx.length;
-  const rowIdx = new Uint32Array(2 * nnz);
-  const colIdx = new Uint32Array(2 * nnz);
-  const values = new Float32Array(2 * nnz);
-  for (let r = 0; r < rows; r++) {
-    for (let k = directed.rowPtr[r]!; k < directed.rowPtr[r + 1]!; k++) {
-      const c = directed.colIdx[k]!;
-      rowIdx[k] = r;
-      colIdx[k] = c;
-      rowIdx[nnz + k] = c;
-      colIdx[nnz + k] = r;
-      values[k] = values[nnz + k] = directed.values[k]!;
-    }
-  }
-  return cooToCsr({ rows, cols: rows, rowIdx, colIdx, values });
+  // Aᵀ's rows come out sorted (a stable counting sort visits A's rows in order), so A + Aᵀ is a merge.
+  return addCsr(directed, transposeCsr(directed));
 }
