@@ -35,7 +35,8 @@ With --add (cuSPARSE csrgeam; slow), B made untimed:
   AT+BT pre     A^T + B^T, the transposes made before timing (csrgeam only)
 
 Usage on the lent GPU: python3 apps/bench/cuda/spmv.py [--add] [matrix ...]
-(default poisson2d-2048 biased-1M biased-16M powerlaw-4M uniform-4M banded-4M).
+(default poisson2d-2048 biased-1M biased-16M powerlaw-4M uniform-4M banded-4M stencil27-100 geometric-1M
+rmat-2^20; BENCH_SEED=N for a bench run with --seed N).
 Prints one JSON object per line: {"matrix", "rows", "cols", "nnz", "op", "ms", "gflops", "gbps"} —
 the median of 25 runs after 5 warm-ups (CUDA events); GFLOP/s = 2·nnz·k / t, GB/s over the bench's
 bytes model 8·nnz + 4·k·(len x + len y). A product whose result differs from an f64 product by
@@ -59,7 +60,7 @@ import cupyx.scipy.sparse as cpx
 RUNS = 25
 WARMUP = 5
 SPMM_COLUMNS = 8
-DEFAULT = ["poisson2d-2048", "biased-1M", "biased-16M", "powerlaw-4M", "uniform-4M", "banded-4M"]
+DEFAULT = ["poisson2d-2048", "biased-1M", "biased-16M", "powerlaw-4M", "uniform-4M", "banded-4M", "stencil27-100", "geometric-1M", "rmat-2^20"]
 RMAT = (0.57, 0.19, 0.19)
 PER_ROW = 16
 BAND = 4
