@@ -210,8 +210,24 @@ describe('views', () => {
         'cusparse.csrgeam',
       );
     const ours = (add: string) =>
-      ok({ primitive: 'hisparse-add', type: 'f32', nodeSize: 64, add, matrix: 'biased-1M', series: `hisparse-add f32 d 64 ${add} biased-1M` } as Partial<CaseRecord>, 1 << 20, 1);
-    const cuda = load('cuda.json', report('2026-11-25T00:00:00Z', [geam('a+b'), geam('at+bt', 'timed'), geam('at+bt', 'untimed'), geam(undefined)], 'CUDA 13', { baseline: 'cuda' }));
+      ok(
+        {
+          primitive: 'hisparse-add',
+          type: 'f32',
+          nodeSize: 64,
+          add,
+          matrix: 'biased-1M',
+          series: `hisparse-add f32 d 64 ${add} biased-1M`,
+        } as Partial<CaseRecord>,
+        1 << 20,
+        1,
+      );
+    const cuda = load(
+      'cuda.json',
+      report('2026-11-25T00:00:00Z', [geam('a+b'), geam('at+bt', 'timed'), geam('at+bt', 'untimed'), geam(undefined)], 'CUDA 13', {
+        baseline: 'cuda',
+      }),
+    );
     const mine = load('ours.json', report('2026-11-24T00:00:00Z', [ours('a+2a'), ours('a+b'), ours('at+bt')]));
     const view = libraryCharts(libraryPairs(currentRows([mine]), baselineRows([cuda]), 'cuda'), 'cuda');
     expect(view.unmatched).toEqual([]);

@@ -5,8 +5,8 @@
 // rejects. CPU only (node project); sizes stay small.
 import { ScanError } from '@scan/core';
 import { describe, expect, it } from 'vitest';
-import { geometricGraphMatrix, perturbedMatrix, poisson2d, rmatGraphMatrix, stencil27 } from '../src/generators/index.js';
 import { addCsr } from '../src/cpu/add.js';
+import { geometricGraphMatrix, perturbedMatrix, poisson2d, rmatGraphMatrix, stencil27 } from '../src/generators/index.js';
 import type { CsrMatrix } from '../src/types.js';
 
 /** Throws unless A is a CSR with rowPtr from 0 to nnz and strictly increasing columns below cols in every row. */

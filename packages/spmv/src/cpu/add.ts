@@ -1,5 +1,5 @@
-import { cooToCsr, csrToCoo } from '../convert.js';
 import { ScanError } from '@scan/core';
+import { cooToCsr, csrToCoo } from '../convert.js';
 import type { CsrMatrix } from '../types.js';
 import { checkCsr } from '../validate.js';
 
@@ -34,7 +34,13 @@ export function addCsr(A: CsrMatrix, B: CsrMatrix): CsrMatrix {
       out.set(y, x.length);
       return out;
     };
-    return cooToCsr({ rows: a.rows, cols: a.cols, rowIdx: join(ca.rowIdx, cb.rowIdx), colIdx: join(ca.colIdx, cb.colIdx), values: join(ca.values, cb.values) });
+    return cooToCsr({
+      rows: a.rows,
+      cols: a.cols,
+      rowIdx: join(ca.rowIdx, cb.rowIdx),
+      colIdx: join(ca.colIdx, cb.colIdx),
+      values: join(ca.values, cb.values),
+    });
   }
   // Pass 1 counts the union of each row's columns, pass 2 merges.
   const rowPtr = new Uint32Array(a.rows + 1);
