@@ -203,7 +203,7 @@ describe('views', () => {
             matrix: 'biased-1M',
             ...(add ? { add } : {}),
             ...(transposition ? { transposition } : {}),
-          } as Partial<CaseRecord>,
+          } as Partial<CaseRecord> & Pick<CaseRecord, 'series' | 'primitive'>,
           1 << 20,
           2,
         ),
@@ -218,7 +218,7 @@ describe('views', () => {
           add,
           matrix: 'biased-1M',
           series: `hisparse-add f32 d 64 ${add} biased-1M`,
-        } as Partial<CaseRecord>,
+        } as Partial<CaseRecord> & Pick<CaseRecord, 'series' | 'primitive'>,
         1 << 20,
         1,
       );
