@@ -135,7 +135,8 @@ async function operands(ctx: ScanContext, pool: BufferPool, c: HiSparseAddCase, 
   const sum = addCsr(a, b);
   const host = c.add === 'at+bt' ? transposeCsr(sum) : sum;
   // Σ|terms| of each entry of C (A's duplicates, A's and B's values): rounding errors scale with it.
-  const absSum = addCsr(cooToCsr(csrToCoo(absolute(raw))), absolute(b));
+  // (A host-made A has no duplicates: its magnitudes are its |values|, no sort needed.)
+  const absSum = addCsr(hostA ? absolute(hostA) : cooToCsr(csrToCoo(absolute(raw))), absolute(b));
   const magnitude = (c.add === 'at+bt' ? transposeCsr(absSum) : absSum).values;
   const expected = { host, gpu: await uploadCsr(ctx, pool, host), nnzB: b.colIdx.length, magnitude };
   if (c.add === 'a+b') return { csr, left: A, right: B, owned, expected };
