@@ -18,11 +18,25 @@ Matrices (names as in the bench: <family>-<size>, K = 1000, M = 1000000, or 2^k)
   uniform-N    N x N, 16 columns per row, one uniform column in each of 16 equal strata of [0, N)
   banded-N     N x N, 4 diagonals below and 4 above, the diagonal 1 + Σ|off-diagonals| of its row
 Values uniform in [-1, 1) (Poisson: 4 and -1).
+HiSparse's locally structured families are not rebuilt here: the bench makes them on the host with
+@scan/spmv and `node apps/bench/dist/matrix-export.js <matrix> <case-seed> <dir>` writes its very
+arrays (A, and hisparse-add's perturbed B) for this script to load (needs node and the built bench,
+`pnpm --filter @scan/bench build`; the case seed is the bench's --seed, default 1: CASE_SEED):
+  stencil27-S  27-point stencil of an S x S x S grid (26 and -1)
+  geometric-N  random geometric graph, N points in the unit square in Morton order, ~12 per row
+  rmat-N       undirected R-MAT (Graph500 a, b, c, d; edge factor 16), A + A^T of the draw
 
-  A+B     A + B with B = 2A made untimed (cuSPARSE csrgeam; only with --add: it is slow)
+With --add (cuSPARSE csrgeam; slow), B made untimed:
+  A+2A          A + B with B = 2A
+  A+B           A + B with B = A's entries moved by round(N(0, 10^2)) in row and column, clamped,
+                duplicates summed (HiSparse's workload): the exported B for the host-made families,
+                else the same definition drawn here with CuPy
+  AT+BT         A^T + B^T, the transposes (csr2csc of A and of B) made inside the timing
+  AT+BT pre     A^T + B^T, the transposes made before timing (csrgeam only)
 
 Usage on the lent GPU: python3 apps/bench/cuda/spmv.py [--add] [matrix ...]
-(default poisson2d-2048 biased-1M biased-16M powerlaw-4M uniform-4M banded-4M).
+(default poisson2d-2048 biased-1M biased-16M powerlaw-4M uniform-4M banded-4M stencil27-100 geometric-1M
+rmat-2^20; BENCH_SEED=N for a bench run with --seed N).
 Prints one JSON object per line: {"matrix", "rows", "cols", "nnz", "op", "ms", "gflops", "gbps"} —
 the median of 25 runs after 5 warm-ups (CUDA events); GFLOP/s = 2·nnz·k / t, GB/s over the bench's
 bytes model 8·nnz + 4·k·(len x + len y). A product whose result differs from an f64 product by
@@ -32,8 +46,13 @@ Earlier anchors on the lent H100 (ms, Ax / ATx): Poisson 2048² 0.198 / 0.264; b
 """
 import json
 import math
+import os
 import re
+import subprocess
 import sys
+import tempfile
+
+import numpy as np
 
 import cupy as cp
 import cupyx.scipy.sparse as cpx
@@ -41,10 +60,17 @@ import cupyx.scipy.sparse as cpx
 RUNS = 25
 WARMUP = 5
 SPMM_COLUMNS = 8
-DEFAULT = ["poisson2d-2048", "biased-1M", "biased-16M", "powerlaw-4M", "uniform-4M", "banded-4M"]
+DEFAULT = ["poisson2d-2048", "biased-1M", "biased-16M", "powerlaw-4M", "uniform-4M", "banded-4M", "stencil27-100", "geometric-1M", "rmat-2^20"]
 RMAT = (0.57, 0.19, 0.19)
 PER_ROW = 16
 BAND = 4
+SIGMA = 10
+CASE_SEED = int(os.environ.get("BENCH_SEED", "1"))  # the bench's --seed (default 1)
+HOST_FAMILIES = ("stencil27", "geometric", "rmat")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+EXPORTER = os.path.join(_HERE, "..", "dist", "matrix-export.js")
+CSR_MAGIC = 0x52534331
+EXPORTED_B = {}  # matrix name -> the bench's perturbed B of the host-made families
 
 
 def parse_size(text):
@@ -138,11 +164,57 @@ def banded(n, rng):
 FAMILIES = {"poisson2d": poisson2d, "biased": biased, "powerlaw": powerlaw, "uniform": uniform, "banded": banded}
 
 
+def read_csr_file(path):
+    """A CSR file of matrix-export.js: u32 header [magic, rows, cols, nnz], rowPtr, colIdx (u32), values (f32)."""
+    raw = np.fromfile(path, dtype=np.uint32)
+    magic, rows, cols, nnz = (int(v) for v in raw[:4])
+    if magic != CSR_MAGIC:
+        raise ValueError(f"{path}: not a CSR file of matrix-export.js")
+    ptr = raw[4 : 5 + rows]
+    idx = raw[5 + rows : 5 + rows + nnz]
+    val = raw[5 + rows + nnz : 5 + rows + 2 * nnz].view(np.float32)
+    return cpx.csr_matrix((cp.asarray(val), cp.asarray(idx.astype(np.int32)), cp.asarray(ptr.astype(np.int32))), shape=(rows, cols))
+
+
+def exported(name):
+    """The bench's own A (and B, kept in EXPORTED_B) of a host-made family, through matrix-export.js."""
+    if not os.path.exists(EXPORTER):
+        raise RuntimeError(f"{EXPORTER} is missing: build the bench first (pnpm --filter @scan/bench build)")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([os.environ.get("NODE", "node"), EXPORTER, name, str(CASE_SEED), tmp], check=True, stdout=subprocess.DEVNULL)
+        a = read_csr_file(os.path.join(tmp, f"{name}.A.csr"))
+        EXPORTED_B[name] = read_csr_file(os.path.join(tmp, f"{name}.B.csr"))
+    return a
+
+
 def build(name, seed=1):
     family, _, size = name.rpartition("-")
+    if family in HOST_FAMILIES:
+        parse_size(size)
+        return exported(name)
     if family not in FAMILIES:
-        raise ValueError(f"unknown matrix {name!r}: expected <family>-<size>, family one of {', '.join(FAMILIES)}")
+        raise ValueError(f"unknown matrix {name!r}: expected <family>-<size>, family one of {', '.join([*FAMILIES, *HOST_FAMILIES])}")
     return FAMILIES[family](parse_size(size), cp.random.RandomState(seed))
+
+
+def perturbed(a, seed=3):
+    """HiSparse's B: each entry of A moved by round(N(0, SIGMA^2)) in row and column independently,
+    clamped to the matrix, duplicates summed (the definition of @scan/spmv's perturbedMatrix; draws
+    from CuPy). JS's Math.round rounds halves up: floor(x + 0.5) here too."""
+    rng = cp.random.RandomState(seed)
+    coo = a.tocoo()
+    rows, cols = a.shape
+    dr = cp.floor(rng.normal(0, SIGMA, coo.nnz) + 0.5).astype(cp.int64)
+    dc = cp.floor(rng.normal(0, SIGMA, coo.nnz) + 0.5).astype(cp.int64)
+    r = cp.clip(coo.row.astype(cp.int64) + dr, 0, rows - 1)
+    c = cp.clip(coo.col.astype(cp.int64) + dc, 0, cols - 1)
+    return csr_from_coo(r, c, coo.data.astype(cp.float32), a.shape)
+
+
+def operand_b(name, a):
+    """B of A + B: the bench's exported B for a host-made family, else the perturbation drawn here."""
+    b = EXPORTED_B.pop(name, None)
+    return b if b is not None else perturbed(a)
 
 
 def median_ms(fn):
@@ -205,17 +277,43 @@ def run(name):
     if all(checked(name, f"AX8[:, {j}]", a64, cp.ascontiguousarray(X[:, j]), Y[:, j]) for j in (0, SPMM_COLUMNS - 1)):
         emit(name, a, "AX8", median_ms(lambda: a @ X), SPMM_COLUMNS, cols, rows)
     if ADD:
-        # A + B with B = 2A (cuSPARSE csrgeam, the HiSparse issue's anchor): C must be 3A on A's pattern.
-        b = a * 2  # untimed
-        c = a + b
-        c.sum_duplicates()
-        if c.nnz != a.nnz or bool(cp.any(cp.abs(c.data - 3 * a.data) > 1e-6 * cp.abs(3 * a.data))):
-            print(json.dumps({"matrix": name, "op": "A+B", "error": "A + 2A differs from 3A"}), flush=True)
-        else:
-            emit(name, a, "A+B", median_ms(lambda: a + b))
-        del b, c
+        add_anchors(name, a, a64)
+    EXPORTED_B.pop(name, None)
     del a, a64, at, x, xt, X, Y
     cp.get_default_memory_pool().free_all_blocks()
+
+
+def add_anchors(name, a, a64):
+    """cuSPARSE csrgeam (the HiSparse issues' anchors): A + 2A, A + B, and A^T + B^T with the
+    transposes (csr2csc) timed and made before timing. Each C is checked by its product with a random
+    vector against the f64 sum of the operands' products (1e-4·(|A| + |B|)·|x|)."""
+    rows, cols = a.shape
+    rng = cp.random.RandomState(5)
+    x = rng.uniform(-1, 1, cols, dtype=cp.float32)
+    xt = rng.uniform(-1, 1, rows, dtype=cp.float32)
+    b2 = a * 2  # untimed
+    b = operand_b(name, a)
+    b64 = b.astype(cp.float64)
+    at, bt = a.T.tocsr(), b.T.tocsr()  # untimed transposes (csr2csc) for "AT+BT pre"
+    magnitude = abs(a64) + abs(b64)
+    ops = (
+        ("A+2A", lambda: a + b2, a64 * 3, abs(a64) * 3, x),
+        ("A+B", lambda: a + b, a64 + b64, magnitude, x),
+        ("AT+BT", lambda: a.T.tocsr() + b.T.tocsr(), (a64 + b64).T.tocsr(), magnitude.T.tocsr(), xt),
+        ("AT+BT pre", lambda: at + bt, (a64 + b64).T.tocsr(), magnitude.T.tocsr(), xt),
+    )
+    for op, fn, exact, size, vec in ops:
+        c = fn()
+        c.sum_duplicates()
+        v64 = vec.astype(cp.float64)
+        bound = 1e-4 * (size @ cp.abs(v64)) + 1e-30
+        bad = int((cp.abs((c @ vec).astype(cp.float64) - exact @ v64) > bound).sum())
+        if bad:
+            print(json.dumps({"matrix": name, "op": op, "error": f"{bad} outputs of C·x differ from the f64 sum"}), flush=True)
+            continue
+        emit(name, a, op, median_ms(fn), nnz_b=int(b2.nnz if op == "A+2A" else b.nnz), nnz_c=int(c.nnz))
+        del c
+    del b2, b, b64, at, bt, magnitude
 
 
 ADD = False

@@ -35,6 +35,8 @@ function sameWork(ours: CaseResult, library: CaseResult): boolean {
     // cuSPARSE csrgeam's A + 2A is what hisparse-add times (one line per node size).
     ((b.primitive as string) === 'sparse-add' && o.primitive === 'hisparse-add');
   if (!primitive || ours.status !== 'ok') return false;
+  // csrgeam's rows pair with our add of the same operands (`add`; reports before issue 51 have none: A + 2A).
+  if ((b.primitive as string) === 'sparse-add' && (o['add'] ?? 'a+2a') !== (b['add'] ?? 'a+2a')) return false;
   // The sparse products have one 'auto' line each: the algorithm a user gets.
   if (b.matrix !== undefined) return o.matrix === b.matrix && (o.algorithm === 'auto' || o.algorithm === undefined);
   if (o.n !== b.n) return false;

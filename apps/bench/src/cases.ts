@@ -55,6 +55,7 @@ export type VariantFields = { readonly primitive: string; readonly type: string 
  * describeVariant({ primitive: 'histogram', type: 'u32', bins: 256 }); // 'u32 256 bins'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, matrix: 'biased-1M' }); // 'f32 d 32 biased-1M'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, combine: 'segmented', matrix: 'biased-1M' }); // 'f32 d 32 segmented combine biased-1M'
+ * describeVariant({ primitive: 'hisparse-add', type: 'f32', nodeSize: 64, add: 'a+b', matrix: 'biased-1M' }); // 'f32 d 64 a+b biased-1M'
  * describeVariant({ primitive: 'frame-loop', frameWorkload: 'scan', type: 'u32', op: 'add', inclusive: false, countSource: 'gpu' }); // 'scan u32 add excl gpu count'
  * describeVariant({ primitive: 'first-call', frameWorkload: 'pack', type: 'u32', flagType: 'u32', firstCall: 'no-wait' }); // 'pack u32 u32 flags no-wait'
  * ```
@@ -73,6 +74,7 @@ export function describeVariant(c: VariantFields): string {
   if (f.k !== undefined) parts.push(`k ${f.k}`);
   if (f.bins !== undefined) parts.push(`${f.bins} bins`);
   if (f.nodeSize !== undefined) parts.push(`d ${f.nodeSize}`);
+  if (f.add !== undefined) parts.push(String(f.add));
   if (f.combine !== undefined && f.combine !== 'atomic') parts.push(`${f.combine} combine`);
   if (f.matrix !== undefined) parts.push(String(f.matrix));
   if (f.countSource !== undefined) parts.push(`${f.countSource} count`);

@@ -57,8 +57,9 @@ Usage: node apps/bench/dist/cli.js [options]
   --seed N             seed of the GPU data generator (default 1)
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
   --segment-means LIST mean segment lengths of the segmented cases, 2^k allowed (default ${DEFAULT_SEGMENT_MEANS.join(',')})
-  --matrices LIST      SpMV matrices (spmv, spmv-t, spmm), <family>-<size> with family poisson2d (grid side),
-                       biased, powerlaw, uniform, banded (rows; K = 1000, M = 1000000, 2^k); default
+  --matrices LIST      SpMV matrices (spmv, spmv-t, spmm), <family>-<size> with family poisson2d or stencil27
+                       (grid side), biased, powerlaw, uniform, banded, geometric, rmat (rows; K = 1000,
+                       M = 1000000, 2^k); default
                        ${DEFAULT_MATRICES.join(',')}; on a software adapter
                        ${SOFTWARE_MATRICES.join(',')}
   --mtx LIST           Matrix Market files for the SpMV cases, comma-separated (named by their base name);

@@ -1,18 +1,46 @@
 // The SpMV matrix suite: names such as `biased-1M` map to a family and a size, and every shape
 // (rows, columns, nonzeros) follows from them in closed form, so the parent knows each case's size
 // without generating anything. The child generates the same matrices on the GPU
-// (child/kernels/spmv-generate.ts); cuda/spmv.py builds them again with CuPy. No Node module here:
+// (child/kernels/spmv-generate.ts); cuda/spmv.py builds them again with CuPy. The families of
+// HiSparse's workload (stencil27, geometric, rmat: HOST_FAMILIES) are generated on the host by
+// `@scan/spmv` (spmv-host-matrix.ts) and uploaded; cuda/spmv.py loads the very same arrays, written
+// by `dist/matrix-export.js`. No Node module here:
 // a browser bundle (the dashboard) imports this file; reading `.mtx` files is in spmv-mtx-file.ts.
 
 /** Matrix families of the suite; a name is `<family>-<size>`. */
-export const MATRIX_FAMILIES = ['poisson2d', 'biased', 'powerlaw', 'uniform', 'banded'] as const;
+export const MATRIX_FAMILIES = ['poisson2d', 'biased', 'powerlaw', 'uniform', 'banded', 'stencil27', 'geometric', 'rmat'] as const;
 export type MatrixFamily = (typeof MATRIX_FAMILIES)[number];
 
 /**
- * The suite `--matrices` defaults to (the DESIGN.md SpMV anchors): the 5-point Laplacian of a 2048²
- * grid, the paper's biased mat1M and a 16M one, R-MAT power law, uniform and banded at 4M rows.
+ * The families with the local structure of HiSparse's matrix collection (issue 51), generated on
+ * the host by `@scan/spmv` and uploaded, not on the GPU: `stencil27-S` (`stencil27(S)`, the 27-point
+ * stencil of an S³ grid), `geometric-N` (`geometricGraphMatrix`, N points in the unit square in
+ * Morton order, ~{@link GEOMETRIC_PER_ROW} nonzeros per row) and `rmat-N` (`rmatGraphMatrix`,
+ * undirected Graph500 R-MAT with edge factor {@link POWERLAW}.edgesPerRow). Their nonzero counts
+ * (but stencil27's) are known only once generated: {@link matrixShape} gives a nominal count.
  */
-export const DEFAULT_MATRICES: readonly string[] = ['poisson2d-2048', 'biased-1M', 'biased-16M', 'powerlaw-4M', 'uniform-4M', 'banded-4M'];
+export const HOST_FAMILIES: readonly MatrixFamily[] = ['stencil27', 'geometric', 'rmat'];
+
+/** Mean nonzeros per row (diagonal included) the geometric matrices aim at. */
+export const GEOMETRIC_PER_ROW = 12;
+
+/**
+ * The suite `--matrices` defaults to (the DESIGN.md SpMV anchors): the 5-point Laplacian of a 2048²
+ * grid, the paper's biased mat1M and a 16M one, R-MAT power law, uniform and banded at 4M rows; then
+ * HiSparse's locally structured ones: the 27-point stencil of a 100³ grid (26.5M nonzeros), a
+ * geometric graph of 1M points (~12M) and an undirected R-MAT graph of 2^20 vertices (~31M).
+ */
+export const DEFAULT_MATRICES: readonly string[] = [
+  'poisson2d-2048',
+  'biased-1M',
+  'biased-16M',
+  'powerlaw-4M',
+  'uniform-4M',
+  'banded-4M',
+  'stencil27-100',
+  'geometric-1M',
+  'rmat-2^20',
+];
 
 /**
  * The suite on a software adapter (SwiftShader), where the GPU suite would take hours: the same
@@ -88,7 +116,9 @@ export function parseMatrixSize(text: string): number {
 
 /**
  * Rows, columns and nonzeros of a suite matrix, in closed form (duplicate R-MAT edges are kept,
- * so the power-law matrix has exactly rows·16 nonzeros).
+ * so the power-law matrix has exactly rows·16 nonzeros). For `geometric` and `rmat` the nonzeros
+ * are nominal (rows·12, rows·2·16): the real count, a little lower, is known once generated, and
+ * the report's `matrix.nnz` has it.
  *
  * @example
  * ```ts
@@ -111,6 +141,13 @@ export function matrixShape(spec: MatrixSpec): MatrixShape {
       const { lower, upper } = bandOf(s);
       return { rows: s, cols: s, nnz: s * (lower + upper + 1) - (lower * (lower + 1)) / 2 - (upper * (upper + 1)) / 2 };
     }
+    case 'stencil27':
+      return { rows: s * s * s, cols: s * s * s, nnz: (3 * s - 2) ** 3 };
+    // Nominal: the generated matrix has a little fewer (boundary points; merged duplicate edges).
+    case 'geometric':
+      return { rows: s, cols: s, nnz: s * Math.min(GEOMETRIC_PER_ROW, s) };
+    case 'rmat':
+      return { rows: s, cols: s, nnz: 2 * s * POWERLAW.edgesPerRow };
   }
 }
 

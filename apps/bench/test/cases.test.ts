@@ -96,7 +96,7 @@ describe('enumerateCases', () => {
     expect(cases).toHaveLength(series.length * 2);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     // On a GPU nothing is sampled: every tcu, hisparse-add and frame configuration runs too.
-    expect(every.filter((c) => c.primitive === 'hisparse-add')).toHaveLength(3 * DEFAULT_MATRICES.length);
+    expect(every.filter((c) => c.primitive === 'hisparse-add')).toHaveLength(9 * DEFAULT_MATRICES.length);
     expect(every.filter((c) => c.primitive === 'frame-loop' || c.primitive === 'first-call').length).toBeGreaterThan(0);
   });
 

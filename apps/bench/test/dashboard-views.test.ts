@@ -193,6 +193,51 @@ describe('views', () => {
     expect(naturalUnit('hisparse-add')).toBe('gflops');
   });
 
+  test('CUDA libraries: csrgeam pairs with the hisparse-add of the same operands (add; none is A + 2A)', () => {
+    const geam = (add: string | undefined, transposition?: string) =>
+      asBaseline(
+        ok(
+          {
+            primitive: 'sparse-add' as CaseRecord['primitive'],
+            series: `sparse-add/cusparse.csrgeam/f32/${add ? `add=${add}/` : ''}matrix=biased-1M${transposition ? `/transposition=${transposition}` : ''}`,
+            matrix: 'biased-1M',
+            ...(add ? { add } : {}),
+            ...(transposition ? { transposition } : {}),
+          } as Partial<CaseRecord> & Pick<CaseRecord, 'series' | 'primitive'>,
+          1 << 20,
+          2,
+        ),
+        'cusparse.csrgeam',
+      );
+    const ours = (add: string) =>
+      ok(
+        {
+          primitive: 'hisparse-add',
+          type: 'f32',
+          nodeSize: 64,
+          add,
+          matrix: 'biased-1M',
+          series: `hisparse-add f32 d 64 ${add} biased-1M`,
+        } as Partial<CaseRecord> & Pick<CaseRecord, 'series' | 'primitive'>,
+        1 << 20,
+        1,
+      );
+    const cuda = load(
+      'cuda.json',
+      report('2026-11-25T00:00:00Z', [geam('a+b'), geam('at+bt', 'timed'), geam('at+bt', 'untimed'), geam(undefined)], 'CUDA 13', {
+        baseline: 'cuda',
+      }),
+    );
+    const mine = load('ours.json', report('2026-11-24T00:00:00Z', [ours('a+2a'), ours('a+b'), ours('at+bt')]));
+    const view = libraryCharts(libraryPairs(currentRows([mine]), baselineRows([cuda]), 'cuda'), 'cuda');
+    expect(view.unmatched).toEqual([]);
+    const labels = view.charts.flatMap((c) => c.lines.map((l) => l.label));
+    expect(labels).toHaveLength(4);
+    expect(labels.filter((l) => l.startsWith('f32 d 64 at+bt'))).toHaveLength(2);
+    expect(labels.filter((l) => l.startsWith('f32 d 64 a+b '))).toEqual([expect.stringContaining('add=a+b')]);
+    expect(labels.filter((l) => l.startsWith('f32 d 64 a+2a'))).toEqual([expect.not.stringContaining('add=')]);
+  });
+
   test('CUDA libraries: an inclusive library scan is paired with our inclusive scan where we have one', () => {
     const cumsum = asBaseline(
       ok({ primitive: 'scan', series: 'scan/torch.cumsum/u32/inclusive=True', inclusive: true }, 1 << 20, 3),

@@ -3,7 +3,7 @@ import { describeVariant, enumerateCases, PRIMITIVES, parseNameList, SAMPLED_PRI
 import { createWallClockTimer, measure, prepareRun, runOnce, timerMethod } from '../src/child/measure.js';
 import type { AsyncWorkload } from '../src/child/workload.js';
 import { bytesMoved } from '../src/metrics.js';
-import { csrDifferences, HISPARSE_ADD, hisparseAddShapes } from '../src/primitives/hisparse-add.js';
+import { csrDifferences, HISPARSE_ADD, HISPARSE_ADD_OPERANDS, hisparseAddShapes } from '../src/primitives/hisparse-add.js';
 import { HISPARSE_NODE_SIZES } from '../src/primitives/shared/hisparse-data.js';
 import { parseMatrixList } from '../src/spmv-suite.js';
 
@@ -19,30 +19,28 @@ describe('hisparse-add cases', () => {
     expect(SAMPLED_PRIMITIVES).toContain('hisparse-add');
     expect(PRIMITIVES).toContain('hisparse-add');
     expect(parseNameList('hisparse-add', PRIMITIVES, '--only')).toEqual(['hisparse-add']);
-    expect(enumerateCases({ ...base, matrices }).filter((c) => c.primitive === 'hisparse-add')).toHaveLength(6);
-    // A software adapter's default run samples one: the first matrix at the package's node size.
+    expect(enumerateCases({ ...base, matrices }).filter((c) => c.primitive === 'hisparse-add')).toHaveLength(18);
+    // A software adapter's default run samples one: the first matrix at the package's node size, HiSparse's A + B.
     expect(
       enumerateCases({ ...base, matrices, sample: true })
         .filter((c) => c.primitive === 'hisparse-add')
         .map((c) => c.id),
-    ).toEqual(['hisparse-add f32 d 64 poisson2d-16@1216']);
+    ).toEqual(['hisparse-add f32 d 64 a+b poisson2d-16@1216']);
     const cases = enumerateCases({ ...base, only: ['hisparse-add'], matrices });
-    expect(cases.map((c) => c.id)).toEqual([
-      'hisparse-add f32 d 16 poisson2d-16@1216',
-      'hisparse-add f32 d 32 poisson2d-16@1216',
-      'hisparse-add f32 d 64 poisson2d-16@1216',
-      'hisparse-add f32 d 16 biased-1K@1999',
-      'hisparse-add f32 d 32 biased-1K@1999',
-      'hisparse-add f32 d 64 biased-1K@1999',
-    ]);
-    expect(cases.map((c) => c.nodeSize)).toEqual([...HISPARSE_NODE_SIZES, ...HISPARSE_NODE_SIZES]);
+    expect(cases.map((c) => c.id)).toEqual(
+      ['poisson2d-16@1216', 'biased-1K@1999'].flatMap((m) =>
+        HISPARSE_NODE_SIZES.flatMap((d) => HISPARSE_ADD_OPERANDS.map((add) => `hisparse-add f32 d ${d} ${add} ${m}`)),
+      ),
+    );
+    expect(cases.map((c) => c.nodeSize)).toEqual([...HISPARSE_NODE_SIZES, ...HISPARSE_NODE_SIZES].flatMap((d) => [d, d, d]));
+    expect(cases.map((c) => c.add).slice(0, 3)).toEqual(['a+2a', 'a+b', 'at+bt']);
     expect(cases[0]).toMatchObject({ primitive: 'hisparse-add', type: 'f32', matrix: 'poisson2d-16', n: 1216, runs: 10, warmup: 1 });
     expect(cases[0]!.algorithm).toBeUndefined();
-    expect(describeVariant(cases[0]!)).toBe('f32 d 16 poisson2d-16');
+    expect(describeVariant(cases[0]!)).toBe('f32 d 16 a+2a poisson2d-16');
     // Named with the products, each module gives its own, in report order (the products also with
     // the segmented combine at d 32 and 64; the add has no combine).
     const both = enumerateCases({ ...base, only: ['hisparse-spmv', 'hisparse-add'], matrices: parseMatrixList('biased-1K') });
-    expect(both.map((c) => c.primitive)).toEqual([...Array<string>(5).fill('hisparse-spmv'), ...Array<string>(3).fill('hisparse-add')]);
+    expect(both.map((c) => c.primitive)).toEqual([...Array<string>(5).fill('hisparse-spmv'), ...Array<string>(9).fill('hisparse-add')]);
     expect(both.filter((c) => c.primitive === 'hisparse-add').every((c) => c.combine === undefined)).toBe(true);
   });
 
@@ -51,7 +49,11 @@ describe('hisparse-add cases', () => {
     expect(HISPARSE_ADD.primitives).toEqual(['hisparse-add']);
     expect(HISPARSE_ADD.shapes(base).length).toBeGreaterThan(0);
     const shapes = hisparseAddShapes([{ name: 'web', n: 10, path: '/m/web.mtx' }]);
-    expect(shapes).toEqual(HISPARSE_NODE_SIZES.map((nodeSize) => expect.objectContaining({ nodeSize, matrixPath: '/m/web.mtx', n: 10 })));
+    expect(shapes).toEqual(
+      HISPARSE_NODE_SIZES.flatMap((nodeSize) =>
+        HISPARSE_ADD_OPERANDS.map((add) => expect.objectContaining({ nodeSize, add, matrixPath: '/m/web.mtx', n: 10 })),
+      ),
+    );
   });
 
   test("bytes: csrgeam's CSR model, A and B read and C written, 8 bytes a nonzero each", () => {

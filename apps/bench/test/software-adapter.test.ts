@@ -65,7 +65,7 @@ describe('software adapters', () => {
     // Both tcu paths at every segment size (the subgroup-matrix ones are skipped at once there).
     expect(cases.filter((c) => c.primitive.startsWith('tcu-'))).toHaveLength(12);
     // One sum, the suite's first matrix at the package's node size; each frame plan once.
-    expect(cases.filter((c) => c.primitive === 'hisparse-add').map((c) => c.id)).toEqual(['hisparse-add f32 d 64 poisson2d-16@1216']);
+    expect(cases.filter((c) => c.primitive === 'hisparse-add').map((c) => c.id)).toEqual(['hisparse-add f32 d 64 a+b poisson2d-16@1216']);
     expect(cases.filter((c) => c.primitive === 'frame-loop').map((c) => `${c.frameWorkload} ${c.countSource}`)).toEqual([
       'sort gpu',
       'pack gpu',
@@ -95,7 +95,7 @@ describe('software adapters', () => {
     expect(cases.every((c) => c.runs === SOFTWARE_RUNS && c.warmup === SOFTWARE_WARMUP)).toBe(true);
     // Named with --only, a sampled module runs every configuration, on a software adapter too.
     const named = enumerateCases(softwareOptions(options(['--only', 'hisparse-add,frame-loop,first-call'])));
-    expect(named.filter((c) => c.primitive === 'hisparse-add')).toHaveLength(3 * SOFTWARE_MATRICES.length);
+    expect(named.filter((c) => c.primitive === 'hisparse-add')).toHaveLength(9 * SOFTWARE_MATRICES.length);
     expect(named.filter((c) => c.primitive === 'frame-loop')).toHaveLength(8);
     expect(named.filter((c) => c.primitive === 'first-call')).toHaveLength(8);
   });

@@ -30,6 +30,10 @@ describe('the SpMV matrix suite', () => {
       'powerlaw-4M': { rows: 4e6, cols: 4e6, nnz: 64e6 },
       'uniform-4M': { rows: 4e6, cols: 4e6, nnz: 64e6 },
       'banded-4M': { rows: 4e6, cols: 4e6, nnz: 9 * 4e6 - 20 },
+      'stencil27-100': { rows: 1e6, cols: 1e6, nnz: 298 ** 3 },
+      // Nominal: the generated ones have a little fewer.
+      'geometric-1M': { rows: 1e6, cols: 1e6, nnz: 12e6 },
+      'rmat-2^20': { rows: 2 ** 20, cols: 2 ** 20, nnz: 32 * 2 ** 20 },
     });
   });
 

@@ -1,9 +1,10 @@
 import type { ScanContext } from '@scan/core';
 import { createSortPlan } from '@scan/sort';
 import type { GpuCsrMatrix } from '@scan/spmv';
-import { cooToCsr } from '@scan/spmv/cpu';
+import { type CsrMatrix, cooToCsr } from '@scan/spmv/cpu';
+import { hostSuiteMatrix, isHostFamily, matrixSeed } from '../spmv-host-matrix.js';
 import { bandOf, type MatrixSpec, matrixShape, parseMatrixName } from '../spmv-suite.js';
-import { type BufferPool, encodeKernel, submitAndWait } from './gpu.js';
+import { type BufferPool, encodeKernel, readWords, submitAndWait } from './gpu.js';
 import { CSR_GENERATORS, RMAT_EDGES_KERNEL, ROW_PTR_FROM_SORTED_KERNEL } from './kernels/spmv-generate.js';
 import { readMatrixFile } from './matrix-file.js';
 
@@ -12,9 +13,6 @@ import { readMatrixFile } from './matrix-file.js';
  * (`biased-1M`) or a `.mtx` file's base name, and for a file its absolute path (`--mtx`).
  */
 export type MatrixFields = { readonly matrix: string; readonly matrixPath?: string };
-
-/** Offset between the case seed and the matrix values' seed, so they differ from other cases' data. */
-const MATRIX_SEED_OFFSET = 0x5b7a;
 
 /** Bytes per `writeBuffer` of a `.mtx` upload, and how many go out before the queue is drained. */
 const UPLOAD_CHUNK = 8 << 20;
@@ -104,6 +102,10 @@ function encodeGenerator(
     }
     case 'powerlaw':
       throw new Error('powerlaw: generated in two passes around a sort');
+    case 'stencil27':
+    case 'geometric':
+    case 'rmat':
+      throw new Error(`${spec.family}: generated on the host (spmv-host-matrix.ts)`);
   }
 }
 
@@ -117,7 +119,8 @@ function encodeGenerator(
  * ```
  */
 export async function generateSuiteMatrix(ctx: ScanContext, pool: BufferPool, spec: MatrixSpec, caseSeed: number): Promise<GpuCsrMatrix> {
-  const seed = (caseSeed + MATRIX_SEED_OFFSET) >>> 0;
+  if (isHostFamily(spec)) return uploadCsr(ctx, pool, hostSuiteMatrix(spec, caseSeed));
+  const seed = matrixSeed(caseSeed);
   if (spec.family === 'powerlaw') return powerLaw(ctx, pool, spec, seed);
   const { rows, cols, nnz } = matrixShape(spec);
   const buffers = csrBuffers(pool, rows, nnz);
@@ -140,7 +143,7 @@ async function upload(ctx: ScanContext, buffer: GPUBuffer, data: Uint32Array | F
 
 /**
  * A Matrix Market file read on the host (`readMatrixMarketFile`, which the CLI installs, then
- * `cooToCsr`, which sums duplicates and sorts each row) and uploaded in 8 MiB chunks. The one place the bench holds a
+ * `cooToCsr`, which sums duplicates and sorts each row) and uploaded in 8 MiB chunks. Besides the host-made suite families (spmv-host-matrix.ts), the one place the bench holds a
  * matrix on the JS heap: the file is the user's, there is no generator for it.
  *
  * @example
@@ -149,7 +152,19 @@ async function upload(ctx: ScanContext, buffer: GPUBuffer, data: Uint32Array | F
  * ```
  */
 export async function uploadMatrixMarket(ctx: ScanContext, pool: BufferPool, path: string): Promise<GpuCsrMatrix> {
-  const host = cooToCsr(await readMatrixFile(path));
+  return uploadCsr(ctx, pool, cooToCsr(await readMatrixFile(path)));
+}
+
+/**
+ * A host CSR matrix uploaded into pool buffers in 8 MiB chunks (the `.mtx` files, the host-made
+ * suite families, hisparse-add's perturbed B).
+ *
+ * @example
+ * ```ts
+ * const A = await uploadCsr(ctx, pool, stencil27(16));
+ * ```
+ */
+export async function uploadCsr(ctx: ScanContext, pool: BufferPool, host: CsrMatrix): Promise<GpuCsrMatrix> {
   const nnz = host.colIdx.length;
   const buffers = csrBuffers(pool, host.rows, nnz);
   await upload(ctx, buffers.rowPtr, host.rowPtr);
@@ -170,4 +185,19 @@ export async function uploadMatrixMarket(ctx: ScanContext, pool: BufferPool, pat
 export async function caseMatrix(ctx: ScanContext, pool: BufferPool, c: MatrixFields & { readonly seed: number }): Promise<GpuCsrMatrix> {
   if (c.matrixPath !== undefined) return uploadMatrixMarket(ctx, pool, c.matrixPath);
   return generateSuiteMatrix(ctx, pool, parseMatrixName(c.matrix), c.seed);
+}
+
+/**
+ * A GPU CSR matrix read back to the host (hisparse-add's perturbation of a GPU-generated A; untimed).
+ *
+ * @example
+ * ```ts
+ * const host = await downloadCsr(ctx, A);
+ * ```
+ */
+export async function downloadCsr(ctx: ScanContext, A: GpuCsrMatrix): Promise<CsrMatrix> {
+  const rowPtr = await readWords(ctx, A.rowPtr, A.rows + 1);
+  const colIdx = await readWords(ctx, A.colIdx, A.nnz);
+  const values = new Float32Array((await readWords(ctx, A.values, A.nnz)).buffer);
+  return { rows: A.rows, cols: A.cols, rowPtr, colIdx, values };
 }

@@ -108,10 +108,29 @@ export const SUMMARY_ROWS: readonly SummaryRow[] = [
   {
     label: 'HiSparse A + 2A (node size 64)',
     kind: 'suite',
-    ours: { primitive: 'hisparse-add', fields: { nodeSize: 64 } },
-    cuda: [{ primitive: 'sparse-add', baseline: 'cusparse.csrgeam' }],
+    ours: { primitive: 'hisparse-add', fields: { nodeSize: 64, add: 'a+2a' } },
+    cuda: [{ primitive: 'sparse-add', baseline: 'cusparse.csrgeam', fields: { add: 'a+2a' } }],
     webgpu: [],
     note: 'against cuSPARSE’s csrgeam on CSR.',
+  },
+  {
+    label: 'HiSparse A + B, B = A perturbed (σ = 10; node size 64)',
+    kind: 'suite',
+    ours: { primitive: 'hisparse-add', fields: { nodeSize: 64, add: 'a+b' } },
+    cuda: [{ primitive: 'sparse-add', baseline: 'cusparse.csrgeam', fields: { add: 'a+b' } }],
+    webgpu: [],
+    note: 'HiSparse’s own workload, against cuSPARSE’s csrgeam of the same CSR pair.',
+  },
+  {
+    label: 'HiSparse Aᵀ + Bᵀ (node size 64)',
+    kind: 'suite',
+    ours: { primitive: 'hisparse-add', fields: { nodeSize: 64, add: 'at+bt' } },
+    cuda: [
+      { primitive: 'sparse-add', baseline: 'cusparse.csrgeam', fields: { add: 'at+bt', transposition: 'timed' } },
+      { primitive: 'sparse-add', baseline: 'cusparse.csrgeam', fields: { add: 'at+bt', transposition: 'untimed' } },
+    ],
+    webgpu: [],
+    note: 'HiSparse transposes by a state flag; cuSPARSE with its csr2csc of A and B timed, and with the transposes made before timing.',
   },
   {
     label: 'batched tridiagonal solve (f32, partition method)',

@@ -20,6 +20,7 @@ export { cooToCsr, csrToCoo } from '../convert.js';
 export { csrStats } from '../stats.js';
 export type { CooMatrix, CsrMatrix, CsrStats, SpmmOptions, SpmvAlgorithm, SpmvOptions } from '../types.js';
 export { SPMV_ALGORITHMS } from '../types.js';
+export { addCsr } from './add.js';
 export { spmvErrorBound } from './error-bound.js';
 export { spmm, spmv } from './spmv.js';
 export { transposeCsr } from './transpose.js';

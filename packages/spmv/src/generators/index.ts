@@ -5,7 +5,10 @@
 export { type BandedMatrixOptions, bandedMatrix } from './banded.js';
 export { type BiasedMatrixOptions, biasedMatrix } from './biased.js';
 export { type EmptyRowsMatrixOptions, emptyRowsMatrix } from './empty-rows.js';
-export { poisson2d, poisson3d } from './poisson.js';
+export { type GeometricGraphMatrixOptions, geometricGraphMatrix } from './geometric.js';
+export { type PerturbedMatrixOptions, perturbedMatrix } from './perturbed.js';
+export { poisson2d, poisson3d, stencil27 } from './poisson.js';
 export { type PowerLawMatrixOptions, powerLawMatrix } from './power-law.js';
 export { type RandomCsrOptions, randomCsr } from './random-csr.js';
+export { type RmatGraphMatrixOptions, rmatGraphMatrix } from './rmat-graph.js';
 export { type UniformRandomMatrixOptions, uniformRandomMatrix } from './uniform.js';

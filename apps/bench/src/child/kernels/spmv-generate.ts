@@ -259,7 +259,7 @@ const vector = defineKernel({
  * ```
  */
 export const CSR_GENERATORS = { poisson2d: poisson, biased, uniform, banded } as const satisfies Record<
-  Exclude<MatrixFamily, 'powerlaw'>,
+  Exclude<MatrixFamily, 'powerlaw' | 'stencil27' | 'geometric' | 'rmat'>,
   unknown
 >;
 
