@@ -183,7 +183,8 @@ export function createSplatFrame(ctx: ScanContext, options: SplatFrameOptions): 
       const keyBits = args.keyBits ?? defaultBits;
       if (keyBits !== 32 && keyBits !== 16) throw new RangeError(`args.keyBits = ${String(keyBits)}: expected 32 or 16`);
       const [near, far] = args.depthRange ?? [0, 1];
-      if (keyBits === 16 && (!args.depthRange || !(far > near))) throw new RangeError('args.depthRange: 16-bit keys need [near, far] with far > near');
+      if (keyBits === 16 && (!args.depthRange || !(far > near)))
+        throw new RangeError('args.depthRange: 16-bit keys need [near, far] with far > near');
       const groups = Math.ceil(count / CULL_WORKGROUP);
       const x = Math.min(groups, maxDim);
       const y = Math.ceil(groups / x);
