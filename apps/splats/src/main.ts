@@ -71,6 +71,8 @@ async function start(): Promise<void> {
   void ctx.lost.catch((error: Error) => showError(`The GPU device was lost: ${error.message}. Reload the page to start again.`));
   const settings = readSettings(location.search);
   const canvas = element<HTMLCanvasElement>('view');
+  canvas.width = settings.canvas;
+  canvas.height = settings.canvas;
   const context = canvas.getContext('webgpu');
   if (!context) {
     showError('This browser has WebGPU but could not create a WebGPU canvas context.');

@@ -13,6 +13,8 @@ export interface ViewerSettings {
   yaw: number;
   pitch: number;
   distance: number;
+  /** Side of the square canvas in pixels (default 768). */
+  canvas: number;
 }
 
 /** The sizes offered in the page's select. */
@@ -44,5 +46,6 @@ export function readSettings(search: string): ViewerSettings {
     yaw: num('yaw', 0.6),
     pitch: num('pitch', 0.35),
     distance: Math.max(0.2, num('distance', 2.6)),
+    canvas: Math.round(Math.min(4096, Math.max(64, num('canvas', 768)))),
   };
 }

@@ -23,7 +23,7 @@ function hue(h: number): [number, number, number] {
 
 /**
  * A seeded synthetic scene of `count` anisotropic splats: a (2, 3) torus knot of flat, coloured
- * splats whose hue runs along the curve, inside a thin shell of grey-blue splats — overlapping,
+ * splats whose hue runs along the curve, inside a thin shell of faint grey-blue splats (an eighth of them) — overlapping,
  * half-transparent layers, so the blend order shows. Scales shrink with the count (∝ count^(−1/3))
  * so every size looks alike.
  *
@@ -36,8 +36,8 @@ export function syntheticScene(count: number, seed: number): SplatScene {
   const rnd = random(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
   const scene = allocateScene(count);
-  const base = 0.9 * count ** (-1 / 3);
-  const shell = Math.floor(count * 0.25);
+  const base = 0.45 * count ** (-1 / 3);
+  const shell = Math.floor(count * 0.12);
   for (let i = 0; i < count; i++) {
     let p: number[];
     let rgb: [number, number, number];
@@ -51,13 +51,13 @@ export function syntheticScene(count: number, seed: number): SplatScene {
       p = [r * s * Math.cos(a), r * z, r * s * Math.sin(a)];
       const g = 0.35 + 0.25 * rnd();
       rgb = [g * 0.8, g * 0.9, g * 1.2];
-      opacity = 0.15 + 0.3 * rnd();
+      opacity = 0.08 + 0.22 * rnd();
     } else {
-      // The knot: a tube of radius 0.18 around a (2, 3) torus knot.
+      // The knot: a tube of σ 0.06 around a (2, 3) torus knot.
       const t = 2 * Math.PI * rnd();
       const r = 0.8 + 0.35 * Math.cos(3 * t);
       const c = [r * Math.cos(2 * t), 0.35 * Math.sin(3 * t) * 1.6, r * Math.sin(2 * t)];
-      p = [c[0]! + 0.12 * gauss(), c[1]! + 0.12 * gauss(), c[2]! + 0.12 * gauss()];
+      p = [c[0]! + 0.06 * gauss(), c[1]! + 0.06 * gauss(), c[2]! + 0.06 * gauss()];
       rgb = hue(t / (2 * Math.PI) + 0.05 * gauss());
       const shade = 0.6 + 0.4 * rnd();
       rgb = [rgb[0] * shade, rgb[1] * shade, rgb[2] * shade];

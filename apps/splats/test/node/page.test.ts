@@ -128,6 +128,15 @@ describe('the viewer page', () => {
     await page.close();
   });
 
+  // SPLATS_SCREENSHOT=path.png writes the README's screenshot (a larger scene; minutes on SwiftShader).
+  test.skipIf(!process.env.SPLATS_SCREENSHOT)('the screenshot of the README', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}?splats=60000&seed=1&canvas=480&distance=2.4&yaw=0.9&pitch=0.45`);
+    await waitFrames(page, 3);
+    writeFileSync(process.env.SPLATS_SCREENSHOT!, await page.locator('#view').screenshot({ timeout: 120_000 }));
+    await page.close();
+  });
+
   test('says so clearly when WebGPU is unavailable', async () => {
     const page = await browser.newPage();
     await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined }));
