@@ -106,6 +106,8 @@ async function start(): Promise<void> {
     camera.target = [...scene.center];
     camera.distance = settings.distance * scene.radius;
     status.splats = scene.count;
+    lastTime = undefined;
+    frameMs = 0;
   };
   const build = (count: number) => {
     settings.splats = count;
@@ -172,7 +174,8 @@ async function start(): Promise<void> {
     if (reading.sortMs !== undefined) last = { cullMs: reading.cullMs, sortMs: reading.sortMs };
   });
   let frameMs = 0;
-  let lastTime = performance.now();
+  // Completion time of the last frame; undefined until a frame of the current scene has finished.
+  let lastTime: number | undefined;
   let shown = 0;
   const show = () => {
     const t = (ms: number | undefined) => (ms === undefined ? 'n/a' : `${ms.toFixed(2)} ms`);
@@ -241,7 +244,7 @@ async function start(): Promise<void> {
       inFlight--;
       status.frames++;
       const now = performance.now();
-      frameMs = frameMs === 0 ? now - lastTime : 0.9 * frameMs + 0.1 * (now - lastTime);
+      if (lastTime !== undefined) frameMs = frameMs === 0 ? now - lastTime : 0.9 * frameMs + 0.1 * (now - lastTime);
       lastTime = now;
       if (now - shown > 250) {
         shown = now;
