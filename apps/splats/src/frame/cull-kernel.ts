@@ -46,3 +46,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
 }
 `;
+
+/** WGSL that writes 0..count-1 into `ids` (the indices the second pack moves), once at creation. */
+export const IOTA_WGSL = /* wgsl */ `
+struct Params { count: u32, row_invocations: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> ids: array<u32>;
+@compute @workgroup_size(${CULL_WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x + gid.y * params.row_invocations;
+  if (i < params.count) { ids[i] = i; }
+}
+`;

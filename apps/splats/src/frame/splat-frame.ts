@@ -1,7 +1,7 @@
 import { createPackPlan, type Plan, type ScanContext } from '@scan/core';
 import { createSortPlan, type SortEncodeArgs } from '@scan/sort';
 import type { Mat4 } from './camera-math.js';
-import { CULL_PARAMS_BYTES, CULL_WGSL, CULL_WORKGROUP } from './cull-kernel.js';
+import { CULL_PARAMS_BYTES, CULL_WGSL, CULL_WORKGROUP, IOTA_WGSL } from './cull-kernel.js';
 
 /** Depth keys: the f32 view depth (32), or the depth quantized to 16 bits over the scene's range (16). */
 export type KeyBits = 32 | 16;
@@ -58,6 +58,38 @@ export interface SplatFrame {
 }
 
 const STORAGE = 0x0080;
+
+/** Writes 0..count-1 into `ids` with one compute pass, submitted at once. */
+function fillIota(device: GPUDevice, ids: GPUBuffer, count: number, maxDim: number): void {
+  const groups = Math.ceil(count / CULL_WORKGROUP);
+  const x = Math.min(groups, maxDim);
+  const pipeline = device.createComputePipeline({
+    label: 'splats iota',
+    layout: 'auto',
+    compute: { module: device.createShaderModule({ label: 'splats iota', code: IOTA_WGSL }), entryPoint: 'main' },
+  });
+  const params = device.createBuffer({ label: 'splats iota params', size: 8, usage: 0x0040 | 0x0008, mappedAtCreation: true });
+  new Uint32Array(params.getMappedRange()).set([count, x * CULL_WORKGROUP]);
+  params.unmap();
+  const encoder = device.createCommandEncoder({ label: 'splats iota' });
+  const pass = encoder.beginComputePass({ label: 'splats iota' });
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(
+    0,
+    device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: params } },
+        { binding: 1, resource: { buffer: ids } },
+      ],
+    }),
+  );
+  pass.dispatchWorkgroups(x, Math.ceil(groups / x));
+  pass.end();
+  device.queue.submit([encoder.finish()]);
+  // Destroying after the submit is fine: the queued pass keeps what it uses.
+  params.destroy();
+}
 const COPY_SRC = 0x0004;
 const COPY_DST = 0x0008;
 const UNIFORM = 0x0040;
@@ -91,11 +123,10 @@ export function createSplatFrame(ctx: ScanContext, options: SplatFrameOptions): 
   const buffer = (label: string, usage: number, size = bytes) => device.createBuffer({ label: `splats ${label}`, size, usage });
   const allKeys = buffer('all keys', STORAGE);
   const flags = buffer('flags', STORAGE);
-  // The indices 0..maxSplats-1, packed like the keys so the sort's values are splat indices.
-  const iota = device.createBuffer({ label: 'splats iota', size: bytes, usage: STORAGE, mappedAtCreation: true });
-  const ids = new Uint32Array(iota.getMappedRange());
-  for (let i = 0; i < maxSplats; i++) ids[i] = i;
-  iota.unmap();
+  // The indices 0..maxSplats-1, packed like the keys so the sort's values are splat indices. Written
+  // on the GPU once (no upload: Dawn in Node does badly with large ones, DESIGN.md).
+  const iota = buffer('iota', STORAGE);
+  fillIota(device, iota, maxSplats, ctx.caps.limits.maxComputeWorkgroupsPerDimension);
   const keys = buffer('keys', STORAGE | COPY_SRC | COPY_DST);
   const order = buffer('order', STORAGE | COPY_SRC | COPY_DST);
   const visibleCount = buffer('visible count', STORAGE | COPY_SRC | COPY_DST, 4);
