@@ -7,6 +7,9 @@ export interface SplatScene {
   count: number;
   positions: Float32Array<ArrayBuffer>;
   attributes: ArrayBuffer;
+  /** `attributes` as f32 and as u32 words (views, so that filling millions of splats makes no garbage). */
+  attributeFloats: Float32Array<ArrayBuffer>;
+  attributeWords: Uint32Array<ArrayBuffer>;
   /** Centre and radius of a sphere holding every splat centre (the camera orbits it). */
   center: [number, number, number];
   radius: number;
@@ -17,10 +20,13 @@ export const ATTRIBUTE_WORDS = 8;
 
 /** A scene of `count` splats to fill with {@link setSplat}, then {@link finishScene}. */
 export function allocateScene(count: number): SplatScene {
+  const attributes = new ArrayBuffer(4 * ATTRIBUTE_WORDS * count);
   return {
     count,
     positions: new Float32Array(4 * count),
-    attributes: new ArrayBuffer(4 * ATTRIBUTE_WORDS * count),
+    attributes,
+    attributeFloats: new Float32Array(attributes),
+    attributeWords: new Uint32Array(attributes),
     center: [0, 0, 0],
     radius: 1,
   };
@@ -54,30 +60,30 @@ export function setSplat(
   x /= n;
   y /= n;
   z /= n;
-  // R (row-major) of the unit quaternion, then M = R·S and Σ = M·Mᵀ.
-  const r = [
-    1 - 2 * (y * y + z * z),
-    2 * (x * y - w * z),
-    2 * (x * z + w * y),
-    2 * (x * y + w * z),
-    1 - 2 * (x * x + z * z),
-    2 * (y * z - w * x),
-    2 * (x * z - w * y),
-    2 * (y * z + w * x),
-    1 - 2 * (x * x + y * y),
-  ];
-  const m = new Array<number>(9);
-  for (let row = 0; row < 3; row++) for (let c = 0; c < 3; c++) m[3 * row + c] = (r[3 * row + c] as number) * (s[c] as number);
-  const dot = (a: number, b: number) => m[3 * a]! * m[3 * b]! + m[3 * a + 1]! * m[3 * b + 1]! + m[3 * a + 2]! * m[3 * b + 2]!;
-  const f = new Float32Array(scene.attributes, 4 * ATTRIBUTE_WORDS * i, 6);
-  f[0] = dot(0, 0);
-  f[1] = dot(0, 1);
-  f[2] = dot(0, 2);
-  f[3] = dot(1, 1);
-  f[4] = dot(1, 2);
-  f[5] = dot(2, 2);
+  // M = R·S (R of the unit quaternion, row-major, scalars so millions of splats make no garbage),
+  // then Σ = M·Mᵀ.
+  const s0 = s[0] as number;
+  const s1 = s[1] as number;
+  const s2 = s[2] as number;
+  const m00 = (1 - 2 * (y * y + z * z)) * s0;
+  const m01 = 2 * (x * y - w * z) * s1;
+  const m02 = 2 * (x * z + w * y) * s2;
+  const m10 = 2 * (x * y + w * z) * s0;
+  const m11 = (1 - 2 * (x * x + z * z)) * s1;
+  const m12 = 2 * (y * z - w * x) * s2;
+  const m20 = 2 * (x * z - w * y) * s0;
+  const m21 = 2 * (y * z + w * x) * s1;
+  const m22 = (1 - 2 * (x * x + y * y)) * s2;
+  const f = scene.attributeFloats;
+  const at = ATTRIBUTE_WORDS * i;
+  f[at] = m00 * m00 + m01 * m01 + m02 * m02;
+  f[at + 1] = m00 * m10 + m01 * m11 + m02 * m12;
+  f[at + 2] = m00 * m20 + m01 * m21 + m02 * m22;
+  f[at + 3] = m10 * m10 + m11 * m11 + m12 * m12;
+  f[at + 4] = m10 * m20 + m11 * m21 + m12 * m22;
+  f[at + 5] = m20 * m20 + m21 * m21 + m22 * m22;
   const byte = (v: number) => Math.max(0, Math.min(255, Math.round(v * 255)));
-  new Uint32Array(scene.attributes, 4 * (ATTRIBUTE_WORDS * i + 6), 1)[0] =
+  scene.attributeWords[at + 6] =
     (byte(rgb[0] as number) | (byte(rgb[1] as number) << 8) | (byte(rgb[2] as number) << 16) | (byte(opacity) << 24)) >>> 0;
 }
 
