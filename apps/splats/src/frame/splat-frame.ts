@@ -41,7 +41,11 @@ export interface SplatFrameArgs {
 
 /** The per-frame GPU work of the viewer: see {@link createSplatFrame}. */
 export interface SplatFrame {
-  /** Records cull, packs, sort and the draw's instance count into `encoder`. */
+  /**
+   * Records cull, packs, sort and the draw's instance count into `encoder`. The camera goes into a
+   * uniform buffer through `queue.writeBuffer`, so one encode per submit (a second encode before the
+   * submit would run both with the second camera).
+   */
   encode(encoder: GPUCommandEncoder, args: SplatFrameArgs): void;
   /** After an encode: the visible splats' indices, farthest first (the first `visibleCount` words). */
   readonly order: GPUBuffer;
