@@ -79,6 +79,7 @@ export function describeVariant(c: VariantFields): string {
   if (f.matrix !== undefined) parts.push(String(f.matrix));
   if (f.countSource !== undefined) parts.push(`${f.countSource} count`);
   if (f.firstCall !== undefined) parts.push(String(f.firstCall));
+  if (f.keyBits !== undefined) parts.push(`${f.keyBits}-bit keys`);
   return parts.join(' ');
 }
 

@@ -19,6 +19,7 @@ import { SEGMENTED_SCAN } from './primitives/segmented-scan.js';
 import { SEGMENTED_SORT } from './primitives/segmented-sort.js';
 import { SORT } from './primitives/sort.js';
 import { SORT_PAIRS } from './primitives/sort-pairs.js';
+import { SPLAT_FRAME } from './primitives/splat-frame.js';
 import { SPLIT } from './primitives/split.js';
 import { SPMV } from './primitives/spmv.js';
 import { TCU } from './primitives/tcu.js';
@@ -57,6 +58,7 @@ export const BENCH_MODULES = [
   SEARCH,
   TRIDIAG,
   WATER,
+  SPLAT_FRAME,
   TCU,
   SPMV,
   HISPARSE,

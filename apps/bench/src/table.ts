@@ -105,7 +105,7 @@ export function formatHeader(report: BenchReport): string {
 
 /** The frame-loop and first-call tables (each preceded by an empty line and its title), or nothing. */
 function frameSections(results: readonly CaseResult[]): string[] {
-  const loops = results.filter((r) => r.case.primitive === 'frame-loop');
+  const loops = results.filter((r) => r.case.primitive === 'frame-loop' || r.case.primitive === 'splat-frame');
   const first = results.filter((r) => r.case.primitive === 'first-call');
   const sections: string[] = [];
   if (loops.length) {

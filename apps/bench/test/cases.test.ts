@@ -10,7 +10,9 @@ describe('enumerateCases', () => {
     // The default list holds every module; these checks look at the throughput cases before tcu.
     const every = enumerateCases(base);
     expect(new Set(every.map((c) => c.primitive))).toEqual(new Set(PRIMITIVES));
-    const all = every.filter((c) => !['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call'].includes(c.primitive));
+    const all = every.filter(
+      (c) => !['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call', 'splat-frame'].includes(c.primitive),
+    );
     // The SpMV cases run over the matrix suite (one n each), between the water step and the
     // baselines: 13 of @scan/spmv, then 2 · (3 + 2) HiSparse products — every node size with the
     // atomic combine, d 32 and 64 also with the segmented one (hisparse-add is counted apart).
@@ -199,7 +201,7 @@ describe('enumerateCases', () => {
   test('--types filters element types but keeps the baselines', () => {
     const every = enumerateCases({ ...base, sizes: [4096], types: ['f32'], matrices: parseMatrixList('biased-10') });
     // The tcu, sum and frame cases are checked elsewhere; here only that they keep to f32 too.
-    const apart = ['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call'];
+    const apart = ['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call', 'splat-frame'];
     expect(every.filter((c) => apart.includes(c.primitive)).every((c) => c.type === 'f32')).toBe(true);
     const cases = every.filter((c) => !apart.includes(c.primitive));
     expect(cases.map((c) => c.series.replace(/^(spmv|spmv-t|spmm) .*/, '$1'))).toEqual([

@@ -78,6 +78,10 @@ describe('software adapters', () => {
       'scan no-wait',
       'segmented-scan no-wait',
     ]);
+    // The splat frame: f32 keys only, at the software size.
+    expect(cases.filter((c) => c.primitive === 'splat-frame').map((c) => c.id)).toEqual(
+      SOFTWARE_SIZES.map((n) => `splat-frame splats f32 32-bit keys@${n}`),
+    );
     expect(SAMPLED_PRIMITIVES).toEqual([
       'reduce-by-key',
       'scan-by-key',
@@ -85,6 +89,7 @@ describe('software adapters', () => {
       'run-length-encode',
       'histogram',
       'top-k',
+      'splat-frame',
       'hisparse-add',
       'frame-loop',
       'first-call',

@@ -26,7 +26,7 @@ afterAll(() => ctx?.destroy());
  * (hisparse-add-verify.test.ts) and the frame cases, which run their own way rather than through a
  * throughput workload (frame-cases.test.ts, frame-run.test.ts). They joined the default list in 0.1.1.
  */
-const CHECKED_ELSEWHERE = new Set(['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call']);
+const CHECKED_ELSEWHERE = new Set(['tcu-reduce', 'tcu-scan', 'hisparse-add', 'frame-loop', 'first-call', 'splat-frame']);
 
 // Segment means 4 (many segments, a few of length 1) and 4096 (one or two segments at N = 1001).
 const cases = enumerateCases({
