@@ -13,7 +13,7 @@ import { sortStatusBytes } from '../src/kernels/radix-onesweep.js';
 import { TOPK_STATE_BYTES } from '../src/kernels/top-k.js';
 import { createQuicksortRounds } from '../src/plans/quicksort-rounds.js';
 import { radixConfig } from '../src/plans/radix-config.js';
-import type { SortKeyType } from '../src/types.js';
+import type { SortValueType } from '../src/types.js';
 import { readWords, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, makeKeys } from './sort-oracle.js';
 
@@ -88,7 +88,7 @@ interface Case {
  * once more, the status area (8 KiB, then a look-back area per pass), a 4-slot parameter ring of
  * 1 + passes blocks (rounded up to a power of two) of 256 bytes.
  */
-function radixMemory(ctx: ScanContext, keyType: SortKeyType, withValues: boolean, passes: number): number {
+function radixMemory(ctx: ScanContext, keyType: SortValueType, withValues: boolean, passes: number): number {
   const c = radixConfig(ctx, { keyType, valueType: withValues ? 'u32' : undefined, descending: false, bits: [0, 32] }, {});
   const tiles = Math.ceil(N / (c.pass.workgroupSize * c.pass.elementsPerThread));
   const ring = 4 * 2 ** Math.ceil(Math.log2(1 + passes)) * 256;

@@ -1,10 +1,11 @@
 import type { ScanContext } from '@scan/core';
 import { assertUsable, withSession } from '@scan/core/kit';
+import { keyBitsOf } from '../key-order.js';
 import { checkSortCount } from '../limits.js';
 import { createRadixSort } from '../plans/radix-plan.js';
 import type { SortShape } from '../plans/sort-shape.js';
 import { createSplitRadixSort } from '../plans/split-radix-plan.js';
-import type { ArgsortOptions, SortArray, SortOptions, SortResult } from '../types.js';
+import type { ArgsortOptions, SortArray, SortKeyArray, SortOptions, SortResult } from '../types.js';
 import { normalizeArgsortOptions, normalizeSortOptions } from '../validate.js';
 import { quicksortBuffers } from './quicksort-runner.js';
 import { readSorted, uploadSort } from './sorted-arrays.js';
@@ -24,7 +25,7 @@ import { readSorted, uploadSort } from './sorted-arrays.js';
  * // keys: [-1, 2, 3, NaN], values: [1, 3, 0, 2]
  * ```
  */
-export async function sort<K extends SortArray, V extends SortArray = SortArray>(
+export async function sort<K extends SortKeyArray, V extends SortArray = SortArray>(
   ctx: ScanContext,
   keys: K,
   options: SortOptions<V> = {},
@@ -60,13 +61,13 @@ export async function sort<K extends SortArray, V extends SortArray = SortArray>
  * await argsort(ctx, new Int32Array([5, -2, 5, 0])); // Uint32Array [1, 3, 0, 2]
  * ```
  */
-export async function argsort(ctx: ScanContext, keys: SortArray, options: ArgsortOptions = {}): Promise<Uint32Array> {
+export async function argsort(ctx: ScanContext, keys: SortKeyArray, options: ArgsortOptions = {}): Promise<Uint32Array> {
   assertUsable(ctx);
   const o = normalizeArgsortOptions(keys, options);
   const n = keys.length;
   checkSortCount(ctx, n, 'keys');
   if (n <= 1) return new Uint32Array(n);
-  const shape: SortShape = { keyType: o.keyType, valueType: 'u32', descending: o.descending, bits: [0, 32] };
+  const shape: SortShape = { keyType: o.keyType, valueType: 'u32', descending: o.descending, bits: [0, keyBitsOf(o.keyType)] };
   return withSession(ctx, 'argsort', async (s) => {
     const keyBuffer = s.upload(keys, 'keys');
     const indices = s.buffer(4 * n, 'indices');

@@ -11,8 +11,10 @@ import {
   invalidArgument,
   planOf,
 } from '@scan/core/kit';
+import { keyBitsOf, keyWordsOf } from '../key-order.js';
 import { checkCopyTargets, checkSortCount } from '../limits.js';
-import { checkBitRange } from '../validate.js';
+import type { SortKeyType } from '../types.js';
+import { checkAlgorithmTakes, checkBitRange } from '../validate.js';
 import { createRadixSort, type RadixTuning } from './radix-plan.js';
 import type { SortEncodeArgs, SortPlanOptions } from './sort-plan-types.js';
 import type { SortShape } from './sort-shape.js';
@@ -84,7 +86,12 @@ function tuningOf(tuning: unknown): RadixTuning {
 export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}): Plan<SortEncodeArgs> {
   assertUsable(ctx);
   const o = checkOptions(options, PLAN_KEYS, 'options');
-  const keyType = o.keyType === undefined ? 'u32' : checkElementType(o.keyType, 'options.keyType');
+  const keyType: SortKeyType =
+    o.keyType === undefined
+      ? 'u32'
+      : o.keyType === 'u64' || o.keyType === 'i64'
+        ? o.keyType
+        : checkElementType(o.keyType, 'options.keyType');
   const valueType = o.valueType === undefined ? undefined : checkElementType(o.valueType, 'options.valueType');
   const descending = checkBoolean(o.descending, 'options.descending', false);
   const algorithm = o.algorithm as string | undefined;
@@ -96,7 +103,8 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
     );
   }
   const chosen = checkOneOf(algorithm, ['radix', 'split-radix'] as const, 'options.algorithm', 'radix');
-  const bits = o.bits === undefined ? ([0, 32] as const) : checkBitRange(o.bits, 'options.bits');
+  checkAlgorithmTakes(chosen, keyType, 'options.algorithm');
+  const bits = checkBitRange(o.bits, 'options.bits', keyBitsOf(keyType));
   const maxCount =
     o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
   const tuning = tuningOf(o.tuning);
@@ -121,7 +129,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
       }
       const gpu = gpuCountOf('sort plan', a, maxCount);
       const indirect = gpu !== undefined;
-      const need: Record<string, number> = { keys: 4 };
+      const need: Record<string, number> = { keys: 4 * keyWordsOf(keyType) };
       if (valueType !== undefined) need.values = 4;
       if (indirect) need.countBuffer = 0;
       // Buffers are checked for the count given, or for maxCount when the GPU gives it.
