@@ -116,8 +116,9 @@ export interface NormalizedSortOptions {
 /**
  * Validates the keys and options of `sort`: keys of a supported type; `values` of a supported type
  * and the keys' length; `descending` a boolean (default false); `algorithm` one of
- * {@link SORT_ALGORITHMS} (default `'radix'`; the CPU reference accepts and ignores it); `bits` a
- * range `[begin, end]` of integers with `0 ≤ begin < end ≤ 32` (default `[0, 32]`). A narrower
+ * {@link SORT_ALGORITHMS} (default `'radix'`; the CPU reference accepts and ignores it), `'radix'`
+ * for 64-bit keys; `bits` a range `[begin, end]` of integers with `0 ≤ begin < end ≤` the key's bits
+ * (default the whole key). A narrower
  * `bits` with `'quicksort'` is `UNSUPPORTED` (it compares whole keys). Unknown keys are rejected.
  *
  * @example
@@ -229,8 +230,8 @@ export function checkValues(values: unknown, length: number): { values: SortArra
 }
 
 /**
- * Checks a bit range: `undefined` is the whole key `[0, 32]`; otherwise an array of exactly two
- * integers `[begin, end]` with `0 ≤ begin < end ≤ 32` (an empty range would sort on nothing, so it
+ * Checks a bit range: `undefined` is the whole key `[0, keyBits]`; otherwise an array of exactly two
+ * integers `[begin, end]` with `0 ≤ begin < end ≤ keyBits` (32, or 64 for 64-bit keys) (an empty range would sort on nothing, so it
  * is rejected rather than read as "leave the keys as they are"). Returns a fresh tuple. The message
  * names `argument` and shows the range as given.
  *

@@ -43,7 +43,11 @@ describe('keys and values', () => {
   });
 
   it('rejects plain arrays and non-arrays', () => {
-    invalid(() => sort([3, 1, 2] as never), 'keys', /^keys = Array\(3\): expected a Uint32Array, Int32Array or Float32Array$/);
+    invalid(
+      () => sort([3, 1, 2] as never),
+      'keys',
+      /^keys = Array\(3\): expected a Uint32Array, Int32Array, Float32Array, BigUint64Array or BigInt64Array$/,
+    );
     invalid(() => argsort(undefined as never), 'keys', /^keys = undefined: expected a Uint32Array/);
     invalid(() => sort(new DataView(new ArrayBuffer(8)) as never), 'keys', /^keys = DataView\(8\): expected a Uint32Array/);
   });

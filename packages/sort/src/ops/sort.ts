@@ -17,12 +17,14 @@ import { readSorted, uploadSort } from './sorted-arrays.js';
  * stable among equal keys. `bits: [begin, end)` sorts on those bits of the key order only.
  *
  * Algorithms: `'radix'` (default; the one-sweep radix sort), `'split-radix'` and `'quicksort'` (the
- * 2007 paper's, for comparison).
+ * 2007 paper's, for comparison). 64-bit integer keys (`BigUint64Array`, `BigInt64Array`) take the
+ * radix sort only, eight digit passes for whole keys (`bits` up to `[0, 64]`).
  *
  * @example
  * ```ts
  * const { keys, values } = await sort(ctx, new Float32Array([3, -1, NaN, 2]), { values: new Uint32Array([0, 1, 2, 3]) });
  * // keys: [-1, 2, 3, NaN], values: [1, 3, 0, 2]
+ * await sort(ctx, new BigInt64Array([2n ** 40n, -1n, 0n])); // { keys: BigInt64Array [-1n, 0n, 2n ** 40n] }
  * ```
  */
 export async function sort<K extends SortKeyArray, V extends SortArray = SortArray>(

@@ -45,7 +45,7 @@ function segmentBits(segments: number): number {
  * Made to be encoded every frame: the radix sorts share one executor and its scratch. Memory: two
  * key-sized buffers (the unpacked heads and the segment numbers; six with values: also both
  * permutations, the segment numbers in key order and a gather target), the radix sorts' scratch
- * (keys and values once more, a status area of 8 KiB plus 1 KiB per 3328-key tile per digit pass),
+ * (keys and values once more, a status area of 2 KiB plus 1 KiB per 3328-key tile per digit pass),
  * the scan's, and parameter rings; scratch grows by doubling (or is sized once by `maxCount`).
  * Once warm, an encode with a new count creates nothing, whichever number of digit passes the
  * count picks. `await plan.ready` before the first frame to have the pipelines compiled.

@@ -54,7 +54,8 @@ function tuningOf(tuning: unknown): RadixTuning {
  * into the parameters of the sort's kernels, which are the same as for a host count.
  *
  * `'radix'` (default) is the one-sweep radix sort: one histogram pass and one pass per 8-bit digit
- * of the bit range (four for whole 32-bit keys), all in one compute pass after one clear. Small
+ * of the bit range (four for whole 32-bit keys, eight for `keyType` `'u64'` or `'i64'`, whose keys
+ * are 8 bytes each in `keys`), all in one compute pass after one clear. Small
  * counts — up to 4096 keys where the device's workgroup memory holds 32 KiB (2048 at 16 KiB; 1024
  * on SwiftShader, which compiles large workgroup memory slowly) — take a one-workgroup bitonic sort
  * instead: ONE dispatch that sorts (key, index) pairs in workgroup memory, stable, with the same
@@ -64,7 +65,7 @@ function tuningOf(tuning: unknown): RadixTuning {
  * `'split-radix'` is the paper's, one split per bit.
  *
  * Made to be encoded every frame. Memory: the radix sort holds the keys and values once more, a
- * status area (8 KiB, plus per digit pass 1 KiB per tile of 3328 keys on most GPUs) and a 4-slot
+ * status area (per digit pass 2 KiB, plus 1 KiB per tile of 3328 keys on most GPUs) and a 4-slot
  * parameter ring (the small-count sort needs no scratch: a plan whose `maxCount` it covers
  * holds only the ring), and with a GPU count the 32-byte parameter blocks the count fixup fills
  * (256 bytes apart: one for the small-count sort; else the histogram's, one per digit pass and, with
