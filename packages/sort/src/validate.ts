@@ -170,7 +170,7 @@ export function normalizeArgsortOptions(keys: unknown, options: unknown): Normal
 
 /** Arguments of `segmentedSort` after validation. */
 export interface NormalizedSegmentedSortArgs {
-  readonly keyType: ElementType;
+  readonly keyType: SortKeyType;
   readonly values: SortArray | undefined;
   readonly valueType: SortValueType | undefined;
   readonly descending: boolean;
@@ -199,8 +199,8 @@ export interface NormalizedSegmentedSortArgs {
  * ```
  */
 export function normalizeSegmentedSortArgs(keys: unknown, segments: unknown, options: unknown): NormalizedSegmentedSortArgs {
-  const keyType = checkSortKeys(keys);
-  const n = (keys as SortArray).length;
+  const keyType = checkSortKeyArray(keys);
+  const n = (keys as SortKeyArray).length;
   // Named `headFlags` as in the API contract (`segmentedSort(ctx, keys, headFlags, …)`); offsets
   // are then reported as `headFlags.offsets[i]`.
   const normalized = checkSegments(segments, n, 'headFlags');

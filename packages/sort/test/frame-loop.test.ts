@@ -217,6 +217,13 @@ const CASES: Record<string, (b: Buffers) => Case> = {
     // (2); the scan's scratch and ring (3).
     liveBound: 14,
   }),
+  'segmented sort, i64 keys only (the permutation path: keys gathered as two words)': (b) => ({
+    create: () => createSegmentedSortPlan(b.ctx, { keyType: 'i64', descending: true }),
+    encode: (plan: ReturnType<typeof createSegmentedSortPlan>, encoder, n) =>
+      plan.encode(encoder, { keys: b.keys, headFlags: b.headFlags, count: n }),
+    // As the key–value plan across the boundary below (64-bit keys cannot ride as values).
+    liveBound: 15,
+  }),
   'segmented sort, key–value, counts across the small/large boundary': (b) => ({
     create: () => createSegmentedSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true }),
     encode: (plan: ReturnType<typeof createSegmentedSortPlan>, encoder, n) =>

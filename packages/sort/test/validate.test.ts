@@ -38,7 +38,12 @@ describe('keys and values', () => {
     invalid(() => sort(new Float64Array(4) as never), 'keys', /^keys = Float64Array\(4\): 64-bit Float64Array elements are not supported/);
     invalid(() => sort(new Uint16Array(3) as never), 'keys', /^keys = Uint16Array\(3\): 16-bit Uint16Array elements are not supported/);
     invalid(() => argsort(new Uint8Array(2) as never), 'keys', /^keys = Uint8Array\(2\): 8-bit Uint8Array/);
-    invalid(() => segmentedSort(new BigInt64Array(1) as never, u8(1)), 'keys', /^keys = BigInt64Array\(1\): 64-bit/);
+    invalid(() => segmentedSort(new Float64Array(1) as never, u8(1)), 'keys', /^keys = Float64Array\(1\): 64-bit Float64Array/);
+    invalid(
+      () => sort(new Uint32Array(1), { values: new BigInt64Array(1) as never }),
+      'options.values',
+      /^options\.values = BigInt64Array\(1\): 64-bit/,
+    );
     invalid(() => checkSortKeys(new Float64Array(2), 'options.values'), 'options.values', /^options\.values = Float64Array\(2\)/);
   });
 

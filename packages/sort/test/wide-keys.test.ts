@@ -7,7 +7,7 @@ import { ScanError } from '@scan/core';
 import { createRng, expectEqualArrays, getTestContext, POISON_U32 } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
-import { argsort, createSortPlan, sort } from '../src/index.js';
+import { argsort, createSortPlan, segmentedSort, sort } from '../src/index.js';
 import { radixConfig } from '../src/plans/radix-config.js';
 import type { BitRange } from '../src/types.js';
 import { bufferWith, readWords, TEST_USAGE } from './gpu-buffers.js';
@@ -232,6 +232,37 @@ describe('64-bit keys', async () => {
     for (const p of [plan, odd, countedPlan]) p.destroy();
     k.destroy();
     countBuffer.destroy();
+  });
+
+  it('segmentedSort sorts u64 and i64 keys inside their segments, keys only and with values', async () => {
+    let seed = 400;
+    for (const [type, descending, n] of [
+      ['u64', false, 3000],
+      ['i64', true, 900],
+    ] as const) {
+      const keys = makeWideKeys(type, n, seed++);
+      const rng = createRng(seed++);
+      const heads = Uint8Array.from({ length: n }, (_, i) => (i === 0 || rng.int(0, 40) === 0 ? 1 : 0));
+      // The oracle: each segment's keys in their stable order.
+      const order = new Uint32Array(n);
+      for (let start = 0, i = 1; i <= n; i++) {
+        if (i === n || heads[i]) {
+          const local = wideOrder(keys.subarray(start, i) as WideKeys, descending);
+          for (let k = 0; k < local.length; k++) order[start + k] = start + local[k]!;
+          start = i;
+        }
+      }
+      const values = Uint32Array.from(keys, (_, i) => i);
+      const label = `${type} ${descending ? 'desc' : 'asc'}`;
+      const want = cpu.segmentedSort(keys, heads, { values, descending });
+      expectEqualArrays(want.values!, order, `${label}: CPU reference`);
+      const got = await segmentedSort(ctx, keys, heads, { values, descending });
+      expectEqualArrays(wordsOf(got.keys), wordsOf(gatherWide(keys, order)), `${label}: keys`);
+      expectEqualArrays(got.values!, order, `${label}: values`);
+      const keysOnly = await segmentedSort(ctx, keys, heads, { descending });
+      expect(keysOnly.values).toBeUndefined();
+      expectEqualArrays(wordsOf(keysOnly.keys), wordsOf(gatherWide(keys, order)), `${label}: keys only`);
+    }
   });
 
   it('rejects what 64-bit keys cannot do, naming the argument', async () => {

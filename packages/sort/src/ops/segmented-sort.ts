@@ -3,7 +3,7 @@ import { assertUsable, withSession } from '@scan/core/kit';
 import type { HeadFlags, SegmentOffsets } from '@scan/segmented';
 import { checkSortCount } from '../limits.js';
 import { createSegmentedSortPlan } from '../plans/segmented-sort-plan.js';
-import type { SegmentedSortOptions, SortArray, SortResult } from '../types.js';
+import type { SegmentedSortOptions, SortArray, SortKeyArray, SortResult } from '../types.js';
 import { normalizeSegmentedSortArgs } from '../validate.js';
 import { readSorted, uploadSort } from './sorted-arrays.js';
 
@@ -26,7 +26,7 @@ function packHeads(flags: HeadFlags): Uint32Array {
  * // keys: [1, 2, 3, 7, 9]
  * ```
  */
-export async function segmentedSort<K extends SortArray, V extends SortArray = SortArray>(
+export async function segmentedSort<K extends SortKeyArray, V extends SortArray = SortArray>(
   ctx: ScanContext,
   keys: K,
   headFlags: HeadFlags | SegmentOffsets,

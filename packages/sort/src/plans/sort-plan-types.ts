@@ -96,8 +96,9 @@ export interface SortEncodeArgs {
 
 /** Options of `createSegmentedSortPlan`. */
 export interface SegmentedSortPlanOptions {
+  /** Key type (default `'u32'`); `'u64'` and `'i64'` too (8 bytes a key in `keys`). */
   keyType?: SortKeyType;
-  valueType?: SortKeyType;
+  valueType?: SortValueType;
   descending?: boolean;
   /** Largest count expected: scratch for it is allocated up front. */
   maxCount?: number;

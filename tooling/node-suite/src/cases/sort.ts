@@ -62,6 +62,15 @@ export const sortCases: readonly NodeCase[] = [
     const keys = randomData('i32', size, seed, 'small');
     return { call: (ctx) => argsort(ctx, keys), check: (got) => expectEqualArrays(got, cpu.argsort(keys), 'argsort') };
   }),
+  defineCase('sort.segmentedSort:i64', 'i64 keys (few distinct) over head flags, segments of mean 4096, descending', (size, seed) => {
+    const keys = wideKeys(BigInt64Array, size, seed);
+    const heads = randomSegmentFlags(size, 4096, seed + 2);
+    return {
+      call: (ctx) => segmentedSort(ctx, keys, heads, { descending: true }),
+      check: (got) =>
+        expectEqualArrays(wordsOf(got.keys), wordsOf(cpu.segmentedSort(keys, heads, { descending: true }).keys), 'segmentedSort i64'),
+    };
+  }),
   defineCase('sort.segmentedSort', 'u32 keys with f32 values over offsets, segments of mean 4096', (size, seed) => {
     const keys = randomData('u32', size, seed);
     const values = randomData('f32', size, seed + 1);
