@@ -292,6 +292,16 @@ describe('64-bit keys', async () => {
     await fails(() => sort(ctx, new Float64Array(2) as never), 'INVALID_ARGUMENT', 'keys', /BigUint64Array or BigInt64Array/);
     await fails(() => createSortPlan(ctx, { keyType: 'i64', algorithm: 'split-radix' }), 'UNSUPPORTED', 'options.algorithm', /i64/);
     await fails(() => createSortPlan(ctx, { keyType: 'u64', bits: [60, 70] }), 'INVALID_ARGUMENT', 'options.bits', /≤ 64/);
+    // 8 bytes a key against the binding: 200 keys are 1600 bytes (800 as 32-bit keys).
+    const narrow = { ...ctx, caps: { ...ctx.caps, limits: { ...ctx.caps.limits, maxStorageBufferBindingSize: 1024 } } };
+    await fails(
+      () => sort(narrow, new BigUint64Array(200)),
+      'TOO_LARGE',
+      'keys',
+      /^keys = 200 64-bit keys \(1600 bytes\): .* at most 128 64-bit keys/,
+    );
+    await fails(() => argsort(narrow, new BigInt64Array(200)), 'TOO_LARGE', 'keys', /64-bit keys/);
+    await fails(() => createSortPlan(narrow, { keyType: 'i64', maxCount: 200 }), 'TOO_LARGE', 'options.maxCount', /64-bit keys/);
     const plan = createSortPlan(ctx, { keyType: 'u64' });
     const small = ctx.device.createBuffer({ size: 28, usage: TEST_USAGE });
     await fails(() => plan.encode(ctx.device.createCommandEncoder(), { keys: small, count: 4 }), 'INVALID_ARGUMENT', 'args.keys', /./);

@@ -1,6 +1,7 @@
 import type { ScanContext } from '@scan/core';
 import { assertUsable, withSession } from '@scan/core/kit';
 import type { HeadFlags, SegmentOffsets } from '@scan/segmented';
+import { keyWordsOf } from '../key-order.js';
 import { checkSortCount } from '../limits.js';
 import { createSegmentedSortPlan } from '../plans/segmented-sort-plan.js';
 import type { SegmentedSortOptions, SortArray, SortKeyArray, SortResult } from '../types.js';
@@ -35,7 +36,7 @@ export async function segmentedSort<K extends SortKeyArray, V extends SortArray 
   assertUsable(ctx);
   const o = normalizeSegmentedSortArgs(keys, headFlags, options);
   const n = keys.length;
-  checkSortCount(ctx, n, 'keys');
+  checkSortCount(ctx, n, 'keys', keyWordsOf(o.keyType));
   const values = o.values as V | undefined;
   if (n <= 1) return { keys: keys.slice() as K, ...(values ? { values: values.slice() as V } : {}) };
   return withSession(ctx, 'segmentedSort', async (s) => {

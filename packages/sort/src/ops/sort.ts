@@ -1,6 +1,6 @@
 import type { ScanContext } from '@scan/core';
 import { assertUsable, withSession } from '@scan/core/kit';
-import { keyBitsOf } from '../key-order.js';
+import { keyBitsOf, keyWordsOf } from '../key-order.js';
 import { checkSortCount } from '../limits.js';
 import { createRadixSort } from '../plans/radix-plan.js';
 import type { SortShape } from '../plans/sort-shape.js';
@@ -35,7 +35,7 @@ export async function sort<K extends SortKeyArray, V extends SortArray = SortArr
   assertUsable(ctx);
   const o = normalizeSortOptions(keys, options);
   const n = keys.length;
-  checkSortCount(ctx, n, 'keys');
+  checkSortCount(ctx, n, 'keys', keyWordsOf(o.keyType));
   const values = o.values as V | undefined;
   if (n === 0) return { keys: keys.slice() as K, ...(values ? { values: values.slice() as V } : {}) };
   const shape: SortShape = { keyType: o.keyType, valueType: o.valueType, descending: o.descending, bits: o.bits };
@@ -67,7 +67,7 @@ export async function argsort(ctx: ScanContext, keys: SortKeyArray, options: Arg
   assertUsable(ctx);
   const o = normalizeArgsortOptions(keys, options);
   const n = keys.length;
-  checkSortCount(ctx, n, 'keys');
+  checkSortCount(ctx, n, 'keys', keyWordsOf(o.keyType));
   if (n <= 1) return new Uint32Array(n);
   const shape: SortShape = { keyType: o.keyType, valueType: 'u32', descending: o.descending, bits: [0, keyBitsOf(o.keyType)] };
   return withSession(ctx, 'argsort', async (s) => {

@@ -74,7 +74,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   const valueType = o.valueType === undefined ? undefined : checkElementType(o.valueType, 'options.valueType');
   const descending = checkBoolean(o.descending, 'options.descending', false);
   const maxCount =
-    o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
+    o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount', keyWords);
   const maxSegments = o.maxSegments === undefined ? undefined : checkCount(o.maxSegments, 'options.maxSegments');
   if (maxSegments === 0) invalidArgument('options.maxSegments', maxSegments, 'expected at least 1');
   const values = permutes ? 'index' : 'move';
@@ -153,7 +153,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
       };
       if (valueType !== undefined) need.values = 4;
       const n = checkEncodeArgs('segmented sort plan', args, need);
-      checkSortCount(ctx, n, 'args.count');
+      checkSortCount(ctx, n, 'args.count', keyWords);
       if (valueType === undefined && args.values !== undefined) {
         throw new ScanError(
           'INVALID_ARGUMENT',

@@ -107,7 +107,9 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
   checkAlgorithmTakes(chosen, keyType, 'options.algorithm');
   const bits = checkBitRange(o.bits, 'options.bits', keyBitsOf(keyType));
   const maxCount =
-    o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
+    o.maxCount === undefined
+      ? undefined
+      : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount', keyWordsOf(keyType));
   const tuning = tuningOf(o.tuning);
   const shape: SortShape = { keyType, valueType, descending, bits };
   const values = valueType === undefined ? 'none' : 'move';
@@ -144,7 +146,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
           },
         );
       }
-      if (!indirect) checkSortCount(ctx, count, 'args.count');
+      if (!indirect) checkSortCount(ctx, count, 'args.count', keyWordsOf(keyType));
       const keys = a.keys as GPUBuffer;
       const vals = a.values as GPUBuffer | undefined;
       if (copiesBack || chosen === 'split-radix') checkCopyTargets('sort plan', { keys, ...(vals ? { values: vals } : {}) });
