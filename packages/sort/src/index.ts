@@ -3,7 +3,8 @@
  * pairs, argsort, bit ranges, a count read on the GPU), the split radix sort and segmented quicksort
  * of Sengupta et al. 2007 beside it, and segmented sort, at the array level (typed arrays in and out)
  * and the buffer level (plans that record into your encoder), with CPU references in
- * `@scan/sort/cpu`. Keys are u32, i32 or f32 (floats in a total order, NaNs last); every sort is stable.
+ * `@scan/sort/cpu`. Keys are u32, i32 or f32 (floats in a total order, NaNs last), and u64 or i64
+ * for `sort`, `argsort` and `createSortPlan`; every sort is stable.
  *
  * @packageDocumentation
  */
@@ -29,7 +30,9 @@ export {
   SORT_ALGORITHMS,
   type SortAlgorithm,
   type SortArray,
+  type SortKeyArray,
   type SortKeyType,
   type SortOptions,
   type SortResult,
+  type SortValueType,
 } from './types.js';

@@ -1,3 +1,4 @@
+import type { ElementType } from '@scan/core';
 import type { SortKeyType } from './types.js';
 
 // The order of keys as unsigned 32-bit integers: every algorithm of the package sorts the "order
@@ -19,7 +20,7 @@ const NAN_ORDER = 0xffffffff;
  * order(0x80000000) < order(0x00000000); // −0 before +0: true
  * ```
  */
-export function orderBitsOf(type: SortKeyType, descending: boolean): (bits: number) => number {
+export function orderBitsOf(type: ElementType, descending: boolean): (bits: number) => number {
   const flip = descending ? 0xffffffff : 0;
   if (type === 'u32') return (b) => (b ^ flip) >>> 0;
   if (type === 'i32') return (b) => (b ^ 0x80000000 ^ flip) >>> 0;
@@ -39,6 +40,11 @@ export function orderBitsOf(type: SortKeyType, descending: boolean): (bits: numb
  * ```
  */
 export function orderBitsWgsl(type: SortKeyType, descending: boolean): string {
+  if (type === 'u64' || type === 'i64') {
+    const flip = descending ? ' ^ vec2<u32>(0xffffffffu)' : '';
+    const sign = type === 'i64' ? ' ^ vec2<u32>(0u, 0x80000000u)' : '';
+    return `fn order_bits(k: vec2<u32>) -> vec2<u32> { return k${sign}${flip}; }`;
+  }
   const flip = descending ? ' ^ 0xffffffffu' : '';
   if (type === 'u32') return `fn order_bits(k: u32) -> u32 { return k${flip}; }`;
   if (type === 'i32') return `fn order_bits(k: u32) -> u32 { return k ^ 0x80000000u${flip}; }`;
@@ -61,8 +67,81 @@ export function orderBitsWgsl(type: SortKeyType, descending: boolean): string {
  * lastKeyBits('f32', true); // undefined
  * ```
  */
-export function lastKeyBits(type: SortKeyType, descending: boolean): number | undefined {
+export function lastKeyBits(type: ElementType, descending: boolean): number | undefined {
   if (type === 'u32') return descending ? 0 : 0xffffffff;
   if (type === 'i32') return descending ? 0x80000000 : 0x7fffffff;
   return descending ? undefined : 0x7fffffff;
+}
+
+/**
+ * 32-bit words per key: 2 for the 64-bit types (word 0 the low half, as a `BigUint64Array` lies in
+ * memory), else 1.
+ *
+ * @example
+ * ```ts
+ * keyWordsOf('i64'); // 2
+ * ```
+ */
+export function keyWordsOf(type: SortKeyType): 1 | 2 {
+  return type === 'u64' || type === 'i64' ? 2 : 1;
+}
+
+/**
+ * Bits of a key of `type`: what `bits` ranges over, and the order bits' width.
+ *
+ * @example
+ * ```ts
+ * keyBitsOf('u64'); // 64
+ * ```
+ */
+export function keyBitsOf(type: SortKeyType): number {
+  return 32 * keyWordsOf(type);
+}
+
+/**
+ * The WGSL type of one key in a kernel: `u32`, or `vec2<u32>` (low word, high word) for 64-bit keys.
+ *
+ * @example
+ * ```ts
+ * keyWgslType('u64'); // 'vec2<u32>'
+ * ```
+ */
+export function keyWgslType(type: SortKeyType): 'u32' | 'vec2<u32>' {
+  return keyWordsOf(type) === 2 ? 'vec2<u32>' : 'u32';
+}
+
+/**
+ * WGSL of `fn order_shift(o: K, s: u32) -> u32`: the low 32 bits of the order bits `o` shifted
+ * right by `s` (0 ≤ s < the key's bits), K the key's WGSL type. For a two-word key a digit may
+ * straddle the words (`bits` need not start on a multiple of 8), so the high word's bits are
+ * shifted in; WGSL masks a shift count to 5 bits, so s = 0 and s ≥ 32 are their own cases.
+ *
+ * @example
+ * ```ts
+ * const wgsl = `${orderBitsWgsl('u64', false)}\n${orderShiftWgsl('u64')}`;
+ * ```
+ */
+export function orderShiftWgsl(type: SortKeyType): string {
+  if (keyWordsOf(type) === 1) return 'fn order_shift(o: u32, s: u32) -> u32 { return o >> s; }';
+  return `fn order_shift(o: vec2<u32>, s: u32) -> u32 {
+  if (s >= 32u) { return o.y >> (s - 32u); }
+  if (s == 0u) { return o.x; }
+  return (o.x >> s) | (o.y << (32u - s));
+}`;
+}
+
+/**
+ * The key that sorts after every key in every digit pass, as a WGSL literal of the key's type
+ * (see {@link lastKeyBits}), or `undefined` where there is none (descending f32).
+ *
+ * @example
+ * ```ts
+ * lastKeyWgsl('i64', false); // 'vec2<u32>(0xffffffffu, 0x7fffffffu)'
+ * ```
+ */
+export function lastKeyWgsl(type: SortKeyType, descending: boolean): string | undefined {
+  if (type === 'u64') return descending ? 'vec2<u32>(0u, 0u)' : 'vec2<u32>(0xffffffffu, 0xffffffffu)';
+  if (type === 'i64') return descending ? 'vec2<u32>(0u, 0x80000000u)' : 'vec2<u32>(0xffffffffu, 0x7fffffffu)';
+  const bits = lastKeyBits(type, descending);
+  return bits === undefined ? undefined : `0x${bits.toString(16)}u`;
 }

@@ -9,15 +9,25 @@ export const MAX_SORT_COUNT = 2 ** 30 - 1;
 
 /**
  * Checks that `n` keys fit one storage binding of the device and the sorts' counters; returns `n`.
- * A `TOO_LARGE` {@link ScanError} names `argument` otherwise.
+ * A `TOO_LARGE` {@link ScanError} names `argument` otherwise. `keyWords` 2 (64-bit keys) checks
+ * their 8 bytes a key against the binding.
  *
  * @example
  * ```ts
  * checkSortCount(ctx, keys.length, 'keys');
+ * checkSortCount(ctx, keys.length, 'keys', 2); // BigUint64Array keys
  * ```
  */
-export function checkSortCount(ctx: ScanContext, n: number, argument: string): number {
+export function checkSortCount(ctx: ScanContext, n: number, argument: string, keyWords: 1 | 2 = 1): number {
   checkArrayLength(ctx, n, argument);
+  const binding = ctx.caps.limits.maxStorageBufferBindingSize;
+  if (keyWords === 2 && 8 * n > binding) {
+    throw new ScanError(
+      'TOO_LARGE',
+      `${argument} = ${n} 64-bit keys (${8 * n} bytes): more than the device binds at once (maxStorageBufferBindingSize = ${binding} bytes, at most ${Math.floor(binding / 8)} 64-bit keys)`,
+      { argument },
+    );
+  }
   if (n > MAX_SORT_COUNT) {
     throw new ScanError('TOO_LARGE', `${argument} = ${n}: more than the ${MAX_SORT_COUNT} keys a sort counts`, { argument });
   }

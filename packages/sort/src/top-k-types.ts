@@ -1,4 +1,4 @@
-import type { SortArray, SortKeyType } from './types.js';
+import type { SortArray, SortValueType } from './types.js';
 
 /** Options of `topK`. */
 export interface TopKOptions<V extends SortArray = SortArray> {
@@ -27,7 +27,7 @@ export interface TopKResult<K extends SortArray = SortArray, V extends SortArray
 /** Options of `createTopKPlan`. */
 export interface TopKPlanOptions {
   /** Key type (default `'u32'`). */
-  type?: SortKeyType;
+  type?: SortValueType;
   /** The k of every encode: give this or `maxK`. */
   k?: number;
   /** The largest k an encode may ask for (`args.k`); scratch for it is allocated up front. */
@@ -35,7 +35,7 @@ export interface TopKPlanOptions {
   /** Largest keys first (default true); see {@link TopKOptions.largest}. */
   largest?: boolean;
   /** Type of the values gathered with the keys; leave it out for keys and indices only. */
-  values?: SortKeyType;
+  values?: SortValueType;
   /** Largest key count expected: scratch for it is allocated up front (else it grows by doubling). */
   maxCount?: number;
   /**

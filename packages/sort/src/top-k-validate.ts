@@ -1,14 +1,14 @@
 import { checkBoolean, checkOptions, invalidArgument } from '@scan/core/kit';
-import type { SortArray, SortKeyType } from './types.js';
+import type { SortArray, SortValueType } from './types.js';
 import { checkSortKeys, checkValues } from './validate.js';
 
 /** Arguments of `topK` after validation. */
 export interface NormalizedTopK {
-  readonly keyType: SortKeyType;
+  readonly keyType: SortValueType;
   readonly k: number;
   readonly largest: boolean;
   readonly values: SortArray | undefined;
-  readonly valueType: SortKeyType | undefined;
+  readonly valueType: SortValueType | undefined;
 }
 
 /**

@@ -1,10 +1,26 @@
 import type { ElementType } from '@scan/core';
 
-/** Typed arrays a sort accepts as keys or values; the element type follows the array. */
+/** Typed arrays of 32-bit elements: values of every sort, keys of every algorithm; the element type follows the array. */
 export type SortArray = Uint32Array | Int32Array | Float32Array;
 
-/** Element types of keys and values (`'u32'`, `'i32'`, `'f32'`). */
-export type SortKeyType = ElementType;
+/**
+ * Typed arrays `sort`, `argsort` and `createSortPlan` take as keys: the 32-bit ones
+ * ({@link SortArray}) and 64-bit integers (`BigUint64Array` is `'u64'`, `BigInt64Array` `'i64'`,
+ * radix sort only).
+ */
+export type SortKeyArray = SortArray | BigUint64Array | BigInt64Array;
+
+/** Element types of values (`'u32'`, `'i32'`, `'f32'`): 4 bytes each. */
+export type SortValueType = ElementType;
+
+/**
+ * Element types of keys: the value types, and the 64-bit integers `'u64'` and `'i64'` (two words
+ * per key, little-endian as `BigUint64Array` stores them; the radix sort only).
+ */
+export type SortKeyType = ElementType | 'u64' | 'i64';
+
+/** Key types of two 32-bit words. */
+export type WideKeyType = 'u64' | 'i64';
 
 /**
  * Sort algorithms:
@@ -27,7 +43,7 @@ export const SORT_ALGORITHMS: readonly SortAlgorithm[] = ['radix', 'split-radix'
  * A range of key bits `[begin, end)` to sort on, like CUB's `begin_bit`/`end_bit`: bits outside it
  * are ignored (keys equal on the range keep their input order). Bits are those of the key's order
  * (see {@link SortOptions.descending}): for u32 keys the plain bits, so `[0, 16)` sorts by the low
- * half. `0 ≤ begin < end ≤ 32`.
+ * half. `0 ≤ begin < end ≤ 32`, or `≤ 64` for 64-bit keys.
  */
 export type BitRange = readonly [begin: number, end: number];
 
@@ -45,12 +61,12 @@ export interface SortOptions<V extends SortArray = SortArray> {
   descending?: boolean;
   /** Algorithm (default `'radix'`). */
   algorithm?: SortAlgorithm;
-  /** Sort on key bits `[begin, end)` only (`'radix'` and `'split-radix'`); default `[0, 32]`. */
+  /** Sort on key bits `[begin, end)` only (`'radix'` and `'split-radix'`); default the whole key (`[0, 32]`, `[0, 64]` for 64-bit keys). */
   bits?: BitRange;
 }
 
 /** What `sort` and `segmentedSort` resolve to: new arrays, the inputs untouched. */
-export interface SortResult<K extends SortArray = SortArray, V extends SortArray = SortArray> {
+export interface SortResult<K extends SortKeyArray = SortArray, V extends SortArray = SortArray> {
   keys: K;
   /** The values in their keys' new order (present when values were given). */
   values?: V;

@@ -1,8 +1,18 @@
+import type { ElementType } from '@scan/core';
 import { ScanError } from '@scan/core';
 import { checkBoolean, checkOneOf, checkOptions, describeValue, invalidArgument } from '@scan/core/kit';
 import type { HeadFlags } from '@scan/segmented';
 import { checkSegments, type NormalizedSegments } from '@scan/segmented/kit';
-import { type BitRange, SORT_ALGORITHMS, type SortAlgorithm, type SortArray, type SortKeyType } from './types.js';
+import { keyBitsOf, keyWordsOf } from './key-order.js';
+import {
+  type BitRange,
+  SORT_ALGORITHMS,
+  type SortAlgorithm,
+  type SortArray,
+  type SortKeyArray,
+  type SortKeyType,
+  type SortValueType,
+} from './types.js';
 
 // Argument validation shared by the GPU functions of `@scan/sort` and their CPU references, so both
 // reject the same inputs with the same messages (core's form `argument = value: why`). Keys are
@@ -27,7 +37,7 @@ const KEY_TYPES_WANTED = 'expected a Uint32Array, Int32Array or Float32Array';
  * checkSortKeys([3, 1, 2]); // throws: keys = Array(3): expected a Uint32Array, Int32Array or Float32Array
  * ```
  */
-export function checkSortKeys(keys: unknown, argument = 'keys'): SortKeyType {
+export function checkSortKeys(keys: unknown, argument = 'keys'): ElementType {
   if (keys instanceof Uint32Array) return 'u32';
   if (keys instanceof Int32Array) return 'i32';
   if (keys instanceof Float32Array) return 'f32';
@@ -42,12 +52,61 @@ export function checkSortKeys(keys: unknown, argument = 'keys'): SortKeyType {
   return invalidArgument(argument, keys, KEY_TYPES_WANTED);
 }
 
+/**
+ * The key type of `sort`'s, `argsort`'s and `createSortPlan`'s keys: those of
+ * {@link checkSortKeys}, and `BigUint64Array` → `'u64'`, `BigInt64Array` → `'i64'`.
+ *
+ * @example
+ * ```ts
+ * checkSortKeyArray(new BigInt64Array(8)); // 'i64'
+ * checkSortKeyArray(new Float64Array(8)); // throws: keys = Float64Array(8): 64-bit Float64Array elements are not supported …
+ * ```
+ */
+export function checkSortKeyArray(keys: unknown, argument = 'keys'): SortKeyType {
+  if (keys instanceof BigUint64Array) return 'u64';
+  if (keys instanceof BigInt64Array) return 'i64';
+  if (
+    ArrayBuffer.isView(keys) &&
+    !(keys instanceof DataView) &&
+    !(keys instanceof Uint32Array || keys instanceof Int32Array || keys instanceof Float32Array)
+  ) {
+    const bytes = (keys as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+    return invalidArgument(
+      argument,
+      keys,
+      `${bytes * 8}-bit ${keys.constructor.name} elements are not supported: ${WIDE_KEY_TYPES_WANTED}`,
+    );
+  }
+  if (!ArrayBuffer.isView(keys) || keys instanceof DataView) return invalidArgument(argument, keys, WIDE_KEY_TYPES_WANTED);
+  return checkSortKeys(keys, argument);
+}
+
+const WIDE_KEY_TYPES_WANTED = 'expected a Uint32Array, Int32Array, Float32Array, BigUint64Array or BigInt64Array';
+
+/**
+ * A 64-bit key type with an algorithm other than `'radix'`: an `UNSUPPORTED` {@link ScanError}
+ * naming `argument` (the split radix sort and the quicksort work on 32-bit keys).
+ *
+ * @example
+ * ```ts
+ * checkAlgorithmTakes('split-radix', 'u64', 'options.algorithm'); // throws
+ * ```
+ */
+export function checkAlgorithmTakes(algorithm: SortAlgorithm, keyType: SortKeyType, argument: string): void {
+  if (algorithm === 'radix' || keyWordsOf(keyType) === 1) return;
+  throw new ScanError(
+    'UNSUPPORTED',
+    `${argument} = "${algorithm}": ${keyType} keys are sorted by 'radix' only ('${algorithm}' takes 32-bit keys)`,
+    { argument },
+  );
+}
+
 /** Options of `sort` after validation, every default filled in. */
 export interface NormalizedSortOptions {
   readonly keyType: SortKeyType;
   /** The values that move with the keys, or undefined for keys only. */
   readonly values: SortArray | undefined;
-  readonly valueType: SortKeyType | undefined;
+  readonly valueType: SortValueType | undefined;
   readonly descending: boolean;
   readonly algorithm: SortAlgorithm;
   /** Order bits `[begin, end)` to sort on; `[0, 32]` when not given. */
@@ -57,8 +116,9 @@ export interface NormalizedSortOptions {
 /**
  * Validates the keys and options of `sort`: keys of a supported type; `values` of a supported type
  * and the keys' length; `descending` a boolean (default false); `algorithm` one of
- * {@link SORT_ALGORITHMS} (default `'radix'`; the CPU reference accepts and ignores it); `bits` a
- * range `[begin, end]` of integers with `0 ≤ begin < end ≤ 32` (default `[0, 32]`). A narrower
+ * {@link SORT_ALGORITHMS} (default `'radix'`; the CPU reference accepts and ignores it), `'radix'`
+ * for 64-bit keys; `bits` a range `[begin, end]` of integers with `0 ≤ begin < end ≤` the key's bits
+ * (default the whole key). A narrower
  * `bits` with `'quicksort'` is `UNSUPPORTED` (it compares whole keys). Unknown keys are rejected.
  *
  * @example
@@ -69,12 +129,13 @@ export interface NormalizedSortOptions {
  * ```
  */
 export function normalizeSortOptions(keys: unknown, options: unknown): NormalizedSortOptions {
-  const keyType = checkSortKeys(keys);
+  const keyType = checkSortKeyArray(keys);
   const o = checkOptions(options, ['values', 'descending', 'algorithm', 'bits']);
-  const { values, valueType } = checkValues(o['values'], (keys as SortArray).length);
+  const { values, valueType } = checkValues(o['values'], (keys as SortKeyArray).length);
   const descending = checkBoolean(o['descending'], 'options.descending', false);
   const algorithm = checkOneOf<SortAlgorithm>(o['algorithm'], SORT_ALGORITHMS, 'options.algorithm', 'radix');
-  const bits = checkBitRange(o['bits'], 'options.bits');
+  checkAlgorithmTakes(algorithm, keyType, 'options.algorithm');
+  const bits = checkBitRange(o['bits'], 'options.bits', keyBitsOf(keyType));
   if (algorithm === 'quicksort' && (bits[0] !== 0 || bits[1] !== 32)) {
     throw new ScanError(
       'UNSUPPORTED',
@@ -102,7 +163,7 @@ export interface NormalizedArgsortOptions {
  * ```
  */
 export function normalizeArgsortOptions(keys: unknown, options: unknown): NormalizedArgsortOptions {
-  const keyType = checkSortKeys(keys);
+  const keyType = checkSortKeyArray(keys);
   const o = checkOptions(options, ['descending']);
   return { keyType, descending: checkBoolean(o['descending'], 'options.descending', false) };
 }
@@ -111,7 +172,7 @@ export function normalizeArgsortOptions(keys: unknown, options: unknown): Normal
 export interface NormalizedSegmentedSortArgs {
   readonly keyType: SortKeyType;
   readonly values: SortArray | undefined;
-  readonly valueType: SortKeyType | undefined;
+  readonly valueType: SortValueType | undefined;
   readonly descending: boolean;
   /** The segments as given (head flags or offsets), with their count (empty segments included). */
   readonly segments: NormalizedSegments;
@@ -138,8 +199,8 @@ export interface NormalizedSegmentedSortArgs {
  * ```
  */
 export function normalizeSegmentedSortArgs(keys: unknown, segments: unknown, options: unknown): NormalizedSegmentedSortArgs {
-  const keyType = checkSortKeys(keys);
-  const n = (keys as SortArray).length;
+  const keyType = checkSortKeyArray(keys);
+  const n = (keys as SortKeyArray).length;
   // Named `headFlags` as in the API contract (`segmentedSort(ctx, keys, headFlags, …)`); offsets
   // are then reported as `headFlags.offsets[i]`.
   const normalized = checkSegments(segments, n, 'headFlags');
@@ -158,7 +219,7 @@ export function normalizeSegmentedSortArgs(keys: unknown, segments: unknown, opt
  * checkValues(new Uint32Array(4), 4); // { values: Uint32Array(4), valueType: 'u32' }
  * ```
  */
-export function checkValues(values: unknown, length: number): { values: SortArray | undefined; valueType: SortKeyType | undefined } {
+export function checkValues(values: unknown, length: number): { values: SortArray | undefined; valueType: SortValueType | undefined } {
   if (values === undefined) return { values: undefined, valueType: undefined };
   const valueType = checkSortKeys(values, 'options.values');
   const v = values as SortArray;
@@ -169,8 +230,8 @@ export function checkValues(values: unknown, length: number): { values: SortArra
 }
 
 /**
- * Checks a bit range: `undefined` is the whole key `[0, 32]`; otherwise an array of exactly two
- * integers `[begin, end]` with `0 ≤ begin < end ≤ 32` (an empty range would sort on nothing, so it
+ * Checks a bit range: `undefined` is the whole key `[0, keyBits]`; otherwise an array of exactly two
+ * integers `[begin, end]` with `0 ≤ begin < end ≤ keyBits` (32, or 64 for 64-bit keys) (an empty range would sort on nothing, so it
  * is rejected rather than read as "leave the keys as they are"). Returns a fresh tuple. The message
  * names `argument` and shows the range as given.
  *
@@ -181,19 +242,19 @@ export function checkValues(values: unknown, length: number): { values: SortArra
  * checkBitRange([9, 3], 'options.bits'); // throws: options.bits = [9, 3]: expected [begin, end] … begin is greater than end
  * ```
  */
-export function checkBitRange(bits: unknown, argument = 'options.bits'): BitRange {
-  if (bits === undefined) return ALL_BITS;
+export function checkBitRange(bits: unknown, argument = 'options.bits', keyBits = 32): BitRange {
+  if (bits === undefined) return keyBits === 32 ? ALL_BITS : [0, keyBits];
   const fail = (why: string): never => {
     throw new ScanError('INVALID_ARGUMENT', `${argument} = ${renderValue(bits)}: ${why}`, { argument });
   };
-  const wanted = 'expected [begin, end] with integers 0 ≤ begin < end ≤ 32';
+  const wanted = `expected [begin, end] with integers 0 ≤ begin < end ≤ ${keyBits}`;
   if (!Array.isArray(bits)) return fail(wanted);
   if (bits.length !== 2) return fail(`${wanted}, got ${bits.length} element${bits.length === 1 ? '' : 's'}`);
   const [begin, end] = bits as unknown[];
   if (!Number.isInteger(begin) || !Number.isInteger(end)) return fail(`${wanted}: begin and end must be integers`);
   const b = begin as number;
   const e = end as number;
-  if (b < 0 || e > 32) return fail(`${wanted}: out of range`);
+  if (b < 0 || e > keyBits) return fail(`${wanted}: out of range`);
   if (b === e) return fail(`${wanted}: empty range (begin equals end, so there is nothing to sort on)`);
   if (b > e) return fail(`${wanted}: begin is greater than end`);
   // A fresh tuple: the caller's array may change later (plans keep what they were made with).

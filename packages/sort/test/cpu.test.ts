@@ -6,10 +6,10 @@
 // documented order bits; argsort; segmented sort over head flags and offsets (empty segments).
 import { createRng, type DataKind, expectEqualArrays, randomData, randomSegmentFlags } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
-import { argsort, type BitRange, SORT_ALGORITHMS, type SortArray, type SortKeyType, segmentedSort, sort } from '../src/cpu/index.js';
+import { argsort, type BitRange, SORT_ALGORITHMS, type SortArray, type SortValueType, segmentedSort, sort } from '../src/cpu/index.js';
 
-const KEY_TYPES: readonly SortKeyType[] = ['u32', 'i32', 'f32'];
-const VALUE_TYPES: readonly (SortKeyType | undefined)[] = [undefined, 'u32', 'i32', 'f32'];
+const KEY_TYPES: readonly SortValueType[] = ['u32', 'i32', 'f32'];
+const VALUE_TYPES: readonly (SortValueType | undefined)[] = [undefined, 'u32', 'i32', 'f32'];
 const DIRECTIONS = [false, true] as const;
 const LENGTHS = [0, 1, 2, 4095, 4097];
 const BIG = 2 ** 20 + 1;
@@ -24,7 +24,7 @@ function bits(a: SortArray): Uint32Array {
 }
 
 /** An array of `type` over the given bits. */
-function ofBits(type: SortKeyType, words: Uint32Array): SortArray {
+function ofBits(type: SortValueType, words: Uint32Array): SortArray {
   const buffer = words.slice().buffer;
   return type === 'u32' ? new Uint32Array(buffer) : type === 'i32' ? new Int32Array(buffer) : new Float32Array(buffer);
 }
@@ -50,7 +50,7 @@ type Content = 'random' | 'random bits' | 'equal' | 'sorted' | 'reversed' | 'few
 const CONTENTS: readonly Content[] = ['random', 'random bits', 'equal', 'sorted', 'reversed', 'few distinct', 'top byte', 'specials'];
 
 /** `n` keys of `type` with the given contents, reproducible from `seed`. */
-function keysOf(type: SortKeyType, n: number, seed: number, content: Content): SortArray {
+function keysOf(type: SortValueType, n: number, seed: number, content: Content): SortArray {
   const rng = createRng(seed);
   const words = new Uint32Array(n);
   switch (content) {
@@ -82,7 +82,7 @@ function keysOf(type: SortKeyType, n: number, seed: number, content: Content): S
 }
 
 /** Values of `type` (every bit pattern, NaN payloads included, so moving them must be bit exact). */
-function valuesOf(type: SortKeyType, n: number, seed: number): SortArray {
+function valuesOf(type: SortValueType, n: number, seed: number): SortArray {
   return ofBits(type, randomData('u32', n, seed ^ 0x5eed));
 }
 
@@ -260,7 +260,7 @@ describe('sort is stable', () => {
  * bits (not the package's bit tricks): u32 itself; i32 its value + 2^31; f32 NaN → 2^32 − 1,
  * negative (sign bit set) → 2^32 − 1 − bits, else bits + 2^31. Descending: 2^32 − 1 − that.
  */
-function orderNumber(type: SortKeyType, value: number, word: number, descending: boolean): number {
+function orderNumber(type: SortValueType, value: number, word: number, descending: boolean): number {
   let order: number;
   if (type === 'u32') order = value;
   else if (type === 'i32') order = value + 2 ** 31;
@@ -269,7 +269,7 @@ function orderNumber(type: SortKeyType, value: number, word: number, descending:
   return descending ? 2 ** 32 - 1 - order : order;
 }
 
-function bitRangePermutation(keys: SortArray, type: SortKeyType, descending: boolean, [begin, end]: BitRange): Uint32Array {
+function bitRangePermutation(keys: SortArray, type: SortValueType, descending: boolean, [begin, end]: BitRange): Uint32Array {
   const b = bits(keys);
   const extracted = Array.from(keys, (v, i) => Math.floor(orderNumber(type, v, b[i]!, descending) / 2 ** begin) % 2 ** (end - begin));
   return oraclePermutation(keys.length, (i, j) => extracted[i]! - extracted[j]!);

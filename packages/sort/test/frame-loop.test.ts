@@ -11,6 +11,7 @@ import * as cpu from '../src/cpu/index.js';
 import { createSegmentedSortPlan, createSortPlan, createTopKPlan } from '../src/index.js';
 import { sortStatusBytes } from '../src/kernels/radix-onesweep.js';
 import { TOPK_STATE_BYTES } from '../src/kernels/top-k.js';
+import { keyWordsOf } from '../src/key-order.js';
 import { createQuicksortRounds } from '../src/plans/quicksort-rounds.js';
 import { radixConfig } from '../src/plans/radix-config.js';
 import type { SortKeyType } from '../src/types.js';
@@ -85,14 +86,15 @@ interface Case {
 
 /**
  * The radix sort's documented bound for N keys sorted on `passes` digits: the keys (and values)
- * once more, the status area (8 KiB, then a look-back area per pass), a 4-slot parameter ring of
- * 1 + passes blocks (rounded up to a power of two) of 256 bytes.
+ * once more, the status area (2 KiB of digit counts a pass, then a look-back area per pass), a
+ * 4-slot parameter ring of 1 + passes blocks (rounded up to a power of two) of 256 bytes.
  */
 function radixMemory(ctx: ScanContext, keyType: SortKeyType, withValues: boolean, passes: number): number {
-  const c = radixConfig(ctx, { keyType, valueType: withValues ? 'u32' : undefined, descending: false, bits: [0, 32] }, {});
+  const bits = [0, 32 * keyWordsOf(keyType)] as const;
+  const c = radixConfig(ctx, { keyType, valueType: withValues ? 'u32' : undefined, descending: false, bits }, {});
   const tiles = Math.ceil(N / (c.pass.workgroupSize * c.pass.elementsPerThread));
   const ring = 4 * 2 ** Math.ceil(Math.log2(1 + passes)) * 256;
-  return (withValues ? 2 : 1) * 4 * N + 8192 + passes * sortStatusBytes(tiles) + ring;
+  return (keyWordsOf(keyType) + (withValues ? 1 : 0)) * 4 * N + 2048 * passes + passes * sortStatusBytes(tiles) + ring;
 }
 
 type SortPlan = ReturnType<typeof createSortPlan>;
@@ -157,6 +159,21 @@ const CASES: Record<string, (b: Buffers) => Case> = {
     liveBound: 2,
     memoryBound: () => 4 * 256 + 32,
   }),
+  'radix, i64 key–value, counts across the small/large boundary (1024)': (b) => ({
+    // Eight digit passes over two-word keys (the keys buffer holds BIG / 2 of them).
+    create: () => createSortPlan(b.ctx, { keyType: 'i64', valueType: 'u32', tuning: { smallSortMax: 1024 } }),
+    encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, values: b.values, count: n }),
+    liveBound: 4,
+    memoryBound: (ctx) => radixMemory(ctx, 'i64', true, 8),
+  }),
+  'radix, u64 keys, a count read on the GPU (two count fixups: nine blocks)': (b) => ({
+    create: () => createSortPlan(b.ctx, { keyType: 'u64', descending: true, maxCount: N, ...ONESWEEP }),
+    encode: (plan: SortPlan, encoder, _n, frame) =>
+      plan.encode(encoder, { keys: b.keys, countBuffer: b.counts, countOffset: 4 * (frame % 4) }),
+    // As with a host count, and the blocks the count fixups fill.
+    liveBound: 4,
+    memoryBound: (ctx) => radixMemory(ctx, 'u64', false, 8) + 8 * 256,
+  }),
   'split radix, key–value, nine bits': (b) => ({
     create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, algorithm: 'split-radix', bits: [3, 12] }),
     encode: (plan: SortPlan, encoder, n) => plan.encode(encoder, { keys: b.keys, values: b.values, count: n }),
@@ -199,6 +216,13 @@ const CASES: Record<string, (b: Buffers) => Case> = {
     // the radix sorts' scratch (9); the executor's ring doubled to 8 slots for 6 encodes a frame
     // (2); the scan's scratch and ring (3).
     liveBound: 14,
+  }),
+  'segmented sort, i64 keys only (the permutation path: keys gathered as two words)': (b) => ({
+    create: () => createSegmentedSortPlan(b.ctx, { keyType: 'i64', descending: true }),
+    encode: (plan: ReturnType<typeof createSegmentedSortPlan>, encoder, n) =>
+      plan.encode(encoder, { keys: b.keys, headFlags: b.headFlags, count: n }),
+    // As the key–value plan across the boundary below (64-bit keys cannot ride as values).
+    liveBound: 15,
   }),
   'segmented sort, key–value, counts across the small/large boundary': (b) => ({
     create: () => createSegmentedSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true }),

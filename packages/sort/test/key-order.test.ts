@@ -2,10 +2,10 @@
 // the largest in every pass, for every key type and direction that has such a key.
 import { describe, expect, it } from 'vitest';
 import { lastKeyBits, orderBitsOf } from '../src/key-order.js';
-import type { SortKeyType } from '../src/types.js';
+import type { SortValueType } from '../src/types.js';
 
 describe('lastKeyBits', () => {
-  for (const type of ['u32', 'i32', 'f32'] as const satisfies readonly SortKeyType[]) {
+  for (const type of ['u32', 'i32', 'f32'] as const satisfies readonly SortValueType[]) {
     for (const descending of [false, true]) {
       if (type === 'f32' && descending) continue;
       it(`${type} ${descending ? 'descending' : 'ascending'}: order bits all ones`, () => {

@@ -9,11 +9,11 @@ import { getTestContext, isPoison } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import { maxQuicksortRounds, type QuicksortHooks, quicksortBuffers } from '../src/ops/quicksort-runner.js';
 import type { SortShape } from '../src/plans/sort-shape.js';
-import type { SortArray, SortKeyType } from '../src/types.js';
+import type { SortArray, SortValueType } from '../src/types.js';
 import { bufferWith, narrowDispatchContext, readWords, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, expectedOrder, makeEdgeKeys, makeValues } from './sort-oracle.js';
 
-const TYPES: readonly SortKeyType[] = ['u32', 'i32', 'f32'];
+const TYPES: readonly SortValueType[] = ['u32', 'i32', 'f32'];
 /** 257 and 1000: past one workgroup of the element-wise kernels (256) and of the scans' tiles. */
 const SIZES = [0, 1, 2, 5, 257, 1000, 2 ** 14];
 /** Contents at every size; `reversed` (about 2·n rounds) only where n is small. */
@@ -69,7 +69,7 @@ async function check(ctx: ScanContext, shape: SortShape, keys: SortArray, values
   }
 }
 
-const shapeOf = (keyType: SortKeyType, valueType: SortKeyType | undefined, descending: boolean): SortShape => ({
+const shapeOf = (keyType: SortValueType, valueType: SortValueType | undefined, descending: boolean): SortShape => ({
   keyType,
   valueType,
   descending,

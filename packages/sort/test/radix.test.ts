@@ -6,7 +6,7 @@ import { expectEqualArrays, getTestContext, poisonBuffer } from '@scan/gpu-testi
 import { describe, expect, it } from 'vitest';
 import { createRadixSort, type RadixTuning, radixConfig } from '../src/plans/radix-plan.js';
 import type { SortShape } from '../src/plans/sort-shape.js';
-import type { SortArray, SortKeyType } from '../src/types.js';
+import type { SortArray, SortValueType } from '../src/types.js';
 import { readWords, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, expectedOrder, gather, KEY_CONTENTS, makeEdgeKeys, makeKeys } from './sort-oracle.js';
 
@@ -28,7 +28,7 @@ interface Run {
 /** Sorts on the GPU and checks keys (bit for bit) and values against the oracle. */
 async function expectSorted(ctx: ScanContext, run: Run, label: string): Promise<void> {
   const n = run.keys.length;
-  const keyType: SortKeyType = run.keys instanceof Uint32Array ? 'u32' : run.keys instanceof Int32Array ? 'i32' : 'f32';
+  const keyType: SortValueType = run.keys instanceof Uint32Array ? 'u32' : run.keys instanceof Int32Array ? 'i32' : 'f32';
   const shape: SortShape = {
     keyType,
     valueType: run.values === 'none' ? undefined : 'u32',
@@ -180,7 +180,7 @@ describe('one-sweep radix sort', async () => {
   it('pads partial tiles with the key that sorts last, or tests indices (padLast: false), every key type and direction', async () => {
     let seed = 300;
     // Every key type and direction on the looped pass; the unrolled one (the GPUs') on u32 ascending.
-    const runs: [SortKeyType, boolean, RadixTuning][] = [];
+    const runs: [SortValueType, boolean, RadixTuning][] = [];
     for (const keyType of ['u32', 'i32', 'f32'] as const) {
       for (const descending of [false, true]) runs.push([keyType, descending, {}]);
     }

@@ -12,7 +12,7 @@ import type { ValueMode } from '../src/kernels/radix-onesweep.js';
 import { SMALL_SORT_TIERS, smallSortConfig } from '../src/plans/radix-config.js';
 import { createRadixSort, radixConfig, smallSortCapacity } from '../src/plans/radix-plan.js';
 import type { SortShape } from '../src/plans/sort-shape.js';
-import type { BitRange, SortArray, SortKeyType } from '../src/types.js';
+import type { BitRange, SortArray, SortValueType } from '../src/types.js';
 import { bufferWith, readWords } from './gpu-buffers.js';
 import { bitsOf, makeKeys } from './sort-oracle.js';
 
@@ -21,7 +21,7 @@ const COUNTS = [0, 1, 2, 3, 5, 31, 32, 33, 255, 1023, 1024, 1025, 4095, 4096, 40
 const SLACK = 37;
 
 /** Keys with many duplicates (stability shows) or specials (NaN with payloads, ±0, ±∞) for f32. */
-function keysFor(type: SortKeyType, n: number, seed: number): SortArray {
+function keysFor(type: SortValueType, n: number, seed: number): SortArray {
   if (type === 'f32') return makeKeys(type, n, seed % 2 ? 'specials' : 'few', seed);
   return makeKeys(type, n, seed % 3 === 0 ? 'random' : 'few', seed);
 }
@@ -89,7 +89,7 @@ async function check(
   for (const b of [keyBuffer, valueBuffer, countBuffer]) b?.destroy();
 }
 
-function shapeOf(keyType: SortKeyType, descending: boolean, values: ValueMode, bits: BitRange = [0, 32]): SortShape {
+function shapeOf(keyType: SortValueType, descending: boolean, values: ValueMode, bits: BitRange = [0, 32]): SortShape {
   return { keyType, valueType: values === 'none' ? undefined : 'u32', descending, bits };
 }
 

@@ -1,5 +1,5 @@
 import { createRng, randomData } from '@scan/gpu-testing';
-import type { SortArray, SortKeyType } from '../src/types.js';
+import type { SortArray, SortValueType } from '../src/types.js';
 
 // The tests' own oracle, written apart from the package's order bits: keys compared as numbers,
 // NaNs equal to each other and after everything, −0 before +0; ties by input index (stability).
@@ -19,7 +19,7 @@ export function compareKeys(a: number, b: number): number {
  * bit-range oracle: u32 as is, i32 with the sign bit flipped, f32 sign-magnitude made monotone
  * (negatives complemented, positives with the top bit set) and every NaN after +∞, as one word.
  */
-export function orderWord(type: SortKeyType, w: number): number {
+export function orderWord(type: SortValueType, w: number): number {
   if (type === 'u32') return w >>> 0;
   if (type === 'i32') return (w ^ 0x80000000) >>> 0;
   if ((w & 0x7fffffff) > 0x7f800000) return 0xffffffff;
@@ -27,7 +27,7 @@ export function orderWord(type: SortKeyType, w: number): number {
 }
 
 /** The key type of a typed array of keys. */
-export function keyTypeOf(keys: SortArray): SortKeyType {
+export function keyTypeOf(keys: SortArray): SortValueType {
   return keys instanceof Float32Array ? 'f32' : keys instanceof Int32Array ? 'i32' : 'u32';
 }
 
@@ -64,7 +64,7 @@ export const KEY_CONTENTS = ['random', 'equal', 'sorted', 'reversed', 'few', 'to
 export type KeyContent = (typeof KEY_CONTENTS)[number];
 
 /** `n` keys of `type` with the given contents, reproducible from `seed`. */
-export function makeKeys(type: SortKeyType, n: number, content: KeyContent, seed: number): SortArray {
+export function makeKeys(type: SortValueType, n: number, content: KeyContent, seed: number): SortArray {
   const rng = createRng(seed);
   const bits = new Uint32Array(n);
   const value = (): number => {
@@ -97,7 +97,7 @@ export function bitsOf(a: SortArray): Uint32Array {
 }
 
 /** `words` viewed as keys of `type` (the same buffer). */
-export function arrayOf(type: SortKeyType, words: Uint32Array): SortArray {
+export function arrayOf(type: SortValueType, words: Uint32Array): SortArray {
   return type === 'u32' ? words : type === 'i32' ? new Int32Array(words.buffer) : new Float32Array(words.buffer);
 }
 
@@ -114,7 +114,7 @@ export const INT_SPECIALS: readonly number[] = [0, 1, 0x7fffffff, 0x80000000, 0x
  * reversed from `randomData`; few distinct, top byte only, and half specials (`F32_SPECIALS` or
  * `INT_SPECIALS`) half random words.
  */
-export function makeEdgeKeys(type: SortKeyType, n: number, content: KeyContent, seed: number): SortArray {
+export function makeEdgeKeys(type: SortValueType, n: number, content: KeyContent, seed: number): SortArray {
   if (content === 'random' || content === 'equal' || content === 'sorted' || content === 'reversed') {
     return randomData(type, n, seed, content);
   }
@@ -130,7 +130,7 @@ export function makeEdgeKeys(type: SortKeyType, n: number, content: KeyContent, 
 }
 
 /** `n` values of `type` as raw words: about a quarter NaNs with payloads, which must arrive bit for bit. */
-export function makeValues(type: SortKeyType, n: number, seed: number): SortArray {
+export function makeValues(type: SortValueType, n: number, seed: number): SortArray {
   const rng = createRng(seed);
   const words = Uint32Array.from({ length: n }, () => (rng.int(0, 3) === 0 ? 0x7fc00000 + rng.int(0, 99) : rng.u32()));
   return arrayOf(type, words);

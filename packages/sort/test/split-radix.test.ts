@@ -10,11 +10,11 @@ import { getTestContext, isPoison, POISON_U32 } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
 import type { SortBuffers, SortShape } from '../src/plans/sort-shape.js';
 import { createSplitRadixSort } from '../src/plans/split-radix-plan.js';
-import type { SortArray, SortKeyType } from '../src/types.js';
+import type { SortArray, SortValueType } from '../src/types.js';
 import { bufferWith, narrowDispatchContext, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, expectedOrder, KEY_CONTENTS, makeEdgeKeys, makeValues } from './sort-oracle.js';
 
-const TYPES: readonly SortKeyType[] = ['u32', 'i32', 'f32'];
+const TYPES: readonly SortValueType[] = ['u32', 'i32', 'f32'];
 /** One tile of the split with u8 flags. */
 const TILE = 256 * 32;
 const SIZES = [0, 1, 2, 3, 5, 100, TILE - 1, TILE, TILE + 1, 3 * TILE + 5];
@@ -92,8 +92,8 @@ async function checkCases(ctx: ScanContext, shape: SortShape, cases: Case[], max
 }
 
 const shapeOf = (
-  keyType: SortKeyType,
-  valueType: SortKeyType | undefined,
+  keyType: SortValueType,
+  valueType: SortValueType | undefined,
   descending: boolean,
   bits: readonly [number, number] = [0, 32],
 ) => ({ keyType, valueType, descending, bits }) satisfies SortShape;
@@ -111,7 +111,7 @@ function casesFor(shape: SortShape, seed: number, sizes: readonly number[] = SIZ
     const contents = n <= 100 || n === TILE + 1 ? KEY_CONTENTS : (['random'] as const);
     for (const content of contents) {
       const s = seed + 1000 * n + KEY_CONTENTS.indexOf(content);
-      const keys = makeEdgeKeys(shape.keyType, n, content, s);
+      const keys = makeEdgeKeys(shape.keyType as SortValueType, n, content, s);
       const values = shape.valueType ? makeValues(shape.valueType, n, s + 7) : undefined;
       cases.push({ keys, ...(values ? { values } : {}), label: `${describeShape(shape)} n=${n} ${content}` });
     }

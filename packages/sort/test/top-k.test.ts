@@ -8,7 +8,7 @@ import { expectEqualArrays, getTestContext, POISON_U32 } from '@scan/gpu-testing
 import { describe, expect, it } from 'vitest';
 import * as cpu from '../src/cpu/index.js';
 import { createTopKPlan, topK } from '../src/index.js';
-import type { SortArray, SortKeyType } from '../src/types.js';
+import type { SortArray, SortValueType } from '../src/types.js';
 import { bufferWith, readWords, TEST_USAGE } from './gpu-buffers.js';
 import { bitsOf, type KeyContent, keyTypeOf, makeKeys, makeValues, orderWord } from './sort-oracle.js';
 
@@ -56,7 +56,7 @@ function ksFor(n: number): number[] {
   return [...new Set([0, 1, 32, 1024, n - 1, n].filter((k) => k >= 0 && k <= n))];
 }
 
-const TYPES: readonly SortKeyType[] = ['u32', 'i32', 'f32'];
+const TYPES: readonly SortValueType[] = ['u32', 'i32', 'f32'];
 const CONTENTS: readonly KeyContent[] = ['random', 'equal', 'few', 'specials', 'top-byte', 'sorted'];
 
 describe('topK', async () => {
@@ -99,7 +99,7 @@ describe('topK', async () => {
   it('70,000 keys: random, all equal, ties at the threshold, candidates past the capacity', async () => {
     const n = 70_000;
     let seed = 101;
-    const cases: [SortKeyType, KeyContent, number, boolean][] = [
+    const cases: [SortValueType, KeyContent, number, boolean][] = [
       ['f32', 'random', 1024, true],
       ['u32', 'random', 32, false],
       ['i32', 'equal', 1024, true],

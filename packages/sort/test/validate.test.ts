@@ -38,12 +38,21 @@ describe('keys and values', () => {
     invalid(() => sort(new Float64Array(4) as never), 'keys', /^keys = Float64Array\(4\): 64-bit Float64Array elements are not supported/);
     invalid(() => sort(new Uint16Array(3) as never), 'keys', /^keys = Uint16Array\(3\): 16-bit Uint16Array elements are not supported/);
     invalid(() => argsort(new Uint8Array(2) as never), 'keys', /^keys = Uint8Array\(2\): 8-bit Uint8Array/);
-    invalid(() => segmentedSort(new BigInt64Array(1) as never, u8(1)), 'keys', /^keys = BigInt64Array\(1\): 64-bit/);
+    invalid(() => segmentedSort(new Float64Array(1) as never, u8(1)), 'keys', /^keys = Float64Array\(1\): 64-bit Float64Array/);
+    invalid(
+      () => sort(new Uint32Array(1), { values: new BigInt64Array(1) as never }),
+      'options.values',
+      /^options\.values = BigInt64Array\(1\): 64-bit/,
+    );
     invalid(() => checkSortKeys(new Float64Array(2), 'options.values'), 'options.values', /^options\.values = Float64Array\(2\)/);
   });
 
   it('rejects plain arrays and non-arrays', () => {
-    invalid(() => sort([3, 1, 2] as never), 'keys', /^keys = Array\(3\): expected a Uint32Array, Int32Array or Float32Array$/);
+    invalid(
+      () => sort([3, 1, 2] as never),
+      'keys',
+      /^keys = Array\(3\): expected a Uint32Array, Int32Array, Float32Array, BigUint64Array or BigInt64Array$/,
+    );
     invalid(() => argsort(undefined as never), 'keys', /^keys = undefined: expected a Uint32Array/);
     invalid(() => sort(new DataView(new ArrayBuffer(8)) as never), 'keys', /^keys = DataView\(8\): expected a Uint32Array/);
   });

@@ -1,10 +1,7 @@
-import type { ArgsortOptions, SortArray } from '../types.js';
+import { keyBitsOf } from '../key-order.js';
+import type { ArgsortOptions, SortKeyArray } from '../types.js';
 import { normalizeArgsortOptions } from '../validate.js';
-import { orderValues } from './order-values.js';
-import { radixPermutation } from './radix-permutation.js';
-
-/** The whole key: argsort has no bit range. */
-const ALL_BITS = [0, 32] as const;
+import { keyPermutation } from './key-permutation.js';
 
 /**
  * CPU reference of `argsort`: the stable permutation that sorts `keys` — `result[i]` is the input
@@ -17,7 +14,8 @@ const ALL_BITS = [0, 32] as const;
  * argsort(new Float32Array([0.5, NaN, -2, 0.5]), { descending: true }); // Uint32Array [1, 0, 3, 2]
  * ```
  */
-export function argsort(keys: SortArray, options?: ArgsortOptions): Uint32Array {
+export function argsort(keys: SortKeyArray, options?: ArgsortOptions): Uint32Array {
   const { keyType, descending } = normalizeArgsortOptions(keys, options);
-  return radixPermutation(orderValues(keys, keyType, descending, ALL_BITS), 32);
+  // The whole key: argsort has no bit range.
+  return keyPermutation(keys, keyType, descending, [0, keyBitsOf(keyType)]);
 }

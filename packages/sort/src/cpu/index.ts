@@ -23,9 +23,11 @@ export type {
   SegmentedSortOptions,
   SortAlgorithm,
   SortArray,
+  SortKeyArray,
   SortKeyType,
   SortOptions,
   SortResult,
+  SortValueType,
 } from '../types.js';
 export { SORT_ALGORITHMS } from '../types.js';
 export { argsort } from './argsort.js';

@@ -1,5 +1,6 @@
+import type { ElementType } from '@scan/core';
 import { orderBitsOf } from '../key-order.js';
-import type { BitRange, SortArray, SortKeyType } from '../types.js';
+import type { BitRange, SortArray } from '../types.js';
 
 /**
  * The 32 bits of every element of a typed array, as a `Uint32Array` over the same memory (no
@@ -25,7 +26,7 @@ export function bitsOf(array: SortArray): Uint32Array {
  * orderValues(new Int32Array([-1, 1]), 'i32', false, [0, 32]); // Uint32Array [0x7fffffff, 0x80000001]
  * ```
  */
-export function orderValues(keys: SortArray, type: SortKeyType, descending: boolean, bits: BitRange): Uint32Array {
+export function orderValues(keys: SortArray, type: ElementType, descending: boolean, bits: BitRange): Uint32Array {
   const order = orderBitsOf(type, descending);
   const [begin, end] = bits;
   const width = end - begin;

@@ -1,12 +1,9 @@
 import type { HeadFlags, SegmentOffsets } from '@scan/segmented';
 import type { NormalizedSegments } from '@scan/segmented/kit';
-import type { SegmentedSortOptions, SortArray, SortResult } from '../types.js';
+import { keyBitsOf } from '../key-order.js';
+import type { SegmentedSortOptions, SortArray, SortKeyArray, SortResult } from '../types.js';
 import { normalizeSegmentedSortArgs } from '../validate.js';
-import { gather, orderValues } from './order-values.js';
-import { radixPermutation } from './radix-permutation.js';
-
-/** Segmented sort orders whole keys. */
-const ALL_BITS = [0, 32] as const;
+import { gatherKeys, keyPermutation } from './key-permutation.js';
 
 /**
  * CPU reference of `segmentedSort`: every segment sorted on its own, stably, in `sort`'s key order
@@ -22,7 +19,7 @@ const ALL_BITS = [0, 32] as const;
  * // { keys: Int32Array [3, 1, 9, 7, 2] }
  * ```
  */
-export function segmentedSort<K extends SortArray, V extends SortArray = SortArray>(
+export function segmentedSort<K extends SortKeyArray, V extends SortArray = SortArray>(
   keys: K,
   headFlags: HeadFlags | SegmentOffsets,
   options?: SegmentedSortOptions<V>,
@@ -32,7 +29,8 @@ export function segmentedSort<K extends SortArray, V extends SortArray = SortArr
   // Sort everything by key, then distribute the sorted order stably into the segments (a counting
   // sort on the segment, whose buckets are already laid out): within each segment the keys stay in
   // key order, and equal keys in input order. O(n) beyond the radix sort, whatever the segments.
-  const byKey = radixPermutation(orderValues(keys, keyType, descending, ALL_BITS), 32);
+  // Segmented sort orders whole keys.
+  const byKey = keyPermutation(keys, keyType, descending, [0, keyBitsOf(keyType)]);
   const start = segmentStarts(segments, n);
   const cursor = new Uint32Array(n); // next free slot of the segment starting at s, minus s
   const permutation = new Uint32Array(n);
@@ -41,8 +39,8 @@ export function segmentedSort<K extends SortArray, V extends SortArray = SortArr
     const s = start[p]!;
     permutation[s + cursor[s]!++] = p;
   }
-  const result: SortResult<K, V> = { keys: gather(keys, permutation) };
-  if (values !== undefined) result.values = gather(values as V, permutation);
+  const result: SortResult<K, V> = { keys: gatherKeys(keys, permutation) };
+  if (values !== undefined) result.values = gatherKeys(values as V, permutation);
   return result;
 }
 

@@ -1,7 +1,6 @@
-import type { SortArray, SortOptions, SortResult } from '../types.js';
+import type { SortArray, SortKeyArray, SortOptions, SortResult } from '../types.js';
 import { normalizeSortOptions } from '../validate.js';
-import { gather, orderValues } from './order-values.js';
-import { radixPermutation } from './radix-permutation.js';
+import { gatherKeys, keyPermutation } from './key-permutation.js';
 
 /**
  * CPU reference of `sort`: new arrays with the keys (and the values moved with them) in key order,
@@ -19,12 +18,13 @@ import { radixPermutation } from './radix-permutation.js';
  * sort(new Int32Array([3, -1, 3]), { values: new Uint32Array([0, 1, 2]), descending: true });
  * // { keys: Int32Array [3, 3, -1], values: Uint32Array [0, 2, 1] }: equal keys keep their order
  * sort(new Uint32Array([0x0102, 0x0201]), { bits: [0, 8] }); // { keys: Uint32Array [0x0201, 0x0102] }
+ * sort(new BigInt64Array([3n, -(2n ** 40n), 0n])); // { keys: BigInt64Array [-(2n ** 40n), 0n, 3n] }
  * ```
  */
-export function sort<K extends SortArray, V extends SortArray = SortArray>(keys: K, options?: SortOptions<V>): SortResult<K, V> {
+export function sort<K extends SortKeyArray, V extends SortArray = SortArray>(keys: K, options?: SortOptions<V>): SortResult<K, V> {
   const { keyType, values, descending, bits } = normalizeSortOptions(keys, options);
-  const permutation = radixPermutation(orderValues(keys, keyType, descending, bits), bits[1] - bits[0]);
-  const result: SortResult<K, V> = { keys: gather(keys, permutation) };
-  if (values !== undefined) result.values = gather(values as V, permutation);
+  const permutation = keyPermutation(keys, keyType, descending, bits);
+  const result: SortResult<K, V> = { keys: gatherKeys(keys, permutation) };
+  if (values !== undefined) result.values = gatherKeys(values as V, permutation);
   return result;
 }

@@ -1,4 +1,6 @@
 import { defineKernel, read, readWrite } from '@scan/core/kit';
+import { keyWgslType } from '../key-order.js';
+import type { SortKeyType } from '../types.js';
 
 /** Invocations per workgroup of {@link copyHomeKernel}. */
 export const COPY_HOME_WORKGROUP = 256;
@@ -20,9 +22,9 @@ export const COPY_HOME_WORKGROUP = 256;
  */
 export const copyHomeKernel = defineKernel({
   name: 'sort/radix/copy-home',
-  bindings: (spec: { readonly values: boolean }) => ({
-    sorted_keys: read('array<u32>'),
-    keys: readWrite('array<u32>'),
+  bindings: (spec: { readonly values: boolean; readonly keyType?: SortKeyType }) => ({
+    sorted_keys: read(`array<${keyWgslType(spec.keyType ?? 'u32')}>`),
+    keys: readWrite(`array<${keyWgslType(spec.keyType ?? 'u32')}>`),
     sorted_values: spec.values ? read('array<u32>') : undefined,
     values: spec.values ? readWrite('array<u32>') : undefined,
   }),

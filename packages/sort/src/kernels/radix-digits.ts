@@ -30,10 +30,13 @@ export function digitPasses(bits: BitRange): DigitPass[] {
   return passes;
 }
 
-/** WGSL of `fn digit_<name>(k: u32) -> u32`, the digit of a key's bits (expects `order_bits`). */
-export function digitWgsl(name: string, pass: DigitPass): string {
+/**
+ * WGSL of `fn digit_<name>(k: K) -> u32`, the digit of a key's bits, K the key's WGSL type
+ * (expects `order_bits` and `order_shift`, see `orderShiftWgsl`).
+ */
+export function digitWgsl(name: string, pass: DigitPass, keyType: 'u32' | 'vec2<u32>' = 'u32'): string {
   const mask = (2 ** pass.width - 1) >>> 0;
-  return `fn ${name}(k: u32) -> u32 { return (order_bits(k) >> ${pass.shift}u) & ${mask}u; }`;
+  return `fn ${name}(k: ${keyType}) -> u32 { return order_shift(order_bits(k), ${pass.shift}u) & ${mask}u; }`;
 }
 
 /**

@@ -1,10 +1,22 @@
+import type { ElementType } from '@scan/core';
 import { defineKernel, type ParamFields, read, readWrite, tileIo, unroll } from '@scan/core/kit';
-import { orderBitsWgsl } from '../key-order.js';
+import { keyWgslType, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
 import { type DigitPass, digitWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
-/** Words of the `digits` scratch: the global histogram of every pass, then its exclusive scan. */
-export const DIGIT_STARTS_WORD = 4 * RADIX;
+/**
+ * The word of the `digits` scratch where the digit starts begin, for a sort of `passes` digit
+ * passes: the global histogram of every pass comes first (`passes · 256` words), then its
+ * exclusive scan.
+ *
+ * @example
+ * ```ts
+ * digitStartsWord(4); // 1024
+ * ```
+ */
+export function digitStartsWord(passes: number): number {
+  return passes * RADIX;
+}
 
 /**
  * The parameters of the histogram kernel: the count ({@link SORT_COUNT_PARAMS}), the workgroups
@@ -41,29 +53,32 @@ export type HistogramSpec = {
  */
 export const radixHistogramKernel = defineKernel({
   name: 'sort/histogram',
-  bindings: { keys: read('array<u32>'), digits: readWrite('array<atomic<u32>>') },
+  bindings: (spec: HistogramSpec) => ({ keys: read(`array<${keyWgslType(spec.keyType)}>`), digits: readWrite('array<atomic<u32>>') }),
   params: HISTOGRAM_PARAMS,
-  wgsl: (spec: HistogramSpec) => histogramWgsl(spec),
+  wgsl: (spec) => histogramWgsl(spec),
 });
 
 function histogramWgsl(spec: HistogramSpec): string {
   const P = spec.passes.length;
   const WG = spec.workgroupSize;
   const E = spec.elementsPerThread;
-  const digits = spec.passes.map((p, i) => digitWgsl(`digit_${i}`, p)).join('\n');
+  const K = keyWgslType(spec.keyType);
+  const digits = spec.passes.map((p, i) => digitWgsl(`digit_${i}`, p, K)).join('\n');
   // The chunk load, striped (consecutive invocations on consecutive keys). The kernel has no
   // subgroups: the workgroup is one group, invocation lid its lane. Keys past the end read as 0 and
   // are not counted.
   const chunk = tileIo({
     name: 'key_chunk',
-    type: 'u32',
+    // The elements source only names its type in WGSL, so a two-word key loads as a vec2.
+    type: K as ElementType,
     workgroupSize: WG,
     itemsPerThread: E,
     arrangement: 'striped',
-    fill: '0u',
+    fill: `${K}()`,
     source: { kind: 'elements', load: 'keys' },
   });
   return `${orderBitsWgsl(spec.keyType, spec.descending)}
+${orderShiftWgsl(spec.keyType)}
 ${digits}
 ${chunk.decls}
 
@@ -97,7 +112,7 @@ ${spec.passes.map((_, i) => `      atomicAdd(&counts[${i * RADIX}u + digit_${i}(
 }
 
 /**
- * The exclusive scan of every pass's global histogram: `digits[DIGIT_STARTS_WORD + pass · 256 + d]`
+ * The exclusive scan of every pass's global histogram: `digits[digitStartsWord(passes) + pass · 256 + d]`
  * becomes the first output position of digit d in that pass. One workgroup of 256 invocations, a
  * Kogge–Stone scan in workgroup memory per pass (256 values: not worth more). Not the kit's block
  * scan: without subgroups (this kernel has none) it takes two more barriers per pass, its exclusive
@@ -125,7 +140,7 @@ fn main(@builtin(local_invocation_index) d: u32) {
       if (d >= step) { inc += buf[d - step]; }
       workgroupBarrier();
     }
-    digits[${DIGIT_STARTS_WORD}u + p * ${RADIX}u + d] = inc - own;
+    digits[${digitStartsWord(passes)}u + p * ${RADIX}u + d] = inc - own;
   }
 }
 `,

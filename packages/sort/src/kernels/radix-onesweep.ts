@@ -1,3 +1,4 @@
+import type { ElementType } from '@scan/core';
 import {
   decoupledLookBack,
   defineKernel,
@@ -11,7 +12,7 @@ import {
   unroll,
   wgslOp,
 } from '@scan/core/kit';
-import { lastKeyBits, orderBitsWgsl } from '../key-order.js';
+import { keyWgslType, keyWordsOf, lastKeyWgsl, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
 import { RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
@@ -60,6 +61,7 @@ export type ValueMode = 'none' | 'move' | 'index';
 
 /** What a one-sweep digit pass is specialized on. */
 export type OnesweepSpec = {
+  /** The key type: a 64-bit one makes every key a `vec2<u32>` (low, high) in the kernel. */
   readonly keyType: SortKeyType;
   readonly descending: boolean;
   /**
@@ -117,9 +119,13 @@ export type OnesweepSpec = {
 };
 
 /** Bytes of workgroup memory a pass of this shape declares (to fit the device's limit). */
-export function onesweepWorkgroupBytes(s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups'>): number {
+export function onesweepWorkgroupBytes(
+  s: Pick<OnesweepSpec, 'workgroupSize' | 'elementsPerThread' | 'maxGroups' | 'subgroups'> & { readonly keyType?: SortKeyType },
+): number {
   const tile = s.workgroupSize * s.elementsPerThread;
-  const words = tile + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
+  // The staging holds a key per slot (values reuse it): two words each for 64-bit keys.
+  const words =
+    tile * keyWordsOf(s.keyType ?? 'u32') + s.maxGroups * RADIX + 2 * RADIX + s.maxGroups + 8 + (s.subgroups ? 0 : s.workgroupSize * 2);
   return words * 4;
 }
 
@@ -199,9 +205,9 @@ function keyInCount(j: string): string {
   return `base + ${j} * gsize + lane < n`;
 }
 
-/** The pad key of this spec's partial tiles (`padLast`), or undefined where the phases test the index. */
-function padKeyOf(spec: OnesweepSpec): number | undefined {
-  return spec.padLast ? lastKeyBits(spec.keyType, spec.descending) : undefined;
+/** The pad key of this spec's partial tiles (`padLast`, a WGSL literal), or undefined where the phases test the index. */
+function padKeyOf(spec: OnesweepSpec): string | undefined {
+  return spec.padLast ? lastKeyWgsl(spec.keyType, spec.descending) : undefined;
 }
 
 /**
@@ -219,7 +225,7 @@ function keyDigit(spec: OnesweepSpec, j: string, slot: Slot): string {
  * target, then the keys are written, so that the loads of workgroup memory overlap.
  */
 function batchedScatter(spec: OnesweepSpec): string {
-  return `${perKeySlots(spec, 'staged')}
+  return `${perKeySlots(spec, 'staged', keyWgslType(spec.keyType))}
 ${perKey(spec, (i, slot) => `  ${slot('staged')} = stage[${i} * WG + lid];`)}
 ${perKey(spec, (i, slot) => `  ${slot('targets')} = wg_digit[digit_of(${slot('staged')})] + ${i} * WG + lid;`)}
 ${perKey(spec, (i, slot) => `  if (${i} * WG + lid < valid) { keys_out[${slot('targets')}] = ${slot('staged')}; }`)}`;
@@ -348,8 +354,8 @@ function rankOne(spec: OnesweepSpec, j: string, slot: Slot): string {
 export const onesweepKernel = defineKernel({
   name: 'sort/onesweep',
   bindings: (spec: OnesweepSpec) => ({
-    keys_in: read('array<u32>'),
-    keys_out: readWrite('array<u32>'),
+    keys_in: read(`array<${keyWgslType(spec.keyType)}>`),
+    keys_out: readWrite(`array<${keyWgslType(spec.keyType)}>`),
     values_in: spec.values === 'move' ? read('array<u32>') : undefined,
     values_out: spec.values === 'none' ? undefined : readWrite('array<u32>'),
     status: readWrite('array<atomic<u32>>'),
@@ -383,8 +389,8 @@ function perKey(spec: OnesweepSpec, body: (j: string, slot: Slot) => string): st
  * fastest at 16; E scalars instead of the arrays changed nothing (measured 2026-12-05), so the cliff
  * is not the arrays.
  */
-function perKeySlots(spec: OnesweepSpec, name: string): string {
-  return `  var ${name}: array<u32, ${spec.elementsPerThread}>;`;
+function perKeySlots(spec: OnesweepSpec, name: string, type = 'u32'): string {
+  return `  var ${name}: array<${type}, ${spec.elementsPerThread}>;`;
 }
 
 function onesweepWgsl(spec: OnesweepSpec): string {
@@ -398,7 +404,14 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const o = wgslOp('add', 'u32');
   const moves = spec.values !== 'none';
   const live = spec.maskWords === 1 ? 'subgroupBallot(true).x' : 'subgroupBallot(true)';
-  const valueAt = (e: string) => (spec.values === 'index' ? e : `values_in[${e}]`);
+  const K = keyWgslType(spec.keyType);
+  const wide = K !== 'u32';
+  // Values are staged in the keys' staging: in the first word of a 64-bit key's slot.
+  const valueAt = (e: string) => {
+    const v = spec.values === 'index' ? e : `values_in[${e}]`;
+    return wide ? `vec2<u32>(${v}, 0u)` : v;
+  };
+  const stagedValue = (p: string) => (wide ? `stage[${p}].x` : `stage[${p}]`);
   // A partial tile's keys past the count: the last key (padLast: it ranks at the tail by its own
   // digit, and the staging may write it there), else 0 (never counted nor staged: the phases test
   // the index instead).
@@ -407,11 +420,12 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   // (group-striped), so the keys of a group in (j, lane) order are in input order.
   const keyTile = tileIo({
     name: 'key_tile',
-    type: 'u32',
+    // The elements source only names its type in WGSL, so a two-word key loads as a vec2.
+    type: K as ElementType,
     workgroupSize: WG,
     itemsPerThread: E,
     arrangement: 'group-striped',
-    fill: pad === undefined ? '0u' : `0x${pad.toString(16)}u`,
+    fill: pad ?? `${K}()`,
     source: { kind: 'elements', load: 'keys_in' },
   });
   // Padded with the last key, a tile counts its padding as the largest digit: taken back out of the
@@ -447,8 +461,9 @@ function onesweepWgsl(spec: OnesweepSpec): string {
     },
   });
   return `${orderBitsWgsl(spec.keyType, spec.descending)}
+${orderShiftWgsl(spec.keyType)}
 // The digit of this pass (shift and mask from the uniform block: one pipeline for every pass).
-fn digit_of(k: u32) -> u32 { return (order_bits(k) >> params.shift) & params.mask; }
+fn digit_of(k: ${K}) -> u32 { return order_shift(order_bits(k), params.shift) & params.mask; }
 
 const WG: u32 = ${WG}u;
 const E: u32 = ${E}u;
@@ -466,7 +481,7 @@ var<workgroup> counters: array<atomic<u32>, ${G * RADIX}>; // per group and digi
 var<workgroup> wg_digit: array<u32, ${RADIX}>;        // the tile's digit starts, then the scatter bases
 var<workgroup> early_counts: array<atomic<u32>, ${RADIX}>; // the tile's keys per digit
 var<workgroup> wg_group_total: array<u32, ${spec.subgroups ? spec.maxGroups : 1}>;
-var<workgroup> stage: array<u32, ${TILE}>;
+var<workgroup> stage: array<${K}, ${TILE}>;
 ${spec.subgroups ? '' : `var<workgroup> round_digits: array<u32, ${WG}>;`}
 
 ${matchWgsl(spec)}
@@ -562,7 +577,7 @@ ${
     ? `  workgroupBarrier();
 ${perKey(spec, (j, slot) => `  { let e = base + ${j} * gsize + lane; if (e < n) { stage[${slot('ranks')}] = ${valueAt('e')}; } }`)}
   workgroupBarrier();
-${perKey(spec, (i, slot) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[${slot('targets')}] = stage[p]; } }`)}`
+${perKey(spec, (i, slot) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[${slot('targets')}] = ${stagedValue('p')}; } }`)}`
     : ''
 }
 }

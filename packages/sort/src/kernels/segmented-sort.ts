@@ -33,9 +33,10 @@ export const unpackHeadsKernel = defineKernel({
  */
 export const gatherKernel = defineKernel({
   name: 'sort/gather',
-  bindings: (spec: { readonly twoLevels: boolean }) => ({
-    src: read('array<u32>'),
-    out: readWrite('array<u32>'),
+  bindings: (spec: { readonly twoLevels: boolean; readonly wide?: boolean }) => ({
+    // Two-word elements (64-bit keys) move as vec2s.
+    src: read(spec.wide ? 'array<vec2<u32>>' : 'array<u32>'),
+    out: readWrite(spec.wide ? 'array<vec2<u32>>' : 'array<u32>'),
     inner: read('array<u32>'),
     outer: spec.twoLevels ? read('array<u32>') : undefined,
   }),

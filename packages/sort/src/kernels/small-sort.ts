@@ -1,5 +1,5 @@
 import { defineKernel, readWrite, unroll } from '@scan/core/kit';
-import { orderBitsWgsl } from '../key-order.js';
+import { keyWgslType, keyWordsOf, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
 import type { BitRange, SortKeyType } from '../types.js';
 import { SORT_COUNT_PARAMS } from './radix-digits.js';
 import type { ValueMode } from './radix-onesweep.js';
@@ -35,11 +35,12 @@ export type SmallSortSpec = {
 export const SMALL_SORT_STAGES_PER_ROUND = 3;
 
 /**
- * Bytes of workgroup memory the kernel declares for `capacity` keys: a key and an index per slot,
- * and with `padded` one more pair every 16 slots.
+ * Bytes of workgroup memory the kernel declares for `capacity` keys: a key and an index per slot
+ * (8 bytes; 16 for `keyWords` 2, a `vec4` of the key's two words and the index), and with `padded`
+ * one more slot every 16.
  */
-export function smallSortWorkgroupBytes(capacity: number, padded = false): number {
-  return 8 * (capacity + (padded ? capacity / 16 : 0));
+export function smallSortWorkgroupBytes(capacity: number, padded = false, keyWords: 1 | 2 = 1): number {
+  return 8 * keyWords * (capacity + (padded ? capacity / 16 : 0));
 }
 
 /**
@@ -78,7 +79,7 @@ export function smallSortWorkgroupBytes(capacity: number, padded = false): numbe
 export const smallSortKernel = defineKernel({
   name: 'sort/small',
   bindings: (spec: SmallSortSpec) => ({
-    keys: readWrite('array<u32>'),
+    keys: readWrite(`array<${keyWgslType(spec.keyType)}>`),
     values: spec.values === 'none' ? undefined : readWrite('array<u32>'),
   }),
   params: SORT_COUNT_PARAMS,
@@ -117,16 +118,41 @@ function smallSortWgsl(spec: SmallSortSpec): string {
   const E = 2 ** S;
   const PER = Math.max(1, CAP / WG);
   const [begin, end] = spec.bits;
-  const mask = (2 ** (end - begin) - 1) >>> 0;
+  const W = keyWordsOf(spec.keyType);
+  const K = keyWgslType(spec.keyType);
+  // Slots: (masked order bits, index) as a vec2, or for two-word keys (low, high, index, unused).
+  const slot = W === 2 ? 'vec4<u32>' : 'vec2<u32>';
+  const width = end - begin;
+  const mask = (2 ** Math.min(width, 32) - 1) >>> 0;
+  const highMask = (2 ** Math.max(0, width - 32) - 1) >>> 0;
+  const sortKey =
+    W === 2
+      ? `// The bits compared: order bits [${begin}, ${end}), low word first.
+fn sort_key(k: vec2<u32>) -> vec2<u32> {
+  let o = order_bits(k);
+  let hi = select(0u, o.y >> ${begin % 32}u, ${begin}u < 32u);
+  return vec2<u32>(order_shift(o, ${begin}u) & 0x${mask.toString(16)}u, hi & 0x${highMask.toString(16)}u);
+}
+// Whether slot value a goes after b: the high words, then the low, ties broken by the index.
+fn after(a: vec4<u32>, b: vec4<u32>) -> bool {
+  return a.y > b.y || (a.y == b.y && (a.x > b.x || (a.x == b.x && a.z > b.z)));
+}`
+      : `// The bits compared: order bits [${begin}, ${end}).
+fn sort_key(k: u32) -> u32 { return (order_bits(k) >> ${begin}u) & 0x${mask.toString(16)}u; }
+// Whether slot value a (masked order bits, original index) goes after b: ties broken by the index.
+fn after(a: vec2<u32>, b: vec2<u32>) -> bool { return a.x > b.x || (a.x == b.x && a.y > b.y); }`;
+  const loadSlot =
+    W === 2
+      ? `{ let i = ROWu + lid; let s = select(vec2<u32>(0xffffffffu), sort_key(keys[min(i, last)]), i < n); slots[at(i)] = vec4<u32>(s, i, 0u); }`
+      : `{ let i = ROWu + lid; slots[at(i)] = vec2<u32>(select(0xffffffffu, sort_key(keys[min(i, last)]), i < n), i); }`;
+  const indexOf = W === 2 ? 'z' : 'y';
   const moves = spec.values === 'move';
   const hasValues = spec.values !== 'none';
   // Output positions of this invocation: r · WG + lid, for each r < PER.
   const perPosition = (body: (p: string, r: number) => string) => unroll(PER, (r) => body(`${r * WG}u + lid`, r));
   return `${orderBitsWgsl(spec.keyType, spec.descending)}
-// The bits compared: order bits [${begin}, ${end}).
-fn sort_key(k: u32) -> u32 { return (order_bits(k) >> ${begin}u) & 0x${mask.toString(16)}u; }
-// Whether slot value a (masked order bits, original index) goes after b: ties broken by the index.
-fn after(a: vec2<u32>, b: vec2<u32>) -> bool { return a.x > b.x || (a.x == b.x && a.y > b.y); }
+${orderShiftWgsl(spec.keyType)}
+${sortKey}
 // Where slot i lives in \`slots\`${spec.padded ? ': one word pair of padding every 16, so that groups of slots a power of two apart fall in distinct banks' : ''}.
 fn at(i: u32) -> u32 { return ${spec.padded ? 'i + (i >> 4u)' : 'i'}; }
 
@@ -135,7 +161,7 @@ const CAP: u32 = ${CAP}u;
 const S: u32 = ${S}u;   // stages per round
 const E: u32 = ${E}u;   // slots per group (2^S)
 
-var<workgroup> slots: array<vec2<u32>, ${smallSortWorkgroupBytes(CAP, spec.padded ?? false) / 8}>;   // (masked order bits, original index)
+var<workgroup> slots: array<${slot}, ${smallSortWorkgroupBytes(CAP, spec.padded ?? false, W) / (8 * W)}>;   // (masked order bits, original index)
 
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32) {
@@ -143,7 +169,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   let last = max(n, 1u) - 1u;
 
   // 1. Load: real keys as masked order bits; padding sorts last (largest key, index ≥ n).
-${unroll(CAP / Math.min(WG, CAP), (r) => `  { let i = ${r * WG}u + lid; slots[at(i)] = vec2<u32>(select(0xffffffffu, sort_key(keys[min(i, last)]), i < n), i); }`)}
+${unroll(CAP / Math.min(WG, CAP), (r) => `  ${loadSlot.replace('ROW', `${r * WG}`)}`)}
   workgroupBarrier();
 
   // 2. Bitonic network: phase k merges runs of k slots, stage j compare-exchanges slot a with a + j
@@ -156,7 +182,7 @@ ${unroll(CAP / Math.min(WG, CAP), (r) => `  { let i = ${r * WG}u + lid; slots[at
       for (var g = lid; g < CAP / E; g += WG) {
         // Group g's first slot: g with S zero bits inserted at jlow's bit.
         let base = ((g & ~(jlow - 1u)) << S) | (g & (jlow - 1u));
-        var v: array<vec2<u32>, ${E}>;
+        var v: array<${slot}, ${E}>;
 ${unroll(E, (m) => `        v[${m}] = slots[at(base + ${m}u * jlow)];`)}
 ${roundWgsl(S)}
 ${unroll(E, (m) => `        slots[at(base + ${m}u * jlow)] = v[${m}];`)}
@@ -166,11 +192,11 @@ ${unroll(E, (m) => `        slots[at(base + ${m}u * jlow)] = v[${m}];`)}
   }
 
   // 3. Gather: the keys (and values) of this invocation's output positions, into registers.
-  var out_keys: array<u32, ${PER}>;
+  var out_keys: array<${K}, ${PER}>;
   ${hasValues ? `var out_values: array<u32, ${PER}>;` : ''}
 ${perPosition(
   (p, r) => `  {
-    let src = slots[at(min(${p}, CAP - 1u))].y;
+    let src = slots[at(min(${p}, CAP - 1u))].${indexOf};
     if (${p} < n) {
       out_keys[${r}] = keys[src];
       ${hasValues ? `out_values[${r}] = ${moves ? 'values[src]' : 'src'};` : ''}

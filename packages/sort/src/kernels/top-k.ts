@@ -1,6 +1,6 @@
 import { defineKernel, type ParamFields, read, readWrite, unroll } from '@scan/core/kit';
 import { orderBitsWgsl } from '../key-order.js';
-import type { SortKeyType } from '../types.js';
+import type { SortValueType } from '../types.js';
 import { ELEMENTWISE_PARAMS, elementwiseWgsl } from './elementwise.js';
 
 // The radix select of `topK` (after AIR top-k, Zhang et al. 2023, CUB's DeviceTopK). Keys are
@@ -44,7 +44,7 @@ export const TOPK_PARAMS = { count: 'u32', tiles: 'u32', dispatch_x: 'u32', cap:
 
 /** What the histogram and filter passes are specialized on. */
 export interface TopKPassSpec {
-  readonly keyType: SortKeyType;
+  readonly keyType: SortValueType;
   readonly largest: boolean;
   /** 0: the histogram of every key; 1–3: the filter pass after select `level − 1`. */
   readonly level: 0 | 1 | 2 | 3;

@@ -1,9 +1,10 @@
 import type { ScanContext } from '@scan/core';
 import { assertUsable, withSession } from '@scan/core/kit';
 import type { HeadFlags, SegmentOffsets } from '@scan/segmented';
+import { keyWordsOf } from '../key-order.js';
 import { checkSortCount } from '../limits.js';
 import { createSegmentedSortPlan } from '../plans/segmented-sort-plan.js';
-import type { SegmentedSortOptions, SortArray, SortResult } from '../types.js';
+import type { SegmentedSortOptions, SortArray, SortKeyArray, SortResult } from '../types.js';
 import { normalizeSegmentedSortArgs } from '../validate.js';
 import { readSorted, uploadSort } from './sorted-arrays.js';
 
@@ -26,7 +27,7 @@ function packHeads(flags: HeadFlags): Uint32Array {
  * // keys: [1, 2, 3, 7, 9]
  * ```
  */
-export async function segmentedSort<K extends SortArray, V extends SortArray = SortArray>(
+export async function segmentedSort<K extends SortKeyArray, V extends SortArray = SortArray>(
   ctx: ScanContext,
   keys: K,
   headFlags: HeadFlags | SegmentOffsets,
@@ -35,7 +36,7 @@ export async function segmentedSort<K extends SortArray, V extends SortArray = S
   assertUsable(ctx);
   const o = normalizeSegmentedSortArgs(keys, headFlags, options);
   const n = keys.length;
-  checkSortCount(ctx, n, 'keys');
+  checkSortCount(ctx, n, 'keys', keyWordsOf(o.keyType));
   const values = o.values as V | undefined;
   if (n <= 1) return { keys: keys.slice() as K, ...(values ? { values: values.slice() as V } : {}) };
   return withSession(ctx, 'segmentedSort', async (s) => {

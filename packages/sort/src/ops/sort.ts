@@ -1,10 +1,11 @@
 import type { ScanContext } from '@scan/core';
 import { assertUsable, withSession } from '@scan/core/kit';
+import { keyBitsOf, keyWordsOf } from '../key-order.js';
 import { checkSortCount } from '../limits.js';
 import { createRadixSort } from '../plans/radix-plan.js';
 import type { SortShape } from '../plans/sort-shape.js';
 import { createSplitRadixSort } from '../plans/split-radix-plan.js';
-import type { ArgsortOptions, SortArray, SortOptions, SortResult } from '../types.js';
+import type { ArgsortOptions, SortArray, SortKeyArray, SortOptions, SortResult } from '../types.js';
 import { normalizeArgsortOptions, normalizeSortOptions } from '../validate.js';
 import { quicksortBuffers } from './quicksort-runner.js';
 import { readSorted, uploadSort } from './sorted-arrays.js';
@@ -16,15 +17,17 @@ import { readSorted, uploadSort } from './sorted-arrays.js';
  * stable among equal keys. `bits: [begin, end)` sorts on those bits of the key order only.
  *
  * Algorithms: `'radix'` (default; the one-sweep radix sort), `'split-radix'` and `'quicksort'` (the
- * 2007 paper's, for comparison).
+ * 2007 paper's, for comparison). 64-bit integer keys (`BigUint64Array`, `BigInt64Array`) take the
+ * radix sort only, eight digit passes for whole keys (`bits` up to `[0, 64]`).
  *
  * @example
  * ```ts
  * const { keys, values } = await sort(ctx, new Float32Array([3, -1, NaN, 2]), { values: new Uint32Array([0, 1, 2, 3]) });
  * // keys: [-1, 2, 3, NaN], values: [1, 3, 0, 2]
+ * await sort(ctx, new BigInt64Array([2n ** 40n, -1n, 0n])); // { keys: BigInt64Array [-1n, 0n, 2n ** 40n] }
  * ```
  */
-export async function sort<K extends SortArray, V extends SortArray = SortArray>(
+export async function sort<K extends SortKeyArray, V extends SortArray = SortArray>(
   ctx: ScanContext,
   keys: K,
   options: SortOptions<V> = {},
@@ -32,7 +35,7 @@ export async function sort<K extends SortArray, V extends SortArray = SortArray>
   assertUsable(ctx);
   const o = normalizeSortOptions(keys, options);
   const n = keys.length;
-  checkSortCount(ctx, n, 'keys');
+  checkSortCount(ctx, n, 'keys', keyWordsOf(o.keyType));
   const values = o.values as V | undefined;
   if (n === 0) return { keys: keys.slice() as K, ...(values ? { values: values.slice() as V } : {}) };
   const shape: SortShape = { keyType: o.keyType, valueType: o.valueType, descending: o.descending, bits: o.bits };
@@ -60,13 +63,13 @@ export async function sort<K extends SortArray, V extends SortArray = SortArray>
  * await argsort(ctx, new Int32Array([5, -2, 5, 0])); // Uint32Array [1, 3, 0, 2]
  * ```
  */
-export async function argsort(ctx: ScanContext, keys: SortArray, options: ArgsortOptions = {}): Promise<Uint32Array> {
+export async function argsort(ctx: ScanContext, keys: SortKeyArray, options: ArgsortOptions = {}): Promise<Uint32Array> {
   assertUsable(ctx);
   const o = normalizeArgsortOptions(keys, options);
   const n = keys.length;
-  checkSortCount(ctx, n, 'keys');
+  checkSortCount(ctx, n, 'keys', keyWordsOf(o.keyType));
   if (n <= 1) return new Uint32Array(n);
-  const shape: SortShape = { keyType: o.keyType, valueType: 'u32', descending: o.descending, bits: [0, 32] };
+  const shape: SortShape = { keyType: o.keyType, valueType: 'u32', descending: o.descending, bits: [0, keyBitsOf(o.keyType)] };
   return withSession(ctx, 'argsort', async (s) => {
     const keyBuffer = s.upload(keys, 'keys');
     const indices = s.buffer(4 * n, 'indices');

@@ -1,8 +1,8 @@
 import { type GpuSession, typedArrayOver } from '@scan/core/kit';
-import type { SortArray, SortResult } from '../types.js';
+import type { SortArray, SortKeyArray, SortResult } from '../types.js';
 
 /** The keys (and values) of an array-level sort, uploaded into the session's buffers. */
-export interface UploadedSort<K extends SortArray, V extends SortArray> {
+export interface UploadedSort<K extends SortKeyArray, V extends SortArray> {
   readonly keys: K;
   readonly keyBuffer: GPUBuffer;
   readonly values: V | undefined;
@@ -18,7 +18,7 @@ export interface UploadedSort<K extends SortArray, V extends SortArray> {
  * plan.encode(s.encoder, { keys: up.keyBuffer, values: up.valueBuffer, count: n });
  * ```
  */
-export function uploadSort<K extends SortArray, V extends SortArray>(s: GpuSession, keys: K, values: V | undefined): UploadedSort<K, V> {
+export function uploadSort<K extends SortKeyArray, V extends SortArray>(s: GpuSession, keys: K, values: V | undefined): UploadedSort<K, V> {
   return { keys, keyBuffer: s.upload(keys, 'keys'), values, valueBuffer: values ? s.upload(values, 'values') : undefined };
 }
 
@@ -31,15 +31,15 @@ export function uploadSort<K extends SortArray, V extends SortArray>(s: GpuSessi
  * const sorted = await readSorted(s, up); // in a withSession body, after uploadSort and the sort's encode
  * ```
  */
-export async function readSorted<K extends SortArray, V extends SortArray>(
+export async function readSorted<K extends SortKeyArray, V extends SortArray>(
   s: GpuSession,
   up: UploadedSort<K, V>,
 ): Promise<SortResult<K, V>> {
-  const bytes = up.keys.byteLength;
-  const readKeys = s.readback(up.keyBuffer, bytes);
-  const readValues = up.valueBuffer ? s.readback(up.valueBuffer, bytes) : undefined;
+  const readKeys = s.readback(up.keyBuffer, up.keys.byteLength);
+  // Keys and values may differ in width (64-bit keys, 32-bit values).
+  const readValues = up.valueBuffer && up.values ? s.readback(up.valueBuffer, up.values.byteLength) : undefined;
   s.submit();
-  const keys = typedArrayOver(up.keys, await readKeys());
+  const keys = new (up.keys.constructor as new (b: ArrayBuffer) => K)(await readKeys());
   if (!readValues || !up.values) return { keys };
   return { keys, values: typedArrayOver(up.values, await readValues()) };
 }

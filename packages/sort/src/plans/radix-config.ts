@@ -3,6 +3,7 @@ import { invalidArgument } from '@scan/core/kit';
 import { type DigitPass, digitPasses } from '../kernels/radix-digits.js';
 import { type OnesweepSpec, onesweepWorkgroupBytes } from '../kernels/radix-onesweep.js';
 import { smallSortWorkgroupBytes } from '../kernels/small-sort.js';
+import { keyWordsOf } from '../key-order.js';
 import type { SortTuning } from './sort-plan-types.js';
 import type { SortShape } from './sort-shape.js';
 
@@ -86,9 +87,10 @@ export const SWIFTSHADER_SMALL_SORT_MAX = 1024;
  * smallSortConfig(ctx.caps, { smallSortMax: 1000 }); // { tiers: [1024], max: 1000, … }
  * ```
  */
-export function smallSortConfig(caps: ScanContext['caps'], t: Pick<RadixTuning, 'smallSortMax'>): SmallSortConfig {
+export function smallSortConfig(caps: ScanContext['caps'], t: Pick<RadixTuning, 'smallSortMax'>, keyWords: 1 | 2 = 1): SmallSortConfig {
   const limits = caps.limits;
-  const fits = (capacity: number, padded: boolean) => smallSortWorkgroupBytes(capacity, padded) <= limits.maxComputeWorkgroupStorageSize;
+  const fits = (capacity: number, padded: boolean) =>
+    smallSortWorkgroupBytes(capacity, padded, keyWords) <= limits.maxComputeWorkgroupStorageSize;
   let largest = SMALL_SORT_TIERS[SMALL_SORT_TIERS.length - 1] as number;
   while (largest >= 2 && !fits(largest, false)) largest /= 2;
   if (largest < 2) largest = 0;
@@ -141,7 +143,8 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
     invalidArgument('options.tuning.elementsPerThread', elementsPerThread, 'expected an integer in [1, 64]');
   }
   const fits = (e: number) =>
-    onesweepWorkgroupBytes({ workgroupSize, elementsPerThread: e, maxGroups, subgroups }) <= limits.maxComputeWorkgroupStorageSize;
+    onesweepWorkgroupBytes({ workgroupSize, elementsPerThread: e, maxGroups, subgroups, keyType: sort.keyType }) <=
+    limits.maxComputeWorkgroupStorageSize;
   if (t.elementsPerThread === undefined) {
     while (elementsPerThread > 1 && !fits(elementsPerThread)) elementsPerThread--;
   }
@@ -177,6 +180,6 @@ export function radixConfig(ctx: ScanContext, sort: SortShape, t: RadixTuning): 
     },
     histogramWorkgroupSize: Math.min(256, limits.maxComputeInvocationsPerWorkgroup),
     histogramElements: HISTOGRAM_ELEMENTS,
-    small: smallSortConfig(ctx.caps, t),
+    small: smallSortConfig(ctx.caps, t, keyWordsOf(sort.keyType)),
   };
 }

@@ -132,7 +132,7 @@ export function radixSorter(ctx: ScanContext, exec: RecipeExecutor, sort: SortSh
  * A radix sort plan over validated buffers, with its own executor (see {@link radixSorter}): one
  * structure for a host count and one for a GPU count (of at most `maxCount`) per path, so a new
  * count is new parameters. Scratch of the one-sweep passes: the keys and values once more, and a
- * status area (8 KiB of digit counts, then a look-back area of 1 KiB per tile per digit pass), grown
+ * status area (2 KiB of digit counts per digit pass, then a look-back area of 1 KiB per tile per digit pass), grown
  * by doubling or sized once by `maxCount` (none when `maxCount` is small enough for the
  * one-workgroup sort, which needs no scratch); a 4-slot parameter ring; with a GPU count, the
  * parameter blocks its count fixup fills, 256 bytes apart (the one-workgroup sort's: 32 bytes; the

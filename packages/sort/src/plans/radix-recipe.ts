@@ -12,16 +12,28 @@ import {
 } from '@scan/core/kit';
 import { COPY_HOME_WORKGROUP, copyHomeKernel } from '../kernels/copy-home.js';
 import { RADIX } from '../kernels/radix-digits.js';
-import { DIGIT_STARTS_WORD, digitScanKernel, radixHistogramKernel } from '../kernels/radix-histogram.js';
+import { digitScanKernel, digitStartsWord, radixHistogramKernel } from '../kernels/radix-histogram.js';
 import { onesweepKernel, sortStatusBytes, type ValueMode } from '../kernels/radix-onesweep.js';
 import { smallSortKernel } from '../kernels/small-sort.js';
+import { keyWordsOf } from '../key-order.js';
 import { MAX_HISTOGRAM_WORKGROUPS, type RadixConfig } from './radix-config.js';
 
 /**
- * Bytes at the front of a radix sort's `status` scratch: the global digit histogram of every pass,
- * then its exclusive scan (the digit starts). The passes' look-back areas follow.
+ * Bytes at the front of a radix sort's `status` scratch for `passes` digit passes: the global
+ * digit histogram of every pass, then its exclusive scan (the digit starts), 2 KiB a pass (8 KiB
+ * for 32-bit keys, 16 for 64-bit ones). The passes' look-back areas follow.
+ *
+ * @example
+ * ```ts
+ * digitsBytes(4); // 8192
+ * ```
  */
-export const DIGITS_BYTES = (DIGIT_STARTS_WORD + 4 * RADIX) * 4;
+export function digitsBytes(passes: number): number {
+  return 2 * digitStartsWord(passes) * 4;
+}
+
+/** A count fixup fills at most this many parameter blocks (`recordCountFixup`): more take another fixup. */
+const FIXUP_BLOCKS = 8;
 
 /** Where a sort's count comes from: a number, or a u32 the GPU wrote (word `word` of role `gpuCount`). */
 export type CountSource = { readonly kind: 'direct' } | { readonly kind: 'indirect'; readonly word: number };
@@ -58,7 +70,7 @@ const GPU_FILLED = { count: 'count' } as const;
  * (the count, or the largest count an indirect count may give) in roles `keys` (and `values`),
  * ping-ponging with scratch `altKeys` (`altValues`):
  *
- * 1. **one clear** of the `status` scratch — the digit histogram ({@link DIGITS_BYTES}), then one
+ * 1. **one clear** of the `status` scratch — the digit histogram ({@link digitsBytes}), then one
  *    look-back area per digit pass, each {@link sortStatusBytes} long; a pass finds its area through
  *    `params.status_base`, so the areas' offsets are parameters, not bindings;
  * 2. the global histogram pass and the digit scan;
@@ -96,8 +108,8 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     const vals: BufferRef | undefined = values === 'none' ? undefined : { role: 'values', offset: 0 };
     const altVals: BufferRef | undefined = values === 'none' ? undefined : { scratch: 'altValues' };
     // Two disjoint ranges of one buffer, both writable in the one-sweep pass (see the kernel).
-    const digits: BufferRef = { scratch: 'status', offset: 0, size: DIGITS_BYTES };
-    const status: BufferRef = { scratch: 'status', offset: DIGITS_BYTES };
+    const digits: BufferRef = { scratch: 'status', offset: 0, size: digitsBytes(P) };
+    const status: BufferRef = { scratch: 'status', offset: digitsBytes(P) };
     const histogram = {
       kernel: radixHistogramKernel({
         keyType: config.sort.keyType,
@@ -113,7 +125,7 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     const copyHome =
       indirect && P % 2 === 1
         ? {
-            kernel: copyHomeKernel({ values: values !== 'none' }),
+            kernel: copyHomeKernel({ values: values !== 'none', keyType: config.sort.keyType }),
             bindings: { sorted_keys: alt, keys, sorted_values: altVals, values: vals },
           }
         : undefined;
@@ -155,13 +167,14 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     const layout = layouts[source.kind === 'indirect' ? 1 : 0];
     const b = new RecipeBuilder();
     const bytes = 4 * capacity;
+    const keyBytes = 4 * keyWordsOf(config.sort.keyType) * capacity;
     const tiles = Math.ceil(capacity / tile);
     const histWorkgroups = Math.min(Math.ceil(capacity / histChunk), MAX_HISTOGRAM_WORKGROUPS);
     const passWords = sortStatusBytes(tiles) / 4;
-    const statusBytes = DIGITS_BYTES + 4 * P * passWords;
+    const statusBytes = digitsBytes(P) + 4 * P * passWords;
 
     b.needScratch('status', statusBytes);
-    b.needScratch('altKeys', bytes);
+    b.needScratch('altKeys', keyBytes);
     if (values !== 'none') b.needScratch('altValues', bytes);
     // The digit histogram and every pass's look-back status, cleared at once.
     b.clear({ scratch: 'status', offset: 0, size: statusBytes });
@@ -176,31 +189,41 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
       const pass = passes[p]!;
       passValues.shift = pass.shift;
       passValues.mask = 2 ** pass.width - 1;
-      passValues.digit_starts = DIGIT_STARTS_WORD + p * RADIX;
+      passValues.digit_starts = digitStartsWord(P) + p * RADIX;
       passValues.status_base = p * passWords;
       return passValues;
     };
     // Every kernel's parameters: the host's values, or with a GPU count the blocks the fixup fills
     // from them and the count (the histogram's, each pass's, the copy home's).
-    let fixed: BufferRef[] | undefined;
+    // Block i is the histogram's (0), a pass's (1 + p) or the copy home's (1 + P). A fixup fills at
+    // most FIXUP_BLOCKS blocks, so a sort of more passes (64-bit keys) records a second one right
+    // before the first kernel it serves: the blocks are read when their kernel runs, so it may
+    // reuse the first one's.
+    let fixedAt: (i: number) => BufferRef | undefined = () => undefined;
     if (source.kind === 'indirect') {
       const blocks = [countedParams(layout.histogram.kernel, GPU_FILLED, histogramValues)];
       for (let p = 0; p < P; p++) blocks.push(countedParams(layout.passes[p]!.kernel, GPU_FILLED, passValuesOf(p)));
       if (layout.copyHome) blocks.push(countedParams(layout.copyHome.kernel, GPU_FILLED, copyHomeValues));
-      fixed = recordCountFixup(b, { word: source.word, capacity, blocks });
+      let fixed: BufferRef[] = [];
+      fixedAt = (i) => {
+        if (i % FIXUP_BLOCKS === 0) {
+          fixed = recordCountFixup(b, { word: source.word, capacity, blocks: blocks.slice(i, i + FIXUP_BLOCKS) });
+        }
+        return fixed[i % FIXUP_BLOCKS];
+      };
     }
-    b.dispatch(layout.histogram.kernel, layout.histogram.bindings, histWorkgroups, fixed?.[0] ?? histogramValues);
+    b.dispatch(layout.histogram.kernel, layout.histogram.bindings, histWorkgroups, fixedAt(0) ?? histogramValues);
     b.dispatch(layout.scan.kernel, layout.scan.bindings, 1);
     for (let p = 0; p < P; p++) {
       const pass = layout.passes[p]!;
-      b.dispatch(pass.kernel, pass.bindings, tiles, fixed?.[1 + p] ?? passValuesOf(p));
+      b.dispatch(pass.kernel, pass.bindings, tiles, fixedAt(1 + p) ?? passValuesOf(p));
     }
     if (layout.copyHome) {
       // An odd number of passes ends in the scratch: the sorted elements go home, the rest stays.
-      b.dispatch(layout.copyHome.kernel, layout.copyHome.bindings, copyGroups, fixed?.[1 + P] ?? copyHomeValues);
+      b.dispatch(layout.copyHome.kernel, layout.copyHome.bindings, copyGroups, fixedAt(1 + P) ?? copyHomeValues);
     } else if (P % 2 === 1) {
       // An odd number of passes ends in the scratch: copy the result home.
-      b.copy({ scratch: 'altKeys' }, { role: 'keys', offset: 0 }, bytes);
+      b.copy({ scratch: 'altKeys' }, { role: 'keys', offset: 0 }, keyBytes);
       if (values !== 'none') b.copy({ scratch: 'altValues' }, { role: 'values', offset: 0 }, bytes);
     }
     return b.build();

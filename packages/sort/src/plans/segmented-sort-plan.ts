@@ -18,7 +18,9 @@ import {
 } from '@scan/core/kit';
 import { type ELEMENTWISE_PARAMS, ELEMENTWISE_WORKGROUP } from '../kernels/elementwise.js';
 import { gatherKernel, unpackHeadsKernel } from '../kernels/segmented-sort.js';
+import { keyBitsOf, keyWordsOf } from '../key-order.js';
 import { checkCopyTargets, checkSortCount, MAX_SORT_COUNT } from '../limits.js';
+import type { SortKeyType } from '../types.js';
 import { radixSorter } from './radix-plan.js';
 import type { SegmentedSortEncodeArgs, SegmentedSortPlanOptions } from './sort-plan-types.js';
 
@@ -45,7 +47,7 @@ function segmentBits(segments: number): number {
  * Made to be encoded every frame: the radix sorts share one executor and its scratch. Memory: two
  * key-sized buffers (the unpacked heads and the segment numbers; six with values: also both
  * permutations, the segment numbers in key order and a gather target), the radix sorts' scratch
- * (keys and values once more, a status area of 8 KiB plus 1 KiB per 3328-key tile per digit pass),
+ * (keys and values once more, a status area of 2 KiB plus 1 KiB per 3328-key tile per digit pass),
  * the scan's, and parameter rings; scratch grows by doubling (or is sized once by `maxCount`).
  * Once warm, an encode with a new count creates nothing, whichever number of digit passes the
  * count picks. `await plan.ready` before the first frame to have the pipelines compiled.
@@ -60,19 +62,27 @@ function segmentBits(segments: number): number {
 export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSortPlanOptions = {}): Plan<SegmentedSortEncodeArgs> {
   assertUsable(ctx);
   const o = checkOptions(options, ['keyType', 'valueType', 'descending', 'maxCount', 'maxSegments'], 'options');
-  const keyType = o.keyType === undefined ? 'u32' : checkElementType(o.keyType, 'options.keyType');
+  const keyType: SortKeyType =
+    o.keyType === undefined
+      ? 'u32'
+      : o.keyType === 'u64' || o.keyType === 'i64'
+        ? o.keyType
+        : checkElementType(o.keyType, 'options.keyType');
+  // Two-word keys cannot ride as a radix sort's (4-byte) values: they take the permutation path.
+  const keyWords = keyWordsOf(keyType);
+  const permutes = o.valueType !== undefined || keyWords === 2;
   const valueType = o.valueType === undefined ? undefined : checkElementType(o.valueType, 'options.valueType');
   const descending = checkBoolean(o.descending, 'options.descending', false);
   const maxCount =
-    o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
+    o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount', keyWords);
   const maxSegments = o.maxSegments === undefined ? undefined : checkCount(o.maxSegments, 'options.maxSegments');
   if (maxSegments === 0) invalidArgument('options.maxSegments', maxSegments, 'expected at least 1');
-  const values = valueType === undefined ? 'move' : 'index';
+  const values = permutes ? 'index' : 'move';
   const scan = createScanPlan(ctx, { type: 'u32', op: 'add', inclusive: true, ...(maxCount ? { maxCount } : {}) });
   // The executor owns every scratch buffer, also those the radix sorts and the scan read and write.
   const exec = new RecipeExecutor(ctx, 'segmented sort plan');
   const sortOptions = { values, ...(maxCount ? { maxCount } : {}) } as const;
-  const keyShape = { keyType, valueType: 'u32' as const, descending, bits: [0, 32] as const };
+  const keyShape = { keyType, valueType: 'u32' as const, descending, bits: [0, keyBitsOf(keyType)] as const };
   const byKey = radixSorter(ctx, exec, keyShape, sortOptions);
   // The sort by segment on 1 … 4 whole bytes: byte-wide digits whatever the segment count, so the
   // sorts differ only in their number of passes (what a count changes is which one runs).
@@ -95,10 +105,11 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   /** The radix sort of segment numbers below `segments` (at least 1). */
   const segmentSort = (segments: number) => bySegment[Math.ceil(segmentBits(segments) / 8) - 1]!;
   const maxDim = ctx.caps.limits.maxComputeWorkgroupsPerDimension;
-  const names = valueType === undefined ? KEYS_ONLY_SCRATCH : WITH_VALUES_SCRATCH;
+  const names = permutes ? WITH_VALUES_SCRATCH : KEYS_ONLY_SCRATCH;
   const scratchRecipe = (n: number): Recipe => {
     const b = new RecipeBuilder();
-    for (const name of names) b.needScratch(name, 4 * n);
+    // The gather target holds keys: 8 bytes each for 64-bit keys.
+    for (const name of names) b.needScratch(name, (name === 'gathered' ? 4 * keyWords : 4) * n);
     return b.build();
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(scratchRecipe(maxCount));
@@ -114,6 +125,10 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
     };
   const headsRecipe = elementwise(unpackHeadsKernel({}), { packed: whole('packed'), heads: whole('heads') });
   const gatherRecipe = elementwise(gatherKernel({ twoLevels: false }), { src: whole('src'), out: whole('out'), inner: whole('inner') });
+  const gatherKeysRecipe =
+    keyWords === 2
+      ? elementwise(gatherKernel({ twoLevels: false, wide: true }), { src: whole('src'), out: whole('out'), inner: whole('inner') })
+      : gatherRecipe;
   const gather2Recipe = elementwise(gatherKernel({ twoLevels: true }), {
     src: whole('src'),
     out: whole('out'),
@@ -126,18 +141,19 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
     ...byKey.paths,
     ...bySegment.slice(0, bySegment.indexOf(segmentSort(mostSegments)) + 1).flatMap((s) => s.paths),
   ];
-  if (valueType !== undefined) paths.push(gatherRecipe(1), gather2Recipe(1));
+  if (permutes) paths.push(gatherRecipe(1), gatherKeysRecipe(1));
+  if (valueType !== undefined) paths.push(gather2Recipe(1));
 
   return planOf([exec, scan], {
     what: 'segmented sort plan',
     encode(encoder, args) {
       const need: Record<string, number | { bytes: (n: number) => number }> = {
-        keys: 4,
+        keys: 4 * keyWords,
         headFlags: { bytes: (n) => 4 * Math.ceil(n / 32) },
       };
       if (valueType !== undefined) need.values = 4;
       const n = checkEncodeArgs('segmented sort plan', args, need);
-      checkSortCount(ctx, n, 'args.count');
+      checkSortCount(ctx, n, 'args.count', keyWords);
       if (valueType === undefined && args.values !== undefined) {
         throw new ScanError(
           'INVALID_ARGUMENT',
@@ -145,8 +161,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
           { argument: 'args.values' },
         );
       }
-      if (valueType !== undefined)
-        checkCopyTargets('segmented sort plan', { keys: args.keys, ...(args.values ? { values: args.values } : {}) });
+      if (permutes) checkCopyTargets('segmented sort plan', { keys: args.keys, ...(args.values ? { values: args.values } : {}) });
       if (n < 2) return;
       exec.reserveFor(() => scratchRecipe(n));
       const heads = exec.scratchBuffer('heads');
@@ -157,7 +172,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
       // 1. Number the segments: unpack the heads, scan them.
       exec.encode(encoder, () => headsRecipe(n), { packed: args.headFlags, heads });
       scan.encode(encoder, { input: heads, output: segments, count: n });
-      if (valueType === undefined) {
+      if (!permutes) {
         // 2–3, keys only: the segment numbers ride with the keys, then the keys with the numbers.
         byKey.encode(encoder, { keys: args.keys, values: segments, count: n });
         bySegmentNow.encode(encoder, { keys: segments, values: args.keys, count: n });
@@ -174,8 +189,8 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
       exec.encode(encoder, () => gatherRecipe(n), { src: segments, out: sortedSegments, inner: perm });
       bySegmentNow.encode(encoder, { keys: sortedSegments, values: perm2, count: n });
       // 4. Gather: keys through q, values through p∘q.
-      exec.encode(encoder, () => gatherRecipe(n), { src: args.keys, out: gathered, inner: perm2 });
-      encoder.copyBufferToBuffer(gathered, 0, args.keys, 0, bytes);
+      exec.encode(encoder, () => gatherKeysRecipe(n), { src: args.keys, out: gathered, inner: perm2 });
+      encoder.copyBufferToBuffer(gathered, 0, args.keys, 0, keyWords * bytes);
       if (args.values) {
         exec.encode(encoder, () => gather2Recipe(n), { src: args.values, out: gathered, inner: perm2, outer: perm });
         encoder.copyBufferToBuffer(gathered, 0, args.values, 0, bytes);

@@ -1,16 +1,16 @@
-import type { BitRange, SortAlgorithm, SortKeyType } from '../types.js';
+import type { BitRange, SortAlgorithm, SortKeyType, SortValueType } from '../types.js';
 
 /** Options of `createSortPlan`. */
 export interface SortPlanOptions {
-  /** Key type (default `'u32'`). */
+  /** Key type (default `'u32'`); `'u64'` and `'i64'` (two words per key) with `'radix'` only. */
   keyType?: SortKeyType;
   /** Type of the values that move with the keys; leave it out to sort keys only. */
-  valueType?: SortKeyType;
+  valueType?: SortValueType;
   /** Largest key first (default false); see `SortOptions.descending`. */
   descending?: boolean;
   /** `'radix'` (default) or `'split-radix'`; `'quicksort'` decides on the host, so it has no plan. */
   algorithm?: Exclude<SortAlgorithm, 'quicksort'>;
-  /** Sort on order bits `[begin, end)` only (default `[0, 32]`). */
+  /** Sort on order bits `[begin, end)` only (default the whole key: `[0, 32]`, `[0, 64]` for 64-bit keys). */
   bits?: BitRange;
   /**
    * Largest count expected: scratch for it is allocated up front. Required with an indirect count
@@ -96,8 +96,9 @@ export interface SortEncodeArgs {
 
 /** Options of `createSegmentedSortPlan`. */
 export interface SegmentedSortPlanOptions {
+  /** Key type (default `'u32'`); `'u64'` and `'i64'` too (8 bytes a key in `keys`). */
   keyType?: SortKeyType;
-  valueType?: SortKeyType;
+  valueType?: SortValueType;
   descending?: boolean;
   /** Largest count expected: scratch for it is allocated up front. */
   maxCount?: number;

@@ -11,8 +11,10 @@ import {
   invalidArgument,
   planOf,
 } from '@scan/core/kit';
+import { keyBitsOf, keyWordsOf } from '../key-order.js';
 import { checkCopyTargets, checkSortCount } from '../limits.js';
-import { checkBitRange } from '../validate.js';
+import type { SortKeyType } from '../types.js';
+import { checkAlgorithmTakes, checkBitRange } from '../validate.js';
 import { createRadixSort, type RadixTuning } from './radix-plan.js';
 import type { SortEncodeArgs, SortPlanOptions } from './sort-plan-types.js';
 import type { SortShape } from './sort-shape.js';
@@ -52,7 +54,8 @@ function tuningOf(tuning: unknown): RadixTuning {
  * into the parameters of the sort's kernels, which are the same as for a host count.
  *
  * `'radix'` (default) is the one-sweep radix sort: one histogram pass and one pass per 8-bit digit
- * of the bit range (four for whole 32-bit keys), all in one compute pass after one clear. Small
+ * of the bit range (four for whole 32-bit keys, eight for `keyType` `'u64'` or `'i64'`, whose keys
+ * are 8 bytes each in `keys`), all in one compute pass after one clear. Small
  * counts — up to 4096 keys where the device's workgroup memory holds 32 KiB (2048 at 16 KiB; 1024
  * on SwiftShader, which compiles large workgroup memory slowly) — take a one-workgroup bitonic sort
  * instead: ONE dispatch that sorts (key, index) pairs in workgroup memory, stable, with the same
@@ -62,7 +65,7 @@ function tuningOf(tuning: unknown): RadixTuning {
  * `'split-radix'` is the paper's, one split per bit.
  *
  * Made to be encoded every frame. Memory: the radix sort holds the keys and values once more, a
- * status area (8 KiB, plus per digit pass 1 KiB per tile of 3328 keys on most GPUs) and a 4-slot
+ * status area (per digit pass 2 KiB, plus 1 KiB per tile of 3328 keys on most GPUs) and a 4-slot
  * parameter ring (the small-count sort needs no scratch: a plan whose `maxCount` it covers
  * holds only the ring), and with a GPU count the 32-byte parameter blocks the count fixup fills
  * (256 bytes apart: one for the small-count sort; else the histogram's, one per digit pass and, with
@@ -84,7 +87,12 @@ function tuningOf(tuning: unknown): RadixTuning {
 export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}): Plan<SortEncodeArgs> {
   assertUsable(ctx);
   const o = checkOptions(options, PLAN_KEYS, 'options');
-  const keyType = o.keyType === undefined ? 'u32' : checkElementType(o.keyType, 'options.keyType');
+  const keyType: SortKeyType =
+    o.keyType === undefined
+      ? 'u32'
+      : o.keyType === 'u64' || o.keyType === 'i64'
+        ? o.keyType
+        : checkElementType(o.keyType, 'options.keyType');
   const valueType = o.valueType === undefined ? undefined : checkElementType(o.valueType, 'options.valueType');
   const descending = checkBoolean(o.descending, 'options.descending', false);
   const algorithm = o.algorithm as string | undefined;
@@ -96,9 +104,12 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
     );
   }
   const chosen = checkOneOf(algorithm, ['radix', 'split-radix'] as const, 'options.algorithm', 'radix');
-  const bits = o.bits === undefined ? ([0, 32] as const) : checkBitRange(o.bits, 'options.bits');
+  checkAlgorithmTakes(chosen, keyType, 'options.algorithm');
+  const bits = checkBitRange(o.bits, 'options.bits', keyBitsOf(keyType));
   const maxCount =
-    o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount');
+    o.maxCount === undefined
+      ? undefined
+      : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount', keyWordsOf(keyType));
   const tuning = tuningOf(o.tuning);
   const shape: SortShape = { keyType, valueType, descending, bits };
   const values = valueType === undefined ? 'none' : 'move';
@@ -121,7 +132,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
       }
       const gpu = gpuCountOf('sort plan', a, maxCount);
       const indirect = gpu !== undefined;
-      const need: Record<string, number> = { keys: 4 };
+      const need: Record<string, number> = { keys: 4 * keyWordsOf(keyType) };
       if (valueType !== undefined) need.values = 4;
       if (indirect) need.countBuffer = 0;
       // Buffers are checked for the count given, or for maxCount when the GPU gives it.
@@ -135,7 +146,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
           },
         );
       }
-      if (!indirect) checkSortCount(ctx, count, 'args.count');
+      if (!indirect) checkSortCount(ctx, count, 'args.count', keyWordsOf(keyType));
       const keys = a.keys as GPUBuffer;
       const vals = a.values as GPUBuffer | undefined;
       if (copiesBack || chosen === 'split-radix') checkCopyTargets('sort plan', { keys, ...(vals ? { values: vals } : {}) });

@@ -1,12 +1,12 @@
-import type { BitRange, SortKeyType } from '../types.js';
+import type { BitRange, SortKeyType, SortValueType } from '../types.js';
 
 /** What a sort is specialized on, after validation and defaults. */
 export interface SortShape {
   readonly keyType: SortKeyType;
   /** Type of the values that move with the keys; undefined sorts keys only. */
-  readonly valueType: SortKeyType | undefined;
+  readonly valueType: SortValueType | undefined;
   readonly descending: boolean;
-  /** Order bits `[begin, end)` sorted on; `[0, 32]` for whole keys. */
+  /** Order bits `[begin, end)` sorted on; `[0, 32]` (`[0, 64]` for 64-bit keys) for whole keys. */
   readonly bits: BitRange;
 }
 

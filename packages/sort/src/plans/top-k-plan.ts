@@ -20,7 +20,7 @@ import { ELEMENTWISE_WORKGROUP } from '../kernels/elementwise.js';
 import { TOPK_STATE_BYTES, type TopKPassSpec, topKGatherKernel, topKPassKernel, topKSelectKernel } from '../kernels/top-k.js';
 import { checkSortCount } from '../limits.js';
 import type { TopKEncodeArgs, TopKPlanOptions } from '../top-k-types.js';
-import type { SortKeyType } from '../types.js';
+import type { SortValueType } from '../types.js';
 import { isSwiftShader } from './radix-config.js';
 import { createRadixSort } from './radix-plan.js';
 
@@ -50,7 +50,7 @@ export function candidateCapacity(count: number): number {
 
 /** The radix select's shape: what its kernels are specialized on. */
 export interface TopKShape {
-  readonly keyType: SortKeyType;
+  readonly keyType: SortValueType;
   readonly largest: boolean;
   /** Workgroup histograms and unrolled per-key steps (see `TopKPassSpec`): everywhere but SwiftShader by default. */
   readonly privateHistogram: boolean;

@@ -13,7 +13,39 @@ function expectSorted(got: { keys: ArrayLike<number>; values?: ArrayLike<number>
   if (want.values) expectEqualArrays(got.values ?? [], want.values, `${label} values`);
 }
 
+/** The 32-bit words of a typed array (64-bit keys compared word for word). */
+const wordsOf = (a: ArrayBufferView) => new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4);
+
+/** 64-bit keys: random low words, high words of few distinct values (equal keys, ties in the high word). */
+function wideKeys<T extends BigUint64Array | BigInt64Array>(make: new (n: number) => T, size: number, seed: number): T {
+  const keys = new make(size);
+  const words = wordsOf(keys);
+  const lo = randomData('u32', size, seed, 'small');
+  const hi = randomData('u32', size, seed + 1, 'small');
+  for (let i = 0; i < size; i++) {
+    words[2 * i] = lo[i]!;
+    words[2 * i + 1] = hi[i]! * 0x01010101;
+  }
+  return keys;
+}
+
 export const sortCases: readonly NodeCase[] = [
+  defineCase('sort.sort:u64', 'u64 keys (few distinct) with u32 values, descending', (size, seed) => {
+    const keys = wideKeys(BigUint64Array, size, seed);
+    const values = randomData('u32', size, seed + 2);
+    return {
+      call: (ctx) => sort(ctx, keys, { values, descending: true }),
+      check: (got) => {
+        const want = cpu.sort(keys, { values, descending: true });
+        expectEqualArrays(wordsOf(got.keys), wordsOf(want.keys), 'sort u64 keys');
+        expectEqualArrays(got.values ?? [], want.values ?? [], 'sort u64 values');
+      },
+    };
+  }),
+  defineCase('sort.argsort:i64', 'i64 keys of few distinct values (stability)', (size, seed) => {
+    const keys = wideKeys(BigInt64Array, size, seed);
+    return { call: (ctx) => argsort(ctx, keys), check: (got) => expectEqualArrays(got, cpu.argsort(keys), 'argsort i64') };
+  }),
   defineCase('sort.sort:pairs', 'u32 keys with u32 values, ascending', (size, seed) => {
     const keys = randomData('u32', size, seed);
     const values = randomData('u32', size, seed + 1);
@@ -29,6 +61,15 @@ export const sortCases: readonly NodeCase[] = [
   defineCase('sort.argsort', 'i32 keys of few distinct values (stability)', (size, seed) => {
     const keys = randomData('i32', size, seed, 'small');
     return { call: (ctx) => argsort(ctx, keys), check: (got) => expectEqualArrays(got, cpu.argsort(keys), 'argsort') };
+  }),
+  defineCase('sort.segmentedSort:i64', 'i64 keys (few distinct) over head flags, segments of mean 4096, descending', (size, seed) => {
+    const keys = wideKeys(BigInt64Array, size, seed);
+    const heads = randomSegmentFlags(size, 4096, seed + 2);
+    return {
+      call: (ctx) => segmentedSort(ctx, keys, heads, { descending: true }),
+      check: (got) =>
+        expectEqualArrays(wordsOf(got.keys), wordsOf(cpu.segmentedSort(keys, heads, { descending: true }).keys), 'segmentedSort i64'),
+    };
   }),
   defineCase('sort.segmentedSort', 'u32 keys with f32 values over offsets, segments of mean 4096', (size, seed) => {
     const keys = randomData('u32', size, seed);
