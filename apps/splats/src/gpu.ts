@@ -1,4 +1,4 @@
-import { createContext, type ScanContext } from '@scan/core';
+import { createContext, type ScanContext, scanDeviceDescriptor } from '@scan/core';
 
 /** Why the page cannot run: shown to the user instead of the simulation. */
 export class WebGpuUnavailable extends Error {
@@ -28,18 +28,11 @@ export async function acquireContext(): Promise<ScanContext> {
     adapter = null;
   }
   if (!adapter) throw new WebGpuUnavailable(`WebGPU is present but no GPU adapter could be had (requestAdapter returned nothing). ${HELP}`);
-  const requiredFeatures = (['subgroups', 'timestamp-query'] as const).filter((f) => adapter.features.has(f)) as GPUFeatureName[];
   let device: GPUDevice;
   try {
-    device = await adapter.requestDevice({
-      requiredFeatures,
-      // 8 M splats need 256 MiB bindings: ask for what the adapter allows rather than the default.
-      requiredLimits: {
-        maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-        maxBufferSize: adapter.limits.maxBufferSize,
-      },
-      label: 'splats',
-    });
+    // The scan family's descriptor: subgroups, timestamps and the rest where offered, and limits
+    // raised to the adapter's own (large grids and scenes need bindings past the defaults).
+    device = await adapter.requestDevice(scanDeviceDescriptor(adapter, 'splats'));
   } catch (error) {
     throw new WebGpuUnavailable(`The GPU adapter refused to create a device: ${(error as Error).message}. ${HELP}`);
   }

@@ -1,90 +1,27 @@
 import { writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromiumLaunchOptions } from '@scan/gpu-testing/vitest-browser';
-import { type Browser, chromium, type Page } from 'playwright';
-import { createServer, type ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { compareScreenshots, useDemo, waitFrames } from '@scan/gpu-testing/demo-page';
+import type { Page } from 'playwright';
+import { createServer } from 'vite';
+import { describe, expect, test } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-let server: ViteDevServer;
-let browser: Browser;
-let base: string;
+const demo = useDemo(root, createServer);
 
-beforeAll(async () => {
-  server = await createServer({
-    root,
-    configFile: `${root}/vite.config.ts`,
-    logLevel: 'warn',
-    server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false },
-  });
-  await server.listen();
-  const address = server.httpServer?.address() as AddressInfo;
-  base = `http://127.0.0.1:${address.port}/`;
-  // The canvas flags let the page present its WebGPU canvas (the default); see chromiumLaunchOptions.
-  browser = await chromium.launch(chromiumLaunchOptions({ canvas: true }));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** Waits until the page's GPU has finished `frames` more frames than now, or fails with the page's error. */
-async function waitFrames(page: Page, frames: number): Promise<void> {
-  const start = await page.evaluate(() => window.splatsDemo?.frames ?? 0);
-  await page.waitForFunction(
-    (target) => (window.splatsDemo?.frames ?? 0) >= target || window.splatsDemo?.error !== undefined,
-    start + frames,
-    {
-      timeout: 90_000,
-    },
-  );
-  const error = await page.evaluate(() => window.splatsDemo?.error);
-  expect(error, 'the page reported an error').toBeUndefined();
-}
-
-/** Pixel statistics of two PNG screenshots, decoded by the browser itself (no PNG library needed). */
-async function compare(page: Page, a: Buffer, b: Buffer): Promise<{ varianceA: number; varianceB: number; meanAbsDiff: number }> {
-  return page.evaluate(
-    async ([pngA, pngB]) => {
-      const pixels = async (png: string) => {
-        const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
-        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-        const g = canvas.getContext('2d')!;
-        g.drawImage(bitmap, 0, 0);
-        return g.getImageData(0, 0, bitmap.width, bitmap.height).data;
-      };
-      const [pa, pb] = [await pixels(pngA!), await pixels(pngB!)];
-      const variance = (p: Uint8ClampedArray) => {
-        let sum = 0;
-        let squares = 0;
-        let count = 0;
-        for (let i = 0; i < p.length; i += 4) {
-          const luma = 0.299 * p[i]! + 0.587 * p[i + 1]! + 0.114 * p[i + 2]!;
-          sum += luma;
-          squares += luma * luma;
-          count++;
-        }
-        return squares / count - (sum / count) ** 2;
-      };
-      let diff = 0;
-      for (let i = 0; i < Math.min(pa.length, pb.length); i++) diff += Math.abs(pa[i]! - pb[i]!);
-      return { varianceA: variance(pa), varianceB: variance(pb), meanAbsDiff: diff / pa.length };
-    },
-    [a.toString('base64'), b.toString('base64')],
-  );
-}
+/** Waits for `count` more frames of the page's GPU (see `waitFrames` of @scan/gpu-testing). */
+const nextFrames = (page: Page, count: number) => waitFrames(page, 'splatsDemo', count);
+/** Pixel statistics of two screenshots (`compareScreenshots`). */
+const compare = compareScreenshots;
 
 describe('the viewer page', () => {
   test('shows frames and its readout; the GPU-sorted blend matches the CPU order and differs from an unsorted one', async () => {
-    const page = await browser.newPage();
+    const page = await demo.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     // A small scene and a fixed camera: the three orders draw the same splats.
-    await page.goto(`${base}?splats=2000&seed=3&order=gpu`);
-    await waitFrames(page, 4);
+    await page.goto(`${demo.base}?splats=2000&seed=3&order=gpu`);
+    await nextFrames(page, 4);
     await expect.poll(() => page.textContent('#stats'), { timeout: 30_000 }).toMatch(/splats drawn .* frame [\d.]+ ms/);
     // Sort time from timestamp queries where the device has them (SwiftShader does), "n/a" otherwise.
     const readout = (await page.textContent('#stats')) ?? '';
@@ -96,7 +33,7 @@ describe('the viewer page', () => {
     const canvas = page.locator('#view');
     const shot = async (order: 'gpu' | 'none' | 'cpu') => {
       await page.selectOption('#order', order);
-      await waitFrames(page, 3);
+      await nextFrames(page, 3);
       return canvas.screenshot();
     };
     const gpu = await shot('gpu');
@@ -124,7 +61,7 @@ describe('the viewer page', () => {
     // 16-bit keys draw the same picture up to the order of splats closer than a 16-bit step.
     await page.selectOption('#order', 'gpu');
     await page.selectOption('#keys', '16');
-    await waitFrames(page, 3);
+    await nextFrames(page, 3);
     const gpu16 = await canvas.screenshot();
     expect((await compare(page, gpu16, cpu)).meanAbsDiff, '16-bit keys against the CPU order').toBeLessThan(0.5);
     await expect.poll(() => page.textContent('#stats'), { timeout: 30_000 }).toMatch(/16-bit keys/);
@@ -134,17 +71,17 @@ describe('the viewer page', () => {
 
   // SPLATS_SCREENSHOT=path.png writes the README's screenshot (a larger scene; minutes on SwiftShader).
   test.skipIf(!process.env.SPLATS_SCREENSHOT)('the screenshot of the README', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${base}?splats=60000&seed=1&canvas=480&distance=2.4&yaw=0.9&pitch=0.45`);
-    await waitFrames(page, 3);
+    const page = await demo.browser.newPage();
+    await page.goto(`${demo.base}?splats=60000&seed=1&canvas=480&distance=2.4&yaw=0.9&pitch=0.45`);
+    await nextFrames(page, 3);
     writeFileSync(process.env.SPLATS_SCREENSHOT!, await page.locator('#view').screenshot({ timeout: 120_000 }));
     await page.close();
   });
 
   test('says so clearly when WebGPU is unavailable', async () => {
-    const page = await browser.newPage();
+    const page = await demo.browser.newPage();
     await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined }));
-    await page.goto(`${base}?splats=2000`);
+    await page.goto(`${demo.base}?splats=2000`);
     const message = page.locator('#error');
     await message.waitFor({ state: 'visible', timeout: 60_000 });
     expect(await message.textContent()).toMatch(/WebGPU is not available/);
