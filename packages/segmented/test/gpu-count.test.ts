@@ -195,11 +195,21 @@ describe('by-key plans with a GPU count', () => {
     expect(() => unbounded.encode(encoder, { keys, outKeys, runCount, countBuffer })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.countBuffer' }),
     );
+    // A run count the plan clears (no records, or a count the GPU writes) needs COPY_DST.
+    const storageOnly = ctx.device.createBuffer({ size: 4, usage: GPUBufferUsage.STORAGE });
+    const bounded = createUniquePlan(ctx, { maxCount: 4096 });
+    for (const args of [{ count: 0 }, { countBuffer }]) {
+      expect(() => bounded.encode(encoder, { keys, outKeys, runCount: storageOnly, ...args })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.runCount' }),
+      );
+    }
+    expect(() => bounded.encode(encoder, { keys, outKeys, runCount: storageOnly, count: 16 })).not.toThrow();
     const ranged = createUniquePlan(ctx, { maxCount: 4096, maxChunkElements: 1024 } as never);
     expect(() => ranged.encode(encoder, { keys, outKeys, runCount, countBuffer })).toThrow(
       expect.objectContaining({ code: 'UNSUPPORTED', argument: 'args.countBuffer' }),
     );
     encoder.finish();
-    for (const b of [keys, outKeys, lengths, offsets, runCount, countBuffer]) b.destroy();
+    for (const b of [keys, outKeys, lengths, offsets, runCount, countBuffer, storageOnly]) b.destroy();
+    bounded.destroy();
   });
 });

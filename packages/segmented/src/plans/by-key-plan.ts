@@ -203,8 +203,14 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
       const count = gpu
         ? checkEncodeArgs(what, { ...args, count: maxCount }, { ...need, countBuffer: { bytes: 4 } })
         : checkEncodeArgs(what, args, need);
-      if (shape.mode === 'reduce' && typeof args.runCount?.usage === 'number' && (args.runCount.usage & 0x0008) === 0) {
-        invalidArgument('args.runCount', args.runCount, 'needs GPUBufferUsage.COPY_DST (and STORAGE): the run count is copied there');
+      // The run count is copied (a reduction) or cleared (no records, or a count the GPU writes) there.
+      const copiedOrCleared = shape.mode === 'reduce' || (shape.mode === 'runs' && (gpu !== undefined || count === 0));
+      if (copiedOrCleared && typeof args.runCount?.usage === 'number' && (args.runCount.usage & 0x0008) === 0) {
+        invalidArgument(
+          'args.runCount',
+          args.runCount,
+          'needs GPUBufferUsage.COPY_DST (and STORAGE): the run count is copied or cleared there',
+        );
       }
       if (maxCount !== undefined && count > maxCount) {
         invalidArgument('args.count', count, `more than the plan's maxCount (${maxCount})`);
@@ -381,14 +387,20 @@ export interface RunsPlanOptions {
   maxCount?: number;
 }
 
-/** Buffers of one unique: `outKeys` holds up to `count` keys; `runCount` gets the u32 run count at byte 0. */
+/**
+ * Buffers of one unique: `outKeys` holds up to `count` keys; `runCount` gets the u32 run count at
+ * byte 0 (cleared there for no records or a GPU count: it then needs `COPY_DST` usage).
+ */
 export interface UniqueEncodeArgs extends CountSource {
   keys: GPUBuffer;
   outKeys: GPUBuffer;
   runCount: GPUBuffer;
 }
 
-/** Buffers of one unique-by-key: the first key and value of each run; `runCount` gets the run count. */
+/**
+ * Buffers of one unique-by-key: the first key and value of each run; `runCount` gets the run count
+ * (cleared there for no records or a GPU count: it then needs `COPY_DST` usage).
+ */
 export interface UniqueByKeyEncodeArgs extends CountSource {
   keys: GPUBuffer;
   /** One 32-bit value per key. */
@@ -398,7 +410,10 @@ export interface UniqueByKeyEncodeArgs extends CountSource {
   runCount: GPUBuffer;
 }
 
-/** Buffers of one run-length encode: each run's value, length and first index; `runCount` gets the run count. */
+/**
+ * Buffers of one run-length encode: each run's value, length and first index; `runCount` gets the
+ * run count (cleared there for no records or a GPU count: it then needs `COPY_DST` usage).
+ */
 export interface RunLengthEncodeEncodeArgs extends CountSource {
   keys: GPUBuffer;
   outKeys: GPUBuffer;
