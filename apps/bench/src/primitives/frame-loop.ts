@@ -151,12 +151,45 @@ async function recordFrame(loop: Loop, k: number, count: number, measured: boole
   await timer.acquire(k);
   feed.write(count);
   const args = feed.args(count);
+  recordTimedEncode(
+    { ctx, timer, counter, encodeMs: loop.encodeMs },
+    k,
+    measured,
+    (encoder) => plan.encode(encoder, args),
+    (encoder) => data.prepare(encoder),
+  );
+}
+
+/**
+ * Frame `k` in a new encoder: the untimed `before` step, the start mark, `encode` (its JavaScript
+ * time alone measured, into `encodeMs` when `measured`; the creation counter counts inside it), the
+ * end mark; submitted without waiting. The caller has acquired the timer's slot `k`.
+ *
+ * @example
+ * ```ts
+ * await timer.acquire(k);
+ * recordTimedEncode({ ctx, timer, counter, encodeMs }, k, true, (encoder) => plan.encode(encoder, args));
+ * ```
+ */
+export function recordTimedEncode(
+  loop: {
+    readonly ctx: ScanContext;
+    readonly timer: FrameTimer;
+    readonly encodeMs: number[];
+    readonly counter?: CreationCounter | undefined;
+  },
+  k: number,
+  measured: boolean,
+  encode: (encoder: GPUCommandEncoder) => void,
+  before?: (encoder: GPUCommandEncoder) => void,
+): void {
+  const { ctx, timer, counter } = loop;
   const encoder = ctx.device.createCommandEncoder();
-  data.prepare(encoder);
+  before?.(encoder);
   timer.begin(encoder, k);
   if (counter) counter.insideFlag = true;
   const t0 = performance.now();
-  plan.encode(encoder, args);
+  encode(encoder);
   const t1 = performance.now();
   if (counter) counter.insideFlag = false;
   timer.end(encoder, k);

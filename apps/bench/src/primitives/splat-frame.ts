@@ -17,7 +17,7 @@ import { readWords, submitAndWait } from '../child/gpu.js';
 import { guarded } from '../child/guard.js';
 import { heatGpu } from '../child/heat.js';
 import type { CaseResult, FrameLoopRecord } from '../report.js';
-import { frameCounts } from './frame-loop.js';
+import { frameCounts, recordTimedEncode } from './frame-loop.js';
 
 /** A splat-frame case: `n` splats, keys of `keyBits` bits (`type` f32 for 32, u32 for 16). */
 export type SplatFrameCase = Case<'splat-frame', { frameWorkload: 'splats'; keyBits: KeyBits; frames: number; warmupFrames: number }>;
@@ -236,17 +236,7 @@ export async function runSplatFrame(ctx: ScanContext, c: SplatFrameCase): Promis
     const record = async (k: number, measured: boolean) => {
       await timer.acquire(k);
       const a = args(k);
-      const encoder = ctx.device.createCommandEncoder();
-      timer.begin(encoder, k);
-      if (counter) counter.insideFlag = true;
-      const s = performance.now();
-      f.encode(encoder, a);
-      const e = performance.now();
-      if (counter) counter.insideFlag = false;
-      timer.end(encoder, k);
-      ctx.device.queue.submit([encoder.finish()]);
-      timer.submitted(k, measured);
-      if (measured) encodeMs.push(e - s);
+      recordTimedEncode({ ctx, timer, counter, encodeMs }, k, measured, (encoder) => f.encode(encoder, a));
     };
     await guarded(ctx, 'warm-up frames', async () => {
       for (let k = 0; k < warmupFrames; k++) await record(k, false);
