@@ -12,7 +12,12 @@ process for ×copy, and a check of the result (a wrong baseline is worse than no
   scan               torch.cumsum(x, dtype=int32)   (CUB scan)      int32, wraps like u32
   reduce             torch.sum(x)                   (CUB reduce)    f32 integers in [0, 1024)
   sort               cupy.sort (CUB radix, keys only), torch.sort   u32 / int32 keys
+                     with --sort-keys u64: cupy.sort on uint64 (series type u64), torch.sort on
+                     int64 (i64); u16: cupy.sort on uint16 (u16), torch.sort on int16 (i16)
   sort-pairs         torch.sort(stable=True) with its int64 indices int32 keys
+                     with --value-widths 16: torch.sort(stable=True) of int32 keys, then
+                     index_select of an (n, 4) int32 tensor (16-byte rows) by the returned
+                     indices; both timed, as one case (valueWidth 16)
   segmented-reduce   torch.segment_reduce(x, 'sum', lengths)        f32 small integers, random
                                                                     lengths of mean 16, 256, 4096
   pack               torch.masked_select (CUB select, bool mask)    int32, density 0.5
@@ -40,7 +45,12 @@ import sys
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
-import torch  # noqa: E402
+try:
+    import torch  # noqa: E402
+    TORCH_MISSING = None
+except ImportError as error:  # --help still works; measuring says why it cannot
+    torch = None
+    TORCH_MISSING = f"PyTorch did not import: {error}"
 
 try:
     import cupy as cp  # noqa: E402
@@ -61,6 +71,13 @@ TRIDIAG_SHAPES = [(1024, 4096), (2048, 2048)]  # (unknowns per system, systems)
 
 def head_bit_bytes(n):
     return 4 * ((n + 31) // 32)
+
+
+def sort_bytes(n, key_bytes, value_bytes=0):
+    """The bench's one-sweep model at any key width (8-bit digits, so key_bytes passes): read the keys
+    once for the histograms, then each pass reads and writes the keys and the values. For 4-byte keys
+    it is bytes_moved("sort") (no values) and bytes_moved("sort-pairs") (4-byte values)."""
+    return n * key_bytes + key_bytes * 2 * (n * key_bytes + n * value_bytes)
 
 
 def bytes_moved(primitive, n, extra=0):
@@ -201,6 +218,69 @@ def run_sort(report, n):
     m = measurement(timed(lambda: holder.__setitem__("c", cp.sort(u)), report.args.runs, report.args.warmup), bytes_moved("sort", n), n)
     keys = torch.as_tensor(holder["c"].view(cp.int32), device="cuda").to(torch.int64).remainder(2**32)
     report.add(report.case("sort", n, "cupy.sort", "u32"), m, descents(keys) + int(int(keys.sum()) != int(u.astype(cp.uint64).sum())))
+
+
+SORT_KEY_TYPES = ["u32", "u64", "u16"]
+SORT_VALUE_WIDTHS = [4, 16]
+
+
+def run_sort_wide(report, n, key_type):
+    """cupy.sort (CUB radix, keys only) on uint64 / uint16 and torch.sort on int64 / int16 keys, every bit random."""
+    key_bytes = {"u64": 8, "u16": 2}[key_type]
+    signed = {"u64": torch.int64, "u16": torch.int16}[key_type]
+    info = torch.iinfo(signed)
+    bits = torch.randint(info.min, info.max, (n,), dtype=signed, device="cuda")
+    # The same multiset, exactly: integer sums of the low and high 32-bit halves (int16: of the keys) in int64.
+    def sums(a):
+        a = a.to(torch.int64)
+        return (int((a & 0xFFFFFFFF).sum()), int((a >> 32).sum()))
+
+    total = sums(bits)
+    holder = {}
+    moved = sort_bytes(n, key_bytes)
+    m = measurement(timed(lambda: holder.__setitem__("r", torch.sort(bits)), report.args.runs, report.args.warmup), moved, n)
+    keys = holder["r"].values
+    i_type = "i" + key_type[1:]
+    report.add(report.case("sort", n, "torch.sort", i_type), m, descents(keys) + int(sums(keys) != total))
+    if cp is None:
+        report.skip(report.case("sort", n, "cupy.sort", key_type), CUPY_MISSING)
+        return
+    u = cp.asarray(bits).view({"u64": cp.uint64, "u16": cp.uint16}[key_type])
+    m = measurement(timed(lambda: holder.__setitem__("c", cp.sort(u)), report.args.runs, report.args.warmup), moved, n)
+    out = holder["c"]
+    wrong = int((out[1:] < out[:-1]).sum()) if n > 1 else 0
+    # The same multiset: sums of the low and high 32-bit halves (u64) or of the keys (u16), exact in uint64 arithmetic.
+    if key_type == "u64":
+        halves = lambda a: (int((a & cp.uint64(0xFFFFFFFF)).sum()), int((a >> cp.uint64(32)).sum()))  # noqa: E731
+        wrong += int(halves(out) != halves(u))
+    else:
+        wrong += int(int(out.astype(cp.uint64).sum()) != int(u.astype(cp.uint64).sum()))
+    report.add(report.case("sort", n, "cupy.sort", key_type), m, wrong)
+
+
+def run_sort_pairs_wide(report, n, value_width):
+    """u32-range int32 keys with value_width-byte values: torch.sort(stable=True) of the keys, then
+    index_select of the (n, value_width / 4) int32 values by the indices, timed together. Each value
+    row holds its input position and a function of it, so the check sees where every row came from."""
+    words = value_width // 4
+    bits = torch.randint(-(2**31), 2**31 - 1, (n,), dtype=torch.int32, device="cuda")
+    pos = torch.arange(n, dtype=torch.int32, device="cuda")
+    values = torch.stack([pos] + [pos ^ (0x5BD1E995 * (j + 1) & 0x7FFFFFFF) for j in range(words - 1)], dim=1).contiguous()
+    holder = {}
+
+    def run():
+        r = torch.sort(bits, stable=True)
+        holder["k"] = r.values
+        holder["v"] = values.index_select(0, r.indices)
+
+    m = measurement(timed(run, report.args.runs, report.args.warmup), sort_bytes(n, 4, value_width), n)
+    keys, got = holder["k"], holder["v"]
+    src = got[:, 0].to(torch.int64)
+    wrong = descents(keys) + int((bits[src] != keys).sum()) + int((values[src] != got).any(dim=1).sum())
+    # Stable: equal keys keep their input order.
+    same = keys[1:] == keys[:-1]
+    wrong += int((same & (src[1:] < src[:-1])).sum())
+    report.add(report.case("sort-pairs", n, "torch.sort(stable)+index_select", "i32", valueType=f"i32x{words}", valueWidth=value_width), m, wrong)
 
 
 def run_segmented_reduce(report, n, mean):
@@ -351,6 +431,8 @@ def main():
     parser.add_argument("--sizes", default="20,24,28", help="log2 of the element counts (default 20,24,28)")
     parser.add_argument("--only", default=",".join(PRIMITIVES), help=f"comma-separated primitives of {PRIMITIVES}")
     parser.add_argument("--matrices", default="poisson2d-2048,biased-1M,biased-16M,powerlaw-4M,uniform-4M,banded-4M,stencil27-100,geometric-1M,rmat-2^20")
+    parser.add_argument("--sort-keys", default="u32", help=f"sort key types of {SORT_KEY_TYPES} (default u32: cupy.sort u32, torch.sort i32)")
+    parser.add_argument("--value-widths", default="4", help=f"sort-pairs value widths in bytes of {SORT_VALUE_WIDTHS} (default 4: torch.sort(stable) and its indices)")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--commit", default=None)
@@ -361,6 +443,18 @@ def main():
     unknown = only - set(PRIMITIVES)
     if unknown:
         parser.error(f"--only: unknown primitives {sorted(unknown)}")
+    sort_keys = [k for k in args.sort_keys.split(",") if k]
+    if set(sort_keys) - set(SORT_KEY_TYPES):
+        parser.error(f"--sort-keys: unknown key types {sorted(set(sort_keys) - set(SORT_KEY_TYPES))} (expected {SORT_KEY_TYPES})")
+    try:
+        value_widths = [int(w) for w in args.value_widths.split(",") if w]
+    except ValueError:
+        parser.error(f"--value-widths: expected numbers of {SORT_VALUE_WIDTHS}, got {args.value_widths}")
+    if set(value_widths) - set(SORT_VALUE_WIDTHS):
+        parser.error(f"--value-widths: unsupported widths {sorted(set(value_widths) - set(SORT_VALUE_WIDTHS))} (expected {SORT_VALUE_WIDTHS})")
+    if torch is None:
+        print(f"cuda.py: {TORCH_MISSING}; the CUDA baselines need PyTorch with CUDA (the lent GPU machine has it). Nothing measured.", file=sys.stderr)
+        sys.exit(2)
     torch.manual_seed(1)
     if cp is not None:
         cp.random.seed(1)
@@ -372,8 +466,18 @@ def main():
             run_scan(report, n)
         if "reduce" in only:
             run_reduce(report, n)
-        if "sort" in only or "sort-pairs" in only:
+        if ("sort" in only and "u32" in sort_keys) or ("sort-pairs" in only and 4 in value_widths):
             run_sort(report, n)
+        if "sort" in only:
+            for key_type in sort_keys:
+                if key_type != "u32":
+                    run_sort_wide(report, n, key_type)
+                    torch.cuda.empty_cache()
+        if "sort-pairs" in only:
+            for width in value_widths:
+                if width != 4:
+                    run_sort_pairs_wide(report, n, width)
+                    torch.cuda.empty_cache()
         if "segmented-reduce" in only:
             for mean in SEGMENT_MEANS:
                 run_segmented_reduce(report, n, mean)
@@ -401,7 +505,7 @@ def main():
         "commit": args.commit or git_commit(),
         "host": {"node": None, "python": platform.python_version(), "platform": sys.platform, "arch": platform.machine()},
         "options": {"sizes": sizes, "runs": args.runs, "warmup": args.warmup, "seed": 1, "density": 0.5, "timeoutS": 0,
-                    "only": sorted(only), "segmentMeans": SEGMENT_MEANS, "matrices": args.matrices.split(",")},
+                    "only": sorted(only), "sortKeys": sort_keys, "valueWidths": value_widths, "segmentMeans": SEGMENT_MEANS, "matrices": args.matrices.split(",")},
         "device": {
             "adapter": {"vendor": "nvidia", "architecture": f"sm_{props.major}{props.minor}", "description": props.name,
                         "device": f"CUDA {torch.version.cuda}, torch {torch.__version__}" + (f", CuPy {cp.__version__}" if cp is not None else "")},
