@@ -68,3 +68,40 @@ toolbox_steps() {
   step luma-toolbox timeout "${TOOLBOX_LUMA_TIMEOUT:-200}" node --max-old-space-size=24000 apps/bench/dist-luma/luma.js \
     --only toolbox --sizes 20,24,28 --commit "$commit" --out "$out/toolbox-luma.json"
 }
+
+# `sort_steps COMMIT [BENCH_DIST]`: issue 50's sort targets in one device call — ours (the bench built
+# in BENCH_DIST, default apps/bench/dist: copy, sort and sort-pairs with every key type and value width
+# the bench has) at 2^20, 2^24 and 2^26 into $out/sort-ours.json; gridwise's OneSweep on u32 and u64
+# keys (apps/bench/dist-gridwise, built here by `GRIDWISE_SRC=… pnpm --filter @scan/bench build:gridwise`
+# and carried) into $out/sort-gridwise.json; the CUDA libraries (cupy.sort on uint32/uint64/uint16,
+# torch.sort on int32/int64/int16, torch.sort + index_select with 16-byte values) into
+# $out/sort-cuda.json; then the summary table of the three (dist/summary.js) into $out/sort-summary.md.
+# The reports are named so that summary-call.sh's ours*.json does not take them up. Each step has its
+# own timeout (SORT_OURS_TIMEOUT, SORT_GRIDWISE_TIMEOUT, SORT_CUDA_TIMEOUT) so the three fit one 600 s
+# call; SORT_SIZES (log2, default 20,24,26) changes the sizes of all three, SORT_OURS_ARGS adds flags to
+# ours (e.g. "--runs 10"). From the repository root, with `out` set:
+#   source apps/bench/device-steps.sh; out="$OUT"; record_gpu; sort_steps "$COMMIT"
+sort_steps() {
+  local commit=${1:?usage: sort_steps COMMIT [BENCH_DIST]}
+  local dist=${2:-apps/bench/dist}
+  local sizes=${SORT_SIZES:-20,24,26}
+  local bench_sizes
+  bench_sizes=$(echo "$sizes" | sed 's/\([0-9][0-9]*\)/2^\1/g')
+  # shellcheck disable=SC2086 # SORT_OURS_ARGS is a list of flags
+  step sort-ours timeout "${SORT_OURS_TIMEOUT:-280}" node "$dist/cli.js" --commit "$commit" \
+    --only copy,sort,sort-pairs --sizes "$bench_sizes" ${SORT_OURS_ARGS:-} --out "$out/sort-ours.json"
+  if [ -f apps/bench/dist-gridwise/gridwise.js ]; then
+    step sort-gridwise timeout "${SORT_GRIDWISE_TIMEOUT:-120}" node --max-old-space-size=8000 apps/bench/dist-gridwise/gridwise.js \
+      --types u32,u64 --sizes "$sizes" --runs 20 --warmup 3 --commit "$commit" --out "$out/sort-gridwise.json"
+  else
+    echo "== sort-gridwise skipped: apps/bench/dist-gridwise/gridwise.js is missing (build it with GRIDWISE_SRC set and carry apps/bench/dist-gridwise)"
+  fi
+  step sort-cuda timeout "${SORT_CUDA_TIMEOUT:-150}" python3 apps/bench/baselines/cuda.py --sizes "$sizes" \
+    --only copy,sort,sort-pairs --sort-keys u32,u64,u16 --value-widths 4,16 --commit "$commit" --out "$out/sort-cuda.json"
+  local reports=() r
+  for r in "$out/sort-ours.json" "$out/sort-cuda.json" "$out/sort-gridwise.json"; do [ -s "$r" ] && reports+=("$r"); done
+  if [ ${#reports[@]} -gt 0 ]; then
+    step sort-summary node "$dist/summary.js" --sizes "$bench_sizes" "${reports[@]}"
+    cp "$out/sort-summary.log" "$out/sort-summary.md" 2>/dev/null || true
+  fi
+}

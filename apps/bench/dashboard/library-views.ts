@@ -40,7 +40,33 @@ function sameWork(ours: CaseResult, library: CaseResult): boolean {
   // The sparse products have one 'auto' line each: the algorithm a user gets.
   if (b.matrix !== undefined) return o.matrix === b.matrix && (o.algorithm === 'auto' || o.algorithm === undefined);
   if (o.n !== b.n) return false;
+  if (SORT_PRIMITIVES.has(o.primitive) && !sameSortShape(o, b)) return false;
   return MATCHED_FIELDS.every((f) => o[f] === undefined || b[f] === undefined || o[f] === b[f]);
+}
+
+/** The sorts, whose key width and value width set the work (issue 50: 16- and 64-bit keys, wide values). */
+const SORT_PRIMITIVES: ReadonlySet<string> = new Set(['sort', 'sort-pairs', 'segmented-sort']);
+
+/** Bits of a sort key by the case's `type`: signedness and float aside, the width is the work (CUB's u32 ↔ our i32 pair, u64 ↔ torch's i64). */
+const KEY_BITS: Readonly<Record<string, number>> = { u16: 16, i16: 16, f16: 16, u32: 32, i32: 32, f32: 32, u64: 64, i64: 64, f64: 64 };
+
+/**
+ * Whether two sort cases sort keys of the same width with values of the same width: a library's u64
+ * sort is not paired with our u32 sort, nor its 16-byte values with our 4-byte ones. `valueWidth`
+ * absent means 4 bytes (every sort-pairs row before issue 50: u32 values; torch.sort(stable)'s
+ * indices stand for them as before).
+ *
+ * @example
+ * ```ts
+ * sameSortShape({ primitive: 'sort', type: 'u64' }, { primitive: 'sort', type: 'i64' }); // true
+ * ```
+ */
+export function sameSortShape(ours: CaseResult['case'], library: CaseResult['case']): boolean {
+  const ob = typeof ours.type === 'string' ? KEY_BITS[ours.type] : undefined;
+  const lb = typeof library.type === 'string' ? KEY_BITS[library.type] : undefined;
+  if (ob !== undefined && lb !== undefined && ob !== lb) return false;
+  const width = (c: CaseResult['case']) => (typeof c['valueWidth'] === 'number' ? c['valueWidth'] : 4);
+  return ours.primitive === 'sort' || width(ours) === width(library);
 }
 
 /**

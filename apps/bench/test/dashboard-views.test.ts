@@ -269,6 +269,79 @@ describe('WebGPU libraries (baselines/luma) beside ours', () => {
   const webgpu = (results: CaseResult[], device = h100) =>
     load(`luma-${device}.json`, report('2026-11-27T23:17:00Z', results, device, { baseline: 'webgpu' }));
 
+  test('sorts pair by key width and value width (issue 50): gridwise u64 with our u64, torch i64 too, 16-byte values only with ours', () => {
+    const n = 1 << 20;
+    const gw = (type: string, ms: number) =>
+      asBaseline(
+        ok(
+          {
+            primitive: 'sort',
+            type: type as CaseRecord['type'],
+            call: 'OneSweepSort',
+            series: `sort/gridwise 0.1.0 a5fdd8d OneSweepSort/${type} keys`,
+          },
+          n,
+          ms,
+        ),
+        'gridwise 0.1.0 a5fdd8d',
+      );
+    const grid = webgpu(
+      [gw('u32', 3), gw('u64', 8)].map((r) => ({ ...r, verification: { cpuCompared: true, cpuMismatches: 0, detail: 'ascending' } })),
+    );
+    const sortOf = (type: string) =>
+      ({ primitive: 'sort', algorithm: 'radix', type: type as CaseRecord['type'], series: `sort radix ${type}` }) as const;
+    const wide = { ...pairsKey, valueWidth: 16, series: 'sort-pairs radix u32 16-byte values' };
+    const ours = load(
+      'ours.json',
+      report('2026-11-27T23:15:00Z', [
+        ok(sortOf('u32'), n, 1),
+        ok(sortOf('u64'), n, 2),
+        ok(sortOf('u16'), n, 0.5),
+        ok(pairsKey, n, 3),
+        ok(wide, n, 4),
+      ]),
+    );
+    const pairs = libraryPairs(currentRows([ours, grid]), baselineRows([ours, grid]), 'webgpu');
+    expect(pairs.map((p) => [p.result.case.type, p.ours?.result.case.series, p.ratio])).toEqual([
+      ['u32', 'sort radix u32', 3],
+      ['u64', 'sort radix u64', 4],
+    ]);
+    const cuda = load(
+      'cuda.json',
+      report(
+        '2026-11-27T23:16:00Z',
+        [
+          asBaseline(ok({ primitive: 'sort', type: 'i64' as CaseRecord['type'], series: 'sort/torch.sort/i64' }, n, 6), 'torch.sort'),
+          asBaseline(
+            ok({ primitive: 'sort-pairs', type: 'i32', valueType: 'i64', series: 'sort-pairs/torch.sort(stable)/i32/valueType=i64' }, n, 6),
+            'torch.sort(stable)',
+          ),
+          asBaseline(
+            ok(
+              {
+                primitive: 'sort-pairs',
+                type: 'i32',
+                valueWidth: 16,
+                series: 'sort-pairs/torch.sort(stable)+index_select/i32/valueType=i32x4/valueWidth=16',
+              },
+              n,
+              2,
+            ),
+            'torch.sort(stable)+index_select',
+          ),
+        ],
+        h100,
+        { baseline: 'cuda' },
+      ),
+    );
+    const cudaPairs = libraryPairs(currentRows([ours]), baselineRows([cuda]), 'cuda');
+    expect(cudaPairs.map((p) => [p.result.case.baseline, p.ours?.result.case.series, p.ratio])).toEqual([
+      ['torch.sort', 'sort radix u64', 3],
+      ['torch.sort(stable)', 'sort-pairs radix u32 u32 values', 2],
+      ['torch.sort(stable)+index_select', 'sort-pairs radix u32 16-byte values', 0.5],
+    ]);
+  });
+
   test('a WebGPU-library report is named by its adapter like ours (not like a CUDA report) and kept apart from the CUDA rows', () => {
     const luma = webgpu([lumaRow('scan', 1024, 2)]);
     expect(luma).toMatchObject({ isBaseline: true, baseline: 'webgpu', device: h100 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchReport, CaseResult } from '../src/report.js';
 import { summaryMarkdown } from '../src/summary/markdown.js';
-import type { SummaryRow } from '../src/summary/rows.js';
+import { SUMMARY_ROWS, type SummaryRow } from '../src/summary/rows.js';
 import { summarize } from '../src/summary/summarize.js';
 
 // Small reports written out by hand: every ratio below can be checked with a pencil.
@@ -147,5 +147,107 @@ describe('summarize', () => {
     const h200 = report([result({ primitive: 'scan', series: 's/a', baseline: 'lib.a', n: 1024 }, 3)], 'cuda', 'NVIDIA H200');
     expect(() => summarize([ours, h200], [1024], [SCAN])).toThrow(/different devices \(nvidia-h100-80gb-hbm3, nvidia-h200\)/);
     expect(() => summarize([], [1024], [SCAN])).toThrow(/no reports/);
+  });
+
+  it('sets our u64, u16 and 16-byte-value sorts against the libraries of the same key and value width (issue 50)', () => {
+    const n = 1024;
+    const sortOurs = report([
+      result({ primitive: 'sort', series: 'sort radix u32', algorithm: 'radix', type: 'u32', n }, 1),
+      result({ primitive: 'sort', series: 'sort radix u64', algorithm: 'radix', type: 'u64', n }, 2),
+      result({ primitive: 'sort', series: 'sort radix u16', algorithm: 'radix', type: 'u16', n }, 0.5),
+      result(
+        { primitive: 'sort-pairs', series: 'sort-pairs radix u32 u32 values', algorithm: 'radix', type: 'u32', valueType: 'u32', n },
+        3,
+      ),
+      result(
+        { primitive: 'sort-pairs', series: 'sort-pairs radix u32 16-byte values', algorithm: 'radix', type: 'u32', valueWidth: 16, n },
+        4,
+      ),
+    ]);
+    const sortCuda = report(
+      [
+        result({ primitive: 'sort', series: 'sort/cupy.sort/u32', baseline: 'cupy.sort', type: 'u32', n }, 0.5),
+        result({ primitive: 'sort', series: 'sort/cupy.sort/u64', baseline: 'cupy.sort', type: 'u64', n }, 1.5),
+        result({ primitive: 'sort', series: 'sort/torch.sort/i64', baseline: 'torch.sort', type: 'i64', n }, 3),
+        result({ primitive: 'sort', series: 'sort/cupy.sort/u16', baseline: 'cupy.sort', type: 'u16', n }, 0.4),
+        result({ primitive: 'sort', series: 'sort/torch.sort/i16', baseline: 'torch.sort', type: 'i16', n }, 0.6),
+        result(
+          {
+            primitive: 'sort-pairs',
+            series: 'sort-pairs/torch.sort(stable)/i32/valueType=i64',
+            baseline: 'torch.sort(stable)',
+            type: 'i32',
+            valueType: 'i64',
+            n,
+          },
+          6,
+        ),
+        result(
+          {
+            primitive: 'sort-pairs',
+            series: 'sort-pairs/torch.sort(stable)+index_select/i32/valueType=i32x4/valueWidth=16',
+            baseline: 'torch.sort(stable)+index_select',
+            type: 'i32',
+            valueWidth: 16,
+            n,
+          },
+          2,
+        ),
+      ],
+      'cuda',
+    );
+    const gridwise = report(
+      [
+        result(
+          {
+            primitive: 'sort',
+            series: 'sort/gridwise 0.1.0 a5fdd8d OneSweepSort/u32 keys',
+            baseline: 'gridwise 0.1.0 a5fdd8d',
+            call: 'OneSweepSort',
+            type: 'u32',
+            n,
+          },
+          3,
+        ),
+        result(
+          {
+            primitive: 'sort',
+            series: 'sort/gridwise 0.1.0 a5fdd8d OneSweepSort/u64 keys',
+            baseline: 'gridwise 0.1.0 a5fdd8d',
+            call: 'OneSweepSort',
+            type: 'u64',
+            n,
+          },
+          8,
+        ),
+      ],
+      'webgpu',
+    );
+    const s = summarize([sortOurs, sortCuda, gridwise], [n]);
+    const cell = (label: string) => s.lines.find((l) => l.row.label === label)?.cells[0];
+    expect(cell('sort u32 keys')).toMatchObject({
+      medianMs: 1,
+      cuda: { library: 'cupy.sort', medianMs: 0.5 },
+      webgpu: { library: 'gridwise 0.1.0 a5fdd8d OneSweepSort', medianMs: 3 },
+    });
+    expect(cell('sort u64 keys')).toMatchObject({
+      medianMs: 2,
+      cuda: { library: 'cupy.sort', medianMs: 1.5, speedup: 0.75 },
+      webgpu: { library: 'gridwise 0.1.0 a5fdd8d OneSweepSort', medianMs: 8, speedup: 4 },
+    });
+    expect(cell('sort u16 keys')).toMatchObject({ medianMs: 0.5, cuda: { library: 'cupy.sort', medianMs: 0.4 } });
+    expect(cell('sort u16 keys')?.webgpu).toBeUndefined();
+    expect(cell('sort u32 keys + u32 values')).toMatchObject({ medianMs: 3, cuda: { library: 'torch.sort(stable)', medianMs: 6 } });
+    expect(cell('sort u32 keys + 16-byte values')).toMatchObject({
+      medianMs: 4,
+      cuda: { library: 'torch.sort(stable)+index_select', medianMs: 2, speedup: 0.5 },
+    });
+    expect(SUMMARY_ROWS.filter((r) => r.label.startsWith('sort')).map((r) => r.label)).toEqual([
+      'sort u32 keys',
+      'sort u64 keys',
+      'sort u16 keys',
+      'sort u32 keys + u32 values',
+      'sort u32 keys + 16-byte values',
+    ]);
   });
 });

@@ -62,12 +62,33 @@ export const SUMMARY_ROWS: readonly SummaryRow[] = [
   {
     label: 'sort u32 keys',
     ours: { primitive: 'sort', series: 'sort radix u32' },
+    // By key type: cuda.py also sorts u64/i64 and u16/i16 keys (--sort-keys), gridwise u64 keys.
     cuda: [
-      { primitive: 'sort', baseline: 'cupy.sort' },
-      { primitive: 'sort', baseline: 'torch.sort' },
+      { primitive: 'sort', baseline: 'cupy.sort', fields: { type: 'u32' } },
+      { primitive: 'sort', baseline: 'torch.sort', fields: { type: 'i32' } },
     ],
-    webgpu: [{ primitive: 'sort' }],
-    note: 'cupy.sort is CUB’s radix sort; luma.gl 9.4 has no key-only sort.',
+    webgpu: [{ primitive: 'sort', fields: { type: 'u32' } }],
+    note: 'cupy.sort is CUB’s radix sort; luma.gl 9.4 has no key-only sort; gridwise OneSweepSort keys only.',
+  },
+  {
+    label: 'sort u64 keys',
+    ours: { primitive: 'sort', fields: { algorithm: 'radix', type: 'u64' } },
+    cuda: [
+      { primitive: 'sort', baseline: 'cupy.sort', fields: { type: 'u64' } },
+      { primitive: 'sort', baseline: 'torch.sort', fields: { type: 'i64' } },
+    ],
+    webgpu: [{ primitive: 'sort', fields: { type: 'u64' } }],
+    note: 'cupy.sort on uint64 is CUB’s radix sort (torch.sort on int64 beside it); gridwise OneSweepSort on u64 keys, keys only.',
+  },
+  {
+    label: 'sort u16 keys',
+    ours: { primitive: 'sort', fields: { algorithm: 'radix', type: 'u16' } },
+    cuda: [
+      { primitive: 'sort', baseline: 'cupy.sort', fields: { type: 'u16' } },
+      { primitive: 'sort', baseline: 'torch.sort', fields: { type: 'i16' } },
+    ],
+    webgpu: [{ primitive: 'sort', fields: { type: 'u16' } }],
+    note: 'cupy.sort on uint16 (CUB, two 8-bit passes); torch.sort on int16.',
   },
   {
     label: 'sort u32 keys + u32 values',
@@ -75,6 +96,13 @@ export const SUMMARY_ROWS: readonly SummaryRow[] = [
     cuda: [{ primitive: 'sort-pairs', baseline: 'torch.sort(stable)' }],
     webgpu: [{ primitive: 'sort-pairs' }],
     note: 'torch.sort(stable) sorts i32 keys and returns i64 indices.',
+  },
+  {
+    label: 'sort u32 keys + 16-byte values',
+    ours: { primitive: 'sort-pairs', fields: { algorithm: 'radix', type: 'u32', valueWidth: 16 } },
+    cuda: [{ primitive: 'sort-pairs', baseline: 'torch.sort(stable)+index_select', fields: { valueWidth: 16 } }],
+    webgpu: [{ primitive: 'sort-pairs', fields: { valueWidth: 16 } }],
+    note: 'torch.sort(stable) of i32 keys, then index_select of the (n, 4) i32 values by its indices, timed together.',
   },
   {
     label: 'segmented reduce u32 add, mean segment 16',
