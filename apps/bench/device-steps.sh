@@ -88,15 +88,15 @@ sort_steps() {
   local bench_sizes
   bench_sizes=$(echo "$sizes" | sed 's/\([0-9][0-9]*\)/2^\1/g')
   # shellcheck disable=SC2086 # SORT_OURS_ARGS is a list of flags
-  step sort-ours timeout "${SORT_OURS_TIMEOUT:-280}" node "$dist/cli.js" --commit "$commit" \
+  step sort-ours timeout "${SORT_OURS_TIMEOUT:-260}" node "$dist/cli.js" --commit "$commit" \
     --only copy,sort,sort-pairs --sizes "$bench_sizes" ${SORT_OURS_ARGS:-} --out "$out/sort-ours.json"
   if [ -f apps/bench/dist-gridwise/gridwise.js ]; then
-    step sort-gridwise timeout "${SORT_GRIDWISE_TIMEOUT:-120}" node --max-old-space-size=8000 apps/bench/dist-gridwise/gridwise.js \
+    step sort-gridwise timeout "${SORT_GRIDWISE_TIMEOUT:-110}" node --max-old-space-size=8000 apps/bench/dist-gridwise/gridwise.js \
       --types u32,u64 --sizes "$sizes" --runs 20 --warmup 3 --commit "$commit" --out "$out/sort-gridwise.json"
   else
     echo "== sort-gridwise skipped: apps/bench/dist-gridwise/gridwise.js is missing (build it with GRIDWISE_SRC set and carry apps/bench/dist-gridwise)"
   fi
-  step sort-cuda timeout "${SORT_CUDA_TIMEOUT:-150}" python3 apps/bench/baselines/cuda.py --sizes "$sizes" \
+  step sort-cuda timeout "${SORT_CUDA_TIMEOUT:-140}" python3 apps/bench/baselines/cuda.py --sizes "$sizes" \
     --only copy,sort,sort-pairs --sort-keys u32,u64,u16 --value-widths 4,16 --commit "$commit" --out "$out/sort-cuda.json"
   local reports=() r
   for r in "$out/sort-ours.json" "$out/sort-cuda.json" "$out/sort-gridwise.json"; do [ -s "$r" ] && reports+=("$r"); done
