@@ -3,7 +3,7 @@ import { argMax as cpuArgMax, histogram as cpuHistogram, lowerBound as cpuLowerB
 import { createTopKPlan } from '@scan/sort';
 import { topK as cpuTopK } from '@scan/sort/cpu';
 import { benchModule } from '../bench-module.js';
-import type { Case } from '../case-types.js';
+import type { Case, PlanTuning } from '../case-types.js';
 import { encodeFill, encodeReduceTree, fillConstant, runCheck } from '../child/device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from '../child/gpu.js';
 import { checkEqualKernel } from '../child/kernels/check-equal.js';
@@ -22,8 +22,8 @@ import { countDifferences, POISON, readArray } from '../child/workload.js';
 
 const WORD = 4;
 
-/** A histogram case: u32 samples over the whole u32 range in `bins` even bins. */
-export type HistogramCase = Case<'histogram', { bins: number }>;
+/** A histogram case: u32 samples over the whole u32 range in `bins` even bins (`tuning`: the plan's, for sweeps). */
+export type HistogramCase = Case<'histogram', { bins: number; tuning?: PlanTuning }>;
 
 /**
  * `histogram` in the registry: random u32 samples into 256 and 65,536 even bins over [0, 2^32)
@@ -41,10 +41,14 @@ export const HISTOGRAM = benchModule<HistogramCase>({
   readBound: true,
   // A software adapter's default run: 256 bins (65,536 take seconds a run on SwiftShader).
   sample: (shapes) => shapes.filter((s) => s.bins === 256),
-  shapes: () => [
-    { primitive: 'histogram', type: 'u32', bins: 256 },
-    { primitive: 'histogram', type: 'u32', bins: 65536 },
-  ],
+  // `--tuning` (e.g. '{"path":"global"}') reaches the plan's options.tuning, to compare its paths.
+  shapes: (selection) =>
+    [256, 65536].map((bins) => ({
+      primitive: 'histogram' as const,
+      type: 'u32' as const,
+      bins,
+      ...(selection.tuning ? { tuning: selection.tuning } : {}),
+    })),
   async workload(ctx, c) {
     const pool = new BufferPool(ctx);
     const { n, bins } = c;
@@ -56,7 +60,7 @@ export const HISTOGRAM = benchModule<HistogramCase>({
     encodeFill(ctx, pool, setup, counts, bins, 'constant', 0, POISON);
     await submitAndWait(ctx, setup);
     const range: [number, number] = [0, 2 ** 32];
-    const plan = createHistogramPlan(ctx, { type: 'u32', bins, range });
+    const plan = createHistogramPlan(ctx, { type: 'u32', bins, range, ...(c.tuning ? { tuning: c.tuning } : {}) });
     await plan.ready;
     const equal = checkEqualKernel({ mode: 'copy' });
     return {
