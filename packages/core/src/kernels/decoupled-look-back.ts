@@ -1,5 +1,5 @@
 import { type BindingDecl, readWrite } from './define-kernel.js';
-import type { BlockOp } from './group-scan.js';
+import { type BlockOp, recordSelectWgsl } from './group-scan.js';
 import { unroll } from './unroll.js';
 import { type ValueWords, valueWords } from './value-words.js';
 
@@ -440,8 +440,7 @@ function statusAccessWgsl(spec: LookBackSpec, form: StatusForm): string {
           load: `let lo = atomicLoad(&status[${at(0)}]);
   let hi = atomicLoad(&status[${at(1)}]);
   let flag = lo >> 16u;
-  if (flag != (hi >> 16u)) { return Status(FLAG_NOT_READY, 0u); }
-  return Status(flag, (lo & 0xffffu) | (hi << 16u));`,
+  return Status(select(FLAG_NOT_READY, flag, flag == (hi >> 16u)), (lo & 0xffffu) | (hi << 16u));`,
           store: (op: string, flag: string) => `let bits = bitcast<u32>(value);
   ${op}(&status[${at(0)}], (${flag} << 16u) | (bits & 0xffffu));
   ${op}(&status[${at(1)}], (${flag} << 16u) | (bits >> 16u));`,
@@ -482,15 +481,16 @@ function wideStatusAccessWgsl(spec: LookBackSpec, form: StatusForm): string {
   const at = (k: number) => `${spec.word('t', 'chain')}${k ? ` + ${k}u` : ''}`;
   const w = Array.from({ length: H }, (_, k) => `w${k}`);
   const notReady = `return ${S}(FLAG_NOT_READY, ${T}());`;
-  const torn = w
+  const agree = w
     .slice(1)
-    .map((x) => `(${x} >> 16u) != flag`)
-    .join(' || ');
-  // Halves of different writes (a status being published) read as not ready yet.
-  const check = torn ? `if (${torn}) { ${notReady} }\n  ` : '';
+    .map((x) => `(${x} >> 16u) == flag`)
+    .join(' && ');
+  // Halves of different writes (a status being published) read as not ready yet — chosen, not
+  // returned early (see recordSelectWgsl: the walk's subgroup operations follow this read).
+  const flag = agree ? `select(FLAG_NOT_READY, flag, ${agree})` : 'flag';
   const load = `${w.map((x, k) => `let ${x} = atomicLoad(&status[${at(k)}]);`).join('\n  ')}
   let flag = w0 >> 16u;
-  ${check}return ${S}(flag, ${form.words.fromHalves(w)});`;
+  return ${S}(${flag}, ${form.words.fromHalves(w)});`;
   const halves = form.words.halvesOf('value');
   return `// A status of ${T}: a flag and the value, stored as ${H} words (flag << 16 | a 16-bit half).
 struct ${S} { flag: u32, value: ${T} }
@@ -521,7 +521,7 @@ function walkHelpersWgsl(spec: LookBackSpec): string {
   const T = o.type;
   const n = spec.name;
   const out: string[] = [];
-  if (o.fields) out.push(`fn ${n}_select(f: ${T}, t: ${T}, cond: bool) -> ${T} { if (cond) { return t; } return f; }`);
+  if (o.fields) out.push(recordSelectWgsl(`${n}_select`, T, o.fields));
   if (!o.subgroupReduce) {
     const shuffle = o.fields ? `${T}(${o.fields.map((f) => `subgroupShuffleXor(r.${f.name}, d)`).join(', ')})` : 'subgroupShuffleXor(r, d)';
     out.push(`// The subgroup's reduction from its last lane to its first, in order (the operator need not commute).
@@ -569,7 +569,11 @@ function singleStep(spec: LookBackSpec, chain: string, cursor: string, prefix: s
         // The nearest INCLUSIVE ends the walk if no NOT_READY precedes it; otherwise the
         // AGGREGATEs before the first NOT_READY are consumed. Lanes past tile 0 read the carry-in.
         var st = ${S}(FLAG_INCLUSIVE, ${before});
-        if (cursor != NONE && lane <= cursor) { st = ${n}_read(cursor - lane, ${chain}); }
+        // Every lane reads (past the window: tile 0's status, unused), so that no branch comes
+        // between the reads and the subgroup operations below.
+        let in_window = cursor != NONE && lane <= cursor;
+        let seen = ${n}_read(select(0u, cursor - lane, in_window), ${chain});
+        if (in_window) { st = seen; }
         let first_inclusive = subgroupMin(select(NONE, lane, st.flag == FLAG_INCLUSIVE));
         let first_not_ready = subgroupMin(select(NONE, lane, st.flag == FLAG_NOT_READY));
         let value = ${f.value('st')};

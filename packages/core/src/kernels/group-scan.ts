@@ -147,7 +147,7 @@ function valueOps(op: BlockOp, prefix: string, subgroups: boolean) {
       helpers.push(`fn ${prefix}_shuffle${suffix}(x: ${T}, ${arg}: u32) -> ${T} { return ${T}(${members}); }`);
     }
   }
-  if (!selects) helpers.push(`fn ${prefix}_select(f: ${T}, t: ${T}, cond: bool) -> ${T} { if (cond) { return t; } return f; }`);
+  if (!selects) helpers.push(recordSelectWgsl(`${prefix}_select`, T, fields));
   const about = subgroups && fields ? 'shuffled member by member and chosen' : 'chosen';
   return {
     /** The helpers' declarations ('' for scalars and vectors). */
@@ -393,4 +393,23 @@ export function groupIdentityWgsl(subgroups: boolean, workgroupSize: number): { 
   let group = subgroupBroadcastFirst(ticket);
   let lane = sg_lane; let gsize = sg_size; let groups = ${workgroupSize}u / sg_size;`,
   };
+}
+
+/**
+ * `fn NAME(f: T, t: T, cond: bool) -> T`: `select` for a record, member by member — no branch, so
+ * no early return: a function that returns from inside a branch, called between subgroup
+ * operations, left NVIDIA's invocations unconverged at the next shuffle (wrong results on H100 and
+ * H200 through Dawn on Vulkan, 2026-12-07, which SwiftShader never showed). Without the members
+ * (a type that is no record), a branch with one exit.
+ *
+ * @example
+ * ```ts
+ * recordSelectWgsl('lb_select', 'pair', [{ name: 'count', type: 'u32' }, { name: 'v', type: 'f32' }]);
+ * // fn lb_select(f: pair, t: pair, cond: bool) -> pair { return pair(select(f.count, t.count, cond), select(f.v, t.v, cond)); }
+ * ```
+ */
+export function recordSelectWgsl(name: string, T: string, fields: readonly { readonly name: string }[] | undefined): string {
+  if (!fields || fields.length === 0)
+    return `fn ${name}(f: ${T}, t: ${T}, cond: bool) -> ${T} { var r = f; if (cond) { r = t; } return r; }`;
+  return `fn ${name}(f: ${T}, t: ${T}, cond: bool) -> ${T} { return ${T}(${fields.map((m) => `select(f.${m.name}, t.${m.name}, cond)`).join(', ')}); }`;
 }

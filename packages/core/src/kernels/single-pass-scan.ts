@@ -91,8 +91,9 @@ ${lb.decls}
 
 // The carry of the previous range (records before it in the scan's order), or the identity.
 fn load_carry_in() -> ${T} {
-  if (params.carry_in == NONE) { return ${o.identity}; }
-  return carry[params.carry_in];
+  var c = ${o.identity};
+  if (params.carry_in != NONE) { c = carry[params.carry_in]; }
+  return c;
 }
 
 // Reduces tile t's items with the whole workgroup (the fallback): each invocation combines its run

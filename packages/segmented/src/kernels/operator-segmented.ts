@@ -104,9 +104,14 @@ function pairOp(value: BlockOp, valueFields: readonly { name: string; type: stri
 struct seg_pair { count: u32, ${members.map((m) => `${m.name}: ${m.type}`).join(', ')} }
 fn seg_value(p: seg_pair) -> ${T} { return ${back}; }
 fn seg_pair_of(count: u32, v: ${T}) -> seg_pair { return seg_pair(count, ${members.map((m) => m.of).join(', ')}); }
+// Branch-free, member by member: with \`if (q.count != 0u) { return … }\` the pair made NVIDIA's
+// subgroup scans wrong (H100 and H200, Dawn on Vulkan, 2026-12-07; SwiftShader never showed it):
+// a function returning from inside a branch, inlined between shuffles, left the subgroup's
+// invocations unconverged at the next shuffle. The operator is applied to every pair.
 fn seg_combine(p: seg_pair, q: seg_pair) -> seg_pair {
-  if (q.count != 0u) { return seg_pair_of(p.count + q.count, seg_value(q)); }
-  return seg_pair_of(p.count, ${value.combine('seg_value(p)', 'seg_value(q)')});
+  let joined = seg_pair_of(p.count, ${value.combine('seg_value(p)', 'seg_value(q)')});
+  let restart = q.count != 0u;
+  return seg_pair(p.count + q.count, ${members.map((m) => `select(joined.${m.name}, q.${m.name}, restart)`).join(', ')});
 }
 `;
   return {
@@ -305,16 +310,16 @@ ${unroll(K, (k) =>
   }
   const bitsPrelude = `// The head bit of record g among all (record 0 always starts a segment).
 fn head_at(g: u32) -> u32 {
-  if (g == 0u) { return 1u; }
-  return (bits[g >> 5u] >> (g & 31u)) & 1u;
+  return select((bits[g >> 5u] >> (g & 31u)) & 1u, 1u, g == 0u);
 }
 
 // Whether logical record i of the range starts a segment in the scan's order${spec.backward ? ' (backward: it ends one in the array, being the last record or followed by a head)' : ''}.
 fn starts(i: u32) -> u32 {
   let p = ${io.physical('i')};
-  if (p >= params.count) { return 0u; }
   let g = params.first + p;
-  ${spec.backward ? 'if (g + 1u >= params.total) { return 1u; }\n  return head_at(g + 1u);' : 'return head_at(g);'}
+  var s = 0u;
+  ${spec.backward ? 'if (p < params.count) { s = 1u; if (g + 1u < params.total) { s = head_at(g + 1u); } }' : 'if (p < params.count) { s = head_at(g); }'}
+  return s;
 }
 ${
   spec.mode === 'reduce'
@@ -333,20 +338,25 @@ fn ends(i: u32) -> bool {
 
 // The key before logical record i of the range (before the range: the last key of the previous
 // range, which it left in carry[2 + carry_in]).
+// (Functions here have one exit each: they run between subgroup operations; see seg_combine.)
 fn key_before(i: u32) -> u32 {
-  if (i == 0u) { return carry[2u + params.carry_in].count; }
-  return ${key('i - 1u')};
+  var k = 0u;
+  if (i == 0u) { k = carry[2u + params.carry_in].count; } else { k = ${key('i - 1u')}; }
+  return k;
 }
 
 // Whether logical record i of the range starts a run (the fallback's items, from memory): record
 // 0 of all, or a key unlike the one before.
 fn key_head(i: u32) -> u32 {
-  if (i >= params.count) { return 0u; }
-  if (i == 0u) {
-    if (params.carry_in == NONE) { return 1u; }
-    return u32(key_differ(key_before(0u), ${key('0u')}));
+  var head = 0u;
+  if (i < params.count) {
+    if (i == 0u && params.carry_in == NONE) {
+      head = 1u;
+    } else {
+      head = u32(key_differ(key_before(i), ${key('i')}));
+    }
   }
-  return u32(key_differ(${key('i - 1u')}, ${key('i')}));
+  return head;
 }
 `;
   const prelude = `${op.declarations}

@@ -157,8 +157,10 @@ fn ${n}_valid(t: u32) -> u32 {
       decls += `
 // Logical item i alone, the fill past the end.
 fn ${n}_load_item(i: u32) -> ${T} {
-  if (i >= ${count}) { return ${spec.fill}; }
-  return ${source.load}[${at('i')}];
+  // One exit (no early return): this runs between subgroup operations (see recordSelectWgsl).
+  var x = ${spec.fill};
+  if (i < ${count}) { x = ${source.load}[${at('i')}]; }
+  return x;
 }
 
 fn ${n}_load(tile: u32, group: u32, lane: u32, gsize: u32) -> array<${T}, ${K}> {

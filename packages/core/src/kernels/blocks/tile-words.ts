@@ -112,8 +112,10 @@ fn ${n}_run_whole(start: u32) -> bool {
 // Logical record i alone, the fill past the end.
 fn ${n}_load_item(i: u32) -> ${T} {
   let p = ${physical('i')};
-  if (p >= ${count}) { return ${spec.fill}; }
-  return ${fromWordsAt('p')};
+  // One exit (no early return): this runs between subgroup operations (see recordSelectWgsl).
+  var x = ${spec.fill};
+  if (p < ${count}) { x = ${fromWordsAt('p')}; }
+  return x;
 }
 
 fn ${n}_load(tile: u32, group: u32, lane: u32, gsize: u32) -> array<${T}, ${K}> {
