@@ -8,6 +8,7 @@ import { hisparseToCsr } from '../cpu/to-csr.js';
 import { checkFinite, checkGpuCsr, checkHiSparse, checkNodeSize, checkVector } from '../format/args.js';
 import type { HiSparseHost } from '../format/matrix.js';
 import { checkGpuOperand } from './add/args.js';
+import { addBoundsFromCensus } from './add/bounds.js';
 import { addOnGpu } from './add/index.js';
 import { buildOnGpu, checkBuildable } from './build/index.js';
 import { type Census, levelNodes, takeCensus } from './census.js';
@@ -389,9 +390,8 @@ export class HiSparseMatrix {
     if (!(B instanceof HiSparseMatrix)) invalidArgument('B', B, 'expected a HiSparseMatrix');
     B.usable();
     if (B.ctx !== this.ctx) invalidArgument('B', B, 'expected a matrix of the same context');
-    const nodesB = levelNodes(B.census);
-    const perLevel = levelNodes(this.census).map((n, level) => n + (nodesB[level] as number));
-    const { census, ...parts } = await addOnGpu(this.ctx, this.parts, B.parts, { levelNodes: perLevel });
+    const bounds = addBoundsFromCensus(this.census, B.census);
+    const { census, onePass: _, ...parts } = await addOnGpu(this.ctx, this.parts, B.parts, { levelNodes: bounds.levelNodes, poolWords: bounds.words });
     return HiSparseMatrix.fromParts(this.ctx, parts, census);
   }
 

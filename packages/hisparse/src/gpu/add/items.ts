@@ -65,6 +65,18 @@ export const CONTROL = { items: 0, total: 1, root: 3, overflow: 4, smallTail: 5,
  */
 export const LEVEL_WORDS = 8;
 
+/**
+ * Bits of the overflow word (`CONTROL.overflow`): `items` — the pairs queued passed the item
+ * capacity (the counting sweep dropped children); `words` — a node reserved past C's pool (the
+ * fill sweep left it out). Either makes C incomplete; the caller must refuse it.
+ *
+ * @example
+ * ```ts
+ * if (control[CONTROL.overflow] & OVERFLOW.words) console.log('C needs a larger pool');
+ * ```
+ */
+export const OVERFLOW = { items: 1, words: 2 } as const;
+
 /*
  * The two queues of pairs (§6: "we set up queues for each combination of node types and maximum
  * number of elements in either node"; this is the coarsest such binning): the small queue holds
