@@ -31,6 +31,12 @@ export interface HiSparseAddPlanOptions {
   readonly maxNodes: number;
   /** Most words of C's pool, its 4-word header included. */
   readonly maxWords: number;
+  /**
+   * Optional, per level: most nodes of A and B together there. Only each level's grid follows it
+   * (the kernels stride over the pairs the GPU queued, so a smaller value is slower, never wrong);
+   * by default every level's grid is sized for `maxNodes`, up to 4,096 workgroups a dispatch.
+   */
+  readonly maxLevelNodes?: readonly number[];
 }
 
 /**
@@ -125,12 +131,18 @@ export function hisparseAddBounds(A: HiSparseMatrix, B: HiSparseMatrix): HiSpars
   if (!(A instanceof HiSparseMatrix)) invalidArgument('A', A, 'expected a HiSparseMatrix');
   if (!(B instanceof HiSparseMatrix)) invalidArgument('B', B, 'expected a HiSparseMatrix');
   const bounds = addBoundsFromCensus(A.census, B.census);
-  return { nodeSize: A.nodeSize, levels: A.levels, maxNodes: Math.max(1, bounds.nodes), maxWords: bounds.words };
+  return {
+    nodeSize: A.nodeSize,
+    levels: A.levels,
+    maxNodes: Math.max(1, bounds.nodes),
+    maxWords: bounds.words,
+    maxLevelNodes: bounds.levelNodes,
+  };
 }
 
 /** Reads and checks the plan's options. */
 function planOptions(ctx: ScanContext, options: unknown): HiSparseAddPlanOptions {
-  const o = checkOptions(options, ['nodeSize', 'levels', 'maxNodes', 'maxWords']);
+  const o = checkOptions(options, ['nodeSize', 'levels', 'maxNodes', 'maxWords', 'maxLevelNodes']);
   const d = o['nodeSize'];
   if (typeof d !== 'number' || !Number.isInteger(d) || d < MIN_NODE_SIZE || d > MAX_NODE_SIZE || (d & (d - 1)) !== 0) {
     invalidArgument('options.nodeSize', d, `expected a power of two from ${MIN_NODE_SIZE} to ${MAX_NODE_SIZE}`);
@@ -148,7 +160,12 @@ function planOptions(ctx: ScanContext, options: unknown): HiSparseAddPlanOptions
   const maxNodes = positive('maxNodes', Math.floor(limit / ITEM_ARRAY_BYTES));
   const maxWords = positive('maxWords', Math.floor(limit / 4));
   if (maxWords < 4) invalidArgument('options.maxWords', maxWords, 'expected at least the 4 words of the pool header');
-  return { nodeSize: d as number, levels, maxNodes, maxWords };
+  const perLevel = o['maxLevelNodes'];
+  if (perLevel === undefined) return { nodeSize: d as number, levels, maxNodes, maxWords };
+  if (!Array.isArray(perLevel) || perLevel.length !== levels || !perLevel.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+    invalidArgument('options.maxLevelNodes', perLevel, `expected ${levels} non-negative integers (one per level)`);
+  }
+  return { nodeSize: d as number, levels, maxNodes, maxWords, maxLevelNodes: perLevel as number[] };
 }
 
 /**
@@ -188,6 +205,7 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
   assertUsable(ctx);
   const opts = planOptions(ctx, options);
   const { nodeSize, levels, maxNodes, maxWords } = opts;
+  const levelBounds = Array.from({ length: levels }, (_, level) => Math.max(1, Math.min(maxNodes, opts.maxLevelNodes?.[level] ?? maxNodes)));
   const poolWords = Math.ceil(maxWords / 4) * 4;
   const exec = new RecipeExecutor(ctx, 'hisparse add plan');
   const scratch = createAddScratch(ctx, maxNodes, levels);
@@ -199,7 +217,7 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
     scaleA: A?.scaleFactor ?? 1,
     scaleB: B?.scaleFactor ?? 1,
     capacity: maxNodes,
-    levelBounds: new Array<number>(levels).fill(maxNodes),
+    levelBounds,
     grid: { large: LARGE_PAIR_GRID, small: SMALL_PAIR_GRID },
   });
   const recipe = (A?: HiSparseMatrix, B?: HiSparseMatrix) =>
