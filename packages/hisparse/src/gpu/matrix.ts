@@ -376,8 +376,11 @@ export class HiSparseMatrix {
   /**
    * C = A + B on the GPU (Derler et al. §6): a joint top-down traversal that counts the union of
    * every pair of nodes, allocates C's nodes from one pool with an atomic counter and fills them;
-   * both operands' states (transposed, scale) apply. C is a new matrix with its own pool (scale 1);
-   * A and B are unchanged. Shapes must match (an `INVALID_ARGUMENT` ScanError names both).
+   * both operands' states (transposed, scale) apply. One submission, one wait: C's pool is bounded
+   * from A's and B's censuses before anything is counted, every count stays on the GPU, and only
+   * the final control words (root, size, census) are read back, after which the pool is trimmed.
+   * C is a new matrix with its own pool (scale 1); A and B are unchanged. Shapes must match (an
+   * `INVALID_ARGUMENT` ScanError names both). To add every frame, use `createHiSparseAddPlan`.
    *
    * @example
    * ```ts

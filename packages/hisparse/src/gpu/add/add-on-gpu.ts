@@ -253,20 +253,26 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  * workgroup each over the d×d slot grid in workgroup memory, which handles dense+dense,
  * dense+sparse and sparse+sparse alike. The phases:
  *
- * 1. **Union counting** (top-down, one submission): each pair — A's and B's node at the same place,
- *    or one of them alone — counts the union of its slot lists, reserves its output node (its size,
- *    type by the format's rule from the union count, taken from the pool total with an atomic
- *    counter: the paper's allocator, run while counting), and queues its children as the
- *    next level's pairs: common children to be traversed together, children only one side has to
- *    be copied. Between levels a one-invocation kernel sizes the next level's queues from their
- *    tails (the paper's GPU controller, §4.2), and the next level's grid strides over them, so the
- *    host reads back once, after the last level (the total words).
- * 2. **Pool allocation**: the output pool is created with exactly the words counted (so no upper
- *    bound is needed — a bound from the input pools would be about 3.6× their words in the worst
- *    case — and C's `poolWords` equals the canonical pool's size), zero-filled, with the header.
- * 3. **Fill** (top-down, one submission, the same level ranges): each pair writes its node where
- *    the counting sweep reserved it, links the node into its parent's slot, and writes
- *    coordinates and, at the leaves, the sums (common entries) or scaled copies.
+ * 1. **Union counting** (top-down): each pair — A's and B's node at the same place, or one of
+ *    them alone — counts the union of its slot lists, reserves its output node (its size, type by
+ *    the format's rule from the union count, taken from the pool total with an atomic counter: the
+ *    paper's allocator, run while counting), and queues its children as the next level's pairs:
+ *    common children to be traversed together, children only one side has to be copied. Between
+ *    levels a one-invocation kernel sizes the next level's queues from their tails (the paper's
+ *    GPU controller, §4.2), and the next level's grid strides over them.
+ * 2. **Fill** (top-down, the same level ranges): each pair writes its node where the counting
+ *    sweep reserved it, links the node into its parent's slot, and writes coordinates and, at the
+ *    leaves, the sums (common entries) or scaled copies.
+ *
+ * Both sweeps go into **one submission** (`addRecipe`, which also writes the start state on the
+ * GPU): C's pool is allocated before anything is counted, at a bound — `options.poolWords`, which
+ * `HiSparseMatrix.add` takes from the censuses (A's words + B's + 4 per node both have, see
+ * `addBoundsFromCensus`), else A's pool words + B's + 4 per node the smaller could hold — so the
+ * host waits once, for the control words after the fill (root, words used, census), and then
+ * trims C's buffer to the words used with a copy it does not wait for. If that bound passes one
+ * storage binding, or did not hold (an input pool with node types the format's rule would not
+ * choose), the exact two-pass add runs instead: counting, a read-back of the words, C's pool
+ * allocated at exactly that size, then the fill and a second read-back.
  *
  * Operand state: C is built in A's stored orientation with scale 1, as the CPU `hisparseAdd`
  * builds it — B's slots are swapped (and each node re-sorted: by insertion in a small pair, by the
