@@ -445,7 +445,7 @@ export const frameCases: readonly FrameCase[] = [
                 pool.words.set(new Uint32Array(got, 0, words));
                 pool.used = words;
                 const root = status[HISPARSE_ADD_STATUS.root]!;
-                const C = { ...hA, transposed: true, root, pool, rows: A.cols, cols: A.rows, scale: 1 };
+                const C = Object.freeze({ ...hA, transposed: true, root, pool, rows: A.cols, cols: A.rows, scale: 1 });
                 const csr = hisparseToCsr(C);
                 const same =
                   csr.colIdx.length === want.colIdx.length &&
