@@ -177,7 +177,7 @@ describe('the HiSparse add plan in a frame loop', async () => {
   const hA = hisparseFromCsr(randomCsrDyadic(60, 60, 300, 51), { nodeSize: 4 });
   const hB = hisparseFromCsr(randomCsrDyadic(60, 60, 250, 52), { nodeSize: 4 });
 
-  it('C = op(A) + op(B) every frame, operands and views changing, 200 frames create nothing; destroy() frees everything; then sums in a reused pool equal the CPU's', async () => {
+  it('C = op(A) + op(B) every frame, operands and views changing, 200 frames create nothing; destroy() frees everything; then sums in a reused pool equal the CPU sums', async () => {
     const A = await HiSparseMatrix.fromHost(ctx, hA);
     const B = await HiSparseMatrix.fromHost(ctx, hB);
     const At = A.transpose();
