@@ -22,7 +22,6 @@ export type { HiSparseBuildOptions } from './cpu/build.js';
 export type { HiSparseStats, NodeTypeCounts } from './cpu/memory.js';
 export { DEFAULT_NODE_SIZE, MAX_NODE_SIZE, MIN_NODE_SIZE } from './format/layout.js';
 export type { HiSparseHost } from './format/matrix.js';
-export type { LeafCombine } from './gpu/kernels/leaf-kernel.js';
 export {
   createHiSparseAddPlan,
   HISPARSE_ADD_STATUS,
@@ -32,6 +31,7 @@ export {
   type HiSparseAddResult,
   hisparseAddBounds,
 } from './gpu/add-plan.js';
+export type { LeafCombine } from './gpu/kernels/leaf-kernel.js';
 export { createHiSparseSpmvPlan, HiSparseMatrix, type HiSparseMatrixSpmvOptions } from './gpu/matrix.js';
 export type { GpuHiSparseParts } from './gpu/parts.js';
 export type { HiSparseSpmvEncodeArgs, HiSparseSpmvPlan } from './gpu/spmv-plan.js';

@@ -7,7 +7,14 @@
 import type { ScanContext } from '@scan/core';
 import { createRng, getTestContext, runFrameLoop } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
-import { hisparseAdd, hisparseFromCsr, hisparseSpmv, hisparseToCsr, scale as scaleHost, transpose as transposeHost } from '../src/cpu/index.js';
+import {
+  hisparseAdd,
+  hisparseFromCsr,
+  hisparseSpmv,
+  hisparseToCsr,
+  scale as scaleHost,
+  transpose as transposeHost,
+} from '../src/cpu/index.js';
 import { createHiSparseAddPlan, type HiSparseAddPlan, hisparseAddBounds } from '../src/gpu/add-plan.js';
 import { CLASS_COUNTER_WORDS } from '../src/gpu/kernels/size-class-kernels.js';
 import { SPILL_SLOTS } from '../src/gpu/kernels/spill-kernels.js';

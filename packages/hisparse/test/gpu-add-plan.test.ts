@@ -15,9 +15,9 @@ import type { CsrMatrix } from '@scan/spmv/cpu';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hisparseAdd, hisparseFromCsr, hisparseToCsr, scale, transpose } from '../src/cpu/index.js';
 import type { HiSparseHost } from '../src/format/matrix.js';
-import { createHiSparseAddPlan, HISPARSE_ADD_STATUS, type HiSparseAddPlan, hisparseAddBounds } from '../src/gpu/add-plan.js';
 import { addOnGpu } from '../src/gpu/add/add-on-gpu.js';
 import { addBoundsFromCensus } from '../src/gpu/add/bounds.js';
+import { createHiSparseAddPlan, HISPARSE_ADD_STATUS, type HiSparseAddPlan, hisparseAddBounds } from '../src/gpu/add-plan.js';
 import { HiSparseMatrix } from '../src/gpu/matrix.js';
 import { downloadHiSparse } from '../src/gpu/parts.js';
 import { expectSameCsr, fromMap, randomCsrDyadic } from './oracle.js';
@@ -96,7 +96,13 @@ async function check(label: string, a: CsrMatrix, b: CsrMatrix, d: number, opA =
     ctx.device.queue.submit([encoder.finish()]);
     const P = await plan.toMatrix();
     expectSameCsr(await P.toCsr(), expected, `${label}: plan`);
-    expect(P.census, `${label}: plan census`).toEqual((await vA.add(vB).then(async (X) => { const c = X.census; X.destroy(); return c; })));
+    expect(P.census, `${label}: plan census`).toEqual(
+      await vA.add(vB).then(async (X) => {
+        const c = X.census;
+        X.destroy();
+        return c;
+      }),
+    );
     P.destroy();
   } finally {
     for (const M of [vA, vB, A, B]) M.destroy();
@@ -119,7 +125,7 @@ describe('add without host round trips: edge shapes, A.add(B), addOnGpu and the 
     await check('both empty', csrOf(37, 23, []), csrOf(37, 23, []), 4);
   });
 
-  it('d = 16: 70×50, and HiSparse\'s A + B workload (perturbedMatrix of poisson2d)', async () => {
+  it("d = 16: 70×50, and HiSparse's A + B workload (perturbedMatrix of poisson2d)", async () => {
     await check('70×50', randomCsrDyadic(70, 50, 900, 10), randomCsrDyadic(70, 50, 700, 11), 16);
     const A = poisson2d(12);
     const B = perturbedMatrix(A, { seed: 3 });
@@ -154,7 +160,11 @@ describe('the add plan: overflow and errors', () => {
     expect(r.poolWords).toBeLessThanOrEqual(bounds.maxWords);
     expect(HISPARSE_ADD_STATUS).toEqual({ words: 1, root: 3, overflow: 4 });
     const C = await plan.toMatrix();
-    expectSameCsr(await C.toCsr(), hisparseToCsr(hisparseAdd(hisparseFromCsr(a, { nodeSize: 4 }), hisparseFromCsr(b, { nodeSize: 4 }))), 'plan at its bounds');
+    expectSameCsr(
+      await C.toCsr(),
+      hisparseToCsr(hisparseAdd(hisparseFromCsr(a, { nodeSize: 4 }), hisparseFromCsr(b, { nodeSize: 4 }))),
+      'plan at its bounds',
+    );
     C.destroy();
     plan.destroy();
     expect(() => plan.encode(ctx.device.createCommandEncoder(), { A, B })).toThrow(/destroyed/);

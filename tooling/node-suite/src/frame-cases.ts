@@ -17,7 +17,14 @@ import {
   runFrameLoop,
 } from '@scan/gpu-testing';
 import { createHiSparseAddPlan, createHiSparseSpmvPlan, HISPARSE_ADD_STATUS, HiSparseMatrix, hisparseAddBounds } from '@scan/hisparse';
-import { HiSparsePool, hisparseAdd, hisparseFromCsr, hisparseSpmv, hisparseToCsr, transpose as hisparseTranspose } from '@scan/hisparse/cpu';
+import {
+  HiSparsePool,
+  hisparseAdd,
+  hisparseFromCsr,
+  hisparseSpmv,
+  hisparseToCsr,
+  transpose as hisparseTranspose,
+} from '@scan/hisparse/cpu';
 import { createSegmentedScanPlan } from '@scan/segmented';
 import * as segmentedCpu from '@scan/segmented/cpu';
 import { createSortPlan } from '@scan/sort';
@@ -408,7 +415,7 @@ export const frameCases: readonly FrameCase[] = [
   ),
   frameCase<ReturnType<typeof createHiSparseAddPlan>>(
     'hisparse.add:frame-loop',
-    'C = A + B and Aᵀ + B every frame into the plan\'s pool: A Poisson 2-D on a 20 × 20 grid, B random, d = 16',
+    "C = A + B and Aᵀ + B every frame into the plan's pool: A Poisson 2-D on a 20 × 20 grid, B random, d = 16",
     async (ctx) => {
       const A = poisson2d(20);
       const rng = createRng(11);
@@ -434,7 +441,13 @@ export const frameCases: readonly FrameCase[] = [
           const want = hisparseToCsr(hisparseAdd(hisparseTranspose(hA), hB));
           let status = new Uint32Array(0);
           return [
-            { buffer: plan.status, bytes: 32, verify: (got) => void (status = new Uint32Array(got.slice(0))) },
+            {
+              buffer: plan.status,
+              bytes: 32,
+              verify: (got) => {
+                status = new Uint32Array(got.slice(0));
+              },
+            },
             {
               buffer: plan.pool,
               bytes: plan.pool.size,
@@ -452,7 +465,8 @@ export const frameCases: readonly FrameCase[] = [
                   csr.rowPtr.every((v, i) => v === want.rowPtr[i]) &&
                   csr.colIdx.every((v, i) => v === want.colIdx[i]) &&
                   csr.values.every((v, i) => v === want.values[i]);
-                if (!same) throw new Error(`hisparse add plan: C differs from hisparseAdd (${csr.colIdx.length} vs ${want.colIdx.length} entries)`);
+                if (!same)
+                  throw new Error(`hisparse add plan: C differs from hisparseAdd (${csr.colIdx.length} vs ${want.colIdx.length} entries)`);
               },
             },
           ];

@@ -4,7 +4,7 @@ import { MAX_NODE_SIZE, MIN_NODE_SIZE } from '../format/layout.js';
 import { type AddState, addRecipe, addRoles, censusFromTally, createAddScratch } from './add/add-on-gpu.js';
 import { checkAddOperands } from './add/args.js';
 import { addBoundsFromCensus } from './add/bounds.js';
-import { CONTROL, controlWords, ITEM_ARRAY_BYTES, LARGE_PAIR_GRID, OVERFLOW, SMALL_PAIR_GRID } from './add/items.js';
+import { CONTROL, ITEM_ARRAY_BYTES, LARGE_PAIR_GRID, OVERFLOW, SMALL_PAIR_GRID } from './add/items.js';
 import type { Census } from './census.js';
 import { HiSparseMatrix } from './matrix.js';
 
@@ -151,7 +151,9 @@ function planOptions(ctx: ScanContext, options: unknown): HiSparseAddPlanOptions
     const v = o[name];
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) invalidArgument(`options.${name}`, v, 'expected a positive integer');
     if (v > max) {
-      throw new ScanError('TOO_LARGE', `options.${name} = ${v}: past the ${max} one storage binding holds`, { argument: `options.${name}` });
+      throw new ScanError('TOO_LARGE', `options.${name} = ${v}: past the ${max} one storage binding holds`, {
+        argument: `options.${name}`,
+      });
     }
     return v;
   };
@@ -205,7 +207,9 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
   assertUsable(ctx);
   const opts = planOptions(ctx, options);
   const { nodeSize, levels, maxNodes, maxWords } = opts;
-  const levelBounds = Array.from({ length: levels }, (_, level) => Math.max(1, Math.min(maxNodes, opts.maxLevelNodes?.[level] ?? maxNodes)));
+  const levelBounds = Array.from({ length: levels }, (_, level) =>
+    Math.max(1, Math.min(maxNodes, opts.maxLevelNodes?.[level] ?? maxNodes)),
+  );
   const poolWords = Math.ceil(maxWords / 4) * 4;
   const exec = new RecipeExecutor(ctx, 'hisparse add plan');
   const scratch = createAddScratch(ctx, maxNodes, levels);
@@ -227,7 +231,7 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
   const checkOperand = (X: unknown, name: string): HiSparseMatrix => {
     if (!(X instanceof HiSparseMatrix)) invalidArgument(name, X, 'expected a HiSparseMatrix');
     X.usable();
-    if (X.ctx !== ctx) invalidArgument(name, X, 'expected a matrix made on the plan\'s context (ctx)');
+    if (X.ctx !== ctx) invalidArgument(name, X, "expected a matrix made on the plan's context (ctx)");
     if (X.nodeSize !== nodeSize) invalidArgument(`${name}.nodeSize`, X.nodeSize, `expected the plan's options.nodeSize = ${nodeSize}`);
     if (X.levels !== levels) invalidArgument(`${name}.levels`, X.levels, `expected the plan's options.levels = ${levels}`);
     return X;
@@ -253,7 +257,12 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
         { argument: 'options.maxWords' },
       );
     }
-    return { ...shape, root: control[CONTROL.root] as number, poolWords: control[CONTROL.total] as number, census: censusFromTally(control, levels) };
+    return {
+      ...shape,
+      root: control[CONTROL.root] as number,
+      poolWords: control[CONTROL.total] as number,
+      census: censusFromTally(control, levels),
+    };
   };
   return {
     ready: exec.load([recipe()]),
@@ -300,4 +309,3 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
     },
   };
 }
-

@@ -11,7 +11,7 @@ import { checkGpuOperand } from './add/args.js';
 import { addBoundsFromCensus } from './add/bounds.js';
 import { addOnGpu } from './add/index.js';
 import { buildOnGpu, checkBuildable } from './build/index.js';
-import { type Census, levelNodes, takeCensus } from './census.js';
+import { type Census, takeCensus } from './census.js';
 import { editOnGpu, type GrowablePool } from './edit/index.js';
 import type { LeafCombine } from './kernels/leaf-kernel.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
@@ -394,7 +394,11 @@ export class HiSparseMatrix {
     B.usable();
     if (B.ctx !== this.ctx) invalidArgument('B', B, 'expected a matrix of the same context');
     const bounds = addBoundsFromCensus(this.census, B.census);
-    const { census, onePass: _, ...parts } = await addOnGpu(this.ctx, this.parts, B.parts, { levelNodes: bounds.levelNodes, poolWords: bounds.words });
+    const {
+      census,
+      onePass: _,
+      ...parts
+    } = await addOnGpu(this.ctx, this.parts, B.parts, { levelNodes: bounds.levelNodes, poolWords: bounds.words });
     return HiSparseMatrix.fromParts(this.ctx, parts, census);
   }
 

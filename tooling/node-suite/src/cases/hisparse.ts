@@ -70,7 +70,10 @@ const hisparseAddCase = defineCase(
             got.rowPtr.every((v, k) => v === want.rowPtr[k]) &&
             got.colIdx.every((v, k) => v === want.colIdx[k]) &&
             got.values.every((v, k) => v === want.values[k]);
-          if (!same) throw new Error(`hisparse.add:perturbed ${label}: C differs from hisparseAdd (${got.colIdx.length} vs ${want.colIdx.length} entries)`);
+          if (!same)
+            throw new Error(
+              `hisparse.add:perturbed ${label}: C differs from hisparseAdd (${got.colIdx.length} vs ${want.colIdx.length} entries)`,
+            );
         }
       },
     };

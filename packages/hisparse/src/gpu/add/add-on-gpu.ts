@@ -357,7 +357,7 @@ export async function addOnGpu(
   // entries takes at most 4 words more than nodes of a and of b: hisparseAddBounds), so one
   // submission with a pool of that bound needs no count read back in between. Past one binding, or
   // if the bound did not hold (pools of non-canonical node types), the exact two-pass add runs.
-  const boundWords = options.poolWords ?? a.poolWords + b.poolWords + 4 * Math.min(a.poolWords, b.poolWords) / 4;
+  const boundWords = options.poolWords ?? a.poolWords + b.poolWords + (4 * Math.min(a.poolWords, b.poolWords)) / 4;
   const words = Math.ceil(boundWords / 4) * 4;
   if (4 * words <= ctx.caps.limits.maxStorageBufferBindingSize) {
     const result = await runGuarded(ctx, 'hisparse add', () => addOnePass(ctx, a, b, add, words));
