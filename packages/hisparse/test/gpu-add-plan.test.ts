@@ -160,6 +160,7 @@ describe('the add plan: overflow and errors', () => {
     expect(r.poolWords).toBeLessThanOrEqual(bounds.maxWords);
     expect(HISPARSE_ADD_STATUS).toEqual({ words: 1, root: 3, overflow: 4 });
     const C = await plan.toMatrix();
+    expect(r.nnz).toBe(C.stats().nnz);
     expectSameCsr(
       await C.toCsr(),
       hisparseToCsr(hisparseAdd(hisparseFromCsr(a, { nodeSize: 4 }), hisparseFromCsr(b, { nodeSize: 4 }))),

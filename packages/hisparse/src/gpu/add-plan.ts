@@ -56,7 +56,7 @@ export interface HiSparseAddEncodeArgs {
 
 /**
  * What {@link HiSparseAddPlan.read} reads of the last add: C's root pointer and pool words (in the
- * plan's `pool`), its census, and C's stored shape and orientation (A's stored orientation,
+ * plan's `pool`), its nonzeros, and C's stored shape and orientation (A's stored orientation,
  * scale 1).
  *
  * @example
@@ -67,7 +67,8 @@ export interface HiSparseAddEncodeArgs {
 export interface HiSparseAddResult {
   readonly root: number;
   readonly poolWords: number;
-  readonly census: Census;
+  /** C's stored entries (a dense leaf's entries that cancelled to +0 not counted). */
+  readonly nnz: number;
   readonly storedRows: number;
   readonly storedCols: number;
   readonly transposed: boolean;
@@ -107,7 +108,7 @@ export interface HiSparseAddPlan {
   /** Records C = A + B (nothing read back, nothing created once warm). */
   encode(encoder: GPUCommandEncoder, args: HiSparseAddEncodeArgs): void;
   /**
-   * Reads the status after the submitted work (one wait): C's root, words and census; a
+   * Reads the status after the submitted work (one wait): C's root, words and nonzeros; a
    * `TOO_LARGE` ScanError naming `options.maxNodes` or `options.maxWords` if the add overflowed.
    */
   read(): Promise<HiSparseAddResult>;
@@ -236,7 +237,7 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
     if (X.levels !== levels) invalidArgument(`${name}.levels`, X.levels, `expected the plan's options.levels = ${levels}`);
     return X;
   };
-  const read = async (): Promise<HiSparseAddResult> => {
+  const read = async (): Promise<HiSparseAddResult & { census: Census }> => {
     if (destroyed) throw new ScanError('INVALID_ARGUMENT', 'hisparse add plan: the plan was destroyed', { argument: 'plan' });
     if (!last) throw new ScanError('INVALID_ARGUMENT', 'hisparse add plan: read() before any encode', { argument: 'plan' });
     const shape = last;
@@ -257,12 +258,9 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
         { argument: 'options.maxWords' },
       );
     }
-    return {
-      ...shape,
-      root: control[CONTROL.root] as number,
-      poolWords: control[CONTROL.total] as number,
-      census: censusFromTally(control, levels),
-    };
+    const census = censusFromTally(control, levels);
+    const nnz = (census.entries[levels - 1] ?? []).reduce((sum, n) => sum + n, 0);
+    return { ...shape, root: control[CONTROL.root] as number, poolWords: control[CONTROL.total] as number, nnz, census };
   };
   return {
     ready: exec.load([recipe()]),
@@ -280,7 +278,10 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
       exec.encode(encoder, () => recipe(A, B), addRoles(A.parts.pool, B.parts.pool, pool, scratch));
       last = { storedRows: A.parts.storedRows, storedCols: A.parts.storedCols, transposed: A.transposed };
     },
-    read,
+    async read() {
+      const { census: _, ...result } = await read();
+      return result;
+    },
     async toMatrix() {
       const r = await read();
       const copy = createStorageBuffer(ctx, 4 * r.poolWords, 'hisparse pool');
