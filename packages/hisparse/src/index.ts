@@ -22,6 +22,15 @@ export type { HiSparseBuildOptions } from './cpu/build.js';
 export type { HiSparseStats, NodeTypeCounts } from './cpu/memory.js';
 export { DEFAULT_NODE_SIZE, MAX_NODE_SIZE, MIN_NODE_SIZE } from './format/layout.js';
 export type { HiSparseHost } from './format/matrix.js';
+export {
+  createHiSparseAddPlan,
+  HISPARSE_ADD_STATUS,
+  type HiSparseAddEncodeArgs,
+  type HiSparseAddPlan,
+  type HiSparseAddPlanOptions,
+  type HiSparseAddResult,
+  hisparseAddBounds,
+} from './gpu/add-plan.js';
 export type { LeafCombine } from './gpu/kernels/leaf-kernel.js';
 export { createHiSparseSpmvPlan, HiSparseMatrix, type HiSparseMatrixSpmvOptions } from './gpu/matrix.js';
 export type { GpuHiSparseParts } from './gpu/parts.js';

@@ -7,12 +7,20 @@
 import type { ScanContext } from '@scan/core';
 import { createRng, getTestContext, runFrameLoop } from '@scan/gpu-testing';
 import { describe, expect, it } from 'vitest';
-import { hisparseFromCsr, hisparseSpmv, scale as scaleHost } from '../src/cpu/index.js';
+import {
+  hisparseAdd,
+  hisparseFromCsr,
+  hisparseSpmv,
+  hisparseToCsr,
+  scale as scaleHost,
+  transpose as transposeHost,
+} from '../src/cpu/index.js';
+import { createHiSparseAddPlan, type HiSparseAddPlan, hisparseAddBounds } from '../src/gpu/add-plan.js';
 import { CLASS_COUNTER_WORDS } from '../src/gpu/kernels/size-class-kernels.js';
 import { SPILL_SLOTS } from '../src/gpu/kernels/spill-kernels.js';
 import { createHiSparseSpmvPlan, HiSparseMatrix } from '../src/gpu/matrix.js';
 import type { HiSparseSpmvPlan } from '../src/gpu/spmv-plan.js';
-import { dyadicVector, randomCsrDyadic } from './oracle.js';
+import { dyadicVector, expectSameCsr, randomCsrDyadic } from './oracle.js';
 
 const NOTHING = { buffers: 0, bindGroups: 0, pipelines: 0 };
 const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -168,4 +176,58 @@ describe('several products of one HiSparse plan before one submit', async () => 
       });
     }
   }
+});
+
+describe('the HiSparse add plan in a frame loop', async () => {
+  const ctx = await getTestContext();
+  // Small (d = 4, three levels): SwiftShader runs every tenth of 200 frames.
+  const hA = hisparseFromCsr(randomCsrDyadic(60, 60, 300, 51), { nodeSize: 4 });
+  const hB = hisparseFromCsr(randomCsrDyadic(60, 60, 250, 52), { nodeSize: 4 });
+
+  it('C = op(A) + op(B) every frame, operands and views changing, 200 frames create nothing; destroy() frees everything; then sums in a reused pool equal the CPU sums', async () => {
+    const A = await HiSparseMatrix.fromHost(ctx, hA);
+    const B = await HiSparseMatrix.fromHost(ctx, hB);
+    const At = A.transpose();
+    const B2 = B.scale(-2);
+    // Each pair's host sum, for the check of the last frame.
+    const pairs: [HiSparseMatrix, HiSparseMatrix, () => ReturnType<typeof hisparseAdd>][] = [
+      [A, B, () => hisparseAdd(hA, hB)],
+      [At, B, () => hisparseAdd(transposeHost(hA), hB)],
+      [A, B2, () => hisparseAdd(hA, scaleHost(hB, -2))],
+      [B2, At, () => hisparseAdd(scaleHost(hB, -2), transposeHost(hA))],
+    ];
+    // Sized for the largest pair (the bounds of A + B hold for every pair of these operands).
+    const options = hisparseAddBounds(A, B);
+    const rng = createRng(7);
+    let last = 0;
+    let C: HiSparseMatrix | undefined;
+    {
+      const counts = await runFrameLoop(ctx.device, {
+        frames: 200,
+        create: (): HiSparseAddPlan => createHiSparseAddPlan(ctx, options),
+        encode: (p, encoder, frame) => {
+          last = frame < 16 ? frame % pairs.length : rng.int(0, pairs.length - 1);
+          const [left, right] = pairs[last]!;
+          p.encode(encoder, { A: left, B: right });
+        },
+      });
+      expect(counts.steady, 'created during the counted frames').toEqual(NOTHING);
+      expect(counts.liveAfterDestroy, 'buffers left after destroy()').toBe(0);
+      // Pool, three item arrays, queues, control and a parameter ring.
+      expect(counts.liveAtEnd, 'buffers held').toBeLessThanOrEqual(7);
+    }
+    // A plan of the same options, for the value check of two pairs in one reused pool.
+    const check = createHiSparseAddPlan(ctx, options);
+    for (const index of [last, (last + 1) % pairs.length]) {
+      const [left, right, host] = pairs[index]!;
+      const encoder = ctx.device.createCommandEncoder();
+      check.encode(encoder, { A: left, B: right });
+      ctx.device.queue.submit([encoder.finish()]);
+      C = await check.toMatrix();
+      expectSameCsr(await C.toCsr(), hisparseToCsr(host()), `pair ${index}`);
+      C.destroy();
+    }
+    check.destroy();
+    for (const M of [B2, At, A, B]) M.destroy();
+  });
 });

@@ -16,8 +16,15 @@ import {
   runBatch,
   runFrameLoop,
 } from '@scan/gpu-testing';
-import { createHiSparseSpmvPlan, HiSparseMatrix } from '@scan/hisparse';
-import { hisparseFromCsr, hisparseSpmv } from '@scan/hisparse/cpu';
+import { createHiSparseAddPlan, createHiSparseSpmvPlan, HISPARSE_ADD_STATUS, HiSparseMatrix, hisparseAddBounds } from '@scan/hisparse';
+import {
+  HiSparsePool,
+  hisparseAdd,
+  hisparseFromCsr,
+  hisparseSpmv,
+  hisparseToCsr,
+  transpose as hisparseTranspose,
+} from '@scan/hisparse/cpu';
 import { createSegmentedScanPlan } from '@scan/segmented';
 import * as segmentedCpu from '@scan/segmented/cpu';
 import { createSortPlan } from '@scan/sort';
@@ -402,6 +409,70 @@ export const frameCases: readonly FrameCase[] = [
         destroy: () => {
           for (const b of vectors) b.destroy();
           H.destroy();
+        },
+      };
+    },
+  ),
+  frameCase<ReturnType<typeof createHiSparseAddPlan>>(
+    'hisparse.add:frame-loop',
+    "C = A + B and Aᵀ + B every frame into the plan's pool: A Poisson 2-D on a 20 × 20 grid, B random, d = 16",
+    async (ctx) => {
+      const A = poisson2d(20);
+      const rng = createRng(11);
+      const entries = Array.from({ length: 300 }, () => [rng.int(0, A.rows - 1), rng.int(0, A.cols - 1)] as const);
+      const B = spmvCpu.cooToCsr({
+        rows: A.rows,
+        cols: A.cols,
+        rowIdx: Uint32Array.from(entries, (e) => e[0]),
+        colIdx: Uint32Array.from(entries, (e) => e[1]),
+        values: Float32Array.from(entries, () => rng.int(-8, 8) / 4),
+      });
+      const hA = hisparseFromCsr(A, { nodeSize: 16 });
+      const hB = hisparseFromCsr(B, { nodeSize: 16 });
+      const gA = await HiSparseMatrix.fromHost(ctx, hA);
+      const gB = await HiSparseMatrix.fromHost(ctx, hB);
+      const gAt = gA.transpose();
+      const options = hisparseAddBounds(gA, gB);
+      return {
+        create: () => createHiSparseAddPlan(ctx, options),
+        encode: (plan, encoder, frame) => plan.encode(encoder, { A: frame % 2 === 0 ? gA : gAt, B: gB }),
+        check: (plan, encoder) => {
+          plan.encode(encoder, { A: gAt, B: gB });
+          const want = hisparseToCsr(hisparseAdd(hisparseTranspose(hA), hB));
+          let status = new Uint32Array(0);
+          return [
+            {
+              buffer: plan.status,
+              bytes: 32,
+              verify: (got) => {
+                status = new Uint32Array(got.slice(0));
+              },
+            },
+            {
+              buffer: plan.pool,
+              bytes: plan.pool.size,
+              verify: (got) => {
+                if (status[HISPARSE_ADD_STATUS.overflow] !== 0) throw new Error('hisparse add plan: overflow at hisparseAddBounds');
+                const words = status[HISPARSE_ADD_STATUS.words]!;
+                const pool = new HiSparsePool(words);
+                pool.words.set(new Uint32Array(got, 0, words));
+                pool.used = words;
+                const root = status[HISPARSE_ADD_STATUS.root]!;
+                const C = Object.freeze({ ...hA, transposed: true, root, pool, rows: A.cols, cols: A.rows, scale: 1 });
+                const csr = hisparseToCsr(C);
+                const same =
+                  csr.colIdx.length === want.colIdx.length &&
+                  csr.rowPtr.every((v, i) => v === want.rowPtr[i]) &&
+                  csr.colIdx.every((v, i) => v === want.colIdx[i]) &&
+                  csr.values.every((v, i) => v === want.values[i]);
+                if (!same)
+                  throw new Error(`hisparse add plan: C differs from hisparseAdd (${csr.colIdx.length} vs ${want.colIdx.length} entries)`);
+              },
+            },
+          ];
+        },
+        destroy: () => {
+          for (const M of [gAt, gA, gB]) M.destroy();
         },
       };
     },

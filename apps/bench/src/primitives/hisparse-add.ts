@@ -1,5 +1,13 @@
 import type { ScanContext } from '@scan/core';
-import { createHiSparseSpmvPlan, DEFAULT_NODE_SIZE, HiSparseMatrix, type HiSparseSpmvPlan } from '@scan/hisparse';
+import {
+  createHiSparseAddPlan,
+  createHiSparseSpmvPlan,
+  DEFAULT_NODE_SIZE,
+  type HiSparseAddPlan,
+  HiSparseMatrix,
+  type HiSparseSpmvPlan,
+  hisparseAddBounds,
+} from '@scan/hisparse';
 import { hisparseAdd, hisparseToCsr, scale } from '@scan/hisparse/cpu';
 import type { GpuCsrMatrix } from '@scan/spmv';
 import { addCsr, type CsrMatrix, cooToCsr, csrToCoo, transposeCsr } from '@scan/spmv/cpu';
@@ -8,7 +16,7 @@ import type { Case, SizedShape } from '../case-types.js';
 import type { CheckOutcome } from '../child/device-ops.js';
 import { BufferPool, encodeKernel, submitAndWait } from '../child/gpu.js';
 import { caseMatrix, downloadCsr, uploadCsr } from '../child/spmv-matrix.js';
-import { type AsyncWorkload, POISON, type Workload } from '../child/workload.js';
+import { type EncodedWorkload, POISON, type Workload } from '../child/workload.js';
 import { bytesMoved } from '../metrics.js';
 import { hostSuiteMatrix, isHostFamily, perturbedOperand } from '../spmv-host-matrix.js';
 import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList, parseMatrixName } from '../spmv-suite.js';
@@ -31,8 +39,8 @@ export type HiSparseAddOperands = (typeof HISPARSE_ADD_OPERANDS)[number];
 /**
  * The sparse addition of `@scan/hisparse` (`--only hisparse-add`): `C = A.add(B)` over the same
  * suite and node sizes as the products, for each of {@link HISPARSE_ADD_OPERANDS} (the `add` field),
- * the anchor of cuSPARSE `csrgeam`. Not one encodable command (it reads counts back and allocates C
- * between submissions), so it is timed by wall clock (see `AsyncWorkload`).
+ * the anchor of cuSPARSE `csrgeam`. Timed with GPU timestamps: each run is the add plan
+ * (`createHiSparseAddPlan`) recorded into the timed encoder — the whole add, no count read back.
  */
 export type HiSparseAddCase = Case<'hisparse-add', HiSparseFields & { readonly add: HiSparseAddOperands }>;
 
@@ -149,31 +157,33 @@ async function operands(ctx: ScanContext, pool: BufferPool, c: HiSparseAddCase, 
 
 /**
  * hisparse-add: A built into HiSparse from the SpMV case's matrix at the case's node size, B as the
- * case's `add` says (see {@link HISPARSE_ADD_OPERANDS}; made once, untimed), and one run =
- * `C = await left.add(right)`, an {@link AsyncWorkload} timed by wall clock. The C of the previous
- * run is destroyed untimed before each run (`discard`), the last one by `destroy`, so at most one C
- * is alive. Checks of the last C, for `a+2a`: its nonzero count equals A's (else `first` =
- * {@link NNZ_MISMATCH}); y = (C/3)·x through a HiSparse product plan of the view `C.scale(1/3)` must
- * pass the row check of the SpMV cases against the CSR A was built from; at nnz ≤ 2^16 `C.toCsr()`
- * must equal the CPU `hisparseAdd(A, 2A)` of `@scan/hisparse/cpu` on A's pool read back. For `a+b`
- * and `at+bt`: C's nonzero count equals the expected C's (`addCsr` of the host A and B, transposed
- * for `at+bt`), y = C·x passes the row check against the expected C, and at nnz ≤ 2^16 `C.toCsr()`
- * equals it.
+ * case's `add` says (see {@link HISPARSE_ADD_OPERANDS}; made once, untimed), and the add plan of
+ * `@scan/hisparse` sized by `hisparseAddBounds(left, right)` (made and compiled untimed); one run =
+ * `plan.encode(encoder, { A: left, B: right })` into the timed encoder: C = left + right into the
+ * plan's pool, every count on the GPU, timed with GPU timestamps like the other plan-based cases.
+ * The checks copy the last C out of the plan (`plan.toMatrix()`, which also refuses an overflowed
+ * pool). For `a+2a`: C's nonzero count equals A's (else `first` = {@link NNZ_MISMATCH}); y = (C/3)·x
+ * through a HiSparse product plan of the view `C.scale(1/3)` must pass the row check of the SpMV
+ * cases against the CSR A was built from; at nnz ≤ 2^16 `C.toCsr()` must equal the CPU
+ * `hisparseAdd(A, 2A)` of `@scan/hisparse/cpu` on A's pool read back. For `a+b` and `at+bt`: C's
+ * nonzero count equals the expected C's (`addCsr` of the host A and B, transposed for `at+bt`),
+ * y = C·x passes the row check against the expected C, and at nnz ≤ 2^16 `C.toCsr()` equals it.
  */
 async function hisparseAddWorkload(ctx: ScanContext, c: HiSparseAddCase): Promise<Workload> {
   const pool = new BufferPool(ctx);
   const owned: HiSparseMatrix[] = [];
-  let C: HiSparseMatrix | undefined;
-  const free = () => {
-    C?.destroy();
-    C = undefined;
-  };
+  let plan: HiSparseAddPlan | undefined;
   const release = () => {
+    plan?.destroy();
+    plan = undefined;
     for (const m of owned.reverse()) m.destroy();
     owned.length = 0;
   };
   try {
     const { csr, left, right, expected } = await operands(ctx, pool, c, owned);
+    const p = createHiSparseAddPlan(ctx, hisparseAddBounds(left, right));
+    plan = p;
+    await p.ready;
     const reference = expected?.gpu ?? csr;
     const x = pool.storage(4 * Math.max(1, reference.cols), 'hisparse-add x');
     const y = pool.storage(4 * Math.max(1, reference.rows), 'hisparse-add y');
@@ -185,37 +195,39 @@ async function hisparseAddWorkload(ctx: ScanContext, c: HiSparseAddCase): Promis
     const poisonY = (encoder: GPUCommandEncoder) =>
       encodeKernel(ctx, encoder, POISON_KERNEL, { out: y, params: poisonParams }, { invocations: reference.rows });
     const info = hisparseMatrixInfo(c, csr, left, `hisparse d ${left.nodeSize} add ${c.add}`);
-    const last = (): HiSparseMatrix => {
-      if (!C) throw new Error('hisparse-add: no run has made C yet');
-      return C;
+    /** The last C, copied out of the plan's pool (a ScanError if the plan overflowed). */
+    const withC = async <T>(use: (C: HiSparseMatrix) => Promise<T>): Promise<T> => {
+      const C = await p.toMatrix();
+      try {
+        return await use(C);
+      } finally {
+        C.destroy();
+      }
     };
-    const workload: AsyncWorkload = {
+    const workload: EncodedWorkload = {
       // a+2a: the csrgeam model 3·8·nnz(A); otherwise read A and B, write C (8 bytes a nonzero each).
       bytes: expected ? 8 * (csr.nnz + expected.nnzB + expected.host.colIdx.length) : bytesMoved('hisparse-add', csr.nnz),
       output: y,
       matrix: info,
-      discard: free,
-      async run() {
-        C = await left.add(right);
-      },
-      verify: async () =>
-        expected
-          ? verifyAdd(ctx, last(), expected.host.colIdx.length, 1, poisonY, { x, y }, rows)
-          : verifyAdd(ctx, last(), left.stats().nnz, 1 + ADD_SCALE, poisonY, { x, y }, rows),
+      encode: (encoder) => p.encode(encoder, { A: left, B: right }),
+      verify: () =>
+        withC((C) =>
+          expected
+            ? verifyAdd(ctx, C, expected.host.colIdx.length, 1, poisonY, { x, y }, rows)
+            : verifyAdd(ctx, C, left.stats().nnz, 1 + ADD_SCALE, poisonY, { x, y }, rows),
+        ),
       async compareWithCpu() {
-        if (expected) return csrDifferences(expected.host, await last().toCsr(), expected.magnitude);
+        if (expected) return withC(async (C) => csrDifferences(expected.host, await C.toCsr(), expected.magnitude));
         const host = await left.toHost();
-        return csrDifferences(hisparseToCsr(hisparseAdd(host, scale(host, ADD_SCALE))), await last().toCsr());
+        return withC(async (C) => csrDifferences(hisparseToCsr(hisparseAdd(host, scale(host, ADD_SCALE))), await C.toCsr()));
       },
       destroy() {
-        free();
         release();
         pool.destroy();
       },
     };
     return workload;
   } catch (error) {
-    free();
     release();
     pool.destroy();
     throw error;
@@ -254,10 +266,9 @@ async function verifyAdd(
 }
 
 /**
- * `hisparse-add` in the registry: same matrices and node sizes as the HiSparse products; timed by
- * wall clock (see `hisparseAddWorkload`). Each case process compiles the add's many kernels and
- * every run reads counts back between submissions, so a software adapter's default run samples one
- * case: the suite's first matrix at the package's default node size with HiSparse's workload
+ * `hisparse-add` in the registry: same matrices and node sizes as the HiSparse products; the add
+ * plan timed with GPU timestamps (see `hisparseAddWorkload`). Each case process compiles the add's
+ * many kernels, so a software adapter's default run samples one case: the suite's first matrix at the package's default node size with HiSparse's workload
  * `a+b` (the six of the small suite
  * take five minutes on SwiftShader, the biased ones one to one and a half each).
  *

@@ -8,9 +8,10 @@ import { hisparseToCsr } from '../cpu/to-csr.js';
 import { checkFinite, checkGpuCsr, checkHiSparse, checkNodeSize, checkVector } from '../format/args.js';
 import type { HiSparseHost } from '../format/matrix.js';
 import { checkGpuOperand } from './add/args.js';
+import { addBoundsFromCensus } from './add/bounds.js';
 import { addOnGpu } from './add/index.js';
 import { buildOnGpu, checkBuildable } from './build/index.js';
-import { type Census, levelNodes, takeCensus } from './census.js';
+import { type Census, takeCensus } from './census.js';
 import { editOnGpu, type GrowablePool } from './edit/index.js';
 import type { LeafCombine } from './kernels/leaf-kernel.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
@@ -375,8 +376,11 @@ export class HiSparseMatrix {
   /**
    * C = A + B on the GPU (Derler et al. §6): a joint top-down traversal that counts the union of
    * every pair of nodes, allocates C's nodes from one pool with an atomic counter and fills them;
-   * both operands' states (transposed, scale) apply. C is a new matrix with its own pool (scale 1);
-   * A and B are unchanged. Shapes must match (an `INVALID_ARGUMENT` ScanError names both).
+   * both operands' states (transposed, scale) apply. One submission, one wait: C's pool is bounded
+   * from A's and B's censuses before anything is counted, every count stays on the GPU, and only
+   * the final control words (root, size, census) are read back, after which the pool is trimmed.
+   * C is a new matrix with its own pool (scale 1); A and B are unchanged. Shapes must match (an
+   * `INVALID_ARGUMENT` ScanError names both). To add every frame, use `createHiSparseAddPlan`.
    *
    * @example
    * ```ts
@@ -389,9 +393,12 @@ export class HiSparseMatrix {
     if (!(B instanceof HiSparseMatrix)) invalidArgument('B', B, 'expected a HiSparseMatrix');
     B.usable();
     if (B.ctx !== this.ctx) invalidArgument('B', B, 'expected a matrix of the same context');
-    const nodesB = levelNodes(B.census);
-    const perLevel = levelNodes(this.census).map((n, level) => n + (nodesB[level] as number));
-    const { census, ...parts } = await addOnGpu(this.ctx, this.parts, B.parts, { levelNodes: perLevel });
+    const bounds = addBoundsFromCensus(this.census, B.census);
+    const {
+      census,
+      onePass: _,
+      ...parts
+    } = await addOnGpu(this.ctx, this.parts, B.parts, { levelNodes: bounds.levelNodes, poolWords: bounds.words });
     return HiSparseMatrix.fromParts(this.ctx, parts, census);
   }
 

@@ -2,8 +2,8 @@
 // compared with the CPU reference's products on the same tree. `size` counts the nonzeros.
 import { createRng, expectCloseArrays } from '@scan/gpu-testing';
 import { HiSparseMatrix } from '@scan/hisparse';
-import { hisparseFromCsr, hisparseSpmv, transpose } from '@scan/hisparse/cpu';
-import { poisson2d, powerLawMatrix } from '@scan/spmv';
+import { hisparseAdd, hisparseFromCsr, hisparseSpmv, hisparseToCsr, scale, transpose } from '@scan/hisparse/cpu';
+import { perturbedMatrix, poisson2d, powerLawMatrix } from '@scan/spmv';
 import { defineCase, type NodeCase } from '../case.js';
 
 function hisparseCase(name: string, what: string, make: (size: number, seed: number) => ReturnType<typeof poisson2d>): NodeCase {
@@ -31,7 +31,57 @@ function hisparseCase(name: string, what: string, make: (size: number, seed: num
   });
 }
 
+/**
+ * C = A + B and Aᵀ + 2B (HiSparse's workload: B is A's entries moved by a normal offset), by
+ * `add`'s one submission, read back as CSR and compared with the CPU `hisparseAdd` exactly (the
+ * values are sums of a few small integers, exact in f32).
+ */
+const hisparseAddCase = defineCase(
+  'hisparse.add:perturbed',
+  'A + B and Aᵀ + 2B, A Poisson 2-D, B its perturbed copy (σ = 10), d = 16',
+  (size, seed) => {
+    // At most about 8,000 nonzeros: the add's two-level traversal over SwiftShader takes a minute
+    // at the suite's largest size, and these sizes already reach every kernel.
+    const A = poisson2d(Math.max(1, Math.round(Math.sqrt(Math.min(size, 8192) / 5))));
+    const B = perturbedMatrix(A, { seed });
+    const hA = hisparseFromCsr(A, { nodeSize: 16 });
+    const hB = hisparseFromCsr(B, { nodeSize: 16 });
+    return {
+      async call(ctx) {
+        const gA = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 16 });
+        const gB = await HiSparseMatrix.fromCsr(ctx, B, { nodeSize: 16 });
+        const views = [gA.transpose(), gB.scale(2)];
+        try {
+          const sums = [await gA.add(gB), await views[0]!.add(views[1]!)];
+          const csr = [await sums[0]!.toCsr(), await sums[1]!.toCsr()];
+          for (const C of sums) C.destroy();
+          return csr;
+        } finally {
+          for (const M of [...views, gA, gB]) M.destroy();
+        }
+      },
+      check([ab, atb]) {
+        const wants = [hisparseToCsr(hisparseAdd(hA, hB)), hisparseToCsr(hisparseAdd(transpose(hA), scale(hB, 2)))];
+        for (const [i, got] of [ab!, atb!].entries()) {
+          const want = wants[i]!;
+          const label = i === 0 ? 'A + B' : 'Aᵀ + 2B';
+          const same =
+            got.colIdx.length === want.colIdx.length &&
+            got.rowPtr.every((v, k) => v === want.rowPtr[k]) &&
+            got.colIdx.every((v, k) => v === want.colIdx[k]) &&
+            got.values.every((v, k) => v === want.values[k]);
+          if (!same)
+            throw new Error(
+              `hisparse.add:perturbed ${label}: C differs from hisparseAdd (${got.colIdx.length} vs ${want.colIdx.length} entries)`,
+            );
+        }
+      },
+    };
+  },
+);
+
 export const hisparseCases: readonly NodeCase[] = [
+  hisparseAddCase,
   hisparseCase('hisparse.spmv:poisson', 'Poisson 2-D (5 per row), built on the GPU, A·x and Aᵀ·x', (size) =>
     poisson2d(Math.max(1, Math.round(Math.sqrt(size / 5)))),
   ),

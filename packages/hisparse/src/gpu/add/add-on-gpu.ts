@@ -20,13 +20,14 @@ import {
   tallyStart,
 } from './items.js';
 import { fillKernel } from './kernels/fill-kernel.js';
+import { addInitKernel, clearPoolKernel, INIT_GROUP } from './kernels/init-kernel.js';
 import { levelRangeKernel } from './kernels/level-range-kernel.js';
 import { mergePairKernel } from './kernels/merge-pair-kernels.js';
 import { smallFillKernel, smallUnionCountKernel } from './kernels/small-pair-kernels.js';
 import { unionCountKernel } from './kernels/union-count-kernel.js';
 
 /** What every level's kernels need: the operands' state as flags and scales, and the bounds. */
-interface AddState {
+export interface AddState {
   readonly d: number;
   readonly levels: number;
   readonly swapB: boolean;
@@ -76,6 +77,12 @@ type AddKernel = Kernel<'pool_a' | 'pool_b' | 'pairs' | 'ctl' | 'pool_c' | 'queu
  */
 function sweepRecipe(state: AddState, kernels: SweepKernels, sizeLevels: boolean, withPoolC: boolean): Recipe {
   const b = new RecipeBuilder();
+  appendSweep(b, state, kernels, sizeLevels, withPoolC);
+  return b.build();
+}
+
+/** {@link sweepRecipe}'s dispatches, appended to `b`. */
+function appendSweep(b: RecipeBuilder, state: AddState, kernels: SweepKernels, sizeLevels: boolean, withPoolC: boolean): void {
   const bindings = {
     pool_a: whole('poolA'),
     pool_b: whole('poolB'),
@@ -100,7 +107,55 @@ function sweepRecipe(state: AddState, kernels: SweepKernels, sizeLevels: boolean
     if (level === state.levels - 1) b.dispatch(kernels.merge, merge, largeGroups, p);
     b.dispatch(kernels.small, bindings, smallGroups, p);
   }
+}
+
+/** Most workgroups of the clear of a reused pool (each strides over 256 vec4s at a time). */
+const CLEAR_GRID = 1024;
+
+/**
+ * A whole add as one recipe, nothing read back in between (the one-pass add and the plan): the
+ * start state written on the GPU (`addInitKernel`: control words, root pair, C's header), the
+ * counting sweep (which reserves every output node from the pool total as it counts), with
+ * `clearPool` the zeroing of C's words up to that total (a reused pool; a fresh one is zero), and
+ * the fill sweep into C's pool. Roles: `poolA`, `poolB`, `poolC`, `pairs`, `links`, `outs`,
+ * `control`, `queues`. A node past C's pool is not written but flagged (`OVERFLOW.words`), as
+ * are children past the items (`OVERFLOW.items`).
+ *
+ * @example
+ * ```ts
+ * exec.encode(encoder, () => addRecipe(state, { a: A.root, b: B.root }, { clearPool: true, poolWords }), roles);
+ * ```
+ */
+export function addRecipe(
+  state: AddState,
+  roots: { readonly a: number; readonly b: number },
+  pool: { readonly clearPool: boolean; readonly poolWords: number },
+): Recipe {
+  const b = new RecipeBuilder();
+  const init = addInitKernel();
+  b.dispatch(
+    init,
+    { ctl: whole('control'), pairs: whole('pairs'), links: whole('links'), queues: whole('queues'), pool_c: whole('poolC') },
+    1,
+    b.paramsFor(init, { root_a: roots.a, root_b: roots.b, capacity: state.capacity, words: controlWords(state.levels) }),
+  );
+  appendSweep(b, state, countKernels(state.d), true, false);
+  if (pool.clearPool) {
+    const groups = Math.max(1, Math.min(CLEAR_GRID, Math.ceil(pool.poolWords / (4 * INIT_GROUP))));
+    b.dispatch(clearPoolKernel(), { ctl: whole('control'), pool_c: whole('poolC') }, groups);
+  }
+  appendSweep(b, state, fillKernels(state.d), false, true);
   return b.build();
+}
+
+/** The counting sweep's kernels for node size `d`. */
+function countKernels(d: number): SweepKernels {
+  return { large: unionCountKernel(d), merge: mergePairKernel(d, 'count'), small: smallUnionCountKernel(d) };
+}
+
+/** The fill sweep's kernels for node size `d`. */
+function fillKernels(d: number): SweepKernels {
+  return { large: fillKernel(d), merge: mergePairKernel(d, 'fill'), small: smallFillKernel(d) };
 }
 
 /**
@@ -124,6 +179,12 @@ export interface AddOnGpuOptions {
    * several pairs.
    */
   readonly grid?: { readonly large: number; readonly small: number };
+  /**
+   * A bound on C's pool words (header included), from the censuses (`hisparseAddBounds`): the
+   * pool of the one-submission add. Without it the bound comes from the pool words, about twice as
+   * large; C's buffer is trimmed to the words used either way.
+   */
+  readonly poolWords?: number;
 }
 
 /**
@@ -132,6 +193,8 @@ export interface AddOnGpuOptions {
  */
 export interface AddResult extends GpuHiSparseParts {
   readonly census: Census;
+  /** Whether the add ran in one submission (false: the exact two-pass fallback, or no work). */
+  readonly onePass: boolean;
 }
 
 /**
@@ -139,7 +202,7 @@ export interface AddResult extends GpuHiSparseParts {
  * copies summed (the leaf level's size classes are C's `coo4Classes`), and the dense-leaf entries
  * that cancelled to +0 taken off the leaves' entries.
  */
-function censusFromTally(control: Uint32Array, levels: number): Census {
+export function censusFromTally(control: Uint32Array, levels: number): Census {
   const start = tallyStart(levels);
   const nodes: number[][] = [];
   const entries: number[][] = [];
@@ -190,20 +253,26 @@ function emptyPool(ctx: ScanContext): GPUBuffer {
  * workgroup each over the d×d slot grid in workgroup memory, which handles dense+dense,
  * dense+sparse and sparse+sparse alike. The phases:
  *
- * 1. **Union counting** (top-down, one submission): each pair — A's and B's node at the same place,
- *    or one of them alone — counts the union of its slot lists, reserves its output node (its size,
- *    type by the format's rule from the union count, taken from the pool total with an atomic
- *    counter: the paper's allocator, run while counting), and queues its children as the
- *    next level's pairs: common children to be traversed together, children only one side has to
- *    be copied. Between levels a one-invocation kernel sizes the next level's queues from their
- *    tails (the paper's GPU controller, §4.2), and the next level's grid strides over them, so the
- *    host reads back once, after the last level (the total words).
- * 2. **Pool allocation**: the output pool is created with exactly the words counted (so no upper
- *    bound is needed — a bound from the input pools would be about 3.6× their words in the worst
- *    case — and C's `poolWords` equals the canonical pool's size), zero-filled, with the header.
- * 3. **Fill** (top-down, one submission, the same level ranges): each pair writes its node where
- *    the counting sweep reserved it, links the node into its parent's slot, and writes
- *    coordinates and, at the leaves, the sums (common entries) or scaled copies.
+ * 1. **Union counting** (top-down): each pair — A's and B's node at the same place, or one of
+ *    them alone — counts the union of its slot lists, reserves its output node (its size, type by
+ *    the format's rule from the union count, taken from the pool total with an atomic counter: the
+ *    paper's allocator, run while counting), and queues its children as the next level's pairs:
+ *    common children to be traversed together, children only one side has to be copied. Between
+ *    levels a one-invocation kernel sizes the next level's queues from their tails (the paper's
+ *    GPU controller, §4.2), and the next level's grid strides over them.
+ * 2. **Fill** (top-down, the same level ranges): each pair writes its node where the counting
+ *    sweep reserved it, links the node into its parent's slot, and writes coordinates and, at the
+ *    leaves, the sums (common entries) or scaled copies.
+ *
+ * Both sweeps go into **one submission** (`addRecipe`, which also writes the start state on the
+ * GPU): C's pool is allocated before anything is counted, at a bound — `options.poolWords`, which
+ * `HiSparseMatrix.add` takes from the censuses (A's words + B's + 4 per node both have, see
+ * `addBoundsFromCensus`), else A's pool words + B's + 4 per node the smaller could hold — so the
+ * host waits once, for the control words after the fill (root, words used, census), and then
+ * trims C's buffer to the words used with a copy it does not wait for. If that bound passes one
+ * storage binding, or did not hold (an input pool with node types the format's rule would not
+ * choose), the exact two-pass add runs instead: counting, a read-back of the words, C's pool
+ * allocated at exactly that size, then the fill and a second read-back.
  *
  * Operand state: C is built in A's stored orientation with scale 1, as the CPU `hisparseAdd`
  * builds it — B's slots are swapped (and each node re-sorted: by insertion in a small pair, by the
@@ -260,6 +329,7 @@ export async function addOnGpu(
       pool: emptyPool(ctx),
       poolWords: POOL_HEADER_WORDS,
       census: censusFromTally(new Uint32Array(controlWords(a.levels)), a.levels),
+      onePass: false,
     };
   }
   // Every output node sits where A or B has a node: the queue never holds more pairs than their
@@ -283,6 +353,16 @@ export async function addOnGpu(
     levelBounds,
     grid: options.grid ?? { large: LARGE_PAIR_GRID, small: SMALL_PAIR_GRID },
   };
+  // C's words are at most A's and B's together plus 4 per node both have (a union node of a + b
+  // entries takes at most 4 words more than nodes of a and of b: hisparseAddBounds), so one
+  // submission with a pool of that bound needs no count read back in between. Past one binding, or
+  // if the bound did not hold (pools of non-canonical node types), the exact two-pass add runs.
+  const boundWords = options.poolWords ?? a.poolWords + b.poolWords + (4 * Math.min(a.poolWords, b.poolWords)) / 4;
+  const words = Math.ceil(boundWords / 4) * 4;
+  if (4 * words <= ctx.caps.limits.maxStorageBufferBindingSize) {
+    const result = await runGuarded(ctx, 'hisparse add', () => addOnePass(ctx, a, b, add, words));
+    if (result) return { ...state, ...result, onePass: true };
+  }
   return runGuarded(ctx, 'hisparse add', async () => {
     const exec = new RecipeExecutor(ctx, 'hisparse add', 'B');
     const pairs = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add pairs');
@@ -339,7 +419,7 @@ export async function addOnGpu(
         throw new ScanError('GPU_ERROR', `hisparse add: the fill found a node past the ${total} words counted`);
       }
       const census = censusFromTally(filled, add.levels);
-      const result: AddResult = { ...state, root: filled[CONTROL.root] as number, pool, poolWords: total, census };
+      const result: AddResult = { ...state, root: filled[CONTROL.root] as number, pool, poolWords: total, census, onePass: false };
       pool = undefined;
       return result;
     } finally {
@@ -352,6 +432,100 @@ export async function addOnGpu(
       queues.destroy();
     }
   });
+}
+
+/** The item arrays, queues and control words of an add with `capacity` items over `levels` levels. */
+export interface AddScratch {
+  readonly pairs: GPUBuffer;
+  readonly links: GPUBuffer;
+  readonly outs: GPUBuffer;
+  readonly queues: GPUBuffer;
+  readonly control: GPUBuffer;
+  destroy(): void;
+}
+
+/**
+ * The scratch of an add with `capacity` items (8 bytes each in each of the three item arrays and
+ * in each half of the queues) and the control words of `levels` levels. Nothing in it needs
+ * initialising: `addInitKernel` writes what the sweeps read.
+ *
+ * @example
+ * ```ts
+ * const scratch = createAddScratch(ctx, 1024, 3);
+ * scratch.destroy();
+ * ```
+ */
+export function createAddScratch(ctx: ScanContext, capacity: number, levels: number): AddScratch {
+  const pairs = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add pairs');
+  const links = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add links');
+  const outs = createStorageBuffer(ctx, ITEM_ARRAY_BYTES * capacity, 'hisparse add outs');
+  const queues = createStorageBuffer(ctx, 4 * 2 * capacity, 'hisparse add queues');
+  const control = createStorageBuffer(ctx, 4 * controlWords(levels), 'hisparse add control');
+  return {
+    pairs,
+    links,
+    outs,
+    queues,
+    control,
+    destroy: () => [pairs, links, outs, queues, control].forEach((buffer) => buffer.destroy()),
+  };
+}
+
+/**
+ * The roles of {@link addRecipe}: A's, B's and C's pools and the scratch.
+ *
+ * @example
+ * ```ts
+ * exec.encode(encoder, () => recipe, addRoles(A.pool, B.pool, poolC, scratch));
+ * ```
+ */
+export function addRoles(poolA: GPUBuffer, poolB: GPUBuffer, poolC: GPUBuffer, s: AddScratch): Record<string, GPUBuffer> {
+  return { poolA, poolB, poolC, pairs: s.pairs, links: s.links, outs: s.outs, queues: s.queues, control: s.control };
+}
+
+/**
+ * The add in one submission into a pool of `words` (a bound): `addRecipe` with the control words
+ * read back after it — the one wait — then C's pool trimmed to the words used by a copy submitted
+ * without waiting. Resolves to undefined (nothing kept) if the pool or the items overflowed.
+ */
+async function addOnePass(
+  ctx: ScanContext,
+  a: GpuHiSparseParts,
+  b: GpuHiSparseParts,
+  add: AddState,
+  words: number,
+): Promise<(Pick<GpuHiSparseParts, 'root' | 'pool' | 'poolWords'> & { census: Census }) | undefined> {
+  const exec = new RecipeExecutor(ctx, 'hisparse add', 'B');
+  const scratch = createAddScratch(ctx, add.capacity, add.levels);
+  let pool: GPUBuffer | undefined = createStorageBuffer(ctx, 4 * words, 'hisparse pool');
+  try {
+    const roles = addRoles(a.pool, b.pool, pool, scratch);
+    const encoder = ctx.device.createCommandEncoder({ label: 'hisparse add' });
+    exec.encode(encoder, () => addRecipe(add, { a: a.root, b: b.root }, { clearPool: false, poolWords: words }), roles);
+    const read = encodeReadback(ctx, encoder, scratch.control, 0, scratch.control.size);
+    ctx.device.queue.submit([encoder.finish()]);
+    const control = new Uint32Array(await read());
+    if (control[CONTROL.overflow] !== 0) return undefined;
+    const total = control[CONTROL.total] as number;
+    const census = censusFromTally(control, add.levels);
+    if (total < words) {
+      // Trimmed: C's buffer holds its words only (what `poolWords` and the statistics say). The
+      // copy is queued, not awaited; the bound pool is freed once it ran.
+      const exact = createStorageBuffer(ctx, 4 * total, 'hisparse pool');
+      const copy = ctx.device.createCommandEncoder({ label: 'hisparse add: trim' });
+      copy.copyBufferToBuffer(pool, 0, exact, 0, 4 * total);
+      ctx.device.queue.submit([copy.finish()]);
+      pool.destroy();
+      pool = exact;
+    }
+    const result = { root: control[CONTROL.root] as number, pool, poolWords: total, census };
+    pool = undefined;
+    return result;
+  } finally {
+    pool?.destroy();
+    exec.destroy();
+    scratch.destroy();
+  }
 }
 
 /**

@@ -40,8 +40,8 @@ export const NO_PARENT = 0xffffffff;
  * The control words (one small storage buffer of atomics): the next free item (the items' atomic
  * tail), the words the output pool needs (the paper's "simple allocator using an atomic counter":
  * the counting sweep takes each output node's offset from it, so at the end it is the pool's
- * size; word 2 is spare), the root pointer of C, an overflow flag (set if a malformed input needs more items than the bound;
- * then the result is refused), and the tails of the small and the large queue. From word `levels`
+ * size; word 2 is spare), the root pointer of C, the overflow bits ({@link OVERFLOW}: more
+ * pairs than the item capacity, or a node past C's pool; then the result is refused), and the tails of the small and the large queue. From word `levels`
  * on, one {@link LEVEL_WORDS}-word record per level: the first entry and entry count of its large
  * queue, then (from word 4 of the record) the same of its small queue — written by the GPU
  * (`levelRangeKernel`) as the level above finishes, so the host never waits between levels.
@@ -64,6 +64,18 @@ export const CONTROL = { items: 0, total: 1, root: 3, overflow: 4, smallTail: 5,
  * ```
  */
 export const LEVEL_WORDS = 8;
+
+/**
+ * Bits of the overflow word (`CONTROL.overflow`): `items` — the pairs queued passed the item
+ * capacity (the counting sweep dropped children); `words` — a node reserved past C's pool (the
+ * fill sweep left it out). Either makes C incomplete; the caller must refuse it.
+ *
+ * @example
+ * ```ts
+ * if (control[CONTROL.overflow] & OVERFLOW.words) console.log('C needs a larger pool');
+ * ```
+ */
+export const OVERFLOW = { items: 1, words: 2 } as const;
 
 /*
  * The two queues of pairs (§6: "we set up queues for each combination of node types and maximum

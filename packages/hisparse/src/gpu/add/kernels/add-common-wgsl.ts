@@ -1,7 +1,7 @@
 import { type BindingDecl, read, readWrite } from '@scan/core/kit';
 import { NODE_TYPE } from '../../../format/layout.js';
 import { classOfWgsl } from '../../kernels/size-classes.js';
-import { CONTROL, FLAG, LEVEL_WORDS, NO_PARENT, SMALL_PAIR_ENTRIES, TALLY_COPIES, TALLY_WORDS } from '../items.js';
+import { CONTROL, FLAG, LEVEL_WORDS, NO_PARENT, OVERFLOW, SMALL_PAIR_ENTRIES, TALLY_COPIES, TALLY_WORDS } from '../items.js';
 import { mergeHelpersWgsl } from './merge-helpers-wgsl.js';
 import { nodeLayoutWgsl } from './node-layout-wgsl.js';
 
@@ -153,7 +153,7 @@ ${mergeHelpersWgsl()}`;
  * "simple allocator using an atomic counter", §6, run while counting, so the fill needs no atomic
  * of its own): a sparse node's count, and the link into its parent — the dense parent's slot or
  * the sparse parent's value word of the child's rank — or C's root. It returns the pointer, or 0
- * if the pool is too small (then the overflow flag is set and nothing is written). Also
+ * if the pool is too small (then the overflow word gets {@link OVERFLOW}'s `words` bit and nothing is written). Also
  * `leaf_value`: the scaled sum of common entries, the scaled copy of one-sided ones.
  *
  * @example
@@ -163,6 +163,7 @@ ${mergeHelpersWgsl()}`;
  */
 export function fillCommonWgsl(): string {
   return `
+const OVERFLOW_WORDS = ${OVERFLOW.words}u;
 fn place_node(item: u32) -> u32 {
   let out = outs[item];
   let n = out.x;
@@ -170,7 +171,7 @@ fn place_node(item: u32) -> u32 {
   let t = pointer & 3u;
   let off = pointer - t;
   if (off + node_words(t, n) > arrayLength(&pool_c)) {
-    atomicStore(&ctl[CTL_OVERFLOW], 1u);
+    atomicOr(&ctl[CTL_OVERFLOW], OVERFLOW_WORDS);
     return 0u;
   }
   if (t != 0u) { atomicStore(&pool_c[off], n); }
@@ -185,6 +186,11 @@ fn place_node(item: u32) -> u32 {
     let at = pp - pt;
     let slot_rank = link.y;
     let pos = select(at + value_start(pt, parent_out.x) + (slot_rank >> 16u), at + (slot_rank & 0xffffu), pt == 0u);
+    // A parent past the pool was not placed (the flag is set): its slot is no word of C's.
+    if (at + node_words(pt, parent_out.x) > arrayLength(&pool_c)) {
+      atomicOr(&ctl[CTL_OVERFLOW], OVERFLOW_WORDS);
+      return 0u;
+    }
     atomicStore(&pool_c[pos], pointer);
   }
   return pointer;

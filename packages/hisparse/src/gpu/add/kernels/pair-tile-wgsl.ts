@@ -214,7 +214,7 @@ export function enqueueTileWgsl(): string {
   return `
       if (lid == 0u) {
         tile_base = atomicAdd(&ctl[CTL_ITEMS], tile_total);
-        if (tile_base + tile_total > params.capacity) { atomicStore(&ctl[CTL_OVERFLOW], 1u); }
+        if (tile_base + tile_total > params.capacity) { atomicOr(&ctl[CTL_OVERFLOW], 1u); }
         atomicStore(&small_count, 0u);
         atomicStore(&large_count, 0u);
       }

@@ -142,7 +142,7 @@ const smallUnionCount = defineKernel({
   if (!inner || n == 0u) { continue; }
   let at = atomicAdd(&ctl[CTL_ITEMS], n);
   if (at + n > params.capacity) {
-    atomicStore(&ctl[CTL_OVERFLOW], 1u);
+    atomicOr(&ctl[CTL_OVERFLOW], 1u);
     continue;
   }
   var next_small = atomicAdd(&ctl[CTL_SMALL_TAIL], n_small);
