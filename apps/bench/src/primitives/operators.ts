@@ -73,7 +73,7 @@ function makeOperator(op: OperatorCaseOp): Operator<unknown> {
       return defineOperator({
         type: { value: 'f32', index: 'u32' },
         identity: { value: Number.NEGATIVE_INFINITY, index: 0xffffffff },
-        wgsl: 'if (b.value > a.value || (b.value == a.value && b.index < a.index)) { return b; }\nreturn a;',
+        wgsl: 'var r = a;\nif (b.value > a.value || (b.value == a.value && b.index < a.index)) { r = b; }\nreturn r;',
         cpu: (a, b) => (b.value > a.value || (b.value === a.value && b.index < a.index) ? b : a),
         name: 'argmax',
       }) as Operator<unknown>;

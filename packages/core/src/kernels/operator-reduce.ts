@@ -61,7 +61,7 @@ export const OPERATOR_REDUCE_PARAMS = {
  * @example
  * ```ts
  * const argmax = defineOperator({ type: { value: 'f32', index: 'u32' }, identity: { value: -Infinity, index: 0xffffffff },
- *   wgsl: 'if (b.value > a.value || (b.value == a.value && b.index < a.index)) { return b; }\nreturn a;',
+ *   wgsl: 'var r = a;\nif (b.value > a.value || (b.value == a.value && b.index < a.index)) { r = b; }\nreturn r;',
  *   cpu: (a, b) => (b.value > a.value || (b.value === a.value && b.index < a.index) ? b : a) });
  * const partials = operatorReduceKernel({ opKey: argmax.key, subgroups: true, workgroupSize: 256, itemsPerThread: 4, phase: 'partials' });
  * ```

@@ -111,6 +111,7 @@ export { checkHostArray, type HostLayout, hostArrayOver, newHostArray, readRecor
 export { checkHeads, type HeadFlags, type OperatorScanOptions } from '../operators/operator-args.js';
 export { operatorBlockOp } from '../operators/operator-block-op.js';
 export { checkOperatorCompiles } from '../operators/operator-compile-check.js';
+export { operatorSubgroups } from '../operators/operator-subgroups.js';
 export { builtinNameOf, checkOperatorAlgorithm, userOperatorOf } from '../operators/user-operator.js';
 export { GpuSession, withSession } from '../ops/session.js';
 export { getPipeline, type KernelSpec, loadPipelines, setVerifyKernelKeys } from '../pipeline-cache.js';

@@ -48,14 +48,16 @@ export function argExtremumOperator(type: ElementType, which: ArgExtremum): Oper
   const op = defineOperator<ArgRecord>({
     type: { value: type, index: 'u32' },
     identity: { value: 0, index: NO_INDEX },
-    wgsl: `if (a.index == 0xffffffffu) { return b; }
-if (b.index == 0xffffffffu) { return a; }
-let ba = ${bitsWgsl('a.value')};
+    // One return (see operatorSubgroups): b wins when it holds an element and a does not, or b
+    // is better, or as good at a lower index.
+    wgsl: `let ba = ${bitsWgsl('a.value')};
 let bb = ${bitsWgsl('b.value')};
 let ka = ${orderBitsWgsl(type, 'ba')};
 let kb = ${orderBitsWgsl(type, 'bb')};
-if (kb ${better} ka || (kb == ka && b.index < a.index)) { return b; }
-return a;`,
+let b_wins = b.index != 0xffffffffu && (a.index == 0xffffffffu || kb ${better} ka || (kb == ka && b.index < a.index));
+var r = a;
+if (b_wins) { r = b; }
+return r;`,
     cpu: (a, b) => {
       if (a.index === NO_INDEX) return b;
       if (b.index === NO_INDEX) return a;

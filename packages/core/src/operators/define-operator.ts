@@ -39,7 +39,7 @@ const DEFINITION_FIELDS: readonly string[] = ['type', 'identity', 'wgsl', 'cpu',
  * const argmax = defineOperator({
  *   type: { value: 'f32', index: 'u32' },
  *   identity: { value: Number.NEGATIVE_INFINITY, index: 0xffffffff },
- *   wgsl: 'if (b.value > a.value || (b.value == a.value && b.index < a.index)) { return b; }\nreturn a;',
+ *   wgsl: 'var r = a;\nif (b.value > a.value || (b.value == a.value && b.index < a.index)) { r = b; }\nreturn r;',
  *   cpu: (a, b) => (b.value > a.value || (b.value === a.value && b.index < a.index) ? b : a),
  *   name: 'argmax',
  * });

@@ -14,7 +14,7 @@ import type { Operator } from './operator-type.js';
  * const argmax = defineOperator({
  *   type: { value: 'f32', index: 'u32' },
  *   identity: { value: Number.NEGATIVE_INFINITY, index: 0xffffffff },
- *   wgsl: 'if (b.value > a.value || (b.value == a.value && b.index < a.index)) { return b; }\nreturn a;',
+ *   wgsl: 'var r = a;\nif (b.value > a.value || (b.value == a.value && b.index < a.index)) { r = b; }\nreturn r;',
  *   cpu: (a, b) => (b.value > a.value || (b.value === a.value && b.index < a.index) ? b : a),
  * });
  * const scan = blockScan({ name: 'tile_scan', op: operatorBlockOp(argmax), subgroups: true, workgroupSize: 256 });

@@ -2,6 +2,7 @@ import type { ScanContext } from '../context.js';
 import { type OperatorReduceSpec, operatorReduceKernel } from '../kernels/operator-reduce.js';
 import { operatorItemsPerThread } from '../kernels/operator-tile-source.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
+import { operatorSubgroups } from '../operators/operator-subgroups.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
 import { countedParams, recordCountFixup } from './gpu-count.js';
@@ -58,7 +59,7 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
   // What the input holds: the records, or (indexed) plain elements of one word.
   const input = indexed ? { bytes: 4, words: 1 } : op;
   const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
-  const subgroups = ctx.caps.features.subgroups;
+  const subgroups = operatorSubgroups(ctx, op as Operator<unknown>);
   // Runs of about 32 words: a reduction keeps no results in registers, so it loads more per tile.
   // Indexed: 16 elements (four vec4 loads), folded into the invocation's record as they come.
   const K = indexed ? 16 : operatorItemsPerThread(op.words, 32);

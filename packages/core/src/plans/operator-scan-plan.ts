@@ -2,6 +2,7 @@ import type { ScanContext } from '../context.js';
 import { type OperatorScanSpec, operatorScanKernel } from '../kernels/operator-scan.js';
 import { operatorItemsPerThread } from '../kernels/operator-tile-source.js';
 import { checkOperatorCompiles } from '../operators/operator-compile-check.js';
+import { operatorSubgroups } from '../operators/operator-subgroups.js';
 import type { Operator } from '../operators/operator-type.js';
 import { RecipeExecutor } from './executor.js';
 import { countedParams, recordCountFixup, tailOutParams } from './gpu-count.js';
@@ -49,7 +50,7 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
     opKey: op.key,
     inclusive: shape.inclusive,
     backward: shape.backward,
-    subgroups: ctx.caps.features.subgroups,
+    subgroups: operatorSubgroups(ctx, op as Operator<unknown>),
     workgroupSize: WG,
     itemsPerThread: operatorItemsPerThread(op.words, 16),
     maxSpin: 64,
