@@ -34,5 +34,7 @@ export {
   type SortKeyType,
   type SortOptions,
   type SortResult,
+  type SortValueArray,
   type SortValueType,
+  type SortValueWidth,
 } from './types.js';

@@ -10,6 +10,30 @@ export type SortArray = Uint32Array | Int32Array | Float32Array;
  */
 export type SortKeyArray = SortArray | BigUint64Array | BigInt64Array;
 
+/**
+ * Typed arrays `sort` and `segmentedSort` take as values: any typed array whose byte length is the
+ * keys' count × a value width of 4, 8, 12 or 16 bytes (see `SortOptions.values`). Values move as
+ * records of that many bytes, bit for bit, and come back as the class given.
+ */
+export type SortValueArray =
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
+
+/** Bytes of one value: the widths values may have (see {@link SortValueArray}). */
+export type SortValueWidth = 4 | 8 | 12 | 16;
+
+/** Every value width, ascending. */
+export const SORT_VALUE_WIDTHS: readonly SortValueWidth[] = [4, 8, 12, 16];
+
 /** Element types of values (`'u32'`, `'i32'`, `'f32'`): 4 bytes each. */
 export type SortValueType = ElementType;
 
@@ -48,8 +72,12 @@ export const SORT_ALGORITHMS: readonly SortAlgorithm[] = ['radix', 'split-radix'
 export type BitRange = readonly [begin: number, end: number];
 
 /** Options of `sort`. */
-export interface SortOptions<V extends SortArray = SortArray> {
-  /** Values that move with their keys: same length as the keys, any of the three types. */
+export interface SortOptions<V extends SortValueArray = SortArray> {
+  /**
+   * Values that move with their keys: any typed array whose byte length is n × w (n keys, w ∈ {4,
+   * 8, 12, 16}), each value the w bytes at i · w — a `Float32Array` of n, a `Float64Array` of n
+   * (w = 8), a `Float32Array` of 4n (w = 16), a `Uint8Array` of 12n bytes. Returned as the same class.
+   */
   values?: V;
   /**
    * Largest key first (default false). Descending is the exact reverse of the ascending key order,
@@ -66,7 +94,7 @@ export interface SortOptions<V extends SortArray = SortArray> {
 }
 
 /** What `sort` and `segmentedSort` resolve to: new arrays, the inputs untouched. */
-export interface SortResult<K extends SortKeyArray = SortArray, V extends SortArray = SortArray> {
+export interface SortResult<K extends SortKeyArray = SortArray, V extends SortValueArray = SortArray> {
   keys: K;
   /** The values in their keys' new order (present when values were given). */
   values?: V;
@@ -79,7 +107,8 @@ export interface ArgsortOptions {
 }
 
 /** Options of `segmentedSort`. */
-export interface SegmentedSortOptions<V extends SortArray = SortArray> {
+export interface SegmentedSortOptions<V extends SortValueArray = SortArray> {
+  /** Values that move with their keys: n × w bytes, w ∈ {4, 8, 12, 16} (see `SortOptions.values`). */
   values?: V;
   descending?: boolean;
 }

@@ -27,7 +27,9 @@ export type {
   SortKeyType,
   SortOptions,
   SortResult,
+  SortValueArray,
   SortValueType,
+  SortValueWidth,
 } from '../types.js';
 export { SORT_ALGORITHMS } from '../types.js';
 export { argsort } from './argsort.js';

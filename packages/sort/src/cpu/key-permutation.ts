@@ -1,5 +1,5 @@
 import { keyWordsOf } from '../key-order.js';
-import type { BitRange, SortArray, SortKeyArray, SortKeyType } from '../types.js';
+import type { BitRange, SortArray, SortKeyArray, SortKeyType, SortValueArray } from '../types.js';
 import { orderValues } from './order-values.js';
 import { radixPermutation } from './radix-permutation.js';
 
@@ -58,6 +58,28 @@ export function keyPermutation(keys: SortKeyArray, keyType: SortKeyType, descend
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) out[i] = byLow[byHigh[i]!]!;
   return out;
+}
+
+/**
+ * A new array of the same class as `values` whose record i is record `permutation[i]` of `values`,
+ * a record being `width` bytes (4, 8, 12 or 16), bit for bit: values of any typed array class.
+ *
+ * @example
+ * ```ts
+ * gatherRecords(new Float64Array([1, 2]), new Uint32Array([1, 0]), 8); // Float64Array [2, 1]
+ * ```
+ */
+export function gatherRecords<T extends SortValueArray>(values: T, permutation: Uint32Array, width: number): T {
+  const n = permutation.length;
+  const w = width / 4;
+  // A copy of the bytes: the caller's view may start at an offset that is not a multiple of 4.
+  const src = new Uint32Array(new Uint8Array(values.buffer, values.byteOffset, values.byteLength).slice().buffer);
+  const dst = new Uint32Array(w * n);
+  for (let i = 0; i < n; i++) {
+    const from = w * permutation[i]!;
+    for (let k = 0; k < w; k++) dst[w * i + k] = src[from + k]!;
+  }
+  return new (values.constructor as new (b: ArrayBuffer) => T)(dst.buffer);
 }
 
 /**

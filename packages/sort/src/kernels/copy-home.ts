@@ -22,7 +22,7 @@ export const COPY_HOME_WORKGROUP = 256;
  */
 export const copyHomeKernel = defineKernel({
   name: 'sort/radix/copy-home',
-  bindings: (spec: { readonly values: boolean; readonly keyType?: SortKeyType }) => ({
+  bindings: (spec: { readonly values: boolean; readonly keyType?: SortKeyType; readonly valueWords?: number }) => ({
     sorted_keys: read(`array<${keyWgslType(spec.keyType ?? 'u32')}>`),
     keys: readWrite(`array<${keyWgslType(spec.keyType ?? 'u32')}>`),
     sorted_values: spec.values ? read('array<u32>') : undefined,
@@ -34,7 +34,7 @@ export const copyHomeKernel = defineKernel({
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   let i = (wid.x + wid.y * params.dispatch_x) * ${COPY_HOME_WORKGROUP}u + lid;
   if (i >= params.count) { return; }
-  keys[i] = sorted_keys[i];${spec.values ? '\n  values[i] = sorted_values[i];' : ''}
+  keys[i] = sorted_keys[i];${spec.values ? `\n  for (var c = 0u; c < ${spec.valueWords ?? 1}u; c++) { values[i * ${spec.valueWords ?? 1}u + c] = sorted_values[i * ${spec.valueWords ?? 1}u + c]; }` : ''}
 }
 `,
 });

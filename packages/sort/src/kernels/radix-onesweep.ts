@@ -13,6 +13,7 @@ import {
   wgslOp,
 } from '@scan/core/kit';
 import { keyWgslType, keyWordsOf, lastKeyWgsl, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
+import type { ValueWords } from '../plans/sort-shape.js';
 import type { SortKeyType } from '../types.js';
 import { RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
@@ -71,6 +72,11 @@ export type OnesweepSpec = {
    */
   readonly width: number;
   readonly values: ValueMode;
+  /**
+   * 32-bit words of one value (1 to 4: a 4-, 8-, 12- or 16-byte record at word `i · valueWords` of
+   * `values_in`/`values_out`); default 1. Argsort's indices are one word.
+   */
+  readonly valueWords?: ValueWords;
   readonly subgroups: boolean;
   /**
    * 1 when every subgroup has at most 32 invocations (a ballot fits its first word), else 4 (up to
@@ -407,11 +413,23 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const K = keyWgslType(spec.keyType);
   const wide = K !== 'u32';
   // Values are staged in the keys' staging: in the first word of a 64-bit key's slot.
-  const valueAt = (e: string) => {
-    const v = spec.values === 'index' ? e : `values_in[${e}]`;
-    return wide ? `vec2<u32>(${v}, 0u)` : v;
-  };
   const stagedValue = (p: string) => (wide ? `stage[${p}].x` : `stage[${p}]`);
+  // Values of VW words move one word a round through the keys' staging (it holds a tile of keys,
+  // not of records): round c stages word c of every value at its key's rank, then writes it out
+  // next to the key's target. The staging stays a tile of keys (no more workgroup memory, so wide
+  // values keep the tile size); a record costs VW rounds of two barriers, and its VW words go out
+  // in VW writes whose lanes are VW words apart (each round touches the same lines, which the L2
+  // merges). Reads and writes of the records are what a copy of them moves: 2 · n · 4 · VW bytes a pass.
+  const VW = spec.values === 'move' ? (spec.valueWords ?? 1) : 1;
+  const word = (i: string, c: number) => (VW === 1 ? i : `${i} * ${VW}u${c === 0 ? '' : ` + ${c}u`}`);
+  const valueRound = (c: number) => {
+    const read = spec.values === 'index' ? 'e' : `values_in[${word('e', c)}]`;
+    const staged = wide ? `vec2<u32>(${read}, 0u)` : read;
+    return `  workgroupBarrier();
+${perKey(spec, (j, slot) => `  { let e = base + ${j} * gsize + lane; if (e < n) { stage[${slot('ranks')}] = ${staged}; } }`)}
+  workgroupBarrier();
+${perKey(spec, (i, slot) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[${word(slot('targets'), c)}] = ${stagedValue('p')}; } }`)}`;
+  };
   // A partial tile's keys past the count: the last key (padLast: it ranks at the tail by its own
   // digit, and the staging may write it there), else 0 (never counted nor staged: the phases test
   // the index instead).
@@ -572,14 +590,7 @@ ${
   }`,
       )
 }
-${
-  moves
-    ? `  workgroupBarrier();
-${perKey(spec, (j, slot) => `  { let e = base + ${j} * gsize + lane; if (e < n) { stage[${slot('ranks')}] = ${valueAt('e')}; } }`)}
-  workgroupBarrier();
-${perKey(spec, (i, slot) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[${slot('targets')}] = ${stagedValue('p')}; } }`)}`
-    : ''
-}
+${moves ? unroll(VW, (c) => valueRound(c)) : ''}
 }
 `;
 }

@@ -1,5 +1,6 @@
 import { defineKernel, readWrite, unroll } from '@scan/core/kit';
 import { keyWgslType, keyWordsOf, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
+import type { ValueWords } from '../plans/sort-shape.js';
 import type { BitRange, SortKeyType } from '../types.js';
 import { SORT_COUNT_PARAMS } from './radix-digits.js';
 import type { ValueMode } from './radix-onesweep.js';
@@ -12,6 +13,8 @@ export type SmallSortSpec = {
   readonly bits: BitRange;
   /** 'none', 'move' (values follow their keys), or 'index' (argsort: each key's index is written). */
   readonly values: ValueMode;
+  /** 32-bit words of one moved value, 1 to 4 (default 1): the record at word `i · valueWords` of `values`. */
+  readonly valueWords?: ValueWords;
   /** Invocations (a power of two, at most 1024 and the device's limits). */
   readonly workgroupSize: number;
   /** Keys sorted at most, a power of two: the size of the bitonic network. */
@@ -148,6 +151,9 @@ fn after(a: vec2<u32>, b: vec2<u32>) -> bool { return a.x > b.x || (a.x == b.x &
   const indexOf = W === 2 ? 'z' : 'y';
   const moves = spec.values === 'move';
   const hasValues = spec.values !== 'none';
+  // A moved value is VW words (argsort's index one), gathered word by word into registers.
+  const VW = moves ? (spec.valueWords ?? 1) : 1;
+  const word = (i: string, c: number) => (VW === 1 ? i : `${i} * ${VW}u${c === 0 ? '' : ` + ${c}u`}`);
   // Output positions of this invocation: r · WG + lid, for each r < PER.
   const perPosition = (body: (p: string, r: number) => string) => unroll(PER, (r) => body(`${r * WG}u + lid`, r));
   return `${orderBitsWgsl(spec.keyType, spec.descending)}
@@ -193,13 +199,13 @@ ${unroll(E, (m) => `        slots[at(base + ${m}u * jlow)] = v[${m}];`)}
 
   // 3. Gather: the keys (and values) of this invocation's output positions, into registers.
   var out_keys: array<${K}, ${PER}>;
-  ${hasValues ? `var out_values: array<u32, ${PER}>;` : ''}
+  ${hasValues ? `var out_values: array<u32, ${PER * VW}>;` : ''}
 ${perPosition(
   (p, r) => `  {
     let src = slots[at(min(${p}, CAP - 1u))].${indexOf};
     if (${p} < n) {
       out_keys[${r}] = keys[src];
-      ${hasValues ? `out_values[${r}] = ${moves ? 'values[src]' : 'src'};` : ''}
+      ${hasValues ? unroll(VW, (c) => `out_values[${r * VW + c}] = ${moves ? `values[${word('src', c)}]` : 'src'};`) : ''}
     }
   }`,
 )}
@@ -210,7 +216,7 @@ ${perPosition(
 ${perPosition(
   (p, r) => `  if (${p} < n) {
     keys[${p}] = out_keys[${r}];
-    ${hasValues ? `values[${p}] = out_values[${r}];` : ''}
+    ${hasValues ? unroll(VW, (c) => `values[${word(`(${p})`, c)}] = out_values[${r * VW + c}];`) : ''}
   }`,
 )}
 }

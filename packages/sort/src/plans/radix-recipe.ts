@@ -100,6 +100,8 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
   const tile = config.pass.workgroupSize * config.pass.elementsPerThread;
   const histChunk = config.histogramWorkgroupSize * config.histogramElements;
   const width = Math.max(...passes.map((pass) => pass.width));
+  // Words of one moved value (argsort's index, and values 'none', one).
+  const valueWords = values === 'move' ? (config.sort.valueWords ?? 1) : 1;
   const layouts = [layoutOf(false), layoutOf(true)] as const;
 
   function layoutOf(indirect: boolean): Layout {
@@ -125,7 +127,7 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     const copyHome =
       indirect && P % 2 === 1
         ? {
-            kernel: copyHomeKernel({ values: values !== 'none', keyType: config.sort.keyType }),
+            kernel: copyHomeKernel({ values: values !== 'none', keyType: config.sort.keyType, valueWords }),
             bindings: { sorted_keys: alt, keys, sorted_values: altVals, values: vals },
           }
         : undefined;
@@ -137,7 +139,7 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
         const fromCaller = p % 2 === 0;
         const mode: ValueMode = values === 'index' && p > 0 ? 'move' : values;
         return {
-          kernel: onesweepKernel({ ...config.pass, width, values: mode }),
+          kernel: onesweepKernel({ ...config.pass, width, values: mode, ...(valueWords > 1 ? { valueWords } : {}) }),
           bindings: {
             keys_in: fromCaller ? keys : alt,
             keys_out: fromCaller ? alt : keys,
@@ -166,7 +168,7 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
   return (capacity, source) => {
     const layout = layouts[source.kind === 'indirect' ? 1 : 0];
     const b = new RecipeBuilder();
-    const bytes = 4 * capacity;
+    const bytes = 4 * valueWords * capacity;
     const keyBytes = 4 * keyWordsOf(config.sort.keyType) * capacity;
     const tiles = Math.ceil(capacity / tile);
     const histWorkgroups = Math.min(Math.ceil(capacity / histChunk), MAX_HISTOGRAM_WORKGROUPS);
@@ -259,6 +261,7 @@ export function smallSortRecipes(config: RadixConfig, values: ValueMode): (capac
         descending: config.sort.descending,
         bits: config.sort.bits,
         values,
+        ...(values === 'move' && (config.sort.valueWords ?? 1) > 1 ? { valueWords: config.sort.valueWords } : {}),
         workgroupSize: config.small.workgroupSize,
         capacity,
         padded: config.small.padded[config.small.tiers.indexOf(capacity)] ?? false,
