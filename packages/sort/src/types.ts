@@ -8,7 +8,7 @@ export type SortArray = Uint32Array | Int32Array | Float32Array;
  * ({@link SortArray}) and 64-bit integers (`BigUint64Array` is `'u64'`, `BigInt64Array` `'i64'`,
  * radix sort only).
  */
-export type SortKeyArray = SortArray | BigUint64Array | BigInt64Array;
+export type SortKeyArray = SortArray | BigUint64Array | BigInt64Array | Uint16Array;
 
 /**
  * Typed arrays `sort` and `segmentedSort` take as values: any typed array whose byte length is the
@@ -41,7 +41,14 @@ export type SortValueType = ElementType;
  * Element types of keys: the value types, and the 64-bit integers `'u64'` and `'i64'` (two words
  * per key, little-endian as `BigUint64Array` stores them; the radix sort only).
  */
-export type SortKeyType = ElementType | 'u64' | 'i64';
+export type SortKeyType = ElementType | 'u64' | 'i64' | HalfKeyType;
+
+/**
+ * 16-bit key types: `'u16'` (a `Uint16Array`) and `'f16'` (half floats by their bits: a
+ * `Float16Array`, or a `Uint16Array` with `keyType: 'f16'`), ordered like f32 (−NaN… −∞ < … < −0 <
+ * +0 < … < +∞ < NaN, every NaN equal). Two keys per 32-bit word in a buffer; radix sort only.
+ */
+export type HalfKeyType = 'u16' | 'f16';
 
 /** Key types of two 32-bit words. */
 export type WideKeyType = 'u64' | 'i64';
@@ -89,8 +96,13 @@ export interface SortOptions<V extends SortValueArray = SortArray> {
   descending?: boolean;
   /** Algorithm (default `'radix'`). */
   algorithm?: SortAlgorithm;
-  /** Sort on key bits `[begin, end)` only (`'radix'` and `'split-radix'`); default the whole key (`[0, 32]`, `[0, 64]` for 64-bit keys). */
+  /** Sort on key bits `[begin, end)` only (`'radix'` and `'split-radix'`); default the whole key (`[0, 32]`, `[0, 64]` for 64-bit keys, `[0, 16]` for 16-bit keys). */
   bits?: BitRange;
+  /**
+   * The keys' type where the array does not say it: `'f16'` reads a `Uint16Array` as half-float
+   * bits (default `'u16'`). Any other value must be the array's own type.
+   */
+  keyType?: SortKeyType;
 }
 
 /** What `sort` and `segmentedSort` resolve to: new arrays, the inputs untouched. */
@@ -104,6 +116,8 @@ export interface SortResult<K extends SortKeyArray = SortArray, V extends SortVa
 export interface ArgsortOptions {
   /** Largest key first (default false); see {@link SortOptions.descending}. */
   descending?: boolean;
+  /** `'f16'` reads a `Uint16Array` as half-float bits; see {@link SortOptions.keyType}. */
+  keyType?: SortKeyType;
 }
 
 /** Options of `segmentedSort`. */

@@ -3,7 +3,7 @@ import { ScanError } from '@scan/core';
 import { checkBoolean, checkOneOf, checkOptions, describeValue, invalidArgument } from '@scan/core/kit';
 import type { HeadFlags } from '@scan/segmented';
 import { checkSegments, type NormalizedSegments } from '@scan/segmented/kit';
-import { keyBitsOf, keyWordsOf } from './key-order.js';
+import { isHalfKey, keyBitsOf } from './key-order.js';
 import {
   type BitRange,
   SORT_ALGORITHMS,
@@ -68,6 +68,8 @@ export function checkSortKeys(keys: unknown, argument = 'keys'): ElementType {
 export function checkSortKeyArray(keys: unknown, argument = 'keys'): SortKeyType {
   if (keys instanceof BigUint64Array) return 'u64';
   if (keys instanceof BigInt64Array) return 'i64';
+  if (keys instanceof Uint16Array) return 'u16';
+  if (isFloat16Array(keys)) return 'f16';
   if (
     ArrayBuffer.isView(keys) &&
     !(keys instanceof DataView) &&
@@ -84,7 +86,46 @@ export function checkSortKeyArray(keys: unknown, argument = 'keys'): SortKeyType
   return checkSortKeys(keys, argument);
 }
 
-const WIDE_KEY_TYPES_WANTED = 'expected a Uint32Array, Int32Array, Float32Array, BigUint64Array or BigInt64Array';
+const WIDE_KEY_TYPES_WANTED =
+  'expected a Uint32Array, Int32Array, Float32Array, BigUint64Array, BigInt64Array, Uint16Array or Float16Array';
+
+/** Whether `x` is a `Float16Array` (where the engine has one). */
+function isFloat16Array(x: unknown): boolean {
+  const F16 = (globalThis as { Float16Array?: new () => unknown }).Float16Array;
+  return F16 !== undefined && x instanceof F16;
+}
+
+/**
+ * The key type of an array with `options.keyType`: absent, the array's own type; else it must fit
+ * the array — `'u16'` or `'f16'` on a `Uint16Array` (f16 bits), the array's own type otherwise —
+ * or an `INVALID_ARGUMENT` {@link ScanError} naming `argument`.
+ *
+ * @example
+ * ```ts
+ * checkKeyTypeOption('u16', 'f16', 'options.keyType'); // 'f16'
+ * checkKeyTypeOption('u32', 'f16', 'options.keyType'); // throws: options.keyType = "f16": does not fit Uint32Array keys …
+ * ```
+ */
+export function checkKeyTypeOption(arrayType: SortKeyType, keyType: unknown, argument: string): SortKeyType {
+  if (keyType === undefined || keyType === arrayType) return arrayType;
+  if (arrayType === 'u16' && keyType === 'f16') return 'f16';
+  const fits = arrayType === 'u16' ? "'u16' or 'f16'" : `'${arrayType}'`;
+  return invalidArgument(argument, keyType, `does not fit ${arrayType} keys (their array takes ${fits})`);
+}
+
+/**
+ * A 16-bit key type where the segmented sort is asked for: an `UNSUPPORTED` {@link ScanError}
+ * naming `argument` (it sorts 32- and 64-bit keys).
+ *
+ * @example
+ * ```ts
+ * checkSegmentedKeyType('u16', 'keys'); // throws
+ * ```
+ */
+export function checkSegmentedKeyType(keyType: SortKeyType, argument: string): void {
+  if (!isHalfKey(keyType)) return;
+  throw new ScanError('UNSUPPORTED', `${argument}: ${keyType} keys are not segment-sorted (widen them to 32 bits)`, { argument });
+}
 
 /**
  * A 64-bit key type with an algorithm other than `'radix'`: an `UNSUPPORTED` {@link ScanError}
@@ -96,7 +137,7 @@ const WIDE_KEY_TYPES_WANTED = 'expected a Uint32Array, Int32Array, Float32Array,
  * ```
  */
 export function checkAlgorithmTakes(algorithm: SortAlgorithm, keyType: SortKeyType, argument: string): void {
-  if (algorithm === 'radix' || keyWordsOf(keyType) === 1) return;
+  if (algorithm === 'radix' || keyBitsOf(keyType) === 32) return;
   throw new ScanError(
     'UNSUPPORTED',
     `${argument} = "${algorithm}": ${keyType} keys are sorted by 'radix' only ('${algorithm}' takes 32-bit keys)`,
@@ -134,8 +175,9 @@ export interface NormalizedSortOptions {
  * ```
  */
 export function normalizeSortOptions(keys: unknown, options: unknown): NormalizedSortOptions {
-  const keyType = checkSortKeyArray(keys);
-  const o = checkOptions(options, ['values', 'descending', 'algorithm', 'bits']);
+  const arrayType = checkSortKeyArray(keys);
+  const o = checkOptions(options, ['values', 'descending', 'algorithm', 'bits', 'keyType']);
+  const keyType = checkKeyTypeOption(arrayType, o['keyType'], 'options.keyType');
   const { values, valueType, valueWidth } = checkValues(o['values'], (keys as SortKeyArray).length);
   const descending = checkBoolean(o['descending'], 'options.descending', false);
   const algorithm = checkOneOf<SortAlgorithm>(o['algorithm'], SORT_ALGORITHMS, 'options.algorithm', 'radix');
@@ -169,9 +211,10 @@ export interface NormalizedArgsortOptions {
  * ```
  */
 export function normalizeArgsortOptions(keys: unknown, options: unknown): NormalizedArgsortOptions {
-  const keyType = checkSortKeyArray(keys);
-  const o = checkOptions(options, ['descending']);
-  return { keyType, descending: checkBoolean(o['descending'], 'options.descending', false) };
+  const arrayType = checkSortKeyArray(keys);
+  const o = checkOptions(options, ['descending', 'keyType']);
+  const descending = checkBoolean(o['descending'], 'options.descending', false);
+  return { keyType: checkKeyTypeOption(arrayType, o['keyType'], 'options.keyType'), descending };
 }
 
 /** Arguments of `segmentedSort` after validation. */
@@ -208,6 +251,7 @@ export interface NormalizedSegmentedSortArgs {
  */
 export function normalizeSegmentedSortArgs(keys: unknown, segments: unknown, options: unknown): NormalizedSegmentedSortArgs {
   const keyType = checkSortKeyArray(keys);
+  checkSegmentedKeyType(keyType, 'keys');
   const n = (keys as SortKeyArray).length;
   // Named `headFlags` as in the API contract (`segmentedSort(ctx, keys, headFlags, …)`); offsets
   // are then reported as `headFlags.offsets[i]`.

@@ -91,12 +91,12 @@ describe('options', () => {
     invalid(
       () => sort(new Uint32Array(2), { descend: true } as never),
       'options.descend',
-      /^options\.descend = true: unknown option \(allowed: values, descending, algorithm, bits\)$/,
+      /^options\.descend = true: unknown option \(allowed: values, descending, algorithm, bits, keyType\)$/,
     );
     invalid(
       () => argsort(new Uint32Array(2), { values: new Uint32Array(2) } as never),
       'options.values',
-      /^options\.values = Uint32Array\(2\): unknown option \(allowed: descending\)$/,
+      /^options\.values = Uint32Array\(2\): unknown option \(allowed: descending, keyType\)$/,
     );
     invalid(
       () => segmentedSort(new Uint32Array(2), u8(1, 0), { bits: [0, 8] } as never),

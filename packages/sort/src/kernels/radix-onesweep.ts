@@ -77,6 +77,14 @@ export type OnesweepSpec = {
    * `values_in`/`values_out`); default 1. Argsort's indices are one word.
    */
   readonly valueWords?: ValueWords;
+  /**
+   * 16-bit keys (`'u16'`, `'f16'`) in a buffer two to a word: `packedIn` reads `keys_in` so (the
+   * first pass, from the caller's buffer), `packedOut` writes `keys_out` so (the last pass, into a
+   * buffer whose words before ⌊count / 2⌋ are zero: each key goes in with an `atomicOr` on its half,
+   * since the two keys of a word come from different invocations). Between them keys are one a word.
+   */
+  readonly packedIn?: boolean;
+  readonly packedOut?: boolean;
   readonly subgroups: boolean;
   /**
    * 1 when every subgroup has at most 32 invocations (a ballot fits its first word), else 4 (up to
@@ -234,7 +242,32 @@ function batchedScatter(spec: OnesweepSpec): string {
   return `${perKeySlots(spec, 'staged', keyWgslType(spec.keyType))}
 ${perKey(spec, (i, slot) => `  ${slot('staged')} = stage[${i} * WG + lid];`)}
 ${perKey(spec, (i, slot) => `  ${slot('targets')} = wg_digit[digit_of(${slot('staged')})] + ${i} * WG + lid;`)}
-${perKey(spec, (i, slot) => `  if (${i} * WG + lid < valid) { keys_out[${slot('targets')}] = ${slot('staged')}; }`)}`;
+${perKey(spec, (i, slot) => `  if (${i} * WG + lid < valid) { ${storeKey(spec, slot('targets'), slot('staged'))} }`)}`;
+}
+
+/** WGSL storing key `k` at position `t` of `keys_out`: a plain store, or (`packedOut`) `store_key`. */
+function storeKey(spec: OnesweepSpec, t: string, k: string): string {
+  return spec.packedOut ? `store_key(${t}, ${k});` : `keys_out[${t}] = ${k};`;
+}
+
+/**
+ * WGSL of the packed 16-bit key access a pass needs: `load_key(e)` (`packedIn`: key e, the half of
+ * word e / 2) and `store_key(t, k)` (`packedOut`: an \`atomicOr\` of k into its half of a zeroed word;
+ * the word of an odd count's last key is not zeroed, since its other half is the caller's, so that
+ * half is cleared first with an \`atomicAnd\`).
+ */
+function packedKeysWgsl(spec: OnesweepSpec): string {
+  const load = spec.packedIn ? `fn load_key(e: u32) -> u32 { return (keys_in[e >> 1u] >> ((e & 1u) << 4u)) & 0xffffu; }` : '';
+  const store = spec.packedOut
+    ? `fn store_key(t: u32, k: u32) {
+  let w = t >> 1u;
+  let odd = (t & 1u) != 0u;
+  if (!odd && t + 1u >= params.count) { atomicAnd(&keys_out[w], 0xffff0000u); }
+  atomicOr(&keys_out[w], select(k, k << 16u, odd));
+}`
+    : '';
+  return `${load}
+${store}`;
 }
 
 /**
@@ -361,7 +394,7 @@ export const onesweepKernel = defineKernel({
   name: 'sort/onesweep',
   bindings: (spec: OnesweepSpec) => ({
     keys_in: read(`array<${keyWgslType(spec.keyType)}>`),
-    keys_out: readWrite(`array<${keyWgslType(spec.keyType)}>`),
+    keys_out: readWrite(spec.packedOut ? 'array<atomic<u32>>' : `array<${keyWgslType(spec.keyType)}>`),
     values_in: spec.values === 'move' ? read('array<u32>') : undefined,
     values_out: spec.values === 'none' ? undefined : readWrite('array<u32>'),
     status: readWrite('array<atomic<u32>>'),
@@ -472,7 +505,7 @@ ${perKey(spec, (i, slot) => `  { let p = ${i} * WG + lid; if (p < valid) { value
     workgroupBarrier();
     for (var j = 0u; j < E; j++) {
       let e = ${t} * TILE + j * WG + lid;
-      if (e < n) { atomicAdd(&counters[digit_of(keys_in[e])], 1u); }
+      if (e < n) { atomicAdd(&counters[digit_of(${spec.packedIn ? 'load_key(e)' : 'keys_in[e]'})], 1u); }
     }
     workgroupBarrier();`,
       value: (r) => `atomicLoad(&counters[me * R + ${r}u])`,
@@ -489,7 +522,8 @@ const TILE: u32 = ${TILE}u;
 const RADIX: u32 = ${RADIX}u;
 const R: u32 = ${R}u;                       // digits per invocation in the per-digit phases
 const STATUS_BASE: u32 = ${SORT_STATUS_BASE}u;
-${keyTile.decls}
+${spec.packedIn ? '' : keyTile.decls}
+${packedKeysWgsl(spec)}
 ${lookBackCommonWgsl()}
 ${lb.decls}
 
@@ -529,7 +563,13 @@ ${clearsWgsl(spec, `${G * RADIX}u`)}
 
   // 1. Load: the tile load, E keys per lane, strided by the group size (coalesced).
   let base = tile_start + group * gsize * E;
-  var keys = ${keyTile.load('tile')};
+  ${
+    spec.packedIn
+      ? `// Two keys a word: adjacent lanes read the halves of one word (2 bytes a key).
+  var keys: array<u32, E>;
+${perKey(spec, (j, slot) => `  { let e = base + ${j} * gsize + lane; ${slot('keys')} = ${pad ?? '0u'}; if (e < n) { ${slot('keys')} = load_key(e); } }`)}`
+      : `var keys = ${keyTile.load('tile')};`
+  }
 
   // 2. Early counts (Onesweep's): the tile's digit counts, published at once as AGGREGATE (tile 0:
   // INCLUSIVE) so that successors waiting in their look-back need not wait for this tile's ranking.
@@ -585,7 +625,7 @@ ${
     if (p < valid) {
       let k = stage[p];
       ${slot('targets')} = wg_digit[digit_of(k)] + p;
-      keys_out[${slot('targets')}] = k;
+      ${storeKey(spec, slot('targets'), 'k')}
     }
   }`,
       )

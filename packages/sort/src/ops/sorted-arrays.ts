@@ -39,11 +39,12 @@ export async function readSorted<K extends SortKeyArray, V extends SortValueArra
   s: GpuSession,
   up: UploadedSort<K, V>,
 ): Promise<SortResult<K, V>> {
-  const readKeys = s.readback(up.keyBuffer, up.keys.byteLength);
+  // Whole words (16-bit keys of an odd count end in half a word).
+  const readKeys = s.readback(up.keyBuffer, 4 * Math.ceil(up.keys.byteLength / 4));
   // Keys and values may differ in width (64-bit keys, 32-bit values).
   const readValues = up.valueBuffer && up.values ? s.readback(up.valueBuffer, up.values.byteLength) : undefined;
   s.submit();
-  const keys = new (up.keys.constructor as new (b: ArrayBuffer) => K)(await readKeys());
+  const keys = new (up.keys.constructor as new (b: ArrayBuffer) => K)(await readKeys()).slice(0, up.keys.length) as K;
   if (!readValues || !up.values) return { keys };
   return { keys, values: new (up.values.constructor as new (b: ArrayBuffer) => V)(await readValues()) };
 }

@@ -2,7 +2,10 @@ import type { BitRange, SortAlgorithm, SortKeyType, SortValueType, SortValueWidt
 
 /** Options of `createSortPlan`. */
 export interface SortPlanOptions {
-  /** Key type (default `'u32'`); `'u64'` and `'i64'` (two words per key) with `'radix'` only. */
+  /**
+   * Key type (default `'u32'`); `'u64'` and `'i64'` (two words per key), `'u16'` and `'f16'` (two
+   * keys per word, f16 ordered by its bits like f32) with `'radix'` only.
+   */
   keyType?: SortKeyType;
   /** Type of the values that move with the keys; leave it out (and `valueWidth`) to sort keys only. */
   valueType?: SortValueType;

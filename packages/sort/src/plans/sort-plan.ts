@@ -11,7 +11,7 @@ import {
   invalidArgument,
   planOf,
 } from '@scan/core/kit';
-import { keyBitsOf, keyWordsOf } from '../key-order.js';
+import { keyBitsOf, keyBytesOf, keyWordsOf } from '../key-order.js';
 import { checkCopyTargets, checkSortCount, checkSortValueBytes } from '../limits.js';
 import type { SortKeyType } from '../types.js';
 import { checkAlgorithmTakes, checkAlgorithmTakesValues, checkBitRange, checkValueWidth } from '../validate.js';
@@ -55,7 +55,8 @@ function tuningOf(tuning: unknown): RadixTuning {
  *
  * `'radix'` (default) is the one-sweep radix sort: one histogram pass and one pass per 8-bit digit
  * of the bit range (four for whole 32-bit keys, eight for `keyType` `'u64'` or `'i64'`, whose keys
- * are 8 bytes each in `keys`), all in one compute pass after one clear. Small
+ * are 8 bytes each in `keys`, two for `'u16'` or `'f16'`, two keys to a word in `keys`), all in one
+ * compute pass after one clear. Small
  * counts — up to 4096 keys where the device's workgroup memory holds 32 KiB (2048 at 16 KiB; 1024
  * on SwiftShader, which compiles large workgroup memory slowly) — take a one-workgroup bitonic sort
  * instead: ONE dispatch that sorts (key, index) pairs in workgroup memory, stable, with the same
@@ -94,7 +95,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
   const keyType: SortKeyType =
     o.keyType === undefined
       ? 'u32'
-      : o.keyType === 'u64' || o.keyType === 'i64'
+      : o.keyType === 'u64' || o.keyType === 'i64' || o.keyType === 'u16' || o.keyType === 'f16'
         ? o.keyType
         : checkElementType(o.keyType, 'options.keyType');
   const valueWidth = checkValueWidth(o.valueWidth, 'options.valueWidth');
@@ -142,7 +143,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
       }
       const gpu = gpuCountOf('sort plan', a, maxCount);
       const indirect = gpu !== undefined;
-      const need: Record<string, number> = { keys: 4 * keyWordsOf(keyType) };
+      const need: Record<string, number> = { keys: keyBytesOf(keyType) };
       if (valueType !== undefined) need.values = valueWidth;
       if (indirect) need.countBuffer = 0;
       // Buffers are checked for the count given, or for maxCount when the GPU gives it.
