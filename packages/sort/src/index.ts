@@ -26,6 +26,7 @@ export type { TopKEncodeArgs, TopKOptions, TopKPlanOptions, TopKResult } from '.
 export {
   type ArgsortOptions,
   type BitRange,
+  type HalfKeyType,
   type SegmentedSortOptions,
   SORT_ALGORITHMS,
   type SortAlgorithm,

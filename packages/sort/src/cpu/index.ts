@@ -20,6 +20,7 @@ export type { TopKOptions, TopKResult } from '../top-k-types.js';
 export type {
   ArgsortOptions,
   BitRange,
+  HalfKeyType,
   SegmentedSortOptions,
   SortAlgorithm,
   SortArray,
