@@ -136,6 +136,13 @@ const CASES: Record<string, (b: Buffers) => Case> = {
     liveBound: 5,
     memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4, 3) + 4 * 256 + 32,
   }),
+  'radix, u16 keys and values, a count read on the GPU (the zeroing between the passes)': (b) => ({
+    // Two keys a word (the keys buffer holds 2 · BIG of them).
+    create: () => createSortPlan(b.ctx, { keyType: 'u16', valueType: 'u32', maxCount: N, ...ONESWEEP }),
+    encode: (plan: SortPlan, encoder, _n, frame) =>
+      plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer: b.counts, countOffset: 4 * (frame % 4) }),
+    liveBound: 5,
+  }),
   'radix, key–value, counts across the small/large boundary (1024)': (b) => ({
     // The one-workgroup sort up to 1024 keys, the one-sweep passes above, on every device.
     create: () => createSortPlan(b.ctx, { keyType: 'f32', valueType: 'u32', descending: true, tuning: { smallSortMax: 1024 } }),
