@@ -294,7 +294,12 @@ describe('64-bit keys', async () => {
       'options.values',
       /byte length 28 does not match/,
     );
-    await fails(() => sort(ctx, new Float64Array(2) as never), 'INVALID_ARGUMENT', 'keys', /BigUint64Array, BigInt64Array, Uint16Array or Float16Array/);
+    await fails(
+      () => sort(ctx, new Float64Array(2) as never),
+      'INVALID_ARGUMENT',
+      'keys',
+      /BigUint64Array, BigInt64Array, Uint16Array or Float16Array/,
+    );
     await fails(() => createSortPlan(ctx, { keyType: 'i64', algorithm: 'split-radix' }), 'UNSUPPORTED', 'options.algorithm', /i64/);
     await fails(() => createSortPlan(ctx, { keyType: 'u64', bits: [60, 70] }), 'INVALID_ARGUMENT', 'options.bits', /≤ 64/);
     // 8 bytes a key against the binding: 200 keys are 1600 bytes (800 as 32-bit keys).
