@@ -51,6 +51,7 @@ export type VariantFields = { readonly primitive: string; readonly type: string 
  * describeVariant({ primitive: 'pack', algorithm: 'single-pass', type: 'u32', flagType: 'u8' }); // 'u32 u8 flags'
  * describeVariant({ primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32' }); // 'u32 u32 values'
  * describeVariant({ primitive: 'sort', algorithm: 'radix', type: 'f32', descending: true }); // 'f32 desc'
+ * describeVariant({ primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32', valueWidth: 16 }); // 'u32 16-byte values'
  * describeVariant({ primitive: 'spmm', algorithm: 'auto', type: 'f32', k: 8, matrix: 'biased-1M' }); // 'f32 k 8 biased-1M'
  * describeVariant({ primitive: 'histogram', type: 'u32', bins: 256 }); // 'u32 256 bins'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, matrix: 'biased-1M' }); // 'f32 d 32 biased-1M'
@@ -63,7 +64,8 @@ export type VariantFields = { readonly primitive: string; readonly type: string 
 export function describeVariant(c: VariantFields): string {
   const f = c as VariantFields & Readonly<Record<string, string | number | boolean | undefined>>;
   const parts: string[] = [...(f.frameWorkload !== undefined ? [String(f.frameWorkload)] : []), String(f.inputType ?? f.type)];
-  if (f.valueType !== undefined) parts.push(`${f.valueType} values`);
+  // Values wider than 4 bytes (sort-pairs' `valueWidth`) by their width: `16-byte values`.
+  if (f.valueType !== undefined) parts.push(f.valueWidth !== undefined ? `${f.valueWidth}-byte values` : `${f.valueType} values`);
   if (f.descending) parts.push('desc');
   if (f.op) parts.push(String(f.op));
   if (f.inclusive !== undefined) parts.push(f.inclusive ? 'incl' : 'excl');

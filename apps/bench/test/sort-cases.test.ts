@@ -13,14 +13,20 @@ const base = { sizes: [4096, 1 << 16], runs: 10, warmup: 2, seed: 7, density: 0.
 const sortShapes = () => [...SORT.shapes(base), ...SORT_PAIRS.shapes(base), ...SEGMENTED_SORT.shapes(base)];
 
 describe('sort cases', () => {
-  test('the shapes: keys with radix and split-radix, i32, f32; pairs with both; the segmented sort; all ascending', () => {
+  test('the shapes: keys with radix and split-radix, i32, f32, u64, u16, f16; pairs with both and wide values; the segmented sort; all ascending', () => {
     expect(sortShapes()).toEqual([
       { primitive: 'sort', algorithm: 'radix', type: 'u32' },
       { primitive: 'sort', algorithm: 'split-radix', type: 'u32' },
       { primitive: 'sort', algorithm: 'radix', type: 'i32' },
       { primitive: 'sort', algorithm: 'radix', type: 'f32' },
+      { primitive: 'sort', algorithm: 'radix', type: 'u64' },
+      { primitive: 'sort', algorithm: 'radix', type: 'u16' },
+      { primitive: 'sort', algorithm: 'radix', type: 'f16' },
       { primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32' },
       { primitive: 'sort-pairs', algorithm: 'split-radix', type: 'u32', valueType: 'u32' },
+      { primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32', valueWidth: 8 },
+      { primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32', valueWidth: 12 },
+      { primitive: 'sort-pairs', algorithm: 'radix', type: 'u32', valueType: 'u32', valueWidth: 16 },
       { primitive: 'segmented-sort', type: 'u32', segmentMean: 1024 },
     ]);
     expect(SORT_SEGMENT_MEAN).toBe(1024);
@@ -45,10 +51,22 @@ describe('sort cases', () => {
       'sort radix i32@65536',
       'sort radix f32@4096',
       'sort radix f32@65536',
+      'sort radix u64@4096',
+      'sort radix u64@65536',
+      'sort radix u16@4096',
+      'sort radix u16@65536',
+      'sort radix f16@4096',
+      'sort radix f16@65536',
       'sort-pairs radix u32 u32 values@4096',
       'sort-pairs radix u32 u32 values@65536',
       'sort-pairs split-radix u32 u32 values@4096',
       'sort-pairs split-radix u32 u32 values@65536',
+      'sort-pairs radix u32 8-byte values@4096',
+      'sort-pairs radix u32 8-byte values@65536',
+      'sort-pairs radix u32 12-byte values@4096',
+      'sort-pairs radix u32 12-byte values@65536',
+      'sort-pairs radix u32 16-byte values@4096',
+      'sort-pairs radix u32 16-byte values@65536',
       'segmented-sort u32 mean 1024@4096',
       'segmented-sort u32 mean 1024@65536',
     ]);

@@ -277,6 +277,29 @@ const workloadCases: BenchCase[] = [
   extraCase({ primitive: 'sort', algorithm: 'radix', type: 'f32', descending: true }),
 ];
 
+// 16-bit keys (two a word; an odd count) descending, and 64-bit keys, past one tile: their own
+// checks (sort-wide-data.ts) pass the library's output, which equals the CPU reference's.
+const wideCases: BenchCase[] = [
+  extraCase({ primitive: 'sort', algorithm: 'radix', type: 'f16' as SortCase['type'], descending: true }),
+  extraCase({ primitive: 'sort', algorithm: 'radix', type: 'u64' as SortCase['type'] }),
+];
+
+describe.each(wideCases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+  test('verified, equal to the CPU reference, and a corrupted word is caught', async () => {
+    const w = await workloadOf(c.primitive)(ctx, c);
+    try {
+      await runOnce(ctx, w);
+      expect(await w.verify()).toEqual({ mismatches: 0 });
+      expect(await w.compareWithCpu!()).toBe(0);
+      const [word] = await readWords(ctx, w.output, 1, 400);
+      ctx.device.queue.writeBuffer(w.output, 400, new Uint32Array([(word! ^ 0x00010001) >>> 0]));
+      expect((await w.verify()).mismatches).toBeGreaterThan(0);
+    } finally {
+      w.destroy();
+    }
+  });
+});
+
 function extraCase(shape: CaseShape<SortCase | SegmentedSortCase>): BenchCase {
   const series = seriesName(shape);
   return { ...shape, id: `${series}@${N}`, series, n: N, seed: 5, runs: 10, warmup: 0 } as BenchCase;

@@ -26,6 +26,7 @@ export type { TopKEncodeArgs, TopKOptions, TopKPlanOptions, TopKResult } from '.
 export {
   type ArgsortOptions,
   type BitRange,
+  type HalfKeyType,
   type SegmentedSortOptions,
   SORT_ALGORITHMS,
   type SortAlgorithm,
@@ -34,5 +35,7 @@ export {
   type SortKeyType,
   type SortOptions,
   type SortResult,
+  type SortValueArray,
   type SortValueType,
+  type SortValueWidth,
 } from './types.js';

@@ -1,5 +1,5 @@
 import type { ElementType } from '@scan/core';
-import type { SortKeyType } from './types.js';
+import type { HalfKeyType, SortKeyType } from './types.js';
 
 // The order of keys as unsigned 32-bit integers: every algorithm of the package sorts the "order
 // bits" of its keys and moves the keys themselves untouched, so all of them (and the CPU reference)
@@ -20,7 +20,8 @@ const NAN_ORDER = 0xffffffff;
  * order(0x80000000) < order(0x00000000); // −0 before +0: true
  * ```
  */
-export function orderBitsOf(type: ElementType, descending: boolean): (bits: number) => number {
+export function orderBitsOf(type: ElementType | HalfKeyType, descending: boolean): (bits: number) => number {
+  if (type === 'u16' || type === 'f16') return halfOrderBitsOf(type, descending);
   const flip = descending ? 0xffffffff : 0;
   if (type === 'u32') return (b) => (b ^ flip) >>> 0;
   if (type === 'i32') return (b) => (b ^ 0x80000000 ^ flip) >>> 0;
@@ -28,6 +29,31 @@ export function orderBitsOf(type: ElementType, descending: boolean): (bits: numb
     const ordered = (b & 0x7fffffff) > 0x7f800000 ? NAN_ORDER : b & 0x80000000 ? ~b : b | 0x80000000;
     return (ordered ^ flip) >>> 0;
   };
+}
+
+/**
+ * The order bits of a 16-bit key (its bits in the low half of the argument): 16 bits whose unsigned
+ * order is the key order — u16 as is, f16 like f32 (negatives inverted, positives with the sign bit
+ * set, every NaN 0xffff) — reversed within the 16 bits when `descending`.
+ *
+ * @example
+ * ```ts
+ * halfOrderBitsOf('f16', false)(0x8000) < halfOrderBitsOf('f16', false)(0x0000); // −0 before +0: true
+ * ```
+ */
+export function halfOrderBitsOf(type: HalfKeyType, descending: boolean): (bits: number) => number {
+  const flip = descending ? 0xffff : 0;
+  if (type === 'u16') return (b) => (b & 0xffff) ^ flip;
+  return (b) => {
+    const k = b & 0xffff;
+    const ordered = (k & 0x7fff) > 0x7c00 ? 0xffff : k & 0x8000 ? ~k & 0xffff : k | 0x8000;
+    return ordered ^ flip;
+  };
+}
+
+/** Whether keys of `type` are 16 bits (two to a word in a buffer). */
+export function isHalfKey(type: SortKeyType): type is HalfKeyType {
+  return type === 'u16' || type === 'f16';
 }
 
 /**
@@ -44,6 +70,15 @@ export function orderBitsWgsl(type: SortKeyType, descending: boolean): string {
     const flip = descending ? ' ^ vec2<u32>(0xffffffffu)' : '';
     const sign = type === 'i64' ? ' ^ vec2<u32>(0u, 0x80000000u)' : '';
     return `fn order_bits(k: vec2<u32>) -> vec2<u32> { return k${sign}${flip}; }`;
+  }
+  if (type === 'u16') return `fn order_bits(k: u32) -> u32 { return k${descending ? ' ^ 0xffffu' : ''}; }`;
+  if (type === 'f16') {
+    // A 16-bit key in the low half (the high half zero): f32's order on 16 bits.
+    return `fn order_bits(k: u32) -> u32 {
+  var o = select(k | 0x8000u, ~k & 0xffffu, (k & 0x8000u) != 0u);
+  if ((k & 0x7fffu) > 0x7c00u) { o = 0xffffu; }
+  return o${descending ? ' ^ 0xffffu' : ''};
+}`;
   }
   const flip = descending ? ' ^ 0xffffffffu' : '';
   if (type === 'u32') return `fn order_bits(k: u32) -> u32 { return k${flip}; }`;
@@ -67,7 +102,9 @@ export function orderBitsWgsl(type: SortKeyType, descending: boolean): string {
  * lastKeyBits('f32', true); // undefined
  * ```
  */
-export function lastKeyBits(type: ElementType, descending: boolean): number | undefined {
+export function lastKeyBits(type: ElementType | HalfKeyType, descending: boolean): number | undefined {
+  if (type === 'u16') return descending ? 0 : 0xffff;
+  if (type === 'f16') return descending ? undefined : 0x7fff;
   if (type === 'u32') return descending ? 0 : 0xffffffff;
   if (type === 'i32') return descending ? 0x80000000 : 0x7fffffff;
   return descending ? undefined : 0x7fffffff;
@@ -83,7 +120,20 @@ export function lastKeyBits(type: ElementType, descending: boolean): number | un
  * ```
  */
 export function keyWordsOf(type: SortKeyType): 1 | 2 {
+  // A 16-bit key is one word in a kernel's registers (see keyBytesOf for a buffer's).
   return type === 'u64' || type === 'i64' ? 2 : 1;
+}
+
+/**
+ * Bytes of one key of `type` in a buffer: 2, 4 or 8.
+ *
+ * @example
+ * ```ts
+ * keyBytesOf('f16'); // 2
+ * ```
+ */
+export function keyBytesOf(type: SortKeyType): 2 | 4 | 8 {
+  return isHalfKey(type) ? 2 : keyWordsOf(type) === 2 ? 8 : 4;
 }
 
 /**
@@ -95,7 +145,7 @@ export function keyWordsOf(type: SortKeyType): 1 | 2 {
  * ```
  */
 export function keyBitsOf(type: SortKeyType): number {
-  return 32 * keyWordsOf(type);
+  return isHalfKey(type) ? 16 : 32 * keyWordsOf(type);
 }
 
 /**

@@ -35,6 +35,27 @@ export function checkSortCount(ctx: ScanContext, n: number, argument: string, ke
 }
 
 /**
+ * Checks that `n` values of `valueWidth` bytes fit one storage binding of the device; a `TOO_LARGE`
+ * {@link ScanError} names `argument` otherwise. Returns `n`.
+ *
+ * @example
+ * ```ts
+ * checkSortValueBytes(ctx, keys.length, 16, 'options.values');
+ * ```
+ */
+export function checkSortValueBytes(ctx: ScanContext, n: number, valueWidth: number, argument: string): number {
+  const binding = ctx.caps.limits.maxStorageBufferBindingSize;
+  if (valueWidth * n > binding) {
+    throw new ScanError(
+      'TOO_LARGE',
+      `${argument}: ${n} values of ${valueWidth} bytes (${valueWidth * n} bytes) are more than the device binds at once (maxStorageBufferBindingSize = ${binding} bytes)`,
+      { argument },
+    );
+  }
+  return n;
+}
+
+/**
  * Checks that buffers a plan copies its result back into have COPY_DST usage (a sort that ends in
  * its scratch copies back); an `INVALID_ARGUMENT` {@link ScanError} names the buffer otherwise.
  *

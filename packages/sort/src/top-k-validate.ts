@@ -1,6 +1,6 @@
 import { checkBoolean, checkOptions, invalidArgument } from '@scan/core/kit';
 import type { SortArray, SortValueType } from './types.js';
-import { checkSortKeys, checkValues } from './validate.js';
+import { checkElementValues, checkSortKeys } from './validate.js';
 
 /** Arguments of `topK` after validation. */
 export interface NormalizedTopK {
@@ -44,6 +44,6 @@ export function normalizeTopK(keys: unknown, k: unknown, options: unknown): Norm
   const kk = checkK(k, n);
   const o = checkOptions(options, ['largest', 'values']);
   const largest = checkBoolean(o['largest'], 'options.largest', true);
-  const { values, valueType } = checkValues(o['values'], n);
+  const { values, valueType } = checkElementValues(o['values'], n);
   return { keyType, k: kk, largest, values, valueType };
 }

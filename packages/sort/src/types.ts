@@ -8,7 +8,31 @@ export type SortArray = Uint32Array | Int32Array | Float32Array;
  * ({@link SortArray}) and 64-bit integers (`BigUint64Array` is `'u64'`, `BigInt64Array` `'i64'`,
  * radix sort only).
  */
-export type SortKeyArray = SortArray | BigUint64Array | BigInt64Array;
+export type SortKeyArray = SortArray | BigUint64Array | BigInt64Array | Uint16Array;
+
+/**
+ * Typed arrays `sort` and `segmentedSort` take as values: any typed array whose byte length is the
+ * keys' count × a value width of 4, 8, 12 or 16 bytes (see `SortOptions.values`). Values move as
+ * records of that many bytes, bit for bit, and come back as the class given.
+ */
+export type SortValueArray =
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
+
+/** Bytes of one value: the widths values may have (see {@link SortValueArray}). */
+export type SortValueWidth = 4 | 8 | 12 | 16;
+
+/** Every value width, ascending. */
+export const SORT_VALUE_WIDTHS: readonly SortValueWidth[] = [4, 8, 12, 16];
 
 /** Element types of values (`'u32'`, `'i32'`, `'f32'`): 4 bytes each. */
 export type SortValueType = ElementType;
@@ -17,7 +41,14 @@ export type SortValueType = ElementType;
  * Element types of keys: the value types, and the 64-bit integers `'u64'` and `'i64'` (two words
  * per key, little-endian as `BigUint64Array` stores them; the radix sort only).
  */
-export type SortKeyType = ElementType | 'u64' | 'i64';
+export type SortKeyType = ElementType | 'u64' | 'i64' | HalfKeyType;
+
+/**
+ * 16-bit key types: `'u16'` (a `Uint16Array`) and `'f16'` (half floats by their bits: a
+ * `Float16Array`, or a `Uint16Array` with `keyType: 'f16'`), ordered like f32 (−NaN… −∞ < … < −0 <
+ * +0 < … < +∞ < NaN, every NaN equal). Two keys per 32-bit word in a buffer; radix sort only.
+ */
+export type HalfKeyType = 'u16' | 'f16';
 
 /** Key types of two 32-bit words. */
 export type WideKeyType = 'u64' | 'i64';
@@ -48,8 +79,12 @@ export const SORT_ALGORITHMS: readonly SortAlgorithm[] = ['radix', 'split-radix'
 export type BitRange = readonly [begin: number, end: number];
 
 /** Options of `sort`. */
-export interface SortOptions<V extends SortArray = SortArray> {
-  /** Values that move with their keys: same length as the keys, any of the three types. */
+export interface SortOptions<V extends SortValueArray = SortArray> {
+  /**
+   * Values that move with their keys: any typed array whose byte length is n × w (n keys, w ∈ {4,
+   * 8, 12, 16}), each value the w bytes at i · w — a `Float32Array` of n, a `Float64Array` of n
+   * (w = 8), a `Float32Array` of 4n (w = 16), a `Uint8Array` of 12n bytes. Returned as the same class.
+   */
   values?: V;
   /**
    * Largest key first (default false). Descending is the exact reverse of the ascending key order,
@@ -61,12 +96,17 @@ export interface SortOptions<V extends SortArray = SortArray> {
   descending?: boolean;
   /** Algorithm (default `'radix'`). */
   algorithm?: SortAlgorithm;
-  /** Sort on key bits `[begin, end)` only (`'radix'` and `'split-radix'`); default the whole key (`[0, 32]`, `[0, 64]` for 64-bit keys). */
+  /** Sort on key bits `[begin, end)` only (`'radix'` and `'split-radix'`); default the whole key (`[0, 32]`, `[0, 64]` for 64-bit keys, `[0, 16]` for 16-bit keys). */
   bits?: BitRange;
+  /**
+   * The keys' type where the array does not say it: `'f16'` reads a `Uint16Array` as half-float
+   * bits (default `'u16'`). Any other value must be the array's own type.
+   */
+  keyType?: SortKeyType;
 }
 
 /** What `sort` and `segmentedSort` resolve to: new arrays, the inputs untouched. */
-export interface SortResult<K extends SortKeyArray = SortArray, V extends SortArray = SortArray> {
+export interface SortResult<K extends SortKeyArray = SortArray, V extends SortValueArray = SortArray> {
   keys: K;
   /** The values in their keys' new order (present when values were given). */
   values?: V;
@@ -76,10 +116,13 @@ export interface SortResult<K extends SortKeyArray = SortArray, V extends SortAr
 export interface ArgsortOptions {
   /** Largest key first (default false); see {@link SortOptions.descending}. */
   descending?: boolean;
+  /** `'f16'` reads a `Uint16Array` as half-float bits; see {@link SortOptions.keyType}. */
+  keyType?: SortKeyType;
 }
 
 /** Options of `segmentedSort`. */
-export interface SegmentedSortOptions<V extends SortArray = SortArray> {
+export interface SegmentedSortOptions<V extends SortValueArray = SortArray> {
+  /** Values that move with their keys: n × w bytes, w ∈ {4, 8, 12, 16} (see `SortOptions.values`). */
   values?: V;
   descending?: boolean;
 }

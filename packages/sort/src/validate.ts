@@ -3,15 +3,18 @@ import { ScanError } from '@scan/core';
 import { checkBoolean, checkOneOf, checkOptions, describeValue, invalidArgument } from '@scan/core/kit';
 import type { HeadFlags } from '@scan/segmented';
 import { checkSegments, type NormalizedSegments } from '@scan/segmented/kit';
-import { keyBitsOf, keyWordsOf } from './key-order.js';
+import { isHalfKey, keyBitsOf } from './key-order.js';
 import {
   type BitRange,
   SORT_ALGORITHMS,
+  SORT_VALUE_WIDTHS,
   type SortAlgorithm,
   type SortArray,
   type SortKeyArray,
   type SortKeyType,
+  type SortValueArray,
   type SortValueType,
+  type SortValueWidth,
 } from './types.js';
 
 // Argument validation shared by the GPU functions of `@scan/sort` and their CPU references, so both
@@ -65,6 +68,8 @@ export function checkSortKeys(keys: unknown, argument = 'keys'): ElementType {
 export function checkSortKeyArray(keys: unknown, argument = 'keys'): SortKeyType {
   if (keys instanceof BigUint64Array) return 'u64';
   if (keys instanceof BigInt64Array) return 'i64';
+  if (keys instanceof Uint16Array) return 'u16';
+  if (isFloat16Array(keys)) return 'f16';
   if (
     ArrayBuffer.isView(keys) &&
     !(keys instanceof DataView) &&
@@ -81,7 +86,46 @@ export function checkSortKeyArray(keys: unknown, argument = 'keys'): SortKeyType
   return checkSortKeys(keys, argument);
 }
 
-const WIDE_KEY_TYPES_WANTED = 'expected a Uint32Array, Int32Array, Float32Array, BigUint64Array or BigInt64Array';
+const WIDE_KEY_TYPES_WANTED =
+  'expected a Uint32Array, Int32Array, Float32Array, BigUint64Array, BigInt64Array, Uint16Array or Float16Array';
+
+/** Whether `x` is a `Float16Array` (where the engine has one). */
+function isFloat16Array(x: unknown): boolean {
+  const F16 = (globalThis as { Float16Array?: new () => unknown }).Float16Array;
+  return F16 !== undefined && x instanceof F16;
+}
+
+/**
+ * The key type of an array with `options.keyType`: absent, the array's own type; else it must fit
+ * the array — `'u16'` or `'f16'` on a `Uint16Array` (f16 bits), the array's own type otherwise —
+ * or an `INVALID_ARGUMENT` {@link ScanError} naming `argument`.
+ *
+ * @example
+ * ```ts
+ * checkKeyTypeOption('u16', 'f16', 'options.keyType'); // 'f16'
+ * checkKeyTypeOption('u32', 'f16', 'options.keyType'); // throws: options.keyType = "f16": does not fit Uint32Array keys …
+ * ```
+ */
+export function checkKeyTypeOption(arrayType: SortKeyType, keyType: unknown, argument: string): SortKeyType {
+  if (keyType === undefined || keyType === arrayType) return arrayType;
+  if (arrayType === 'u16' && keyType === 'f16') return 'f16';
+  const fits = arrayType === 'u16' ? "'u16' or 'f16'" : `'${arrayType}'`;
+  return invalidArgument(argument, keyType, `does not fit ${arrayType} keys (their array takes ${fits})`);
+}
+
+/**
+ * A 16-bit key type where the segmented sort is asked for: an `UNSUPPORTED` {@link ScanError}
+ * naming `argument` (it sorts 32- and 64-bit keys).
+ *
+ * @example
+ * ```ts
+ * checkSegmentedKeyType('u16', 'keys'); // throws
+ * ```
+ */
+export function checkSegmentedKeyType(keyType: SortKeyType, argument: string): void {
+  if (!isHalfKey(keyType)) return;
+  throw new ScanError('UNSUPPORTED', `${argument}: ${keyType} keys are not segment-sorted (widen them to 32 bits)`, { argument });
+}
 
 /**
  * A 64-bit key type with an algorithm other than `'radix'`: an `UNSUPPORTED` {@link ScanError}
@@ -93,7 +137,7 @@ const WIDE_KEY_TYPES_WANTED = 'expected a Uint32Array, Int32Array, Float32Array,
  * ```
  */
 export function checkAlgorithmTakes(algorithm: SortAlgorithm, keyType: SortKeyType, argument: string): void {
-  if (algorithm === 'radix' || keyWordsOf(keyType) === 1) return;
+  if (algorithm === 'radix' || keyBitsOf(keyType) === 32) return;
   throw new ScanError(
     'UNSUPPORTED',
     `${argument} = "${algorithm}": ${keyType} keys are sorted by 'radix' only ('${algorithm}' takes 32-bit keys)`,
@@ -105,8 +149,10 @@ export function checkAlgorithmTakes(algorithm: SortAlgorithm, keyType: SortKeyTy
 export interface NormalizedSortOptions {
   readonly keyType: SortKeyType;
   /** The values that move with the keys, or undefined for keys only. */
-  readonly values: SortArray | undefined;
+  readonly values: SortValueArray | undefined;
   readonly valueType: SortValueType | undefined;
+  /** Bytes of one value (4 without values, and for n = 0). */
+  readonly valueWidth: SortValueWidth;
   readonly descending: boolean;
   readonly algorithm: SortAlgorithm;
   /** Order bits `[begin, end)` to sort on; `[0, 32]` when not given. */
@@ -129,12 +175,14 @@ export interface NormalizedSortOptions {
  * ```
  */
 export function normalizeSortOptions(keys: unknown, options: unknown): NormalizedSortOptions {
-  const keyType = checkSortKeyArray(keys);
-  const o = checkOptions(options, ['values', 'descending', 'algorithm', 'bits']);
-  const { values, valueType } = checkValues(o['values'], (keys as SortKeyArray).length);
+  const arrayType = checkSortKeyArray(keys);
+  const o = checkOptions(options, ['values', 'descending', 'algorithm', 'bits', 'keyType']);
+  const keyType = checkKeyTypeOption(arrayType, o['keyType'], 'options.keyType');
+  const { values, valueType, valueWidth } = checkValues(o['values'], (keys as SortKeyArray).length);
   const descending = checkBoolean(o['descending'], 'options.descending', false);
   const algorithm = checkOneOf<SortAlgorithm>(o['algorithm'], SORT_ALGORITHMS, 'options.algorithm', 'radix');
   checkAlgorithmTakes(algorithm, keyType, 'options.algorithm');
+  checkAlgorithmTakesValues(algorithm, valueWidth, 'options.algorithm');
   const bits = checkBitRange(o['bits'], 'options.bits', keyBitsOf(keyType));
   if (algorithm === 'quicksort' && (bits[0] !== 0 || bits[1] !== 32)) {
     throw new ScanError(
@@ -143,7 +191,7 @@ export function normalizeSortOptions(keys: unknown, options: unknown): Normalize
       { argument: 'options.bits' },
     );
   }
-  return { keyType, values, valueType, descending, algorithm, bits };
+  return { keyType, values, valueType, valueWidth, descending, algorithm, bits };
 }
 
 /** Options of `argsort` after validation. */
@@ -163,16 +211,19 @@ export interface NormalizedArgsortOptions {
  * ```
  */
 export function normalizeArgsortOptions(keys: unknown, options: unknown): NormalizedArgsortOptions {
-  const keyType = checkSortKeyArray(keys);
-  const o = checkOptions(options, ['descending']);
-  return { keyType, descending: checkBoolean(o['descending'], 'options.descending', false) };
+  const arrayType = checkSortKeyArray(keys);
+  const o = checkOptions(options, ['descending', 'keyType']);
+  const descending = checkBoolean(o['descending'], 'options.descending', false);
+  return { keyType: checkKeyTypeOption(arrayType, o['keyType'], 'options.keyType'), descending };
 }
 
 /** Arguments of `segmentedSort` after validation. */
 export interface NormalizedSegmentedSortArgs {
   readonly keyType: SortKeyType;
-  readonly values: SortArray | undefined;
+  readonly values: SortValueArray | undefined;
   readonly valueType: SortValueType | undefined;
+  /** Bytes of one value (4 without values). */
+  readonly valueWidth: SortValueWidth;
   readonly descending: boolean;
   /** The segments as given (head flags or offsets), with their count (empty segments included). */
   readonly segments: NormalizedSegments;
@@ -200,26 +251,69 @@ export interface NormalizedSegmentedSortArgs {
  */
 export function normalizeSegmentedSortArgs(keys: unknown, segments: unknown, options: unknown): NormalizedSegmentedSortArgs {
   const keyType = checkSortKeyArray(keys);
+  checkSegmentedKeyType(keyType, 'keys');
   const n = (keys as SortKeyArray).length;
   // Named `headFlags` as in the API contract (`segmentedSort(ctx, keys, headFlags, …)`); offsets
   // are then reported as `headFlags.offsets[i]`.
   const normalized = checkSegments(segments, n, 'headFlags');
   const o = checkOptions(options, ['values', 'descending']);
-  const { values, valueType } = checkValues(o['values'], n);
+  const { values, valueType, valueWidth } = checkValues(o['values'], n);
   const descending = checkBoolean(o['descending'], 'options.descending', false);
   const headFlags = normalized.kind === 'headFlags' ? normalized.headFlags : headFlagsOfOffsets(normalized.offsets, n);
-  return { keyType, values, valueType, descending, segments: normalized, headFlags };
+  return { keyType, values, valueType, valueWidth, descending, segments: normalized, headFlags };
 }
 
 /**
- * `options.values`: absent, or a supported typed array of the keys' length.
+ * `options.values`: absent, or any typed array (not a `DataView`) whose byte length is `length` × w
+ * for a value width w of 4, 8, 12 or 16 bytes (the width is its byte length / `length`; 4 when
+ * `length` is 0). `valueType` is the element type of a 32-bit array (`'u32'` for other classes: the
+ * GPU moves raw words, so it only says that values are there).
  *
  * @example
  * ```ts
- * checkValues(new Uint32Array(4), 4); // { values: Uint32Array(4), valueType: 'u32' }
+ * checkValues(new Uint32Array(4), 4); // { values: Uint32Array(4), valueType: 'u32', valueWidth: 4 }
+ * checkValues(new Float64Array(4), 4); // { values: Float64Array(4), valueType: 'u32', valueWidth: 8 }
+ * checkValues(new Uint8Array(10), 4); // throws: options.values = Uint8Array(10): byte length 10 is not …
  * ```
  */
-export function checkValues(values: unknown, length: number): { values: SortArray | undefined; valueType: SortValueType | undefined } {
+export function checkValues(
+  values: unknown,
+  length: number,
+): { values: SortValueArray | undefined; valueType: SortValueType | undefined; valueWidth: SortValueWidth } {
+  if (values === undefined) return { values: undefined, valueType: undefined, valueWidth: 4 };
+  if (!ArrayBuffer.isView(values) || values instanceof DataView) {
+    return invalidArgument('options.values', values, `expected a typed array of n × w bytes (n = ${length} keys, w = 4, 8, 12 or 16)`);
+  }
+  const v = values as SortValueArray;
+  const valueType: SortValueType = v instanceof Int32Array ? 'i32' : v instanceof Float32Array ? 'f32' : 'u32';
+  if (length === 0) {
+    if (v.byteLength !== 0) invalidArgument('options.values', v, `byte length ${v.byteLength} does not match the keys length 0`);
+    return { values: v, valueType, valueWidth: 4 };
+  }
+  const width = v.byteLength / length;
+  if (!(SORT_VALUE_WIDTHS as readonly number[]).includes(width)) {
+    const expected = SORT_VALUE_WIDTHS.map((w) => w * length).join(', ');
+    invalidArgument(
+      'options.values',
+      v,
+      `byte length ${v.byteLength} does not match the keys length ${length} × a value width of 4, 8, 12 or 16 bytes (expected ${expected} bytes)`,
+    );
+  }
+  return { values: v, valueType, valueWidth: width as SortValueWidth };
+}
+
+/**
+ * Values of `topK`: absent, or a 32-bit typed array (u32, i32, f32) of the keys' length.
+ *
+ * @example
+ * ```ts
+ * checkElementValues(new Uint32Array(4), 4); // { values: Uint32Array(4), valueType: 'u32' }
+ * ```
+ */
+export function checkElementValues(
+  values: unknown,
+  length: number,
+): { values: SortArray | undefined; valueType: SortValueType | undefined } {
   if (values === undefined) return { values: undefined, valueType: undefined };
   const valueType = checkSortKeys(values, 'options.values');
   const v = values as SortArray;
@@ -227,6 +321,42 @@ export function checkValues(values: unknown, length: number): { values: SortArra
     invalidArgument('options.values', v, `length ${v.length} does not match the keys length ${length}`);
   }
   return { values: v, valueType };
+}
+
+/**
+ * Values wider than 4 bytes with an algorithm other than `'radix'`: an `UNSUPPORTED`
+ * {@link ScanError} naming `argument` (the split radix sort and the quicksort move 4-byte values).
+ *
+ * @example
+ * ```ts
+ * checkAlgorithmTakesValues('quicksort', 16, 'options.algorithm'); // throws
+ * ```
+ */
+export function checkAlgorithmTakesValues(algorithm: SortAlgorithm, valueWidth: number, argument: string): void {
+  if (algorithm === 'radix' || valueWidth === 4) return;
+  throw new ScanError(
+    'UNSUPPORTED',
+    `${argument} = "${algorithm}": ${valueWidth}-byte values are moved by 'radix' only ('${algorithm}' moves 4-byte values)`,
+    { argument },
+  );
+}
+
+/**
+ * A plan's value width option: absent is 4; else 4, 8, 12 or 16 (bytes of one value), or an
+ * `INVALID_ARGUMENT` {@link ScanError} naming `argument`.
+ *
+ * @example
+ * ```ts
+ * checkValueWidth(16, 'options.valueWidth'); // 16
+ * checkValueWidth(6, 'options.valueWidth'); // throws: options.valueWidth = 6: expected 4, 8, 12 or 16 (bytes of one value)
+ * ```
+ */
+export function checkValueWidth(width: unknown, argument: string): SortValueWidth {
+  if (width === undefined) return 4;
+  if (!(SORT_VALUE_WIDTHS as readonly unknown[]).includes(width)) {
+    invalidArgument(argument, width, 'expected 4, 8, 12 or 16 (bytes of one value)');
+  }
+  return width as SortValueWidth;
 }
 
 /**

@@ -89,12 +89,12 @@ interface Case {
  * once more, the status area (2 KiB of digit counts a pass, then a look-back area per pass), a
  * 4-slot parameter ring of 1 + passes blocks (rounded up to a power of two) of 256 bytes.
  */
-function radixMemory(ctx: ScanContext, keyType: SortKeyType, withValues: boolean, passes: number): number {
+function radixMemory(ctx: ScanContext, keyType: SortKeyType, withValues: boolean, passes: number, valueWords = 1): number {
   const bits = [0, 32 * keyWordsOf(keyType)] as const;
   const c = radixConfig(ctx, { keyType, valueType: withValues ? 'u32' : undefined, descending: false, bits }, {});
   const tiles = Math.ceil(N / (c.pass.workgroupSize * c.pass.elementsPerThread));
   const ring = 4 * 2 ** Math.ceil(Math.log2(1 + passes)) * 256;
-  return (keyWordsOf(keyType) + (withValues ? 1 : 0)) * 4 * N + 2048 * passes + passes * sortStatusBytes(tiles) + ring;
+  return (keyWordsOf(keyType) + (withValues ? valueWords : 0)) * 4 * N + 2048 * passes + passes * sortStatusBytes(tiles) + ring;
 }
 
 type SortPlan = ReturnType<typeof createSortPlan>;
@@ -127,6 +127,21 @@ const CASES: Record<string, (b: Buffers) => Case> = {
     // fills: the histogram's and one per pass, 256 bytes apart.
     liveBound: 5,
     memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4) + 4 * 256 + 32,
+  }),
+  'radix, 12-byte values, a count read on the GPU': (b) => ({
+    // Records of three words (the values buffer holds BIG / 3 of them).
+    create: () => createSortPlan(b.ctx, { keyType: 'f32', valueWidth: 12, descending: true, maxCount: N, ...ONESWEEP }),
+    encode: (plan: SortPlan, encoder, _n, frame) =>
+      plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer: b.counts, countOffset: 4 * (frame % 4) }),
+    liveBound: 5,
+    memoryBound: (ctx) => radixMemory(ctx, 'f32', true, 4, 3) + 4 * 256 + 32,
+  }),
+  'radix, u16 keys and values, a count read on the GPU (the zeroing between the passes)': (b) => ({
+    // Two keys a word (the keys buffer holds 2 · BIG of them).
+    create: () => createSortPlan(b.ctx, { keyType: 'u16', valueType: 'u32', maxCount: N, ...ONESWEEP }),
+    encode: (plan: SortPlan, encoder, _n, frame) =>
+      plan.encode(encoder, { keys: b.keys, values: b.values, countBuffer: b.counts, countOffset: 4 * (frame % 4) }),
+    liveBound: 5,
   }),
   'radix, key–value, counts across the small/large boundary (1024)': (b) => ({
     // The one-workgroup sort up to 1024 keys, the one-sweep passes above, on every device.

@@ -288,8 +288,18 @@ describe('64-bit keys', async () => {
       /u64 keys are sorted by 'radix' only/,
     );
     await fails(() => cpu.sort(new BigInt64Array(2), { algorithm: 'quicksort' }), 'UNSUPPORTED', 'options.algorithm', /i64 keys/);
-    await fails(() => sort(ctx, keys, { values: new Uint32Array(7) }), 'INVALID_ARGUMENT', 'options.values', /length 7 does not match/);
-    await fails(() => sort(ctx, new Float64Array(2) as never), 'INVALID_ARGUMENT', 'keys', /BigUint64Array or BigInt64Array/);
+    await fails(
+      () => sort(ctx, keys, { values: new Uint32Array(7) }),
+      'INVALID_ARGUMENT',
+      'options.values',
+      /byte length 28 does not match/,
+    );
+    await fails(
+      () => sort(ctx, new Float64Array(2) as never),
+      'INVALID_ARGUMENT',
+      'keys',
+      /BigUint64Array, BigInt64Array, Uint16Array or Float16Array/,
+    );
     await fails(() => createSortPlan(ctx, { keyType: 'i64', algorithm: 'split-radix' }), 'UNSUPPORTED', 'options.algorithm', /i64/);
     await fails(() => createSortPlan(ctx, { keyType: 'u64', bits: [60, 70] }), 'INVALID_ARGUMENT', 'options.bits', /≤ 64/);
     // 8 bytes a key against the binding: 200 keys are 1600 bytes (800 as 32-bit keys).

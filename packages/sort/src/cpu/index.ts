@@ -20,6 +20,7 @@ export type { TopKOptions, TopKResult } from '../top-k-types.js';
 export type {
   ArgsortOptions,
   BitRange,
+  HalfKeyType,
   SegmentedSortOptions,
   SortAlgorithm,
   SortArray,
@@ -27,7 +28,9 @@ export type {
   SortKeyType,
   SortOptions,
   SortResult,
+  SortValueArray,
   SortValueType,
+  SortValueWidth,
 } from '../types.js';
 export { SORT_ALGORITHMS } from '../types.js';
 export { argsort } from './argsort.js';

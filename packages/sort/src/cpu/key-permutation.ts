@@ -1,5 +1,5 @@
-import { keyWordsOf } from '../key-order.js';
-import type { BitRange, SortArray, SortKeyArray, SortKeyType } from '../types.js';
+import { halfOrderBitsOf, isHalfKey, keyWordsOf } from '../key-order.js';
+import type { BitRange, SortArray, SortKeyArray, SortKeyType, SortValueArray } from '../types.js';
 import { orderValues } from './order-values.js';
 import { radixPermutation } from './radix-permutation.js';
 
@@ -20,6 +20,15 @@ const maskOf = (w: number) => (w >= 32 ? 0xffffffff : (1 << w) - 1) >>> 0;
  */
 export function keyPermutation(keys: SortKeyArray, keyType: SortKeyType, descending: boolean, bits: BitRange): Uint32Array {
   const width = bits[1] - bits[0];
+  if (isHalfKey(keyType)) {
+    const order = halfOrderBitsOf(keyType, descending);
+    const src = new Uint16Array(keys.buffer, keys.byteOffset, keys.length);
+    const mask = (1 << width) - 1;
+    return radixPermutation(
+      Uint32Array.from(src, (k) => (order(k) >>> bits[0]) & mask),
+      width,
+    );
+  }
   if (keyWordsOf(keyType) === 1) {
     return radixPermutation(orderValues(keys as SortArray, keyType as 'u32', descending, bits), width);
   }
@@ -61,6 +70,28 @@ export function keyPermutation(keys: SortKeyArray, keyType: SortKeyType, descend
 }
 
 /**
+ * A new array of the same class as `values` whose record i is record `permutation[i]` of `values`,
+ * a record being `width` bytes (4, 8, 12 or 16), bit for bit: values of any typed array class.
+ *
+ * @example
+ * ```ts
+ * gatherRecords(new Float64Array([1, 2]), new Uint32Array([1, 0]), 8); // Float64Array [2, 1]
+ * ```
+ */
+export function gatherRecords<T extends SortValueArray>(values: T, permutation: Uint32Array, width: number): T {
+  const n = permutation.length;
+  const w = width / 4;
+  // A copy of the bytes: the caller's view may start at an offset that is not a multiple of 4.
+  const src = new Uint32Array(new Uint8Array(values.buffer, values.byteOffset, values.byteLength).slice().buffer);
+  const dst = new Uint32Array(w * n);
+  for (let i = 0; i < n; i++) {
+    const from = w * permutation[i]!;
+    for (let k = 0; k < w; k++) dst[w * i + k] = src[from + k]!;
+  }
+  return new (values.constructor as new (b: ArrayBuffer) => T)(dst.buffer);
+}
+
+/**
  * A new array of the same class as `array` holding `array[permutation[i]]` at i, bit for bit, for
  * 32- and 64-bit elements.
  *
@@ -71,6 +102,13 @@ export function keyPermutation(keys: SortKeyArray, keyType: SortKeyType, descend
  */
 export function gatherKeys<T extends SortKeyArray>(array: T, permutation: Uint32Array): T {
   const out = new (array.constructor as new (length: number) => T)(permutation.length);
+  if (array.BYTES_PER_ELEMENT === 2) {
+    // 16-bit keys, moved as their bits (a Float16Array's NaN payloads kept).
+    const src = new Uint16Array(array.buffer, array.byteOffset, array.length);
+    const dst = new Uint16Array(out.buffer, out.byteOffset, out.length);
+    for (let i = 0; i < permutation.length; i++) dst[i] = src[permutation[i]!]!;
+    return out;
+  }
   const w = array.BYTES_PER_ELEMENT / 4;
   const src = new Uint32Array(array.buffer, array.byteOffset, w * array.length);
   const dst = new Uint32Array(out.buffer, out.byteOffset, w * out.length);

@@ -1,9 +1,9 @@
 import type { HeadFlags, SegmentOffsets } from '@scan/segmented';
 import type { NormalizedSegments } from '@scan/segmented/kit';
 import { keyBitsOf } from '../key-order.js';
-import type { SegmentedSortOptions, SortArray, SortKeyArray, SortResult } from '../types.js';
+import type { SegmentedSortOptions, SortArray, SortKeyArray, SortResult, SortValueArray } from '../types.js';
 import { normalizeSegmentedSortArgs } from '../validate.js';
-import { gatherKeys, keyPermutation } from './key-permutation.js';
+import { gatherKeys, gatherRecords, keyPermutation } from './key-permutation.js';
 
 /**
  * CPU reference of `segmentedSort`: every segment sorted on its own, stably, in `sort`'s key order
@@ -19,12 +19,12 @@ import { gatherKeys, keyPermutation } from './key-permutation.js';
  * // { keys: Int32Array [3, 1, 9, 7, 2] }
  * ```
  */
-export function segmentedSort<K extends SortKeyArray, V extends SortArray = SortArray>(
+export function segmentedSort<K extends SortKeyArray, V extends SortValueArray = SortArray>(
   keys: K,
   headFlags: HeadFlags | SegmentOffsets,
   options?: SegmentedSortOptions<V>,
 ): SortResult<K, V> {
-  const { keyType, values, descending, segments } = normalizeSegmentedSortArgs(keys, headFlags, options);
+  const { keyType, values, valueWidth, descending, segments } = normalizeSegmentedSortArgs(keys, headFlags, options);
   const n = keys.length;
   // Sort everything by key, then distribute the sorted order stably into the segments (a counting
   // sort on the segment, whose buckets are already laid out): within each segment the keys stay in
@@ -40,7 +40,7 @@ export function segmentedSort<K extends SortKeyArray, V extends SortArray = Sort
     permutation[s + cursor[s]!++] = p;
   }
   const result: SortResult<K, V> = { keys: gatherKeys(keys, permutation) };
-  if (values !== undefined) result.values = gatherKeys(values as V, permutation);
+  if (values !== undefined) result.values = gatherRecords(values as V, permutation, valueWidth);
   return result;
 }
 

@@ -1,6 +1,6 @@
-import type { SortArray, SortKeyArray, SortOptions, SortResult } from '../types.js';
+import type { SortArray, SortKeyArray, SortOptions, SortResult, SortValueArray } from '../types.js';
 import { normalizeSortOptions } from '../validate.js';
-import { gatherKeys, keyPermutation } from './key-permutation.js';
+import { gatherKeys, gatherRecords, keyPermutation } from './key-permutation.js';
 
 /**
  * CPU reference of `sort`: new arrays with the keys (and the values moved with them) in key order,
@@ -21,10 +21,10 @@ import { gatherKeys, keyPermutation } from './key-permutation.js';
  * sort(new BigInt64Array([3n, -(2n ** 40n), 0n])); // { keys: BigInt64Array [-(2n ** 40n), 0n, 3n] }
  * ```
  */
-export function sort<K extends SortKeyArray, V extends SortArray = SortArray>(keys: K, options?: SortOptions<V>): SortResult<K, V> {
-  const { keyType, values, descending, bits } = normalizeSortOptions(keys, options);
+export function sort<K extends SortKeyArray, V extends SortValueArray = SortArray>(keys: K, options?: SortOptions<V>): SortResult<K, V> {
+  const { keyType, values, valueWidth, descending, bits } = normalizeSortOptions(keys, options);
   const permutation = keyPermutation(keys, keyType, descending, bits);
   const result: SortResult<K, V> = { keys: gatherKeys(keys, permutation) };
-  if (values !== undefined) result.values = gatherKeys(values as V, permutation);
+  if (values !== undefined) result.values = gatherRecords(values as V, permutation, valueWidth);
   return result;
 }

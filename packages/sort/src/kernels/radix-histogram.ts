@@ -1,6 +1,6 @@
 import type { ElementType } from '@scan/core';
 import { defineKernel, type ParamFields, read, readWrite, tileIo, unroll } from '@scan/core/kit';
-import { keyWgslType, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
+import { isHalfKey, keyWgslType, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
 import type { SortKeyType } from '../types.js';
 import { type DigitPass, digitWgsl, RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
@@ -67,6 +67,8 @@ function histogramWgsl(spec: HistogramSpec): string {
   // The chunk load, striped (consecutive invocations on consecutive keys). The kernel has no
   // subgroups: the workgroup is one group, invocation lid its lane. Keys past the end read as 0 and
   // are not counted.
+  // 16-bit keys: two to a word, adjacent invocations reading the halves of one word.
+  const half = isHalfKey(spec.keyType);
   const chunk = tileIo({
     name: 'key_chunk',
     // The elements source only names its type in WGSL, so a two-word key loads as a vec2.
@@ -80,7 +82,7 @@ function histogramWgsl(spec: HistogramSpec): string {
   return `${orderBitsWgsl(spec.keyType, spec.descending)}
 ${orderShiftWgsl(spec.keyType)}
 ${digits}
-${chunk.decls}
+${half ? '' : chunk.decls}
 
 var<workgroup> counts: array<atomic<u32>, ${P * RADIX}>;
 
@@ -94,7 +96,12 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   for (var c = w; c * ${WG * E}u < n; c += params.tiles) {
     let base = c * ${WG * E}u;
     // All loads first (independent, in flight together: the chunk load), then the counting.
-    let k = ${chunk.load('c', '0u', 'lid', `${WG}u`)};
+    ${
+      half
+        ? `var k: array<u32, ${E}>;
+${unroll(E, (j) => `    { let e = base + ${j * WG}u + lid; if (e < n) { k[${j}] = (keys[e >> 1u] >> ((e & 1u) << 4u)) & 0xffffu; } }`)}`
+        : `let k = ${chunk.load('c', '0u', 'lid', `${WG}u`)};`
+    }
 ${unroll(
   E,
   (j) => `    if (base + ${j * WG}u + lid < n) {

@@ -13,6 +13,7 @@ import {
   wgslOp,
 } from '@scan/core/kit';
 import { keyWgslType, keyWordsOf, lastKeyWgsl, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
+import type { ValueWords } from '../plans/sort-shape.js';
 import type { SortKeyType } from '../types.js';
 import { RADIX, SORT_COUNT_PARAMS } from './radix-digits.js';
 
@@ -71,6 +72,19 @@ export type OnesweepSpec = {
    */
   readonly width: number;
   readonly values: ValueMode;
+  /**
+   * 32-bit words of one value (1 to 4: a 4-, 8-, 12- or 16-byte record at word `i · valueWords` of
+   * `values_in`/`values_out`); default 1. Argsort's indices are one word.
+   */
+  readonly valueWords?: ValueWords;
+  /**
+   * 16-bit keys (`'u16'`, `'f16'`) in a buffer two to a word: `packedIn` reads `keys_in` so (the
+   * first pass, from the caller's buffer), `packedOut` writes `keys_out` so (the last pass, into a
+   * buffer whose words before ⌊count / 2⌋ are zero: each key goes in with an `atomicOr` on its half,
+   * since the two keys of a word come from different invocations). Between them keys are one a word.
+   */
+  readonly packedIn?: boolean;
+  readonly packedOut?: boolean;
   readonly subgroups: boolean;
   /**
    * 1 when every subgroup has at most 32 invocations (a ballot fits its first word), else 4 (up to
@@ -228,7 +242,32 @@ function batchedScatter(spec: OnesweepSpec): string {
   return `${perKeySlots(spec, 'staged', keyWgslType(spec.keyType))}
 ${perKey(spec, (i, slot) => `  ${slot('staged')} = stage[${i} * WG + lid];`)}
 ${perKey(spec, (i, slot) => `  ${slot('targets')} = wg_digit[digit_of(${slot('staged')})] + ${i} * WG + lid;`)}
-${perKey(spec, (i, slot) => `  if (${i} * WG + lid < valid) { keys_out[${slot('targets')}] = ${slot('staged')}; }`)}`;
+${perKey(spec, (i, slot) => `  if (${i} * WG + lid < valid) { ${storeKey(spec, slot('targets'), slot('staged'))} }`)}`;
+}
+
+/** WGSL storing key `k` at position `t` of `keys_out`: a plain store, or (`packedOut`) `store_key`. */
+function storeKey(spec: OnesweepSpec, t: string, k: string): string {
+  return spec.packedOut ? `store_key(${t}, ${k});` : `keys_out[${t}] = ${k};`;
+}
+
+/**
+ * WGSL of the packed 16-bit key access a pass needs: `load_key(e)` (`packedIn`: key e, the half of
+ * word e / 2) and `store_key(t, k)` (`packedOut`: an \`atomicOr\` of k into its half of a zeroed word;
+ * the word of an odd count's last key is not zeroed, since its other half is the caller's, so that
+ * half is cleared first with an \`atomicAnd\`).
+ */
+function packedKeysWgsl(spec: OnesweepSpec): string {
+  const load = spec.packedIn ? `fn load_key(e: u32) -> u32 { return (keys_in[e >> 1u] >> ((e & 1u) << 4u)) & 0xffffu; }` : '';
+  const store = spec.packedOut
+    ? `fn store_key(t: u32, k: u32) {
+  let w = t >> 1u;
+  let odd = (t & 1u) != 0u;
+  if (!odd && t + 1u >= params.count) { atomicAnd(&keys_out[w], 0xffff0000u); }
+  atomicOr(&keys_out[w], select(k, k << 16u, odd));
+}`
+    : '';
+  return `${load}
+${store}`;
 }
 
 /**
@@ -355,7 +394,7 @@ export const onesweepKernel = defineKernel({
   name: 'sort/onesweep',
   bindings: (spec: OnesweepSpec) => ({
     keys_in: read(`array<${keyWgslType(spec.keyType)}>`),
-    keys_out: readWrite(`array<${keyWgslType(spec.keyType)}>`),
+    keys_out: readWrite(spec.packedOut ? 'array<atomic<u32>>' : `array<${keyWgslType(spec.keyType)}>`),
     values_in: spec.values === 'move' ? read('array<u32>') : undefined,
     values_out: spec.values === 'none' ? undefined : readWrite('array<u32>'),
     status: readWrite('array<atomic<u32>>'),
@@ -407,11 +446,23 @@ function onesweepWgsl(spec: OnesweepSpec): string {
   const K = keyWgslType(spec.keyType);
   const wide = K !== 'u32';
   // Values are staged in the keys' staging: in the first word of a 64-bit key's slot.
-  const valueAt = (e: string) => {
-    const v = spec.values === 'index' ? e : `values_in[${e}]`;
-    return wide ? `vec2<u32>(${v}, 0u)` : v;
-  };
   const stagedValue = (p: string) => (wide ? `stage[${p}].x` : `stage[${p}]`);
+  // Values of VW words move one word a round through the keys' staging (it holds a tile of keys,
+  // not of records): round c stages word c of every value at its key's rank, then writes it out
+  // next to the key's target. The staging stays a tile of keys (no more workgroup memory, so wide
+  // values keep the tile size); a record costs VW rounds of two barriers, and its VW words go out
+  // in VW writes whose lanes are VW words apart (each round touches the same lines, which the L2
+  // merges). Reads and writes of the records are what a copy of them moves: 2 · n · 4 · VW bytes a pass.
+  const VW = spec.values === 'move' ? (spec.valueWords ?? 1) : 1;
+  const word = (i: string, c: number) => (VW === 1 ? i : `${i} * ${VW}u${c === 0 ? '' : ` + ${c}u`}`);
+  const valueRound = (c: number) => {
+    const read = spec.values === 'index' ? 'e' : `values_in[${word('e', c)}]`;
+    const staged = wide ? `vec2<u32>(${read}, 0u)` : read;
+    return `  workgroupBarrier();
+${perKey(spec, (j, slot) => `  { let e = base + ${j} * gsize + lane; if (e < n) { stage[${slot('ranks')}] = ${staged}; } }`)}
+  workgroupBarrier();
+${perKey(spec, (i, slot) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[${word(slot('targets'), c)}] = ${stagedValue('p')}; } }`)}`;
+  };
   // A partial tile's keys past the count: the last key (padLast: it ranks at the tail by its own
   // digit, and the staging may write it there), else 0 (never counted nor staged: the phases test
   // the index instead).
@@ -454,7 +505,7 @@ function onesweepWgsl(spec: OnesweepSpec): string {
     workgroupBarrier();
     for (var j = 0u; j < E; j++) {
       let e = ${t} * TILE + j * WG + lid;
-      if (e < n) { atomicAdd(&counters[digit_of(keys_in[e])], 1u); }
+      if (e < n) { atomicAdd(&counters[digit_of(${spec.packedIn ? 'load_key(e)' : 'keys_in[e]'})], 1u); }
     }
     workgroupBarrier();`,
       value: (r) => `atomicLoad(&counters[me * R + ${r}u])`,
@@ -471,7 +522,8 @@ const TILE: u32 = ${TILE}u;
 const RADIX: u32 = ${RADIX}u;
 const R: u32 = ${R}u;                       // digits per invocation in the per-digit phases
 const STATUS_BASE: u32 = ${SORT_STATUS_BASE}u;
-${keyTile.decls}
+${spec.packedIn ? '' : keyTile.decls}
+${packedKeysWgsl(spec)}
 ${lookBackCommonWgsl()}
 ${lb.decls}
 
@@ -511,7 +563,13 @@ ${clearsWgsl(spec, `${G * RADIX}u`)}
 
   // 1. Load: the tile load, E keys per lane, strided by the group size (coalesced).
   let base = tile_start + group * gsize * E;
-  var keys = ${keyTile.load('tile')};
+  ${
+    spec.packedIn
+      ? `// Two keys a word: adjacent lanes read the halves of one word (2 bytes a key).
+  var keys: array<u32, E>;
+${perKey(spec, (j, slot) => `  { let e = base + ${j} * gsize + lane; ${slot('keys')} = ${pad ?? '0u'}; if (e < n) { ${slot('keys')} = load_key(e); } }`)}`
+      : `var keys = ${keyTile.load('tile')};`
+  }
 
   // 2. Early counts (Onesweep's): the tile's digit counts, published at once as AGGREGATE (tile 0:
   // INCLUSIVE) so that successors waiting in their look-back need not wait for this tile's ranking.
@@ -567,19 +625,12 @@ ${
     if (p < valid) {
       let k = stage[p];
       ${slot('targets')} = wg_digit[digit_of(k)] + p;
-      keys_out[${slot('targets')}] = k;
+      ${storeKey(spec, slot('targets'), 'k')}
     }
   }`,
       )
 }
-${
-  moves
-    ? `  workgroupBarrier();
-${perKey(spec, (j, slot) => `  { let e = base + ${j} * gsize + lane; if (e < n) { stage[${slot('ranks')}] = ${valueAt('e')}; } }`)}
-  workgroupBarrier();
-${perKey(spec, (i, slot) => `  { let p = ${i} * WG + lid; if (p < valid) { values_out[${slot('targets')}] = ${stagedValue('p')}; } }`)}`
-    : ''
-}
+${moves ? unroll(VW, (c) => valueRound(c)) : ''}
 }
 `;
 }

@@ -33,7 +33,8 @@ export const unpackHeadsKernel = defineKernel({
  */
 export const gatherKernel = defineKernel({
   name: 'sort/gather',
-  bindings: (spec: { readonly twoLevels: boolean; readonly wide?: boolean }) => ({
+  // `words` (2 to 4): elements of that many u32 words (wide values), moved word by word.
+  bindings: (spec: { readonly twoLevels: boolean; readonly wide?: boolean; readonly words?: number }) => ({
     // Two-word elements (64-bit keys) move as vec2s.
     src: read(spec.wide ? 'array<vec2<u32>>' : 'array<u32>'),
     out: readWrite(spec.wide ? 'array<vec2<u32>>' : 'array<u32>'),
@@ -41,5 +42,10 @@ export const gatherKernel = defineKernel({
     outer: spec.twoLevels ? read('array<u32>') : undefined,
   }),
   params: ELEMENTWISE_PARAMS,
-  wgsl: (spec) => elementwiseWgsl('', `out[i] = src[${spec.twoLevels ? 'outer[inner[i]]' : 'inner[i]'}];`),
+  wgsl: (spec) => {
+    const from = spec.twoLevels ? 'outer[inner[i]]' : 'inner[i]';
+    const w = spec.words ?? 1;
+    if (w === 1) return elementwiseWgsl('', `out[i] = src[${from}];`);
+    return elementwiseWgsl('', `let j = ${from};\nfor (var c = 0u; c < ${w}u; c++) { out[i * ${w}u + c] = src[j * ${w}u + c]; }`);
+  },
 });

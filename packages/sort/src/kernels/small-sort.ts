@@ -1,5 +1,6 @@
 import { defineKernel, readWrite, unroll } from '@scan/core/kit';
-import { keyWgslType, keyWordsOf, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
+import { isHalfKey, keyWgslType, keyWordsOf, orderBitsWgsl, orderShiftWgsl } from '../key-order.js';
+import type { ValueWords } from '../plans/sort-shape.js';
 import type { BitRange, SortKeyType } from '../types.js';
 import { SORT_COUNT_PARAMS } from './radix-digits.js';
 import type { ValueMode } from './radix-onesweep.js';
@@ -12,6 +13,8 @@ export type SmallSortSpec = {
   readonly bits: BitRange;
   /** 'none', 'move' (values follow their keys), or 'index' (argsort: each key's index is written). */
   readonly values: ValueMode;
+  /** 32-bit words of one moved value, 1 to 4 (default 1): the record at word `i · valueWords` of `values`. */
+  readonly valueWords?: ValueWords;
   /** Invocations (a power of two, at most 1024 and the device's limits). */
   readonly workgroupSize: number;
   /** Keys sorted at most, a power of two: the size of the bitonic network. */
@@ -141,19 +144,26 @@ fn after(a: vec4<u32>, b: vec4<u32>) -> bool {
 fn sort_key(k: u32) -> u32 { return (order_bits(k) >> ${begin}u) & 0x${mask.toString(16)}u; }
 // Whether slot value a (masked order bits, original index) goes after b: ties broken by the index.
 fn after(a: vec2<u32>, b: vec2<u32>) -> bool { return a.x > b.x || (a.x == b.x && a.y > b.y); }`;
+  // 16-bit keys lie two to a word: key i is the half of word i / 2.
+  const half = isHalfKey(spec.keyType);
+  const keyAt = (i: string) => (half ? `key_at(${i})` : `keys[${i}]`);
   const loadSlot =
     W === 2
-      ? `{ let i = ROWu + lid; let s = select(vec2<u32>(0xffffffffu), sort_key(keys[min(i, last)]), i < n); slots[at(i)] = vec4<u32>(s, i, 0u); }`
-      : `{ let i = ROWu + lid; slots[at(i)] = vec2<u32>(select(0xffffffffu, sort_key(keys[min(i, last)]), i < n), i); }`;
+      ? `{ let i = ROWu + lid; let s = select(vec2<u32>(0xffffffffu), sort_key(${keyAt('min(i, last)')}), i < n); slots[at(i)] = vec4<u32>(s, i, 0u); }`
+      : `{ let i = ROWu + lid; slots[at(i)] = vec2<u32>(select(0xffffffffu, sort_key(${keyAt('min(i, last)')}), i < n), i); }`;
   const indexOf = W === 2 ? 'z' : 'y';
   const moves = spec.values === 'move';
   const hasValues = spec.values !== 'none';
+  // A moved value is VW words (argsort's index one), gathered word by word into registers.
+  const VW = moves ? (spec.valueWords ?? 1) : 1;
+  const word = (i: string, c: number) => (VW === 1 ? i : `${i} * ${VW}u${c === 0 ? '' : ` + ${c}u`}`);
   // Output positions of this invocation: r · WG + lid, for each r < PER.
   const perPosition = (body: (p: string, r: number) => string) => unroll(PER, (r) => body(`${r * WG}u + lid`, r));
   return `${orderBitsWgsl(spec.keyType, spec.descending)}
 ${orderShiftWgsl(spec.keyType)}
 ${sortKey}
 // Where slot i lives in \`slots\`${spec.padded ? ': one word pair of padding every 16, so that groups of slots a power of two apart fall in distinct banks' : ''}.
+${half ? 'fn key_at(i: u32) -> u32 { return (keys[i >> 1u] >> ((i & 1u) << 4u)) & 0xffffu; }' : ''}
 fn at(i: u32) -> u32 { return ${spec.padded ? 'i + (i >> 4u)' : 'i'}; }
 
 const WG: u32 = ${WG}u;
@@ -193,13 +203,22 @@ ${unroll(E, (m) => `        slots[at(base + ${m}u * jlow)] = v[${m}];`)}
 
   // 3. Gather: the keys (and values) of this invocation's output positions, into registers.
   var out_keys: array<${K}, ${PER}>;
-  ${hasValues ? `var out_values: array<u32, ${PER}>;` : ''}
+  ${hasValues ? `var out_values: array<u32, ${PER * VW}>;` : ''}
+  ${half ? `var out_high: array<u32, ${PER}>;` : ''}
 ${perPosition(
   (p, r) => `  {
     let src = slots[at(min(${p}, CAP - 1u))].${indexOf};
     if (${p} < n) {
-      out_keys[${r}] = keys[src];
-      ${hasValues ? `out_values[${r}] = ${moves ? 'values[src]' : 'src'};` : ''}
+      out_keys[${r}] = ${keyAt('src')};${
+        half
+          ? `
+      // The word of an even position: its key and the next one (or, past the count, the caller's half).
+      if (((${p}) & 1u) == 0u) {
+        out_high[${r}] = select(keys[(${p}) >> 1u] >> 16u, key_at(slots[at(min(${p} + 1u, CAP - 1u))].${indexOf}), ${p} + 1u < n);
+      }`
+          : ''
+      }
+      ${hasValues ? unroll(VW, (c) => `out_values[${r * VW + c}] = ${moves ? `values[${word('src', c)}]` : 'src'};`) : ''}
     }
   }`,
 )}
@@ -209,8 +228,8 @@ ${perPosition(
   // 5. Write.
 ${perPosition(
   (p, r) => `  if (${p} < n) {
-    keys[${p}] = out_keys[${r}];
-    ${hasValues ? `values[${p}] = out_values[${r}];` : ''}
+    ${half ? `if (((${p}) & 1u) == 0u) { keys[(${p}) >> 1u] = out_keys[${r}] | (out_high[${r}] << 16u); }` : `keys[${p}] = out_keys[${r}];`}
+    ${hasValues ? unroll(VW, (c) => `values[${word(`(${p})`, c)}] = out_values[${r * VW + c}];`) : ''}
   }`,
 )}
 }

@@ -2,9 +2,9 @@ import type { ScanContext } from '@scan/core';
 import { assertUsable, withSession } from '@scan/core/kit';
 import type { HeadFlags, SegmentOffsets } from '@scan/segmented';
 import { keyWordsOf } from '../key-order.js';
-import { checkSortCount } from '../limits.js';
+import { checkSortCount, checkSortValueBytes } from '../limits.js';
 import { createSegmentedSortPlan } from '../plans/segmented-sort-plan.js';
-import type { SegmentedSortOptions, SortArray, SortKeyArray, SortResult } from '../types.js';
+import type { SegmentedSortOptions, SortArray, SortKeyArray, SortResult, SortValueArray } from '../types.js';
 import { normalizeSegmentedSortArgs } from '../validate.js';
 import { readSorted, uploadSort } from './sorted-arrays.js';
 
@@ -27,7 +27,7 @@ function packHeads(flags: HeadFlags): Uint32Array {
  * // keys: [1, 2, 3, 7, 9]
  * ```
  */
-export async function segmentedSort<K extends SortKeyArray, V extends SortArray = SortArray>(
+export async function segmentedSort<K extends SortKeyArray, V extends SortValueArray = SortArray>(
   ctx: ScanContext,
   keys: K,
   headFlags: HeadFlags | SegmentOffsets,
@@ -37,6 +37,7 @@ export async function segmentedSort<K extends SortKeyArray, V extends SortArray 
   const o = normalizeSegmentedSortArgs(keys, headFlags, options);
   const n = keys.length;
   checkSortCount(ctx, n, 'keys', keyWordsOf(o.keyType));
+  if (o.values) checkSortValueBytes(ctx, n, o.valueWidth, 'options.values');
   const values = o.values as V | undefined;
   if (n <= 1) return { keys: keys.slice() as K, ...(values ? { values: values.slice() as V } : {}) };
   return withSession(ctx, 'segmentedSort', async (s) => {
@@ -45,7 +46,7 @@ export async function segmentedSort<K extends SortKeyArray, V extends SortArray 
     const plan = await s.plan(
       createSegmentedSortPlan(ctx, {
         keyType: o.keyType,
-        ...(o.valueType ? { valueType: o.valueType } : {}),
+        ...(o.valueType ? { valueType: o.valueType, valueWidth: o.valueWidth } : {}),
         descending: o.descending,
         // Fewer bits to sort the segment numbers on (empty segments, which hold no key, count too).
         maxSegments: Math.max(1, o.segments.segmentCount),

@@ -1,11 +1,11 @@
 import type { ScanContext } from '@scan/core';
 import { assertUsable, withSession } from '@scan/core/kit';
 import { keyBitsOf, keyWordsOf } from '../key-order.js';
-import { checkSortCount } from '../limits.js';
+import { checkSortCount, checkSortValueBytes } from '../limits.js';
 import { createRadixSort } from '../plans/radix-plan.js';
-import type { SortShape } from '../plans/sort-shape.js';
+import type { SortShape, ValueWords } from '../plans/sort-shape.js';
 import { createSplitRadixSort } from '../plans/split-radix-plan.js';
-import type { ArgsortOptions, SortArray, SortKeyArray, SortOptions, SortResult } from '../types.js';
+import type { ArgsortOptions, SortArray, SortKeyArray, SortOptions, SortResult, SortValueArray } from '../types.js';
 import { normalizeArgsortOptions, normalizeSortOptions } from '../validate.js';
 import { quicksortBuffers } from './quicksort-runner.js';
 import { readSorted, uploadSort } from './sorted-arrays.js';
@@ -18,16 +18,21 @@ import { readSorted, uploadSort } from './sorted-arrays.js';
  *
  * Algorithms: `'radix'` (default; the one-sweep radix sort), `'split-radix'` and `'quicksort'` (the
  * 2007 paper's, for comparison). 64-bit integer keys (`BigUint64Array`, `BigInt64Array`) take the
- * radix sort only, eight digit passes for whole keys (`bits` up to `[0, 64]`).
+ * radix sort only, eight digit passes for whole keys (`bits` up to `[0, 64]`). Values may be any
+ * typed array of n × w bytes, w = 4, 8, 12 or 16 (records of w bytes, radix only), and come back
+ * as the class given.
  *
  * @example
  * ```ts
  * const { keys, values } = await sort(ctx, new Float32Array([3, -1, NaN, 2]), { values: new Uint32Array([0, 1, 2, 3]) });
  * // keys: [-1, 2, 3, NaN], values: [1, 3, 0, 2]
  * await sort(ctx, new BigInt64Array([2n ** 40n, -1n, 0n])); // { keys: BigInt64Array [-1n, 0n, 2n ** 40n] }
+ * // 16-byte values: a Float32Array of 4 floats per key.
+ * await sort(ctx, new Uint32Array([2, 1]), { values: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]) });
+ * // { keys: [1, 2], values: Float32Array [5, 6, 7, 8, 1, 2, 3, 4] }
  * ```
  */
-export async function sort<K extends SortKeyArray, V extends SortArray = SortArray>(
+export async function sort<K extends SortKeyArray, V extends SortValueArray = SortArray>(
   ctx: ScanContext,
   keys: K,
   options: SortOptions<V> = {},
@@ -36,9 +41,17 @@ export async function sort<K extends SortKeyArray, V extends SortArray = SortArr
   const o = normalizeSortOptions(keys, options);
   const n = keys.length;
   checkSortCount(ctx, n, 'keys', keyWordsOf(o.keyType));
+  if (o.values) checkSortValueBytes(ctx, n, o.valueWidth, 'options.values');
   const values = o.values as V | undefined;
   if (n === 0) return { keys: keys.slice() as K, ...(values ? { values: values.slice() as V } : {}) };
-  const shape: SortShape = { keyType: o.keyType, valueType: o.valueType, descending: o.descending, bits: o.bits };
+  const valueWords = (o.valueWidth / 4) as ValueWords;
+  const shape: SortShape = {
+    keyType: o.keyType,
+    valueType: o.valueType,
+    ...(valueWords > 1 ? { valueWords } : {}),
+    descending: o.descending,
+    bits: o.bits,
+  };
   return withSession(ctx, 'sort', async (s) => {
     const up = uploadSort(s, keys, values);
     const buffers = { keys: up.keyBuffer, ...(up.valueBuffer ? { values: up.valueBuffer } : {}), count: n };

@@ -10,12 +10,12 @@ import {
   RecipeBuilder,
   recordCountFixup,
 } from '@scan/core/kit';
-import { COPY_HOME_WORKGROUP, copyHomeKernel } from '../kernels/copy-home.js';
+import { COPY_HOME_WORKGROUP, copyHomeHalvesKernel, copyHomeKernel, zeroHalvesKernel } from '../kernels/copy-home.js';
 import { RADIX } from '../kernels/radix-digits.js';
 import { digitScanKernel, digitStartsWord, radixHistogramKernel } from '../kernels/radix-histogram.js';
 import { onesweepKernel, sortStatusBytes, type ValueMode } from '../kernels/radix-onesweep.js';
 import { smallSortKernel } from '../kernels/small-sort.js';
-import { keyWordsOf } from '../key-order.js';
+import { isHalfKey, keyWordsOf } from '../key-order.js';
 import { MAX_HISTOGRAM_WORKGROUPS, type RadixConfig } from './radix-config.js';
 
 /**
@@ -57,6 +57,10 @@ interface Layout {
   readonly passes: readonly FixedDispatch<ReturnType<typeof onesweepKernel>>[];
   /** With a GPU count and an odd number of passes: the bounded copy back (see `copyHomeKernel`). */
   readonly copyHome?: FixedDispatch<ReturnType<typeof copyHomeKernel>>;
+  /** 16-bit keys, one pass: the copy back of the packed keys (both count sources; see `copyHomeHalvesKernel`). */
+  readonly copyHalves?: FixedDispatch<ReturnType<typeof copyHomeHalvesKernel>>;
+  /** 16-bit keys, two passes: the zeroing of the caller's words before the last pass ORs its keys in. */
+  readonly zero?: FixedDispatch<ReturnType<typeof zeroHalvesKernel>>;
 }
 
 /** Parameter values a recipe builder fills in place (see `radixRecipes`). */
@@ -100,6 +104,16 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
   const tile = config.pass.workgroupSize * config.pass.elementsPerThread;
   const histChunk = config.histogramWorkgroupSize * config.histogramElements;
   const width = Math.max(...passes.map((pass) => pass.width));
+  // Words of one moved value (argsort's index, and values 'none', one).
+  const valueWords = values === 'move' ? (config.sort.valueWords ?? 1) : 1;
+  // 16-bit keys lie two to a word in the caller's buffer (one or two passes): the first pass reads
+  // them so, the passes between them write and read one a word (scratch of 4 bytes a key), and the
+  // last pass ORs them into zeroed words (the caller's, zeroed by a small kernel after the first pass
+  // has read them; or with one pass the scratch's, cleared, then copied home). Bytes moved for n
+  // keys, two passes: 2n histogram + (2n + 4n) + 2n zeroing + (4n + 2n) = 16n, against 36n for a
+  // 32-bit key's four passes (2.25×); a widening and a narrowing kernel around a 32-bit sort of two
+  // passes would move 2n + 4n + 4n + 16n + 4n + 2n = 32n.
+  const half = isHalfKey(config.sort.keyType);
   const layouts = [layoutOf(false), layoutOf(true)] as const;
 
   function layoutOf(indirect: boolean): Layout {
@@ -122,10 +136,18 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     };
     const scan = { kernel: digitScanKernel({ passes: P }), bindings: { digits } };
     // A GPU count's sort copies only the sorted elements home (a kernel: the count is on the GPU).
-    const copyHome =
-      indirect && P % 2 === 1
+    const copyHalves =
+      half && P % 2 === 1
         ? {
-            kernel: copyHomeKernel({ values: values !== 'none', keyType: config.sort.keyType }),
+            kernel: copyHomeHalvesKernel({ values: values !== 'none', ...(valueWords > 1 ? { valueWords } : {}) }),
+            bindings: { sorted_keys: alt, keys, sorted_values: altVals, values: vals },
+          }
+        : undefined;
+    const zero = half && P === 2 ? { kernel: zeroHalvesKernel({}), bindings: { keys } } : undefined;
+    const copyHome =
+      !half && indirect && P % 2 === 1
+        ? {
+            kernel: copyHomeKernel({ values: values !== 'none', keyType: config.sort.keyType, valueWords }),
             bindings: { sorted_keys: alt, keys, sorted_values: altVals, values: vals },
           }
         : undefined;
@@ -133,11 +155,20 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
       histogram,
       scan,
       ...(copyHome ? { copyHome } : {}),
+      ...(copyHalves ? { copyHalves } : {}),
+      ...(zero ? { zero } : {}),
       passes: passes.map((_, p) => {
         const fromCaller = p % 2 === 0;
         const mode: ValueMode = values === 'index' && p > 0 ? 'move' : values;
         return {
-          kernel: onesweepKernel({ ...config.pass, width, values: mode }),
+          kernel: onesweepKernel({
+            ...config.pass,
+            width,
+            values: mode,
+            ...(valueWords > 1 ? { valueWords } : {}),
+            ...(half && p === 0 ? { packedIn: true } : {}),
+            ...(half && p === P - 1 ? { packedOut: true } : {}),
+          }),
           bindings: {
             keys_in: fromCaller ? keys : alt,
             keys_out: fromCaller ? alt : keys,
@@ -162,12 +193,16 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     status_base: 0,
   };
   const copyHomeValues: ParamSlots<NonNullable<Layout['copyHome']>['kernel']['params']> = { count: 0, dispatch_x: 0 };
+  // The 16-bit keys' kernels, one invocation a word.
+  const wordValues: ParamSlots<NonNullable<Layout['zero']>['kernel']['params']> = { count: 0, dispatch_x: 0 };
 
   return (capacity, source) => {
     const layout = layouts[source.kind === 'indirect' ? 1 : 0];
     const b = new RecipeBuilder();
-    const bytes = 4 * capacity;
+    const bytes = 4 * valueWords * capacity;
+    // 16-bit keys: the scratch holds them one a word (between two passes) or packed (one pass).
     const keyBytes = 4 * keyWordsOf(config.sort.keyType) * capacity;
+    const packedBytes = 4 * Math.ceil(capacity / 2);
     const tiles = Math.ceil(capacity / tile);
     const histWorkgroups = Math.min(Math.ceil(capacity / histChunk), MAX_HISTOGRAM_WORKGROUPS);
     const passWords = sortStatusBytes(tiles) / 4;
@@ -178,6 +213,11 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     if (values !== 'none') b.needScratch('altValues', bytes);
     // The digit histogram and every pass's look-back status, cleared at once.
     b.clear({ scratch: 'status', offset: 0, size: statusBytes });
+    // One pass of 16-bit keys ORs them into the scratch.
+    if (half && P === 1) b.clear({ scratch: 'altKeys', offset: 0, size: packedBytes });
+    const wordGroups = Math.ceil(packedBytes / 4 / COPY_HOME_WORKGROUP);
+    wordValues.count = capacity;
+    wordValues.dispatch_x = dispatchShape(wordGroups, maxDim).x;
     const copyGroups = Math.ceil(capacity / COPY_HOME_WORKGROUP);
     histogramValues.count = capacity;
     histogramValues.tiles = histWorkgroups;
@@ -204,6 +244,8 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
       const blocks = [countedParams(layout.histogram.kernel, GPU_FILLED, histogramValues)];
       for (let p = 0; p < P; p++) blocks.push(countedParams(layout.passes[p]!.kernel, GPU_FILLED, passValuesOf(p)));
       if (layout.copyHome) blocks.push(countedParams(layout.copyHome.kernel, GPU_FILLED, copyHomeValues));
+      if (layout.copyHalves) blocks.push(countedParams(layout.copyHalves.kernel, GPU_FILLED, wordValues));
+      if (layout.zero) blocks.push(countedParams(layout.zero.kernel, GPU_FILLED, wordValues));
       let fixed: BufferRef[] = [];
       fixedAt = (i) => {
         if (i % FIXUP_BLOCKS === 0) {
@@ -214,11 +256,19 @@ export function radixRecipes(ctx: ScanContext, config: RadixConfig, values: Valu
     }
     b.dispatch(layout.histogram.kernel, layout.histogram.bindings, histWorkgroups, fixedAt(0) ?? histogramValues);
     b.dispatch(layout.scan.kernel, layout.scan.bindings, 1);
+    // Blocks after the passes': the copy home's (either kind), then the zeroing's.
+    const zeroBlock = 1 + P + (layout.copyHome || layout.copyHalves ? 1 : 0);
     for (let p = 0; p < P; p++) {
       const pass = layout.passes[p]!;
+      if (p === P - 1 && layout.zero) {
+        // The first pass has read the caller's packed keys: zero the words the last one ORs into.
+        b.dispatch(layout.zero.kernel, layout.zero.bindings, wordGroups, fixedAt(zeroBlock) ?? wordValues);
+      }
       b.dispatch(pass.kernel, pass.bindings, tiles, fixedAt(1 + p) ?? passValuesOf(p));
     }
-    if (layout.copyHome) {
+    if (layout.copyHalves) {
+      b.dispatch(layout.copyHalves.kernel, layout.copyHalves.bindings, wordGroups, fixedAt(1 + P) ?? wordValues);
+    } else if (layout.copyHome) {
       // An odd number of passes ends in the scratch: the sorted elements go home, the rest stays.
       b.dispatch(layout.copyHome.kernel, layout.copyHome.bindings, copyGroups, fixedAt(1 + P) ?? copyHomeValues);
     } else if (P % 2 === 1) {
@@ -259,6 +309,7 @@ export function smallSortRecipes(config: RadixConfig, values: ValueMode): (capac
         descending: config.sort.descending,
         bits: config.sort.bits,
         values,
+        ...(values === 'move' && (config.sort.valueWords ?? 1) > 1 ? { valueWords: config.sort.valueWords } : {}),
         workgroupSize: config.small.workgroupSize,
         capacity,
         padded: config.small.padded[config.small.tiers.indexOf(capacity)] ?? false,

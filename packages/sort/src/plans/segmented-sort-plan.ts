@@ -19,8 +19,9 @@ import {
 import { type ELEMENTWISE_PARAMS, ELEMENTWISE_WORKGROUP } from '../kernels/elementwise.js';
 import { gatherKernel, unpackHeadsKernel } from '../kernels/segmented-sort.js';
 import { keyBitsOf, keyWordsOf } from '../key-order.js';
-import { checkCopyTargets, checkSortCount, MAX_SORT_COUNT } from '../limits.js';
+import { checkCopyTargets, checkSortCount, checkSortValueBytes, MAX_SORT_COUNT } from '../limits.js';
 import type { SortKeyType } from '../types.js';
+import { checkValueWidth } from '../validate.js';
 import { radixSorter } from './radix-plan.js';
 import type { SegmentedSortEncodeArgs, SegmentedSortPlanOptions } from './sort-plan-types.js';
 
@@ -61,7 +62,7 @@ function segmentBits(segments: number): number {
  */
 export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSortPlanOptions = {}): Plan<SegmentedSortEncodeArgs> {
   assertUsable(ctx);
-  const o = checkOptions(options, ['keyType', 'valueType', 'descending', 'maxCount', 'maxSegments'], 'options');
+  const o = checkOptions(options, ['keyType', 'valueType', 'valueWidth', 'descending', 'maxCount', 'maxSegments'], 'options');
   const keyType: SortKeyType =
     o.keyType === undefined
       ? 'u32'
@@ -70,8 +71,11 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
         : checkElementType(o.keyType, 'options.keyType');
   // Two-word keys cannot ride as a radix sort's (4-byte) values: they take the permutation path.
   const keyWords = keyWordsOf(keyType);
-  const permutes = o.valueType !== undefined || keyWords === 2;
-  const valueType = o.valueType === undefined ? undefined : checkElementType(o.valueType, 'options.valueType');
+  const valueWidth = checkValueWidth(o.valueWidth, 'options.valueWidth');
+  // A width alone says that values move too (see SortPlanOptions.valueWidth).
+  const valueType =
+    o.valueType === undefined ? (o.valueWidth === undefined ? undefined : 'u32') : checkElementType(o.valueType, 'options.valueType');
+  const permutes = valueType !== undefined || keyWords === 2;
   const descending = checkBoolean(o.descending, 'options.descending', false);
   const maxCount =
     o.maxCount === undefined ? undefined : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount', keyWords);
@@ -108,8 +112,8 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
   const names = permutes ? WITH_VALUES_SCRATCH : KEYS_ONLY_SCRATCH;
   const scratchRecipe = (n: number): Recipe => {
     const b = new RecipeBuilder();
-    // The gather target holds keys: 8 bytes each for 64-bit keys.
-    for (const name of names) b.needScratch(name, (name === 'gathered' ? 4 * keyWords : 4) * n);
+    // The gather target holds keys (8 bytes each for 64-bit keys), then values (valueWidth bytes).
+    for (const name of names) b.needScratch(name, (name === 'gathered' ? Math.max(4 * keyWords, valueWidth) : 4) * n);
     return b.build();
   };
   if (maxCount !== undefined && maxCount > 0) exec.reserve(scratchRecipe(maxCount));
@@ -129,7 +133,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
     keyWords === 2
       ? elementwise(gatherKernel({ twoLevels: false, wide: true }), { src: whole('src'), out: whole('out'), inner: whole('inner') })
       : gatherRecipe;
-  const gather2Recipe = elementwise(gatherKernel({ twoLevels: true }), {
+  const gather2Recipe = elementwise(gatherKernel({ twoLevels: true, ...(valueWidth > 4 ? { words: valueWidth / 4 } : {}) }), {
     src: whole('src'),
     out: whole('out'),
     inner: whole('inner'),
@@ -151,9 +155,10 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
         keys: 4 * keyWords,
         headFlags: { bytes: (n) => 4 * Math.ceil(n / 32) },
       };
-      if (valueType !== undefined) need.values = 4;
+      if (valueType !== undefined) need.values = valueWidth;
       const n = checkEncodeArgs('segmented sort plan', args, need);
       checkSortCount(ctx, n, 'args.count', keyWords);
+      if (valueType !== undefined) checkSortValueBytes(ctx, n, valueWidth, 'args.count');
       if (valueType === undefined && args.values !== undefined) {
         throw new ScanError(
           'INVALID_ARGUMENT',
@@ -193,7 +198,7 @@ export function createSegmentedSortPlan(ctx: ScanContext, options: SegmentedSort
       encoder.copyBufferToBuffer(gathered, 0, args.keys, 0, keyWords * bytes);
       if (args.values) {
         exec.encode(encoder, () => gather2Recipe(n), { src: args.values, out: gathered, inner: perm2, outer: perm });
-        encoder.copyBufferToBuffer(gathered, 0, args.values, 0, bytes);
+        encoder.copyBufferToBuffer(gathered, 0, args.values, 0, (valueWidth / 4) * bytes);
       }
     },
     ready: exec.load(paths),

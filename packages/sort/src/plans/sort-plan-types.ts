@@ -1,11 +1,20 @@
-import type { BitRange, SortAlgorithm, SortKeyType, SortValueType } from '../types.js';
+import type { BitRange, SortAlgorithm, SortKeyType, SortValueType, SortValueWidth } from '../types.js';
 
 /** Options of `createSortPlan`. */
 export interface SortPlanOptions {
-  /** Key type (default `'u32'`); `'u64'` and `'i64'` (two words per key) with `'radix'` only. */
+  /**
+   * Key type (default `'u32'`); `'u64'` and `'i64'` (two words per key), `'u16'` and `'f16'` (two
+   * keys per word, f16 ordered by its bits like f32) with `'radix'` only.
+   */
   keyType?: SortKeyType;
-  /** Type of the values that move with the keys; leave it out to sort keys only. */
+  /** Type of the values that move with the keys; leave it out (and `valueWidth`) to sort keys only. */
   valueType?: SortValueType;
+  /**
+   * Bytes of one value: 4 (default), 8, 12 or 16 (`'radix'` only). Value `i` is the record at byte
+   * `i · valueWidth` of `values`, moved bit for bit; giving a width alone also makes the plan move
+   * values (their type does not matter to the GPU).
+   */
+  valueWidth?: SortValueWidth;
   /** Largest key first (default false); see `SortOptions.descending`. */
   descending?: boolean;
   /** `'radix'` (default) or `'split-radix'`; `'quicksort'` decides on the host, so it has no plan. */
@@ -99,6 +108,8 @@ export interface SegmentedSortPlanOptions {
   /** Key type (default `'u32'`); `'u64'` and `'i64'` too (8 bytes a key in `keys`). */
   keyType?: SortKeyType;
   valueType?: SortValueType;
+  /** Bytes of one value: 4 (default), 8, 12 or 16; a width alone also makes the plan move values (see `SortPlanOptions.valueWidth`). */
+  valueWidth?: SortValueWidth;
   descending?: boolean;
   /** Largest count expected: scratch for it is allocated up front. */
   maxCount?: number;

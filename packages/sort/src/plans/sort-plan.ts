@@ -11,16 +11,16 @@ import {
   invalidArgument,
   planOf,
 } from '@scan/core/kit';
-import { keyBitsOf, keyWordsOf } from '../key-order.js';
-import { checkCopyTargets, checkSortCount } from '../limits.js';
+import { keyBitsOf, keyBytesOf, keyWordsOf } from '../key-order.js';
+import { checkCopyTargets, checkSortCount, checkSortValueBytes } from '../limits.js';
 import type { SortKeyType } from '../types.js';
-import { checkAlgorithmTakes, checkBitRange } from '../validate.js';
+import { checkAlgorithmTakes, checkAlgorithmTakesValues, checkBitRange, checkValueWidth } from '../validate.js';
 import { createRadixSort, type RadixTuning } from './radix-plan.js';
 import type { SortEncodeArgs, SortPlanOptions } from './sort-plan-types.js';
-import type { SortShape } from './sort-shape.js';
+import type { SortShape, ValueWords } from './sort-shape.js';
 import { createSplitRadixSort } from './split-radix-plan.js';
 
-const PLAN_KEYS = ['keyType', 'valueType', 'descending', 'algorithm', 'bits', 'maxCount', 'tuning'];
+const PLAN_KEYS = ['keyType', 'valueType', 'valueWidth', 'descending', 'algorithm', 'bits', 'maxCount', 'tuning'];
 /** The numeric and on/off keys of `options.tuning` (`SortTuning`): the tests' and the bench's sweeps, not part of the contract. */
 const NUMBER_TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin'] as const;
 const BOOLEAN_TUNING_KEYS = ['forceFallback', 'subgroups', 'unrolled', 'padLast', 'batchScatter', 'leaderPopcount', 'skipClears'] as const;
@@ -55,7 +55,8 @@ function tuningOf(tuning: unknown): RadixTuning {
  *
  * `'radix'` (default) is the one-sweep radix sort: one histogram pass and one pass per 8-bit digit
  * of the bit range (four for whole 32-bit keys, eight for `keyType` `'u64'` or `'i64'`, whose keys
- * are 8 bytes each in `keys`), all in one compute pass after one clear. Small
+ * are 8 bytes each in `keys`, two for `'u16'` or `'f16'`, two keys to a word in `keys`), all in one
+ * compute pass after one clear. Small
  * counts — up to 4096 keys where the device's workgroup memory holds 32 KiB (2048 at 16 KiB; 1024
  * on SwiftShader, which compiles large workgroup memory slowly) — take a one-workgroup bitonic sort
  * instead: ONE dispatch that sorts (key, index) pairs in workgroup memory, stable, with the same
@@ -63,6 +64,10 @@ function tuningOf(tuning: unknown): RadixTuning {
  * H100 a key–value sort of 2^10 keys takes 19.5 µs this way against 49.8, 2^12 keys 38.8 against
  * 52.7. A GPU count takes it when `maxCount` is that small.
  * `'split-radix'` is the paper's, one split per bit.
+ *
+ * Values may be records of `valueWidth` bytes (4, 8, 12 or 16; radix only): each digit pass moves
+ * them word by word through the keys' staging, so a 16-byte value costs four times a 4-byte one's
+ * traffic and staging rounds (see the README's "Value widths").
  *
  * Made to be encoded every frame. Memory: the radix sort holds the keys and values once more, a
  * status area (per digit pass 2 KiB, plus 1 KiB per tile of 3328 keys on most GPUs) and a 4-slot
@@ -90,10 +95,14 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
   const keyType: SortKeyType =
     o.keyType === undefined
       ? 'u32'
-      : o.keyType === 'u64' || o.keyType === 'i64'
+      : o.keyType === 'u64' || o.keyType === 'i64' || o.keyType === 'u16' || o.keyType === 'f16'
         ? o.keyType
         : checkElementType(o.keyType, 'options.keyType');
-  const valueType = o.valueType === undefined ? undefined : checkElementType(o.valueType, 'options.valueType');
+  const valueWidth = checkValueWidth(o.valueWidth, 'options.valueWidth');
+  // A width alone says that values move too (the GPU moves raw words: their type does not matter).
+  const valueType =
+    o.valueType === undefined ? (o.valueWidth === undefined ? undefined : 'u32') : checkElementType(o.valueType, 'options.valueType');
+  const valueWords = (valueWidth / 4) as ValueWords;
   const descending = checkBoolean(o.descending, 'options.descending', false);
   const algorithm = o.algorithm as string | undefined;
   if (algorithm === 'quicksort') {
@@ -105,13 +114,15 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
   }
   const chosen = checkOneOf(algorithm, ['radix', 'split-radix'] as const, 'options.algorithm', 'radix');
   checkAlgorithmTakes(chosen, keyType, 'options.algorithm');
+  checkAlgorithmTakesValues(chosen, valueWidth, 'options.algorithm');
   const bits = checkBitRange(o.bits, 'options.bits', keyBitsOf(keyType));
   const maxCount =
     o.maxCount === undefined
       ? undefined
       : checkSortCount(ctx, checkCount(o.maxCount, 'options.maxCount'), 'options.maxCount', keyWordsOf(keyType));
+  if (maxCount !== undefined && valueType !== undefined) checkSortValueBytes(ctx, maxCount, valueWidth, 'options.maxCount');
   const tuning = tuningOf(o.tuning);
-  const shape: SortShape = { keyType, valueType, descending, bits };
+  const shape: SortShape = { keyType, valueType, ...(valueWords > 1 ? { valueWords } : {}), descending, bits };
   const values = valueType === undefined ? 'none' : 'move';
   const radix =
     chosen === 'radix'
@@ -132,8 +143,8 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
       }
       const gpu = gpuCountOf('sort plan', a, maxCount);
       const indirect = gpu !== undefined;
-      const need: Record<string, number> = { keys: 4 * keyWordsOf(keyType) };
-      if (valueType !== undefined) need.values = 4;
+      const need: Record<string, number> = { keys: keyBytesOf(keyType) };
+      if (valueType !== undefined) need.values = valueWidth;
       if (indirect) need.countBuffer = 0;
       // Buffers are checked for the count given, or for maxCount when the GPU gives it.
       const count = checkEncodeArgs('sort plan', indirect ? { ...a, count: maxCount } : a, need);
@@ -147,6 +158,7 @@ export function createSortPlan(ctx: ScanContext, options: SortPlanOptions = {}):
         );
       }
       if (!indirect) checkSortCount(ctx, count, 'args.count', keyWordsOf(keyType));
+      if (!indirect && valueType !== undefined) checkSortValueBytes(ctx, count, valueWidth, 'args.count');
       const keys = a.keys as GPUBuffer;
       const vals = a.values as GPUBuffer | undefined;
       if (copiesBack || chosen === 'split-radix') checkCopyTargets('sort plan', { keys, ...(vals ? { values: vals } : {}) });

@@ -46,6 +46,39 @@ export const sortCases: readonly NodeCase[] = [
     const keys = wideKeys(BigInt64Array, size, seed);
     return { call: (ctx) => argsort(ctx, keys), check: (got) => expectEqualArrays(got, cpu.argsort(keys), 'argsort i64') };
   }),
+  defineCase(
+    'sort.sort:u16',
+    'u16 keys (two to a word; odd sizes keep the last half) with u32 values, and as f16 bits descending',
+    (size, seed) => {
+      const keys = Uint16Array.from(randomData('u32', size, seed, 'small'), (x) => (x * 0x0101) & 0xffff);
+      const values = randomData('u32', size, seed + 1);
+      return {
+        call: async (ctx) => ({
+          u16: await sort(ctx, keys, { values }),
+          f16: await sort(ctx, keys, { keyType: 'f16', descending: true }),
+        }),
+        check: (got) => {
+          const want = cpu.sort(keys, { values });
+          expectEqualArrays(got.u16.keys, want.keys, 'sort u16 keys');
+          expectEqualArrays(got.u16.values ?? [], want.values ?? [], 'sort u16 values');
+          expectEqualArrays(got.f16.keys, cpu.sort(keys, { keyType: 'f16', descending: true }).keys, 'sort f16 keys');
+        },
+      };
+    },
+  ),
+  defineCase('sort.sort:values16', 'u32 keys with 16-byte values (a Float32Array of 4 per key)', (size, seed) => {
+    // The values are the largest array: `size` floats, a quarter as many keys.
+    const keys = randomData('u32', Math.ceil(size / 4), seed, 'small');
+    const values = randomData('f32', 4 * keys.length, seed + 1);
+    return {
+      call: (ctx) => sort(ctx, keys, { values }),
+      check: (got) => {
+        const want = cpu.sort(keys, { values });
+        expectEqualArrays(got.keys, want.keys, 'sort keys');
+        expectEqualArrays(wordsOf(got.values ?? new Float32Array(0)), wordsOf(want.values ?? new Float32Array(0)), 'sort 16-byte values');
+      },
+    };
+  }),
   defineCase('sort.sort:pairs', 'u32 keys with u32 values, ascending', (size, seed) => {
     const keys = randomData('u32', size, seed);
     const values = randomData('u32', size, seed + 1);
@@ -55,7 +88,10 @@ export const sortCases: readonly NodeCase[] = [
     const keys = randomData('f32', size, seed, 'nan');
     return {
       call: (ctx) => sort(ctx, keys, { descending: true }),
-      check: (got) => expectSorted(got, cpu.sort(keys, { descending: true }), 'sort f32'),
+      check: (got) => {
+        const want = cpu.sort(keys, { descending: true });
+        expectSorted(got, want, 'sort f32');
+      },
     };
   }),
   defineCase('sort.argsort', 'i32 keys of few distinct values (stability)', (size, seed) => {

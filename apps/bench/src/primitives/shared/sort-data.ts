@@ -9,6 +9,7 @@ import { CHECKSUM_WORDS, checkSortOrderKernel, checksumCompareKernel, sortChecks
 import { sortKeysKernel } from '../../child/kernels/sort-keys.js';
 import { countDifferences, readArray, type Workload } from '../../child/workload.js';
 import { bytesMoved } from '../../metrics.js';
+import { keyBytesOfName, prepareWideSortData, type SortKeyName, sortBytes } from './sort-wide-data.js';
 
 // What the sorts share: their algorithms, the keys (and values) generated on the GPU and restored
 // before every run, the checks of the sorted output, and the workload of sort and sort-pairs.
@@ -156,9 +157,14 @@ export function bitsOf(a: Uint32Array | Int32Array | Float32Array): Uint32Array 
  */
 export async function sortWorkload(
   ctx: ScanContext,
-  c: Case<'sort' | 'sort-pairs', SortFields & { algorithm: SortAlgorithmName }>,
+  c: Case<'sort' | 'sort-pairs', SortFields & { algorithm: SortAlgorithmName; valueWidth?: number }>,
   pairs: { pairs: false } | { pairs: true; valueType: ElementType },
 ): Promise<Workload> {
+  // 64- and 16-bit keys (a sort case's `type` names them) and values wider than 4 bytes have their
+  // own input and checks (sort-wide-data.ts); 32-bit keys with 4-byte values keep these.
+  const keyName = c.type as SortKeyName;
+  const valueWidth = pairs.pairs ? (c.valueWidth ?? 4) : 0;
+  if (keyBytesOfName(keyName) !== 4 || valueWidth > 4) return wideSortWorkload(ctx, c, keyName, valueWidth);
   const n = c.n;
   const descending = c.descending ?? false;
   const pool = new BufferPool(ctx);
@@ -190,6 +196,84 @@ export async function sortWorkload(
         if (pairs.pairs && d.values) {
           if (!expected.values) return wrong + n;
           wrong += countDifferences(bitsOf(expected.values), await readWords(ctx, d.values, n));
+        }
+        return wrong;
+      },
+      destroy() {
+        sortPlan.destroy();
+        pool.destroy();
+      },
+    };
+  } catch (error) {
+    plan?.destroy();
+    pool.destroy();
+    throw error;
+  }
+}
+
+/**
+ * The workload of a sort of 64- or 16-bit keys (`c.type` `'u64'`, `'u16'`, `'f16'`), or of u32 keys
+ * with values of `valueWidth` bytes (8, 12, 16): as {@link sortWorkload}'s, with the input and checks
+ * of `prepareWideSortData`, the bytes of `sortBytes`, and the CPU comparison at small sizes.
+ *
+ * @example
+ * ```ts
+ * const w = await wideSortWorkload(ctx, c, 'u16', 0);
+ * ```
+ */
+export async function wideSortWorkload(
+  ctx: ScanContext,
+  c: Case<'sort' | 'sort-pairs', SortFields & { algorithm: SortAlgorithmName }>,
+  keyType: SortKeyName,
+  valueWidth: number,
+): Promise<Workload> {
+  const n = c.n;
+  const descending = c.descending ?? false;
+  const valueWords = valueWidth / 4;
+  const pool = new BufferPool(ctx);
+  let plan: ReturnType<typeof createSortPlan> | undefined;
+  try {
+    const d = await prepareWideSortData(ctx, pool, { n, seed: c.seed, type: keyType, descending }, valueWords);
+    plan = createSortPlan(ctx, {
+      keyType,
+      ...(valueWords > 0 ? { valueWidth: valueWidth as 4 | 8 | 12 | 16 } : {}),
+      descending,
+      algorithm: c.algorithm,
+      maxCount: n,
+      ...(c.algorithm === 'radix' && c.tuning ? { tuning: c.tuning as SortTuning } : {}),
+    });
+    const sortPlan = plan;
+    const args = { keys: d.keys, ...(d.values ? { values: d.values } : {}), count: n };
+    return {
+      bytes: sortBytes(keyType, valueWidth, n),
+      output: d.keys,
+      prepare: d.restore,
+      encode: (encoder) => sortPlan.encode(encoder, args),
+      verify: d.verify,
+      async compareWithCpu() {
+        const words = await readWords(ctx, d.original, d.keyWords);
+        const input =
+          keyType === 'u64'
+            ? new BigUint64Array(words.buffer, 0, n)
+            : keyType === 'u16' || keyType === 'f16'
+              ? new Uint16Array(words.buffer, 0, n)
+              : keyType === 'i32'
+                ? new Int32Array(words.buffer, 0, n)
+                : keyType === 'f32'
+                  ? new Float32Array(words.buffer, 0, n)
+                  : new Uint32Array(words.buffer, 0, n);
+        const records = Uint32Array.from({ length: valueWords * n }, (_, j) => Math.floor(j / valueWords));
+        const options = { descending, ...(keyType === 'f16' ? { keyType } : {}), ...(valueWords > 0 ? { values: records } : {}) } as const;
+        const expected = cpuSort(input, options);
+        const keyWords = new Uint32Array(expected.keys.buffer, expected.keys.byteOffset, Math.floor(expected.keys.byteLength / 4));
+        const got = await readWords(ctx, d.keys, d.keyWords);
+        let wrong = countDifferences(keyWords, got.subarray(0, keyWords.length));
+        if (expected.keys.byteLength % 4 !== 0) {
+          // An odd count of 16-bit keys: the last key is the low half of the last word.
+          wrong += (got[d.keyWords - 1]! & 0xffff) === (expected.keys as Uint16Array)[n - 1] ? 0 : 1;
+        }
+        if (d.values && expected.values) {
+          wrong += countDifferences(new Uint32Array(expected.values.buffer), await readWords(ctx, d.values, valueWords * n));
         }
         return wrong;
       },
