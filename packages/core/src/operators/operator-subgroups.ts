@@ -19,7 +19,7 @@ const COMMENTS = /\/\/[^\n\r]*|\/\*[\s\S]*?\*\//g;
  * operatorSubgroups(ctx, larger); // false: two returns (\`return max(a, b);\` would be true)
  * ```
  */
-export function operatorSubgroups(ctx: ScanContext, op: Operator<unknown>): boolean {
+export function operatorSubgroups<T>(ctx: ScanContext, op: Operator<T>): boolean {
   return ctx.caps.features.subgroups && returnsOnce(op.wgsl);
 }
 

@@ -59,7 +59,7 @@ export function createOperatorReducePlan<T>(ctx: ScanContext, shape: OperatorRed
   // What the input holds: the records, or (indexed) plain elements of one word.
   const input = indexed ? { bytes: 4, words: 1 } : op;
   const WG = Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
-  const subgroups = operatorSubgroups(ctx, op as Operator<unknown>);
+  const subgroups = operatorSubgroups(ctx, op);
   // Runs of about 32 words: a reduction keeps no results in registers, so it loads more per tile.
   // Indexed: 16 elements (four vec4 loads), folded into the invocation's record as they come.
   const K = indexed ? 16 : operatorItemsPerThread(op.words, 32);

@@ -50,7 +50,7 @@ export function createOperatorScanPlan<T>(ctx: ScanContext, shape: OperatorScanS
     opKey: op.key,
     inclusive: shape.inclusive,
     backward: shape.backward,
-    subgroups: operatorSubgroups(ctx, op as Operator<unknown>),
+    subgroups: operatorSubgroups(ctx, op),
     workgroupSize: WG,
     itemsPerThread: operatorItemsPerThread(op.words, 16),
     maxSpin: 64,

@@ -78,7 +78,7 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
     mode: shape.mode,
     inclusive: shape.inclusive,
     backward: false,
-    subgroups: operatorSubgroups(ctx, op as Operator<unknown>),
+    subgroups: operatorSubgroups(ctx, op),
     workgroupSize: WG,
     itemsPerThread: K,
     maxSpin: 64,

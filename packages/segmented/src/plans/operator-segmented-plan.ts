@@ -78,7 +78,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
     mode: shape.mode,
     inclusive: shape.inclusive,
     backward: shape.mode === 'scan' && shape.backward,
-    subgroups: operatorSubgroups(ctx, op as Operator<unknown>),
+    subgroups: operatorSubgroups(ctx, op),
     workgroupSize: WG,
     itemsPerThread: K,
     maxSpin: 64,

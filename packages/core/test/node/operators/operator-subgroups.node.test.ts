@@ -6,6 +6,7 @@ import { argExtremumOperator } from '../../../src/operators/arg-extremum-operato
 import { builtinOperator } from '../../../src/operators/builtin-operators.js';
 import { defineOperator } from '../../../src/operators/define-operator.js';
 import { operatorSubgroups } from '../../../src/operators/operator-subgroups.js';
+import type { Operator } from '../../../src/operators/operator-type.js';
 
 const withSubgroups = (subgroups: boolean) => ({ caps: { features: { subgroups } } }) as unknown as ScanContext;
 const larger = (wgsl: string) => defineOperator({ type: 'f32', identity: Number.NEGATIVE_INFINITY, wgsl, cpu: Math.max });
@@ -27,8 +28,8 @@ describe('operatorSubgroups', () => {
       builtinOperator('min', 'f32'),
       argExtremumOperator('f32', 'max'),
       argExtremumOperator('i32', 'min'),
-    ]) {
-      expect(operatorSubgroups(withSubgroups(true), op as never)).toBe(true);
+    ] as Operator<unknown>[]) {
+      expect(operatorSubgroups(withSubgroups(true), op)).toBe(true);
     }
   });
 });
