@@ -404,7 +404,7 @@ export function groupIdentityWgsl(subgroups: boolean, workgroupSize: number): { 
  *
  * @example
  * ```ts
- * recordSelectWgsl('lb_select', 'pair', [{ name: 'count', type: 'u32' }, { name: 'v', type: 'f32' }]);
+ * recordSelectWgsl('lb_select', 'pair', [{ name: 'count' }, { name: 'v' }]);
  * // fn lb_select(f: pair, t: pair, cond: bool) -> pair { return pair(select(f.count, t.count, cond), select(f.v, t.v, cond)); }
  * ```
  */
