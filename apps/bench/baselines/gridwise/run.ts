@@ -5,7 +5,7 @@ import type { CaseResult, Measurement } from '../../src/report.js';
 import { copyWorkload } from '../luma/cases/copy.js';
 import { createHeater, type Heater } from '../luma/heat.js';
 import type { RunStats } from '../luma/stats.js';
-import { measureWorkload, runUntimed, type TimedWork, withErrorScopes } from '../shared/measure.js';
+import { measureWorkload, type RunCounts, runUntimed, type TimedWork, withErrorScopes } from '../shared/measure.js';
 import { type GridwiseKeyType, sortBytes } from './check.js';
 import { type GridwiseSort, gridwiseSort } from './sort.js';
 
@@ -13,13 +13,10 @@ import { type GridwiseSort, gridwiseSort } from './sort.js';
 export const GRIDWISE_LIBRARY = `gridwise ${typeof __GRIDWISE_VERSION__ === 'string' ? __GRIDWISE_VERSION__ : 'unbuilt'}`;
 
 /** What one run covers. */
-export interface GridwisePlan {
+export interface GridwisePlan extends RunCounts {
   /** log2 of the element counts. */
   readonly sizes: readonly number[];
   readonly types: readonly GridwiseKeyType[];
-  readonly runs: number;
-  readonly warmup: number;
-  readonly heatMs: number;
   readonly seed: number;
   readonly disableSubgroups: boolean;
 }

@@ -37,6 +37,14 @@ export interface ParsedBaselineArgs<V extends Record<string, (value: string) => 
   readonly switches: Readonly<Record<S, boolean>>;
 }
 
+/** The integer flags: the option each sets and its least value. */
+const COUNTS: Readonly<Record<string, readonly ['runs' | 'warmup' | 'seed' | 'heatMs', number]>> = {
+  runs: ['runs', 1],
+  warmup: ['warmup', 0],
+  seed: ['seed', 0],
+  'heat-ms': ['heatMs', 0],
+};
+
 /** Parses a positive (or, with `min` 0, non-negative) integer flag value. */
 function parseCount(flag: string, text: string, min: number): number {
   if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${flag}: expected an integer ≥ ${min}, got "${text}"`);
@@ -68,7 +76,7 @@ export function parseBaselineArgs<V extends Record<string, (value: string) => un
 ): ParsedBaselineArgs<V, S> {
   const own = flags.values ?? ({} as V);
   const switchNames: readonly string[] = ['help', ...(flags.switches ?? [])];
-  const valueNames = ['sizes', 'runs', 'warmup', 'seed', 'heat-ms', 'out', 'commit', ...Object.keys(own)];
+  const valueNames = ['sizes', 'out', 'commit', ...Object.keys(COUNTS), ...Object.keys(own)];
   // Non-strict, with tokens: parseArgs splits `--flag=value` and takes the next argument as a value
   // (even one starting with `-`, as the hand-written loop did), and the checks below keep the
   // runners' own messages (strict mode's are Node's, and it stops at the first unknown flag only).
@@ -111,6 +119,11 @@ export function parseBaselineArgs<V extends Record<string, (value: string) => un
     if (!valueNames.includes(token.name)) throw new Error(`unknown flag ${flag} (see --help)`);
     const value = token.value;
     if (value === undefined) throw new Error(`${flag}: missing value`);
+    const count = COUNTS[token.name];
+    if (count) {
+      o[count[0]] = parseCount(flag, value, count[1]);
+      continue;
+    }
     switch (token.name) {
       case 'sizes':
         o.sizes = [
@@ -122,18 +135,6 @@ export function parseBaselineArgs<V extends Record<string, (value: string) => un
           ),
         ].sort((a, b) => a - b);
         if (o.sizes.length === 0) throw new Error('--sizes: expected at least one size');
-        break;
-      case 'runs':
-        o.runs = parseCount(flag, value, 1);
-        break;
-      case 'warmup':
-        o.warmup = parseCount(flag, value, 0);
-        break;
-      case 'seed':
-        o.seed = parseCount(flag, value, 0);
-        break;
-      case 'heat-ms':
-        o.heatMs = parseCount(flag, value, 0);
         break;
       case 'out':
         o.out = value;
