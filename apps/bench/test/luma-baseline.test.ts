@@ -19,13 +19,13 @@ import {
 import { compareWords, POISON, randomFlags, randomWords } from '../baselines/luma/data.js';
 import { createLumaDevice, type LumaDeviceContext } from '../baselines/luma/device.js';
 import { createHeater, DEFAULT_HEAT_MS, resolveHeatMs } from '../baselines/luma/heat.js';
-import { runUntimed } from '../baselines/luma/measure.js';
 import { DEFAULT_LUMA_OPTIONS, parseLumaArgs } from '../baselines/luma/options.js';
 import { LUMA_LIBRARY } from '../baselines/luma/report.js';
 import { runLumaBaseline } from '../baselines/luma/run.js';
 import { summarizeRuns } from '../baselines/luma/stats.js';
 import { formatLumaTable } from '../baselines/luma/table.js';
 import { LUMA_CASE_NAMES, LUMA_PRIMITIVES, type LumaCaseName, type LumaPrimitive, type Workload } from '../baselines/luma/workload.js';
+import { runUntimed } from '../baselines/shared/measure.js';
 import { libraryPairs } from '../dashboard/library-views.js';
 import { baselineRows, currentRows, toLoadedReport } from '../dashboard/model.js';
 import { deviceInfo } from '../src/child/device-info.js';

@@ -5,14 +5,14 @@
  * `baseline: 'webgpu'`). Exit status 1 when a case failed or threw, 2 on bad arguments or no device.
  * @module
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { createNodeContext, DAWN_TOGGLES_ENV, parseDawnToggles } from '@scan/core/node';
 import { deviceInfo } from '../../src/child/device-info.js';
 import type { BenchReport, CaseResult } from '../../src/report.js';
 import { REPORT_SCHEMA } from '../../src/report.js';
 import { currentCommit } from '../luma/build-report.js';
 import { resolveHeatMs } from '../luma/heat.js';
+import { runBaselineCli, writeReport } from '../shared/cli.js';
+import { type BaselineOptions, parseBaselineArgs } from '../shared/options.js';
 import { GRIDWISE_KEY_TYPES, type GridwiseKeyType } from './check.js';
 import { GRIDWISE_LIBRARY, runGridwise } from './run.js';
 
@@ -30,123 +30,48 @@ and u64 keys on this machine's WebGPU device (Dawn in Node), each output checked
   --seed 1                input seed
   --help`;
 
-interface Options {
-  sizes: number[];
-  types: GridwiseKeyType[];
-  runs: number;
-  warmup: number;
-  heatMs: number | undefined;
-  disableSubgroups: boolean;
-  out: string | undefined;
-  commit: string | undefined;
-  seed: number;
-  help: boolean;
+type Options = BaselineOptions & { readonly types: readonly GridwiseKeyType[]; readonly disableSubgroups: boolean };
+
+/** One `--sizes` entry: `16` or `2^16`, in 2…30. */
+function parseSize(s: string): number {
+  const k = Number(s.trim().replace(/^2\^/, ''));
+  if (!Number.isInteger(k) || k < 2 || k > 30) throw new Error(`--sizes: "${s}" is not a log2 size in 2…30`);
+  return k;
 }
 
-function count(flag: string, text: string, min: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${flag}: expected an integer ≥ ${min}, got "${text}"`);
-  return Number(text);
+/** `--types u32,u64`: known key types, in GRIDWISE_KEY_TYPES order. */
+function parseTypes(value: string): GridwiseKeyType[] {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const t of names)
+    if (!(GRIDWISE_KEY_TYPES as readonly string[]).includes(t))
+      throw new Error(`--types: unknown key type "${t}" (expected ${GRIDWISE_KEY_TYPES.join(', ')})`);
+  if (names.length === 0) throw new Error('--types: expected at least one key type');
+  return GRIDWISE_KEY_TYPES.filter((t) => names.includes(t));
 }
 
-/** Parses the command line; throws an Error naming the flag on anything it does not understand. */
+/**
+ * Parses the command line: the shared flags (baselines/shared/options.ts), `--types` and
+ * `--no-subgroups`. Throws an Error naming the flag on anything it does not understand.
+ *
+ * @example
+ * ```ts
+ * parseGridwiseArgs(['--sizes', '20,2^24', '--types=u64']).types; // ['u64']
+ * ```
+ */
 export function parseGridwiseArgs(argv: readonly string[]): Options {
-  const o: Options = {
+  const { options, values, switches } = parseBaselineArgs(argv, {
     sizes: [16, 20],
-    types: [...GRIDWISE_KEY_TYPES],
-    runs: 50,
-    warmup: 10,
-    heatMs: undefined,
-    disableSubgroups: false,
-    out: undefined,
-    commit: undefined,
-    seed: 1,
-    help: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') {
-      o.help = true;
-      continue;
-    }
-    if (arg === '--no-subgroups') {
-      o.disableSubgroups = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (!flag.startsWith('--')) throw new Error(`unexpected argument "${arg}" (see --help)`);
-    if (value === undefined) throw new Error(`${flag}: missing value`);
-    switch (flag) {
-      case '--sizes':
-        o.sizes = [
-          ...new Set(
-            value
-              .split(',')
-              .filter((s) => s.trim())
-              .map((s) => {
-                const k = Number(s.trim().replace(/^2\^/, ''));
-                if (!Number.isInteger(k) || k < 2 || k > 30) throw new Error(`--sizes: "${s}" is not a log2 size in 2…30`);
-                return k;
-              }),
-          ),
-        ].sort((a, b) => a - b);
-        if (o.sizes.length === 0) throw new Error('--sizes: expected at least one size');
-        break;
-      case '--types': {
-        const names = value
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
-        for (const t of names)
-          if (!(GRIDWISE_KEY_TYPES as readonly string[]).includes(t))
-            throw new Error(`--types: unknown key type "${t}" (expected ${GRIDWISE_KEY_TYPES.join(', ')})`);
-        if (names.length === 0) throw new Error('--types: expected at least one key type');
-        o.types = GRIDWISE_KEY_TYPES.filter((t) => names.includes(t));
-        break;
-      }
-      case '--runs':
-        o.runs = count(flag, value, 1);
-        break;
-      case '--warmup':
-        o.warmup = count(flag, value, 0);
-        break;
-      case '--heat-ms':
-        o.heatMs = count(flag, value, 0);
-        break;
-      case '--seed':
-        o.seed = count(flag, value, 0);
-        break;
-      case '--out':
-        o.out = value;
-        break;
-      case '--commit':
-        o.commit = value;
-        break;
-      default:
-        throw new Error(`unknown flag ${flag} (see --help)`);
-    }
-  }
-  return o;
+    parseSize,
+    values: { types: parseTypes },
+    switches: ['no-subgroups'],
+  });
+  return { ...options, types: values.types ?? [...GRIDWISE_KEY_TYPES], disableSubgroups: switches['no-subgroups'] };
 }
 
-function writeReport(path: string, report: BenchReport): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
-}
-
-async function main(argv: readonly string[]): Promise<number> {
-  let options: Options;
-  try {
-    options = parseGridwiseArgs(argv);
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options.help) {
-    console.log(USAGE);
-    return 0;
-  }
+runBaselineCli(parseGridwiseArgs, USAGE, async (options) => {
   const started = new Date();
   const toggles = parseDawnToggles(process.env[DAWN_TOGGLES_ENV]);
   let ctx: Awaited<ReturnType<typeof createNodeContext>>;
@@ -214,14 +139,4 @@ async function main(argv: readonly string[]): Promise<number> {
   } finally {
     ctx.destroy();
   }
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error((error as Error)?.stack ?? error);
-    process.exitCode = 2;
-  },
-);
+});

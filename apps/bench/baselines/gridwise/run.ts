@@ -4,8 +4,8 @@ import { bytesMoved, throughput } from '../../src/metrics.js';
 import type { CaseResult, Measurement } from '../../src/report.js';
 import { copyWorkload } from '../luma/cases/copy.js';
 import { createHeater, type Heater } from '../luma/heat.js';
-import { measureWorkload, runUntimed } from '../luma/measure.js';
-import { type RunStats, summarizeRuns } from '../luma/stats.js';
+import type { RunStats } from '../luma/stats.js';
+import { measureWorkload, type RunCounts, runUntimed, type TimedWork, withErrorScopes } from '../shared/measure.js';
 import { type GridwiseKeyType, sortBytes } from './check.js';
 import { type GridwiseSort, gridwiseSort } from './sort.js';
 
@@ -13,13 +13,10 @@ import { type GridwiseSort, gridwiseSort } from './sort.js';
 export const GRIDWISE_LIBRARY = `gridwise ${typeof __GRIDWISE_VERSION__ === 'string' ? __GRIDWISE_VERSION__ : 'unbuilt'}`;
 
 /** What one run covers. */
-export interface GridwisePlan {
+export interface GridwisePlan extends RunCounts {
   /** log2 of the element counts. */
   readonly sizes: readonly number[];
   readonly types: readonly GridwiseKeyType[];
-  readonly runs: number;
-  readonly warmup: number;
-  readonly heatMs: number;
   readonly seed: number;
   readonly disableSubgroups: boolean;
 }
@@ -66,64 +63,21 @@ function measurementOf(stats: RunStats, bytes: number, n: number): Measurement {
   };
 }
 
-/** Runs `body` in validation and out-of-memory error scopes; a GPU error becomes a thrown Error. */
-async function withErrorScopes<T>(device: GPUDevice, body: () => Promise<T>): Promise<T> {
-  device.pushErrorScope('out-of-memory');
-  device.pushErrorScope('validation');
-  let result: T | undefined;
-  let thrown: unknown;
-  try {
-    result = await body();
-  } catch (error) {
-    thrown = error;
-  }
-  const validation = await device.popErrorScope();
-  const memory = await device.popErrorScope();
-  const errors = [
-    ...(memory ? [`GPU out-of-memory error: ${memory.message}`] : []),
-    ...(validation ? [`GPU validation error: ${validation.message}`] : []),
-  ];
-  if (errors.length) throw new Error(errors.map((e) => e.replace(/\s*\n\s*/g, ' ').trim()).join('; '));
-  if (thrown !== undefined) throw thrown;
-  return result as T;
-}
-
-/** Restores the input (its own submission, awaited), so that the next run sorts random keys again. */
-async function restore(ctx: ScanContext, sort: GridwiseSort): Promise<void> {
-  const encoder = ctx.device.createCommandEncoder();
-  sort.restore(encoder);
-  ctx.device.queue.submit([encoder.finish()]);
-  await ctx.device.queue.onSubmittedWorkDone();
-}
-
-/** One untimed run: restore, record gridwise, submit, wait. */
-async function runOnce(ctx: ScanContext, sort: GridwiseSort): Promise<void> {
-  await restore(ctx, sort);
-  const encoder = ctx.device.createCommandEncoder();
-  await sort.encode(encoder);
-  ctx.device.queue.submit([encoder.finish()]);
-  await ctx.device.queue.onSubmittedWorkDone();
-}
-
 /**
- * Times gridwise as the luma runner times luma (and the bench its cases): after `heatMs` of copies and
- * `warmup` untimed runs, `runs` runs, each one encoder holding our timer's begin mark, gridwise's
- * recorded work (its histogram clears and its passes) and the end mark. The input is restored before
- * each run in a submission of its own, awaited, so the copy is not timed.
+ * gridwise's sort as timed work: the input restored before each run in a submission of its own,
+ * awaited (so the copy is not timed and every run sorts random keys again); timed, one encoder holding
+ * gridwise's recorded work (its histogram clears and its passes), as the luma runner times luma.
  */
-async function timeSort(ctx: ScanContext, timer: GpuTimer, sort: GridwiseSort, plan: GridwisePlan, heater?: Heater): Promise<RunStats> {
-  await heater?.heat(plan.heatMs);
-  for (let i = 0; i < plan.warmup; i++) await runOnce(ctx, sort);
-  const samples: number[] = [];
-  for (let i = 0; i < plan.runs; i++) {
-    await restore(ctx, sort);
-    const encoder = ctx.device.createCommandEncoder();
-    timer.begin(encoder);
-    await sort.encode(encoder);
-    timer.end(encoder);
-    samples.push(await timer.submitAndMeasure([encoder.finish()]));
-  }
-  return summarizeRuns(samples);
+function sortWork(ctx: ScanContext, sort: GridwiseSort): TimedWork {
+  return {
+    prepare: async () => {
+      const encoder = ctx.device.createCommandEncoder();
+      sort.restore(encoder);
+      ctx.device.queue.submit([encoder.finish()]);
+      await ctx.device.queue.onSubmittedWorkDone();
+    },
+    encode: (encoder) => sort.encode(encoder),
+  };
 }
 
 /** The bench's copy kernel at n: verified, timed, or null when its check fails. */
@@ -155,8 +109,9 @@ async function runCase(
   try {
     return await withErrorScopes(ctx.device, async (): Promise<CaseResult> => {
       sort = gridwiseSort(ctx.device, type, n, plan.seed + log2n + (type === 'u64' ? 1000 : 0), plan.disableSubgroups);
+      const work = sortWork(ctx, sort);
       sort.poison();
-      await runOnce(ctx, sort);
+      await runUntimed(ctx, work);
       const first = await sort.verify();
       info = sort.describe;
       const verification = (check: { mismatches: number; detail: string }) => ({
@@ -166,9 +121,9 @@ async function runCase(
       });
       if (!first.ok)
         return { case: c, status: 'failed', message: 'wrong result: not timed', verification: verification(first), baselineInfo: info };
-      const stats = await timeSort(ctx, timer, sort, plan, heater);
+      const stats = await measureWorkload(ctx, timer, work, plan, heater);
       sort.poison();
-      await runOnce(ctx, sort);
+      await runUntimed(ctx, work);
       const after = await sort.verify();
       if (!after.ok)
         return {

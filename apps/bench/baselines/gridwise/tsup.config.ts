@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'tsup';
+import { baselineBundle } from '../shared/tsup.js';
 
-// The gridwise baseline as ONE self-contained ESM file, like dist-luma: gridwise (from a checkout
-// named by GRIDWISE_SRC, since gridwise is not on npm and none of its code is in this repository) and
-// the workspace packages are bundled in; only Dawn (`webgpu`) stays external.
+// The gridwise baseline as ONE self-contained ESM file, like dist-luma (see baselineBundle): gridwise
+// (from a checkout named by GRIDWISE_SRC, since gridwise is not on npm and none of its code is in this
+// repository) and the workspace packages are bundled in; only Dawn (`webgpu`) stays external.
 // Build: GRIDWISE_SRC=/path/to/gridwise pnpm --filter @scan/bench build:gridwise
 const given = process.env['GRIDWISE_SRC'];
 if (!given)
@@ -41,26 +42,16 @@ function version(): string {
   return commit ? `${v} ${commit.slice(0, 7)}` : v;
 }
 
-export default defineConfig({
-  entry: { gridwise: 'baselines/gridwise/cli.ts' },
-  outDir: 'dist-gridwise',
-  tsconfig: 'tsconfig.json',
-  format: ['esm'],
-  platform: 'node',
-  target: 'node20',
-  noExternal: [/^(?!webgpu(\/|$))/],
-  external: ['webgpu'],
-  splitting: false,
-  sourcemap: false,
-  clean: true,
-  dts: false,
-  define: { __GRIDWISE_VERSION__: JSON.stringify(version()) },
-  esbuildPlugins: [
-    {
-      name: 'gridwise-from-source',
-      setup(build) {
-        build.onResolve({ filter: /^gridwise$/ }, () => ({ path: entry }));
+export default defineConfig(
+  baselineBundle('gridwise', 'baselines/gridwise/cli.ts', {
+    define: { __GRIDWISE_VERSION__: JSON.stringify(version()) },
+    esbuildPlugins: [
+      {
+        name: 'gridwise-from-source',
+        setup(build) {
+          build.onResolve({ filter: /^gridwise$/ }, () => ({ path: entry }));
+        },
       },
-    },
-  ],
-});
+    ],
+  }),
+);

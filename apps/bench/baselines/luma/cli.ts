@@ -4,9 +4,10 @@
  * when a case failed or threw, 2 on bad arguments, no device or a file `--convert` cannot read.
  * @module
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { BenchReport } from '../../src/report.js';
+import { runBaselineCli, writeReport as write } from '../shared/cli.js';
 import { buildLumaReport } from './build-report.js';
 import { createLumaDevice } from './device.js';
 import { resolveHeatMs } from './heat.js';
@@ -18,8 +19,7 @@ import { formatLumaTable } from './table.js';
 
 /** Writes `report` as JSON to `path`, making its folder; says so when `say`. */
 function writeReport(path: string, report: BenchReport, say = true): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+  write(path, report);
   if (say) console.log(`report: ${path}`);
 }
 
@@ -63,19 +63,8 @@ async function measure(options: LumaOptions): Promise<number> {
   }
 }
 
-/** Parses, then converts or measures; resolves to the exit status. */
-async function main(argv: readonly string[]): Promise<number> {
-  let options: LumaOptions;
-  try {
-    options = parseLumaArgs(argv);
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${LUMA_USAGE}`);
-    return 2;
-  }
-  if (options.help) {
-    console.log(LUMA_USAGE);
-    return 0;
-  }
+// Parses, then converts or measures.
+runBaselineCli(parseLumaArgs, LUMA_USAGE, async (options) => {
   if (options.convert !== undefined && options.out !== undefined) {
     try {
       return convert({ ...options, convert: options.convert, out: options.out });
@@ -85,14 +74,4 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   return measure(options);
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error((error as Error)?.stack ?? error);
-    process.exitCode = 2;
-  },
-);
+});

@@ -1,3 +1,4 @@
+import { parseBaselineArgs } from '../shared/options.js';
 import { LUMA_PRIMITIVES, LUMA_TOOLBOX_PRIMITIVES, type LumaPrimitive } from './workload.js';
 
 /** Options of the luma.gl baseline run. */
@@ -92,14 +93,22 @@ function parseLog2(text: string): number {
   return k;
 }
 
-/** Parses a positive (or, with `min` 0, non-negative) integer flag value. */
-function parseCount(flag: string, text: string, min: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${flag}: expected an integer ≥ ${min}, got "${text}"`);
-  return Number(text);
+/** Parses `--only`: primitive names and {@link ALIASES}, in report order. */
+function parseOnly(value: string): readonly LumaPrimitive[] {
+  const names = value
+    .split(',')
+    .flatMap((s): readonly string[] => ALIASES[s.trim()] ?? [s.trim()])
+    .filter(Boolean);
+  for (const name of names)
+    if (!(LUMA_PRIMITIVES as readonly string[]).includes(name))
+      throw new Error(`--only: unknown primitive "${name}" (expected ${LUMA_PRIMITIVES.join(', ')})`);
+  if (names.length === 0) throw new Error('--only: expected at least one primitive');
+  return LUMA_PRIMITIVES.filter((p) => names.includes(p));
 }
 
 /**
- * Parses the command line (`--flag value` or `--flag=value`). Throws an `Error` naming the flag on
+ * Parses the command line (`--flag value` or `--flag=value`): the shared flags (baselines/shared/options.ts)
+ * and luma's `--only`, `--convert`, `--device-name`, `--note`. Throws an `Error` naming the flag on
  * anything it does not understand.
  *
  * @example
@@ -108,73 +117,18 @@ function parseCount(flag: string, text: string, min: number): number {
  * ```
  */
 export function parseLumaArgs(argv: readonly string[]): LumaOptions {
-  const o: { -readonly [K in keyof LumaOptions]: LumaOptions[K] } = { ...DEFAULT_LUMA_OPTIONS };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') {
-      o.help = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (!flag.startsWith('--')) throw new Error(`unexpected argument "${arg}" (see --help)`);
-    if (value === undefined) throw new Error(`${flag}: missing value`);
-    switch (flag) {
-      case '--sizes':
-        o.sizes = [
-          ...new Set(
-            value
-              .split(',')
-              .filter((s) => s.trim())
-              .map(parseLog2),
-          ),
-        ].sort((a, b) => a - b);
-        if (o.sizes.length === 0) throw new Error('--sizes: expected at least one size');
-        break;
-      case '--only': {
-        const names = value
-          .split(',')
-          .flatMap((s): readonly string[] => ALIASES[s.trim()] ?? [s.trim()])
-          .filter(Boolean);
-        for (const name of names)
-          if (!(LUMA_PRIMITIVES as readonly string[]).includes(name))
-            throw new Error(`--only: unknown primitive "${name}" (expected ${LUMA_PRIMITIVES.join(', ')})`);
-        if (names.length === 0) throw new Error('--only: expected at least one primitive');
-        o.only = LUMA_PRIMITIVES.filter((p) => names.includes(p));
-        break;
-      }
-      case '--runs':
-        o.runs = parseCount(flag, value, 1);
-        break;
-      case '--warmup':
-        o.warmup = parseCount(flag, value, 0);
-        break;
-      case '--seed':
-        o.seed = parseCount(flag, value, 0);
-        break;
-      case '--heat-ms':
-        o.heatMs = parseCount(flag, value, 0);
-        break;
-      case '--out':
-        o.out = value;
-        break;
-      case '--commit':
-        o.commit = value;
-        break;
-      case '--convert':
-        o.convert = value;
-        break;
-      case '--device-name':
-        o.deviceName = value;
-        break;
-      case '--note':
-        o.note = value;
-        break;
-      default:
-        throw new Error(`unknown flag ${flag} (see --help)`);
-    }
-  }
+  const { options, values } = parseBaselineArgs(argv, {
+    sizes: DEFAULT_LUMA_OPTIONS.sizes,
+    parseSize: parseLog2,
+    values: { only: parseOnly, convert: String, 'device-name': String, note: String },
+  });
+  const o: LumaOptions = {
+    ...options,
+    only: values.only ?? DEFAULT_LUMA_OPTIONS.only,
+    convert: values.convert,
+    deviceName: values['device-name'],
+    note: values.note,
+  };
   if ((o.deviceName !== undefined || o.note !== undefined) && o.convert === undefined)
     throw new Error('--device-name and --note go with --convert (a measured report records the device itself)');
   if (o.convert !== undefined && o.out === undefined) throw new Error('--convert: --out is needed (where the converted report goes)');

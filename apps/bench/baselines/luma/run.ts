@@ -1,9 +1,9 @@
 import { createGpuTimer, type GpuTimer } from '@scan/core';
+import { measureWorkload, type RunCounts, runUntimed, withErrorScopes } from '../shared/measure.js';
 import { copyWorkload } from './cases/copy.js';
 import { casesOf, LUMA_CASES, type LumaCase } from './cases/index.js';
 import type { LumaDeviceContext } from './device.js';
 import { createHeater, type Heater } from './heat.js';
-import { measureWorkload, type RunCounts, runUntimed } from './measure.js';
 import type { LumaRecord, Timing } from './report.js';
 import type { LumaCaseName, LumaPrimitive, Verification, Workload } from './workload.js';
 
@@ -20,30 +20,6 @@ async function runAndVerify(dev: LumaDeviceContext, workload: Workload): Promise
   workload.poison();
   await runUntimed(dev.ctx, workload);
   return workload.verify();
-}
-
-/** Runs `body` inside validation and out-of-memory error scopes; a GPU error becomes a thrown Error naming every error caught. */
-async function withErrorScopes<T>(device: GPUDevice, body: () => Promise<T>): Promise<T> {
-  device.pushErrorScope('out-of-memory');
-  device.pushErrorScope('validation');
-  let result: T | undefined;
-  let thrown: unknown;
-  try {
-    result = await body();
-  } catch (error) {
-    thrown = error;
-  }
-  const validation = await device.popErrorScope();
-  const memory = await device.popErrorScope();
-  // Both, out-of-memory first: a buffer past the device's memory (SwiftShader at 2^28) is the cause,
-  // and the validation error after it only says that the buffer is invalid. One line each.
-  const errors = [
-    ...(memory ? [`GPU out-of-memory error: ${memory.message}`] : []),
-    ...(validation ? [`GPU validation error: ${validation.message}`] : []),
-  ];
-  if (errors.length) throw new Error(errors.map((e) => e.replace(/\s*\n\s*/g, ' ').trim()).join('; '));
-  if (thrown !== undefined) throw thrown;
-  return result as T;
 }
 
 /** Verifies, times and re-verifies the copy kernel at n; null timing when its check fails. */
