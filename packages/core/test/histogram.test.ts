@@ -187,7 +187,12 @@ describe('histogram paths', () => {
       cases.push({ samples: u, options, label: `bins=${bins} default` });
       cases.push({ samples: u, options, tuning: { path: 'global' }, label: `bins=${bins}` });
     }
-    cases.push({ samples: u, options: { bins: 300, range: [5, 2 ** 32 - 7] }, tuning: { privateBins: 64, copies: 2, maxWindows: 8 }, label: '5 windows' });
+    cases.push({
+      samples: u,
+      options: { bins: 300, range: [5, 2 ** 32 - 7] },
+      tuning: { privateBins: 64, copies: 2, maxWindows: 8 },
+      label: '5 windows',
+    });
     cases.push({
       samples: u,
       options: { bins: 256, range: [0, 2 ** 32] },
