@@ -137,6 +137,8 @@ export interface CaseSelection {
   readonly algorithms?: readonly ScanAlgorithmName[];
   /** Mean segment lengths of the segmented cases (default `DEFAULT_SEGMENT_MEANS`). */
   readonly segmentMeans?: readonly number[];
+  /** Node sizes of the HiSparse cases (`--node-sizes`; default `HISPARSE_NODE_SIZES`). */
+  readonly nodeSizes?: readonly number[];
   readonly runs: number;
   readonly warmup: number;
   readonly seed: number;

@@ -5,6 +5,7 @@ import { type CaseSelection, PRIMITIVES, parseNameList, SAMPLED_PRIMITIVES } fro
 import { FIRST_CALL_SIZES } from './primitives/first-call.js';
 import { DEFAULT_FRAMES, DEFAULT_WARMUP_FRAMES, FRAME_LOOP_SIZES } from './primitives/frame-loop.js';
 import { DEFAULT_SEGMENT_MEANS, parseSegmentMeans } from './primitives/segmented-scan.js';
+import { HISPARSE_NODE_SIZES, parseNodeSizes } from './primitives/shared/hisparse-data.js';
 import type { Primitive } from './registry.js';
 import { DEFAULT_SIZES, formatSize, LARGE_SIZES, parseSizeList } from './sizes.js';
 import { type DefaultedSetting, SOFTWARE_RUNS, SOFTWARE_SIZES, SOFTWARE_WARMUP } from './software-adapter.js';
@@ -57,6 +58,7 @@ Usage: node apps/bench/dist/cli.js [options]
   --seed N             seed of the GPU data generator (default 1)
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
   --segment-means LIST mean segment lengths of the segmented cases, 2^k allowed (default ${DEFAULT_SEGMENT_MEANS.join(',')})
+  --node-sizes LIST    node sizes d of the HiSparse cases, powers of two from 4 to 256 (default ${HISPARSE_NODE_SIZES.join(',')})
   --matrices LIST      SpMV matrices (spmv, spmv-t, spmm), <family>-<size> with family poisson2d or stencil27
                        (grid side), biased, powerlaw, uniform, banded, geometric, rmat (rows; K = 1000,
                        M = 1000000, 2^k); default
@@ -119,6 +121,7 @@ export function parseCli(argv: readonly string[]): Invocation {
       seed: { type: 'string' },
       density: { type: 'string' },
       'segment-means': { type: 'string' },
+      'node-sizes': { type: 'string' },
       matrices: { type: 'string' },
       mtx: { type: 'string' },
       tuning: { type: 'string' },
@@ -151,6 +154,7 @@ export function parseCli(argv: readonly string[]): Invocation {
     seed: integer(values.seed, '--seed', 1, 0),
     density: fraction(values.density, '--density', 0.5),
     segmentMeans: values['segment-means'] !== undefined ? parseSegmentMeans(values['segment-means']) : [...DEFAULT_SEGMENT_MEANS],
+    ...(values['node-sizes'] !== undefined ? { nodeSizes: parseNodeSizes(values['node-sizes']) } : {}),
     ...(values.tuning !== undefined ? { tuning: parseTuning(values.tuning) } : {}),
     ...(values.matrices !== undefined || values.mtx !== undefined ? { matrices: selectMatrices(values.matrices, values.mtx) } : {}),
     json: values.json,

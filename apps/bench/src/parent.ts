@@ -30,6 +30,7 @@ function reportOptions(o: BenchOptions, dawnToggles: string | undefined): Report
     ...(o.algorithms ? { algorithms: o.algorithms } : {}),
     ...(dawnToggles ? { dawnToggles } : {}),
     ...(o.tuning ? { tuning: o.tuning } : {}),
+    ...(o.nodeSizes ? { nodeSizes: o.nodeSizes } : {}),
     ...(o.matrices ? { matrices: o.matrices.map((m) => m.path ?? m.name) } : {}),
   };
 }

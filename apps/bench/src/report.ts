@@ -268,6 +268,8 @@ export interface ReportOptions {
   readonly tuning?: PlanTuning;
   /** Matrices of the SpMV cases (`--matrices`, `--mtx`), when given. */
   readonly matrices?: readonly string[];
+  /** Node sizes of the HiSparse cases (`--node-sizes`), when given. */
+  readonly nodeSizes?: readonly number[];
   /** Milliseconds of back-to-back copies before each measurement, where a tool sets it (the luma baseline's `--heat-ms`). */
   readonly heatMs?: number;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type CaseSelection, describeVariant, enumerateCases, PRIMITIVES, parseNameList, seriesName } from '../src/cases.js';
+import { parseCli } from '../src/options.js';
 import { waterCaseSize } from '../src/primitives/water.js';
 import { DEFAULT_MATRICES, parseMatrixList } from '../src/spmv-suite.js';
 
@@ -192,6 +193,25 @@ describe('enumerateCases', () => {
     expect(cases.every((c) => c.segmentMean === 4 && c.density === undefined)).toBe(true);
     expect(cases.find((c) => c.primitive === 'segmented-reduce')).toMatchObject({ type: 'u32', op: 'add' });
     expect(cases.find((c) => c.primitive === 'segmented-reduce')?.algorithm).toBeUndefined();
+  });
+
+  test('--node-sizes sets the node sizes of the HiSparse cases', () => {
+    const cases = enumerateCases({
+      ...base,
+      only: ['hisparse-spmv', 'hisparse-add'],
+      nodeSizes: [64],
+      matrices: parseMatrixList('biased-10'),
+    });
+    expect(cases.map((c) => c.nodeSize)).toEqual([64, 64, 64, 64, 64]);
+    expect(cases.map((c) => c.series)).toEqual([
+      'hisparse-spmv f32 d 64 biased-10',
+      'hisparse-spmv f32 d 64 segmented combine biased-10',
+      'hisparse-add f32 d 64 a+2a biased-10',
+      'hisparse-add f32 d 64 a+b biased-10',
+      'hisparse-add f32 d 64 at+bt biased-10',
+    ]);
+    expect(parseCli(['--node-sizes', '2^6,16,64'])).toMatchObject({ kind: 'run', options: { nodeSizes: [16, 64] } });
+    expect(() => parseCli(['--node-sizes', '48'])).toThrow(/--node-sizes "48": expected a power of two from 4 to 256/);
   });
 
   test('--algorithms names scan algorithms only: the segmented cases keep both of theirs', () => {

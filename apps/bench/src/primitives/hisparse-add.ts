@@ -53,9 +53,12 @@ export type HiSparseAddCase = Case<'hisparse-add', HiSparseFields & { readonly a
  * hisparseAddShapes([{ name: 'poisson2d-64', n: 20224 }]).length; // 9
  * ```
  */
-export function hisparseAddShapes(matrices: readonly MatrixSource[]): SizedShape<HiSparseAddCase>[] {
+export function hisparseAddShapes(
+  matrices: readonly MatrixSource[],
+  nodeSizes: readonly number[] = HISPARSE_NODE_SIZES,
+): SizedShape<HiSparseAddCase>[] {
   return matrices.flatMap((m) =>
-    HISPARSE_NODE_SIZES.flatMap((nodeSize) =>
+    nodeSizes.flatMap((nodeSize) =>
       HISPARSE_ADD_OPERANDS.map(
         (add): SizedShape<HiSparseAddCase> => ({
           primitive: 'hisparse-add',
@@ -280,7 +283,7 @@ async function verifyAdd(
 export const HISPARSE_ADD = benchModule<HiSparseAddCase>({
   package: '@scan/hisparse',
   primitives: ['hisparse-add'],
-  shapes: (selection) => hisparseAddShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(','))),
+  shapes: (selection) => hisparseAddShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(',')), selection.nodeSizes),
   sample: (shapes) => shapes.filter((s) => s.matrix === shapes[0]?.matrix && s.nodeSize === DEFAULT_NODE_SIZE && s.add === 'a+b'),
   workload: hisparseAddWorkload,
 });

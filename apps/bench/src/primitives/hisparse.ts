@@ -61,10 +61,13 @@ export const HISPARSE_SEGMENTED_NODE_SIZES: readonly number[] = [32, 64];
  * hisparseShapes([{ name: 'poisson2d-64', n: 20224 }])[0]; // { primitive: 'hisparse-spmv', type: 'f32', nodeSize: 16, matrix: 'poisson2d-64', n: 20224 }
  * ```
  */
-export function hisparseShapes(matrices: readonly MatrixSource[]): SizedShape<HiSparseCase>[] {
+export function hisparseShapes(
+  matrices: readonly MatrixSource[],
+  nodeSizes: readonly number[] = HISPARSE_NODE_SIZES,
+): SizedShape<HiSparseCase>[] {
   return HISPARSE_PRIMITIVES.flatMap((primitive) =>
     matrices.flatMap((m) =>
-      HISPARSE_NODE_SIZES.flatMap((nodeSize) =>
+      nodeSizes.flatMap((nodeSize) =>
         (HISPARSE_SEGMENTED_NODE_SIZES.includes(nodeSize) ? [undefined, 'segmented' as const] : [undefined]).map(
           (combine): SizedShape<HiSparseCase> => ({
             primitive,
@@ -144,6 +147,6 @@ async function hisparseWorkload(ctx: ScanContext, c: HiSparseCase): Promise<Work
 export const HISPARSE = benchModule<HiSparseCase>({
   package: '@scan/hisparse',
   primitives: HISPARSE_PRIMITIVES,
-  shapes: (selection) => hisparseShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(','))),
+  shapes: (selection) => hisparseShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(',')), selection.nodeSizes),
   workload: hisparseWorkload,
 });
