@@ -1,9 +1,46 @@
 import { ScanError } from '@scan/core';
 import { checkHiSparse } from '../format/args.js';
 import { type HiSparseHost, makeHiSparse } from '../format/matrix.js';
+import { isRegionLeaf } from '../format/region-io.js';
 import { bitsF32, f32Bits } from './bits.js';
 import { copySubtree, entriesOf, type Operand, scaledBits } from './copy.js';
+import { gatherPool, type RegionList, sortRowMajor, subtreeFromEntries } from './region.js';
 import { fillPool, type SkeletonNode } from './tree.js';
+
+/**
+ * A node pair where at least one side is a region leaf: both regions' entries are gathered (in A's
+ * orientation), merged row-major with common positions summed as at the leaves (f64, scaled,
+ * rounded once), and the subtree rebuilt by the build's rule (FORMAT.md, "Region leaves").
+ */
+function joinRegions(a: Operand, pa: number, b: Operand, pb: number, level: number): SkeletonNode {
+  const ea = sortRowMajor(gatherPool(a, pa, level));
+  const eb = sortRowMajor(gatherPool(b, pb, level));
+  const out: RegionList = { rows: [], cols: [], bits: [] };
+  let i = 0;
+  let j = 0;
+  while (i < ea.rows.length || j < eb.rows.length) {
+    const order = i === ea.rows.length ? 1 : j === eb.rows.length ? -1 : ea.rows[i]! - eb.rows[j]! || ea.cols[i]! - eb.cols[j]!;
+    if (order === 0) {
+      out.rows.push(ea.rows[i]!);
+      out.cols.push(ea.cols[i]!);
+      out.bits.push(f32Bits(a.s * bitsF32(ea.bits[i]!) + b.s * bitsF32(eb.bits[j]!)));
+      i++;
+      j++;
+    } else if (order < 0) {
+      out.rows.push(ea.rows[i]!);
+      out.cols.push(ea.cols[i]!);
+      out.bits.push(scaledBits(a, ea.bits[i]!));
+      i++;
+    } else {
+      out.rows.push(eb.rows[j]!);
+      out.cols.push(eb.cols[j]!);
+      out.bits.push(scaledBits(b, eb.bits[j]!));
+      j++;
+    }
+  }
+  // Both sides hold entries, so the union is never empty.
+  return subtreeFromEntries(out, level, a.h.nodeSize, a.h.levels)!;
+}
 
 /**
  * Joint traversal of two nodes at the same place (§6): merge the two row-major slot lists, count
@@ -12,6 +49,8 @@ import { fillPool, type SkeletonNode } from './tree.js';
  * (in f64, scaled, rounded to f32 once).
  */
 function join(a: Operand, pa: number, b: Operand, pb: number, level: number): SkeletonNode {
+  const inner = level < a.h.levels - 1;
+  if (inner && (isRegionLeaf(a.h.pool, pa) || isRegionLeaf(b.h.pool, pb))) return joinRegions(a, pa, b, pb, level);
   const ea = entriesOf(a, pa);
   const eb = entriesOf(b, pb);
   let common = 0;
@@ -60,7 +99,9 @@ function join(a: Operand, pa: number, b: Operand, pb: number, level: number): Sk
  * set), B's slots are swapped where its flag differs from A's, and both scales are applied to the
  * values (C's scale is 1). Node types come from the union counts by the usual rule, so a dense node
  * meeting a sparse one gives a dense node, as in the paper. Entries that cancel stay as stored
- * zeros in sparse leaves (as in CSR addition), and vanish in dense ones.
+ * zeros in sparse leaves (as in CSR addition), and vanish in dense ones. Where either side of a
+ * node pair is a region leaf, the two regions' entries are summed and that subtree is rebuilt by
+ * the build's collapse rule (FORMAT.md, "Region leaves").
  *
  * Throws an `INVALID_ARGUMENT` ScanError when the logical shapes or the node sizes differ.
  *

@@ -1,9 +1,11 @@
-import { checkOptions } from '@scan/core/kit';
+import { checkBoolean, checkOptions, invalidArgument } from '@scan/core/kit';
 import { type CooMatrix, type CsrMatrix, cooToCsr, csrToCoo } from '@scan/spmv/cpu';
 import { checkNodeSize } from '../format/args.js';
 import { levelsFor } from '../format/layout.js';
 import { type HiSparseHost, makeHiSparse } from '../format/matrix.js';
-import { fillPool, type SkeletonNode } from './tree.js';
+import { binSkeleton } from './bin.js';
+import { collapseRegions } from './region.js';
+import { fillPool, type SkeletonNode, skeletonLevels, skeletonNodeWords } from './tree.js';
 
 /**
  * Options of `hisparseFromCsr` and `hisparseFromCoo`.
@@ -14,66 +16,86 @@ import { fillPool, type SkeletonNode } from './tree.js';
  * ```
  */
 export interface HiSparseBuildOptions {
-  /** Node size d: a power of two from 4 to 256 (default `DEFAULT_NODE_SIZE`, 64). */
-  nodeSize?: number;
+  /**
+   * Node size d: a power of two from 4 to 256 (default `DEFAULT_NODE_SIZE`, 64), or `'auto'`: the
+   * builder takes a census of the matrix — its skeleton for d = 64, 32 and 16, each without and
+   * with region leaves — and keeps the smallest pool (ties go to the earlier of 64, 32, 16
+   * without region leaves, then 64, 32, 16 with them: GPU-readable first, the larger d first).
+   * `regionLeaves` limits the candidates to those without (false) or with (true) region leaves;
+   * undefined lets the census choose.
+   */
+  nodeSize?: number | 'auto';
+  /**
+   * Collapse sparse subtrees into region leaves (FORMAT.md, "Region leaves"): smaller pools on
+   * random and power-law matrices. Default false: the pool is then word for word the format's
+   * version 1 without them. The CPU reference reads region leaves everywhere; the GPU cannot yet
+   * (`HiSparseMatrix.fromHost` refuses them).
+   */
+  regionLeaves?: boolean;
 }
 
-/**
- * Top-down binning (§3.2: "we repeatedly in-place sort the COO entries into d×d bins, whereas the
- * bins correspond to nodes"): the entries of a node are sorted by their slot at the node's level
- * — ties kept in canonical CSR order — and each run of one slot becomes a child, until the leaf
- * level. Entries are distinct positions, so the final order is the unique hierarchical order and
- * a GPU build that bins differently (a segmented sort per level) reaches the same skeleton.
- */
-function binEntries(A: CsrMatrix, d: number, levels: number): SkeletonNode | null {
+/** The node sizes `nodeSize: 'auto'` chooses from, in tie-breaking order. */
+const AUTO_NODE_SIZES = [64, 32, 16] as const;
+
+/** The skeleton of a canonical CSR for node size d (top-down binning, `binSkeleton`). */
+function skeletonOf(A: CsrMatrix, d: number, levels: number): SkeletonNode | null {
   const nnz = A.colIdx.length;
-  if (nnz === 0) return null;
   const rowOf = new Uint32Array(nnz);
   for (let r = 0; r < A.rows; r++) rowOf.fill(r, A.rowPtr[r]!, A.rowPtr[r + 1]!);
-  const colOf = A.colIdx;
-  const bitsOf = new Uint32Array(A.values.buffer, A.values.byteOffset, nnz);
-  const order = new Uint32Array(nnz);
-  for (let k = 0; k < nnz; k++) order[k] = k;
-  const log2d = Math.log2(d);
-  const mask = d - 1;
-  const slot = new Uint32Array(nnz); // the current level's slot of each entry, by entry index
+  return binSkeleton(rowOf, A.colIdx, new Uint32Array(A.values.buffer, A.values.byteOffset, nnz), d, levels, 0);
+}
 
-  const bin = (lo: number, hi: number, level: number): SkeletonNode => {
-    const shift = log2d * (levels - 1 - level);
-    for (let p = lo; p < hi; p++) {
-      const k = order[p]!;
-      slot[k] = ((rowOf[k]! >>> shift) & mask) * d + ((colOf[k]! >>> shift) & mask);
-    }
-    order.subarray(lo, hi).sort((a, b) => slot[a]! - slot[b]! || a - b);
-    const slots: number[] = [];
-    if (level === levels - 1) {
-      const bits: number[] = [];
-      for (let p = lo; p < hi; p++) {
-        slots.push(slot[order[p]!]!);
-        bits.push(bitsOf[order[p]!]!);
-      }
-      return { slots, bits };
-    }
-    const children: SkeletonNode[] = [];
-    let start = lo;
-    while (start < hi) {
-      const s = slot[order[start]!]!;
-      let end = start + 1;
-      while (end < hi && slot[order[end]!] === s) end++;
-      slots.push(s);
-      children.push(bin(start, end, level + 1));
-      start = end;
-    }
-    return { slots, children };
-  };
-  return bin(0, nnz, 0);
+/** Words of a skeleton laid out (without the header). */
+function skeletonWords(skeleton: SkeletonNode | null, d: number): number {
+  let words = 0;
+  if (skeleton) for (const level of skeletonLevels(skeleton)) for (const node of level) words += skeletonNodeWords(node, d);
+  return words;
+}
+
+/** A build's choice: node size and whether subtrees may collapse into region leaves. */
+interface BuildChoice {
+  readonly d: number;
+  readonly regions: boolean;
 }
 
 /** Builds from a canonical CSR (sorted, no duplicates); the public functions validate first. */
-function build(A: CsrMatrix, d: number): HiSparseHost {
+function build(A: CsrMatrix, choice: BuildChoice | 'auto', regionLeaves: boolean | undefined): HiSparseHost {
+  let best: { d: number; skeleton: SkeletonNode | null; words: number } | null = null;
+  const candidates: BuildChoice[] =
+    choice === 'auto'
+      ? [false, true]
+          .filter((r) => regionLeaves === undefined || r === regionLeaves)
+          .flatMap((regions) => AUTO_NODE_SIZES.map((d) => ({ d, regions })))
+      : [choice];
+  // The census: each candidate's skeleton and its exact pool size; only the winner is laid out.
+  for (const { d, regions } of candidates) {
+    const levels = levelsFor(A.rows, A.cols, d);
+    let skeleton = skeletonOf(A, d, levels);
+    let words: number;
+    if (regions && skeleton) {
+      const collapsed = collapseRegions(skeleton, 0, d, levels);
+      skeleton = collapsed.node;
+      words = collapsed.words;
+    } else {
+      words = candidates.length > 1 ? skeletonWords(skeleton, d) : 0;
+    }
+    if (best === null || words < best.words) best = { d, skeleton, words };
+  }
+  const { d, skeleton } = best!;
   const levels = levelsFor(A.rows, A.cols, d);
-  const { pool, root } = fillPool(binEntries(A, d, levels), d);
+  const { pool, root } = fillPool(skeleton, d);
   return makeHiSparse({ storedRows: A.rows, storedCols: A.cols, nodeSize: d, levels, pool, root, transposed: false, scale: 1 });
+}
+
+/** The validated options: the build choice and the `regionLeaves` option as given. */
+function buildChoice(options: unknown): [BuildChoice | 'auto', boolean | undefined] {
+  const o = checkOptions(options, ['nodeSize', 'regionLeaves']);
+  const raw = o['regionLeaves'];
+  const regionLeaves = raw === undefined ? undefined : checkBoolean(raw, 'options.regionLeaves', false);
+  const nodeSize = o['nodeSize'];
+  if (nodeSize === 'auto') return ['auto', regionLeaves];
+  if (typeof nodeSize === 'string') invalidArgument('options.nodeSize', nodeSize, "expected a power of two from 4 to 256 or 'auto'");
+  return [{ d: checkNodeSize(nodeSize, 'options.nodeSize'), regions: regionLeaves === true }, regionLeaves];
 }
 
 /**
@@ -83,7 +105,10 @@ function build(A: CsrMatrix, d: number): HiSparseHost {
  * duplicates), then binned top-down into d×d nodes and laid out bottom-up, leaves first and the
  * root last (FORMAT.md, "Build order"). Deterministic: the same matrix and node size give the same
  * pool, word for word, which is what the GPU build is compared with. Explicit zeros are kept in
- * sparse leaves; a dense leaf cannot tell +0 from no entry.
+ * sparse leaves; a dense leaf cannot tell +0 from no entry. With `regionLeaves: true`, sparse
+ * subtrees collapse into region leaves by the rule of FORMAT.md ("Region leaves"); with
+ * `nodeSize: 'auto'` a census picks the node size (and region leaves) giving the smallest pool.
+ * A bad option is an `INVALID_ARGUMENT` ScanError naming it (`options.nodeSize = 48: …`).
  *
  * @example
  * ```ts
@@ -94,8 +119,7 @@ function build(A: CsrMatrix, d: number): HiSparseHost {
  */
 export function hisparseFromCsr(A: CsrMatrix, options?: HiSparseBuildOptions): HiSparseHost {
   const canonical = cooToCsr(csrToCoo(A));
-  const o = checkOptions(options, ['nodeSize']);
-  return build(canonical, checkNodeSize(o['nodeSize'], 'options.nodeSize'));
+  return build(canonical, ...buildChoice(options));
 }
 
 /**
@@ -110,6 +134,5 @@ export function hisparseFromCsr(A: CsrMatrix, options?: HiSparseBuildOptions): H
  */
 export function hisparseFromCoo(coo: CooMatrix, options?: HiSparseBuildOptions): HiSparseHost {
   const canonical = cooToCsr(coo);
-  const o = checkOptions(options, ['nodeSize']);
-  return build(canonical, checkNodeSize(o['nodeSize'], 'options.nodeSize'));
+  return build(canonical, ...buildChoice(options));
 }

@@ -1,5 +1,6 @@
 import type { HiSparseHost } from '../format/matrix.js';
 import { readNode } from '../format/node-io.js';
+import { isRegionLeaf, readRegionLeaf } from '../format/region-io.js';
 import { bitsF32, f32Bits } from './bits.js';
 import type { SkeletonNode } from './tree.js';
 
@@ -53,7 +54,8 @@ export function scaledBits(op: Operand, w: number): number {
 /**
  * The skeleton of the subtree at `pointer` (a node at `level`) as `op` reads it: what add copies
  * for a subtree only one operand has (§6: "simply copied into the output matrix") and what
- * compaction copies for all of them.
+ * compaction copies for all of them. A region leaf stays a region leaf (its entries swapped and
+ * re-sorted row-major when `op.swap`): the structure is kept, only the orientation and scale change.
  *
  * @example
  * ```ts
@@ -61,6 +63,17 @@ export function scaledBits(op: Operand, w: number): number {
  * ```
  */
 export function copySubtree(op: Operand, pointer: number, level: number): SkeletonNode {
+  if (isRegionLeaf(op.h.pool, pointer)) {
+    const e = readRegionLeaf(op.h.pool, pointer);
+    const [rows, cols] = op.swap ? [e.cols, e.rows] : [e.rows, e.cols];
+    const order = rows.map((_, i) => i);
+    if (op.swap) order.sort((a, b) => rows[a]! - rows[b]! || cols[a]! - cols[b]!);
+    return {
+      slots: [],
+      bits: order.map((i) => scaledBits(op, e.bits[i]!)),
+      region: { rows: order.map((i) => rows[i]!), cols: order.map((i) => cols[i]!) },
+    };
+  }
   const { slots, words } = entriesOf(op, pointer);
   if (level === op.h.levels - 1) return { slots, bits: words.map((w) => scaledBits(op, w)) };
   return { slots, children: words.map((w) => copySubtree(op, w, level + 1)) };

@@ -4,7 +4,10 @@ import { checkHiSparse, checkIndex } from '../format/args.js';
 import { chooseNodeType, type NodeType, NULL_POINTER } from '../format/layout.js';
 import { type HiSparseHost, makeHiSparse } from '../format/matrix.js';
 import { type NodeEntries, readNode, writeNode } from '../format/node-io.js';
+import { isRegionLeaf, readRegionLeaf } from '../format/region-io.js';
 import { f32Bits } from './bits.js';
+import { subtreeFromEntries } from './region.js';
+import { writeSkeleton } from './tree.js';
 
 // Copy-on-write edits (§3.2: "only the affected nodes need to be altered or generated anew" and
 // matrices "can share nodes"). Nodes are immutable, so an edit copies the root-to-leaf path it
@@ -142,6 +145,49 @@ export function checkEdit(
   }
 }
 
+/**
+ * An edit whose path meets the region leaf `pointer` at `level`: the region's entries with the
+ * change applied are rebuilt by the build's rule (they may stay one region leaf, or no longer
+ * qualify and become a subtree), appended to the pool, and the path above is rewritten to point at
+ * them as an ordinary edit would. Returns the new root, or `root` when nothing changes.
+ */
+function editRegion(
+  h: HiSparseHost,
+  path: NodeEntries[],
+  pointer: number,
+  level: number,
+  r: number,
+  c: number,
+  slots: number[],
+  change: EditChange,
+): number {
+  const { pool, nodeSize: d, levels } = h;
+  const side = d ** (levels - level);
+  const [lr, lc] = [r % side, c % side];
+  const e = readRegionLeaf(pool, pointer);
+  let at = 0;
+  while (at < e.rows.length && (e.rows[at]! < lr || (e.rows[at] === lr && e.cols[at]! < lc))) at++;
+  const present = at < e.rows.length && e.rows[at] === lr && e.cols[at] === lc;
+  if (change === null) {
+    if (!present) return h.root; // removing what is not there: nothing to copy
+    e.rows.splice(at, 1);
+    e.cols.splice(at, 1);
+    e.bits.splice(at, 1);
+  } else if (present) {
+    e.bits[at] = change.bits;
+  } else {
+    e.rows.splice(at, 0, lr);
+    e.cols.splice(at, 0, lc);
+    e.bits.splice(at, 0, change.bits);
+  }
+  const skeleton = subtreeFromEntries(e, level, d, levels);
+  const rebuilt = skeleton === null ? NULL_POINTER : writeSkeleton(pool, skeleton, d);
+  if (level === 0) return rebuilt;
+  // The path above the region, rewritten as an edit whose "leaf" is the region's parent level.
+  const above: EditChange = rebuilt === NULL_POINTER ? null : { bits: rebuilt };
+  return rewritePath(path, h.root, slots, d, level, above, (type, s, w) => writeNode(pool, type, s, w, d));
+}
+
 /** The edit itself, after the checks: returns the new root, or `root` unchanged when nothing changed. */
 function editPath(h: HiSparseHost, row: number, col: number, change: EditChange): number {
   const { pool, nodeSize: d, levels } = h;
@@ -149,6 +195,8 @@ function editPath(h: HiSparseHost, row: number, col: number, change: EditChange)
   const slots = pathSlots(r, c, d, levels);
   const path: NodeEntries[] = [];
   for (let pointer = h.root, level = 0; pointer !== NULL_POINTER; level++) {
+    // Region leaves sit only at inner levels; word 0 of a leaf is an entry count without the flag.
+    if (level < levels - 1 && isRegionLeaf(pool, pointer)) return editRegion(h, path, pointer, level, r, c, slots, change);
     const node = readNode(pool, pointer, d);
     path.push(node);
     pointer = nextOnPath(node, slots[level]!, level === levels - 1);
@@ -163,7 +211,8 @@ function editPath(h: HiSparseHost, row: number, col: number, change: EditChange)
  * is honoured: coordinates are swapped for a transposed `H`, and `value / H.scale` is stored
  * (exact when the scale is a power of two; a matrix scaled by 0 cannot be edited). Node types
  * along the path are chosen again for their new entry counts. Storing +0 in a dense leaf is the
- * same as removing the entry.
+ * same as removing the entry. Where the path meets a region leaf, that region is rebuilt by the
+ * build's rule with the change (FORMAT.md, "Region leaves") and appended, the path above copied.
  *
  * @example
  * ```ts

@@ -2,6 +2,7 @@ import { checkHiSparse } from '../format/args.js';
 import { NODE_TYPE, NODE_TYPE_NAMES, type NodeType, POOL_HEADER_WORDS, TYPE_MASK } from '../format/layout.js';
 import type { HiSparseHost } from '../format/matrix.js';
 import { nodeSizeAt, readNode } from '../format/node-io.js';
+import { isRegionLeaf, regionLeafCount } from '../format/region-io.js';
 import { forEachNode } from './traverse.js';
 
 /**
@@ -56,6 +57,12 @@ export interface HiSparseStats {
   /** Mean entries per leaf of each type (0 where there is none), and per inner node (children). */
   readonly meanLeafEntries: NodeTypeCounts;
   readonly meanInnerEntries: NodeTypeCounts;
+  /**
+   * Region leaves (FORMAT.md, "Region leaves") by type, counted apart from inner nodes and leaves
+   * (all zero for a matrix without them), and their mean entries.
+   */
+  readonly regionLeaves: NodeTypeCounts;
+  readonly meanRegionEntries: NodeTypeCounts;
   /** `hisparseMemoryBytes`. */
   readonly memoryBytes: number;
   /** The same matrix as CSR (u32 row pointers and column indices, f32 values): 4·(rows + 1) + 8·nnz. */
@@ -84,14 +91,17 @@ export interface NodeTally {
   readonly leafNodes: NodeTypeCounts;
   readonly innerEntries: NodeTypeCounts;
   readonly leafEntries: NodeTypeCounts;
+  /** Region leaves and their entries by type (absent: none, as in a GPU census). */
+  readonly regionLeaves?: NodeTypeCounts;
+  readonly regionEntries?: NodeTypeCounts;
   /** Words of every counted node plus the pool header. */
   readonly words: number;
 }
 
 /**
  * {@link HiSparseStats} from a tally of the nodes, however it was counted (the CPU walk here, the
- * GPU census of `HiSparseMatrix`). Each entry is in exactly one leaf (the path to a position is
- * unique), so nnz is the leaves' sum.
+ * GPU census of `HiSparseMatrix`). Each entry is in exactly one leaf or region leaf (the path to
+ * a position is unique), so nnz is their sum.
  *
  * @example
  * ```ts
@@ -104,7 +114,9 @@ export function statsFromTally(shape: Pick<HiSparseStats, 'rows' | 'cols' | 'nod
     for (const k of NODE_TYPE_NAMES) out[k] = n[k] > 0 ? sum[k] / n[k] : 0;
     return out;
   };
-  const nnz = NODE_TYPE_NAMES.reduce((sum, k) => sum + tally.leafEntries[k], 0);
+  const regionLeaves = tally.regionLeaves ?? zeroCounts();
+  const regionEntries = tally.regionEntries ?? zeroCounts();
+  const nnz = NODE_TYPE_NAMES.reduce((sum, k) => sum + tally.leafEntries[k] + regionEntries[k], 0);
   const memoryBytes = 4 * tally.words;
   return {
     rows: shape.rows,
@@ -116,6 +128,8 @@ export function statsFromTally(shape: Pick<HiSparseStats, 'rows' | 'cols' | 'nod
     leafNodes: tally.leafNodes,
     meanLeafEntries: mean(tally.leafEntries, tally.leafNodes),
     meanInnerEntries: mean(tally.innerEntries, tally.innerNodes),
+    regionLeaves,
+    meanRegionEntries: mean(regionEntries, regionLeaves),
     memoryBytes,
     csrBytes: 4 * (shape.rows + 1) + 8 * nnz,
     cooBytes: 12 * nnz,
@@ -126,7 +140,7 @@ export function statsFromTally(shape: Pick<HiSparseStats, 'rows' | 'cols' | 'nod
 /**
  * Statistics of a matrix: nodes of each type among inner nodes and leaves, levels, mean entries
  * per node type, nnz, and the bytes of the matrix in HiSparse, CSR and COO (§3.3, Figures 2 and 4).
- * Shared nodes are counted once.
+ * Shared nodes are counted once; region leaves are their own kind (`regionLeaves`).
  *
  * @example
  * ```ts
@@ -141,10 +155,18 @@ export function hisparseStats(H: HiSparseHost): HiSparseStats {
   const leafNodes = zeroCounts();
   const leafEntries = zeroCounts();
   const innerEntries = zeroCounts();
+  const regionLeaves = zeroCounts();
+  const regionEntries = zeroCounts();
   let words = POOL_HEADER_WORDS;
   forEachNode(h, (pointer, level) => {
     const name = NODE_TYPE_NAMES[(pointer & TYPE_MASK) as NodeType];
     const type = (pointer & TYPE_MASK) as NodeType;
+    if (level < h.levels - 1 && isRegionLeaf(h.pool, pointer)) {
+      words += nodeSizeAt(h.pool, pointer, h.nodeSize);
+      regionLeaves[name]++;
+      regionEntries[name] += regionLeafCount(h.pool, pointer);
+      return;
+    }
     const count = type === NODE_TYPE.dense ? readNode(h.pool, pointer, h.nodeSize).slots.length : h.pool.words[pointer - type]!;
     words += nodeSizeAt(h.pool, pointer, h.nodeSize);
     if (level === h.levels - 1) {
@@ -155,5 +177,5 @@ export function hisparseStats(H: HiSparseHost): HiSparseStats {
       innerEntries[name] += count;
     }
   });
-  return statsFromTally(h, { innerNodes, leafNodes, innerEntries, leafEntries, words });
+  return statsFromTally(h, { innerNodes, leafNodes, innerEntries, leafEntries, regionLeaves, regionEntries, words });
 }

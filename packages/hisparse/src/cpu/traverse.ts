@@ -1,9 +1,11 @@
 import type { HiSparseHost } from '../format/matrix.js';
 import { readNode } from '../format/node-io.js';
+import { isRegionLeaf, readRegionLeaf } from '../format/region-io.js';
 
 // Depth-first walks over the stored matrix (state not applied: callers decide what transposition
 // and scale mean for them). Children are visited in slot order, so entries come out in the
-// hierarchical order of FORMAT.md (block by block, row-major inside each node).
+// hierarchical order of FORMAT.md (block by block, row-major inside each node); a region leaf's
+// entries come out row-major within its region, where the walk meets it.
 
 /**
  * Calls `visit(row, col, value)` for every stored entry, with the global stored coordinates and
@@ -19,6 +21,15 @@ export function forEachStoredEntry(H: HiSparseHost, visit: (row: number, col: nu
   const bits = new Uint32Array(1);
   const f32 = new Float32Array(bits.buffer);
   const walk = (pointer: number, level: number, row0: number, col0: number, span: number): void => {
+    // Only inner levels hold region leaves; at the leaf level the test is skipped (and would hold no flag).
+    if (level < levels - 1 && isRegionLeaf(pool, pointer)) {
+      const e = readRegionLeaf(pool, pointer);
+      for (let i = 0; i < e.rows.length; i++) {
+        bits[0] = e.bits[i]!;
+        visit(row0 + e.rows[i]!, col0 + e.cols[i]!, f32[0]!);
+      }
+      return;
+    }
     const { slots, words } = readNode(pool, pointer, d);
     const child = span / d;
     for (let i = 0; i < slots.length; i++) {
@@ -37,7 +48,8 @@ export function forEachStoredEntry(H: HiSparseHost, visit: (row: number, col: nu
 
 /**
  * Calls `visit(pointer, level)` once for every distinct node reachable from the root (a node
- * shared by two parents is visited once), parents before children.
+ * shared by two parents is visited once), parents before children. A region leaf is visited and
+ * not descended into (its words are entries, not child pointers).
  *
  * @example
  * ```ts
@@ -52,8 +64,25 @@ export function forEachNode(H: HiSparseHost, visit: (pointer: number, level: num
     if (seen.has(pointer)) return;
     seen.add(pointer);
     visit(pointer, level);
-    if (level === levels - 1) return;
+    if (level === levels - 1 || isRegionLeaf(pool, pointer)) return;
     for (const child of readNode(pool, pointer, d).words) walk(child, level + 1);
   };
   if (H.root !== 0) walk(H.root, 0);
+}
+
+/**
+ * True when a region leaf (FORMAT.md, "Region leaves") is reachable from the root: what readers
+ * that do not know region leaves yet (the GPU kernels) must refuse rather than misread.
+ *
+ * @example
+ * ```ts
+ * hasRegionLeaves(hisparseFromCsr(A)); // false: region leaves are opt-in
+ * ```
+ */
+export function hasRegionLeaves(H: HiSparseHost): boolean {
+  let found = false;
+  forEachNode(H, (pointer, level) => {
+    if (!found && level < H.levels - 1 && isRegionLeaf(H.pool, pointer)) found = true;
+  });
+  return found;
 }

@@ -1,5 +1,5 @@
 import { ScanError } from '@scan/core';
-import { invalidArgument } from '@scan/core/kit';
+import { checkBoolean, checkOptions, invalidArgument } from '@scan/core/kit';
 import type { GpuCsrMatrix } from '@scan/spmv';
 import { DEFAULT_NODE_SIZE, MAX_NODE_SIZE, MIN_NODE_SIZE } from './layout.js';
 import type { HiSparseHost } from './matrix.js';
@@ -24,6 +24,31 @@ export function checkNodeSize(value: unknown, argument: string): number {
     typeof value === 'number' && Number.isInteger(value) && value >= MIN_NODE_SIZE && value <= MAX_NODE_SIZE && (value & (value - 1)) === 0;
   if (!ok) invalidArgument(argument, value, `expected a power of two from ${MIN_NODE_SIZE} to ${MAX_NODE_SIZE}`);
   return value as number;
+}
+
+/**
+ * The node size of a GPU build's options: as {@link checkNodeSize}, and `regionLeaves: true` or
+ * `nodeSize: 'auto'` (which may choose region leaves) refused with an `UNSUPPORTED` ScanError —
+ * the GPU build and kernels do not handle region leaves yet (the CPU reference does).
+ *
+ * @example
+ * ```ts
+ * checkGpuBuildOptions({ nodeSize: 32 }); // 32
+ * checkGpuBuildOptions({ regionLeaves: true }); // throws UNSUPPORTED: region leaves are CPU-only for now
+ * ```
+ */
+export function checkGpuBuildOptions(options: unknown): number {
+  const o = checkOptions(options, ['nodeSize', 'regionLeaves']);
+  const regionLeaves = checkBoolean(o['regionLeaves'], 'options.regionLeaves', false);
+  if (regionLeaves || o['nodeSize'] === 'auto') {
+    const [argument, value] = regionLeaves ? ['options.regionLeaves', 'true'] : ['options.nodeSize', "'auto'"];
+    throw new ScanError(
+      'UNSUPPORTED',
+      `${argument} = ${value}: region leaves are CPU-only for now (hisparseFromCsr from @scan/hisparse/cpu builds them); the GPU build takes a numeric nodeSize without regionLeaves`,
+      { argument },
+    );
+  }
+  return checkNodeSize(o['nodeSize'], 'options.nodeSize');
 }
 
 /**

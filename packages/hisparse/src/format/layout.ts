@@ -245,3 +245,116 @@ export function levelsFor(rows: number, cols: number, d: number): number {
 export function packCoord(row: number, col: number): number {
   return row | (col << 8);
 }
+
+/**
+ * Bit 31 of word 0 of a COOX node: set, the node is a **region leaf** — an inner-level node that
+ * holds the matrix entries of its whole region directly, with 16-bit local coordinates (FORMAT.md,
+ * "Region leaves"). Word 0 of an ordinary COOX node is an entry count ≤ d² = 65536, so the bit is
+ * never set there. Only COOX nodes carry the flag: word 0 of a dense node is a slot, so readers
+ * test the flag only after the pointer's type says COOX.
+ *
+ * @example
+ * ```ts
+ * const type = pointer & TYPE_MASK;
+ * const region = type !== NODE_TYPE.dense && (pool.words[pointer - type]! & REGION_LEAF_FLAG) !== 0;
+ * ```
+ */
+export const REGION_LEAF_FLAG = 0x8000_0000;
+
+/**
+ * Largest side d^(L−ℓ) of a region leaf's region: a local row or column must fit 16 bits of the
+ * coordinate word `row | col << 16`.
+ *
+ * @example
+ * ```ts
+ * nodeSize ** (levels - level) <= REGION_LEAF_MAX_SIDE; // level may hold region leaves
+ * ```
+ */
+export const REGION_LEAF_MAX_SIDE = 65536;
+
+/**
+ * Most entries a region leaf may hold. A GPU kernel is to process one region leaf per workgroup
+ * (its rows accumulated in workgroup memory, as a dense leaf's are), so the count is bounded to
+ * what one workgroup handles in a few passes (4096 entries: 16 per thread of 256); a larger
+ * sparse region stays a subtree, whose nodes spread over many workgroups.
+ *
+ * @example
+ * ```ts
+ * count <= REGION_LEAF_MAX_ENTRIES; // may collapse into a region leaf
+ * ```
+ */
+export const REGION_LEAF_MAX_ENTRIES = 4096;
+
+/**
+ * The layout of a region leaf of `type` (COO1, COO2, COO4: X = 1, 2, 4) with `count` entries, in
+ * words from the node's start: word 0 holds `count | REGION_LEAF_FLAG`; one coordinate word per
+ * entry (`row | col << 16`, local to the region) from `coordStart` = X rounded up from 1 (1, 2, 4:
+ * a thread's X coordinates are one aligned vecX load), ⌈count / X⌉·X of them; the f32 values
+ * from `valueStart`, the next multiple of X, as many; padding (0) to a multiple of 4 words.
+ *
+ * @example
+ * ```ts
+ * regionLayout(NODE_TYPE.coo1, 1); // { coordStart: 1, valueStart: 2, words: 4 }
+ * regionLayout(NODE_TYPE.coo4, 5); // { coordStart: 4, valueStart: 12, words: 20 }
+ * ```
+ */
+export function regionLayout(type: Exclude<NodeType, 0>, count: number): SparseLayout {
+  const x = entriesPerLoad(type);
+  const slots = Math.ceil(count / x) * x;
+  const coordStart = x;
+  const valueStart = alignUp(coordStart + slots, x);
+  return { coordStart, valueStart, words: alignUp(valueStart + slots, 4) };
+}
+
+/**
+ * The type of a region leaf with `count` ≥ 1 entries: the sparse type by count (COO1 for one,
+ * COO2 for two, COO4 otherwise), as for any node; a region leaf is never dense.
+ *
+ * @example
+ * ```ts
+ * regionLeafType(3); // NODE_TYPE.coo4
+ * ```
+ */
+export function regionLeafType(count: number): Exclude<NodeType, 0> {
+  return count === 1 ? NODE_TYPE.coo1 : count === 2 ? NODE_TYPE.coo2 : NODE_TYPE.coo4;
+}
+
+/**
+ * Words of a region leaf with `count` entries (type by {@link regionLeafType}).
+ *
+ * @example
+ * ```ts
+ * regionLeafWords(1); // 4: 16 bytes, as a COO1 leaf
+ * regionLeafWords(64); // 132
+ * ```
+ */
+export function regionLeafWords(count: number): number {
+  return regionLayout(regionLeafType(count), count).words;
+}
+
+/**
+ * Whether nodes of `level` may be region leaves: inner levels (ℓ < L − 1) whose region side
+ * d^(L−ℓ) is at most {@link REGION_LEAF_MAX_SIDE}.
+ *
+ * @example
+ * ```ts
+ * regionLevelAllowed(64, 4, 2); // true: side 64² = 4096
+ * regionLevelAllowed(64, 4, 1); // false: side 64³
+ * ```
+ */
+export function regionLevelAllowed(d: number, levels: number, level: number): boolean {
+  return level < levels - 1 && d ** (levels - level) <= REGION_LEAF_MAX_SIDE;
+}
+
+/**
+ * The coordinate word of a region-leaf entry at local (row, col): row in bits 0–15, column in
+ * bits 16–31 (as an unsigned 32-bit number).
+ *
+ * @example
+ * ```ts
+ * packRegionCoord(3, 1); // 0x0001_0003
+ * ```
+ */
+export function packRegionCoord(row: number, col: number): number {
+  return (row | (col << 16)) >>> 0;
+}

@@ -1,4 +1,14 @@
-import { NODE_TYPE, type NodeType, NULL_POINTER, nodeWords, packCoord, sparseLayout, TYPE_MASK } from './layout.js';
+import {
+  NODE_TYPE,
+  type NodeType,
+  NULL_POINTER,
+  nodeWords,
+  packCoord,
+  REGION_LEAF_FLAG,
+  regionLayout,
+  sparseLayout,
+  TYPE_MASK,
+} from './layout.js';
 import type { HiSparsePool } from './pool.js';
 
 // Reading and writing one node. A node's entries are (slot, word) pairs: the slot is the entry's
@@ -65,7 +75,11 @@ export function readNode(pool: HiSparsePool, pointer: number, d: number): NodeEn
  */
 export function nodeSizeAt(pool: HiSparsePool, pointer: number, d: number): number {
   const type = (pointer & TYPE_MASK) as NodeType;
-  return nodeWords(type, type === NODE_TYPE.dense ? 0 : pool.words[pointer - type]!, d);
+  if (type === NODE_TYPE.dense) return nodeWords(type, 0, d);
+  const head = pool.words[pointer - type]!;
+  // A region leaf (FORMAT.md, "Region leaves") has its own layout; the flag is only ever tested on COOX nodes.
+  if (head & REGION_LEAF_FLAG) return regionLayout(type, head & ~REGION_LEAF_FLAG).words;
+  return nodeWords(type, head, d);
 }
 
 /**

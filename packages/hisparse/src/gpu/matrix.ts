@@ -5,7 +5,7 @@ import { f32Bits } from '../cpu/bits.js';
 import type { HiSparseBuildOptions } from '../cpu/build.js';
 import { checkEdit, type EditChange } from '../cpu/edit.js';
 import { hisparseToCsr } from '../cpu/to-csr.js';
-import { checkFinite, checkGpuCsr, checkHiSparse, checkNodeSize, checkVector } from '../format/args.js';
+import { checkFinite, checkGpuBuildOptions, checkGpuCsr, checkHiSparse, checkVector } from '../format/args.js';
 import type { HiSparseHost } from '../format/matrix.js';
 import { checkGpuOperand } from './add/args.js';
 import { addBoundsFromCensus } from './add/bounds.js';
@@ -211,7 +211,7 @@ export class HiSparseMatrix {
   static async fromCsr(ctx: ScanContext, A: CsrMatrix, options?: HiSparseBuildOptions): Promise<HiSparseMatrix> {
     assertUsable(ctx);
     const canonical = cooToCsr(csrToCoo(A));
-    const nodeSize = checkNodeSize(checkOptions(options, ['nodeSize'])['nodeSize'], 'options.nodeSize');
+    const nodeSize = checkGpuBuildOptions(options);
     // Checked before the uploads, so that a matrix too large is refused in the caller's terms.
     checkBuildable(ctx, { rows: canonical.rows, cols: canonical.cols, nnz: canonical.colIdx.length }, nodeSize);
     const buffers = [
@@ -258,7 +258,7 @@ export class HiSparseMatrix {
   static async fromGpuCsr(ctx: ScanContext, A: GpuCsrMatrix, options?: HiSparseBuildOptions): Promise<HiSparseMatrix> {
     assertUsable(ctx);
     checkGpuCsr(A, 'A');
-    const nodeSize = checkNodeSize(checkOptions(options, ['nodeSize'])['nodeSize'], 'options.nodeSize');
+    const nodeSize = checkGpuBuildOptions(options);
     return HiSparseMatrix.fromParts(ctx, await buildOnGpu(ctx, A, nodeSize));
   }
 
