@@ -8,6 +8,7 @@ import { type CsrMatrix, cooToCsr, spmv } from '@scan/spmv/cpu';
 import { describe, expect, it } from 'vitest';
 import {
   hisparseAdd,
+  hisparseCensus,
   hisparseCompact,
   hisparseFromCoo,
   hisparseFromCsr,

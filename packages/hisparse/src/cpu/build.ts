@@ -3,9 +3,9 @@ import { type CooMatrix, type CsrMatrix, cooToCsr, csrToCoo } from '@scan/spmv/c
 import { checkNodeSize } from '../format/args.js';
 import { levelsFor } from '../format/layout.js';
 import { type HiSparseHost, makeHiSparse } from '../format/matrix.js';
-import { binSkeleton } from './bin.js';
+import { AUTO_NODE_SIZES, censusOf, skeletonOf } from './census.js';
 import { collapseRegions } from './region.js';
-import { fillPool, type SkeletonNode, skeletonLevels, skeletonNodeWords } from './tree.js';
+import { fillPool, type SkeletonNode } from './tree.js';
 
 /**
  * Options of `hisparseFromCsr` and `hisparseFromCoo`.
@@ -18,8 +18,8 @@ import { fillPool, type SkeletonNode, skeletonLevels, skeletonNodeWords } from '
 export interface HiSparseBuildOptions {
   /**
    * Node size d: a power of two from 4 to 256 (default `DEFAULT_NODE_SIZE`, 64), or `'auto'`: the
-   * builder takes a census of the matrix — its skeleton for d = 64, 32 and 16, each without and
-   * with region leaves — and keeps the smallest pool (ties go to the earlier of 64, 32, 16
+   * builder takes a census of the matrix (`hisparseCensus`) — its exact pool size for d = 64, 32
+   * and 16, each without and with region leaves — and keeps the smallest pool (ties go to the earlier of 64, 32, 16
    * without region leaves, then 64, 32, 16 with them: GPU-readable first, the larger d first).
    * `regionLeaves` limits the candidates to those without (false) or with (true) region leaves;
    * undefined lets the census choose.
@@ -34,24 +34,6 @@ export interface HiSparseBuildOptions {
   regionLeaves?: boolean;
 }
 
-/** The node sizes `nodeSize: 'auto'` chooses from, in tie-breaking order. */
-const AUTO_NODE_SIZES = [64, 32, 16] as const;
-
-/** The skeleton of a canonical CSR for node size d (top-down binning, `binSkeleton`). */
-function skeletonOf(A: CsrMatrix, d: number, levels: number): SkeletonNode | null {
-  const nnz = A.colIdx.length;
-  const rowOf = new Uint32Array(nnz);
-  for (let r = 0; r < A.rows; r++) rowOf.fill(r, A.rowPtr[r]!, A.rowPtr[r + 1]!);
-  return binSkeleton(rowOf, A.colIdx, new Uint32Array(A.values.buffer, A.values.byteOffset, nnz), d, levels, 0);
-}
-
-/** Words of a skeleton laid out (without the header). */
-function skeletonWords(skeleton: SkeletonNode | null, d: number): number {
-  let words = 0;
-  if (skeleton) for (const level of skeletonLevels(skeleton)) for (const node of level) words += skeletonNodeWords(node, d);
-  return words;
-}
-
 /** A build's choice: node size and whether subtrees may collapse into region leaves. */
 interface BuildChoice {
   readonly d: number;
@@ -60,28 +42,17 @@ interface BuildChoice {
 
 /** Builds from a canonical CSR (sorted, no duplicates); the public functions validate first. */
 function build(A: CsrMatrix, choice: BuildChoice | 'auto', regionLeaves: boolean | undefined): HiSparseHost {
-  let best: { d: number; skeleton: SkeletonNode | null; words: number } | null = null;
-  const candidates: BuildChoice[] =
-    choice === 'auto'
-      ? [false, true]
-          .filter((r) => regionLeaves === undefined || r === regionLeaves)
-          .flatMap((regions) => AUTO_NODE_SIZES.map((d) => ({ d, regions })))
-      : [choice];
-  // The census: each candidate's skeleton and its exact pool size; only the winner is laid out.
-  for (const { d, regions } of candidates) {
-    const levels = levelsFor(A.rows, A.cols, d);
-    let skeleton = skeletonOf(A, d, levels);
-    let words: number;
-    if (regions && skeleton) {
-      const collapsed = collapseRegions(skeleton, 0, d, levels);
-      skeleton = collapsed.node;
-      words = collapsed.words;
-    } else {
-      words = candidates.length > 1 ? skeletonWords(skeleton, d) : 0;
-    }
-    if (best === null || words < best.words) best = { d, skeleton, words };
+  let d: number;
+  let skeleton: SkeletonNode | null;
+  if (choice === 'auto') {
+    // The census: each candidate's exact pool size; only the winner is laid out.
+    const modes = [false, true].filter((r) => regionLeaves === undefined || r === regionLeaves);
+    ({ d, skeleton } = censusOf(A, AUTO_NODE_SIZES, modes).best);
+  } else {
+    d = choice.d;
+    skeleton = skeletonOf(A, d, levelsFor(A.rows, A.cols, d));
+    if (choice.regions && skeleton) skeleton = collapseRegions(skeleton, 0, d, levelsFor(A.rows, A.cols, d)).node;
   }
-  const { d, skeleton } = best!;
   const levels = levelsFor(A.rows, A.cols, d);
   const { pool, root } = fillPool(skeleton, d);
   return makeHiSparse({ storedRows: A.rows, storedCols: A.cols, nodeSize: d, levels, pool, root, transposed: false, scale: 1 });

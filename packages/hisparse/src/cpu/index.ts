@@ -28,11 +28,15 @@ export {
   NULL_POINTER,
   POOL_HEADER_WORDS,
   POOL_MAGIC,
+  REGION_LEAF_FLAG,
+  REGION_LEAF_MAX_ENTRIES,
+  REGION_LEAF_MAX_SIDE,
 } from '../format/layout.js';
 export type { HiSparseHost } from '../format/matrix.js';
 export { HiSparsePool } from '../format/pool.js';
 export { hisparseAdd } from './add.js';
 export { type HiSparseBuildOptions, hisparseFromCoo, hisparseFromCsr } from './build.js';
+export { AUTO_NODE_SIZES, type HiSparseCensusEntry, hisparseCensus } from './census.js';
 export { hisparseCompact } from './compact.js';
 export { hisparseInsert, hisparseRemove } from './edit.js';
 export { type HiSparseStats, hisparseMemoryBytes, hisparseStats, type NodeTypeCounts } from './memory.js';
