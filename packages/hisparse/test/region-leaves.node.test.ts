@@ -191,6 +191,15 @@ describe('build', () => {
       [false, true].map((r) => hisparseMemoryBytes(hisparseFromCsr(random, { nodeSize: d, regionLeaves: r }))),
     );
     expect(hisparseMemoryBytes(H)).toBe(Math.min(...sizes));
+    // The census counts each of those builds exactly, without laying any out.
+    const census = hisparseCensus(random);
+    expect(census.map((c) => c.memoryBytes)).toEqual(sizes);
+    expect(census.map((c) => [c.nodeSize, c.regionLeaves])).toEqual(
+      [64, 32, 16].flatMap((d) => [
+        [d, false],
+        [d, true],
+      ]),
+    );
     expect(hasRegionLeaves(H)).toBe(true);
     expectReadsLike(H, random, 'auto, random');
     // regionLeaves: false keeps 'auto' among GPU-readable pools.

@@ -80,9 +80,12 @@ export function forEachNode(H: HiSparseHost, visit: (pointer: number, level: num
  * ```
  */
 export function hasRegionLeaves(H: HiSparseHost): boolean {
-  let found = false;
-  forEachNode(H, (pointer, level) => {
-    if (!found && level < H.levels - 1 && isRegionLeaf(H.pool, pointer)) found = true;
-  });
-  return found;
+  const { pool, nodeSize: d, levels } = H;
+  // Only inner nodes are read (leaves cannot be region leaves), and the walk stops at the first one.
+  const walk = (pointer: number, level: number): boolean => {
+    if (isRegionLeaf(pool, pointer)) return true;
+    if (level + 1 >= levels - 1) return false;
+    return readNode(pool, pointer, d).words.some((child) => walk(child, level + 1));
+  };
+  return H.root !== 0 && levels > 1 && walk(H.root, 0);
 }

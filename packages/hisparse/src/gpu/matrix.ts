@@ -201,7 +201,8 @@ export class HiSparseMatrix {
    * Builds a matrix from CSR (Derler et al. §3.2): the entries are made canonical on the host
    * (`@scan/spmv`'s conversions validate A — a bad `rowPtr` or column index is an
    * `INVALID_ARGUMENT` ScanError naming the field — sort each row and sum duplicates), then binned
-   * and laid out on the GPU. The pool is word for word what `hisparseFromCsr` makes.
+   * and laid out on the GPU. The pool is word for word what `hisparseFromCsr` makes. Region leaves
+   * are CPU-only for now: `regionLeaves: true` and `nodeSize: 'auto'` are `UNSUPPORTED` ScanErrors.
    *
    * @example
    * ```ts

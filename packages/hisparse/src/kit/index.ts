@@ -39,10 +39,19 @@ export {
   POOL_HEADER_WORDS,
   POOL_MAGIC,
   packCoord,
+  packRegionCoord,
+  REGION_LEAF_FLAG,
+  REGION_LEAF_MAX_ENTRIES,
+  REGION_LEAF_MAX_SIDE,
+  regionLayout,
+  regionLeafType,
+  regionLeafWords,
+  regionLevelAllowed,
   type SparseLayout,
   sparseLayout,
   TYPE_MASK,
 } from '../format/layout.js';
 export { type NodeEntries, readNode, writeNode } from '../format/node-io.js';
 export { HiSparsePool } from '../format/pool.js';
+export { isRegionLeaf, type RegionEntries, readRegionLeaf, regionLeafCount, writeRegionLeaf } from '../format/region-io.js';
 export { downloadHiSparse, uploadHiSparse } from '../gpu/parts.js';
