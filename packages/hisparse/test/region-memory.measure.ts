@@ -1,8 +1,10 @@
 // Memory of region leaves at the SpMV suite's sizes (README, "Region leaves"). Not part of the
 // test suite (it takes minutes): run with
-//   MEASURE=uniform-1M npx vitest run --config test/region-memory.config.ts
+//   MEASURE=uniform-1M MEASURE_OUT=table.txt npx vitest run --config test/region-memory.config.ts
 // MEASURE lists suite names (comma-separated); each prints pool bytes ÷ CSR bytes for d = 64
 // without and with region leaves and for nodeSize 'auto' (from one `hisparseCensus`).
+
+import { appendFileSync } from 'node:fs';
 import {
   bandedMatrix,
   biasedMatrix,
@@ -43,8 +45,15 @@ function suiteMatrix(name: string): CsrMatrix {
   }
 }
 
+/** Prints a line, and appends it to the file MEASURE_OUT names (the runner may hold console output until the end). */
+function report(line: string): void {
+  console.log(line);
+  const out = process.env['MEASURE_OUT'];
+  if (out) appendFileSync(out, `${line}\n`);
+}
+
 it('region-leaf memory', { timeout: 3_600_000 }, () => {
-  console.log('matrix | nnz | d=64 | d=64 region leaves | auto (choice) | census seconds');
+  report('matrix | nnz | d=64 | d=64 region leaves | auto (choice) | census seconds');
   for (const name of (process.env['MEASURE'] ?? 'uniform-64K').split(',')) {
     const A = suiteMatrix(name);
     const csr = 4 * (A.rows + 1) + 8 * A.colIdx.length;
@@ -55,7 +64,7 @@ it('region-leaf memory', { timeout: 3_600_000 }, () => {
     const of = (d: number, r: boolean) => census.find((c) => c.nodeSize === d && c.regionLeaves === r)!.memoryBytes / csr;
     const best = census.reduce((a, b) => (b.memoryBytes < a.memoryBytes ? b : a));
     const choice = `${best.nodeSize}${best.regionLeaves ? ' + regions' : ''}`;
-    console.log(
+    report(
       `${name} | ${A.colIdx.length} | ${of(64, false).toFixed(2)} | ${of(64, true).toFixed(2)} | ${(best.memoryBytes / csr).toFixed(2)} (${choice}) | ${seconds}`,
     );
   }

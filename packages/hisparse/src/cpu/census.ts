@@ -1,4 +1,3 @@
-import { checkOptions } from '@scan/core/kit';
 import { type CsrMatrix, cooToCsr, csrToCoo } from '@scan/spmv/cpu';
 import { levelsFor, POOL_HEADER_WORDS } from '../format/layout.js';
 import { binSkeleton } from './bin.js';
@@ -86,7 +85,6 @@ export function censusOf(
  * for (const { nodeSize, regionLeaves, memoryBytes } of hisparseCensus(A)) console.log(nodeSize, regionLeaves, memoryBytes);
  * ```
  */
-export function hisparseCensus(A: CsrMatrix, options?: Record<string, never>): HiSparseCensusEntry[] {
-  checkOptions(options, []);
+export function hisparseCensus(A: CsrMatrix): HiSparseCensusEntry[] {
   return censusOf(cooToCsr(csrToCoo(A)), AUTO_NODE_SIZES, [false, true]).entries;
 }
