@@ -33,7 +33,15 @@ export interface HiSparseCensusEntry {
   readonly memoryBytes: number;
 }
 
-/** The skeleton of a canonical CSR for node size d (top-down binning). */
+/**
+ * The skeleton of a canonical CSR for node size d and its `levels` (top-down binning): null
+ * without entries.
+ *
+ * @example
+ * ```ts
+ * const skeleton = skeletonOf(A, 64, levelsFor(A.rows, A.cols, 64));
+ * ```
+ */
 export function skeletonOf(A: CsrMatrix, d: number, levels: number): SkeletonNode | null {
   const nnz = A.colIdx.length;
   const rowOf = new Uint32Array(nnz);
@@ -52,6 +60,11 @@ function poolWords(skeleton: SkeletonNode | null, d: number): number {
  * Counts the candidates (`sizes` × `modes`, region leaves off and/or on) on a canonical CSR and
  * returns every count plus the winner's skeleton: the smallest pool, ties to the earlier candidate
  * in the order (all sizes without region leaves, then all with; sizes in the order given).
+ *
+ * @example
+ * ```ts
+ * const { d, skeleton } = censusOf(A, AUTO_NODE_SIZES, [false, true]).best; // what 'auto' lays out
+ * ```
  */
 export function censusOf(
   A: CsrMatrix,
