@@ -13,7 +13,7 @@ import { type SkeletonNode, skeletonLevels, skeletonNodeWords } from './tree.js'
  *
  * @example
  * ```ts
- * AUTO_NODE_SIZES.includes(hisparseFromCsr(A, { nodeSize: 'auto' }).nodeSize); // true
+ * for (const d of AUTO_NODE_SIZES) hisparseFromCsr(A, { nodeSize: d }); // the plain candidates of 'auto'
  * ```
  */
 export const AUTO_NODE_SIZES = [64, 32, 16] as const;

@@ -27,7 +27,7 @@ export interface RegionEntries {
  *
  * @example
  * ```ts
- * if (isRegionLeaf(H.pool, child)) visitRegion(child); else descend(child);
+ * const entries = isRegionLeaf(H.pool, child) ? readRegionLeaf(H.pool, child) : readNode(H.pool, child, H.nodeSize);
  * ```
  */
 export function isRegionLeaf(pool: HiSparsePool, pointer: number): boolean {
