@@ -105,3 +105,35 @@ sort_steps() {
     cp "$out/sort-summary.log" "$out/sort-summary.md" 2>/dev/null || true
   fi
 }
+
+# `segmented_subgroup_steps COMMIT`: the check that lets `@scan/segmented`'s single pass of (heads,
+# value) pairs take subgroups again (`segmentedSubgroups` in packages/segmented/src/plans/
+# segmented-subgroups.ts returns false until it passes on an NVIDIA card). Build with that function
+# returning `operatorSubgroups(ctx, op)`, then: every segmented function of the node suite on host
+# data at 2^20 and 2^24 against the CPU reference (tooling/node-suite/dist/stress.js, built by
+# `pnpm --filter @scan/node-suite build` and carried: carry the single files dist/stress.js and
+# apps/bench/dist/cli.js, the source maps would pass the 64 MiB carry limit), and the by-key cases,
+# each checked on the GPU, at 2^24 and 2^28 into $out/bykey-ours.json. Any "FAILED" or a call not
+# "ok" keeps the switch off. From the repository root, with `out` set:
+#   source apps/bench/device-steps.sh; out="$OUT"; record_gpu; segmented_subgroup_steps "$COMMIT"
+segmented_subgroup_steps() {
+  local commit=${1:?usage: segmented_subgroup_steps COMMIT}
+  step stress-segmented timeout "${SEGMENTED_STRESS_TIMEOUT:-150}" node --expose-gc --max-old-space-size=16384 \
+    tooling/node-suite/dist/stress.js --only segmented. --sizes 20,24 --rounds 1 --json "$out/stress-segmented.json"
+  step ours-bykey timeout "${BYKEY_OURS_TIMEOUT:-170}" node apps/bench/dist/cli.js --commit "$commit" \
+    --only copy,reduce-by-key,scan-by-key,unique,run-length-encode --sizes 2^24,2^28 --runs 10 --out "$out/bykey-ours.json"
+}
+
+# `hisparse_steps COMMIT [NODE_SIZES]`: issue 51's tables in one device call — ours (hisparse-add with
+# the paper's A + B and Aᵀ + Bᵀ, timed by GPU timestamps through the add plan; A·x and Aᵀ·x) at node
+# size 64 (or NODE_SIZES) over the SpMV suite into $out/hisparse-ours.json, and cuSPARSE (SpMV,
+# SpMVᵀ, csrgeam on the same pairs) into $out/hisparse-cuda.json.
+hisparse_steps() {
+  local commit=${1:?usage: hisparse_steps COMMIT [NODE_SIZES]}
+  local matrices=poisson2d-2048,biased-1M,biased-16M,powerlaw-4M,uniform-4M,banded-4M,stencil27-100,geometric-1M,rmat-2^20
+  step hisparse-ours timeout "${HISPARSE_OURS_TIMEOUT:-380}" node apps/bench/dist/cli.js --commit "$commit" \
+    --only copy,hisparse-add,hisparse-spmv,hisparse-spmv-t --node-sizes "${2:-64}" --matrices "$matrices" \
+    --sizes 2^24 --runs 10 --out "$out/hisparse-ours.json"
+  step hisparse-cuda timeout "${HISPARSE_CUDA_TIMEOUT:-180}" python3 apps/bench/baselines/cuda.py \
+    --only copy,spmv,spmv-t,sparse-add --sizes 24 --matrices "$matrices" --commit "$commit" --out "$out/hisparse-cuda.json"
+}
