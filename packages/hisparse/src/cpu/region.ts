@@ -1,8 +1,7 @@
 import { REGION_LEAF_MAX_ENTRIES, regionLeafWords, regionLevelAllowed } from '../format/layout.js';
-import { readNode } from '../format/node-io.js';
-import { isRegionLeaf, readRegionLeaf } from '../format/region-io.js';
 import { binSkeleton } from './bin.js';
 import type { Operand } from './copy.js';
+import { forEachStoredBits } from './traverse.js';
 import { type SkeletonNode, skeletonNodeWords } from './tree.js';
 
 // Region leaves (FORMAT.md, "Region leaves"): which subtrees collapse into one COO node of their
@@ -159,33 +158,12 @@ export function subtreeFromEntries(e: RegionList, level: number, d: number, leve
  * ```
  */
 export function gatherPool(op: Operand, pointer: number, level: number): RegionList {
-  const { pool, nodeSize: d, levels } = op.h;
   const out: RegionList = { rows: [], cols: [], bits: [] };
-  const walk = (p: number, at: number, row0: number, col0: number, span: number): void => {
-    if (isRegionLeaf(pool, p)) {
-      const r = readRegionLeaf(pool, p);
-      for (let i = 0; i < r.rows.length; i++) {
-        out.rows.push(row0 + r.rows[i]!);
-        out.cols.push(col0 + r.cols[i]!);
-        out.bits.push(r.bits[i]!);
-      }
-      return;
-    }
-    const { slots, words } = readNode(pool, p, d);
-    const child = span / d;
-    for (let i = 0; i < slots.length; i++) {
-      const r = row0 + Math.floor(slots[i]! / d) * child;
-      const c = col0 + (slots[i]! % d) * child;
-      if (at === levels - 1) {
-        out.rows.push(r);
-        out.cols.push(c);
-        out.bits.push(words[i]!);
-      } else {
-        walk(words[i]!, at + 1, r, c, child);
-      }
-    }
-  };
-  walk(pointer, level, 0, 0, d ** (levels - level));
+  forEachStoredBits(op.h, pointer, level, (r, c, bits) => {
+    out.rows.push(r);
+    out.cols.push(c);
+    out.bits.push(bits);
+  });
   if (op.swap) [out.rows, out.cols] = [out.cols, out.rows];
   return out;
 }

@@ -17,33 +17,49 @@ import { isRegionLeaf, readRegionLeaf } from '../format/region-io.js';
  * ```
  */
 export function forEachStoredEntry(H: HiSparseHost, visit: (row: number, col: number, value: number) => void): void {
-  const { pool, nodeSize: d, levels } = H;
   const bits = new Uint32Array(1);
   const f32 = new Float32Array(bits.buffer);
-  const walk = (pointer: number, level: number, row0: number, col0: number, span: number): void => {
+  if (H.root === 0) return;
+  forEachStoredBits(H, H.root, 0, (r, c, word) => {
+    bits[0] = word;
+    visit(r, c, f32[0]!);
+  });
+}
+
+/**
+ * Calls `visit(row, col, bits)` for every stored entry of the subtree at `pointer` (a node of
+ * `level`), with coordinates relative to the subtree's region and the value's f32 bits as stored:
+ * the one walk behind {@link forEachStoredEntry} and the gathering of a region (region.ts).
+ *
+ * @example
+ * ```ts
+ * forEachStoredBits(H, H.root, 0, (r, c, bits) => console.log(r, c, bits.toString(16)));
+ * ```
+ */
+export function forEachStoredBits(
+  H: Pick<HiSparseHost, 'pool' | 'nodeSize' | 'levels'>,
+  pointer: number,
+  level: number,
+  visit: (row: number, col: number, bits: number) => void,
+): void {
+  const { pool, nodeSize: d, levels } = H;
+  const walk = (p: number, at: number, row0: number, col0: number, span: number): void => {
     // Only inner levels hold region leaves; at the leaf level the test is skipped (and would hold no flag).
-    if (level < levels - 1 && isRegionLeaf(pool, pointer)) {
-      const e = readRegionLeaf(pool, pointer);
-      for (let i = 0; i < e.rows.length; i++) {
-        bits[0] = e.bits[i]!;
-        visit(row0 + e.rows[i]!, col0 + e.cols[i]!, f32[0]!);
-      }
+    if (at < levels - 1 && isRegionLeaf(pool, p)) {
+      const e = readRegionLeaf(pool, p);
+      for (let i = 0; i < e.rows.length; i++) visit(row0 + e.rows[i]!, col0 + e.cols[i]!, e.bits[i]!);
       return;
     }
-    const { slots, words } = readNode(pool, pointer, d);
+    const { slots, words } = readNode(pool, p, d);
     const child = span / d;
     for (let i = 0; i < slots.length; i++) {
       const r = row0 + Math.floor(slots[i]! / d) * child;
       const c = col0 + (slots[i]! % d) * child;
-      if (level === levels - 1) {
-        bits[0] = words[i]!;
-        visit(r, c, f32[0]!);
-      } else {
-        walk(words[i]!, level + 1, r, c, child);
-      }
+      if (at === levels - 1) visit(r, c, words[i]!);
+      else walk(words[i]!, at + 1, r, c, child);
     }
   };
-  if (H.root !== 0) walk(H.root, 0, 0, 0, d ** levels);
+  walk(pointer, level, 0, 0, d ** (levels - level));
 }
 
 /**
