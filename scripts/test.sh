@@ -44,6 +44,10 @@ step lint /dev/null pnpm lint
 step typecheck /dev/null pnpm typecheck --continue
 step examples /dev/null node scripts/check-examples/run.mjs
 step docs /dev/null pnpm run docs
+# `pnpm test` runs two packages' tests at a time (turbo --concurrency=2): on SwiftShader one package
+# keeps about one core busy (its browser's GPU process compiles pipelines on one thread), so on CI's
+# two cores a second package in its own browser takes the other (tridiag and spmv: 358 s one after
+# the other, 264 s side by side, 2026-12-07).
 step test "$test_log" pnpm test --continue
 step wgpu "$test_log" bash scripts/test-wgpu.sh
 

@@ -106,15 +106,15 @@ sort_steps() {
   fi
 }
 
-# `segmented_subgroup_steps COMMIT`: the check that lets `@scan/segmented`'s single pass of (heads,
-# value) pairs take subgroups again (`segmentedSubgroups` in packages/segmented/src/plans/
-# segmented-subgroups.ts returns false until it passes on an NVIDIA card). Build with that function
-# returning `operatorSubgroups(ctx, op)`, then: every segmented function of the node suite on host
+# `segmented_subgroup_steps COMMIT`: `@scan/segmented`'s single pass of (heads, value) pairs on an
+# NVIDIA card, where unconverged subgroup shuffles once gave wrong results that SwiftShader never
+# shows; run it after changing that pass or the kit's blocks under it. Every segmented function of
+# the node suite on host
 # data at 2^20 and 2^24 against the CPU reference (tooling/node-suite/dist/stress.js, built by
 # `pnpm --filter @scan/node-suite build` and carried: carry the single files dist/stress.js and
 # apps/bench/dist/cli.js, the source maps would pass the 64 MiB carry limit), and the by-key cases,
 # each checked on the GPU, at 2^24 and 2^28 into $out/bykey-ours.json. Any "FAILED" or a call not
-# "ok" keeps the switch off. From the repository root, with `out` set:
+# "ok" is a defect to fix before landing. From the repository root, with `out` set:
 #   source apps/bench/device-steps.sh; out="$OUT"; record_gpu; segmented_subgroup_steps "$COMMIT"
 segmented_subgroup_steps() {
   local commit=${1:?usage: segmented_subgroup_steps COMMIT}
@@ -124,16 +124,26 @@ segmented_subgroup_steps() {
     --only copy,reduce-by-key,scan-by-key,unique,run-length-encode --sizes 2^24,2^28 --runs 10 --out "$out/bykey-ours.json"
 }
 
-# `hisparse_steps COMMIT [NODE_SIZES]`: issue 51's tables in one device call — ours (hisparse-add with
-# the paper's A + B and Aᵀ + Bᵀ, timed by GPU timestamps through the add plan; A·x and Aᵀ·x) at node
-# size 64 (or NODE_SIZES) over the SpMV suite into $out/hisparse-ours.json, and cuSPARSE (SpMV,
-# SpMVᵀ, csrgeam on the same pairs) into $out/hisparse-cuda.json.
+# `hisparse_steps COMMIT [NODE_SIZES] [PART]`: issue 51's tables — ours at node size 64 (or NODE_SIZES)
+# over the SpMV suite and cuSPARSE on the same matrices. PART `spmv` times A·x and Aᵀ·x (ours into
+# $out/hisparse-spmv-ours.json; cuSPARSE SpMV and SpMVᵀ), `add` times hisparse-add (A + 2A, the paper's
+# A + B and Aᵀ + Bᵀ, by GPU timestamps through the add plan, into $out/hisparse-add-ours.json;
+# cuSPARSE csrgeam on the same pairs); the default, both, passes one 600 s call on an H100 (the two
+# ours steps took about 360 s and 280 s there on 2026-12-07), so give each part its own call. The CUDA
+# step builds the matrices with apps/bench/dist/matrix-export.js: carry it beside cli.js.
 hisparse_steps() {
-  local commit=${1:?usage: hisparse_steps COMMIT [NODE_SIZES]}
+  local commit=${1:?usage: hisparse_steps COMMIT [NODE_SIZES] [spmv|add]}
+  local part=${3:-all}
   local matrices=poisson2d-2048,biased-1M,biased-16M,powerlaw-4M,uniform-4M,banded-4M,stencil27-100,geometric-1M,rmat-2^20
-  step hisparse-ours timeout "${HISPARSE_OURS_TIMEOUT:-380}" node apps/bench/dist/cli.js --commit "$commit" \
-    --only copy,hisparse-add,hisparse-spmv,hisparse-spmv-t --node-sizes "${2:-64}" --matrices "$matrices" \
-    --sizes 2^24 --runs 10 --out "$out/hisparse-ours.json"
-  step hisparse-cuda timeout "${HISPARSE_CUDA_TIMEOUT:-180}" python3 apps/bench/baselines/cuda.py \
-    --only copy,spmv,spmv-t,sparse-add --sizes 24 --matrices "$matrices" --commit "$commit" --out "$out/hisparse-cuda.json"
+  local ours cuda
+  case $part in
+    spmv) ours=hisparse-spmv,hisparse-spmv-t cuda=spmv,spmv-t ;;
+    add) ours=hisparse-add cuda=sparse-add ;;
+    *) part=all ours=hisparse-add,hisparse-spmv,hisparse-spmv-t cuda=spmv,spmv-t,sparse-add ;;
+  esac
+  step "hisparse-$part-ours" timeout "${HISPARSE_OURS_TIMEOUT:-380}" node apps/bench/dist/cli.js --commit "$commit" \
+    --only "copy,$ours" --node-sizes "${2:-64}" --matrices "$matrices" \
+    --sizes 2^24 --runs 10 --out "$out/hisparse-$part-ours.json"
+  step "hisparse-$part-cuda" timeout "${HISPARSE_CUDA_TIMEOUT:-180}" python3 apps/bench/baselines/cuda.py \
+    --only "copy,$cuda" --sizes 24 --matrices "$matrices" --commit "$commit" --out "$out/hisparse-$part-cuda.json"
 }

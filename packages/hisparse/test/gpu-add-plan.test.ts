@@ -168,6 +168,41 @@ describe('the add plan: overflow and errors', () => {
     B.destroy();
   });
 
+  it("hisparseAddBounds caps its capacities at one binding of A's device: A + 2A fits under the cap, A + B past it is TOO_LARGE", async () => {
+    const a = randomCsrDyadic(40, 40, 400, 24);
+    const b = randomCsrDyadic(40, 40, 400, 25);
+    const A = await HiSparseMatrix.fromCsr(ctx, a, { nodeSize: 4 });
+    const B = await HiSparseMatrix.fromCsr(ctx, b, { nodeSize: 4 });
+    const A2 = A.scale(2);
+    const full = hisparseAddBounds(A, B);
+    // A view of A on a device whose one binding holds 60% of the worst case: C = A + 2A has A's
+    // structure (about half the worst case), C = A + B of two random patterns does not fit.
+    const binding = 4 * Math.ceil(0.6 * full.maxWords);
+    const limits = { maxStorageBufferBindingSize: binding };
+    const small = Object.create(A, { ctx: { value: { ...ctx, caps: { ...ctx.caps, limits } } } }) as HiSparseMatrix;
+    const capped = hisparseAddBounds(small, B);
+    expect(capped.maxWords).toBe(binding / 4);
+    expect(capped.maxNodes).toBe(Math.min(full.maxNodes, Math.floor(binding / 8)));
+    const run = async (plan: HiSparseAddPlan, right: HiSparseMatrix) => {
+      const encoder = ctx.device.createCommandEncoder();
+      plan.encode(encoder, { A, B: right });
+      ctx.device.queue.submit([encoder.finish()]);
+      return plan.read();
+    };
+    const plan = createHiSparseAddPlan(ctx, capped);
+    await plan.ready;
+    const r = await run(plan, A2);
+    expect(r.poolWords).toBeLessThanOrEqual(capped.maxWords);
+    const C = await plan.toMatrix();
+    const host = hisparseFromCsr(a, { nodeSize: 4 });
+    expectSameCsr(await C.toCsr(), hisparseToCsr(hisparseAdd(host, scale(host, 2))), 'A + 2A under the cap');
+    C.destroy();
+    await expect(run(plan, B)).rejects.toMatchObject({ code: 'TOO_LARGE', argument: 'options.maxWords' });
+    plan.destroy();
+    A.destroy();
+    B.destroy();
+  });
+
   it('bad options and arguments are ScanErrors naming them', async () => {
     const A = await HiSparseMatrix.fromCsr(ctx, randomCsrDyadic(20, 20, 40, 31), { nodeSize: 4 });
     const R = await HiSparseMatrix.fromCsr(ctx, randomCsrDyadic(20, 17, 40, 32), { nodeSize: 4 });

@@ -140,14 +140,19 @@ describe('one-workgroup sort of small counts', async () => {
 
   it('sorts every key type, both directions, keys only, key–value and argsort, at counts around its tiers', async () => {
     let seed = 1;
+    // The counts past the tier take the one-sweep passes, which radix.test.ts checks in every shape:
+    // here three shapes (one per key type, each value mode once) go past it; the other plans are
+    // made with maxCount at the tier, so SwiftShader compiles no one-sweep kernels for them.
+    const pastTier = new Set(['u32 asc none', 'i32 desc move', 'f32 desc index']);
     for (const keyType of ['u32', 'i32', 'f32'] as const) {
       for (const descending of [false, true]) {
         for (const values of ['none', 'move', 'index'] as const) {
           const shape = shapeOf(keyType, descending, values);
+          const radixToo = pastTier.has(`${keyType} ${descending ? 'desc' : 'asc'} ${values}`);
           // One plan per shape, encoded with every count (as a frame loop would).
-          const plan = createRadixSort(ctx, shape, { values });
+          const plan = createRadixSort(ctx, shape, { values, ...(radixToo ? {} : { maxCount: small.max }) });
           await plan.ready;
-          for (const n of COUNTS) {
+          for (const n of COUNTS.filter((c) => radixToo || c <= small.max)) {
             const label = `${keyType} ${descending ? 'desc' : 'asc'} ${values} n=${n}${radixNote(n, small.max)}`;
             await check(ctx, plan, shape, values, { keys: keysFor(keyType, n, seed++) }, label);
           }

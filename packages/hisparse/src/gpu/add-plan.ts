@@ -123,6 +123,12 @@ export interface HiSparseAddPlan {
  * (nodes per level and words per node type): `maxNodes` = A's nodes + B's, `maxWords` = 4 + A's
  * words + B's + 4 per node both could have. A's node size and levels come with them.
  *
+ * Both are capped at what one storage binding of A's device holds: that worst case counts every
+ * entry of A and of B apart, while a C whose entries mostly coincide (A + 2A, a small perturbation)
+ * needs about one operand's words, so an add of two operands of more than a quarter of a binding
+ * each still gets a plan. Where C does pass the cap, nothing is written out of place and `read()`
+ * throws the `TOO_LARGE` ScanError naming the option.
+ *
  * @example
  * ```ts
  * const plan = createHiSparseAddPlan(ctx, hisparseAddBounds(A, B));
@@ -132,11 +138,12 @@ export function hisparseAddBounds(A: HiSparseMatrix, B: HiSparseMatrix): HiSpars
   if (!(A instanceof HiSparseMatrix)) invalidArgument('A', A, 'expected a HiSparseMatrix');
   if (!(B instanceof HiSparseMatrix)) invalidArgument('B', B, 'expected a HiSparseMatrix');
   const bounds = addBoundsFromCensus(A.census, B.census);
+  const binding = A.ctx.caps.limits.maxStorageBufferBindingSize;
   return {
     nodeSize: A.nodeSize,
     levels: A.levels,
-    maxNodes: Math.max(1, bounds.nodes),
-    maxWords: bounds.words,
+    maxNodes: Math.max(1, Math.min(bounds.nodes, Math.floor(binding / ITEM_ARRAY_BYTES))),
+    maxWords: Math.min(bounds.words, Math.floor(binding / 4)),
     maxLevelNodes: bounds.levelNodes,
   };
 }

@@ -22,6 +22,7 @@ import {
   operatorRanges,
   operatorRecords,
   operatorStatus,
+  operatorSubgroups,
   planOf,
   type Recipe,
   RecipeBuilder,
@@ -33,7 +34,6 @@ import {
   tailOutParams,
 } from '@scan/core/kit';
 import { type OperatorSegmentedSpec, operatorSegmentedKernel, type RunOutputs } from '../kernels/operator-segmented.js';
-import { segmentedSubgroups } from './segmented-subgroups.js';
 
 /** Key types of the run-based functions: keys are compared with `==` as this type. */
 export type KeyType = 'u32' | 'i32' | 'f32';
@@ -78,7 +78,7 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
     mode: shape.mode,
     inclusive: shape.inclusive,
     backward: false,
-    subgroups: segmentedSubgroups(ctx, op),
+    subgroups: operatorSubgroups(ctx, op),
     workgroupSize: WG,
     itemsPerThread: K,
     maxSpin: 64,

@@ -13,6 +13,7 @@ import {
   operatorRanges,
   operatorRecords,
   operatorStatus,
+  operatorSubgroups,
   planOf,
   type Recipe,
   RecipeBuilder,
@@ -24,7 +25,6 @@ import {
   tailOutParams,
 } from '@scan/core/kit';
 import { type OperatorSegmentedSpec, operatorSegmentedKernel } from '../kernels/operator-segmented.js';
-import { segmentedSubgroups } from './segmented-subgroups.js';
 
 /** What a segmented plan of a user-defined operator is made for (checked options). */
 export interface OperatorSegmentedShape<T> {
@@ -78,7 +78,7 @@ export function createOperatorSegmentedPlan<T>(ctx: ScanContext, shape: Operator
     mode: shape.mode,
     inclusive: shape.inclusive,
     backward: shape.mode === 'scan' && shape.backward,
-    subgroups: segmentedSubgroups(ctx, op),
+    subgroups: operatorSubgroups(ctx, op),
     workgroupSize: WG,
     itemsPerThread: K,
     maxSpin: 64,
