@@ -138,14 +138,20 @@ export function hisparseAddBounds(A: HiSparseMatrix, B: HiSparseMatrix): HiSpars
   if (!(A instanceof HiSparseMatrix)) invalidArgument('A', A, 'expected a HiSparseMatrix');
   if (!(B instanceof HiSparseMatrix)) invalidArgument('B', B, 'expected a HiSparseMatrix');
   const bounds = addBoundsFromCensus(A.census, B.census);
-  const binding = A.ctx.caps.limits.maxStorageBufferBindingSize;
+  const most = bindableCapacities(A.ctx);
   return {
     nodeSize: A.nodeSize,
     levels: A.levels,
-    maxNodes: Math.max(1, Math.min(bounds.nodes, Math.floor(binding / ITEM_ARRAY_BYTES))),
-    maxWords: Math.min(bounds.words, Math.floor(binding / 4)),
+    maxNodes: Math.max(1, Math.min(bounds.nodes, most.maxNodes)),
+    maxWords: Math.min(bounds.words, most.maxWords),
     maxLevelNodes: bounds.levelNodes,
   };
+}
+
+/** The largest `maxNodes` and `maxWords` one storage binding of `ctx`'s device holds (each array is bound whole). */
+function bindableCapacities(ctx: ScanContext): { maxNodes: number; maxWords: number } {
+  const limit = ctx.caps.limits.maxStorageBufferBindingSize;
+  return { maxNodes: Math.floor(limit / ITEM_ARRAY_BYTES), maxWords: Math.floor(limit / 4) };
 }
 
 /** Reads and checks the plan's options. */
@@ -165,10 +171,10 @@ function planOptions(ctx: ScanContext, options: unknown): HiSparseAddPlanOptions
     }
     return v;
   };
-  const limit = ctx.caps.limits.maxStorageBufferBindingSize;
+  const most = bindableCapacities(ctx);
   const levels = positive('levels', 32);
-  const maxNodes = positive('maxNodes', Math.floor(limit / ITEM_ARRAY_BYTES));
-  const maxWords = positive('maxWords', Math.floor(limit / 4));
+  const maxNodes = positive('maxNodes', most.maxNodes);
+  const maxWords = positive('maxWords', most.maxWords);
   if (maxWords < 4) invalidArgument('options.maxWords', maxWords, 'expected at least the 4 words of the pool header');
   const perLevel = o['maxLevelNodes'];
   if (perLevel === undefined) return { nodeSize: d as number, levels, maxNodes, maxWords };
