@@ -147,3 +147,19 @@ hisparse_steps() {
   step "hisparse-$part-cuda" timeout "${HISPARSE_CUDA_TIMEOUT:-180}" python3 apps/bench/baselines/cuda.py \
     --only "copy,$cuda" --sizes 24 --matrices "$matrices" --commit "$commit" --out "$out/hisparse-$part-cuda.json"
 }
+
+# `unique_ab_steps BEFORE_CLI AFTER_CLI`: an A/B of two bench builds on the unique cases (and copy)
+# at 2^24 and 2^28, alternated twice, into $out/unique-{before,after}-{1,2}.json — for a change to
+# the unique plan (carry both cli.js files, e.g. apps/bench/dist/cli-before.js built from main).
+unique_ab_steps() {
+  local before=${1:?usage: unique_ab_steps BEFORE_CLI AFTER_CLI} after=${2:?usage: unique_ab_steps BEFORE_CLI AFTER_CLI}
+  local round side cli
+  for round in 1 2; do
+    for side in before after; do
+      cli=$before
+      [ "$side" = after ] && cli=$after
+      step "unique-$side-$round" timeout 80 node "$cli" --commit "$side" --only copy,unique --sizes 2^24,2^28 --runs 10 \
+        --out "$out/unique-$side-$round.json"
+    done
+  done
+}

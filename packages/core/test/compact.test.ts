@@ -10,7 +10,13 @@ import { ELEMENT_TYPES, type ElementType, type ScanTypedArray } from '../src/ele
 import { ScanError } from '../src/errors.js';
 import { pack, packIf, split } from '../src/ops/primitives.js';
 import { createDispatchArgsPlan } from '../src/plans/dispatch-args-plan.js';
-import { createPackIfPlan, createPackPlan, createSplitPlan, type ScatterTuning } from '../src/plans/scatter-plans.js';
+import {
+  createPackIfPlan,
+  createPackPlan,
+  createRunHeadsPackPlan,
+  createSplitPlan,
+  type ScatterTuning,
+} from '../src/plans/scatter-plans.js';
 import { COMPARE_OPS } from '../src/predicate.js';
 import { asTyped, bufferOf, poisoned, runBatch } from './harness.js';
 
@@ -195,6 +201,104 @@ for (const subgroups of [true, false]) {
           ).toBe(-1);
         });
       }
+    });
+  });
+}
+
+/**
+ * Keys in runs of seeded lengths from 1 to `maxRun`, with values drawn from `pool` (so neighbouring
+ * runs may repeat a value, and a run boundary is where the value changes, not where a draw starts).
+ */
+function runKeys(n: number, maxRun: number, pool: readonly number[], seed: number, type: 'u32' | 'f32'): Uint32Array | Float32Array {
+  let x = seed >>> 0 || 1;
+  const next = () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x;
+  };
+  const out = type === 'f32' ? new Float32Array(n) : new Uint32Array(n);
+  for (let i = 0; i < n; ) {
+    const value = pool[next() % pool.length] as number;
+    const run = 1 + (next() % maxRun);
+    for (let j = 0; j < run && i < n; j++) out[i++] = value;
+  }
+  return out;
+}
+
+/** The CPU reference of a run-heads pack: the first element and each one unlike (`!==`) the one before. */
+function runHeads(keys: Uint32Array | Float32Array): Uint32Array {
+  const words = new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
+  return Uint32Array.from(words.filter((_, i) => i === 0 || keys[i] !== keys[i - 1]));
+}
+
+for (const subgroups of [true, false]) {
+  describe(`the run-heads pack (${subgroups ? 'subgroups' : 'workgroup memory'})`, () => {
+    it('int and f32 keys (NaN payloads, ±0), runs of 1 … 4096, sizes around the tile, the forced fallback and a GPU count', async () => {
+      const ctx = await getTestContext({ subgroups });
+      const ints = [0, 1, 2, 0xffffffff, 0x80000000];
+      const floats = [0, -0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -2];
+      const jobs: { keys: Uint32Array | Float32Array; compare: 'int' | 'f32'; forceFallback: boolean; gpuCount?: number }[] = [];
+      // The heads kernel is one per compare and path: every size and run length through it, the
+      // fallback and the GPU count once each.
+      for (const [i, n] of [1, 2, 5, TILE - 1, TILE, TILE + 1, 3 * TILE + 7].entries()) {
+        for (const maxRun of [1, 3, 40, 4096]) {
+          jobs.push({ keys: runKeys(n, maxRun, ints, 31 * i + maxRun, 'u32'), compare: 'int', forceFallback: false });
+        }
+        jobs.push({ keys: runKeys(n, 5, floats, 7 + i, 'f32'), compare: 'f32', forceFallback: false });
+      }
+      // A NaN with another payload, -0 beside +0, and NaN beside NaN of the same bits.
+      const special = new Float32Array([1, 1, -0, 0, 0, Number.NaN, Number.NaN, 2, 2]);
+      new Uint32Array(special.buffer)[6] = 0x7fc00001;
+      jobs.push({ keys: special, compare: 'f32', forceFallback: false });
+      jobs.push({ keys: runKeys(3 * TILE + 7, 9, ints, 91, 'u32'), compare: 'int', forceFallback: true });
+      jobs.push({ keys: runKeys(2 * TILE + 1, 9, floats, 92, 'f32'), compare: 'f32', forceFallback: true });
+      jobs.push({ keys: runKeys(2 * TILE + 5, 7, ints, 93, 'u32'), compare: 'int', forceFallback: false, gpuCount: TILE + 3 });
+      const plans = jobs.map((j) =>
+        createRunHeadsPackPlan(ctx, {
+          compare: j.compare,
+          tuning: { forceFallback: j.forceFallback },
+          ...(j.gpuCount === undefined ? {} : { maxCount: j.keys.length }),
+        }),
+      );
+      const results = await runBatch(
+        ctx,
+        jobs.map((j, i) => ({
+          record(encoder) {
+            const n = j.keys.length;
+            const output = poisoned(ctx, 4 * n);
+            const count = poisoned(ctx, 4);
+            const input = bufferOf(ctx, j.keys);
+            if (j.gpuCount === undefined) {
+              plans[i]!.encode(encoder, { input, output, count: n, packedCount: count });
+            } else {
+              const countBuffer = bufferOf(ctx, new Uint32Array([0, j.gpuCount]));
+              plans[i]!.encode(encoder, { input, output, countBuffer, countOffset: 4, packedCount: count });
+            }
+            return [
+              { buffer: output, bytes: 4 * n },
+              { buffer: count, bytes: 4 },
+            ];
+          },
+        })),
+        plans,
+      );
+      jobs.forEach((j, i) => {
+        const want = runHeads(j.keys.subarray(0, j.gpuCount ?? j.keys.length));
+        const label = `heads ${j.compare} n=${j.keys.length}${j.forceFallback ? ' forced fallback' : ''}${j.gpuCount ? ` GPU count ${j.gpuCount}` : ''}`;
+        const [out, count] = results[i]!;
+        expect(new Uint32Array(count!)[0], `${label} count`).toBe(want.length);
+        expectEqualArrays(new Uint32Array(out!).subarray(0, want.length), want, label);
+        expect(
+          new Uint32Array(out!).subarray(want.length).findIndex((w) => !isPoison(w)),
+          `${label}: written past the count`,
+        ).toBe(-1);
+      });
+      expect(() => createRunHeadsPackPlan(ctx, { compare: 'u32' as never })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'options.compare' }),
+      );
     });
   });
 }

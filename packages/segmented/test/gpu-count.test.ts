@@ -195,21 +195,31 @@ describe('by-key plans with a GPU count', () => {
     expect(() => unbounded.encode(encoder, { keys, outKeys, runCount, countBuffer })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.countBuffer' }),
     );
-    // A run count the plan clears (no records, or a count the GPU writes) needs COPY_DST.
+    // A run count the plan clears needs COPY_DST: the pair pass clears it for no records and for a
+    // count the GPU writes; unique (a compaction) for no records only (a kernel zeroes it otherwise).
     const storageOnly = ctx.device.createBuffer({ size: 4, usage: GPUBufferUsage.STORAGE });
-    const bounded = createUniquePlan(ctx, { maxCount: 4096 });
+    const rle = createRunLengthEncodePlan(ctx, { maxCount: 4096 });
     for (const args of [{ count: 0 }, { countBuffer }]) {
-      expect(() => bounded.encode(encoder, { keys, outKeys, runCount: storageOnly, ...args })).toThrow(
+      expect(() => rle.encode(encoder, { keys, outKeys, lengths, offsets, runCount: storageOnly, ...args })).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.runCount' }),
       );
     }
-    expect(() => bounded.encode(encoder, { keys, outKeys, runCount: storageOnly, count: 16 })).not.toThrow();
-    const ranged = createUniquePlan(ctx, { maxCount: 4096, maxChunkElements: 1024 } as never);
-    expect(() => ranged.encode(encoder, { keys, outKeys, runCount, countBuffer })).toThrow(
+    const bounded = createUniquePlan(ctx, { maxCount: 4096 });
+    expect(() => bounded.encode(encoder, { keys, outKeys, runCount: storageOnly, count: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.runCount' }),
+    );
+    for (const args of [{ count: 16 }, { countBuffer }]) {
+      expect(() => bounded.encode(encoder, { keys, outKeys, runCount: storageOnly, ...args })).not.toThrow();
+    }
+    expect(() => bounded.encode(encoder, { keys, outKeys, runCount, count: 4097 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.count' }),
+    );
+    const ranged = createRunLengthEncodePlan(ctx, { maxCount: 4096, maxChunkElements: 1024 } as never);
+    expect(() => ranged.encode(encoder, { keys, outKeys, lengths, offsets, runCount, countBuffer })).toThrow(
       expect.objectContaining({ code: 'UNSUPPORTED', argument: 'args.countBuffer' }),
     );
     encoder.finish();
     for (const b of [keys, outKeys, lengths, offsets, runCount, countBuffer, storageOnly]) b.destroy();
-    bounded.destroy();
+    for (const plan of [bounded, rle, ranged]) plan.destroy();
   });
 });

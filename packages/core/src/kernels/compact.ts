@@ -3,16 +3,28 @@ import type { CompareOp } from '../predicate.js';
 import { LOOK_BACK_STATUS, lookBackCommonWgsl, TAKE_TILE_WGSL, tileLookBack } from './decoupled-look-back.js';
 import { defineKernel, read, readWrite } from './define-kernel.js';
 import { groupIdentityWgsl, groupScanWgsl } from './group-scan.js';
+import { type KeyCompare, keyDifferWgsl } from './key-differ.js';
 import { SLOT_PARAMS } from './slots.js';
 import { unroll } from './unroll.js';
 import { WGSL_PRELUDE, wgslOp } from './wgsl-ops.js';
 
 /**
  * Where an element's flag comes from: a u32 word per element, a byte per element (four to a word),
- * or a comparison of the element itself with a constant (`params.extra` holds its bits).
+ * a comparison of the element itself with a constant (`params.extra` holds its bits), or whether
+ * the element starts a run of equal consecutive elements (`heads`: the first element, and each one
+ * unlike the element before it by `keyDifferWgsl`: a block discontinuity read from the data).
  * A flag is true when it is not zero.
  */
-export type FlagSource = { readonly kind: 'u32' } | { readonly kind: 'u8' } | { readonly kind: 'predicate'; readonly op: CompareOp };
+export type FlagSource =
+  | { readonly kind: 'u32' }
+  | { readonly kind: 'u8' }
+  | { readonly kind: 'predicate'; readonly op: CompareOp }
+  | { readonly kind: 'heads'; readonly compare: KeyCompare };
+
+/** Whether the flags come from the data itself (a predicate, run heads): no flags buffer. */
+export function flagsFromData(flags: FlagSource): boolean {
+  return flags.kind === 'predicate' || flags.kind === 'heads';
+}
 
 /** What a one-pass split or pack kernel is specialized on. */
 export type CompactSpec = {
@@ -49,6 +61,12 @@ fn load_word(e: u32) -> u32 { return select(0u, src[min(e, params.count - 1u)], 
     return `${params}
 fn flag_of(e: u32, x: u32) -> bool { return e < params.count && flags[e] != 0u; }`;
   }
+  if (flags.kind === 'heads') {
+    // The element before e is another lane's (or the previous group's): a second read, from cache.
+    return `${params}
+${keyDifferWgsl(flags.compare)}
+fn flag_of(e: u32, x: u32) -> bool { return e < params.count && (e == 0u || key_differ(load_word(e - 1u), x)); }`;
+  }
   if (flags.kind === 'u8') {
     // One word holds the flags of four consecutive elements, byte i of element 4w + i.
     return `${params}
@@ -67,8 +85,9 @@ fn flag_of(e: u32, x: u32) -> bool {
 }
 
 /**
- * The element type a kernel's code depends on: only a predicate compares values (elements move as
- * raw words), so the other flag sources share one kernel for every type.
+ * The element type a kernel's code depends on: only a predicate compares values in their type
+ * (elements move as raw words, run heads compare by `compare`), so the other flag sources share one
+ * kernel for every type.
  */
 function typeOfFlags(flags: FlagSource, type: ElementType): ElementType {
   return flags.kind === 'predicate' ? type : 'u32';
@@ -143,9 +162,9 @@ ${bits}`;
  * predecessors alone (it depends on the last flag): a count pass ({@link flagCountKernel}) puts the
  * number of trues in `trues_total[0]` first, and tile 0 writes the falses' number to `count_out[0]`.
  *
- * Bindings: `src` (data, u32 words), `moved` (output, u32 words), `status`, `flags` (absent for the
- * predicate), `count_out`, `trues_total` (split); parameters {@link SLOT_PARAMS} (`count`, `tiles`,
- * `dispatch_x`, and `extra`: the predicate's constant).
+ * Bindings: `src` (data, u32 words), `moved` (output, u32 words), `status`, `flags` (absent when the
+ * flags come from the data: predicate, run heads), `count_out`, `trues_total` (split); parameters
+ * {@link SLOT_PARAMS} (`count`, `tiles`, `dispatch_x`, and `extra`: the predicate's constant).
  *
  * @example
  * ```ts
@@ -164,7 +183,7 @@ const compact = defineKernel({
     src: read('array<u32>'),
     moved: readWrite('array<u32>'),
     status: LOOK_BACK_STATUS,
-    flags: spec.flags.kind === 'predicate' ? undefined : read('array<u32>'),
+    flags: flagsFromData(spec.flags) ? undefined : read('array<u32>'),
     count_out: readWrite('array<u32>'),
     trues_total: spec.mode === 'split' ? read('array<u32>') : undefined,
   }),
@@ -225,7 +244,7 @@ fn tile_count(t: u32, leader: bool, group: u32, lane: u32, gsize: u32, groups: u
   var acc = 0u;
   for (var j = 0u; j < E; j++) {
     let e = base + j * gsize + lane;
-    acc += select(0u, 1u, flag_of(e, ${spec.flags.kind === 'predicate' ? 'load_word(e)' : '0u'}));
+    acc += select(0u, 1u, flag_of(e, ${flagsFromData(spec.flags) ? 'load_word(e)' : '0u'}));
   }
   let r = group_reduce(acc, lane, gsize);
   if (lane == 0u) { wg_group_total[group] = r; }
@@ -302,9 +321,9 @@ ${unroll(E, moveOne)}
  * `trues_total[0]` (cleared by the plan) with one atomic per workgroup. Workgroup w counts tile w
  * (the tiles of {@link compactKernel}), its E flags per invocation loaded at once (u8 flags a word,
  * four flags, per load); the pass reads only the flags (a quarter of the data's bytes for u8 flags),
- * or the data for a predicate.
+ * or the data for a predicate or run heads.
  *
- * Bindings as {@link compactKernel}: `src` (the predicate only), `flags` (not the predicate),
+ * Bindings as {@link compactKernel}: `src` (flags from the data only), `flags` (the others),
  * `trues_total`; parameters {@link SLOT_PARAMS}.
  *
  * @example
@@ -327,8 +346,8 @@ export function flagCountKernel(spec: FlagCountSpec) {
 const flagCount = defineKernel({
   name: 'core/compact-count',
   bindings: (spec: FlagCountSpec) => ({
-    src: spec.flags.kind === 'predicate' ? read('array<u32>') : undefined,
-    flags: spec.flags.kind === 'predicate' ? undefined : read('array<u32>'),
+    src: flagsFromData(spec.flags) ? read('array<u32>') : undefined,
+    flags: flagsFromData(spec.flags) ? undefined : read('array<u32>'),
     trues_total: readWrite('array<atomic<u32>>'),
   }),
   params: SLOT_PARAMS,
@@ -339,7 +358,7 @@ const flagCount = defineKernel({
     const E = spec.elementsPerThread;
     const id = groupIdentityWgsl(spec.subgroups, WG);
     const maxGroups = spec.subgroups ? WG / 4 : 1;
-    const predicate = spec.flags.kind === 'predicate';
+    const predicate = flagsFromData(spec.flags);
     return `${sourceWgsl(spec.flags, spec.type, predicate)}
 ${groupScanWgsl(o, spec.subgroups, WG)}
 ${id.decls}

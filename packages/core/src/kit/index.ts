@@ -88,6 +88,7 @@ export {
   type ShuffleScalarType,
   type ShuffleType,
 } from '../kernels/group-scan.js';
+export { type KeyCompare, keyDifferWgsl } from '../kernels/key-differ.js';
 export { scanOrderOp } from '../kernels/operator-scan.js';
 export { operatorItemsPerThread, operatorTileSource } from '../kernels/operator-tile-source.js';
 export { type SinglePassScanParts, singlePassScanWgsl } from '../kernels/single-pass-scan.js';
@@ -164,6 +165,7 @@ export {
   type Step,
   structureKeyOf,
 } from '../plans/recipe.js';
+export { createRunHeadsPackPlan, type RunHeadsPackPlanOptions } from '../plans/scatter-plans.js';
 export { type KeyedVariant, representativeCounts, StructureVariants } from '../plans/structure-variants.js';
 export {
   checkArrayLength,

@@ -2,7 +2,7 @@ import type { ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import type { ElementType } from '../element-types.js';
 import { invalidArgument } from '../errors.js';
-import { type CompactSpec, compactKernel, type FlagSource, flagCountKernel } from '../kernels/compact.js';
+import { type CompactSpec, compactKernel, type FlagSource, flagCountKernel, flagsFromData } from '../kernels/compact.js';
 import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
 import { countedParams, recordCountFixup, slotCountDerivation } from './gpu-count.js';
 import { type BindingsOf, type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
@@ -22,7 +22,7 @@ export type CompactShape = Omit<CompactSpec, 'forceFallback'> & { readonly force
  * The shape of a one-pass split or pack on this device, from the H100 sweep in BENCHMARKS.md
  * (2^28 u32): 256 invocations × 24 elements with u32 flags (pack 0.98 ms, against 1.03 at 16),
  * × 32 with u8 flags (read a word per lane: pack 0.73 ms, split 1.08 against 1.15 at 16), × 16 for
- * the predicate.
+ * the predicate and run heads.
  *
  * @example
  * ```ts
@@ -76,7 +76,7 @@ const kernelsOfShape = new WeakMap<CompactShape, CompactKernels>();
 function kernelsOf(shape: CompactShape): CompactKernels {
   const known = kernelsOfShape.get(shape);
   if (known) return known;
-  const flags = shape.flags.kind === 'predicate' ? undefined : FLAGS;
+  const flags = flagsFromData(shape.flags) ? undefined : FLAGS;
   const split = shape.mode === 'split';
   const kernels: CompactKernels = {
     count: split ? flagCountKernel(shape) : undefined,

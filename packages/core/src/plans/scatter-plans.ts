@@ -2,6 +2,7 @@ import { assertUsable, type ScanContext } from '../context.js';
 import { checkElementType, type ElementType } from '../element-types.js';
 import { invalidArgument, ScanError } from '../errors.js';
 import type { FlagSource } from '../kernels/compact.js';
+import type { KeyCompare } from '../kernels/key-differ.js';
 import type { CompareOp } from '../predicate.js';
 import { checkPredicate } from '../predicate.js';
 import { checkBoolean, checkCount, checkOneOf, checkOptions, checkPositiveInteger } from '../validate.js';
@@ -120,6 +121,13 @@ export interface PackIfEncodeArgs extends CountSource {
 }
 
 const PLAN_KEYS = ['type', 'flags', 'algorithm', 'maxCount', 'tuning'];
+
+/** The names of a compaction's data and output buffers in its encode args (errors name them). */
+interface ArgNames {
+  readonly input: string;
+  readonly output: string;
+}
+const PLAIN_NAMES: ArgNames = { input: 'input', output: 'output' };
 /** Counts up to this take the small tiles of the one-pass kernel (u32 flags). */
 const SMALL_COMPACT_MAX = 1 << 20;
 /** The keys of `options.tuning` ({@link ScatterTuning}). */
@@ -151,8 +159,9 @@ function createCompactPlan<Args extends CountSource>(
   type: ElementType,
   algorithm: Exclude<CompactAlgorithm, 'auto'>,
   options: Record<string, unknown>,
-  countName: 'falseCount' | 'packedCount',
+  countName: string,
   predicate = 0,
+  names: ArgNames = PLAIN_NAMES,
 ): Plan<Args> {
   const maxCount = options.maxCount === undefined ? undefined : checkCount(options.maxCount, 'options.maxCount');
   const tuning = tuningOf(options.tuning);
@@ -166,7 +175,7 @@ function createCompactPlan<Args extends CountSource>(
             argument: 'args.countBuffer',
           });
         }
-        const roles = checkArgs(ctx, what, encoder, args, source, countName, true);
+        const roles = checkArgs(ctx, what, encoder, args, source, countName, names, true);
         // The two-pass algorithm takes u32 flags only, so the flags buffer is there.
         // checkArgs validated the count.
         if (roles) twoPass.encode(encoder, { ...roles, flags: roles.flags!, n: args.count as number });
@@ -196,7 +205,7 @@ function createCompactPlan<Args extends CountSource>(
       const gpu = gpuCountOf(what, args, maxCount);
       if (gpu) {
         // The buffers must hold maxCount elements; the GPU's count is clamped to it.
-        const roles = checkArgs(ctx, what, encoder, { ...args, count: maxCount }, source, countName, false, true);
+        const roles = checkArgs(ctx, what, encoder, { ...args, count: maxCount }, source, countName, names, false, true);
         if (roles) {
           const word = gpu.offset / 4;
           exec.encode(encoder, () => compactRecipe(ctx, shapeOf(maxCount as number), maxCount as number, predicate, word), {
@@ -206,7 +215,7 @@ function createCompactPlan<Args extends CountSource>(
         }
         return;
       }
-      const roles = checkArgs(ctx, what, encoder, args, source, countName);
+      const roles = checkArgs(ctx, what, encoder, args, source, countName, names);
       if (!roles) return;
       const count = args.count as number; // validated by checkArgs
       exec.encode(encoder, () => compactRecipe(ctx, shapeOf(count), count, predicate), roles, variants);
@@ -230,14 +239,15 @@ function checkArgs(
   args: unknown,
   source: FlagSource,
   countName: string,
+  names: ArgNames,
   twoPass = false,
   gpuCount = false,
 ): (Omit<ScatterBuffers, 'flags'> & { flags?: GPUBuffer }) | undefined {
   const flagBytes = source.kind === 'u32' ? 4 : source.kind === 'u8' ? { bytes: (n: number) => 4 * Math.ceil(n / 4) } : undefined;
   const count = checkEncodeArgs(what, args, {
-    input: 4,
+    [names.input]: 4,
     ...(flagBytes === undefined ? {} : { flags: flagBytes }),
-    output: 4,
+    [names.output]: 4,
     [countName]: { bytes: 4 },
     ...(gpuCount ? { countBuffer: { bytes: 4 } } : {}),
   });
@@ -246,7 +256,7 @@ function checkArgs(
   if (4 * count > ctx.caps.limits.maxStorageBufferBindingSize) {
     throw new ScanError(
       'TOO_LARGE',
-      `${what}: count = ${count} is past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes); split and pack scatter, so they cannot be chunked`,
+      `${what}: count = ${count} is past one storage binding (${ctx.caps.limits.maxStorageBufferBindingSize} bytes); a compaction scatters, so it cannot be chunked`,
       { argument: 'args.count' },
     );
   }
@@ -257,7 +267,12 @@ function checkArgs(
   }
   // The two-pass enumerate scans the flags as vec4s: their partial last vec4 goes through a staging copy.
   if (twoPass && count % 4 !== 0) checkCopyUsage(what, { flags: a.flags! }, {});
-  return { input: a.input!, ...(flagBytes === undefined ? {} : { flags: a.flags! }), output: a.output!, count: countBuffer };
+  return {
+    input: a[names.input] as GPUBuffer,
+    ...(flagBytes === undefined ? {} : { flags: a.flags as GPUBuffer }),
+    output: a[names.output] as GPUBuffer,
+    count: countBuffer,
+  };
 }
 
 function flagsPlan<Args extends CountSource>(ctx: ScanContext, mode: 'split' | 'pack', options: ScatterPlanOptions): Plan<Args> {
@@ -351,4 +366,51 @@ export function createPackIfPlan(ctx: ScanContext, options: PackIfPlanOptions): 
     'packedCount',
     bits,
   );
+}
+
+/** Options of {@link createRunHeadsPackPlan}. */
+export interface RunHeadsPackPlanOptions {
+  /**
+   * How elements compare (default `'int'`): `'int'` by their bits (u32, i32), `'f32'` as `==` (NaN
+   * unlike everything, −0 like +0).
+   */
+  compare?: KeyCompare;
+  /** Largest count expected: scratch for it is allocated up front, and the count may be a u32 the GPU wrote. */
+  maxCount?: number;
+  /** **Unstable**: tuning and test hooks, as for {@link createPackPlan} (see {@link ScatterTuning}). */
+  tuning?: ScatterTuning;
+  /** The plan's name in errors (default `'run heads pack plan'`). */
+  what?: string;
+  /**
+   * The names of the encode args' buffers (errors name them): the data, the output and the count
+   * (default `{ input: 'input', output: 'output', count: 'packedCount' }`).
+   */
+  names?: { readonly input: string; readonly output: string; readonly count: string };
+}
+
+/**
+ * For package authors: a pack of the elements that start a run of equal consecutive elements — the
+ * first element, and each one unlike the element before it (`keyDifferWgsl`) — in order, with
+ * their number (the run count) at byte 0 of the count buffer: the single-pass compaction whose
+ * flags are a block discontinuity of the data, so a unique needs one pass over the keys and no
+ * flags array. Memory, GPU counts and `ready` as for {@link createPackPlan}; the whole array must
+ * fit one storage binding.
+ *
+ * @example
+ * ```ts
+ * const plan = createRunHeadsPackPlan(ctx, { compare: 'f32' });
+ * plan.encode(encoder, { input: keys, output: firstKeys, count, packedCount: runCount });
+ * // With `names`, the args type to match: createRunHeadsPackPlan<UniqueEncodeArgs>(ctx, { names: … })
+ * ```
+ */
+export function createRunHeadsPackPlan<Args extends CountSource = PackIfEncodeArgs>(
+  ctx: ScanContext,
+  options: RunHeadsPackPlanOptions = {},
+): Plan<Args> {
+  assertUsable(ctx);
+  const o = checkOptions(options, ['compare', 'maxCount', 'tuning', 'what', 'names'], 'options');
+  const compare = checkOneOf(o.compare, ['int', 'f32'] as const, 'options.compare', 'int');
+  const what = o.what === undefined ? 'run heads pack plan' : String(o.what);
+  const names = (o.names as RunHeadsPackPlanOptions['names']) ?? { input: 'input', output: 'output', count: 'packedCount' };
+  return createCompactPlan<Args>(ctx, 'pack', what, { kind: 'heads', compare }, 'u32', 'single-pass', o, names.count, 0, names);
 }

@@ -5,6 +5,8 @@ import {
   blockScan,
   composeBlocks,
   defineKernel,
+  type KeyCompare,
+  keyDifferWgsl,
   LOOK_BACK_STATUS,
   operatorBlockOp,
   operatorOfKey,
@@ -44,7 +46,7 @@ export interface OperatorSegmentedSpec {
    * keys (`keys`, u32 words), compared as integers (`'int'`: u32 and i32) or as f32 with `==`
    * (`'f32'`: NaN never equal, -0 equal to +0), forward only.
    */
-  readonly keys?: 'int' | 'f32';
+  readonly keys?: KeyCompare;
   /** With `keys`: what is written at each run's ordinal besides a reduction's values. */
   readonly runOutputs?: RunOutputs;
 }
@@ -75,16 +77,6 @@ export const OPERATOR_SEGMENTED_PARAMS = {
   /** A keyed reduction: the status word past the look-back's where the run count goes. */
   count_word: 'u32',
 } as const;
-
-/** The keyed pass's WGSL: whether `a` and `b` (u32 words of two keys) lie in different runs. */
-function keyDifferWgsl(compare: 'int' | 'f32'): string {
-  if (compare === 'int') return 'fn key_differ(a: u32, b: u32) -> bool { return a != b; }';
-  // By the bits, not by f32 compares (which a compiler may assume free of NaN): JS and WGSL `==`.
-  return `fn key_differ(a: u32, b: u32) -> bool {
-  let nan = (a & 0x7fffffffu) > 0x7f800000u || (b & 0x7fffffffu) > 0x7f800000u;
-  return nan || (a != b && ((a | b) & 0x7fffffffu) != 0u);
-}`;
-}
 
 /**
  * The operator on (heads, value) pairs that makes a scan segmented (Schwartz; Blelloch 1990): a

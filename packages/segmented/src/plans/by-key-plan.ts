@@ -12,6 +12,7 @@ import {
   checkOperatorCompiles,
   checkOptions,
   countedParams,
+  createRunHeadsPackPlan,
   decoupledFallbackStatusBytes,
   invalidArgument,
   isOperator,
@@ -389,7 +390,7 @@ export interface RunsPlanOptions {
 
 /**
  * Buffers of one unique: `outKeys` holds up to `count` keys; `runCount` gets the u32 run count at
- * byte 0 (cleared there for no records or a GPU count: it then needs `COPY_DST` usage).
+ * byte 0 (cleared there for no records: it then needs `COPY_DST` usage).
  */
 export interface UniqueEncodeArgs extends CountSource {
   keys: GPUBuffer;
@@ -431,7 +432,10 @@ function runsPlan(ctx: ScanContext, options: unknown, outputs: RunOutputs, what:
 
 /**
  * A unique recorded into the caller's encoder: the first key of each run of equal consecutive keys,
- * and the run count at byte 0 of `runCount`. One pass over the keys.
+ * and the run count at byte 0 of `runCount`. One pass over the keys: the kit's single-pass
+ * compaction with each key's flag from a block discontinuity (`createRunHeadsPackPlan`), which
+ * moves only the keys, where the (heads, value) pair pass of the other run-based plans carries a
+ * pair per key.
  *
  * @example
  * ```ts
@@ -448,7 +452,28 @@ function runsPlan(ctx: ScanContext, options: unknown, outputs: RunOutputs, what:
  * ```
  */
 export function createUniquePlan(ctx: ScanContext, options?: RunsPlanOptions): Plan<UniqueEncodeArgs> {
-  return runsPlan(ctx, options, { ...NO_OUTPUTS, keys: true }, 'unique plan') as Plan<UniqueEncodeArgs>;
+  const what = 'unique plan';
+  const o = checkOptions(options, ['keyType', ...HOOKS]);
+  const keyType = checkOneOf(o['keyType'], KEY_TYPES, 'options.keyType', 'u32');
+  // maxChunkElements (a test hook of the pair pass's ranges) has nothing to do here: a compaction is
+  // one range, as the outputs of every run-based plan are.
+  const { maxCount, forceFallback } = hooksOf(o);
+  const pack = createRunHeadsPackPlan<UniqueEncodeArgs>(ctx, {
+    compare: keyType === 'f32' ? 'f32' : 'int',
+    ...(maxCount === undefined ? {} : { maxCount }),
+    tuning: { forceFallback },
+    what,
+    names: { input: 'keys', output: 'outKeys', count: 'runCount' },
+  });
+  return planOf([pack], {
+    what,
+    encode(encoder, args: UniqueEncodeArgs) {
+      if (maxCount !== undefined && typeof args.count === 'number' && args.count > maxCount) {
+        invalidArgument('args.count', args.count, `more than the plan's maxCount (${maxCount})`);
+      }
+      pack.encode(encoder, args);
+    },
+  });
 }
 
 /**
