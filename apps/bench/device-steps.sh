@@ -148,9 +148,9 @@ hisparse_steps() {
     --only "copy,$cuda" --sizes 24 --matrices "$matrices" --commit "$commit" --out "$out/hisparse-$part-cuda.json"
 }
 
-# `unique_ab_steps BEFORE_CLI AFTER_CLI`: an A/B of two bench builds on the unique cases (and copy)
+# `unique_ab_steps BEFORE_CLI AFTER_CLI`: an A/B of two bench builds on the unique and run-length encode cases (and copy)
 # at 2^24 and 2^28, alternated twice, into $out/unique-{before,after}-{1,2}.json — for a change to
-# the unique plan (carry both cli.js files, e.g. apps/bench/dist/cli-before.js built from main).
+# the run-heads plans (carry both cli.js files, e.g. apps/bench/dist/cli-before.js built from main).
 unique_ab_steps() {
   local before=${1:?usage: unique_ab_steps BEFORE_CLI AFTER_CLI} after=${2:?usage: unique_ab_steps BEFORE_CLI AFTER_CLI}
   local round side cli
@@ -158,7 +158,7 @@ unique_ab_steps() {
     for side in before after; do
       cli=$before
       [ "$side" = after ] && cli=$after
-      step "unique-$side-$round" timeout 80 node "$cli" --commit "$side" --only copy,unique --sizes 2^24,2^28 --runs 10 \
+      step "unique-$side-$round" timeout 80 node "$cli" --commit "$side" --only copy,unique,run-length-encode --sizes 2^24,2^28 --runs 10 \
         --out "$out/unique-$side-$round.json"
     done
   done

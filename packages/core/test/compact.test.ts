@@ -300,6 +300,124 @@ for (const subgroups of [true, false]) {
         expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'options.compare' }),
       );
     });
+
+    // The writes beside the heads do not depend on how the tile ranks its elements: one path.
+    it.runIf(subgroups)(
+      'writes beside each head its index, its run length and a companion word; every output set, the fallback and a GPU count',
+      async () => {
+        const ctx = await getTestContext({ subgroups });
+        const ints = [0, 1, 2, 0xffffffff];
+        type Outputs = { indices: boolean; lengths: boolean; companion: boolean };
+        const all: Outputs = { indices: true, lengths: true, companion: true };
+        const jobs: {
+          keys: Uint32Array | Float32Array;
+          compare: 'int' | 'f32';
+          outputs: Outputs;
+          forceFallback?: boolean;
+          gpuCount?: number;
+        }[] = [];
+        for (const [i, n] of [1, 5, TILE + 1, 3 * TILE + 7].entries()) {
+          for (const maxRun of [1, 40]) jobs.push({ keys: runKeys(n, maxRun, ints, 17 * i + maxRun, 'u32'), compare: 'int', outputs: all });
+        }
+        jobs.push({ keys: runKeys(2 * TILE + 3, 6, [0, -0, Number.NaN, 2], 5, 'f32'), compare: 'f32', outputs: all });
+        jobs.push({ keys: runKeys(3 * TILE + 7, 9, ints, 6, 'u32'), compare: 'int', outputs: all, forceFallback: true });
+        jobs.push({ keys: runKeys(2 * TILE + 5, 7, ints, 7, 'u32'), compare: 'int', outputs: all, gpuCount: TILE + 3 });
+        jobs.push({ keys: runKeys(2 * TILE + 5, 3, ints, 8, 'u32'), compare: 'int', outputs: all, gpuCount: 0 });
+        jobs.push({
+          keys: runKeys(TILE + 9, 4, ints, 9, 'u32'),
+          compare: 'int',
+          outputs: { indices: true, lengths: false, companion: false },
+        });
+        jobs.push({
+          keys: runKeys(TILE + 9, 4, ints, 10, 'u32'),
+          compare: 'int',
+          outputs: { indices: false, lengths: false, companion: true },
+        });
+        const plans = jobs.map((j) =>
+          createRunHeadsPackPlan(ctx, {
+            compare: j.compare,
+            tuning: { forceFallback: j.forceFallback ?? false },
+            ...(j.gpuCount === undefined ? {} : { maxCount: j.keys.length }),
+            names: {
+              input: 'keys',
+              output: 'heads',
+              count: 'runCount',
+              ...(j.outputs.indices ? { indices: 'offsets' } : {}),
+              ...(j.outputs.lengths ? { lengths: 'lengths' } : {}),
+              ...(j.outputs.companion ? { companion: 'values', companionOut: 'firstValues' } : {}),
+            },
+          }),
+        );
+        // The companion: a word unlike any key, so a key moved in its place shows.
+        const companionOf = (n: number) => Uint32Array.from({ length: n }, (_, i) => (0x9e3779b9 * (i + 1)) >>> 0);
+        const results = await runBatch(
+          ctx,
+          jobs.map((j, i) => ({
+            record(encoder) {
+              const n = j.keys.length;
+              const outs = {
+                heads: poisoned(ctx, 4 * n),
+                offsets: poisoned(ctx, 4 * n),
+                lengths: poisoned(ctx, 4 * n),
+                firstValues: poisoned(ctx, 4 * n),
+              };
+              const runCount = poisoned(ctx, 4);
+              const args = {
+                keys: bufferOf(ctx, j.keys),
+                heads: outs.heads,
+                runCount,
+                ...(j.outputs.indices ? { offsets: outs.offsets } : {}),
+                ...(j.outputs.lengths ? { lengths: outs.lengths } : {}),
+                ...(j.outputs.companion ? { values: bufferOf(ctx, companionOf(n)), firstValues: outs.firstValues } : {}),
+              };
+              if (j.gpuCount === undefined) plans[i]!.encode(encoder, { ...args, count: n } as never);
+              else plans[i]!.encode(encoder, { ...args, countBuffer: bufferOf(ctx, new Uint32Array([j.gpuCount])) } as never);
+              return [outs.heads, outs.offsets, outs.lengths, outs.firstValues, runCount].map((buffer) => ({ buffer, bytes: buffer.size }));
+            },
+          })),
+          plans,
+        );
+        jobs.forEach((j, i) => {
+          const keys = j.keys.subarray(0, j.gpuCount ?? j.keys.length);
+          const starts = [...keys.keys()].filter((e) => e === 0 || keys[e] !== keys[e - 1]);
+          const want = {
+            heads: runHeads(keys),
+            offsets: Uint32Array.from(starts),
+            lengths: Uint32Array.from(starts, (e, r) => (starts[r + 1] ?? keys.length) - e),
+            firstValues: Uint32Array.from(starts, (e) => companionOf(j.keys.length)[e] as number),
+          };
+          const label = `heads ${j.compare} n=${j.keys.length} ${JSON.stringify(j.outputs)}${j.forceFallback ? ' forced fallback' : ''}${j.gpuCount === undefined ? '' : ` GPU count ${j.gpuCount}`}`;
+          const [heads, offsets, lengths, firstValues, count] = results[i]!.map((b) => new Uint32Array(b!));
+          expect(count![0], `${label} count`).toBe(starts.length);
+          const written = { heads: true, offsets: j.outputs.indices, lengths: j.outputs.lengths, firstValues: j.outputs.companion };
+          for (const [name, got] of [
+            ['heads', heads],
+            ['offsets', offsets],
+            ['lengths', lengths],
+            ['firstValues', firstValues],
+          ] as const) {
+            if (written[name]) expectEqualArrays(got!.subarray(0, starts.length), want[name], `${label} ${name}`);
+            const from = written[name] ? starts.length : 0;
+            expect(
+              got!.subarray(from).findIndex((w) => !isPoison(w)),
+              `${label} ${name}: written past the count`,
+            ).toBe(-1);
+          }
+        });
+        const names = { input: 'keys', output: 'heads', count: 'runCount' };
+        for (const [bad, argument] of [
+          [{ ...names, lengths: 'lengths' }, 'options.names.lengths'],
+          [{ ...names, companion: 'values' }, 'options.names.companionOut'],
+          [{ ...names, indices: 'keys' }, 'options.names'],
+          [{ input: 'keys', output: 'heads' }, 'options.names.count'],
+          [{ ...names, indices: 3 }, 'options.names.indices'],
+        ] as const) {
+          expect(() => createRunHeadsPackPlan(ctx, { names: bad as never }), argument).toThrow(
+            expect.objectContaining({ code: 'INVALID_ARGUMENT', argument }),
+          );
+        }
+      },
+    );
   });
 }
 

@@ -195,31 +195,36 @@ describe('by-key plans with a GPU count', () => {
     expect(() => unbounded.encode(encoder, { keys, outKeys, runCount, countBuffer })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.countBuffer' }),
     );
-    // A run count the plan clears needs COPY_DST: the pair pass clears it for no records and for a
-    // count the GPU writes; unique (a compaction) for no records only (a kernel zeroes it otherwise).
+    // A run count the plan clears needs COPY_DST: the run-heads plans (unique, run-length encode:
+    // compactions) clear it for no records only, a kernel zeroes it otherwise; reduce-by-key copies
+    // it out of its scratch, so it needs COPY_DST for every count.
     const storageOnly = ctx.device.createBuffer({ size: 4, usage: GPUBufferUsage.STORAGE });
+    const bounded = createUniquePlan(ctx, { maxCount: 4096 });
     const rle = createRunLengthEncodePlan(ctx, { maxCount: 4096 });
-    for (const args of [{ count: 0 }, { countBuffer }]) {
-      expect(() => rle.encode(encoder, { keys, outKeys, lengths, offsets, runCount: storageOnly, ...args })).toThrow(
+    const encodes = [
+      (args: object) => bounded.encode(encoder, { keys, outKeys, ...args } as never),
+      (args: object) => rle.encode(encoder, { keys, outKeys, lengths, offsets, ...args } as never),
+    ];
+    for (const encode of encodes) {
+      expect(() => encode({ runCount: storageOnly, count: 0 })).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.runCount' }),
       );
+      for (const args of [{ count: 16 }, { countBuffer }]) expect(() => encode({ runCount: storageOnly, ...args })).not.toThrow();
+      expect(() => encode({ runCount, count: 4097 })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.count' }),
+      );
     }
-    const bounded = createUniquePlan(ctx, { maxCount: 4096 });
-    expect(() => bounded.encode(encoder, { keys, outKeys, runCount: storageOnly, count: 0 })).toThrow(
+    const reduce = createReduceByKeyPlan(ctx, { maxCount: 4096 });
+    expect(() => reduce.encode(encoder, { keys, values: offsets, outKeys, outValues: lengths, runCount: storageOnly, count: 16 })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.runCount' }),
     );
-    for (const args of [{ count: 16 }, { countBuffer }]) {
-      expect(() => bounded.encode(encoder, { keys, outKeys, runCount: storageOnly, ...args })).not.toThrow();
-    }
-    expect(() => bounded.encode(encoder, { keys, outKeys, runCount, count: 4097 })).toThrow(
-      expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'args.count' }),
-    );
-    const ranged = createRunLengthEncodePlan(ctx, { maxCount: 4096, maxChunkElements: 1024 } as never);
-    expect(() => ranged.encode(encoder, { keys, outKeys, lengths, offsets, runCount, countBuffer })).toThrow(
+    // The pair pass's ranges (a test hook here) cannot take a GPU count.
+    const ranged = createReduceByKeyPlan(ctx, { maxCount: 4096, maxChunkElements: 1024 } as never);
+    expect(() => ranged.encode(encoder, { keys, values: offsets, outKeys, outValues: lengths, runCount, countBuffer })).toThrow(
       expect.objectContaining({ code: 'UNSUPPORTED', argument: 'args.countBuffer' }),
     );
     encoder.finish();
     for (const b of [keys, outKeys, lengths, offsets, runCount, countBuffer, storageOnly]) b.destroy();
-    for (const plan of [bounded, rle, ranged]) plan.destroy();
+    for (const plan of [bounded, rle, reduce, ranged]) plan.destroy();
   });
 });

@@ -39,7 +39,19 @@ export type CompactSpec = {
   readonly maxSpin: number;
   /** Test hook: every look-back falls back. */
   readonly forceFallback?: boolean;
+  /**
+   * What a pack writes beside each kept element, at the same rank (pack only): `indices`, its index
+   * (`indices_out`); `companion`, the word of a second array at its index (`companion` into
+   * `companion_out`: the values of a unique-by-key). Default neither.
+   */
+  readonly alongside?: CompactAlongside;
 };
+
+/** What a pack writes beside each kept element (see {@link CompactSpec.alongside}). */
+export interface CompactAlongside {
+  readonly indices: boolean;
+  readonly companion: boolean;
+}
 
 /** What the count pass before a one-pass split is specialized on. */
 export type FlagCountSpec = Pick<CompactSpec, 'flags' | 'type' | 'subgroups' | 'workgroupSize' | 'elementsPerThread'>;
@@ -163,7 +175,8 @@ ${bits}`;
  * number of trues in `trues_total[0]` first, and tile 0 writes the falses' number to `count_out[0]`.
  *
  * Bindings: `src` (data, u32 words), `moved` (output, u32 words), `status`, `flags` (absent when the
- * flags come from the data: predicate, run heads), `count_out`, `trues_total` (split); parameters
+ * flags come from the data: predicate, run heads), `count_out`, `trues_total` (split), and what
+ * `alongside` asks (`indices_out`; `companion` and `companion_out`); parameters
  * {@link SLOT_PARAMS} (`count`, `tiles`, `dispatch_x`, and `extra`: the predicate's constant).
  *
  * @example
@@ -186,6 +199,9 @@ const compact = defineKernel({
     flags: flagsFromData(spec.flags) ? undefined : read('array<u32>'),
     count_out: readWrite('array<u32>'),
     trues_total: spec.mode === 'split' ? read('array<u32>') : undefined,
+    indices_out: spec.alongside?.indices ? readWrite('array<u32>') : undefined,
+    companion: spec.alongside?.companion ? read('array<u32>') : undefined,
+    companion_out: spec.alongside?.companion ? readWrite('array<u32>') : undefined,
   }),
   params: SLOT_PARAMS,
   enable: (spec) => (spec.subgroups ? ['subgroups'] : []),
@@ -201,6 +217,14 @@ function compactWgsl(spec: CompactSpec): string {
   const split = spec.mode === 'split';
   // u8 flags with subgroups: a word per lane, the bytes passed around by shuffles (below).
   const wordFlags = spec.flags.kind === 'u8' && spec.subgroups && E % 4 === 0;
+  if (split && spec.alongside && (spec.alongside.indices || spec.alongside.companion)) {
+    throw new Error('internal error: only a pack writes indices or a companion beside its elements');
+  }
+  // A pack's writes beside the element, at the same rank.
+  const beside = [
+    spec.alongside?.indices ? 'indices_out[t] = e;' : '',
+    spec.alongside?.companion ? 'companion_out[t] = companion[e];' : '',
+  ].join(' ');
   const moveOne = (j: number) => {
     const bit = `((m >> ${j}u) & 1u) != 0u`;
     const target = split
@@ -212,7 +236,7 @@ function compactWgsl(spec: CompactSpec): string {
     let r = group_rank(kept, lane, gsize);
     let before = running + r.x;
     running += r.y;
-    if (${split ? 'e < params.count' : 'kept'}) { moved[${target}] = vals[${j}]; }
+    if (${split ? 'e < params.count' : 'kept'}) { let t = ${target}; moved[t] = vals[${j}]; ${beside}}
   }`;
   };
   // 3–4. The tile prefix over the counts of trues: look-back, the fallback counting a stalled tile.

@@ -165,7 +165,7 @@ export {
   type Step,
   structureKeyOf,
 } from '../plans/recipe.js';
-export { createRunHeadsPackPlan, type RunHeadsPackPlanOptions } from '../plans/scatter-plans.js';
+export { createRunHeadsPackPlan, type RunHeadsNames, type RunHeadsPackPlanOptions } from '../plans/scatter-plans.js';
 export { type KeyedVariant, representativeCounts, StructureVariants } from '../plans/structure-variants.js';
 export {
   checkArrayLength,

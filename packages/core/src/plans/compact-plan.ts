@@ -1,9 +1,19 @@
+import { BufferUsage } from '../buffers.js';
 import type { ScanContext } from '../context.js';
 import { dispatchShape } from '../dispatch.js';
 import type { ElementType } from '../element-types.js';
 import { invalidArgument } from '../errors.js';
-import { type CompactSpec, compactKernel, type FlagSource, flagCountKernel, flagsFromData } from '../kernels/compact.js';
+import {
+  type CompactAlongside,
+  type CompactSpec,
+  compactKernel,
+  type FlagSource,
+  flagCountKernel,
+  flagsFromData,
+} from '../kernels/compact.js';
 import { decoupledFallbackStatusBytes } from '../kernels/decoupled-look-back.js';
+import { dispatchArgsKernel } from '../kernels/dispatch-args.js';
+import { keptGapsKernel } from '../kernels/kept-gaps.js';
 import { countedParams, recordCountFixup, slotCountDerivation } from './gpu-count.js';
 import { type BindingsOf, type BufferRef, type Recipe, RecipeBuilder } from './recipe.js';
 
@@ -15,8 +25,16 @@ export interface CompactTuning {
   forceFallback?: boolean;
 }
 
-/** Everything a one-pass split or pack is specialized on, after defaults. */
-export type CompactShape = Omit<CompactSpec, 'forceFallback'> & { readonly forceFallback: boolean };
+/**
+ * Everything a one-pass split or pack is specialized on, after defaults; `gaps`: a pack that writes
+ * its indices also writes the distance from each kept element to the next (a pass after it).
+ */
+export type CompactShape = Omit<CompactSpec, 'forceFallback'> & { readonly forceFallback: boolean; readonly gaps: boolean };
+
+/** What a pack writes beside its elements: {@link CompactAlongside}, and the gaps between kept indices. */
+export interface PackOutputs extends CompactAlongside {
+  readonly gaps: boolean;
+}
 
 /**
  * The shape of a one-pass split or pack on this device, from the H100 sweep in BENCHMARKS.md
@@ -35,6 +53,7 @@ export function compactShape(
   flags: FlagSource,
   type: ElementType,
   t: CompactTuning,
+  outputs?: PackOutputs,
 ): CompactShape {
   const workgroupSize = t.workgroupSize ?? Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
   const elementsPerThread = t.elementsPerThread ?? (flags.kind === 'u32' ? 24 : flags.kind === 'u8' ? 32 : 16);
@@ -51,6 +70,8 @@ export function compactShape(
     elementsPerThread,
     maxSpin: t.maxSpin ?? 64,
     forceFallback: t.forceFallback ?? false,
+    ...(outputs && (outputs.indices || outputs.companion) ? { alongside: { indices: outputs.indices, companion: outputs.companion } } : {}),
+    gaps: outputs?.gaps ?? false,
   };
 }
 
@@ -59,7 +80,10 @@ interface CompactKernels {
   readonly count: ReturnType<typeof flagCountKernel> | undefined;
   readonly countBindings: BindingsOf<'src' | 'flags' | 'trues_total'>;
   readonly compact: ReturnType<typeof compactKernel>;
-  readonly compactBindings: BindingsOf<'src' | 'moved' | 'status' | 'flags' | 'count_out' | 'trues_total'>;
+  readonly compactBindings: BindingsOf<
+    'src' | 'moved' | 'status' | 'flags' | 'count_out' | 'trues_total' | 'indices_out' | 'companion' | 'companion_out'
+  >;
+  readonly gaps: ReturnType<typeof keptGapsKernel> | undefined;
 }
 
 // Whole buffers: the kernels stop at params.count, so the bindings (and bind groups) serve every count.
@@ -69,6 +93,12 @@ const OUTPUT: BufferRef = { role: 'output', offset: 0 };
 const COUNT: BufferRef = { role: 'count', offset: 0, size: 4 };
 const STATUS: BufferRef = { scratch: 'status' };
 const TRUES: BufferRef = { scratch: 'trues' };
+const INDICES: BufferRef = { role: 'indices', offset: 0 };
+const COMPANION: BufferRef = { role: 'companion', offset: 0 };
+const COMPANION_OUT: BufferRef = { role: 'companionOut', offset: 0 };
+const GAPS: BufferRef = { role: 'gaps', offset: 0 };
+/** The gaps pass's workgroup counts, which the GPU writes from the kept count. */
+const GAP_ARGS: BufferRef = { scratch: 'gapArgs', offset: 0, size: 12 };
 
 /** The kernels of each shape a plan made, so an encode makes none. */
 const kernelsOfShape = new WeakMap<CompactShape, CompactKernels>();
@@ -78,11 +108,24 @@ function kernelsOf(shape: CompactShape): CompactKernels {
   if (known) return known;
   const flags = flagsFromData(shape.flags) ? undefined : FLAGS;
   const split = shape.mode === 'split';
+  const { gaps, ...spec } = shape;
+  const alongside = shape.alongside;
   const kernels: CompactKernels = {
     count: split ? flagCountKernel(shape) : undefined,
     countBindings: { src: flags ? undefined : INPUT, flags, trues_total: TRUES },
-    compact: compactKernel(shape),
-    compactBindings: { src: INPUT, moved: OUTPUT, status: STATUS, flags, count_out: COUNT, trues_total: split ? TRUES : undefined },
+    compact: compactKernel(spec),
+    compactBindings: {
+      src: INPUT,
+      moved: OUTPUT,
+      status: STATUS,
+      flags,
+      count_out: COUNT,
+      trues_total: split ? TRUES : undefined,
+      indices_out: alongside?.indices ? INDICES : undefined,
+      companion: alongside?.companion ? COMPANION : undefined,
+      companion_out: alongside?.companion ? COMPANION_OUT : undefined,
+    },
+    gaps: gaps ? keptGapsKernel({ workgroupSize: shape.workgroupSize }) : undefined,
   };
   kernelsOfShape.set(shape, kernels);
   return kernels;
@@ -91,9 +134,10 @@ function kernelsOf(shape: CompactShape): CompactKernels {
 /**
  * The recipe of a one-pass split or pack of `count` elements (count > 0) from role `input` (and
  * `flags`) into `output`, the kept or false count into role `count` at byte 0: clear the look-back
- * status (and split's true count), split's count pass, then the one-pass kernel. The kernels read
- * and write u32 words, so no partial vec4 needs staging. `predicateBits` is the predicate constant's
- * bit pattern.
+ * status (and split's true count), split's count pass, then the one-pass kernel; a pack's writes
+ * beside each element go to roles `indices` and `companionOut` (from `companion`), and the gaps
+ * pass after it to `gaps`. The kernels read and write u32 words, so no partial vec4 needs staging.
+ * `predicateBits` is the predicate constant's bit pattern.
  *
  * @example
  * ```ts
@@ -142,5 +186,12 @@ export function compactRecipe(ctx: ScanContext, shape: CompactShape, count: numb
     b.dispatch(kernels.count, kernels.countBindings, tiles, params);
   }
   b.dispatch(kernels.compact, kernels.compactBindings, tiles, params);
+  if (kernels.gaps) {
+    // The gaps between kept indices, one invocation per kept element: as many workgroups as the
+    // kept count needs, which only the GPU knows.
+    b.needScratch('gapArgs', 16, BufferUsage.INDIRECT);
+    b.dispatch(dispatchArgsKernel({}), { count: COUNT, args: GAP_ARGS }, 1, { per_group: shape.workgroupSize, max_dim: maxDim, word: 0 });
+    b.dispatchIndirect(kernels.gaps, { indices: INDICES, kept_count: COUNT, gaps: GAPS }, GAP_ARGS, params);
+  }
   return b.build();
 }

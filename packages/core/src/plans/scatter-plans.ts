@@ -122,10 +122,19 @@ export interface PackIfEncodeArgs extends CountSource {
 
 const PLAN_KEYS = ['type', 'flags', 'algorithm', 'maxCount', 'tuning'];
 
-/** The names of a compaction's data and output buffers in its encode args (errors name them). */
+/**
+ * The names of a compaction's buffers in its encode args (errors name them): its data and output,
+ * and for a pack the optional outputs beside them (each there when named): the kept elements'
+ * indices, a companion array moved with them (`companion` into `companionOut`), and the gaps between
+ * kept indices (which need `indices`).
+ */
 interface ArgNames {
   readonly input: string;
   readonly output: string;
+  readonly indices?: string;
+  readonly companion?: string;
+  readonly companionOut?: string;
+  readonly gaps?: string;
 }
 const PLAIN_NAMES: ArgNames = { input: 'input', output: 'output' };
 /** Counts up to this take the small tiles of the one-pass kernel (u32 flags). */
@@ -182,12 +191,13 @@ function createCompactPlan<Args extends CountSource>(
       },
     });
   }
-  const shape = compactShape(ctx, mode, source, type, tuning);
+  const outputs = { indices: names.indices !== undefined, companion: names.companion !== undefined, gaps: names.gaps !== undefined };
+  const shape = compactShape(ctx, mode, source, type, tuning, outputs);
   // Counts up to 2^20 with u32 flags: 8 elements per invocation (H100, BENCHMARKS.md "Small sizes":
   // 12.4 µs at 2^16 against 14.9 with 24; the 24 of the large tiles wins from 2^22 on).
   const small =
     source.kind === 'u32' && tuning.elementsPerThread === undefined
-      ? compactShape(ctx, mode, source, type, { ...tuning, elementsPerThread: 8 })
+      ? compactShape(ctx, mode, source, type, { ...tuning, elementsPerThread: 8 }, outputs)
       : shape;
   const shapeOf = (count: number) => (count <= SMALL_COMPACT_MAX ? small : shape);
   const exec = new RecipeExecutor(ctx, what);
@@ -242,12 +252,20 @@ function checkArgs(
   names: ArgNames,
   twoPass = false,
   gpuCount = false,
-): (Omit<ScatterBuffers, 'flags'> & { flags?: GPUBuffer }) | undefined {
+):
+  | (Omit<ScatterBuffers, 'flags'> & { flags?: GPUBuffer } & Partial<Record<'indices' | 'companion' | 'companionOut' | 'gaps', GPUBuffer>>)
+  | undefined {
   const flagBytes = source.kind === 'u32' ? 4 : source.kind === 'u8' ? { bytes: (n: number) => 4 * Math.ceil(n / 4) } : undefined;
+  // The pack's outputs beside its elements, each a word per element, by role and argument name.
+  const beside = (['indices', 'companion', 'companionOut', 'gaps'] as const).flatMap((role) => {
+    const name = names[role];
+    return name === undefined ? [] : [[role, name] as const];
+  });
   const count = checkEncodeArgs(what, args, {
     [names.input]: 4,
     ...(flagBytes === undefined ? {} : { flags: flagBytes }),
     [names.output]: 4,
+    ...Object.fromEntries(beside.map(([, name]) => [name, 4])),
     [countName]: { bytes: 4 },
     ...(gpuCount ? { countBuffer: { bytes: 4 } } : {}),
   });
@@ -272,6 +290,7 @@ function checkArgs(
     ...(flagBytes === undefined ? {} : { flags: a.flags as GPUBuffer }),
     output: a[names.output] as GPUBuffer,
     count: countBuffer,
+    ...Object.fromEntries(beside.map(([role, name]) => [role, a[name] as GPUBuffer])),
   };
 }
 
@@ -382,10 +401,46 @@ export interface RunHeadsPackPlanOptions {
   /** The plan's name in errors (default `'run heads pack plan'`). */
   what?: string;
   /**
-   * The names of the encode args' buffers (errors name them): the data, the output and the count
-   * (default `{ input: 'input', output: 'output', count: 'packedCount' }`).
+   * The names of the encode args' buffers (errors name them), default `{ input: 'input', output:
+   * 'output', count: 'packedCount' }`: the data, the output and the count, and the optional outputs,
+   * each written when named: `indices`, each run's first index; `lengths`, each run's length (needs
+   * `indices`: a pass after the pack takes the difference of adjacent indices); `companion` and
+   * `companionOut`, a second array of 32-bit words moved with the heads (a unique-by-key's values).
    */
-  names?: { readonly input: string; readonly output: string; readonly count: string };
+  names?: RunHeadsNames;
+}
+
+/** The encode args' buffer names of a {@link createRunHeadsPackPlan} (see its `names` option). */
+export interface RunHeadsNames {
+  readonly input: string;
+  readonly output: string;
+  readonly count: string;
+  readonly indices?: string;
+  readonly lengths?: string;
+  readonly companion?: string;
+  readonly companionOut?: string;
+}
+
+/** `options.names` of a run-heads pack, checked: strings, distinct, outputs that go together. */
+function runHeadsNames(names: unknown): RunHeadsNames {
+  if (names === undefined) return { input: 'input', output: 'output', count: 'packedCount' };
+  const o = checkOptions(names, ['input', 'output', 'count', 'indices', 'lengths', 'companion', 'companionOut'], 'options.names');
+  const given = Object.entries(o).filter(([, v]) => v !== undefined);
+  for (const [key, value] of given) {
+    if (typeof value !== 'string' || value === '') invalidArgument(`options.names.${key}`, value, 'expected a non-empty string');
+  }
+  for (const key of ['input', 'output', 'count'] as const) {
+    if (o[key] === undefined) invalidArgument(`options.names.${key}`, undefined, 'expected a non-empty string');
+  }
+  const values = given.map(([, v]) => v);
+  if (new Set(values).size !== values.length) invalidArgument('options.names', values.join(', '), 'expected distinct names');
+  if (o.lengths !== undefined && o.indices === undefined) {
+    invalidArgument('options.names.lengths', o.lengths, 'needs options.names.indices (the lengths are differences of the indices)');
+  }
+  if ((o.companion === undefined) !== (o.companionOut === undefined)) {
+    invalidArgument('options.names.companionOut', o.companionOut, 'expected with options.names.companion, or neither');
+  }
+  return o as unknown as RunHeadsNames;
 }
 
 /**
@@ -393,14 +448,21 @@ export interface RunHeadsPackPlanOptions {
  * first element, and each one unlike the element before it (`keyDifferWgsl`) — in order, with
  * their number (the run count) at byte 0 of the count buffer: the single-pass compaction whose
  * flags are a block discontinuity of the data, so a unique needs one pass over the keys and no
- * flags array. Memory, GPU counts and `ready` as for {@link createPackPlan}; the whole array must
- * fit one storage binding.
+ * flags array. With `names`, it also writes each run's first index, a companion array's word at each
+ * head (unique-by-key) and each run's length (run-length encode: one small pass after the pack,
+ * sized on the GPU by the run count). Memory, GPU counts and `ready` as for {@link createPackPlan};
+ * the whole array must fit one storage binding.
  *
  * @example
  * ```ts
  * const plan = createRunHeadsPackPlan(ctx, { compare: 'f32' });
  * plan.encode(encoder, { input: keys, output: firstKeys, count, packedCount: runCount });
- * // With `names`, the args type to match: createRunHeadsPackPlan<UniqueEncodeArgs>(ctx, { names: … })
+ * // A run-length encode, the args type to match its names:
+ * type RleArgs = CountSource & { keys: GPUBuffer; outKeys: GPUBuffer; offsets: GPUBuffer; lengths: GPUBuffer; runCount: GPUBuffer };
+ * const rle = createRunHeadsPackPlan<RleArgs>(ctx, {
+ *   names: { input: 'keys', output: 'outKeys', count: 'runCount', indices: 'offsets', lengths: 'lengths' },
+ * });
+ * rle.encode(encoder, { keys, outKeys, offsets, lengths, runCount, count });
  * ```
  */
 export function createRunHeadsPackPlan<Args extends CountSource = PackIfEncodeArgs>(
@@ -411,6 +473,13 @@ export function createRunHeadsPackPlan<Args extends CountSource = PackIfEncodeAr
   const o = checkOptions(options, ['compare', 'maxCount', 'tuning', 'what', 'names'], 'options');
   const compare = checkOneOf(o.compare, ['int', 'f32'] as const, 'options.compare', 'int');
   const what = o.what === undefined ? 'run heads pack plan' : String(o.what);
-  const names = (o.names as RunHeadsPackPlanOptions['names']) ?? { input: 'input', output: 'output', count: 'packedCount' };
-  return createCompactPlan<Args>(ctx, 'pack', what, { kind: 'heads', compare }, 'u32', 'single-pass', o, names.count, 0, names);
+  const n = runHeadsNames(o.names);
+  const names: ArgNames = {
+    input: n.input,
+    output: n.output,
+    ...(n.indices === undefined ? {} : { indices: n.indices }),
+    ...(n.lengths === undefined ? {} : { gaps: n.lengths }),
+    ...(n.companion === undefined ? {} : { companion: n.companion, companionOut: n.companionOut as string }),
+  };
+  return createCompactPlan<Args>(ctx, 'pack', what, { kind: 'heads', compare }, 'u32', 'single-pass', o, n.count, 0, names);
 }

@@ -26,11 +26,11 @@ export interface OperatorSegmentedSpec {
   /** The operator's content key (`Operator.key`). */
   readonly opKey: string;
   /**
-   * `'scan'`: a scan within every segment; `'reduce'`: each segment's combination, at its ordinal;
-   * `'runs'` (keys only): the runs' first keys, first values, offsets and lengths at their ordinals
-   * (the operator is u32 add of a 1 per record: the lengths).
+   * `'scan'`: a scan within every segment; `'reduce'`: each segment's combination, at its ordinal.
+   * (The run-based functions that only move each run's head — unique, unique-by-key, run-length
+   * encode — are the kit's run-heads compaction, not this pass.)
    */
-  readonly mode: 'scan' | 'reduce' | 'runs';
+  readonly mode: 'scan' | 'reduce';
   readonly inclusive: boolean;
   /** Scan each segment from its last record; operands still combine in array order. Not with `'reduce'`. */
   readonly backward: boolean;
@@ -51,16 +51,10 @@ export interface OperatorSegmentedSpec {
   readonly runOutputs?: RunOutputs;
 }
 
-/** The per-run outputs of a keyed pass (each `array<u32>`, one word per run). */
+/** The per-run outputs of a keyed pass besides a reduction's values (`array<u32>`, one word per run). */
 export interface RunOutputs {
   /** `keys_out`: the run's first key. */
   readonly keys: boolean;
-  /** `runs` mode: `vals_out`, the run's first value (`vals`, one word per record). */
-  readonly firstValues: boolean;
-  /** `runs` mode: `offsets_out`, the run's first record. */
-  readonly offsets: boolean;
-  /** `runs` mode: `lengths_out`, the run's records. */
-  readonly lengths: boolean;
 }
 
 /**
@@ -125,35 +119,31 @@ function partsOf(spec: OperatorSegmentedSpec) {
   const pair = pairOp(value, value.fields);
   const WG = spec.workgroupSize;
   const K = spec.itemsPerThread;
-  const runs = spec.mode === 'runs';
-  if (runs && spec.keys === undefined) throw new Error('internal error: runs mode needs keys');
   // Blocked runs of K records, a vec4 of words at a time (f16: element by element): one subgroup
   // step per tile for the pairs, which never commute.
   const shape = { workgroupSize: WG, itemsPerThread: K, arrangement: 'blocked' } as const;
-  // The keys (u32 words), a vec4 at a time where an invocation's run is whole vec4s. In runs mode
-  // they are the scanned tile itself (no values are loaded), else a second tile beside the values.
+  // The keys (u32 words), a vec4 at a time where an invocation's run is whole vec4s: a second tile
+  // beside the values.
   const keys =
     spec.keys === undefined
       ? undefined
       : tileIo({
-          name: runs ? 'tile' : 'keys',
+          name: 'keys',
           type: 'u32',
           ...shape,
           fill: '0u',
           source: K % 4 === 0 ? { kind: 'words', words: valueWords('u32'), load: 'keys' } : { kind: 'elements', load: 'keys' },
         });
-  const io = runs
-    ? (keys as NonNullable<typeof keys>)
-    : tileIo({
-        name: 'tile',
-        // A record's WGSL type; tileIo's element path only names it.
-        type: op.wgslType as 'u32',
-        ...shape,
-        backward: spec.backward,
-        fill: value.identity,
-        // A reduction writes each segment's value at its ordinal (not a tile store).
-        source: operatorTileSource(op, spec.mode === 'scan' ? { load: 'src', store: 'dst' } : { load: 'src' }),
-      });
+  const io = tileIo({
+    name: 'tile',
+    // A record's WGSL type; tileIo's element path only names it.
+    type: op.wgslType as 'u32',
+    ...shape,
+    backward: spec.backward,
+    fill: value.identity,
+    // A reduction writes each segment's value at its ordinal (not a tile store).
+    source: operatorTileSource(op, spec.mode === 'scan' ? { load: 'src', store: 'dst' } : { load: 'src' }),
+  });
   const scan = blockScan({ name: 'block', op: pair.op, subgroups: spec.subgroups, ...shape });
   const stalled = blockReduce({ name: 'stalled', op: pair.op, subgroups: spec.subgroups, workgroupSize: WG, result: 'leader' });
   // The runs' heads (and tails) among the tile's keys, with the keys before and after the tile.
@@ -161,7 +151,7 @@ function partsOf(spec: OperatorSegmentedSpec) {
     spec.keys === undefined
       ? undefined
       : blockDiscontinuity({ name: 'runs', type: 'u32', ...shape, differ: (a, b) => `key_differ(${a}, ${b})` });
-  const blocks: WgslBlock[] = [io, ...(keys && !runs ? [keys] : []), scan, stalled, ...(bounds ? [bounds] : [])];
+  const blocks: WgslBlock[] = [io, ...(keys ? [keys] : []), scan, stalled, ...(bounds ? [bounds] : [])];
   return { op, value, pair, io, keys, bounds, scan, stalled, needs: composeBlocks(...blocks) };
 }
 
@@ -174,15 +164,14 @@ function partsOf(spec: OperatorSegmentedSpec) {
  * bit per record (`bits`, bound whole; record 0 always starts one). Backward, the range is read
  * from its end and a record starts a segment in the scan's order when it ends one in the array's.
  *
- * With `keys` (the run-based functions: reduce-by-key, scan-by-key, unique, run-length encode) the
+ * With `keys` (the run-based reductions and scans: reduce-by-key, scan-by-key) the
  * segments are runs of equal consecutive keys instead: each tile loads its keys (`keys`, u32 words,
  * a vec4 at a time with the `keys_words` view) and finds the runs' heads and tails with a block
  * discontinuity, the keys either side of the tile read from memory (before a range, the previous
  * range's last key, left in `carry[2 + carry_in]`); the fallback reads `keys[i − 1]` and `keys[i]`.
  * A reduction also writes each run's first key at its ordinal (`keys_out`), and the run count to
- * `status[count_word]`; `'runs'` mode loads no values (its items count records, for the lengths) and
- * writes what `runOutputs` asks, the run count to `run_count`. A range's last record is a tail only
- * in the last range: the next range writes that run's tail outputs when its first record is a head.
+ * `status[count_word]`. A range's last record is a tail only in the last range: the next range
+ * writes that run's tail outputs when its first record is a head.
  *
  * Bindings: `src` (the records as `array<vec4<u32>>`, with the `array<u32>` view `src_words`; f16:
  * `array<f16>`), `dst` (a scan: the range's records as `src`, with `dst_tail`, the words past the
@@ -210,13 +199,6 @@ export const operatorSegmentedKernel = defineKernel({
       dst: spec.mode === 'scan' ? loaded['dst'] : spec.mode === 'reduce' ? readWrite(`array<${T}>`) : undefined,
       bits: keyed ? undefined : read('array<u32>'),
       keys_out: out?.keys ? readWrite('array<u32>') : undefined,
-      vals: out?.firstValues ? read('array<u32>') : undefined,
-      vals_out: out?.firstValues ? readWrite('array<u32>') : undefined,
-      offsets_out: out?.offsets ? readWrite('array<u32>') : undefined,
-      lengths_out: out?.lengths ? readWrite('array<u32>') : undefined,
-      // The runs counted, written by the last tile of the last range (a reduction, within the
-      // per-stage limit of 8 storage bindings, leaves it in status[count_word] for the plan to copy out).
-      run_count: keyed && spec.mode === 'runs' ? readWrite('array<u32>') : undefined,
       carry: readWrite('array<seg_pair>'),
       status: LOOK_BACK_STATUS,
     };
@@ -239,18 +221,14 @@ function operatorSegmentedWgsl(spec: OperatorSegmentedSpec): string {
   const starts = (k: number) => (keyed ? `((key_heads >> ${k}u) & 1u) != 0u` : `starts(${at(k)}) != 0u`);
   const ends = (k: number) => (keyed ? `((key_tails >> ${k}u) & 1u) != 0u` : `ends(${at(k)})`);
   const out = spec.runOutputs;
-  const needsTails = spec.mode === 'reduce' || (spec.mode === 'runs' && out?.lengths === true);
+  const needsTails = spec.mode === 'reduce';
   // A scan stores each pair's value (exclusive: the identity at a segment's first record); a
   // reduction writes each segment's value, at its last record, to the segment's ordinal (and with
-  // keys the segment's first key at its first record); runs write what `runOutputs` asks at the
-  // runs' first and last records.
+  // keys the segment's first key at its first record).
   const atHead: string[] = [];
   const atTail: string[] = [];
   if (spec.mode === 'reduce') atTail.push('dst[ord] = seg_value(scanned[K_]);');
   if (out?.keys) atHead.push('keys_out[ord] = key_items[K_];');
-  if (out?.firstValues) atHead.push('vals_out[ord] = vals[i];');
-  if (out?.offsets) atHead.push('offsets_out[ord] = params.first + i;');
-  if (out?.lengths) atTail.push('lengths_out[ord] = seg_value(scanned[K_]);');
   let finish: string;
   if (spec.mode === 'scan') {
     finish = `  var out: array<${op.wgslType}, ${K}>;
@@ -271,12 +249,9 @@ ${unroll(K, (k) =>
   }
   if (keyed) {
     const tails = atTail.map((w) => w.replace('scanned[K_]', 'before'));
-    const counted =
-      spec.mode === 'scan'
-        ? ''
-        : spec.mode === 'runs'
-          ? 'run_count[0] = through.count;'
-          : 'atomicStore(&status[params.count_word], through.count);';
+    // The runs counted, written by the last tile of the last range (within the per-stage limit of 8
+    // storage bindings, left in status[count_word] for the plan to copy out).
+    const counted = spec.mode === 'scan' ? '' : 'atomicStore(&status[params.count_word], through.count);';
     finish += `
   if (tile == params.tiles - 1u && leader) {
     let through = ${pair.op.combine('prefix', 'wg_aggregate')};
@@ -361,7 +336,7 @@ ${keyed ? keysPrelude : bitsPrelude}`;
   const tileItems =
     keyed && keysTile && bounds
       ? {
-          setup: `  let key_items = ${spec.mode === 'runs' ? 'records' : keysTile.load('tile')};
+          setup: `  let key_items = ${keysTile.load('tile')};
   let key_valid = ${keysTile.valid('tile')};
   let key_pred = key_before(tile * tile_TILE);
   let key_heads = ${bounds.heads('key_items', 'key_pred', 'tile > 0u || params.carry_in != NONE', 'key_valid')};
@@ -374,9 +349,7 @@ ${
   }`
     : ''
 }`,
-          // Runs count their records: a 1 for each before the end (none for the padding).
-          item: (k: number, x: string) =>
-            `seg_pair_of((key_heads >> ${k}u) & 1u, ${spec.mode === 'runs' ? `u32(${at(k)} < params.count)` : x})`,
+          item: (k: number, x: string) => `seg_pair_of((key_heads >> ${k}u) & 1u, ${x})`,
         }
       : undefined;
   return singlePassScanWgsl({
@@ -393,9 +366,7 @@ ${
     forceFallback: spec.forceFallback,
     // A reduction needs each segment's inclusive value.
     inclusive: spec.mode !== 'scan' || spec.inclusive,
-    itemOf: keyed
-      ? (i, x) => `seg_pair_of(key_head(${i}), ${spec.mode === 'runs' ? `u32(${i} < params.count)` : x})`
-      : (i, x) => `seg_pair_of(starts(${i}), ${x})`,
+    itemOf: keyed ? (i, x) => `seg_pair_of(key_head(${i}), ${x})` : (i, x) => `seg_pair_of(starts(${i}), ${x})`,
     tileItems,
     finish,
   });

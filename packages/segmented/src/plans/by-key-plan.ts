@@ -28,6 +28,7 @@ import {
   type Recipe,
   RecipeBuilder,
   RecipeExecutor,
+  type RunHeadsNames,
   recordBytes,
   recordCountFixup,
   representativeCounts,
@@ -41,7 +42,7 @@ export type KeyType = 'u32' | 'i32' | 'f32';
 
 /** What one keyed pass is made for (checked). */
 interface KeyedShape {
-  readonly mode: 'scan' | 'reduce' | 'runs';
+  readonly mode: 'scan' | 'reduce';
   readonly op: Operator<unknown>;
   readonly keyType: KeyType;
   readonly inclusive: boolean;
@@ -58,8 +59,6 @@ interface KeyedRoles {
   output?: GPUBuffer;
   outKeys?: GPUBuffer;
   outValues?: GPUBuffer;
-  offsets?: GPUBuffer;
-  lengths?: GPUBuffer;
   runCount?: GPUBuffer;
 }
 
@@ -113,20 +112,13 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
       carry,
       status,
     };
-    const records = shape.mode === 'runs' ? undefined : operatorRecords(b, op, range, chunkRecords);
-    if (records) Object.assign(bindings, records.load('src', 'values'));
-    if (shape.mode === 'scan' && records) Object.assign(bindings, records.store('dst', 'output'));
+    const records = operatorRecords(b, op, range, chunkRecords);
+    Object.assign(bindings, records.load('src', 'values'));
+    if (shape.mode === 'scan') Object.assign(bindings, records.store('dst', 'output'));
     if (shape.mode === 'reduce') bindings['dst'] = whole('outValues');
-    if (shape.mode === 'runs') bindings['run_count'] = { role: 'runCount', offset: 0, size: 4 };
     // A reduction's run count, past the look-back's words (copied out after the last range).
     if (shape.mode === 'reduce') b.needScratch('status', statusBytes + 16);
     if (o.keys) bindings['keys_out'] = whole('outKeys');
-    if (o.firstValues) {
-      bindings['vals'] = { role: 'values', offset: start, limit: 4 * chunkRecords, multipleOf: 4 };
-      bindings['vals_out'] = whole('outValues');
-    }
-    if (o.offsets) bindings['offsets_out'] = whole('offsets');
-    if (o.lengths) bindings['lengths_out'] = whole('lengths');
     return { bindings, records, tiles, statusBytes };
   };
   /** A reduction's run count, from the word past the last range's status. */
@@ -148,7 +140,7 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
         carry_out: range.carryOut,
         count_word: statusBytes / 4,
       });
-      if (shape.mode === 'scan' && records) records.finish('output');
+      if (shape.mode === 'scan') records.finish('output');
       if (shape.mode === 'reduce' && range.carryOut === NO_RANGE_CARRY) copyRunCount(b, statusBytes);
     }
     return b.build();
@@ -169,9 +161,8 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
     const blocks = shape.mode === 'scan' ? [counted, tailOutParams()] : [counted];
     const [params, tailOut] = recordCountFixup(b, { word, capacity: count, blocks });
     if (shape.mode === 'reduce') b.clear({ scratch: 'status', offset: statusBytes, size: 4 });
-    if (shape.mode === 'runs') b.clear({ role: 'runCount', offset: 0, size: 4 });
     b.dispatch(kernel, bindings, tiles, params as BufferRef);
-    if (shape.mode === 'scan' && records) records.finishCounted('output', tailOut as BufferRef);
+    if (shape.mode === 'scan') records.finishCounted('output', tailOut as BufferRef);
     if (shape.mode === 'reduce') copyRunCount(b, statusBytes);
     return b.build();
   };
@@ -186,13 +177,10 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
   const keyBytes = (n: number) => 4 * Math.max(1, n);
   const recordsOf = (n: number) => recordBytes(n, op.bytes);
   const need: Record<string, { bytes: number | ((n: number) => number) }> = { keys: { bytes: keyBytes } };
-  if (shape.mode !== 'runs' || o.firstValues) need['values'] = { bytes: o.firstValues ? keyBytes : recordsOf };
+  need['values'] = { bytes: recordsOf };
   if (shape.mode === 'scan') need['output'] = { bytes: recordsOf };
   if (o.keys) need['outKeys'] = { bytes: keyBytes };
   if (shape.mode === 'reduce') need['outValues'] = { bytes: recordsOf };
-  if (o.firstValues) need['outValues'] = { bytes: keyBytes };
-  if (o.offsets) need['offsets'] = { bytes: keyBytes };
-  if (o.lengths) need['lengths'] = { bytes: keyBytes };
   if (shape.mode !== 'scan') need['runCount'] = { bytes: 4 };
   const names = Object.keys(need);
 
@@ -204,9 +192,8 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
       const count = gpu
         ? checkEncodeArgs(what, { ...args, count: maxCount }, { ...need, countBuffer: { bytes: 4 } })
         : checkEncodeArgs(what, args, need);
-      // The run count is copied (a reduction) or cleared (no records, or a count the GPU writes) there.
-      const copiedOrCleared = shape.mode === 'reduce' || (shape.mode === 'runs' && (gpu !== undefined || count === 0));
-      if (copiedOrCleared && typeof args.runCount?.usage === 'number' && (args.runCount.usage & 0x0008) === 0) {
+      // A reduction copies the run count there (or clears it for no records).
+      if (shape.mode === 'reduce' && typeof args.runCount?.usage === 'number' && (args.runCount.usage & 0x0008) === 0) {
         invalidArgument(
           'args.runCount',
           args.runCount,
@@ -257,7 +244,7 @@ function hooksOf(o: Record<string, unknown>) {
 }
 
 const KEY_TYPES: readonly KeyType[] = ['u32', 'i32', 'f32'];
-const NO_OUTPUTS: RunOutputs = { keys: false, firstValues: false, offsets: false, lengths: false };
+const NO_OUTPUTS: RunOutputs = { keys: false };
 
 // The values' operator of a by-key plan: a user-defined `Operator` as it is, a built-in one or a
 // name on `type` (default `'add'` on `'u32'`) as `builtinOperator`.
@@ -400,7 +387,7 @@ export interface UniqueEncodeArgs extends CountSource {
 
 /**
  * Buffers of one unique-by-key: the first key and value of each run; `runCount` gets the run count
- * (cleared there for no records or a GPU count: it then needs `COPY_DST` usage).
+ * (cleared there for no records: it then needs `COPY_DST` usage).
  */
 export interface UniqueByKeyEncodeArgs extends CountSource {
   keys: GPUBuffer;
@@ -413,7 +400,7 @@ export interface UniqueByKeyEncodeArgs extends CountSource {
 
 /**
  * Buffers of one run-length encode: each run's value, length and first index; `runCount` gets the
- * run count (cleared there for no records or a GPU count: it then needs `COPY_DST` usage).
+ * run count (cleared there for no records: it then needs `COPY_DST` usage).
  */
 export interface RunLengthEncodeEncodeArgs extends CountSource {
   keys: GPUBuffer;
@@ -423,11 +410,34 @@ export interface RunLengthEncodeEncodeArgs extends CountSource {
   runCount: GPUBuffer;
 }
 
-function runsPlan(ctx: ScanContext, options: unknown, outputs: RunOutputs, what: string) {
+/**
+ * A plan of the run-based family that moves each run's head (`unique`, `uniqueByKey`,
+ * `runLengthEncode`): the kit's single-pass compaction whose flags are a block discontinuity of the
+ * keys (`createRunHeadsPackPlan`), writing beside each head what `names` asks — one pass over the
+ * keys, where the (heads, value) pair pass of the reductions carries a pair per key.
+ */
+function runHeadsPlan<Args extends CountSource>(ctx: ScanContext, options: unknown, what: string, names: RunHeadsNames): Plan<Args> {
   const o = checkOptions(options, ['keyType', ...HOOKS]);
   const keyType = checkOneOf(o['keyType'], KEY_TYPES, 'options.keyType', 'u32');
-  const op = builtinOperator('add', 'u32') as Operator<unknown>;
-  return createKeyedPlan(ctx, { mode: 'runs', op, keyType, inclusive: true, outputs, ...hooksOf(o) }, what);
+  // maxChunkElements (a test hook of the pair pass's ranges) has nothing to do here: a compaction is
+  // one range, as the outputs of every run-based plan are.
+  const { maxCount, forceFallback } = hooksOf(o);
+  const pack = createRunHeadsPackPlan<Args>(ctx, {
+    compare: keyType === 'f32' ? 'f32' : 'int',
+    ...(maxCount === undefined ? {} : { maxCount }),
+    tuning: { forceFallback },
+    what,
+    names,
+  });
+  return planOf([pack], {
+    what,
+    encode(encoder, args: Args) {
+      if (maxCount !== undefined && typeof args.count === 'number' && args.count > maxCount) {
+        invalidArgument('args.count', args.count, `more than the plan's maxCount (${maxCount})`);
+      }
+      pack.encode(encoder, args);
+    },
+  });
 }
 
 /**
@@ -452,33 +462,13 @@ function runsPlan(ctx: ScanContext, options: unknown, outputs: RunOutputs, what:
  * ```
  */
 export function createUniquePlan(ctx: ScanContext, options?: RunsPlanOptions): Plan<UniqueEncodeArgs> {
-  const what = 'unique plan';
-  const o = checkOptions(options, ['keyType', ...HOOKS]);
-  const keyType = checkOneOf(o['keyType'], KEY_TYPES, 'options.keyType', 'u32');
-  // maxChunkElements (a test hook of the pair pass's ranges) has nothing to do here: a compaction is
-  // one range, as the outputs of every run-based plan are.
-  const { maxCount, forceFallback } = hooksOf(o);
-  const pack = createRunHeadsPackPlan<UniqueEncodeArgs>(ctx, {
-    compare: keyType === 'f32' ? 'f32' : 'int',
-    ...(maxCount === undefined ? {} : { maxCount }),
-    tuning: { forceFallback },
-    what,
-    names: { input: 'keys', output: 'outKeys', count: 'runCount' },
-  });
-  return planOf([pack], {
-    what,
-    encode(encoder, args: UniqueEncodeArgs) {
-      if (maxCount !== undefined && typeof args.count === 'number' && args.count > maxCount) {
-        invalidArgument('args.count', args.count, `more than the plan's maxCount (${maxCount})`);
-      }
-      pack.encode(encoder, args);
-    },
-  });
+  return runHeadsPlan<UniqueEncodeArgs>(ctx, options, 'unique plan', { input: 'keys', output: 'outKeys', count: 'runCount' });
 }
 
 /**
  * A unique-by-key recorded into the caller's encoder: the first key and the first value (one
- * 32-bit word per key) of each run, and the run count at byte 0 of `runCount`.
+ * 32-bit word per key) of each run, and the run count at byte 0 of `runCount`. One pass over the
+ * keys (the run-heads compaction), which reads a value only at each run's head.
  *
  * @example
  * ```ts
@@ -495,12 +485,20 @@ export function createUniquePlan(ctx: ScanContext, options?: RunsPlanOptions): P
  * ```
  */
 export function createUniqueByKeyPlan(ctx: ScanContext, options?: RunsPlanOptions): Plan<UniqueByKeyEncodeArgs> {
-  return runsPlan(ctx, options, { ...NO_OUTPUTS, keys: true, firstValues: true }, 'unique-by-key plan') as Plan<UniqueByKeyEncodeArgs>;
+  return runHeadsPlan<UniqueByKeyEncodeArgs>(ctx, options, 'unique-by-key plan', {
+    input: 'keys',
+    output: 'outKeys',
+    count: 'runCount',
+    companion: 'values',
+    companionOut: 'outValues',
+  });
 }
 
 /**
  * A run-length encode recorded into the caller's encoder: each run's value (`outKeys`), length and
- * first index (`offsets`), and the run count at byte 0 of `runCount`. One pass over the data.
+ * first index (`offsets`), and the run count at byte 0 of `runCount`. One pass over the data (the
+ * run-heads compaction writing each head's key and index), then one over the runs (each length, the
+ * difference of adjacent offsets), sized on the GPU by the run count.
  *
  * @example
  * ```ts
@@ -517,10 +515,11 @@ export function createUniqueByKeyPlan(ctx: ScanContext, options?: RunsPlanOption
  * ```
  */
 export function createRunLengthEncodePlan(ctx: ScanContext, options?: RunsPlanOptions): Plan<RunLengthEncodeEncodeArgs> {
-  return runsPlan(
-    ctx,
-    options,
-    { keys: true, firstValues: false, offsets: true, lengths: true },
-    'run-length encode plan',
-  ) as Plan<RunLengthEncodeEncodeArgs>;
+  return runHeadsPlan<RunLengthEncodeEncodeArgs>(ctx, options, 'run-length encode plan', {
+    input: 'keys',
+    output: 'outKeys',
+    count: 'runCount',
+    indices: 'offsets',
+    lengths: 'lengths',
+  });
 }
