@@ -62,7 +62,7 @@ toolbox_steps() {
   local commit=${1:?usage: toolbox_steps COMMIT [BENCH_DIST]}
   local dist=${2:-apps/bench/dist}
   step ours-toolbox timeout "${TOOLBOX_OURS_TIMEOUT:-220}" node "$dist/cli.js" --commit "$commit" \
-    --only reduce-by-key,scan-by-key,unique,run-length-encode,histogram,arg-max,top-k,lower-bound \
+    --only reduce-by-key,scan-by-key,unique,unique-by-key,run-length-encode,histogram,arg-max,top-k,lower-bound \
     --segment-means 16 --sizes 2^20,2^24,2^28 --out "$out/toolbox-ours.json"
   TOOLBOX_CUDA_TIMEOUT=${TOOLBOX_CUDA_TIMEOUT:-110} toolbox_cuda_step 20 24 28
   step luma-toolbox timeout "${TOOLBOX_LUMA_TIMEOUT:-200}" node --max-old-space-size=24000 apps/bench/dist-luma/luma.js \
@@ -121,7 +121,7 @@ segmented_subgroup_steps() {
   step stress-segmented timeout "${SEGMENTED_STRESS_TIMEOUT:-150}" node --expose-gc --max-old-space-size=16384 \
     tooling/node-suite/dist/stress.js --only segmented. --sizes 20,24 --rounds 1 --json "$out/stress-segmented.json"
   step ours-bykey timeout "${BYKEY_OURS_TIMEOUT:-170}" node apps/bench/dist/cli.js --commit "$commit" \
-    --only copy,reduce-by-key,scan-by-key,unique,run-length-encode --sizes 2^24,2^28 --runs 10 --out "$out/bykey-ours.json"
+    --only copy,reduce-by-key,scan-by-key,unique,unique-by-key,run-length-encode --sizes 2^24,2^28 --runs 10 --out "$out/bykey-ours.json"
 }
 
 # `hisparse_steps COMMIT [NODE_SIZES] [PART]`: issue 51's tables — ours at node size 64 (or NODE_SIZES)

@@ -86,6 +86,7 @@ describe('software adapters', () => {
       'reduce-by-key',
       'scan-by-key',
       'unique',
+      'unique-by-key',
       'run-length-encode',
       'histogram',
       'top-k',

@@ -49,6 +49,7 @@ const FEW_OUTPUTS = new Set([
   'segmented-reduce',
   'reduce-by-key',
   'unique',
+  'unique-by-key',
   'run-length-encode',
   'arg-max',
   'top-k',

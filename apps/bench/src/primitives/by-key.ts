@@ -1,17 +1,24 @@
 import type { ScanContext } from '@scan/core';
-import { createReduceByKeyPlan, createRunLengthEncodePlan, createScanByKeyPlan, createUniquePlan } from '@scan/segmented';
+import {
+  createReduceByKeyPlan,
+  createRunLengthEncodePlan,
+  createScanByKeyPlan,
+  createUniqueByKeyPlan,
+  createUniquePlan,
+} from '@scan/segmented';
 import {
   reduceByKey as cpuReduceByKey,
   runLengthEncode as cpuRunLengthEncode,
   scanByKey as cpuScanByKey,
   unique as cpuUnique,
+  uniqueByKey as cpuUniqueByKey,
 } from '@scan/segmented/cpu';
 import { benchModule } from '../bench-module.js';
 import type { Case, CaseShape } from '../case-types.js';
 import { fillConstant, runCheck } from '../child/device-ops.js';
 import { encodeKernel, submitAndWait } from '../child/gpu.js';
 import { checkSegmentedScanKernel } from '../child/kernels/check-segmented-scan.js';
-import { checkRunKeysKernel, checkRunLengthsKernel, headWordsKernel } from '../child/kernels/runs.js';
+import { checkRunFirstValuesKernel, checkRunKeysKernel, checkRunLengthsKernel, headWordsKernel } from '../child/kernels/runs.js';
 import { encodeInclusiveSum } from '../child/prefix-sum.js';
 import { countDifferences, POISON, readArray } from '../child/workload.js';
 import { segmentedReduceCheck } from './segmented-reduce.js';
@@ -19,7 +26,7 @@ import { DEFAULT_SEGMENT_MEANS } from './segmented-scan.js';
 import { prepareSegments, type SegmentedData } from './shared/segments.js';
 
 /** The run-based primitives of `@scan/segmented` (issue 49's toolbox). */
-export type ByKeyPrimitive = 'reduce-by-key' | 'scan-by-key' | 'unique' | 'run-length-encode';
+export type ByKeyPrimitive = 'reduce-by-key' | 'scan-by-key' | 'unique' | 'unique-by-key' | 'run-length-encode';
 
 /** A by-key case (u32 keys; u32 add values where there are values): the mean run length. */
 export type ByKeyCase = Case<ByKeyPrimitive, { op?: 'add'; inclusive?: boolean; segmentMean: number }>;
@@ -28,8 +35,8 @@ const WORD = 4;
 
 /**
  * The bytes a case must move: read the keys (and the values), write one record per run (reduce:
- * key and value; unique: key; run-length encode: key, length and offset) and the run count, or a
- * value per element (scan).
+ * key and value; unique: key; unique-by-key: key and value, the value read at each head; run-length
+ * encode: key, length and offset) and the run count, or a value per element (scan).
  *
  * @example
  * ```ts
@@ -44,6 +51,8 @@ export function byKeyBytes(primitive: ByKeyPrimitive, n: number, runs: number): 
       return 3 * WORD * n;
     case 'unique':
       return WORD * n + WORD * runs + WORD;
+    case 'unique-by-key':
+      return WORD * n + 3 * WORD * runs + WORD;
     case 'run-length-encode':
       return WORD * n + 3 * WORD * runs + WORD;
   }
@@ -72,21 +81,22 @@ async function runKeys(ctx: ScanContext, d: SegmentedData): Promise<GPUBuffer> {
 }
 
 /**
- * `reduce-by-key`, `scan-by-key`, `unique` and `run-length-encode` in the registry, one case per
+ * `reduce-by-key`, `scan-by-key`, `unique`, `unique-by-key` and `run-length-encode` in the registry, one case per
  * `--segment-means` value: u32 keys in runs of random length (geometric, of that mean; the keys are
  * the run numbers) and random u32 values, through the plans of `@scan/segmented`. Checked on the
  * GPU: the reduced values by the segmented reduction's check, the scan by the segmented scan's
- * recurrence, the run keys and count against the run numbers, a run-length encoding's offsets and
- * lengths against the head bits; against `@scan/segmented/cpu` at small sizes.
+ * recurrence, the run keys and count against the run numbers, a unique-by-key's values and a
+ * run-length encoding's offsets and lengths against the head bits; against `@scan/segmented/cpu` at
+ * small sizes.
  *
  * @example
  * ```ts
- * BY_KEY.shapes({ ...selection, segmentMeans: [16] }).map((s) => s.primitive); // ['reduce-by-key', 'scan-by-key', 'unique', 'run-length-encode']
+ * BY_KEY.shapes({ ...selection, segmentMeans: [16] }).map((s) => s.primitive); // ['reduce-by-key', 'scan-by-key', 'unique', 'unique-by-key', 'run-length-encode']
  * ```
  */
 export const BY_KEY = benchModule<ByKeyCase>({
   package: '@scan/segmented',
-  primitives: ['reduce-by-key', 'scan-by-key', 'unique', 'run-length-encode'],
+  primitives: ['reduce-by-key', 'scan-by-key', 'unique', 'unique-by-key', 'run-length-encode'],
   // A software adapter's default run: each primitive once, at the first mean (they share one kernel).
   sample: (shapes) => shapes.filter((s) => s.segmentMean === shapes[0]?.segmentMean),
   shapes: (selection) =>
@@ -94,6 +104,7 @@ export const BY_KEY = benchModule<ByKeyCase>({
       { primitive: 'reduce-by-key', type: 'u32', op: 'add', segmentMean },
       { primitive: 'scan-by-key', type: 'u32', op: 'add', inclusive: false, segmentMean },
       { primitive: 'unique', type: 'u32', segmentMean },
+      { primitive: 'unique-by-key', type: 'u32', segmentMean },
       { primitive: 'run-length-encode', type: 'u32', segmentMean },
     ]),
   async workload(ctx, c) {
@@ -191,6 +202,40 @@ export const BY_KEY = benchModule<ByKeyCase>({
           async compareWithCpu() {
             const expected = cpuUnique(await readKeys());
             return countDifferences(expected, await readArray(ctx, outKeys, runs, 'u32'));
+          },
+          destroy() {
+            plan.destroy();
+            pool.destroy();
+          },
+        };
+      }
+      case 'unique-by-key': {
+        const outKeys = perRun('keys');
+        const outValues = perRun('values');
+        await poison([outKeys, runs], [outValues, runs], [runCount, 1]);
+        const plan = createUniqueByKeyPlan(ctx, { keyType: 'u32', maxCount: n });
+        await plan.ready;
+        return {
+          ...common,
+          output: outValues,
+          encode: (encoder) => plan.encode(encoder, { keys, values, outKeys, outValues, runCount, count: n }),
+          verify: () =>
+            runCheck(ctx, pool, (encoder, errors) => {
+              checkKeys(encoder, errors, outKeys);
+              encodeKernel(
+                ctx,
+                encoder,
+                checkRunFirstValuesKernel,
+                { bits: headBits, keys, values, out_values: outValues, err: errors, params: pool.params(checkRunFirstValuesKernel, { n }) },
+                { invocations: n },
+              );
+            }),
+          async compareWithCpu() {
+            const expected = cpuUniqueByKey(await readKeys(), await readValues());
+            return (
+              countDifferences(expected.keys, await readArray(ctx, outKeys, runs, 'u32')) +
+              countDifferences(expected.values, await readArray(ctx, outValues, runs, 'u32'))
+            );
           },
           destroy() {
             plan.destroy();

@@ -81,3 +81,33 @@ ${HEAD_FNS_WGSL}
 }
 `,
 })({});
+
+/**
+ * The check of a unique-by-key's values, element by element over the head bits: a head i of run j
+ * (`keys[i] − 1`) needs `out_values[j] = values[i]`, the first value of its run. Bindings: `bits`,
+ * `keys`, `values`, `out_values`, `err`; parameter `n` elements.
+ *
+ * @example
+ * ```ts
+ * encodeKernel(ctx, encoder, checkRunFirstValuesKernel, { bits, keys, values, out_values, err, params: pool.params(checkRunFirstValuesKernel, { n }) }, { invocations: n });
+ * ```
+ */
+export const checkRunFirstValuesKernel = defineKernel({
+  name: 'bench/check-run-first-values',
+  bindings: {
+    bits: read('array<u32>'),
+    keys: read('array<u32>'),
+    values: read('array<u32>'),
+    out_values: read('array<u32>'),
+    ...ERROR_BINDING,
+  },
+  params: { n: 'u32' },
+  wgsl: () => `${COMMON_WGSL}${ERROR_WGSL}
+${HEAD_FNS_WGSL}
+@compute @workgroup_size(${WG}) fn main(${ENTRY_ARGS}) {
+  let i = global_index(wid, nwg, lid);
+  if (i >= params.n) { return; }
+  if (is_head(i) && out_values[keys[i] - 1u] != values[i]) { mismatch(i); }
+}
+`,
+})({});
