@@ -55,6 +55,8 @@ export function compactShape(
   t: CompactTuning,
   outputs?: PackOutputs,
 ): CompactShape {
+  // The gaps are differences of the kept indices, so they need them written.
+  if (outputs?.gaps && !outputs.indices) throw new Error('internal error: a pack writes gaps only beside its indices');
   const workgroupSize = t.workgroupSize ?? Math.min(256, ctx.caps.limits.maxComputeInvocationsPerWorkgroup);
   const elementsPerThread = t.elementsPerThread ?? (flags.kind === 'u32' ? 24 : flags.kind === 'u8' ? 32 : 16);
   // The flags of an invocation are one 32-bit mask.
