@@ -1,4 +1,5 @@
 import type { ScanContext } from '@scan/core';
+import type { Kernel } from '@scan/core/kit';
 import {
   createReduceByKeyPlan,
   createRunLengthEncodePlan,
@@ -16,7 +17,7 @@ import {
 import { benchModule } from '../bench-module.js';
 import type { Case, CaseShape } from '../case-types.js';
 import { fillConstant, runCheck } from '../child/device-ops.js';
-import { encodeKernel, submitAndWait } from '../child/gpu.js';
+import { encodeKernel, type KernelBuffers, submitAndWait } from '../child/gpu.js';
 import { checkSegmentedScanKernel } from '../child/kernels/check-segmented-scan.js';
 import { checkRunFirstValuesKernel, checkRunKeysKernel, checkRunLengthsKernel, headWordsKernel } from '../child/kernels/runs.js';
 import { encodeInclusiveSum } from '../child/prefix-sum.js';
@@ -126,6 +127,16 @@ export const BY_KEY = benchModule<ByKeyCase>({
         { out_keys: outKeys, run_count: runCount, err: errors, params: pool.params(checkRunKeysKernel, { runs }) },
         { invocations: runs },
       );
+    // A check of every element against the head bits (the runs' first values, their offsets and lengths).
+    const checkEach = <B extends string>(
+      encoder: GPUCommandEncoder,
+      errors: GPUBuffer,
+      kernel: Kernel<B | 'err', { n: 'u32' }>,
+      buffers: Record<Exclude<B, 'err'>, GPUBuffer>,
+    ) =>
+      encodeKernel(ctx, encoder, kernel, { ...buffers, err: errors, params: pool.params(kernel, { n }) } as KernelBuffers<B | 'err'>, {
+        invocations: n,
+      });
     const bytes = byKeyBytes(c.primitive, n, runs);
     const common = { bytes, segments: runs };
     switch (c.primitive) {
@@ -222,13 +233,7 @@ export const BY_KEY = benchModule<ByKeyCase>({
           verify: () =>
             runCheck(ctx, pool, (encoder, errors) => {
               checkKeys(encoder, errors, outKeys);
-              encodeKernel(
-                ctx,
-                encoder,
-                checkRunFirstValuesKernel,
-                { bits: headBits, keys, values, out_values: outValues, err: errors, params: pool.params(checkRunFirstValuesKernel, { n }) },
-                { invocations: n },
-              );
+              checkEach(encoder, errors, checkRunFirstValuesKernel, { bits: headBits, keys, values, out_values: outValues });
             }),
           async compareWithCpu() {
             const expected = cpuUniqueByKey(await readKeys(), await readValues());
@@ -257,13 +262,7 @@ export const BY_KEY = benchModule<ByKeyCase>({
           verify: () =>
             runCheck(ctx, pool, (encoder, errors) => {
               checkKeys(encoder, errors, outKeys);
-              encodeKernel(
-                ctx,
-                encoder,
-                checkRunLengthsKernel,
-                { bits: headBits, keys, offsets, lengths, err: errors, params: pool.params(checkRunLengthsKernel, { n }) },
-                { invocations: n },
-              );
+              checkEach(encoder, errors, checkRunLengthsKernel, { bits: headBits, keys, offsets, lengths });
             }),
           async compareWithCpu() {
             const expected = cpuRunLengthEncode(await readKeys());
