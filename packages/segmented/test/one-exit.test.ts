@@ -45,14 +45,13 @@ describe('the operator single pass returns once from every function', () => {
         opKey: op.key,
         mode,
         keys: 'int',
-        runOutputs: mode === 'reduce' ? { keys: true } : undefined,
       });
     }
   }
   // Keys compared as f32, and a forced fallback: the keyed pass's other branches.
   const add = builtinOperator('add', 'u32').key;
   for (const forceFallback of [false, true]) {
-    specs.push({ ...base, opKey: add, mode: 'reduce', keys: 'f32', forceFallback, runOutputs: { keys: true } });
+    specs.push({ ...base, opKey: add, mode: 'reduce', keys: 'f32', forceFallback });
   }
   it(`${specs.length} specializations: no function but main and the user's operator returns twice`, () => {
     for (const spec of specs) {

@@ -47,14 +47,11 @@ export interface OperatorSegmentedSpec {
    * (`'f32'`: NaN never equal, -0 equal to +0), forward only.
    */
   readonly keys?: KeyCompare;
-  /** With `keys`: what is written at each run's ordinal besides a reduction's values. */
-  readonly runOutputs?: RunOutputs;
 }
 
-/** The per-run outputs of a keyed pass besides a reduction's values (`array<u32>`, one word per run). */
-export interface RunOutputs {
-  /** `keys_out`: the run's first key. */
-  readonly keys: boolean;
+/** Whether a pass writes each run's first key at its ordinal (`keys_out`): a reduction by key. */
+function writesRunKeys(spec: OperatorSegmentedSpec): boolean {
+  return spec.keys !== undefined && spec.mode === 'reduce';
 }
 
 /**
@@ -189,7 +186,6 @@ export const operatorSegmentedKernel = defineKernel({
   bindings: (spec: OperatorSegmentedSpec) => {
     const T = operatorOfKey(spec.opKey).wgslType;
     const loaded = partsOf(spec).needs.bindings;
-    const out = spec.runOutputs;
     const keyed = spec.keys !== undefined;
     return {
       // src (and its words view), and for a scan dst (and its tail) as the tile declares them;
@@ -198,7 +194,7 @@ export const operatorSegmentedKernel = defineKernel({
       // A reduction's records, one per segment, written one by one.
       dst: spec.mode === 'scan' ? loaded['dst'] : spec.mode === 'reduce' ? readWrite(`array<${T}>`) : undefined,
       bits: keyed ? undefined : read('array<u32>'),
-      keys_out: out?.keys ? readWrite('array<u32>') : undefined,
+      keys_out: writesRunKeys(spec) ? readWrite('array<u32>') : undefined,
       carry: readWrite('array<seg_pair>'),
       status: LOOK_BACK_STATUS,
     };
@@ -220,7 +216,6 @@ function operatorSegmentedWgsl(spec: OperatorSegmentedSpec): string {
   // or from the tile's block discontinuity over the keys.
   const starts = (k: number) => (keyed ? `((key_heads >> ${k}u) & 1u) != 0u` : `starts(${at(k)}) != 0u`);
   const ends = (k: number) => (keyed ? `((key_tails >> ${k}u) & 1u) != 0u` : `ends(${at(k)})`);
-  const out = spec.runOutputs;
   const needsTails = spec.mode === 'reduce';
   // A scan stores each pair's value (exclusive: the identity at a segment's first record); a
   // reduction writes each segment's value, at its last record, to the segment's ordinal (and with
@@ -228,7 +223,7 @@ function operatorSegmentedWgsl(spec: OperatorSegmentedSpec): string {
   const atHead: string[] = [];
   const atTail: string[] = [];
   if (spec.mode === 'reduce') atTail.push('dst[ord] = seg_value(scanned[K_]);');
-  if (out?.keys) atHead.push('keys_out[ord] = key_items[K_];');
+  if (writesRunKeys(spec)) atHead.push('keys_out[ord] = key_items[K_];');
   let finish: string;
   if (spec.mode === 'scan') {
     finish = `  var out: array<${op.wgslType}, ${K}>;

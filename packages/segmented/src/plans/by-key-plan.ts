@@ -35,7 +35,7 @@ import {
   StructureVariants,
   tailOutParams,
 } from '@scan/core/kit';
-import { type OperatorSegmentedSpec, operatorSegmentedKernel, type RunOutputs } from '../kernels/operator-segmented.js';
+import { type OperatorSegmentedSpec, operatorSegmentedKernel } from '../kernels/operator-segmented.js';
 
 /** Key types of the run-based functions: keys are compared with `==` as this type. */
 export type KeyType = 'u32' | 'i32' | 'f32';
@@ -46,7 +46,6 @@ interface KeyedShape {
   readonly op: Operator<unknown>;
   readonly keyType: KeyType;
   readonly inclusive: boolean;
-  readonly outputs: RunOutputs;
   readonly maxCount: number | undefined;
   readonly maxChunkRecords: number | undefined;
   readonly forceFallback: boolean;
@@ -84,7 +83,6 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
     maxSpin: 64,
     forceFallback: shape.forceFallback,
     keys: shape.keyType === 'f32' ? 'f32' : 'int',
-    runOutputs: shape.outputs,
   };
   const kernel = operatorSegmentedKernel(spec);
   const tileRecords = WG * K;
@@ -94,7 +92,6 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
   // Outputs written at ordinals are bound whole (up to what one binding holds).
   const whole = (role: string): BufferRef => ({ role, offset: 0, limit: Math.floor(ctx.caps.limits.maxStorageBufferBindingSize / 4) * 4 });
   const exec = new RecipeExecutor(ctx, what);
-  const o = shape.outputs;
 
   /**
    * The pass over one range of records: its status cleared (with a reduction's run-count word after
@@ -118,7 +115,7 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
     if (shape.mode === 'reduce') bindings['dst'] = whole('outValues');
     // A reduction's run count, past the look-back's words (copied out after the last range).
     if (shape.mode === 'reduce') b.needScratch('status', statusBytes + 16);
-    if (o.keys) bindings['keys_out'] = whole('outKeys');
+    if (shape.mode === 'reduce') bindings['keys_out'] = whole('outKeys');
     return { bindings, records, tiles, statusBytes };
   };
   /** A reduction's run count, from the word past the last range's status. */
@@ -179,7 +176,7 @@ function createKeyedPlan(ctx: ScanContext, shape: KeyedShape, what: string): Pla
   const need: Record<string, { bytes: number | ((n: number) => number) }> = { keys: { bytes: keyBytes } };
   need['values'] = { bytes: recordsOf };
   if (shape.mode === 'scan') need['output'] = { bytes: recordsOf };
-  if (o.keys) need['outKeys'] = { bytes: keyBytes };
+  if (shape.mode === 'reduce') need['outKeys'] = { bytes: keyBytes };
   if (shape.mode === 'reduce') need['outValues'] = { bytes: recordsOf };
   if (shape.mode !== 'scan') need['runCount'] = { bytes: 4 };
   const names = Object.keys(need);
@@ -244,7 +241,6 @@ function hooksOf(o: Record<string, unknown>) {
 }
 
 const KEY_TYPES: readonly KeyType[] = ['u32', 'i32', 'f32'];
-const NO_OUTPUTS: RunOutputs = { keys: false };
 
 // The values' operator of a by-key plan: a user-defined `Operator` as it is, a built-in one or a
 // name on `type` (default `'add'` on `'u32'`) as `builtinOperator`.
@@ -316,7 +312,7 @@ export function createReduceByKeyPlan(ctx: ScanContext, options?: ReduceByKeyPla
   const keyType = checkOneOf(o['keyType'], KEY_TYPES, 'options.keyType', 'u32');
   return createKeyedPlan(
     ctx,
-    { mode: 'reduce', op, keyType, inclusive: true, outputs: { ...NO_OUTPUTS, keys: true }, ...hooksOf(o) },
+    { mode: 'reduce', op, keyType, inclusive: true, ...hooksOf(o) },
     'reduce-by-key plan',
   ) as Plan<ReduceByKeyEncodeArgs>;
 }
@@ -357,11 +353,7 @@ export function createScanByKeyPlan(ctx: ScanContext, options?: ScanByKeyPlanOpt
   const op = valueOperatorOf(o);
   const keyType = checkOneOf(o['keyType'], KEY_TYPES, 'options.keyType', 'u32');
   const inclusive = checkBoolean(o['inclusive'], 'options.inclusive', false);
-  return createKeyedPlan(
-    ctx,
-    { mode: 'scan', op, keyType, inclusive, outputs: NO_OUTPUTS, ...hooksOf(o) },
-    'scan-by-key plan',
-  ) as Plan<ScanByKeyEncodeArgs>;
+  return createKeyedPlan(ctx, { mode: 'scan', op, keyType, inclusive, ...hooksOf(o) }, 'scan-by-key plan') as Plan<ScanByKeyEncodeArgs>;
 }
 
 /** Options of {@link createUniquePlan}, {@link createUniqueByKeyPlan} and {@link createRunLengthEncodePlan}. */
