@@ -71,7 +71,7 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  * Memory, fixed when the plan is made: the leaf queue (12 bytes per leaf), the queue counters (a few
  * words per level), with `'atomic'` the 512 KiB spill table, with `'segmented'` the records (about 20
  * bytes per leaf entry: keys, values, run sums, head bits, the sort's and the scan's scratch, and the
- * parameter blocks the count fixups of the sort and the combine fill from the record count), and a
+ * parameter blocks the sort's count fixup fills from the record count), and a
  * 4-slot parameter ring per part (a block per leaf dispatch). A product has no scalar (the scale is
  * the matrix's) and binds whole buffers, so once warm an encode with any x and y creates no buffer,
  * bind group or pipeline (bind groups are kept per pair of x and y buffers, in a bounded cache).

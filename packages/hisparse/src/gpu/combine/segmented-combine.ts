@@ -1,5 +1,5 @@
 import { createStorageBuffer, type ScanContext, ScanError } from '@scan/core';
-import { type BufferRef, countedParams, type PlanPart, RecipeBuilder, RecipeExecutor, recordCountFixup } from '@scan/core/kit';
+import { type BufferRef, type PlanPart, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { createSegmentedScanPlan, packedFlagWords } from '@scan/segmented';
 import { createSortPlan, type SortEncodeArgs } from '@scan/sort';
 import { COMBINE_WORKGROUP, recordHeadsKernel, recordScatterKernel } from './combine-kernels.js';
@@ -50,10 +50,10 @@ export interface SegmentedCombine extends PlanPart {
  * arrays; past `maxStorageBufferBindingSize` it is a `TOO_LARGE` ScanError. Memory, fixed when it
  * is made: keys, values and scan output (4 bytes each per record), bit-packed head flags, the sort's
  * scratch (keys and values again) and the scan's look-back status — about 20 bytes per leaf entry —
- * and a parameter ring per part, with the parameter blocks their count fixups fill (the sort's; the
- * heads' and the scatter's, 32 bytes). Every encode binds the same whole buffers with the same counts
- * (the capacity; the record count is read on the GPU, by a count fixup before the sort's kernels and
- * before the heads' and the scatter's), so it creates nothing.
+ * and a parameter ring per part, with the parameter blocks the sort's count fixup fills. Every encode
+ * binds the same whole buffers with the same counts (the capacity; the record count is read on the
+ * GPU: by the sort's count fixup, and by the heads' and the scatter's kernels from `recordCount`),
+ * so it creates nothing.
  *
  * @example
  * ```ts
@@ -101,26 +101,19 @@ export function createSegmentedCombine(ctx: ScanContext, options: { capacity: nu
   parts.push(exec);
 
   const whole = (role: string): BufferRef => ({ role, offset: 0 });
-  // The record count the leaves left on the GPU (word 0 of `recordCount`): a count fixup before each
-  // kernel writes it, capped at the capacity, into the kernel's `count`.
-  const RECORD_COUNT: BufferRef = whole('recordCount');
-  const RECORDS = { count: 'count' } as const;
+  // The record count the leaves left on the GPU (word 0 of `recordCount`) is read by the two
+  // kernels themselves (see recordHeadsKernel): one dispatch each, no count fixup before them.
+  const recordCountRef = whole('recordCount');
   const heads = (() => {
     const b = new RecipeBuilder();
-    const kernel = recordHeadsKernel();
-    const fixed = countedParams(kernel, RECORDS, { capacity, words: headWords });
-    const [params] = recordCountFixup(b, { word: 0, from: RECORD_COUNT, capacity, blocks: [fixed] }) as [BufferRef];
-    b.dispatch(kernel, { keys: whole('recordKeys'), head_bits: whole('headBits') }, Math.ceil(headWords / COMBINE_WORKGROUP), params);
+    const bindings = { record_count: recordCountRef, keys: whole('recordKeys'), head_bits: whole('headBits') };
+    b.dispatch(recordHeadsKernel(), bindings, Math.ceil(headWords / COMBINE_WORKGROUP), { capacity, words: headWords });
     return b.build();
   })();
   const scatter = (() => {
     const b = new RecipeBuilder();
-    const kernel = recordScatterKernel();
-    const [params] = recordCountFixup(b, { word: 0, from: RECORD_COUNT, capacity, blocks: [countedParams(kernel, RECORDS, {})] }) as [
-      BufferRef,
-    ];
-    const bindings = { keys: whole('recordKeys'), sums: whole('sums'), y: whole('y') };
-    b.dispatch(kernel, bindings, Math.ceil(capacity / COMBINE_WORKGROUP), params);
+    const bindings = { record_count: recordCountRef, keys: whole('recordKeys'), sums: whole('sums'), y: whole('y') };
+    b.dispatch(recordScatterKernel(), bindings, Math.ceil(capacity / COMBINE_WORKGROUP), { capacity });
     return b.build();
   })();
   const ownedBytes = owned.reduce((sum, b) => sum + b.size, 0);
