@@ -130,6 +130,9 @@ for (const subgroups of [true, false]) {
         { workgroupSize: 32, elementsPerThread: 32 },
         { workgroupSize: 64, elementsPerThread: 5, forceFallback: true },
         { workgroupSize: 64, elementsPerThread: 1, forceFallback: true },
+        // Devices whose subgroups may be wider than 32 rank by four ballot words (SwiftShader's 4
+        // takes the one-word rank otherwise).
+        { workgroupSize: 64, elementsPerThread: 3, wideBallot: true },
       ]) {
         await checkFlagPlans(ctx, 'u32', cases, tuning);
       }

@@ -33,6 +33,12 @@ export type CompactSpec = {
   /** Element type: only the predicate compares values; elements move as raw 32-bit words. */
   readonly type: ElementType;
   readonly subgroups: boolean;
+  /**
+   * With subgroups, the largest subgroup the device may run (the adapter's `subgroupMaxSize`): at
+   * most 32, a ballot has one word that matters, so each element's rank is two bit counts instead
+   * of eight. Unknown (absent), the ballot's four words are counted.
+   */
+  readonly subgroupMaxSize?: number;
   readonly workgroupSize: number;
   /** Elements per invocation (at most 32: their flags are one bit mask); a tile is workgroupSize × this. */
   readonly elementsPerThread: number;
@@ -107,9 +113,17 @@ function typeOfFlags(flags: FlagSource, type: ElementType): ElementType {
 
 /**
  * `group_rank(bit, lane, gsize) -> vec2<u32>`: how many invocations of the group before this one
- * have `bit` set, and how many in all. With subgroups, one ballot; without, a workgroup scan.
+ * have `bit` set, and how many in all. With subgroups, one ballot (its first word alone when no
+ * subgroup is wider than 32: the store phase ranks every element, so the other three words' bit
+ * counts were most of its work); without, a workgroup scan.
  */
-function groupRankWgsl(subgroups: boolean): string {
+function groupRankWgsl(subgroups: boolean, subgroupMaxSize: number | undefined): string {
+  if (subgroups && subgroupMaxSize !== undefined && subgroupMaxSize <= 32) {
+    return `fn group_rank(bit: bool, lane: u32, gsize: u32) -> vec2<u32> {
+  let b = subgroupBallot(bit).x;
+  return vec2<u32>(countOneBits(b & ((1u << lane) - 1u)), countOneBits(b));
+}`;
+  }
   if (!subgroups) {
     return `fn group_rank(bit: bool, lane: u32, gsize: u32) -> vec2<u32> {
   let g = group_scan(select(0u, 1u, bit), lane, gsize);
@@ -145,6 +159,27 @@ function wordFlagsWgsl(E: number): string {
   );
   return `${loads}
 ${bits}`;
+}
+
+/**
+ * Run-head flags of a whole run with subgroups, the element before each one taken from a register
+ * rather than read again: the element before `j·gsize + lane` is lane `lane − 1`'s of the same j,
+ * or, for lane 0, lane `gsize − 1`'s of j − 1 — which is what lane 0 received in the previous j's
+ * rotation. So one shuffle per element (a rotation of the lanes by one), and one load for the whole
+ * run: the element before it (none before element 0, a head by definition).
+ */
+function headsFlagsWgsl(E: number): string {
+  const steps = unroll(
+    E,
+    (j) => `    {
+      let rot = subgroupShuffle(vals[${j}], from_lane);
+      m |= select(0u, ${(2 ** j) >>> 0}u, base + ${j}u * gsize + lane == 0u || key_differ(select(rot, carried, lane == 0u), vals[${j}]));
+      carried = rot;
+    }`,
+  );
+  return `    let from_lane = select(lane - 1u, gsize - 1u, lane == 0u);
+    var carried = src[max(base, 1u) - 1u];
+${steps}`;
 }
 
 /**
@@ -217,6 +252,8 @@ function compactWgsl(spec: CompactSpec): string {
   const split = spec.mode === 'split';
   // u8 flags with subgroups: a word per lane, the bytes passed around by shuffles (below).
   const wordFlags = spec.flags.kind === 'u8' && spec.subgroups && E % 4 === 0;
+  // Run heads with subgroups: the element before each one by a shuffle (below).
+  const shuffledHeads = spec.flags.kind === 'heads' && spec.subgroups;
   if (split && spec.alongside && (spec.alongside.indices || spec.alongside.companion)) {
     throw new Error('internal error: only a pack writes indices or a companion beside its elements');
   }
@@ -252,7 +289,7 @@ const WG: u32 = ${WG}u;
 const E: u32 = ${E}u;                // elements per invocation
 const TILE: u32 = ${WG * E}u;
 ${groupScanWgsl(o, spec.subgroups, WG)}
-${groupRankWgsl(spec.subgroups)}
+${groupRankWgsl(spec.subgroups, spec.subgroupMaxSize)}
 ${id.decls}
 var<workgroup> wg_group_total: array<u32, ${maxGroups}>;
 var<workgroup> wg_group_prefix: array<u32, ${maxGroups}>;
@@ -294,7 +331,7 @@ fn main(@builtin(local_invocation_index) lid: u32${id.builtins}) {
   var m = 0u;
   if (base + E * gsize <= params.count) {
 ${unroll(E, (j) => `    vals[${j}] = src[base + ${j}u * gsize + lane];`)}
-${wordFlags ? wordFlagsWgsl(E) : unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u * gsize + lane, vals[${j}]));`)}
+${wordFlags ? wordFlagsWgsl(E) : shuffledHeads ? headsFlagsWgsl(E) : unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u * gsize + lane, vals[${j}]));`)}
   } else {
 ${unroll(E, (j) => `    vals[${j}] = load_word(base + ${j}u * gsize + lane);`)}
 ${unroll(E, (j) => `    m |= select(0u, ${(2 ** j) >>> 0}u, flag_of(base + ${j}u * gsize + lane, vals[${j}]));`)}

@@ -23,6 +23,8 @@ export interface CompactTuning {
   elementsPerThread?: number;
   maxSpin?: number;
   forceFallback?: boolean;
+  /** Rank by the ballot's four words whatever the subgroup size (see `ScatterTuning.wideBallot`). */
+  wideBallot?: boolean;
 }
 
 /**
@@ -68,6 +70,9 @@ export function compactShape(
     flags,
     type,
     subgroups: ctx.caps.features.subgroups,
+    ...(ctx.caps.features.subgroups && ctx.caps.subgroupMaxSize !== undefined && !t.wideBallot
+      ? { subgroupMaxSize: ctx.caps.subgroupMaxSize }
+      : {}),
     workgroupSize,
     elementsPerThread,
     maxSpin: t.maxSpin ?? 64,

@@ -82,6 +82,11 @@ export interface ScatterTuning {
   maxSpin?: number;
   /** Test hook: every look-back falls back (default false). */
   forceFallback?: boolean;
+  /**
+   * Test hook: rank by all four words of each ballot, as on a device whose subgroups may be wider
+   * than 32 or that does not say (default false: one word where `subgroupMaxSize` ≤ 32).
+   */
+  wideBallot?: boolean;
 }
 
 /** Options of {@link createPackIfPlan}: keep the elements `x` for which `x op value` holds. */
@@ -140,7 +145,7 @@ const PLAIN_NAMES: ArgNames = { input: 'input', output: 'output' };
 /** Counts up to this take the small tiles of the one-pass kernel (u32 flags). */
 const SMALL_COMPACT_MAX = 1 << 20;
 /** The keys of `options.tuning` ({@link ScatterTuning}). */
-const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback'];
+const TUNING_KEYS = ['workgroupSize', 'elementsPerThread', 'maxSpin', 'forceFallback', 'wideBallot'];
 
 /** `options.tuning`, checked key by key. */
 function tuningOf(tuning: unknown): CompactTuning {
@@ -153,6 +158,7 @@ function tuningOf(tuning: unknown): CompactTuning {
     invalidArgument('options.tuning.elementsPerThread', t.elementsPerThread, 'expected an integer in [1, 32]');
   }
   if (o.forceFallback !== undefined) t.forceFallback = checkBoolean(o.forceFallback, 'options.tuning.forceFallback', false);
+  if (o.wideBallot !== undefined) t.wideBallot = checkBoolean(o.wideBallot, 'options.tuning.wideBallot', false);
   return t;
 }
 
