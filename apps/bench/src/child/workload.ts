@@ -78,6 +78,26 @@ export class UnsupportedCaseError extends Error {
   override readonly name = 'UnsupportedCaseError';
 }
 
+/**
+ * Throws {@link UnsupportedCaseError} (the case is skipped) when `n` elements of `bytes` bytes each
+ * pass what one storage binding of this device holds, or one buffer: the plans take at most a
+ * binding of records, and a case past it would only fail in its setup.
+ *
+ * @example
+ * ```ts
+ * checkFitsBinding(ctx, n, 16, 'values'); // n = 2^28 on an H100: skipped (4 GiB of 16-byte values)
+ * ```
+ */
+export function checkFitsBinding(ctx: ScanContext, n: number, bytes: number, what: string): void {
+  const total = bytes * n;
+  const { maxStorageBufferBindingSize: binding, maxBufferSize } = ctx.caps.limits;
+  if (total > Math.min(binding, maxBufferSize)) {
+    throw new UnsupportedCaseError(
+      `n = ${n} ${what} of ${bytes} bytes need ${total}-byte buffers; the device binds at most ${binding} and allocates at most ${maxBufferSize}`,
+    );
+  }
+}
+
 /** Builds the workload of a case: allocates, generates the inputs on the GPU, creates the plan. */
 export type WorkloadFactory<C extends CaseCommon = CaseCommon> = (ctx: ScanContext, c: C) => Promise<Workload>;
 

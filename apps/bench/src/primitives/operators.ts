@@ -8,7 +8,7 @@ import { BufferPool, encodeKernel, readWords, submitAndWait } from '../child/gpu
 import { checkScanKernel } from '../child/kernels/check-scan.js';
 import { COMMON_WGSL, ENTRY_ARGS, ERROR_BINDING, ERROR_WGSL } from '../child/kernels/common.js';
 import { HASH_WGSL } from '../child/kernels/fill.js';
-import { POISON, UnsupportedCaseError } from '../child/workload.js';
+import { checkFitsBinding, POISON } from '../child/workload.js';
 import { recordBytesMoved } from '../metrics.js';
 import type { ScanCase } from './scan.js';
 
@@ -130,21 +130,10 @@ export function builtinScanCase(c: OperatorScanCase): ScanCase {
  */
 function caseOperator(ctx: ScanContext, op: OperatorCaseOp, n: number): { W: number; operator: Operator<unknown> } {
   const W = WORDS[op];
-  checkFits(ctx, n, W);
+  checkFitsBinding(ctx, n, 4 * W, 'records');
   const operator = makeOperator(op);
   if (operator.words !== W) throw new Error(`internal error: ${op} has ${operator.words} words per record, the bench assumes ${W}`);
   return { W, operator };
-}
-
-/** Records of `words` words that one binding of this device holds, or a reason to skip the case. */
-function checkFits(ctx: ScanContext, n: number, words: number): void {
-  const bytes = 4 * words * n;
-  const { maxStorageBufferBindingSize: binding, maxBufferSize } = ctx.caps.limits;
-  if (bytes > Math.min(binding, maxBufferSize)) {
-    throw new UnsupportedCaseError(
-      `n = ${n} records of ${4 * words} bytes need ${bytes}-byte buffers; the device binds at most ${binding} and allocates at most ${maxBufferSize}`,
-    );
-  }
 }
 
 /**
