@@ -61,7 +61,14 @@ counts=$(sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "$test_log" | awk '
   }
   END { printf "%d passed, %d failed\n", p, f }')
 
+# Name the failed tests again at the very end: CI keeps only the tail of a run's output, and a
+# failure printed 50 minutes earlier is otherwise lost (vitest's "FAIL  file > test" lines,
+# the wgpu suite's "FAIL name" lines; turbo's prefixes and colours kept out).
+failures=$(sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "$test_log" | sed -E 's/^[^ ]+:test: //' |
+  grep -E '^ *FAIL ' | sort -u | head -n 40 || true)
+
 if [ ${#failed_steps[@]} -gt 0 ]; then
+  [ -n "$failures" ] && printf 'failed tests:\n%s\n' "$failures"
   echo "failed steps: ${failed_steps[*]}"
   echo "$counts"
   exit 1

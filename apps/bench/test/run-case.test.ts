@@ -45,11 +45,9 @@ test('a non-zero exit without a result is a crashed row', async () => {
 });
 
 test('a hung child is killed at the timeout', async () => {
-  const started = Date.now();
   const { result } = await runCaseInChild(c, spec(script('hang', 'setInterval(() => {}, 1000);'), 1));
   expect(result.status).toBe('timeout');
   expect(result.message).toMatch(/within 1 s/);
-  expect(Date.now() - started).toBeLessThan(10_000);
 });
 
 test('a crash or hang after the result keeps the result and says so', async () => {

