@@ -8,7 +8,15 @@ import { type ScanContext, ScanError } from '@scan/core';
 import { freshTestContext, getTestContext } from '@scan/gpu-testing';
 import { bandedMatrix, biasedMatrix, type CsrMatrix, poisson2d, powerLawMatrix, uniformRandomMatrix } from '@scan/spmv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hisparseFromCsr, hisparseSpmv, hisparseStats, scale as scaleHost, transpose as transposeHost } from '../src/cpu/index.js';
+import {
+  type HiSparseStats,
+  hisparseFromCsr,
+  hisparseSpmv,
+  hisparseStats,
+  scale as scaleHost,
+  transpose as transposeHost,
+} from '../src/cpu/index.js';
+import { createHiSparseAddPlan } from '../src/gpu/add-plan.js';
 import { SPILL_SLOTS } from '../src/gpu/kernels/spill-kernels.js';
 import { createHiSparseSpmvPlan, HiSparseMatrix } from '../src/gpu/matrix.js';
 import { createPoolSpmvPlan } from '../src/gpu/spmv-plan.js';
@@ -63,8 +71,8 @@ async function planProduct(plan: ReturnType<typeof createPoolSpmvPlan>, x: Float
   return out;
 }
 
-async function expectProducts(A: CsrMatrix, nodeSize: number, label: string): Promise<void> {
-  const H = hisparseFromCsr(A, { nodeSize });
+async function expectProducts(A: CsrMatrix, nodeSize: number, label: string, regionLeaves = false): Promise<HiSparseStats> {
+  const H = hisparseFromCsr(A, { nodeSize, regionLeaves });
   const M = await HiSparseMatrix.fromHost(ctx, H);
   const views: [string, HiSparseMatrix, ReturnType<typeof transposeHost>][] = [
     ['A', M, H],
@@ -87,6 +95,7 @@ async function expectProducts(A: CsrMatrix, nodeSize: number, label: string): Pr
     // The leaf dispatches are sized from these: a class counted short would leave leaves out.
     expect(M.census.coo4Classes, `${label} d=${nodeSize} COO4 leaves per size class`).toEqual(coo4ClassesOf(H));
     expect(M.memoryBytes()).toBe(stats.memoryBytes);
+    return stats;
   } finally {
     for (const [, G] of views) G.destroy();
   }
@@ -309,5 +318,84 @@ describe('HiSparseMatrix.spmv against the CPU reference', () => {
       other.destroy();
     }
     expect(() => createHiSparseSpmvPlan(ctx, M)).toThrow(/destroy/);
+  });
+});
+
+describe('region leaves (FORMAT.md) read by the GPU products', () => {
+  // Matrices built by the CPU reference with regionLeaves, uploaded as they are: the census counts
+  // the region leaves apart (stats equal hisparseStats), the traversal puts them into their own
+  // queue, and the region-leaf kernel (a workgroup each, 16-bit local coordinates, the pointer's
+  // type) adds their products, with both combines, every view and both orientations.
+  it('edge shapes, generators and every region-leaf type', async () => {
+    const seen = { coo1: 0, coo2: 0, coo4: 0 };
+    const count = (st: HiSparseStats) => st.regionLeaves.coo1 + st.regionLeaves.coo2 + st.regionLeaves.coo4;
+    const cases: [string, CsrMatrix, number][] = [
+      ['random, d 4 (region leaves beside subtrees)', randomCsrDyadic(500, 500, 3000, 51), 4],
+      ['one entry: the root a COO1 region leaf', randomCsrDyadic(1000, 1000, 1, 52), 4],
+      ['two entries: the root a COO2 region leaf', randomCsrDyadic(1000, 1000, 2, 53), 4],
+      ['the whole matrix one region leaf', randomCsrDyadic(4096, 4096, 2000, 9), 64],
+      ['one region leaf at the entry cap (16 entries an invocation)', randomCsrDyadic(4096, 4096, 4091, 42), 64],
+      ['non-square', randomCsrDyadic(37, 3000, 600, 54), 4],
+      ['rows past 65536: region leaves below level 1 only', randomCsrDyadic(200000, 200000, 5000, 11), 16],
+      ['uniform', dyadic(uniformRandomMatrix({ rows: 3000, cols: 2000, nnzPerRow: 4, seed: 55 })), 16],
+      ['power law', dyadic(powerLawMatrix({ rows: 4096, nnzPerRow: 6, seed: 56 })), 16],
+    ];
+    for (const [label, A, d] of cases) {
+      const stats = await expectProducts(A, d, label, true);
+      expect(count(stats), `${label}: region leaves`).toBeGreaterThan(0);
+      seen.coo1 += stats.regionLeaves.coo1;
+      seen.coo2 += stats.regionLeaves.coo2;
+      seen.coo4 += stats.regionLeaves.coo4;
+    }
+    expect(seen.coo1 > 0 && seen.coo2 > 0 && seen.coo4 > 0, `region leaves of every type: ${JSON.stringify(seen)}`).toBe(true);
+  });
+
+  it('the spill table: every region-leaf sum through it, both orientations', async () => {
+    const A = randomCsrDyadic(500, 500, 3000, 51);
+    const H = hisparseFromCsr(A, { nodeSize: 4, regionLeaves: true });
+    expect(hisparseStats(H).regionLeaves.coo4).toBeGreaterThan(0);
+    const M = await HiSparseMatrix.fromHost(ctx, H);
+    try {
+      for (const transpose of [false, true]) {
+        const plan = createPoolSpmvPlan(ctx, M.parts, M.census, { transpose, spillAlways: true });
+        const x = dyadicVector(transpose ? A.rows : A.cols, 12);
+        const actual = await planProduct(plan, x);
+        plan.destroy();
+        expect(bits(actual), `transpose=${transpose}`).toEqual(bits(hisparseSpmv(H, x, { transpose })));
+      }
+    } finally {
+      M.destroy();
+    }
+  });
+
+  it('the GPU add and edits refuse a matrix holding them, naming it', async () => {
+    const R = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(randomCsrDyadic(500, 500, 600, 57), { nodeSize: 4, regionLeaves: true }));
+    const P = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(randomCsrDyadic(500, 500, 600, 58), { nodeSize: 4 }));
+    const unsupported = async (f: () => unknown, argument: string) => {
+      const error = await (async () => f())().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, argument).toBeInstanceOf(ScanError);
+      expect(error as ScanError).toMatchObject({ code: 'UNSUPPORTED', argument });
+      expect((error as Error).message).toMatch(/region leaves/);
+    };
+    try {
+      expect(R.census.regions).toBeDefined();
+      expect(P.census.regions).toBeUndefined();
+      await unsupported(() => R.add(P), 'A');
+      await unsupported(() => P.add(R), 'B');
+      await unsupported(() => R.insert(1, 2, 3), 'A');
+      await unsupported(() => R.remove(1, 2), 'A');
+      const plan = createHiSparseAddPlan(ctx, { nodeSize: 4, levels: R.levels, maxNodes: 4096, maxWords: 1 << 16 });
+      try {
+        await unsupported(() => plan.encode(ctx.device.createCommandEncoder(), { A: P, B: R }), 'args.B');
+      } finally {
+        plan.destroy();
+      }
+    } finally {
+      R.destroy();
+      P.destroy();
+    }
   });
 });

@@ -1,7 +1,6 @@
 // Region leaves (FORMAT.md, "Region leaves") in the CPU reference: every operation against plain
 // CSR math on seeded matrices. Values and x are coarse dyadic numbers, so every sum is exact and
 // products compare bit for bit with @scan/spmv's CPU spmv.
-import type { ScanContext } from '@scan/core';
 import { createRng } from '@scan/gpu-testing';
 import { poisson2d, powerLawMatrix, uniformRandomMatrix } from '@scan/spmv';
 import { type CsrMatrix, cooToCsr, spmv } from '@scan/spmv/cpu';
@@ -26,7 +25,6 @@ import { checkGpuBuildOptions } from '../src/format/args.js';
 import { NODE_TYPE, REGION_LEAF_FLAG, REGION_LEAF_MAX_ENTRIES, regionLayout, regionLeafWords } from '../src/format/layout.js';
 import type { HiSparseHost } from '../src/format/matrix.js';
 import { isRegionLeaf, regionLeafCount } from '../src/format/region-io.js';
-import { uploadHiSparse } from '../src/gpu/parts.js';
 import { csrAdd, csrTranspose, dyadicVector, entryMap, expectSameCsr, expectSameValues, fromMap, randomCsrDyadic } from './oracle.js';
 
 /** Levels holding region leaves, and their entry counts. */
@@ -402,16 +400,7 @@ describe('memory', () => {
   });
 });
 
-describe('the GPU side refuses region leaves', () => {
-  it('uploadHiSparse throws UNSUPPORTED before touching the device', () => {
-    const H = hisparseFromCsr(randomCsrDyadic(500, 500, 6, 51), { nodeSize: 4, regionLeaves: true });
-    expect(hasRegionLeaves(H)).toBe(true);
-    const ctx = {} as ScanContext; // never reached: the check comes first
-    expect(() => uploadHiSparse(ctx, H)).toThrow(
-      expect.objectContaining({ code: 'UNSUPPORTED', message: expect.stringMatching(/region leaves are CPU-only/) }),
-    );
-  });
-
+describe('the GPU build does not make region leaves', () => {
   it('GPU build options regionLeaves: true and nodeSize: auto are UNSUPPORTED', () => {
     expect(checkGpuBuildOptions({ nodeSize: 32 })).toBe(32);
     expect(checkGpuBuildOptions({ nodeSize: 32, regionLeaves: false })).toBe(32);

@@ -29,12 +29,12 @@ export function checkNodeSize(value: unknown, argument: string): number {
 /**
  * The node size of a GPU build's options: as {@link checkNodeSize}, and `regionLeaves: true` or
  * `nodeSize: 'auto'` (which may choose region leaves) refused with an `UNSUPPORTED` ScanError —
- * the GPU build and kernels do not handle region leaves yet (the CPU reference does).
+ * the GPU build does not make region leaves yet (the CPU reference does; the GPU products read them).
  *
  * @example
  * ```ts
  * checkGpuBuildOptions({ nodeSize: 32 }); // 32
- * checkGpuBuildOptions({ regionLeaves: true }); // throws UNSUPPORTED: region leaves are CPU-only for now
+ * checkGpuBuildOptions({ regionLeaves: true }); // throws UNSUPPORTED: the GPU build does not make region leaves yet
  * ```
  */
 export function checkGpuBuildOptions(options: unknown): number {
@@ -44,7 +44,7 @@ export function checkGpuBuildOptions(options: unknown): number {
     const [argument, value] = regionLeaves ? ['options.regionLeaves', 'true'] : ['options.nodeSize', "'auto'"];
     throw new ScanError(
       'UNSUPPORTED',
-      `${argument} = ${value}: region leaves are CPU-only for now (hisparseFromCsr from @scan/hisparse/cpu builds them); the GPU build takes a numeric nodeSize without regionLeaves`,
+      `${argument} = ${value}: the GPU build does not make region leaves yet (hisparseFromCsr from @scan/hisparse/cpu builds them, and HiSparseMatrix.fromHost uploads them for products); the GPU build takes a numeric nodeSize without regionLeaves`,
       { argument },
     );
   }

@@ -5,7 +5,7 @@ import { type AddState, addRecipe, addRoles, censusFromTally, createAddScratch }
 import { checkAddOperands } from './add/args.js';
 import { addBoundsFromCensus } from './add/bounds.js';
 import { CONTROL, ITEM_ARRAY_BYTES, LARGE_PAIR_GRID, OVERFLOW, SMALL_PAIR_GRID } from './add/items.js';
-import type { Census } from './census.js';
+import { type Census, refuseRegionLeaves } from './census.js';
 import { HiSparseMatrix } from './matrix.js';
 
 /**
@@ -201,7 +201,7 @@ function planOptions(ctx: ScanContext, options: unknown): HiSparseAddPlanOptions
  * pools makes their bind groups) an encode creates nothing.
  *
  * Bad options or arguments are `INVALID_ARGUMENT` ScanErrors naming them (capacities past one
- * storage binding are `TOO_LARGE`).
+ * storage binding are `TOO_LARGE`; an operand holding region leaves is `UNSUPPORTED`).
  *
  * @example
  * ```ts
@@ -248,6 +248,7 @@ export function createHiSparseAddPlan(ctx: ScanContext, options: HiSparseAddPlan
     if (X.ctx !== ctx) invalidArgument(name, X, "expected a matrix made on the plan's context (ctx)");
     if (X.nodeSize !== nodeSize) invalidArgument(`${name}.nodeSize`, X.nodeSize, `expected the plan's options.nodeSize = ${nodeSize}`);
     if (X.levels !== levels) invalidArgument(`${name}.levels`, X.levels, `expected the plan's options.levels = ${levels}`);
+    refuseRegionLeaves(X.census, name, 'add');
     return X;
   };
   const read = async (): Promise<HiSparseAddResult & { census: Census }> => {

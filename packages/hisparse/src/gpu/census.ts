@@ -1,7 +1,7 @@
-import { createStorageBuffer, type ScanContext } from '@scan/core';
+import { createStorageBuffer, type ScanContext, ScanError } from '@scan/core';
 import { type BufferRef, RecipeBuilder, RecipeExecutor, withSession } from '@scan/core/kit';
 import { NODE_TYPE, type NodeType } from '../format/layout.js';
-import { expandKernel, expandShape, QUEUE_ENTRY_WORDS, TALLY_CLASSES, TALLY_WORDS } from './kernels/expand-kernel.js';
+import { expandKernel, expandShape, QUEUE_ENTRY_WORDS, TALLY_CLASSES, TALLY_REGIONS, TALLY_WORDS } from './kernels/expand-kernel.js';
 import { COO4_SIZE_CLASSES } from './kernels/size-classes.js';
 import type { GpuHiSparseParts } from './parts.js';
 
@@ -26,6 +26,59 @@ export interface Census {
   readonly entries: readonly (readonly number[])[];
   readonly words: readonly (readonly number[])[];
   readonly coo4Classes: readonly number[];
+  /**
+   * The region leaves (FORMAT.md, "Region leaves") among the nodes: absent when there are none (a
+   * matrix the GPU built, added or edited never has any). They are in `nodes` (their parents
+   * pushed them as children of their type) but not in `entries` and `words`, which count them here.
+   */
+  readonly regions?: RegionCensus;
+}
+
+/**
+ * The region leaves of a matrix, all levels together: their number and entries per node type
+ * (indexed as `nodes[ℓ]`; dense is always 0), and the words they take.
+ *
+ * @example
+ * ```ts
+ * const r: RegionCensus = { leaves: [0, 2, 0, 5], entries: [0, 2, 0, 310], words: 660 };
+ * ```
+ */
+export interface RegionCensus {
+  readonly leaves: readonly number[];
+  readonly entries: readonly number[];
+  readonly words: number;
+}
+
+/**
+ * The region leaves of a census, all types together (0 without any): the product plans' region
+ * queue and region-leaf dispatch are sized from it.
+ *
+ * @example
+ * ```ts
+ * censusRegionLeaves(A.census); // 0 for a matrix the GPU built
+ * ```
+ */
+export function censusRegionLeaves(census: Census): number {
+  return (census.regions?.leaves ?? []).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Throws an `UNSUPPORTED` ScanError naming `argument` when the matrix of `census` holds region
+ * leaves: the GPU products read them, the GPU add and edits do not yet (their joint traversals
+ * take an inner node's words for child pointers).
+ *
+ * @example
+ * ```ts
+ * refuseRegionLeaves(A.census, 'A', 'add'); // throws for a matrix built with regionLeaves
+ * ```
+ */
+export function refuseRegionLeaves(census: Census, argument: string, operation: string): void {
+  if (census.regions === undefined) return;
+  throw new ScanError(
+    'UNSUPPORTED',
+    `${argument} holds ${censusRegionLeaves(census)} region leaves (built with regionLeaves or nodeSize: 'auto'): the GPU ${operation} does not read them yet (its products do); ${operation} on the host with @scan/hisparse/cpu (A.toHost()), or build without regionLeaves`,
+    { argument },
+  );
 }
 
 /**
@@ -82,7 +135,7 @@ export function childSpan(nodeSize: number, levels: number, level: number): numb
 
 /**
  * Counts the tree on the GPU, one level at a time: the level's nodes are tallied (children per
- * type, entries, words) by the traversal kernel in its counting form, the tally is read back (a
+ * type, entries, words; region leaves apart) by the traversal kernel in its counting form, the tally is read back (a
  * dozen words), the next level's queues are allocated to size and filled by the same kernel in its
  * pushing form. Run once per matrix; every product after it runs without read-backs.
  *
@@ -99,6 +152,9 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
   const words: number[][] = Array.from({ length: L }, zero);
   let coo4Classes = noClasses();
   if (parts.root === 0) return { nodes, entries, words, coo4Classes };
+  const regionLeaves = zero();
+  const regionEntries = zero();
+  let regionWords = 0;
   (nodes[0] as number[])[parts.root & 3] = 1;
   const exec = new RecipeExecutor(ctx, 'hisparse census', 'A');
   let queueIn = createStorageBuffer(ctx, 16, 'hisparse census queue');
@@ -124,7 +180,10 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
       for (const type of NODE_TYPES) {
         (entries[level] as number[])[type] = t[4 + 2 * type] as number;
         (words[level] as number[])[type] = t[5 + 2 * type] as number;
+        regionLeaves[type] = (regionLeaves[type] as number) + (t[TALLY_REGIONS + type] as number);
+        regionEntries[type] = (regionEntries[type] as number) + (t[TALLY_REGIONS + 4 + type] as number);
       }
+      regionWords += t[TALLY_REGIONS + 8] as number;
       if (leaf) {
         coo4Classes = Array.from(t.subarray(TALLY_CLASSES, TALLY_CLASSES + COO4_SIZE_CLASSES.length));
         break;
@@ -145,7 +204,8 @@ export async function takeCensus(ctx: ScanContext, parts: GpuHiSparseParts): Pro
     exec.destroy();
     for (const b of owned) b.destroy();
   }
-  return { nodes, entries, words, coo4Classes };
+  const regions = regionWords > 0 ? { regions: { leaves: regionLeaves, entries: regionEntries, words: regionWords } } : {};
+  return { nodes, entries, words, coo4Classes, ...regions };
 }
 
 /**
@@ -167,16 +227,17 @@ function levelRecipe(
     const n = counts[type] as number;
     if (n === 0) continue;
     const { lanes, workgroupSize } = expandShape(type);
-    const [nb0, nb1, nb2, nb3] = nextBases as [number, number, number, number];
+    const [, nb1, nb2, nb3] = nextBases as [number, number, number, number];
     const params = {
       in_base: bases[type] as number,
       count_index: type,
       next_counter: mode === 'push' ? 4 : 0,
-      nb0,
       nb1,
       nb2,
       nb3,
       child_span: span,
+      // The census's push skips region leaves (the count tallied them; they have no children).
+      region_counter: 0,
     };
     const bindings = {
       pool: whole('pool'),

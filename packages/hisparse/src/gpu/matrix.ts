@@ -11,7 +11,7 @@ import { checkGpuOperand } from './add/args.js';
 import { addBoundsFromCensus } from './add/bounds.js';
 import { addOnGpu } from './add/index.js';
 import { buildOnGpu, checkBuildable } from './build/index.js';
-import { type Census, takeCensus } from './census.js';
+import { type Census, refuseRegionLeaves, takeCensus } from './census.js';
 import { editOnGpu, type GrowablePool } from './edit/index.js';
 import type { LeafCombine } from './kernels/leaf-kernel.js';
 import { downloadHiSparse, type GpuHiSparseParts, uploadHiSparse } from './parts.js';
@@ -185,11 +185,14 @@ export class HiSparseMatrix {
 
   /**
    * Uploads a matrix built on the host (`@scan/hisparse/cpu`), with its state, into a new pool
-   * buffer, and takes the census the products are sized from.
+   * buffer, and takes the census the products are sized from. A matrix with region leaves
+   * (`regionLeaves`, `nodeSize: 'auto'`) is uploaded as it is: its products read them; `add`,
+   * `insert` and `remove` on the GPU refuse it (`UNSUPPORTED`) until they do.
    *
    * @example
    * ```ts
    * const A = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(csr, { nodeSize: 16 }));
+   * const R = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(csr, { nodeSize: 'auto' })); // region leaves where they pay
    * ```
    */
   static async fromHost(ctx: ScanContext, H: HiSparseHost): Promise<HiSparseMatrix> {
@@ -201,8 +204,9 @@ export class HiSparseMatrix {
    * Builds a matrix from CSR (Derler et al. §3.2): the entries are made canonical on the host
    * (`@scan/spmv`'s conversions validate A — a bad `rowPtr` or column index is an
    * `INVALID_ARGUMENT` ScanError naming the field — sort each row and sum duplicates), then binned
-   * and laid out on the GPU. The pool is word for word what `hisparseFromCsr` makes. Region leaves
-   * are CPU-only for now: `regionLeaves: true` and `nodeSize: 'auto'` are `UNSUPPORTED` ScanErrors.
+   * and laid out on the GPU. The pool is word for word what `hisparseFromCsr` makes. The GPU build
+   * does not make region leaves yet: `regionLeaves: true` and `nodeSize: 'auto'` are `UNSUPPORTED`
+   * ScanErrors (build them with `hisparseFromCsr` and upload with {@link HiSparseMatrix.fromHost}).
    *
    * @example
    * ```ts
@@ -330,7 +334,8 @@ export class HiSparseMatrix {
    * applies: coordinates are swapped for a transposed view and `value / scale` is stored (exact for
    * power-of-two scales); a matrix scaled by 0 cannot be edited, and storing +0 in a dense leaf
    * removes the entry. When the pool buffer is full it is replaced by one twice as large, for every
-   * matrix sharing it. Bad `row`/`col` are `INVALID_ARGUMENT` ScanErrors naming the argument.
+   * matrix sharing it. Bad `row`/`col` are `INVALID_ARGUMENT` ScanErrors naming the argument; a
+   * matrix holding region leaves is an `UNSUPPORTED` one naming `A` (edit it on the host).
    *
    * @example
    * ```ts
@@ -363,6 +368,7 @@ export class HiSparseMatrix {
 
   /** The edit at logical (row, col): the new matrix shares the pool (held for the edit's duration). */
   private async edit(row: number, col: number, change: EditChange): Promise<HiSparseMatrix> {
+    refuseRegionLeaves(this.census, 'A', change === null ? 'remove' : 'insert');
     const [r, c] = this.transposed ? [col, row] : [row, col];
     const tree = this.tree.retain();
     try {
@@ -381,7 +387,8 @@ export class HiSparseMatrix {
    * from A's and B's censuses before anything is counted, every count stays on the GPU, and only
    * the final control words (root, size, census) are read back, after which the pool is trimmed.
    * C is a new matrix with its own pool (scale 1); A and B are unchanged. Shapes must match (an
-   * `INVALID_ARGUMENT` ScanError names both). To add every frame, use `createHiSparseAddPlan`.
+   * `INVALID_ARGUMENT` ScanError names both); an operand holding region leaves is an `UNSUPPORTED`
+   * one naming it (add those on the host). To add every frame, use `createHiSparseAddPlan`.
    *
    * @example
    * ```ts
@@ -394,6 +401,8 @@ export class HiSparseMatrix {
     if (!(B instanceof HiSparseMatrix)) invalidArgument('B', B, 'expected a HiSparseMatrix');
     B.usable();
     if (B.ctx !== this.ctx) invalidArgument('B', B, 'expected a matrix of the same context');
+    refuseRegionLeaves(this.census, 'A', 'add');
+    refuseRegionLeaves(B.census, 'B', 'add');
     const bounds = addBoundsFromCensus(this.census, B.census);
     const {
       census,

@@ -1,6 +1,5 @@
-import { createStorageBuffer, type ScanContext, ScanError, uploadArray } from '@scan/core';
+import { createStorageBuffer, type ScanContext, uploadArray } from '@scan/core';
 import { withSession } from '@scan/core/kit';
-import { hasRegionLeaves } from '../cpu/traverse.js';
 import { type HiSparseHost, makeHiSparse } from '../format/matrix.js';
 import { HiSparsePool } from '../format/pool.js';
 
@@ -34,7 +33,8 @@ export interface GpuHiSparseParts {
 
 /**
  * Uploads a host matrix's pool into a new storage buffer (the caller owns it). A matrix holding
- * region leaves is refused with an `UNSUPPORTED` ScanError: the GPU kernels cannot read them yet.
+ * region leaves (built by `@scan/hisparse/cpu` with `regionLeaves` or `nodeSize: 'auto'`) is
+ * uploaded as it is: the GPU products read them; the GPU add and edits refuse such a matrix.
  *
  * @example
  * ```ts
@@ -43,15 +43,6 @@ export interface GpuHiSparseParts {
  * ```
  */
 export function uploadHiSparse(ctx: ScanContext, H: HiSparseHost): GpuHiSparseParts {
-  // The kernels read an inner node's words as child pointers: a region leaf would be misread, so
-  // it is refused before anything is uploaded.
-  if (hasRegionLeaves(H)) {
-    throw new ScanError(
-      'UNSUPPORTED',
-      'H contains region leaves (built with regionLeaves or nodeSize: "auto"): region leaves are CPU-only for now; build without them (regionLeaves: false) to use the GPU',
-      { argument: 'H' },
-    );
-  }
   const words = H.pool.view();
   const pool = words.length > 0 ? uploadArray(ctx, words, 'hisparse pool') : createStorageBuffer(ctx, 16, 'hisparse pool');
   return {

@@ -2,7 +2,7 @@ import { BufferUsage, createStorageBuffer, type Plan, type ScanContext, ScanErro
 import { type BufferRef, checkEncodeArgs, planOf, RecipeBuilder, RecipeExecutor } from '@scan/core/kit';
 import { f32Bits } from '../cpu/bits.js';
 import { NODE_TYPE, type NodeType } from '../format/layout.js';
-import { type Census, childSpan, NODE_TYPES, queueBases } from './census.js';
+import { type Census, censusRegionLeaves, childSpan, NODE_TYPES, queueBases } from './census.js';
 import { createSegmentedCombine, type SegmentedCombine } from './combine/segmented-combine.js';
 import { expandKernel, expandShape, QUEUE_ENTRY_WORDS } from './kernels/expand-kernel.js';
 import { type LeafCombine, leafKernel, leafShape } from './kernels/leaf-kernel.js';
@@ -54,7 +54,8 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  * level's queues are filled and sized; the COO4 leaves are split into per-size queues
  * (`size-class-kernels.ts`) and every leaf queue ordered by the block of outputs its leaves add
  * into (`leaf-order.ts`: a stable sort, so a workgroup's leaves share outputs and its table merges
- * their sums). Nothing is read back. **Product**, every `encode`: clear y,
+ * their sums). Region leaves (FORMAT.md), met at inner levels, go into a queue of their own, which
+ * one kernel multiplies, a workgroup per region leaf. Nothing is read back. **Product**, every `encode`: clear y,
  * then the leaf kernel of each type over those queues, which adds into y by compare-and-swap
  * (`combine: 'atomic'`) or writes its sums as records that a sort by key, a segmented scan and a
  * scatter reduce into y (`combine: 'segmented'`; the plan owns the record arrays, sized from the
@@ -68,8 +69,8 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  * `transpose` multiplies by the transpose of the logical matrix; with the matrix's own transposed
  * flag this decides whether the leaves read their blocks transposed.
  *
- * Memory, fixed when the plan is made: the leaf queue (12 bytes per leaf), the queue counters (a few
- * words per level), with `'atomic'` the 512 KiB spill table, with `'segmented'` the records (about 20
+ * Memory, fixed when the plan is made: the leaf queues (12 bytes per leaf and per region leaf),
+ * the queue counters (a few words per level), with `'atomic'` the 512 KiB spill table, with `'segmented'` the records (about 20
  * bytes per leaf entry: keys, values, run sums, head bits, the sort's and the scan's scratch, and the
  * parameter blocks the sort's count fixup fills from the record count), and a
  * 4-slot parameter ring per part (a block per leaf dispatch). A product has no scalar (the scale is
@@ -110,10 +111,14 @@ export function createPoolSpmvPlan(
     return 4 * QUEUE_ENTRY_WORDS * most;
   };
   const owned: GPUBuffer[] = [];
-  // The per-level counters (four per level), then the COO4 size classes' words.
+  // The per-level counters (four per level), then the COO4 size classes' words, then the region queue's count.
   const classCounter = 4 * L;
+  const regionCounter = classCounter + CLASS_COUNTER_WORDS;
   const traversal = parts.root !== 0;
   const bindable = ctx.caps.limits.maxStorageBufferBindingSize;
+  // Region leaves (FORMAT.md), met at inner levels, go into a queue of their own for one kernel.
+  const regionLeaves = censusRegionLeaves(census);
+  const regionEntries = (census.regions?.entries ?? []).reduce((a, b) => a + b, 0);
   for (const parity of [0, 1]) {
     if (traversal && queueBytes(parity) > bindable) {
       throw new ScanError(
@@ -126,7 +131,7 @@ export function createPoolSpmvPlan(
   if (traversal) {
     owned.push(createStorageBuffer(ctx, queueBytes(0), 'hisparse queue (even levels)'));
     owned.push(createStorageBuffer(ctx, queueBytes(1), 'hisparse queue (odd levels)'));
-    owned.push(createStorageBuffer(ctx, 4 * (classCounter + CLASS_COUNTER_WORDS), 'hisparse queue counts'));
+    owned.push(createStorageBuffer(ctx, 4 * (regionCounter + 4), 'hisparse queue counts'));
     owned.push(
       ctx.device.createBuffer({
         label: 'hisparse dispatch args',
@@ -139,9 +144,20 @@ export function createPoolSpmvPlan(
   // The spill table of hot outputs (spill-kernels.ts), cleared by every product with that combine.
   if (traversal && combine === 'atomic') owned.push(createStorageBuffer(ctx, 8 * SPILL_SLOTS, 'hisparse spill'));
   const [queueEven, queueOdd, counters, args, spill] = owned;
+  const regionBytes = 4 * QUEUE_ENTRY_WORDS * regionLeaves;
+  if (regionBytes > bindable) {
+    for (const b of owned) b.destroy();
+    throw new ScanError(
+      'TOO_LARGE',
+      `createHiSparseSpmvPlan: A's ${regionLeaves} region leaves need a queue of ${regionBytes} bytes, past maxStorageBufferBindingSize (${bindable})`,
+      { argument: 'A' },
+    );
+  }
+  const regions = regionLeaves > 0 ? createStorageBuffer(ctx, regionBytes, 'hisparse region leaves') : undefined;
+  if (regions) owned.push(regions);
   const allocated = owned.length;
   // The records combine: at most one record per leaf entry (a run sum covers one or more entries).
-  const leafEntries = (census.entries[L - 1] ?? []).reduce((a, b) => a + b, 0);
+  const leafEntries = (census.entries[L - 1] ?? []).reduce((a, b) => a + b, 0) + regionEntries;
   let records: SegmentedCombine | undefined;
   if (traversal && combine === 'segmented') {
     try {
@@ -183,22 +199,30 @@ export function createPoolSpmvPlan(
       b.dispatch(queueArgsKernel(), sizing, 1, { first: 4 * level, per0, per1, per2, per3, max_dim: maxDim });
       const counts = census.nodes[level] as readonly number[];
       const bases = queueBases(counts);
-      const [nb0, nb1, nb2, nb3] = queueBases(census.nodes[level + 1] as readonly number[]) as [number, number, number, number];
+      // The dense queue starts at 0 (queueBases): only the other three bases are parameters.
+      const [, nb1, nb2, nb3] = queueBases(census.nodes[level + 1] as readonly number[]) as [number, number, number, number];
       for (const type of NODE_TYPES) {
         if (counts[type] === 0) continue;
-        const bindings = { pool, queue_in: queueOf(level), counters: whole('counters'), queue_out: queueOf(level + 1) };
+        const bindings = {
+          pool,
+          queue_in: queueOf(level),
+          counters: whole('counters'),
+          queue_out: queueOf(level + 1),
+          region_out: regions ? whole('regions') : undefined,
+        };
         const params = {
           in_base: bases[type] as number,
           count_index: 4 * level + type,
           next_counter: 4 * (level + 1),
-          nb0,
           nb1,
           nb2,
           nb3,
           child_span: childSpan(parts.nodeSize, L, level),
+          region_counter: regionCounter,
         };
         const argsRef: BufferRef = { role: 'args', offset: 12 * (4 * level + type), size: 12 };
-        b.dispatchIndirect(expandKernel({ nodeSize: parts.nodeSize, type, mode: 'push', leaf: false }), bindings, argsRef, params);
+        const kernel = expandKernel({ nodeSize: parts.nodeSize, type, mode: 'push', leaf: false, regionQueue: regions !== undefined });
+        b.dispatchIndirect(kernel, bindings, argsRef, params);
       }
     }
     return b.build();
@@ -263,6 +287,24 @@ export function createPoolSpmvPlan(
           if (inClass > 0) leafDispatch(type, k, inClass);
         });
     }
+    if (regions) {
+      // The region leaves: a workgroup each, from their own queue, into y or the records alike.
+      const params = {
+        in_base: 0,
+        count_index: regionCounter,
+        swap: swap ? 1 : 0,
+        scale_bits: f32Bits(parts.scale),
+        start_index: classCounter + CLASS_WORD.zero,
+      };
+      const kernel = leafKernel({
+        nodeSize: parts.nodeSize,
+        type: NODE_TYPE.coo4,
+        combine,
+        region: true,
+        spillAlways: options.spillAlways === true,
+      });
+      b.dispatch(kernel, { ...leafBindings, queue_in: whole('regions') }, regionLeaves, params);
+    }
     if (!records) {
       // The sums that lost their compare-and-swap attempts on a hot output, from the spill table into y.
       b.dispatch(spillFlushKernel(), { spill: whole('spill'), y: whole('y') }, SPILL_SLOTS / 256);
@@ -286,7 +328,10 @@ export function createPoolSpmvPlan(
     const [sorted, keys, perm] = scratch as [GPUBuffer, GPUBuffer, GPUBuffer];
     let sort: { destroy(): void; readonly allocations: number } | undefined;
     try {
-      const roles = { pool: parts.pool, queueEven, queueOdd, counters, args, sorted } as Record<string, GPUBuffer>;
+      const roles = { pool: parts.pool, queueEven, queueOdd, counters, args, sorted, ...(regions ? { regions } : {}) } as Record<
+        string,
+        GPUBuffer
+      >;
       walk.encode(encoder, traverse, roles);
       if (leaves > 1) {
         const queue = (leafLevel % 2 === 0 ? queueEven : queueOdd) as GPUBuffer;
@@ -337,6 +382,7 @@ export function createPoolSpmvPlan(
             [leafLevel % 2 === 0 ? 'queueEven' : 'queueOdd']: leafLevel % 2 === 0 ? queueEven : queueOdd,
             counters,
             ...(spill ? { spill } : {}),
+            ...(regions ? { regions } : {}),
           });
         if (records) Object.assign(roles, records.buffers);
         // Clear y, the leaves (they add into y, or write records).

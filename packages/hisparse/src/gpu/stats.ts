@@ -6,7 +6,7 @@ export type { HiSparseStats };
 
 /**
  * The statistics of `hisparseStats` (same fields, same meaning) from a GPU census: nodes, entries
- * and words per level and type.
+ * and words per level and type, and the region leaves apart.
  *
  * @example
  * ```ts
@@ -21,6 +21,8 @@ export function statsFromCensus(census: Census, shape: { rows: number; cols: num
     leafEntries: zeroCounts(),
     words: POOL_HEADER_WORDS,
   };
+  const regionLeaves = zeroCounts();
+  const regionEntries = zeroCounts();
   census.nodes.forEach((counts, level) => {
     const leaf = level === shape.levels - 1;
     NODE_TYPE_NAMES.forEach((name, type) => {
@@ -29,5 +31,14 @@ export function statsFromCensus(census: Census, shape: { rows: number; cols: num
       tally.words += census.words[level]?.[type] as number;
     });
   });
-  return statsFromTally(shape, tally);
+  // Region leaves sit at inner levels among `nodes`; `hisparseStats` counts them apart.
+  if (census.regions) {
+    NODE_TYPE_NAMES.forEach((name, type) => {
+      regionLeaves[name] = census.regions?.leaves[type] as number;
+      regionEntries[name] = census.regions?.entries[type] as number;
+      tally.innerNodes[name] -= regionLeaves[name];
+    });
+    tally.words += census.regions.words;
+  }
+  return statsFromTally(shape, { ...tally, regionLeaves, regionEntries });
 }

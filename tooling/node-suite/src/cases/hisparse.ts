@@ -1,20 +1,27 @@
-// @scan/hisparse on host data: a matrix built on the GPU from CSR, then A·x and Aᵀ·x read back and
-// compared with the CPU reference's products on the same tree. `size` counts the nonzeros.
+// @scan/hisparse on host data: a matrix built on the GPU from CSR (or on the host with region
+// leaves and uploaded), then A·x and Aᵀ·x read back and compared with the CPU reference's products
+// on the same tree. `size` counts the nonzeros.
 import { createRng, expectCloseArrays } from '@scan/gpu-testing';
 import { HiSparseMatrix } from '@scan/hisparse';
 import { hisparseAdd, hisparseFromCsr, hisparseSpmv, hisparseToCsr, scale, transpose } from '@scan/hisparse/cpu';
-import { perturbedMatrix, poisson2d, powerLawMatrix } from '@scan/spmv';
+import { perturbedMatrix, poisson2d, powerLawMatrix, uniformRandomMatrix } from '@scan/spmv';
 import { defineCase, type NodeCase } from '../case.js';
 
-function hisparseCase(name: string, what: string, make: (size: number, seed: number) => ReturnType<typeof poisson2d>): NodeCase {
+function hisparseCase(
+  name: string,
+  what: string,
+  make: (size: number, seed: number) => ReturnType<typeof poisson2d>,
+  regionLeaves = false,
+): NodeCase {
   return defineCase(name, what, (size, seed) => {
     const A = make(size, seed);
     const rng = createRng(seed + 1);
     const x = Float32Array.from({ length: Math.max(A.rows, A.cols) }, () => 2 * rng.float() - 1);
-    const tree = hisparseFromCsr(A, { nodeSize: 16 });
+    const tree = hisparseFromCsr(A, { nodeSize: 16, regionLeaves });
     return {
       async call(ctx) {
-        const H = await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 16 });
+        // Region leaves: the GPU build does not make them, so the host's tree is uploaded.
+        const H = regionLeaves ? await HiSparseMatrix.fromHost(ctx, tree) : await HiSparseMatrix.fromCsr(ctx, A, { nodeSize: 16 });
         try {
           return [await H.spmv(x.subarray(0, A.cols)), await H.spmv(x.subarray(0, A.rows), { transpose: true })] as const;
         } finally {
@@ -87,5 +94,11 @@ export const hisparseCases: readonly NodeCase[] = [
   ),
   hisparseCase('hisparse.spmv:power-law', 'power law (R-MAT), 16 per row, A·x and Aᵀ·x', (size, seed) =>
     powerLawMatrix({ rows: Math.max(1, size >>> 4), seed }),
+  ),
+  hisparseCase(
+    'hisparse.spmv:region-leaves',
+    'uniform random, 4 per row, built on the host with region leaves, A·x and Aᵀ·x',
+    (size, seed) => uniformRandomMatrix({ rows: Math.max(1, size >>> 2), nnzPerRow: 4, seed }),
+    true,
   ),
 ];

@@ -8,12 +8,20 @@ export const QUEUE_ENTRY_WORDS = 3;
 
 /**
  * Words of one level's census tally: children per type (4), then entries and words per node type
- * (4 × 2), then at the leaf level the COO4 leaves per size class (from {@link TALLY_CLASSES}).
+ * (4 × 2), then at the leaf level the COO4 leaves per size class (from {@link TALLY_CLASSES}), then
+ * at inner levels the region leaves (from {@link TALLY_REGIONS}).
  */
-export const TALLY_WORDS = 16;
+export const TALLY_WORDS = 28;
 
 /** Where the census tally counts the COO4 leaves per size class (`COO4_SIZE_CLASSES`). */
 export const TALLY_CLASSES = 12;
+
+/**
+ * Where the census tally counts region leaves (FORMAT.md, "Region leaves"): their number per type
+ * (4 words), their entries per type (4), and their words (1). They are not in the level's entries
+ * and words per type, which count the nodes whose entries are slots of a d×d grid.
+ */
+export const TALLY_REGIONS = 16;
 
 /**
  * How many invocations work on one node of `type` (its "lanes"), and the workgroup size: an
@@ -37,6 +45,13 @@ export type ExpandSpec = {
   readonly mode: 'push' | 'count';
   /** The nodes are leaves (census only: no children to count). */
   readonly leaf: boolean;
+  /**
+   * `'push'` only: the region leaves met among COOX inner nodes go into a queue of their own
+   * (`region_out`, counted at `region_counter`), which the products' region-leaf kernel reads.
+   * Without it they are skipped (the census's push: they have no children, and the count tallied
+   * them). Either way a region leaf's entries are never taken for children.
+   */
+  readonly regionQueue?: boolean;
 };
 
 const expand = defineKernel({
@@ -47,16 +62,17 @@ const expand = defineKernel({
     counters: readWrite('array<atomic<u32>>'),
     queue_out: spec.mode === 'push' ? readWrite('array<u32>') : undefined,
     tally: spec.mode === 'push' ? undefined : readWrite('array<atomic<u32>>'),
+    region_out: spec.mode === 'push' && spec.regionQueue === true ? readWrite('array<u32>') : undefined,
   }),
   params: {
     in_base: 'u32',
     count_index: 'u32',
     next_counter: 'u32',
-    nb0: 'u32',
     nb1: 'u32',
     nb2: 'u32',
     nb3: 'u32',
     child_span: 'u32',
+    region_counter: 'u32',
   },
   wgsl: (spec) => expandWgsl(spec),
 });
@@ -73,16 +89,22 @@ const expand = defineKernel({
  * counters one by one); **push** the children into their runs. The order inside a queue depends
  * on the scheduler, which only changes the order of additions in the leaves.
  *
+ * A COOX inner node whose word 0 carries the region flag is a **region leaf** (FORMAT.md): it has
+ * no children, so it counts none; the census tallies it apart (number, entries and words per
+ * type at `TALLY_REGIONS`), and the traversal's push with `regionQueue` puts it, with its block's
+ * coordinates, into the region queue (reserved like the others, one atomic per workgroup).
+ *
  * Bindings: `pool`, `queue_in` (this level's queue), `counters`, and `queue_out` (the next level's
  * queue) when pushing or `tally` (the census's words) when counting. Params: `in_base` (the queue
  * base of this level and type), `count_index` (the index of its counter), `next_counter` (the index
- * of the next level's first counter, or of the tally's first word), `nb0`…`nb3` (the next level's
- * queue bases per type) and `child_span` (d^(L−ℓ−1)).
+ * of the next level's first counter, or of the tally's first word), `nb1`…`nb3` (the next level's
+ * queue bases of the types after dense, whose queue starts at 0), `child_span` (d^(L−ℓ−1)) and `region_counter` (the index of the region
+ * queue's counter; read only with `regionQueue`).
  *
  * @example
  * ```ts
  * const kernel = expandKernel({ nodeSize: 32, type: NODE_TYPE.coo4, mode: 'push', leaf: false });
- * b.dispatchIndirect(kernel, { pool, queue_in, counters, queue_out }, argsRef, { in_base, count_index, next_counter, nb0, nb1, nb2, nb3, child_span });
+ * b.dispatchIndirect(kernel, { pool, queue_in, counters, queue_out }, argsRef, { in_base, count_index, next_counter, nb1, nb2, nb3, child_span, region_counter: 0 });
  * ```
  */
 export function expandKernel(spec: ExpandSpec) {
@@ -97,6 +119,9 @@ function expandWgsl(spec: ExpandSpec): string {
   const children = !spec.leaf;
   // The census of COO4 leaves also counts them per size class (the product plans' dispatch sizes).
   const classes = !push && spec.leaf && spec.type === NODE_TYPE.coo4;
+  // Only COOX inner nodes may be region leaves (FORMAT.md: the flag is never tested on a dense node).
+  const regions = !dense && children;
+  const regionQueue = regions && push && spec.regionQueue === true;
   // A slot is present when a dense node's word is not null (+0.0 in a leaf: no entry); every COOX entry is.
   const slotRead = dense
     ? `let word = pool[off + i]; let present = word != 0u; let r = i / D; let c = i % D;`
@@ -113,9 +138,10 @@ var<workgroup> wg_children: array<atomic<u32>, 4>;
 var<workgroup> wg_base: array<u32, 4>;
 var<workgroup> wg_entries: atomic<u32>;
 var<workgroup> wg_words: atomic<u32>;
+${regionQueue ? 'var<workgroup> wg_regions: atomic<u32>;\nvar<workgroup> wg_region_base: u32;' : ''}
 
 fn next_base(t: u32) -> u32 {
-  return select(select(select(params.nb3, params.nb2, t == 2u), params.nb1, t == 1u), params.nb0, t == 0u);
+  return select(select(select(params.nb3, params.nb2, t == 2u), params.nb1, t == 1u), 0u, t == 0u);
 }
 
 @compute @workgroup_size(${workgroupSize})
@@ -130,12 +156,24 @@ fn main(${FLAT_BUILTINS_WGSL}) {
   var col0 = 0u;
   var extent = 0u;
   var vs = 0u;
+  var pointer = 0u;
+  // A region leaf (its entry count without the flag): no children, its entries are not slots.
+  var region = false;
+  var region_n = 0u;
   if (live) {
     let e = (params.in_base + k) * ${QUEUE_ENTRY_WORDS}u;
-    off = queue_in[e] & ~3u;
+    pointer = queue_in[e];
+    off = pointer & ~3u;
     row0 = queue_in[e + 1u];
     col0 = queue_in[e + 2u];
-    ${dense ? 'extent = D * D;' : 'extent = pool[off]; vs = value_start(T, extent);'}
+    ${dense ? 'extent = D * D;' : 'extent = pool[off];'}
+    ${
+      regions
+        ? `region = (extent & REGION_FLAG) != 0u;
+    if (region) { region_n = extent & ~REGION_FLAG; extent = 0u; }`
+        : ''
+    }
+    ${dense ? '' : 'vs = value_start(T, extent);'}
   }
 
   // Count: the children of each type (census: also the node's own entries and words).
@@ -150,7 +188,7 @@ fn main(${FLAT_BUILTINS_WGSL}) {
   ${
     push
       ? ''
-      : `if (live) {
+      : `if (live && !region) {
     atomicAdd(&wg_entries, entries);
     if (lane == 0u) {
       atomicAdd(&wg_words, ${dense ? 'D * D' : 'sparse_words(T, extent)'});
@@ -158,6 +196,17 @@ fn main(${FLAT_BUILTINS_WGSL}) {
     }
   }`
   }
+  ${
+    regions && !push
+      ? `// Region leaves are tallied apart: their number, entries and words.
+  if (live && region && lane == 0u) {
+    atomicAdd(&tally[params.next_counter + ${TALLY_REGIONS}u + T], 1u);
+    atomicAdd(&tally[params.next_counter + ${TALLY_REGIONS + 4}u + T], region_n);
+    atomicAdd(&tally[params.next_counter + ${TALLY_REGIONS + 8}u], region_words(T, region_n));
+  }`
+      : ''
+  }
+  ${regionQueue ? 'if (live && region && lane == 0u) { atomicAdd(&wg_regions, 1u); }' : ''}
   workgroupBarrier();
   ${
     push
@@ -167,6 +216,15 @@ fn main(${FLAT_BUILTINS_WGSL}) {
     let n = atomicLoad(&wg_children[lid]);
     if (n > 0u) { wg_base[lid] = next_base(lid) + atomicAdd(&counters[params.next_counter + lid], n); }
     atomicStore(&wg_children[lid], 0u);
+  }
+  ${
+    regionQueue
+      ? `if (lid == 4u) {
+    let n = atomicLoad(&wg_regions);
+    if (n > 0u) { wg_region_base = atomicAdd(&counters[params.region_counter], n); }
+    atomicStore(&wg_regions, 0u);
+  }`
+      : ''
   }
   workgroupBarrier();
 
@@ -180,6 +238,17 @@ fn main(${FLAT_BUILTINS_WGSL}) {
       queue_out[dst + 1u] = row0 + r * params.child_span;
       queue_out[dst + 2u] = col0 + c * params.child_span;
     }
+  }${
+    regionQueue
+      ? `
+  // A region leaf goes whole into the region queue, with its block's coordinates.
+  if (live && region && lane == 0u) {
+    let dst = (wg_region_base + atomicAdd(&wg_regions, 1u)) * ${QUEUE_ENTRY_WORDS}u;
+    region_out[dst] = pointer;
+    region_out[dst + 1u] = row0;
+    region_out[dst + 2u] = col0;
+  }`
+      : ''
   }`
       : `
   // Tally: this level's children per type, and entries and words per node type.

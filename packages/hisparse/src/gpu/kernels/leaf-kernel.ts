@@ -46,6 +46,13 @@ export type LeafSpec = {
   readonly sizeClass?: number;
   /** `'atomic'` only, for tests: every sum goes through the spill table (see spill-kernels.ts). */
   readonly spillAlways?: boolean;
+  /**
+   * The queue holds region leaves (FORMAT.md, "Region leaves"; the traversal's region queue) of
+   * any sparse type, read from each pointer: a workgroup per region leaf (up to
+   * `REGION_LEAF_MAX_ENTRIES` = 4096 entries, 16 per invocation), 32-bit local coordinates. `type`
+   * and `sizeClass` are ignored.
+   */
+  readonly region?: boolean;
 };
 
 /**
@@ -88,14 +95,19 @@ export type LeafSpec = {
  */
 export function leafKernel(spec: LeafSpec) {
   // The defaults written out, so that a spec that leaves them out names the same pipeline.
+  const region = spec.region === true;
   return leaf({
     nodeSize: spec.nodeSize,
-    type: spec.type,
+    type: region ? NODE_TYPE.coo4 : spec.type,
     combine: spec.combine ?? 'atomic',
-    sizeClass: spec.sizeClass ?? 0,
+    sizeClass: region ? 0 : (spec.sizeClass ?? 0),
     spillAlways: spec.spillAlways === true,
+    region,
   });
 }
+
+/** Invocations per region leaf, and per workgroup: one workgroup per region leaf. */
+const REGION_LANES = 256;
 
 const leaf = defineKernel({
   name: 'hisparse/leaf',
@@ -160,9 +172,10 @@ fn add_local(i: u32, v: f32) {
 /**
  * The walk over a leaf's entries, with `emit(out, value)` the WGSL statement each sum goes to (once
  * per line of a dense leaf, once per run of a sparse lane); `counting` leaves out the reads of x
- * (the first walk of the records combine only counts the runs).
+ * (the first walk of the records combine only counts the runs). `coord` is the WGSL call giving
+ * entry i's local (row, col): a COOX leaf's byte pair or a region leaf's 16-bit pair.
  */
-function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, counting: boolean): string {
+function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, counting: boolean, coord: string): string {
   if (dense) {
     return `
   // One line of the block per invocation: a row (plain) or a column (swapped) of stored entries.
@@ -195,7 +208,7 @@ function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, 
       for (var e = 0u; e < X; e++) {
         let i = g * X + e;
         if (i < n) {
-          let rc = coord_of(off, T, i);
+          let rc = ${coord};
           let r = row0 + rc.x;
           let c = col0 + rc.y;
           let out = select(r, c, swap);
@@ -214,12 +227,14 @@ function walkWgsl(dense: boolean, emit: (out: string, value: string) => string, 
 }
 
 function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
-  const { lanes, workgroupSize } = leafShape(spec.type, spec.sizeClass);
-  const dense = spec.type === NODE_TYPE.dense;
+  const region = spec.region === true;
+  const { lanes, workgroupSize } = region ? { lanes: REGION_LANES, workgroupSize: REGION_LANES } : leafShape(spec.type, spec.sizeClass);
+  const dense = spec.type === NODE_TYPE.dense && !region;
   const records = combine === 'segmented';
+  const coord = region ? 'region_coord(off, t, i)' : 'coord_of(off, T, i)';
   let body: string;
   if (!records) {
-    body = walkWgsl(dense, (o, v) => (dense ? `add_y(${o}, ${v});` : `add_local(${o}, ${v});`), false);
+    body = walkWgsl(dense, (o, v) => (dense ? `add_y(${o}, ${v});` : `add_local(${o}, ${v});`), false, coord);
     if (!dense) {
       body += `
   workgroupBarrier();
@@ -233,7 +248,7 @@ function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
     body = `
   // Count: this lane's runs; the workgroup's total in workgroup memory gives the lane its place.
   var runs = 0u;
-  {${walkWgsl(dense, () => 'runs += 1u;', true)}
+  {${walkWgsl(dense, () => 'runs += 1u;', true, coord)}
   }
   let mine = atomicAdd(&wg_records, runs);
   workgroupBarrier();
@@ -245,7 +260,7 @@ function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
   workgroupBarrier();
   // Write: the same walk, each run sum a record (output index, partial).
   var at = wg_base + mine;
-  {${walkWgsl(dense, (o, v) => `record_keys[at] = ${o}; record_values[at] = ${v}; at += 1u;`, false)}
+  {${walkWgsl(dense, (o, v) => `record_keys[at] = ${o}; record_values[at] = ${v}; at += 1u;`, false, coord)}
   }`;
   }
   const yDecl = records
@@ -253,12 +268,12 @@ function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
 var<workgroup> wg_base: u32;
 const NO_OUTPUT: u32 = 0xffffffffu;`
     : `${spillAddWgsl(spec.spillAlways)}
-${dense ? '' : hashWgsl(hashSlots(spec.nodeSize, workgroupSize / lanes))}`;
+${dense ? '' : hashWgsl(region ? 1024 : hashSlots(spec.nodeSize, workgroupSize / lanes))}`;
   return `
 ${NODE_WGSL}
 const D: u32 = ${spec.nodeSize}u;
 const T: u32 = ${spec.type}u;
-const X: u32 = ${dense ? 1 : entriesPerLoad(spec.type as Exclude<NodeType, 0>)}u;
+${region ? '' : `const X: u32 = ${dense ? 1 : entriesPerLoad(spec.type as Exclude<NodeType, 0>)}u;`}
 const LANES: u32 = ${lanes}u;
 const WG: u32 = ${workgroupSize}u;
 ${yDecl}
@@ -276,7 +291,17 @@ fn main(${FLAT_BUILTINS_WGSL}) {
   let off = queue_in[e] & ~3u;
   let row0 = queue_in[e + 1u];
   let col0 = queue_in[e + 2u];
-  ${dense ? '' : 'let n = select(0u, pool[off], live);\n  let vs = value_start(T, n);'}
+  ${
+    region
+      ? `// A region leaf: its type from the pointer, its count below the flag, 16-bit local coordinates.
+  let t = queue_in[e] & 3u;
+  let X = per_load(t);
+  let n = select(0u, pool[off] & ~REGION_FLAG, live);
+  let vs = region_value_start(t, n);`
+      : dense
+        ? ''
+        : 'let n = select(0u, pool[off], live);\n  let vs = value_start(T, n);'
+  }
 ${body}
 }
 `;

@@ -1,4 +1,4 @@
-import { NODE_TYPE } from '../../format/layout.js';
+import { NODE_TYPE, REGION_LEAF_FLAG } from '../../format/layout.js';
 
 // WGSL that reads HiSparse nodes out of the pool binding, mirroring `src/format/layout.ts` (the
 // executable form of FORMAT.md): the two low bits of a pointer are the node type; a COOX node
@@ -41,6 +41,23 @@ fn node_type(n: u32) -> u32 {
 `;
 }
 
+/**
+ * Region leaves (FORMAT.md, "Region leaves"), mirroring `regionLayout` in `src/format/layout.ts`: a
+ * COOX node at an inner level whose word 0 carries `REGION_FLAG` and the entry count below it; one
+ * coordinate word per entry (`row | col << 16`, local to the region) from word X, the values from
+ * the next multiple of X after them. `region_words(t, n)` is the node's size; `region_coord(off,
+ * t, i)` the local (row, col) of entry i; `region_value_start(t, n)` its first value word.
+ */
+const REGION_WGSL = `
+const REGION_FLAG: u32 = ${REGION_LEAF_FLAG >>> 0}u;
+fn region_value_start(t: u32, n: u32) -> u32 { return align_up(per_load(t) + padded_slots(t, n), per_load(t)); }
+fn region_words(t: u32, n: u32) -> u32 { return align_up(region_value_start(t, n) + padded_slots(t, n), 4u); }
+fn region_coord(off: u32, t: u32, i: u32) -> vec2<u32> {
+  let word = pool[off + per_load(t) + i];
+  return vec2<u32>(word & 0xffffu, word >> 16u);
+}
+`;
+
 /** Node types and helpers every traversal kernel declares (it declares `pool` and `D`). */
 export const NODE_WGSL = `
 const TYPE_DENSE: u32 = ${NODE_TYPE.dense}u;
@@ -53,7 +70,7 @@ fn coord_of(off: u32, t: u32, i: u32) -> vec2<u32> {
   let half = (pool[off + coord_start(t) + (i >> 1u)] >> (16u * (i & 1u))) & 0xffffu;
   return vec2<u32>(half & 0xffu, half >> 8u);
 }
-`;
+${REGION_WGSL}`;
 
 /** The workgroup index of a 2-D (possibly indirect) dispatch, as one number. */
 export const FLAT_WORKGROUP_WGSL = 'let wg = wid.x + wid.y * nwg.x;';
