@@ -368,8 +368,9 @@ describe('region leaves (FORMAT.md) read by the GPU products', () => {
     }
   });
 
-  it('the GPU add and edits refuse a matrix holding them, naming it', async () => {
-    const R = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(randomCsrDyadic(500, 500, 600, 57), { nodeSize: 4, regionLeaves: true }));
+  it('toCsr reads them back; the GPU add and edits refuse a matrix holding them, naming it', async () => {
+    const A = randomCsrDyadic(500, 500, 600, 57);
+    const R = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(A, { nodeSize: 4, regionLeaves: true }));
     const P = await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(randomCsrDyadic(500, 500, 600, 58), { nodeSize: 4 }));
     const unsupported = async (f: () => unknown, argument: string) => {
       const error = await (async () => f())().then(
@@ -383,6 +384,12 @@ describe('region leaves (FORMAT.md) read by the GPU products', () => {
     try {
       expect(R.census.regions).toBeDefined();
       expect(P.census.regions).toBeUndefined();
+      const csr = await R.transpose().transpose().toCsr();
+      expect([Array.from(csr.rowPtr), Array.from(csr.colIdx), bits(csr.values)]).toEqual([
+        Array.from(A.rowPtr),
+        Array.from(A.colIdx),
+        bits(A.values),
+      ]);
       await unsupported(() => R.add(P), 'A');
       await unsupported(() => P.add(R), 'B');
       await unsupported(() => R.insert(1, 2, 3), 'A');
