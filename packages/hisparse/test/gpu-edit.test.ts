@@ -62,72 +62,121 @@ function viewOf(M: HiSparseMatrix, H: HiSparseHost, view: View, s: number): [HiS
   return [M.transpose().transpose(), H];
 }
 
+/**
+ * `count` seeded random edits (new positions, overwrites, removals of present and maybe-absent
+ * entries) of `H0` through plain, transposed and scaled views, on the GPU and the CPU side by side:
+ * after each the matrices must be the same (CSR, statistics, census, every sixth step products) and
+ * hold the same pool words; the source and some kept matrices must still read their own content.
+ */
+async function editSequence(H0: HiSparseHost, count: number, seed: number): Promise<void> {
+  const A = await HiSparseMatrix.fromHost(ctx, H0);
+  const csr0 = hisparseToCsr(H0);
+  const x0 = dyadicVector(A.cols, 3);
+  const y0 = plain(await A.spmv(x0));
+  let M = A.transpose().transpose();
+  let H = H0;
+  const rng = createRng(seed);
+  const steps: string[] = [];
+  const kept: [HiSparseMatrix, HiSparseHost, string][] = [];
+  for (let step = 0; step < count; step++) {
+    const view: View = (['plain', 'transposed', 'scaled'] as const)[step % 3] as View;
+    const [V, Hv] = viewOf(M, H, view, step % 2 === 0 ? 2 : 0.5);
+    const existing = [...entryMap(hisparseToCsr(Hv)).keys()].map((k) => k.split(',').map(Number) as [number, number]);
+    const kind = step < 16 ? step % 4 : rng.int(0, 4);
+    let next: HiSparseMatrix;
+    let Hn: HiSparseHost;
+    let what: string;
+    if (kind === 0 || existing.length === 0) {
+      // A new position anywhere (often in an empty block: a new subtree).
+      const [r, c] = [rng.int(0, Hv.rows - 1), rng.int(0, Hv.cols - 1)];
+      const v = rng.int(-40, 40) / 4 || 1;
+      [next, Hn, what] = [await V.insert(r, c, v), hisparseInsert(Hv, r, c, v), `insert (${r}, ${c}) = ${v}`];
+    } else if (kind === 1) {
+      // Overwrite an existing entry.
+      const [r, c] = existing[rng.int(0, existing.length - 1)]!;
+      const v = rng.int(1, 40) / 8;
+      [next, Hn, what] = [await V.insert(r, c, v), hisparseInsert(Hv, r, c, v), `overwrite (${r}, ${c}) = ${v}`];
+    } else if (kind === 2) {
+      // Remove an existing entry.
+      const [r, c] = existing[rng.int(0, existing.length - 1)]!;
+      [next, Hn, what] = [await V.remove(r, c), hisparseRemove(Hv, r, c), `remove (${r}, ${c})`];
+    } else {
+      // Remove a position (often absent: nothing is appended and the root stays).
+      const [r, c] = [rng.int(0, Hv.rows - 1), rng.int(0, Hv.cols - 1)];
+      const before = V.tree.poolWords;
+      const absent = !entryMap(hisparseToCsr(Hv)).has(`${r},${c}`);
+      [next, Hn, what] = [await V.remove(r, c), hisparseRemove(Hv, r, c), `remove maybe-absent (${r}, ${c})`];
+      if (absent) {
+        expect(next.root, what).toBe(V.root);
+        expect(V.tree.poolWords, what).toBe(before);
+      }
+    }
+    steps.push(`${view}: ${what}`);
+    const label = `step ${step} (${steps[step]})`;
+    await expectSame(next, Hn, label, step % 6 === 5);
+    // Same pool on both sides, same appends in the same order: the same words.
+    expect(Array.from((await next.toHost()).pool.view()), `${label}: pool words`).toEqual(Array.from(Hn.pool.view()));
+    V.destroy();
+    if (step % 11 === 3) kept.push([M, H, `before step ${step}`]);
+    else M.destroy();
+    [M, H] = [next, Hn];
+  }
+  // The source and every kept matrix still read their own content (the pool grew meanwhile).
+  expectSameCsr(await A.toCsr(), csr0, 'A after all edits');
+  expect(plain(await A.spmv(x0)), 'A·x after all edits').toEqual(y0);
+  expect(A.stats()).toEqual(hisparseStats(H0));
+  for (const [K, HK, label] of kept) {
+    await expectSame(K, HK, label, false);
+    K.destroy();
+  }
+  M.destroy();
+  A.destroy();
+}
+
 describe('HiSparseMatrix insert and remove (copy-on-write on the GPU pool)', () => {
   it('a random edit sequence through plain, transposed and scaled views matches the CPU chain, d = 4', async () => {
     // 40×30 with entries only in the top-left 20×15: inserts below and right of it create subtrees.
-    const H0 = hisparseFromCoo(cornerCoo(40, 30, 20, 15, 70, 1), { nodeSize: 4 });
-    const A = await HiSparseMatrix.fromHost(ctx, H0);
-    const csr0 = hisparseToCsr(H0);
-    const x0 = dyadicVector(A.cols, 3);
-    const y0 = plain(await A.spmv(x0));
-    let M = A.transpose().transpose();
-    let H = H0;
-    const rng = createRng(7);
-    const steps: string[] = [];
-    const kept: [HiSparseMatrix, HiSparseHost, string][] = [];
-    for (let step = 0; step < 44; step++) {
-      const view: View = (['plain', 'transposed', 'scaled'] as const)[step % 3] as View;
-      const [V, Hv] = viewOf(M, H, view, step % 2 === 0 ? 2 : 0.5);
-      const existing = [...entryMap(hisparseToCsr(Hv)).keys()].map((k) => k.split(',').map(Number) as [number, number]);
-      const kind = step < 16 ? step % 4 : rng.int(0, 4);
-      let next: HiSparseMatrix;
-      let Hn: HiSparseHost;
-      let what: string;
-      if (kind === 0 || existing.length === 0) {
-        // A new position anywhere (often in an empty block: a new subtree).
-        const [r, c] = [rng.int(0, Hv.rows - 1), rng.int(0, Hv.cols - 1)];
-        const v = rng.int(-40, 40) / 4 || 1;
-        [next, Hn, what] = [await V.insert(r, c, v), hisparseInsert(Hv, r, c, v), `insert (${r}, ${c}) = ${v}`];
-      } else if (kind === 1) {
-        // Overwrite an existing entry.
-        const [r, c] = existing[rng.int(0, existing.length - 1)]!;
-        const v = rng.int(1, 40) / 8;
-        [next, Hn, what] = [await V.insert(r, c, v), hisparseInsert(Hv, r, c, v), `overwrite (${r}, ${c}) = ${v}`];
-      } else if (kind === 2) {
-        // Remove an existing entry.
-        const [r, c] = existing[rng.int(0, existing.length - 1)]!;
-        [next, Hn, what] = [await V.remove(r, c), hisparseRemove(Hv, r, c), `remove (${r}, ${c})`];
-      } else {
-        // Remove a position (often absent: nothing is appended and the root stays).
-        const [r, c] = [rng.int(0, Hv.rows - 1), rng.int(0, Hv.cols - 1)];
-        const before = V.tree.poolWords;
-        const absent = !entryMap(hisparseToCsr(Hv)).has(`${r},${c}`);
-        [next, Hn, what] = [await V.remove(r, c), hisparseRemove(Hv, r, c), `remove maybe-absent (${r}, ${c})`];
-        if (absent) {
-          expect(next.root, what).toBe(V.root);
-          expect(V.tree.poolWords, what).toBe(before);
-        }
-      }
-      steps.push(`${view}: ${what}`);
-      const label = `step ${step} (${steps[step]})`;
-      await expectSame(next, Hn, label, step % 6 === 5);
-      // Same pool on both sides, same appends in the same order: the same words.
-      expect(Array.from((await next.toHost()).pool.view()), `${label}: pool words`).toEqual(Array.from(Hn.pool.view()));
-      V.destroy();
-      if (step % 11 === 3) kept.push([M, H, `before step ${step}`]);
-      else M.destroy();
-      [M, H] = [next, Hn];
+    await editSequence(hisparseFromCoo(cornerCoo(40, 30, 20, 15, 70, 1), { nodeSize: 4 }), 44, 7);
+  });
+
+  it('through region leaves: rebuilt by the build rule, as the CPU chain does (d = 4)', async () => {
+    // Random entries at d = 4 with region leaves: most paths meet one; every edit through it reads
+    // it back whole, rebuilds the region (it may stay one or become a subtree) and appends it.
+    const H0 = hisparseFromCoo(randomCoo(300, 300, 400, 21), { nodeSize: 4, regionLeaves: true });
+    expect(hisparseStats(H0).regionLeaves.coo4).toBeGreaterThan(0);
+    await editSequence(H0, 30, 22);
+  });
+
+  it('a region leaf at the entry cap becomes a subtree, and one emptied goes (d = 64)', async () => {
+    // The whole 4096² matrix is one region leaf of 4095 entries: two inserts pass the cap.
+    let H = hisparseFromCoo(randomCoo(4096, 4096, 4095, 23), { nodeSize: 64, regionLeaves: true });
+    let M = await HiSparseMatrix.fromHost(ctx, H);
+    expect(M.census.regions?.entries).toEqual([0, 0, 0, hisparseStats(H).nnz]);
+    const taken = entryMap(hisparseToCsr(H));
+    const rng = createRng(24);
+    while (hisparseStats(H).regionLeaves.coo4 > 0) {
+      const [r, c] = [rng.int(0, 4095), rng.int(0, 4095)];
+      if (taken.has(`${r},${c}`)) continue;
+      const next = await M.insert(r, c, 1);
+      M.destroy();
+      [M, H] = [next, hisparseInsert(H, r, c, 1)];
     }
-    // The source and every kept matrix still read their own content (the pool grew meanwhile).
-    expectSameCsr(await A.toCsr(), csr0, 'A after all edits');
-    expect(plain(await A.spmv(x0)), 'A·x after all edits').toEqual(y0);
-    expect(A.stats()).toEqual(hisparseStats(H0));
-    for (const [K, HK, label] of kept) {
-      await expectSame(K, HK, label, false);
-      K.destroy();
-    }
+    expect(M.census.regions, 'no region leaf left').toBeUndefined();
+    await expectSame(M, H, 'past the cap', false);
     M.destroy();
-    A.destroy();
+    // A region leaf of three entries emptied one by one: the matrix ends without a root.
+    const small = randomCoo(4096, 4096, 3, 25);
+    H = hisparseFromCoo(small, { nodeSize: 64, regionLeaves: true });
+    M = await HiSparseMatrix.fromHost(ctx, H);
+    for (let k = 0; k < 3; k++) {
+      const [r, c] = [small.rowIdx[k]!, small.colIdx[k]!];
+      const next = await M.remove(r, c);
+      M.destroy();
+      [M, H] = [next, hisparseRemove(H, r, c)];
+      await expectSame(M, H, `removed ${k + 1} of 3`, k === 2);
+    }
+    expect(M.root).toBe(0);
+    M.destroy();
   });
 
   it('a 4×4 leaf turns dense and back, inner nodes too, then every entry goes down to an empty matrix (d = 4)', async () => {

@@ -4,7 +4,7 @@ import { checkHiSparse, checkIndex } from '../format/args.js';
 import { chooseNodeType, type NodeType, NULL_POINTER } from '../format/layout.js';
 import { type HiSparseHost, makeHiSparse } from '../format/matrix.js';
 import { type NodeEntries, readNode, writeNode } from '../format/node-io.js';
-import { isRegionLeaf, readRegionLeaf } from '../format/region-io.js';
+import { isRegionLeaf, type RegionEntries, readRegionLeaf } from '../format/region-io.js';
 import { f32Bits } from './bits.js';
 import { subtreeFromEntries } from './region.js';
 import { writeSkeleton } from './tree.js';
@@ -146,6 +146,47 @@ export function checkEdit(
 }
 
 /**
+ * Applies an edit at stored (r, c) to the entries `e` of the region leaf at `level` it falls in
+ * (row-major, local coordinates; changed in place): stores the bits, or removes the entry.
+ * Returns false when nothing changes (removing an absent entry). The CPU's edits and the GPU's
+ * (which read the region leaf back) share it.
+ *
+ * @example
+ * ```ts
+ * const e = readRegionLeaf(H.pool, pointer);
+ * if (editRegionEntries(e, r, c, level, H.nodeSize, H.levels, { bits: f32Bits(2) })) subtreeFromEntries(e, level, d, levels);
+ * ```
+ */
+export function editRegionEntries(
+  e: RegionEntries,
+  r: number,
+  c: number,
+  level: number,
+  d: number,
+  levels: number,
+  change: EditChange,
+): boolean {
+  const side = d ** (levels - level);
+  const [lr, lc] = [r % side, c % side];
+  let at = 0;
+  while (at < e.rows.length && (e.rows[at]! < lr || (e.rows[at] === lr && e.cols[at]! < lc))) at++;
+  const present = at < e.rows.length && e.rows[at] === lr && e.cols[at] === lc;
+  if (change === null) {
+    if (!present) return false; // removing what is not there: nothing to copy
+    e.rows.splice(at, 1);
+    e.cols.splice(at, 1);
+    e.bits.splice(at, 1);
+  } else if (present) {
+    e.bits[at] = change.bits;
+  } else {
+    e.rows.splice(at, 0, lr);
+    e.cols.splice(at, 0, lc);
+    e.bits.splice(at, 0, change.bits);
+  }
+  return true;
+}
+
+/**
  * An edit whose path meets the region leaf `pointer` at `level`: the region's entries with the
  * change applied are rebuilt by the build's rule (they may stay one region leaf, or no longer
  * qualify and become a subtree), appended to the pool, and the path above is rewritten to point at
@@ -162,24 +203,8 @@ function editRegion(
   change: EditChange,
 ): number {
   const { pool, nodeSize: d, levels } = h;
-  const side = d ** (levels - level);
-  const [lr, lc] = [r % side, c % side];
   const e = readRegionLeaf(pool, pointer);
-  let at = 0;
-  while (at < e.rows.length && (e.rows[at]! < lr || (e.rows[at] === lr && e.cols[at]! < lc))) at++;
-  const present = at < e.rows.length && e.rows[at] === lr && e.cols[at] === lc;
-  if (change === null) {
-    if (!present) return h.root; // removing what is not there: nothing to copy
-    e.rows.splice(at, 1);
-    e.cols.splice(at, 1);
-    e.bits.splice(at, 1);
-  } else if (present) {
-    e.bits[at] = change.bits;
-  } else {
-    e.rows.splice(at, 0, lr);
-    e.cols.splice(at, 0, lc);
-    e.bits.splice(at, 0, change.bits);
-  }
+  if (!editRegionEntries(e, r, c, level, d, levels, change)) return h.root;
   const skeleton = subtreeFromEntries(e, level, d, levels);
   const rebuilt = skeleton === null ? NULL_POINTER : writeSkeleton(pool, skeleton, d);
   if (level === 0) return rebuilt;

@@ -69,24 +69,26 @@ export function skeletonLevels(skeleton: SkeletonNode): SkeletonNode[][] {
  * Appends a skeleton to `pool` in the canonical order (the deepest level first, the subtree's root
  * last; within a level in hierarchical order, region leaves among the other nodes of their
  * level) and returns the pointer of its root. `fillPool` does this into a fresh pool; edits that
- * rebuild a region append into the matrix's pool.
+ * rebuild a region append into the matrix's pool. `shift` is added to every pointer written into a
+ * parent and to the one returned: the GPU's edits write into a scratch pool whose words are
+ * appended `shift` words further on in the matrix's pool.
  *
  * @example
  * ```ts
  * const pointer = writeSkeleton(H.pool, { slots: [0], bits: [0x3f800000] }, H.nodeSize);
  * ```
  */
-export function writeSkeleton(pool: HiSparsePool, skeleton: SkeletonNode, d: number): number {
+export function writeSkeleton(pool: HiSparsePool, skeleton: SkeletonNode, d: number, shift = 0): number {
   const levels = skeletonLevels(skeleton);
   const pointers = new Map<SkeletonNode, number>();
   for (let k = levels.length - 1; k >= 0; k--) {
     for (const node of levels[k]!) {
       if (node.region) {
-        pointers.set(node, writeRegionLeaf(pool, node.region.rows, node.region.cols, node.bits!));
+        pointers.set(node, shift + writeRegionLeaf(pool, node.region.rows, node.region.cols, node.bits!));
         continue;
       }
       const words = node.children ? node.children.map((child) => pointers.get(child)!) : node.bits!;
-      pointers.set(node, writeNode(pool, chooseNodeType(node.slots.length, d), node.slots, words, d));
+      pointers.set(node, shift + writeNode(pool, chooseNodeType(node.slots.length, d), node.slots, words, d));
     }
   }
   return pointers.get(skeleton)!;

@@ -64,8 +64,8 @@ export function censusRegionLeaves(census: Census): number {
 
 /**
  * Throws an `UNSUPPORTED` ScanError naming `argument` when the matrix of `census` holds region
- * leaves: the GPU products read them, the GPU add and edits do not yet (their joint traversals
- * take an inner node's words for child pointers).
+ * leaves: the GPU products and edits read them, the GPU add does not yet (its joint traversal
+ * takes an inner node's words for child pointers).
  *
  * @example
  * ```ts
@@ -76,7 +76,7 @@ export function refuseRegionLeaves(census: Census, argument: string, operation: 
   if (census.regions === undefined) return;
   throw new ScanError(
     'UNSUPPORTED',
-    `${argument} holds ${censusRegionLeaves(census)} region leaves (built with regionLeaves or nodeSize: 'auto'): the GPU ${operation} does not read them yet (its products do); ${operation} on the host with @scan/hisparse/cpu (A.toHost()), or build without regionLeaves`,
+    `${argument} holds ${censusRegionLeaves(census)} region leaves (built with regionLeaves or nodeSize: 'auto'): the GPU ${operation} does not read them yet (its products and edits do); ${operation} on the host with @scan/hisparse/cpu (A.toHost()), or build without regionLeaves`,
     { argument },
   );
 }

@@ -186,8 +186,8 @@ export class HiSparseMatrix {
   /**
    * Uploads a matrix built on the host (`@scan/hisparse/cpu`), with its state, into a new pool
    * buffer, and takes the census the products are sized from. A matrix with region leaves
-   * (`regionLeaves`, `nodeSize: 'auto'`) is uploaded as it is: its products read them; `add`,
-   * `insert` and `remove` on the GPU refuse it (`UNSUPPORTED`) until they do.
+   * (`regionLeaves`, `nodeSize: 'auto'`) is uploaded as it is: its products and edits read them;
+   * `add` on the GPU refuses it (`UNSUPPORTED`) until it does.
    *
    * @example
    * ```ts
@@ -334,8 +334,10 @@ export class HiSparseMatrix {
    * applies: coordinates are swapped for a transposed view and `value / scale` is stored (exact for
    * power-of-two scales); a matrix scaled by 0 cannot be edited, and storing +0 in a dense leaf
    * removes the entry. When the pool buffer is full it is replaced by one twice as large, for every
-   * matrix sharing it. Bad `row`/`col` are `INVALID_ARGUMENT` ScanErrors naming the argument; a
-   * matrix holding region leaves is an `UNSUPPORTED` one naming `A` (edit it on the host).
+   * matrix sharing it. Bad `row`/`col` are `INVALID_ARGUMENT` ScanErrors naming the argument. Where
+   * the path meets a region leaf (a matrix built with `regionLeaves`), that region is read back
+   * whole (at most 4096 entries), rebuilt with the change by the build's rule as `hisparseInsert`
+   * does, and appended with the path above it.
    *
    * @example
    * ```ts
@@ -368,7 +370,6 @@ export class HiSparseMatrix {
 
   /** The edit at logical (row, col): the new matrix shares the pool (held for the edit's duration). */
   private async edit(row: number, col: number, change: EditChange): Promise<HiSparseMatrix> {
-    refuseRegionLeaves(this.census, 'A', change === null ? 'remove' : 'insert');
     const [r, c] = this.transposed ? [col, row] : [row, col];
     const tree = this.tree.retain();
     try {

@@ -34,7 +34,7 @@ export interface GpuHiSparseParts {
 /**
  * Uploads a host matrix's pool into a new storage buffer (the caller owns it). A matrix holding
  * region leaves (built by `@scan/hisparse/cpu` with `regionLeaves` or `nodeSize: 'auto'`) is
- * uploaded as it is: the GPU products read them; the GPU add and edits refuse such a matrix.
+ * uploaded as it is: the GPU products and edits read them; the GPU add refuses such a matrix.
  *
  * @example
  * ```ts

@@ -1,6 +1,17 @@
 import type { ScanContext } from '@scan/core';
-import { type EditChange, pathSlots, rewritePath } from '../../cpu/edit.js';
-import { NODE_TYPE, type NodeType, nodeWords, POOL_HEADER_WORDS, TYPE_MASK } from '../../format/layout.js';
+import { type EditChange, editRegionEntries, pathSlots, rewritePath } from '../../cpu/edit.js';
+import { subtreeFromEntries } from '../../cpu/region.js';
+import { type SkeletonNode, skeletonLevels, skeletonNodeWords, writeSkeleton } from '../../cpu/tree.js';
+import {
+  chooseNodeType,
+  NODE_TYPE,
+  type NodeType,
+  NULL_POINTER,
+  nodeWords,
+  POOL_HEADER_WORDS,
+  regionLeafType,
+  TYPE_MASK,
+} from '../../format/layout.js';
 import { writeNode } from '../../format/node-io.js';
 import { HiSparsePool } from '../../format/pool.js';
 import type { Census } from '../census.js';
@@ -48,11 +59,14 @@ export interface CountedNode {
   readonly type: NodeType;
   readonly entries: number;
   readonly words: number;
+  /** A region leaf: counted in `nodes` and in the census's `regions`, not in `entries`/`words`. */
+  readonly region?: boolean;
 }
 
 /**
  * The census after an edit: `removed` nodes (the old path) taken out, `added` ones (the new path)
- * put in, COO4 leaves in their size classes too; every other node is shared and stays counted.
+ * put in, COO4 leaves in their size classes and region leaves in `regions` too (absent again when
+ * none is left); every other node is shared and stays counted.
  *
  * @example
  * ```ts
@@ -65,9 +79,19 @@ export function censusAfter(census: Census, removed: readonly CountedNode[], add
   const entries = copy(census.entries);
   const words = copy(census.words);
   const coo4Classes = [...census.coo4Classes];
+  const regionLeaves = [...(census.regions?.leaves ?? [0, 0, 0, 0])];
+  const regionEntries = [...(census.regions?.entries ?? [0, 0, 0, 0])];
+  let regionWords = census.regions?.words ?? 0;
   const leafLevel = census.nodes.length - 1;
   const apply = (list: readonly CountedNode[], sign: number) => {
     for (const n of list) {
+      if (n.region) {
+        (nodes[n.level] as number[])[n.type] = ((nodes[n.level] as number[])[n.type] as number) + sign;
+        regionLeaves[n.type] = (regionLeaves[n.type] as number) + sign;
+        regionEntries[n.type] = (regionEntries[n.type] as number) + sign * n.entries;
+        regionWords += sign * n.words;
+        continue;
+      }
       if (n.level === leafLevel && n.type === NODE_TYPE.coo4) {
         const k = sizeClassOf(n.entries);
         coo4Classes[k] = (coo4Classes[k] as number) + sign;
@@ -79,7 +103,37 @@ export function censusAfter(census: Census, removed: readonly CountedNode[], add
   };
   apply(removed, -1);
   apply(added, 1);
-  return { nodes, entries, words, coo4Classes };
+  const regions = regionWords > 0 ? { regions: { leaves: regionLeaves, entries: regionEntries, words: regionWords } } : {};
+  return { nodes, entries, words, coo4Classes, ...regions };
+}
+
+/**
+ * The nodes of a skeleton subtree whose root is at `level`, as the census counts them (region
+ * leaves flagged): what an edit through a region leaf adds.
+ *
+ * @example
+ * ```ts
+ * countSkeleton({ slots: [0], bits: [0x3f800000] }, 1, 4); // [{ level: 1, type: 1, entries: 1, words: 4 }]
+ * ```
+ */
+export function countSkeleton(skeleton: SkeletonNode, level: number, d: number): CountedNode[] {
+  return skeletonLevels(skeleton).flatMap((nodes, depth) =>
+    nodes.map((node): CountedNode => {
+      const words = skeletonNodeWords(node, d);
+      if (node.region)
+        return {
+          level: level + depth,
+          type: regionLeafType(node.region.rows.length),
+          entries: node.region.rows.length,
+          words,
+          region: true,
+        };
+      const type = chooseNodeType(node.slots.length, d);
+      // A dense leaf's +0 word is no entry (FORMAT.md), as the census counts it.
+      const entries = type === NODE_TYPE.dense && node.bits ? node.bits.filter((bits) => bits !== 0).length : node.slots.length;
+      return { level: level + depth, type, entries, words };
+    }),
+  );
 }
 
 /**
@@ -109,6 +163,17 @@ export async function editOnGpu(
     const base = shared.poolWords;
     const scratch = new HiSparsePool(64);
     const added: CountedNode[] = [];
+    // The old path as the census counts it, before a region's entries are edited in place.
+    const removed = path.map((n, level): CountedNode => {
+      const type = (n.pointer & TYPE_MASK) as NodeType;
+      if (n.region) return { level, type, entries: n.region.rows.length, words: n.words, region: true };
+      return { level, type, entries: n.entries.slots.length, words: n.words };
+    });
+    const append = async (newRoot: number) => {
+      const at = await appendToPool(ctx, shared, scratch.words.slice(POOL_HEADER_WORDS, scratch.used));
+      if (at !== base) throw new Error(`hisparse edit: the pool's end moved during the edit (${base} → ${at})`);
+      return { root: newRoot, census: censusAfter(target.census, removed, added) };
+    };
     const write = (type: NodeType, s: number[], w: number[], level: number): number => {
       const pointer = writeNode(scratch, type, s, w, d);
       const entries = type === NODE_TYPE.dense ? w.filter((word) => word !== 0).length : s.length;
@@ -116,16 +181,21 @@ export async function editOnGpu(
       return pointer - POOL_HEADER_WORDS + base;
     };
     const entries = path.map((n) => n.entries);
+    const region = path[path.length - 1]?.region;
+    if (region !== undefined) {
+      // The path meets a region leaf: its entries with the change are rebuilt by the build's rule
+      // (as the CPU's edit does), written first, and the path above points at them.
+      const level = path.length - 1;
+      if (!editRegionEntries(region, r, c, level, d, levels, change)) return { root, census: target.census };
+      const skeleton = subtreeFromEntries(region, level, d, levels);
+      const rebuilt = skeleton === null ? NULL_POINTER : writeSkeleton(scratch, skeleton, d, base - POOL_HEADER_WORDS);
+      if (skeleton !== null) added.push(...countSkeleton(skeleton, level, d));
+      const above: EditChange = rebuilt === NULL_POINTER ? null : { bits: rebuilt };
+      const newRoot = level === 0 ? rebuilt : rewritePath(entries.slice(0, level), root, slots, d, level, above, write);
+      return append(newRoot);
+    }
     const newRoot = rewritePath(entries, root, slots, d, levels, change, write);
     if (newRoot === root) return { root, census: target.census };
-    const at = await appendToPool(ctx, shared, scratch.words.slice(POOL_HEADER_WORDS, scratch.used));
-    if (at !== base) throw new Error(`hisparse edit: the pool's end moved during the edit (${base} → ${at})`);
-    const removed = path.map((n, level) => ({
-      level,
-      type: (n.pointer & TYPE_MASK) as NodeType,
-      entries: n.entries.slots.length,
-      words: n.words,
-    }));
-    return { root: newRoot, census: censusAfter(target.census, removed, added) };
+    return append(newRoot);
   });
 }

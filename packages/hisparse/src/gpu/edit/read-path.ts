@@ -1,9 +1,10 @@
 import { type ScanContext, ScanError } from '@scan/core';
 import { withSession } from '@scan/core/kit';
 import { nextOnPath } from '../../cpu/edit.js';
-import { NODE_TYPE, type NodeType, NULL_POINTER, nodeWords, TYPE_MASK } from '../../format/layout.js';
+import { NODE_TYPE, type NodeType, NULL_POINTER, nodeWords, REGION_LEAF_FLAG, regionLayout, TYPE_MASK } from '../../format/layout.js';
 import { type NodeEntries, readNode } from '../../format/node-io.js';
 import { HiSparsePool } from '../../format/pool.js';
+import { type RegionEntries, readRegionLeaf } from '../../format/region-io.js';
 import type { GrowablePool } from './pool-append.js';
 
 /**
@@ -20,6 +21,11 @@ export interface PathNode {
   readonly pointer: number;
   readonly entries: NodeEntries;
   readonly words: number;
+  /**
+   * The node is a region leaf (FORMAT.md, "Region leaves"): its entries, local to its region
+   * (`entries` is then empty). It ends the path: a region leaf has no children.
+   */
+  readonly region?: RegionEntries;
 }
 
 /** Reads `count` words from word `at` of the pool (one submission, one mapping). */
@@ -35,7 +41,9 @@ async function readWords(ctx: ScanContext, shared: GrowablePool, at: number, cou
 /**
  * Reads the nodes on the path from `root` towards the position whose per-level slots are `slots`,
  * as far as nodes exist: one small read-back per level (the node's words only — d² words at most,
- * a second read for a sparse node larger than that). Nothing else of the pool is read.
+ * a second read for a sparse node larger than that). Nothing else of the pool is read. A region
+ * leaf met at an inner level is read whole (at most `REGION_LEAF_MAX_ENTRIES` entries) and ends
+ * the path.
  *
  * @example
  * ```ts
@@ -63,9 +71,17 @@ export async function readPathOnGpu(
       );
     }
     let words = await readWords(ctx, shared, at, Math.min(d * d, available));
-    const size = type === NODE_TYPE.dense ? d * d : nodeWords(type, words[0] as number, d);
+    // Word 0 of a COOX node at an inner level may carry the region flag; a leaf's never does.
+    const region = type !== NODE_TYPE.dense && level < slots.length - 1 && ((words[0] as number) & REGION_LEAF_FLAG) !== 0;
+    const count = ((words[0] as number) & ~REGION_LEAF_FLAG) >>> 0;
+    const sparseType = type as Exclude<NodeType, 0>;
+    const size = type === NODE_TYPE.dense ? d * d : region ? regionLayout(sparseType, count).words : nodeWords(type, count, d);
     if (size > words.length) words = await readWords(ctx, shared, at, Math.min(size, available));
     scratch.words = words;
+    if (region) {
+      path.push({ pointer, entries: { type, slots: [], words: [] }, words: size, region: readRegionLeaf(scratch, type) });
+      break;
+    }
     const entries = readNode(scratch, type, d);
     path.push({ pointer, entries, words: nodeWords(type, entries.slots.length, d) });
     pointer = nextOnPath(entries, slots[level] as number, level === slots.length - 1);
