@@ -139,6 +139,8 @@ export interface CaseSelection {
   readonly segmentMeans?: readonly number[];
   /** Node sizes of the HiSparse cases (`--node-sizes`; default `HISPARSE_NODE_SIZES`). */
   readonly nodeSizes?: readonly number[];
+  /** The HiSparse products also on pools with region leaves, built on the host (`--region-leaves`). */
+  readonly regionLeaves?: boolean;
   readonly runs: number;
   readonly warmup: number;
   readonly seed: number;

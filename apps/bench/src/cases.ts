@@ -40,7 +40,8 @@ export type VariantFields = { readonly primitive: string; readonly type: string 
  * Short description of a case's configuration, e.g. `u32 add excl fwd`, with `mean 16` for
  * segmented cases, `seg 256` (and the f16 input type) for the tcu cases, `256 bins` for histograms, for the sorts the key
  * type, `u32 values` when values move with the keys and `desc` when descending, for the
- * HiSparse products the node size and `segmented combine` when the sums are reduced by records, and
+ * HiSparse products the node size, `segmented combine` when the sums are reduced by records and
+ * `region leaves` when the pool has them, and
  * for the frame cases the plan first and the count source (`gpu count`) or first-call variant last.
  *
  * @example
@@ -56,6 +57,7 @@ export type VariantFields = { readonly primitive: string; readonly type: string 
  * describeVariant({ primitive: 'histogram', type: 'u32', bins: 256 }); // 'u32 256 bins'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, matrix: 'biased-1M' }); // 'f32 d 32 biased-1M'
  * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 32, combine: 'segmented', matrix: 'biased-1M' }); // 'f32 d 32 segmented combine biased-1M'
+ * describeVariant({ primitive: 'hisparse-spmv', type: 'f32', nodeSize: 16, regionLeaves: true, matrix: 'uniform-256K' }); // 'f32 d 16 region leaves uniform-256K'
  * describeVariant({ primitive: 'hisparse-add', type: 'f32', nodeSize: 64, add: 'a+b', matrix: 'biased-1M' }); // 'f32 d 64 a+b biased-1M'
  * describeVariant({ primitive: 'frame-loop', frameWorkload: 'scan', type: 'u32', op: 'add', inclusive: false, countSource: 'gpu' }); // 'scan u32 add excl gpu count'
  * describeVariant({ primitive: 'first-call', frameWorkload: 'pack', type: 'u32', flagType: 'u32', firstCall: 'no-wait' }); // 'pack u32 u32 flags no-wait'
@@ -78,6 +80,7 @@ export function describeVariant(c: VariantFields): string {
   if (f.nodeSize !== undefined) parts.push(`d ${f.nodeSize}`);
   if (f.add !== undefined) parts.push(String(f.add));
   if (f.combine !== undefined && f.combine !== 'atomic') parts.push(`${f.combine} combine`);
+  if (f.regionLeaves === true) parts.push('region leaves');
   if (f.matrix !== undefined) parts.push(String(f.matrix));
   if (f.countSource !== undefined) parts.push(`${f.countSource} count`);
   if (f.firstCall !== undefined) parts.push(String(f.firstCall));

@@ -59,6 +59,8 @@ Usage: node apps/bench/dist/cli.js [options]
   --density X          fraction of 1-flags for enumerate/split/pack (default 0.5)
   --segment-means LIST mean segment lengths of the segmented cases, 2^k allowed (default ${DEFAULT_SEGMENT_MEANS.join(',')})
   --node-sizes LIST    node sizes d of the HiSparse cases, powers of two from 4 to 256 (default ${HISPARSE_NODE_SIZES.join(',')})
+  --region-leaves      also run the HiSparse products on pools with region leaves, built on the host
+                       (hisparseFromCsr with regionLeaves) and uploaded: seconds per million nonzeros
   --matrices LIST      SpMV matrices (spmv, spmv-t, spmm), <family>-<size> with family poisson2d or stencil27
                        (grid side), biased, powerlaw, uniform, banded, geometric, rmat (rows; K = 1000,
                        M = 1000000, 2^k); default
@@ -122,6 +124,7 @@ export function parseCli(argv: readonly string[]): Invocation {
       density: { type: 'string' },
       'segment-means': { type: 'string' },
       'node-sizes': { type: 'string' },
+      'region-leaves': { type: 'boolean', default: false },
       matrices: { type: 'string' },
       mtx: { type: 'string' },
       tuning: { type: 'string' },
@@ -155,6 +158,7 @@ export function parseCli(argv: readonly string[]): Invocation {
     density: fraction(values.density, '--density', 0.5),
     segmentMeans: values['segment-means'] !== undefined ? parseSegmentMeans(values['segment-means']) : [...DEFAULT_SEGMENT_MEANS],
     ...(values['node-sizes'] !== undefined ? { nodeSizes: parseNodeSizes(values['node-sizes']) } : {}),
+    ...(values['region-leaves'] ? { regionLeaves: true } : {}),
     ...(values.tuning !== undefined ? { tuning: parseTuning(values.tuning) } : {}),
     ...(values.matrices !== undefined || values.mtx !== undefined ? { matrices: selectMatrices(values.matrices, values.mtx) } : {}),
     json: values.json,

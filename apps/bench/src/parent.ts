@@ -31,6 +31,7 @@ function reportOptions(o: BenchOptions, dawnToggles: string | undefined): Report
     ...(dawnToggles ? { dawnToggles } : {}),
     ...(o.tuning ? { tuning: o.tuning } : {}),
     ...(o.nodeSizes ? { nodeSizes: o.nodeSizes } : {}),
+    ...(o.regionLeaves ? { regionLeaves: true } : {}),
     ...(o.matrices ? { matrices: o.matrices.map((m) => m.path ?? m.name) } : {}),
   };
 }

@@ -270,6 +270,8 @@ export interface ReportOptions {
   readonly matrices?: readonly string[];
   /** Node sizes of the HiSparse cases (`--node-sizes`), when given. */
   readonly nodeSizes?: readonly number[];
+  /** The HiSparse products also ran on pools with region leaves (`--region-leaves`), when given. */
+  readonly regionLeaves?: boolean;
   /** Milliseconds of back-to-back copies before each measurement, where a tool sets it (the luma baseline's `--heat-ms`). */
   readonly heatMs?: number;
 }

@@ -216,6 +216,26 @@ describe('enumerateCases', () => {
     expect(() => parseCli(['--node-sizes', '48'])).toThrow(/--node-sizes "48": expected a power of two from 4 to 256/);
   });
 
+  test('--region-leaves adds a region-leaf product per node size, and only to the products', () => {
+    const cases = enumerateCases({
+      ...base,
+      only: ['hisparse-spmv', 'hisparse-spmv-t', 'hisparse-add'],
+      nodeSizes: [16, 64],
+      regionLeaves: true,
+      matrices: parseMatrixList('uniform-1K'),
+    });
+    expect(cases.filter((c) => c.regionLeaves === true).map((c) => c.series)).toEqual([
+      'hisparse-spmv f32 d 16 region leaves uniform-1K',
+      'hisparse-spmv f32 d 64 region leaves uniform-1K',
+      'hisparse-spmv-t f32 d 16 region leaves uniform-1K',
+      'hisparse-spmv-t f32 d 64 region leaves uniform-1K',
+    ]);
+    expect(cases.filter((c) => c.primitive === 'hisparse-add').every((c) => c.regionLeaves === undefined)).toBe(true);
+    expect(parseCli(['--region-leaves'])).toMatchObject({ kind: 'run', options: { regionLeaves: true } });
+    const plain = parseCli([]);
+    expect(plain.kind === 'run' && plain.options.regionLeaves).toBeUndefined();
+  });
+
   test('--algorithms names scan algorithms only: the segmented cases keep both of theirs', () => {
     const cases = enumerateCases({ ...base, sizes: [4096], algorithms: ['blelloch'], segmentMeans: [16] });
     expect(cases.filter((c) => c.primitive === 'segmented-scan').map((c) => c.algorithm)).toEqual([

@@ -1,9 +1,10 @@
 import type { ScanContext } from '@scan/core';
 import { createHiSparseSpmvPlan, HiSparseMatrix, type HiSparseSpmvPlan } from '@scan/hisparse';
+import { hisparseFromCsr } from '@scan/hisparse/cpu';
 import { benchModule } from '../bench-module.js';
 import type { Case, SizedShape } from '../case-types.js';
 import { BufferPool, encodeKernel, submitAndWait } from '../child/gpu.js';
-import { caseMatrix } from '../child/spmv-matrix.js';
+import { caseMatrix, downloadCsr } from '../child/spmv-matrix.js';
 import { POISON, type Workload } from '../child/workload.js';
 import { bytesMoved } from '../metrics.js';
 import { DEFAULT_MATRICES, type MatrixSource, parseMatrixList } from '../spmv-suite.js';
@@ -32,9 +33,10 @@ export type HiSparseCombineName = (typeof HISPARSE_COMBINE_NAMES)[number];
 /**
  * A HiSparse product case: the node size, the matrix, and how the leaves' sums reach y —
  * `'segmented'` (records sorted by key and reduced by a segmented scan); absent means `'atomic'`
- * (compare-and-swap into y), so the atomic series keep their names.
+ * (compare-and-swap into y), so the atomic series keep their names. `regionLeaves`: the pool is
+ * built on the host with region leaves (`--region-leaves`) and uploaded, instead of built on the GPU.
  */
-export type HiSparseCase = Case<HiSparseProductPrimitive, HiSparseFields & { combine?: HiSparseCombineName }>;
+export type HiSparseCase = Case<HiSparseProductPrimitive, HiSparseFields & { combine?: HiSparseCombineName; regionLeaves?: true }>;
 
 /**
  * Node sizes at which the products also run the `'segmented'` combine (records sorted by key and
@@ -53,7 +55,8 @@ export const HISPARSE_SEGMENTED_NODE_SIZES: readonly number[] = [32, 64];
  * `hisparse-spmv-t` (Aᵀ·x). Each matrix runs at every node size of {@link HISPARSE_NODE_SIZES} and
  * carries the matrix's `n` (its nonzeros), as the SpMV cases do, so they read side by side. A
  * product runs with the default (atomic) combine at every node size and, right after it, with
- * `combine: 'segmented'` at {@link HISPARSE_SEGMENTED_NODE_SIZES}.
+ * `combine: 'segmented'` at {@link HISPARSE_SEGMENTED_NODE_SIZES}. With `regionLeaves` each node size
+ * also runs (atomic combine) on a pool with region leaves, built on the host.
  *
  * @example
  * ```ts
@@ -64,22 +67,26 @@ export const HISPARSE_SEGMENTED_NODE_SIZES: readonly number[] = [32, 64];
 export function hisparseShapes(
   matrices: readonly MatrixSource[],
   nodeSizes: readonly number[] = HISPARSE_NODE_SIZES,
+  regionLeaves = false,
 ): SizedShape<HiSparseCase>[] {
   return HISPARSE_PRIMITIVES.flatMap((primitive) =>
     matrices.flatMap((m) =>
-      nodeSizes.flatMap((nodeSize) =>
-        (HISPARSE_SEGMENTED_NODE_SIZES.includes(nodeSize) ? [undefined, 'segmented' as const] : [undefined]).map(
-          (combine): SizedShape<HiSparseCase> => ({
+      nodeSizes.flatMap((nodeSize) => {
+        const variants: { combine?: 'segmented'; regionLeaves?: true }[] = [{}];
+        if (HISPARSE_SEGMENTED_NODE_SIZES.includes(nodeSize)) variants.push({ combine: 'segmented' });
+        if (regionLeaves) variants.push({ regionLeaves: true });
+        return variants.map(
+          (variant): SizedShape<HiSparseCase> => ({
             primitive,
             type: 'f32',
             nodeSize,
-            ...(combine !== undefined ? { combine } : {}),
+            ...variant,
             matrix: m.name,
             ...(m.path !== undefined ? { matrixPath: m.path } : {}),
             n: m.n,
           }),
-        ),
-      ),
+        );
+      }),
     ),
   );
 }
@@ -92,7 +99,11 @@ async function hisparseWorkload(ctx: ScanContext, c: HiSparseCase): Promise<Work
   try {
     // The CSR the matrix is built from stays: the checks of the SpMV cases run on it.
     const A = await caseMatrix(ctx, pool, c);
-    matrix = await HiSparseMatrix.fromGpuCsr(ctx, A, { nodeSize: c.nodeSize });
+    // Region leaves: the GPU build does not make them, so the CPU reference builds the pool (from
+    // the case's CSR read back) and it is uploaded; the products are the same plans either way.
+    matrix = c.regionLeaves
+      ? await HiSparseMatrix.fromHost(ctx, hisparseFromCsr(await downloadCsr(ctx, A), { nodeSize: c.nodeSize, regionLeaves: true }))
+      : await HiSparseMatrix.fromGpuCsr(ctx, A, { nodeSize: c.nodeSize });
     const combine = c.combine ?? 'atomic';
     plan = createHiSparseSpmvPlan(ctx, matrix, { transpose, combine });
     const p = plan;
@@ -103,7 +114,8 @@ async function hisparseWorkload(ctx: ScanContext, c: HiSparseCase): Promise<Work
     encodeVector(ctx, pool, setup, x, inLength, c.seed + X_SEED_OFFSET);
     await submitAndWait(ctx, setup);
     const verify = transpose ? await transposedChecker(ctx, pool, A, x, y, c.seed) : rowChecker(ctx, pool, A, x, y, 1);
-    const info = hisparseMatrixInfo(c, A, matrix, `hisparse d ${matrix.nodeSize}${combine === 'atomic' ? '' : ` ${combine} combine`}`);
+    const variant = `${combine === 'atomic' ? '' : ` ${combine} combine`}${c.regionLeaves ? ' region leaves' : ''}`;
+    const info = hisparseMatrixInfo(c, A, matrix, `hisparse d ${matrix.nodeSize}${variant}`);
     const poisonParams = pool.params(POISON_KERNEL, { n: outLength, seed: 0, arg: POISON });
     const m = matrix;
     return {
@@ -147,6 +159,7 @@ async function hisparseWorkload(ctx: ScanContext, c: HiSparseCase): Promise<Work
 export const HISPARSE = benchModule<HiSparseCase>({
   package: '@scan/hisparse',
   primitives: HISPARSE_PRIMITIVES,
-  shapes: (selection) => hisparseShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(',')), selection.nodeSizes),
+  shapes: (selection) =>
+    hisparseShapes(selection.matrices ?? parseMatrixList(DEFAULT_MATRICES.join(',')), selection.nodeSizes, selection.regionLeaves === true),
   workload: hisparseWorkload,
 });
