@@ -28,7 +28,7 @@ export interface Census {
   readonly coo4Classes: readonly number[];
   /**
    * The region leaves (FORMAT.md, "Region leaves") among the nodes: absent when there are none (a
-   * matrix the GPU built, added or edited never has any). They are in `nodes` (their parents
+   * matrix the GPU built or added never has any). They are in `nodes` (their parents
    * pushed them as children of their type) but not in `entries` and `words`, which count them here.
    */
   readonly regions?: RegionCensus;
@@ -135,9 +135,10 @@ export function childSpan(nodeSize: number, levels: number, level: number): numb
 
 /**
  * Counts the tree on the GPU, one level at a time: the level's nodes are tallied (children per
- * type, entries, words; region leaves apart) by the traversal kernel in its counting form, the tally is read back (a
- * dozen words), the next level's queues are allocated to size and filled by the same kernel in its
- * pushing form. Run once per matrix; every product after it runs without read-backs.
+ * type, entries, words; region leaves apart) by the traversal kernel in its counting form, the
+ * tally is read back (a few dozen words), the next level's queues are allocated to size and filled
+ * by the same kernel in its pushing form. Run once per matrix; every product after it runs
+ * without read-backs.
  *
  * @example
  * ```ts

@@ -55,11 +55,11 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  * (`size-class-kernels.ts`) and every leaf queue ordered by the block of outputs its leaves add
  * into (`leaf-order.ts`: a stable sort, so a workgroup's leaves share outputs and its table merges
  * their sums). Region leaves (FORMAT.md), met at inner levels, go into a queue of their own, which
- * one kernel multiplies, a workgroup per region leaf. Nothing is read back. **Product**, every `encode`: clear y,
- * then the leaf kernel of each type over those queues, which adds into y by compare-and-swap
- * (`combine: 'atomic'`) or writes its sums as records that a sort by key, a segmented scan and a
- * scatter reduce into y (`combine: 'segmented'`; the plan owns the record arrays, sized from the
- * census's leaf entries, and the sort and scan plans).
+ * one kernel multiplies, a workgroup per region leaf. Nothing is read back. **Product**, every
+ * `encode`: clear y, then the leaf kernel of each type over those queues, which adds into y by
+ * compare-and-swap (`combine: 'atomic'`) or writes its sums as records that a sort by key, a
+ * segmented scan and a scatter reduce into y (`combine: 'segmented'`; the plan owns the record
+ * arrays, sized from the census's leaf entries, and the sort and scan plans).
  *
  * Walking the tree once per plan instead of once per product is sound because a matrix's nodes
  * never change (edits append new paths; `createHiSparseSpmvPlan` makes the plan again when
@@ -70,10 +70,10 @@ export interface HiSparseSpmvPlan extends Plan<HiSparseSpmvEncodeArgs> {
  * flag this decides whether the leaves read their blocks transposed.
  *
  * Memory, fixed when the plan is made: the leaf queues (12 bytes per leaf and per region leaf),
- * the queue counters (a few words per level), with `'atomic'` the 512 KiB spill table, with `'segmented'` the records (about 20
- * bytes per leaf entry: keys, values, run sums, head bits, the sort's and the scan's scratch, and the
- * parameter blocks the sort's count fixup fills from the record count), and a
- * 4-slot parameter ring per part (a block per leaf dispatch). A product has no scalar (the scale is
+ * the queue counters (a few words per level), with `'atomic'` the 512 KiB spill table, with
+ * `'segmented'` the records (about 20 bytes per leaf entry: keys, values, run sums, head bits,
+ * the sort's and the scan's scratch, and the parameter blocks the sort's count fixup fills from
+ * the record count), and a 4-slot parameter ring per part (a block per leaf dispatch). A product has no scalar (the scale is
  * the matrix's) and binds whole buffers, so once warm an encode with any x and y creates no buffer,
  * bind group or pipeline (bind groups are kept per pair of x and y buffers, in a bounded cache).
  * `await plan.ready` compiles the product's kernels before the first frame (the traversal's ran
@@ -111,7 +111,7 @@ export function createPoolSpmvPlan(
     return 4 * QUEUE_ENTRY_WORDS * most;
   };
   const owned: GPUBuffer[] = [];
-  // The per-level counters (four per level), then the COO4 size classes' words, then the region queue's count.
+  // The per-level counters (four per level), the COO4 size classes' words, the region queue's count.
   const classCounter = 4 * L;
   const regionCounter = classCounter + CLASS_COUNTER_WORDS;
   const traversal = parts.root !== 0;

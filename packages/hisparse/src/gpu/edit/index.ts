@@ -140,8 +140,10 @@ export function countSkeleton(skeleton: SkeletonNode, level: number, d: number):
  * Edits the stored position (r, c) — already swapped for a transposed view — of the tree `target`
  * describes: `change` stores value bits or (null) removes the entry. Reads the path back, builds
  * the new path on the host exactly as `hisparseInsert`/`hisparseRemove` would, appends it to the
- * shared pool (growing the buffer when needed) and returns the new root with its census. Edits of
- * one pool run one at a time. The old root and everything it reaches are untouched.
+ * shared pool (growing the buffer when needed) and returns the new root with its census. Where the
+ * path meets a region leaf, the leaf is read back whole and its region rebuilt with the change by
+ * the build's rule (`subtreeFromEntries`), as `hisparseInsert` does, before the path above it. Edits
+ * of one pool run one at a time. The old root and everything it reaches are untouched.
  *
  * @example
  * ```ts

@@ -95,11 +95,12 @@ const expand = defineKernel({
  * coordinates, into the region queue (reserved like the others, one atomic per workgroup).
  *
  * Bindings: `pool`, `queue_in` (this level's queue), `counters`, and `queue_out` (the next level's
- * queue) when pushing or `tally` (the census's words) when counting. Params: `in_base` (the queue
+ * queue; with `regionQueue` also `region_out`, the region queue) when pushing or `tally` (the
+ * census's words) when counting. Params: `in_base` (the queue
  * base of this level and type), `count_index` (the index of its counter), `next_counter` (the index
  * of the next level's first counter, or of the tally's first word), `nb1`…`nb3` (the next level's
- * queue bases of the types after dense, whose queue starts at 0), `child_span` (d^(L−ℓ−1)) and `region_counter` (the index of the region
- * queue's counter; read only with `regionQueue`).
+ * queue bases of the types after dense, whose queue starts at 0), `child_span` (d^(L−ℓ−1)) and
+ * `region_counter` (the index of the region queue's counter; read only with `regionQueue`).
  *
  * @example
  * ```ts

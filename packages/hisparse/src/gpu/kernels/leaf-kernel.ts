@@ -49,8 +49,8 @@ export type LeafSpec = {
   /**
    * The queue holds region leaves (FORMAT.md, "Region leaves"; the traversal's region queue) of
    * any sparse type, read from each pointer: a workgroup per region leaf (up to
-   * `REGION_LEAF_MAX_ENTRIES` = 4096 entries, 16 per invocation), 32-bit local coordinates. `type`
-   * and `sizeClass` are ignored.
+   * `REGION_LEAF_MAX_ENTRIES` = 4096 entries, 16 per invocation), 16-bit local coordinates (one
+   * word per entry). `type` and `sizeClass` are ignored.
    */
   readonly region?: boolean;
 };
@@ -108,6 +108,12 @@ export function leafKernel(spec: LeafSpec) {
 
 /** Invocations per region leaf, and per workgroup: one workgroup per region leaf. */
 const REGION_LANES = 256;
+
+/**
+ * Slots of a region-leaf workgroup's table of partial sums: the most {@link hashSlots} gives (a
+ * region leaf reaches up to 4096 outputs; a sum that finds no slot goes to y directly).
+ */
+const REGION_HASH_SLOTS = 1024;
 
 const leaf = defineKernel({
   name: 'hisparse/leaf',
@@ -268,7 +274,7 @@ function leafWgsl(spec: LeafSpec, combine: LeafCombine): string {
 var<workgroup> wg_base: u32;
 const NO_OUTPUT: u32 = 0xffffffffu;`
     : `${spillAddWgsl(spec.spillAlways)}
-${dense ? '' : hashWgsl(region ? 1024 : hashSlots(spec.nodeSize, workgroupSize / lanes))}`;
+${dense ? '' : hashWgsl(region ? REGION_HASH_SLOTS : hashSlots(spec.nodeSize, workgroupSize / lanes))}`;
   return `
 ${NODE_WGSL}
 const D: u32 = ${spec.nodeSize}u;
