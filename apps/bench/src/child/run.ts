@@ -7,16 +7,13 @@ import { guarded } from './guard.js';
 import { CHECKSUM_MISMATCH } from './kernels/sort-checks.js';
 import { IDENTITY_MISMATCH } from './kernels/spmv-checks.js';
 import { createWallClockTimer, type GpuTimer, measure, runOnce, timerMethod } from './measure.js';
-import { CPU_COMPARE_MAX, UnsupportedCaseError, type Workload } from './workload.js';
+import { CPU_COMPARE_MAX, pastBinding, UnsupportedCaseError, type Workload } from './workload.js';
 
 /** Why a case cannot run on this device, or undefined when it fits. */
 function tooLarge(ctx: ScanContext, c: CaseCommon): string | undefined {
   const bytes = 4 * Math.ceil(c.n / 4) * 4;
-  const { maxStorageBufferBindingSize: binding, maxBufferSize } = ctx.caps.limits;
-  if (bytes > Math.min(binding, maxBufferSize)) {
-    return `n = ${c.n} needs ${bytes}-byte buffers; the device binds at most ${binding} and allocates at most ${maxBufferSize}`;
-  }
-  return undefined;
+  const limits = pastBinding(ctx, bytes);
+  return limits === undefined ? undefined : `n = ${c.n} needs ${bytes}-byte buffers; ${limits}`;
 }
 
 /** Outcome of verifying one workload: its verification record and, when wrong, why. */

@@ -90,12 +90,25 @@ export class UnsupportedCaseError extends Error {
  */
 export function checkFitsBinding(ctx: ScanContext, n: number, bytes: number, what: string): void {
   const total = bytes * n;
+  const limits = pastBinding(ctx, total);
+  if (limits !== undefined) throw new UnsupportedCaseError(`n = ${n} ${what} of ${bytes} bytes need ${total}-byte buffers; ${limits}`);
+}
+
+/**
+ * The device's limits, as the end of a message, when a buffer of `bytes` passes one storage
+ * binding or one buffer of it; undefined when it fits. The one size check behind
+ * {@link checkFitsBinding} and the runner's check of a case's own arrays.
+ *
+ * @example
+ * ```ts
+ * pastBinding(ctx, 2 ** 33); // 'the device binds at most … and allocates at most …'
+ * ```
+ */
+export function pastBinding(ctx: ScanContext, bytes: number): string | undefined {
   const { maxStorageBufferBindingSize: binding, maxBufferSize } = ctx.caps.limits;
-  if (total > Math.min(binding, maxBufferSize)) {
-    throw new UnsupportedCaseError(
-      `n = ${n} ${what} of ${bytes} bytes need ${total}-byte buffers; the device binds at most ${binding} and allocates at most ${maxBufferSize}`,
-    );
-  }
+  return bytes > Math.min(binding, maxBufferSize)
+    ? `the device binds at most ${binding} and allocates at most ${maxBufferSize}`
+    : undefined;
 }
 
 /** Builds the workload of a case: allocates, generates the inputs on the GPU, creates the plan. */

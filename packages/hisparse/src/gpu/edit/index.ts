@@ -108,6 +108,15 @@ export function censusAfter(census: Census, removed: readonly CountedNode[], add
 }
 
 /**
+ * The entries the census counts of a node of `type` with `slots`, given its `words` when they may
+ * hold +0: a dense leaf's +0 words are no entries (FORMAT.md); every other node counts its slots
+ * (an inner node's words are pointers, never 0).
+ */
+function countedEntries(type: NodeType, slots: readonly number[], words?: readonly number[]): number {
+  return type === NODE_TYPE.dense && words ? words.filter((word) => word !== 0).length : slots.length;
+}
+
+/**
  * The nodes of a skeleton subtree whose root is at `level`, as the census counts them (region
  * leaves flagged): what an edit through a region leaf adds.
  *
@@ -129,9 +138,7 @@ export function countSkeleton(skeleton: SkeletonNode, level: number, d: number):
           region: true,
         };
       const type = chooseNodeType(node.slots.length, d);
-      // A dense leaf's +0 word is no entry (FORMAT.md), as the census counts it.
-      const entries = type === NODE_TYPE.dense && node.bits ? node.bits.filter((bits) => bits !== 0).length : node.slots.length;
-      return { level: level + depth, type, entries, words };
+      return { level: level + depth, type, entries: countedEntries(type, node.slots, node.bits), words };
     }),
   );
 }
@@ -178,8 +185,7 @@ export async function editOnGpu(
     };
     const write = (type: NodeType, s: number[], w: number[], level: number): number => {
       const pointer = writeNode(scratch, type, s, w, d);
-      const entries = type === NODE_TYPE.dense ? w.filter((word) => word !== 0).length : s.length;
-      added.push({ level, type, entries, words: nodeWords(type, s.length, d) });
+      added.push({ level, type, entries: countedEntries(type, s, w), words: nodeWords(type, s.length, d) });
       return pointer - POOL_HEADER_WORDS + base;
     };
     const entries = path.map((n) => n.entries);
