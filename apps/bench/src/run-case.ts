@@ -32,7 +32,7 @@ function failure(c: CaseRecord, status: CaseStatus, message: string, extra: Part
  *
  * @example
  * ```ts
- * const { result } = await runCaseInChild(c, { script: process.argv[1]!, env: childEnv(), timeoutS: 120 });
+ * const { result } = await runCaseInChild(c, { script: process.argv[1]!, env: process.env, timeoutS: 120 });
  * ```
  */
 export function runCaseInChild(c: CaseRecord, spec: ChildSpec): Promise<ChildMessage> {

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,30 @@ test('the frame cases run through the CLI: one child each, their tables printed,
   expect(run.stdout).toMatch(/^plan +variant +n +counts +frames +encode ms +encode p90 +GPU ms/m);
   expect(run.stdout).toMatch(/^first-call: wall-clock ms/m);
   expect(run.stderr).toMatch(/\[1\/12\] frame-loop pack u32 u32 flags host count n=2\^10: ok encode [\d.]+ ms/);
+});
+
+test('the GPU-call trace (trace/register.mjs through NODE_OPTIONS) records the shaders and the timed submits of each child', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'scan-bench-trace-'));
+  const register = join(app, 'trace', 'register.mjs');
+  const run = spawnSync(
+    process.execPath,
+    [cli, '--sizes', '4096', '--only', 'copy', '--runs', '10', '--warmup', '1', '--out', join(dir, 'r.json')],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, SCAN_TRACE_DIR: dir, NODE_OPTIONS: `--import=${register}` },
+    },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  // The child's shader modules, each under its label.
+  const labels = readdirSync(join(dir, 'shaders')).map((f) => readFileSync(join(dir, 'shaders', f), 'utf8').split('\n')[0]);
+  expect(labels).toContain('// label: bench/copy-vec4|');
+  // The copy case's timed submit, once per timed run, with its one dispatch of 2^10 vec4s.
+  const summary = spawnSync(process.execPath, [join(app, 'trace', 'summarize.mjs'), dir, '--short'], { encoding: 'utf8' });
+  expect(summary.status, summary.stderr).toBe(0);
+  expect(summary.stdout).toContain(
+    ['process 1: submitted 10 times, 1 dispatches', '  pass (timestamps)', '  pass', '  dispatch bench/copy-vec4 [4,1,1]'].join('\n'),
+  );
 });
 
 test('bad options exit with code 2 and the help text', () => {
